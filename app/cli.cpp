@@ -1,0 +1,465 @@
+#include "cli.h"
+
+#include "eventflags.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "timeutil.h"
+#include "workspace.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <climits>
+#include <memory>
+
+namespace {
+
+const QStringList verbs = { QStringLiteral("import"), QStringLiteral("rooms"), QStringLiteral("events"),
+                            QStringLiteral("tools") };
+
+QString generalHelp()
+{
+    return QStringLiteral(
+        "Usage: sightline [FILE|DIR]            open the GUI (the demo workspace when no file is given)\n"
+        "       sightline VERB [OPTIONS] ...    run without a display\n"
+        "\n"
+        "Verbs:\n"
+        "  import SOURCE... [-o WORKSPACE]  import (or sync what is new) into a workspace\n"
+        "  rooms SOURCE [--json]            list the rooms, empty ones included\n"
+        "  events SOURCE --room ID [...]    list a room's events (RoomKit's read contract)\n"
+        "  tools SOURCE --room ID [--json]  list a room's tool calls, start paired with end\n"
+        "\n"
+        "SOURCE is a RoomKit SQLite store or a Sightline workspace; the format is detected from the content.\n"
+        "A store is imported into a cached workspace first, and synced on every later run.\n"
+        "Run 'sightline VERB --help' for the options of a verb.\n");
+}
+
+struct Failure
+{
+    int code;
+    QString message;
+};
+
+[[noreturn]] void usage(const QString& message)
+{
+    throw Failure { Cli::Usage, message };
+}
+
+QJsonValue orNull(const QString& value)
+{
+    return value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+QJsonValue orNull(const std::optional<qint64>& value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+QString line(const QJsonObject& object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QString timeOrDash(qint64 micros)
+{
+    return micros ? TimeUtil::formatMicros(micros) : QStringLiteral("-");
+}
+
+class Session
+{
+public:
+    Session(QTextStream& out, QTextStream& err)
+        : m_out(out)
+        , m_err(err)
+    {
+    }
+
+    int run(const QStringList& args)
+    {
+        const QString verb = args.value(1);
+        if (verb == QLatin1String("import"))
+            return import(args);
+        if (verb == QLatin1String("rooms"))
+            return rooms(args);
+        if (verb == QLatin1String("events"))
+            return events(args);
+        if (verb == QLatin1String("tools"))
+            return tools(args);
+        usage(QStringLiteral("unknown verb '%1'").arg(verb));
+    }
+
+private:
+    void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb, const QString& positional,
+               const QString& synopsis)
+    {
+        parser.setApplicationDescription(synopsis);
+        parser.addPositionalArgument(positional, QStringLiteral("a RoomKit SQLite store or a Sightline workspace"));
+        parser.addOption({ QStringLiteral("format"),
+                           QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, workspace)"),
+                           QStringLiteral("FORMAT") });
+        const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
+                                      QStringLiteral("show this help"));
+        parser.addOption(help);
+        QStringList verbArgs = args.mid(2);
+        verbArgs.prepend(QStringLiteral("sightline ") + verb);
+        if (!parser.parse(verbArgs))
+            usage(parser.errorText());
+        if (parser.isSet(help)) {
+            m_out << parser.helpText();
+            throw Failure { Cli::Ok, {} };
+        }
+        if (parser.isSet(QStringLiteral("format"))
+            && Importer::parseFormat(parser.value(QStringLiteral("format"))) == Importer::Format::Unknown)
+            usage(QStringLiteral("unknown format '%1' (roomkit, workspace)").arg(parser.value(QStringLiteral("format"))));
+    }
+
+    Importer::Format forcedFormat(const QCommandLineParser& parser)
+    {
+        return Importer::parseFormat(parser.value(QStringLiteral("format")));
+    }
+
+    void reportProblems(const ImportReport& report)
+    {
+        for (const QString& problem : report.problems)
+            m_err << "warning: " << problem << Qt::endl;
+    }
+
+    // A workspace as it is, or a source synced into its cached workspace.
+    std::unique_ptr<Workspace> openSource(const QString& path, Importer::Format format)
+    {
+        if (!QFileInfo::exists(path))
+            throw StoreError(path, {}, QStringLiteral("no such file"));
+        if (format == Importer::Format::Unknown)
+            format = Importer::detect(path);
+        if (format == Importer::Format::Workspace)
+            return std::make_unique<Workspace>(path);
+        if (format == Importer::Format::Unknown)
+            throw Importer::unsupported(path);
+        auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path));
+        reportProblems(Importer::import(*workspace, path, {}, format));
+        return workspace;
+    }
+
+    qint64 roomId(Workspace& ws, const QString& nativeId)
+    {
+        if (nativeId.isEmpty())
+            usage(QStringLiteral("--room ID is required"));
+        const QVector<qint64> ids = ws.findRooms(nativeId);
+        if (ids.isEmpty())
+            throw StoreError(ws.path(), {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
+        if (ids.size() > 1) {
+            throw StoreError(ws.path(), {},
+                             QStringLiteral("room '%1' is in %2 sources of this workspace").arg(nativeId).arg(ids.size()));
+        }
+        return ids.first();
+    }
+
+    int import(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+                                        QStringLiteral("the workspace to import into (default: each source's cached "
+                                                       "workspace)"),
+                                        QStringLiteral("WORKSPACE"));
+        parser.addOption(output);
+        parse(parser, args, QStringLiteral("import"), QStringLiteral("SOURCE..."),
+              QStringLiteral("Import sources into a workspace, or sync what is new since the last import."));
+        const QStringList sources = parser.positionalArguments();
+        if (sources.isEmpty())
+            usage(QStringLiteral("import needs at least one SOURCE"));
+        int code = Cli::Ok;
+        std::unique_ptr<Workspace> shared;
+        if (parser.isSet(output))
+            shared = std::make_unique<Workspace>(parser.value(output));
+        for (const QString& source : sources) {
+            try {
+                std::unique_ptr<Workspace> own;
+                if (!shared)
+                    own = std::make_unique<Workspace>(Importer::cachedWorkspacePath(source));
+                Workspace& ws = shared ? *shared : *own;
+                const ImportReport report = Importer::import(ws, source, {}, forcedFormat(parser));
+                reportProblems(report);
+                m_out << source << " (" << report.format << ")\n";
+                for (const ImportReport::Room& room : report.rooms)
+                    m_out << "  " << room.nativeId << ": +" << room.added << " (" << room.total << " events)\n";
+                m_out << "  added " << report.added() << " events to " << ws.path() << Qt::endl;
+            } catch (const StoreError& e) {
+                m_err << "sightline: " << e.toString() << Qt::endl; // the other sources still import
+                code = Cli::Error;
+            }
+        }
+        return code;
+    }
+
+    int rooms(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parser.addOption({ QStringLiteral("json"), QStringLiteral("one JSON object per line") });
+        parse(parser, args, QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms."));
+        auto ws = openSource(single(parser), forcedFormat(parser));
+        const bool json = parser.isSet(QStringLiteral("json"));
+        for (const RoomSummary& r : ws->rooms()) {
+            if (json) {
+                QJsonObject o { { QStringLiteral("id"), r.nativeId },
+                                { QStringLiteral("title"), orNull(r.title) },
+                                { QStringLiteral("system"), r.system },
+                                { QStringLiteral("status"), orNull(r.status) },
+                                { QStringLiteral("event_count"), r.eventCount },
+                                { QStringLiteral("blocked_count"), r.blockedCount },
+                                { QStringLiteral("tool_calls"), r.toolCalls },
+                                { QStringLiteral("failed"), r.failed },
+                                { QStringLiteral("refused"), r.refused },
+                                { QStringLiteral("unserved"), r.unserved },
+                                { QStringLiteral("first_at"), r.firstMicros ? QJsonValue(TimeUtil::formatMicros(r.firstMicros)) : QJsonValue() },
+                                { QStringLiteral("last_at"), r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() } };
+                m_out << line(o) << '\n';
+            } else {
+                m_out << r.nativeId << (r.title.isEmpty() ? QString() : QStringLiteral(" \"") + r.title + QLatin1Char('"'))
+                      << "  " << r.system << "  events " << r.eventCount << "  blocked " << r.blockedCount
+                      << "  tools " << r.toolCalls << " (failed " << r.failed << ", refused " << r.refused
+                      << ", unserved " << r.unserved << ")  " << timeOrDash(r.firstMicros) << " .. "
+                      << timeOrDash(r.lastMicros) << '\n';
+            }
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
+    QString single(const QCommandLineParser& parser)
+    {
+        const QStringList positional = parser.positionalArguments();
+        if (positional.size() != 1)
+            usage(QStringLiteral("expected exactly one SOURCE, got %1").arg(positional.size()));
+        return positional.first();
+    }
+
+    static std::optional<qint64> indexOption(const QCommandLineParser& parser, const QString& name)
+    {
+        if (!parser.isSet(name))
+            return std::nullopt;
+        bool ok = false;
+        const qint64 value = parser.value(name).toLongLong(&ok);
+        if (!ok)
+            usage(QStringLiteral("--%1 takes an index, not '%2'").arg(name, parser.value(name)));
+        return value;
+    }
+
+    static int countOption(const QCommandLineParser& parser, const QString& name, int fallback)
+    {
+        if (!parser.isSet(name))
+            return fallback;
+        bool ok = false;
+        const int value = parser.value(name).toInt(&ok);
+        if (!ok || value < 0)
+            usage(QStringLiteral("--%1 takes a number of 0 or more, not '%2'").arg(name, parser.value(name)));
+        return value;
+    }
+
+    static std::optional<qint64> timeOption(const QCommandLineParser& parser, const QString& name)
+    {
+        if (!parser.isSet(name))
+            return std::nullopt;
+        const auto micros = TimeUtil::parseIsoToMicros(parser.value(name));
+        if (!micros)
+            usage(QStringLiteral("--%1 takes an ISO 8601 time such as 2026-03-01T12:00:05Z, not '%2'")
+                      .arg(name, parser.value(name)));
+        return micros;
+    }
+
+    int events(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parser.addOptions({
+            { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+            { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
+            { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"), QStringLiteral("T") },
+            { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
+            { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"), QStringLiteral("T") },
+            { QStringLiteral("participant"), QStringLiteral("only events from this participant"), QStringLiteral("ID") },
+            { QStringLiteral("correlation"), QStringLiteral("only events of this AI response"), QStringLiteral("ID") },
+            { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"), QStringLiteral("TIME") },
+            { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"), QStringLiteral("TIME") },
+            { QStringLiteral("include-blocked"), QStringLiteral("include rows a hook blocked (left out by default)") },
+            { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
+            { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"), QStringLiteral("N") },
+            { QStringLiteral("newest-first"), QStringLiteral("take the window from the room's tail (still printed oldest first)") },
+            { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"), QStringLiteral("I") },
+            { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"), QStringLiteral("I") },
+            { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
+            { QStringLiteral("conversation"), QStringLiteral("messages only, blocked ones included: the newest --limit, or forward from --after-index") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+        });
+        parse(parser, args, QStringLiteral("events"), QStringLiteral("SOURCE"), QStringLiteral("List a room's events."));
+        const QString source = single(parser);
+
+        EventFilter filter;
+        filter.types = parser.values(QStringLiteral("type"));
+        filter.excludeTypes = parser.values(QStringLiteral("exclude-type"));
+        filter.channelId = parser.value(QStringLiteral("channel"));
+        filter.channelType = parser.value(QStringLiteral("channel-type"));
+        filter.participantId = parser.value(QStringLiteral("participant"));
+        filter.correlationId = parser.value(QStringLiteral("correlation"));
+        filter.afterMicros = timeOption(parser, QStringLiteral("after"));
+        filter.beforeMicros = timeOption(parser, QStringLiteral("before"));
+        filter.includeBlocked = parser.isSet(QStringLiteral("include-blocked"));
+        if (filter.afterMicros && filter.beforeMicros && *filter.afterMicros >= *filter.beforeMicros)
+            usage(QStringLiteral("--after must be earlier than --before"));
+
+        PageRequest page;
+        page.limit = countOption(parser, QStringLiteral("limit"), INT_MAX);
+        page.offset = countOption(parser, QStringLiteral("offset"), 0);
+        page.newestFirst = parser.isSet(QStringLiteral("newest-first"));
+        page.afterIndex = indexOption(parser, QStringLiteral("after-index"));
+        page.beforeIndex = indexOption(parser, QStringLiteral("before-index"));
+        if (page.afterIndex && page.beforeIndex)
+            usage(QStringLiteral("--after-index and --before-index are mutually exclusive"));
+        if (page.newestFirst && (page.afterIndex || page.beforeIndex))
+            usage(QStringLiteral("--newest-first applies only without --after-index or --before-index"));
+        const bool conversation = parser.isSet(QStringLiteral("conversation"));
+        if (conversation && (filter != EventFilter() || page.beforeIndex || page.newestFirst || page.offset))
+            usage(QStringLiteral("--conversation takes only --limit and --after-index"));
+
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
+        if (parser.isSet(QStringLiteral("count"))) {
+            // Without a filter every committed row counts, blocked ones included (RoomKit's get_event_count).
+            const bool filtered = filter != EventFilter() || parser.isSet(QStringLiteral("include-blocked"));
+            m_out << ws->countEvents(room, filtered ? &filter : nullptr) << Qt::endl;
+            return Cli::Ok;
+        }
+        const EventRecords rows = conversation ? ws->conversation(room, page.limit, page.afterIndex)
+                                               : ws->listEvents(room, filter, page);
+        const bool json = parser.isSet(QStringLiteral("json"));
+        for (const EventRecord& e : rows)
+            m_out << (json ? eventJson(e) : eventText(e)) << '\n';
+        m_out.flush();
+        return Cli::Ok;
+    }
+
+    static QString eventJson(const EventRecord& e)
+    {
+        QJsonObject o { { QStringLiteral("index"), e.index },
+                        { QStringLiteral("id"), orNull(e.nativeId) },
+                        { QStringLiteral("type"), e.type },
+                        { QStringLiteral("kind"), e.kind },
+                        { QStringLiteral("status"), orNull(e.status) },
+                        { QStringLiteral("blocked_by"), orNull(e.blockedBy) },
+                        { QStringLiteral("channel_id"), orNull(e.channelId) },
+                        { QStringLiteral("channel_type"), orNull(e.channelType) },
+                        { QStringLiteral("participant_id"), orNull(e.participantId) },
+                        { QStringLiteral("correlation_id"), orNull(e.correlationId) },
+                        { QStringLiteral("created_at"), TimeUtil::formatMicros(e.createdMicros) },
+                        { QStringLiteral("text"), orNull(e.text) } };
+        if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
+            o.insert(QStringLiteral("tool_name"), orNull(e.toolName));
+            o.insert(QStringLiteral("tool_id"), orNull(e.toolId));
+            o.insert(QStringLiteral("outcome"), orNull(e.outcome));
+        }
+        if (e.flags & EventFlags::MalformedJson)
+            o.insert(QStringLiteral("malformed"), true);
+        if (e.flags & EventFlags::InvalidUtf8)
+            o.insert(QStringLiteral("invalid_utf8"), true);
+        return line(o);
+    }
+
+    static QString eventText(const EventRecord& e)
+    {
+        QString out = QStringLiteral("%1  %2  %3").arg(e.index, 6).arg(TimeUtil::formatMicros(e.createdMicros), e.type);
+        if (!e.channelId.isEmpty())
+            out += QStringLiteral("  [") + e.channelId + QLatin1Char(']');
+        if (e.isBlocked())
+            out += QStringLiteral("  (blocked by ") + (e.blockedBy.isEmpty() ? QStringLiteral("?") : e.blockedBy) + QLatin1Char(')');
+        if (!e.outcome.isEmpty())
+            out += QStringLiteral("  -> ") + e.outcome;
+        QString text = e.text;
+        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        if (text.size() > 160)
+            text = text.left(159) + QChar(0x2026);
+        return text.isEmpty() ? out : out + QStringLiteral("  ") + text;
+    }
+
+    int tools(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parser.addOptions({ { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } });
+        parse(parser, args, QStringLiteral("tools"), QStringLiteral("SOURCE"),
+              QStringLiteral("List a room's tool calls, each start paired with its end."));
+        const QString source = single(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
+        const bool json = parser.isSet(QStringLiteral("json"));
+        for (const ToolCallRecord& c : ws->toolCalls(room)) {
+            if (json) {
+                QJsonObject o { { QStringLiteral("tool_name"), orNull(c.toolName) },
+                                { QStringLiteral("tool_id"), orNull(c.toolId) },
+                                { QStringLiteral("correlation_id"), orNull(c.groupId) },
+                                { QStringLiteral("start_index"), orNull(c.startIndex) },
+                                { QStringLiteral("end_index"), orNull(c.endIndex) },
+                                { QStringLiteral("duration_ms"), orNull(c.durationMs) },
+                                { QStringLiteral("duration_from"), orNull(c.durationSource) },
+                                { QStringLiteral("status"), orNull(c.status) },
+                                { QStringLiteral("outcome"), c.outcome },
+                                { QStringLiteral("pairing"), c.pairing },
+                                { QStringLiteral("error"), orNull(c.error) } };
+                m_out << line(o) << '\n';
+            } else {
+                auto idx = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };
+                m_out << c.toolName << "  " << c.toolId << "  " << idx(c.startIndex) << ".." << idx(c.endIndex) << "  "
+                      << (c.durationMs ? QString::number(*c.durationMs) + QStringLiteral(" ms")
+                                           + (c.durationSource == QLatin1String("timestamps") ? QStringLiteral(" (from timestamps)") : QString())
+                                       : QStringLiteral("-"))
+                      << "  " << c.status << "  " << c.outcome << "  " << c.pairing << '\n';
+            }
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
+    QTextStream& m_out;
+    QTextStream& m_err;
+};
+
+} // namespace
+
+namespace Cli {
+
+bool isCliInvocation(const QStringList& arguments)
+{
+    const QString first = arguments.value(1);
+    return verbs.contains(first) || first == QLatin1String("--help") || first == QLatin1String("-h")
+        || first == QLatin1String("--version") || first == QLatin1String("-v") || first == QLatin1String("help");
+}
+
+int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
+{
+    const QString first = arguments.value(1);
+    if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+        out << generalHelp();
+        out.flush();
+        return Ok;
+    }
+    if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+        out << "sightline " << SIGHTLINE_VERSION << Qt::endl;
+        return Ok;
+    }
+    try {
+        return Session(out, err).run(arguments);
+    } catch (const Failure& f) {
+        if (!f.message.isEmpty()) {
+            err << "sightline: " << f.message << '\n';
+            if (f.code == Usage)
+                err << "Run 'sightline --help' for usage.\n";
+            err.flush();
+        }
+        return f.code;
+    } catch (const StoreError& e) {
+        err << "sightline: " << e.toString() << Qt::endl;
+        return Error;
+    }
+}
+
+} // namespace Cli

@@ -1,0 +1,35 @@
+#include "cli.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    QCoreApplication::setApplicationName(QStringLiteral("sightline"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SIGHTLINE_VERSION));
+
+    // The verbs run without a display: a QCoreApplication, no GUI platform plugin.
+    if (Cli::isCliInvocation(arguments)) {
+        QCoreApplication app(argc, argv);
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        return Cli::run(arguments, out, err);
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QStringLiteral("Sightline"));
+    MainWindow window;
+    window.show();
+    if (arguments.size() > 1)
+        window.openPath(arguments.at(1));
+    else
+        window.openDemo();
+    return app.exec();
+}

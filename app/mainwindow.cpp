@@ -1,0 +1,234 @@
+#include "mainwindow.h"
+
+#include "demo/demostore.h"
+#include "eventlistmodel.h"
+#include "eventlistview.h"
+#include "roomlistmodel.h"
+#include "roomlistview.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "storethread.h"
+#include "storeworker.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_store(new StoreThread(this))
+    , m_roomModel(new RoomListModel(this))
+    , m_eventModel(new EventListModel(m_store->worker(), this))
+    , m_roomList(new RoomListView(m_roomModel, this))
+    , m_eventList(new EventListView(this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_status(new QLabel(this))
+{
+    setWindowTitle(tr("Sightline"));
+    m_eventList->setModel(m_eventModel);
+    m_eventList->header()->resizeSection(EventListModel::IndexColumn, 60);
+    m_eventList->header()->resizeSection(EventListModel::TimeColumn, 150);
+    m_eventList->header()->resizeSection(EventListModel::TypeColumn, 190);
+    m_eventList->header()->resizeSection(EventListModel::ChannelColumn, 150);
+
+    m_splitter->addWidget(m_roomList);
+    m_splitter->addWidget(m_eventList);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({ 420, 860 });
+    setCentralWidget(m_splitter);
+    statusBar()->addPermanentWidget(m_status);
+    createActions();
+
+    StoreWorker* worker = m_store->worker();
+    connect(worker, &StoreWorker::workspaceOpened, this, [this](const QString& path) {
+        setWindowFilePath(path);
+        if (!m_pendingImports.isEmpty()) {
+            m_progress = new QProgressDialog(tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()),
+                                             tr("Cancel"), 0, 0, this);
+            m_progress->setWindowModality(Qt::WindowModal);
+            m_progress->setMinimumDuration(300);
+            connect(m_progress, &QProgressDialog::canceled, this, [this] { m_store->worker()->cancelImport(); });
+            QMetaObject::invokeMethod(m_store->worker(), "importSources", Qt::QueuedConnection,
+                                      Q_ARG(QStringList, m_pendingImports));
+            m_pendingImports.clear();
+            return;
+        }
+        QMetaObject::invokeMethod(m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+    });
+    connect(worker, &StoreWorker::importProgress, this, [this](qint64 done, qint64 total) {
+        if (!m_progress)
+            return;
+        // QProgressDialog takes int: scale to per mille so a million-row import does not overflow it.
+        m_progress->setMaximum(1000);
+        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 1000);
+    });
+    connect(worker, &StoreWorker::imported, this, [this](const ImportReport& report) {
+        m_importProblems += report.problems;
+        statusBar()->showMessage(tr("Imported %n new event(s) from %1", nullptr, int(report.added())).arg(report.source), 8000);
+    });
+    connect(worker, &StoreWorker::importFinished, this, [this](bool cancelled) {
+        if (m_progress) {
+            m_progress->deleteLater();
+            m_progress = nullptr;
+        }
+        if (cancelled)
+            statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
+        if (!m_importProblems.isEmpty()) {
+            showError(tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
+            m_importProblems.clear();
+        }
+        QMetaObject::invokeMethod(m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+    });
+    connect(worker, &StoreWorker::roomsLoaded, this, [this](quint64 generation, const RoomSummaries& rooms) {
+        if (generation != m_roomsGeneration)
+            return;
+        const qint64 current = m_roomList->currentRoom();
+        m_roomModel->setRooms(rooms);
+        if (!m_roomList->selectRoom(current) && !rooms.isEmpty())
+            m_roomList->selectRoom(rooms.first().id);
+        if (rooms.isEmpty())
+            m_eventModel->setRoom(0);
+        emit roomsShown();
+    });
+    connect(worker, &StoreWorker::failed, this, &MainWindow::showError);
+    connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) { m_eventModel->setRoom(roomId); });
+    connect(m_eventModel, &EventListModel::countsChanged, this, &MainWindow::updateStatus);
+    connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
+    connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    if (!settings.contains(QStringLiteral("window/geometry")))
+        resize(1280, 800);
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
+    open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(tr("Open a RoomKit store or a Sightline workspace"));
+    connect(open, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a store or workspace"), QString(),
+            tr("Stores and workspaces (*.sqlite *.sqlite3 *.db *.sightline);;All files (*)"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    QAction* demo = file->addAction(tr("Open &Demo Workspace"));
+    connect(demo, &QAction::triggered, this, &MainWindow::openDemo);
+    file->addSeparator();
+    QAction* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* findRoom = view->addAction(tr("Filter &Rooms"));
+    findRoom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(findRoom, &QAction::triggered, this, [this] {
+        m_roomList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_roomList->filterEdit()->selectAll();
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About Sightline"));
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Sightline"),
+                           tr("<b>Sightline %1</b><p>Reads, checks and reports what AI agents did: RoomKit rooms, "
+                              "with their messages and tool calls.</p><p>Built with Qt %2.</p>")
+                               .arg(QLatin1String(SIGHTLINE_VERSION), QLatin1String(qVersion())));
+    });
+}
+
+void MainWindow::openPath(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        showError(tr("%1: no such file").arg(path));
+        return;
+    }
+    switch (Importer::detect(path)) {
+    case Importer::Format::Workspace:
+        openWorkspace(path, {});
+        break;
+    case Importer::Format::RoomKitSqlite:
+        openWorkspace(Importer::cachedWorkspacePath(path), { path });
+        break;
+    case Importer::Format::Unknown:
+        try {
+            throw Importer::unsupported(path);
+        } catch (const StoreError& e) {
+            showError(e.toString());
+        }
+        break;
+    }
+}
+
+void MainWindow::openDemo()
+{
+    try {
+        openWorkspace(DemoStore::ensureWorkspace(), {});
+    } catch (const StoreError& e) {
+        showError(e.toString());
+    }
+}
+
+void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& importSources)
+{
+    m_pendingImports = importSources;
+    m_eventModel->setRoom(0);
+    m_roomModel->setRooms({});
+    QMetaObject::invokeMethod(m_store->worker(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspacePath));
+}
+
+void MainWindow::showError(const QString& message)
+{
+    statusBar()->showMessage(message, 15000);
+    // Not modal: the rest of the window keeps working while the message is read.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Sightline"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::updateStatus()
+{
+    if (m_eventModel->roomId() == 0) {
+        m_status->setText(tr("No room selected"));
+        return;
+    }
+    const qint64 shown = m_eventModel->shownCount();
+    const qint64 total = m_eventModel->totalCount();
+    if (shown < 0 || total < 0) {
+        m_status->setText(tr("Counting…"));
+        return;
+    }
+    m_status->setText(tr("showing %L1 of %L2 events").arg(shown).arg(total));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    event->accept();
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QMainWindow>
+
+class EventListModel;
+class EventListView;
+class QLabel;
+class QProgressDialog;
+class QSplitter;
+class RoomListModel;
+class RoomListView;
+class StoreThread;
+struct ImportReport;
+
+// The main window: rooms on the left, the selected room's events on the right, and a status bar that
+// always says how many events are shown of how many there are.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a workspace, or imports a source into its cached workspace (with progress and cancel) and opens
+    // that. Errors are shown, never fatal.
+    void openPath(const QString& path);
+    void openDemo();
+
+    RoomListView* roomList() const { return m_roomList; }
+    EventListView* eventList() const { return m_eventList; }
+    EventListModel* eventModel() const { return m_eventModel; }
+    RoomListModel* roomModel() const { return m_roomModel; }
+    QString statusText() const;
+
+signals:
+    void roomsShown(); // the room list was (re)loaded
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void openWorkspace(const QString& workspacePath, const QStringList& importSources);
+    void showError(const QString& message);
+    void updateStatus();
+
+    StoreThread* m_store;
+    RoomListModel* m_roomModel;
+    EventListModel* m_eventModel;
+    RoomListView* m_roomList;
+    EventListView* m_eventList;
+    QSplitter* m_splitter;
+    QLabel* m_status;
+    QProgressDialog* m_progress = nullptr;
+    QStringList m_pendingImports;
+    QStringList m_importProblems;
+    quint64 m_roomsGeneration = 0;
+};

@@ -1,0 +1,184 @@
+#include "eventlistmodel.h"
+
+#include "eventflags.h"
+#include "storeworker.h"
+#include "timeutil.h"
+
+#include <QBrush>
+#include <QDateTime>
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+
+EventListModel::EventListModel(StoreWorker* worker, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_worker(worker)
+{
+    connect(worker, &StoreWorker::eventsLoaded, this, &EventListModel::onEventsLoaded);
+    connect(worker, &StoreWorker::eventsCounted, this, &EventListModel::onCounted);
+}
+
+void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
+{
+    beginResetModel();
+    m_rows.clear();
+    m_roomId = roomId;
+    m_filter = filter;
+    ++m_generation;
+    m_pending = false;
+    m_atEnd = roomId == 0;
+    m_shown = m_total = roomId == 0 ? 0 : -1;
+    endResetModel();
+    emit countsChanged(m_shown, m_total);
+    if (roomId == 0 || !m_worker)
+        return;
+    QMetaObject::invokeMethod(m_worker, "countEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
+                              Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
+    requestPage();
+}
+
+void EventListModel::requestPage()
+{
+    if (m_pending || m_atEnd || !m_worker)
+        return;
+    m_pending = true;
+    PageRequest page;
+    page.limit = PageSize;
+    page.afterIndex = m_rows.isEmpty() ? std::numeric_limits<qint64>::min() : m_rows.constLast().index;
+    QMetaObject::invokeMethod(m_worker, "loadEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
+                              Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter), Q_ARG(PageRequest, page));
+}
+
+void EventListModel::onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events)
+{
+    if (generation != m_generation || roomId != m_roomId)
+        return; // a reply for a room or filter no longer shown
+    m_pending = false;
+    m_atEnd = events.size() < PageSize;
+    if (!events.isEmpty()) {
+        beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + events.size() - 1));
+        m_rows += events;
+        endInsertRows();
+    }
+    emit pageLoaded();
+}
+
+void EventListModel::onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total)
+{
+    if (generation != m_generation || roomId != m_roomId)
+        return;
+    m_shown = shown;
+    m_total = total;
+    emit countsChanged(shown, total);
+}
+
+bool EventListModel::canFetchMore(const QModelIndex& parent) const
+{
+    return !parent.isValid() && !m_atEnd && !m_pending;
+}
+
+void EventListModel::fetchMore(const QModelIndex& parent)
+{
+    if (!parent.isValid())
+        requestPage();
+}
+
+int EventListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int EventListModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant EventListModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const EventRecord& e = m_rows.at(index.row());
+    switch (role) {
+    case RowIdRole:
+        return e.rowId;
+    case EventIndexRole:
+        return e.index;
+    case KindRole:
+        return e.kind;
+    case BlockedRole:
+        return e.isBlocked();
+    case OutcomeRole:
+        return e.outcome;
+    case Qt::ForegroundRole:
+        // Blocked rows stay visible but dimmed: a hook refused them, nobody received them.
+        if (e.isBlocked())
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        if (index.column() == TextColumn
+            && (e.outcome == QLatin1String("failed") || e.outcome == QLatin1String("refused")
+                || e.outcome == QLatin1String("unserved")))
+            return QBrush(QColor(0xc0, 0x39, 0x2b));
+        return {};
+    case Qt::FontRole:
+        if (e.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8)) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        QStringList lines { TimeUtil::formatMicros(e.createdMicros) };
+        if (e.isBlocked())
+            lines << tr("Blocked by %1").arg(e.blockedBy.isEmpty() ? tr("an unnamed hook") : e.blockedBy);
+        if (!e.outcome.isEmpty())
+            lines << tr("Outcome: %1").arg(e.outcome);
+        if (e.flags & EventFlags::MalformedJson)
+            lines << tr("The stored JSON of this row is malformed; it is shown from the store's columns.");
+        if (e.flags & EventFlags::InvalidUtf8)
+            lines << tr("The stored row is not valid UTF-8; it is kept byte for byte.");
+        return lines.join(QLatin1Char('\n'));
+    }
+    case Qt::TextAlignmentRole:
+        return index.column() == IndexColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
+    switch (index.column()) {
+    case IndexColumn:
+        return e.index;
+    case TimeColumn:
+        return QDateTime::fromMSecsSinceEpoch(e.createdMicros / 1000, Qt::UTC).toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    case TypeColumn:
+        return e.outcome.isEmpty() ? e.type : e.type + QStringLiteral(" · ") + e.outcome;
+    case ChannelColumn:
+        return e.participantId.isEmpty() ? e.channelId : e.channelId + QStringLiteral(" / ") + e.participantId;
+    case TextColumn: {
+        QString text = e.text.left(500);
+        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        if (e.isBlocked())
+            text = tr("[blocked by %1] ").arg(e.blockedBy) + text;
+        return text;
+    }
+    }
+    return {};
+}
+
+QVariant EventListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case IndexColumn:
+        return tr("Index");
+    case TimeColumn:
+        return tr("Time");
+    case TypeColumn:
+        return tr("Type");
+    case ChannelColumn:
+        return tr("Channel");
+    case TextColumn:
+        return tr("Text");
+    }
+    return {};
+}

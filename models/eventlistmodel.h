@@ -1,0 +1,58 @@
+#pragma once
+
+#include "eventfilter.h"
+#include "eventrecord.h"
+
+#include <QAbstractTableModel>
+#include <QPointer>
+
+class StoreWorker;
+
+// A room's events, one row each, read from the store worker a page at a time as the view scrolls
+// (fetchMore with an index cursor, never OFFSET). Every request carries a generation; a reply for an older
+// room or filter is dropped. Rows are appended in batches on the GUI thread.
+class EventListModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { IndexColumn, TimeColumn, TypeColumn, ChannelColumn, TextColumn, NUM_COLUMNS };
+    enum Roles { RowIdRole = Qt::UserRole, EventIndexRole, KindRole, BlockedRole, OutcomeRole };
+    static constexpr int PageSize = 200;
+
+    explicit EventListModel(StoreWorker* worker, QObject* parent = nullptr);
+
+    // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first page.
+    void setRoom(qint64 roomId, const EventFilter& filter = {});
+    qint64 roomId() const { return m_roomId; }
+    const EventFilter& filter() const { return m_filter; }
+    const EventRecord& record(int row) const { return m_rows.at(row); }
+    bool isLoading() const { return m_pending; }
+    qint64 shownCount() const { return m_shown; } // what the filter lets through, -1 until counted
+    qint64 totalCount() const { return m_total; } // every row of the room, -1 until counted
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex& parent) const override;
+    void fetchMore(const QModelIndex& parent) override;
+
+signals:
+    void countsChanged(qint64 shown, qint64 total);
+    void pageLoaded();
+
+private:
+    void onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
+    void onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
+    void requestPage();
+
+    QPointer<StoreWorker> m_worker;
+    qint64 m_roomId = 0;
+    EventFilter m_filter;
+    EventRecords m_rows;
+    quint64 m_generation = 0;
+    bool m_pending = false;
+    bool m_atEnd = true;
+    qint64 m_shown = -1;
+    qint64 m_total = -1;
+};

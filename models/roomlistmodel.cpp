@@ -1,0 +1,109 @@
+#include "roomlistmodel.h"
+
+#include <QBrush>
+#include <QDateTime>
+#include <QGuiApplication>
+#include <QPalette>
+
+RoomListModel::RoomListModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void RoomListModel::setRooms(const RoomSummaries& rooms)
+{
+    beginResetModel();
+    m_rooms = rooms;
+    endResetModel();
+}
+
+int RoomListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rooms.size());
+}
+
+int RoomListModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant RoomListModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RoomSummary& r = m_rooms.at(index.row());
+    switch (role) {
+    case RoomIdRole:
+        return r.id;
+    case NativeIdRole:
+        return r.nativeId;
+    case FilterRole:
+        return QString(r.nativeId + QLatin1Char(' ') + r.title);
+    case Qt::ToolTipRole:
+        return tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed();
+    case Qt::TextAlignmentRole:
+        return index.column() >= EventsColumn && index.column() <= BlockedColumn
+            ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+            : QVariant();
+    case Qt::ForegroundRole:
+        if ((index.column() == FailedColumn && r.failed + r.refused + r.unserved > 0)
+            || (index.column() == BlockedColumn && r.blockedCount > 0))
+            return QBrush(QColor(0xc0, 0x39, 0x2b));
+        return {};
+    case Qt::DisplayRole:
+    case SortRole:
+        break;
+    default:
+        return {};
+    }
+    const bool sort = role == SortRole;
+    switch (index.column()) {
+    case RoomColumn:
+        return r.title.isEmpty() ? r.nativeId : r.title;
+    case SystemColumn:
+        return r.system;
+    case EventsColumn:
+        return r.eventCount;
+    case ToolCallsColumn:
+        return r.toolCalls;
+    case FailedColumn:
+        return r.failed + r.refused + r.unserved;
+    case BlockedColumn:
+        return r.blockedCount;
+    case LastActivityColumn:
+        if (sort)
+            return r.lastMicros;
+        return r.lastMicros ? QDateTime::fromMSecsSinceEpoch(r.lastMicros / 1000, Qt::UTC)
+                                  .toLocalTime()
+                                  .toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                            : QString();
+    }
+    return {};
+}
+
+QVariant RoomListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == FailedColumn)
+        return tr("Tool calls that failed, were refused or were never answered");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case RoomColumn:
+        return tr("Room");
+    case SystemColumn:
+        return tr("System");
+    case EventsColumn:
+        return tr("Events");
+    case ToolCallsColumn:
+        return tr("Tools");
+    case FailedColumn:
+        return tr("Failed");
+    case BlockedColumn:
+        return tr("Blocked");
+    case LastActivityColumn:
+        return tr("Last activity");
+    }
+    return {};
+}

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "roomsummary.h"
+
+#include <QAbstractTableModel>
+
+// The rooms of a workspace with their counts. A short list held in memory: sorting and the text filter
+// run in a proxy over it.
+class RoomListModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { RoomColumn, SystemColumn, EventsColumn, ToolCallsColumn, FailedColumn, BlockedColumn,
+                  LastActivityColumn, NUM_COLUMNS };
+    enum Roles { RoomIdRole = Qt::UserRole, NativeIdRole, SortRole, FilterRole };
+
+    explicit RoomListModel(QObject* parent = nullptr);
+
+    void setRooms(const RoomSummaries& rooms);
+    const RoomSummaries& rooms() const { return m_rooms; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    RoomSummaries m_rooms;
+};

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// What a reader asks for, with RoomKit's EventFilter semantics (seeds/000, SOURCES.md §1.6):
+// exclude_types wins over types, both time bounds are exclusive, and blocked rows are left out
+// unless includeBlocked is set.
+struct EventFilter
+{
+    QStringList types;
+    QStringList excludeTypes;
+    QString channelId;
+    QString channelType;
+    QString participantId;
+    QString correlationId;
+    std::optional<qint64> afterMicros;
+    std::optional<qint64> beforeMicros;
+    bool includeBlocked = false;
+
+    bool operator==(const EventFilter&) const = default;
+};
+
+// Which window of the filtered rows a page holds. A page always comes back ascending by index.
+struct PageRequest
+{
+    int limit = 50;
+    int offset = 0;
+    bool newestFirst = false; // the window is the tail; offset counts back from the newest end
+    std::optional<qint64> afterIndex; // exclusive cursor; not with beforeIndex
+    std::optional<qint64> beforeIndex; // exclusive cursor: the last `limit` rows before it
+};

@@ -1,0 +1,14 @@
+#pragma once
+
+// Bits of events.flags: what the importer noticed about a stored row.
+namespace EventFlags {
+enum : int {
+    MalformedJson = 1 << 0, // the payload does not parse; derived columns come from the source's own columns
+    InvalidUtf8 = 1 << 1, // the payload is not valid UTF-8; it is kept byte for byte as a BLOB
+    Edited = 1 << 2, // RoomKit metadata.edited: the content was replaced by a later edit event
+    Deleted = 1 << 3, // RoomKit metadata.deleted: soft-deleted, content kept
+    Cancelled = 1 << 4, // RoomKit metadata.cancelled: streamed text cut short
+    Synthetic = 1 << 5, // made up by the source system, not said by the agent
+    DeliveryFailed = 1 << 6, // RoomKit delivery_results has a failed delivery
+};
+} // namespace EventFlags

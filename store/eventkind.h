@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+// The canonical kinds that filters share across every source system (SOURCES.md §4.2), while the
+// native type stays visible and filterable beside them.
+namespace EventKind {
+inline const QString Message = QStringLiteral("message");
+inline const QString Reasoning = QStringLiteral("reasoning");
+inline const QString ToolCall = QStringLiteral("tool_call");
+inline const QString Run = QStringLiteral("run");
+inline const QString State = QStringLiteral("state");
+inline const QString Lifecycle = QStringLiteral("lifecycle");
+inline const QString System = QStringLiteral("system");
+inline const QString Error = QStringLiteral("error");
+inline const QString Custom = QStringLiteral("custom");
+
+// RoomKit's EventType (27 values, models/enums.py) onto a canonical kind; unknown types are custom.
+QString forRoomKitType(const QString& type);
+} // namespace EventKind

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "eventfilter.h"
+
+#include <QString>
+#include <QVariantList>
+
+// Turns the read contract into SQL with bound parameters (seeds/000, SOURCES.md §1.6). The filter applies
+// before the page is cut, so a page of `limit` is full; every page is keyed on (room_id, seq), so a cursor
+// read is an index range scan, never an OFFSET over the whole room.
+struct EventQuery
+{
+    QString sql;
+    QVariantList binds;
+
+    static const QString columns; // the EventRecord columns, in the order Workspace reads them
+
+    // A page of events. Throws StoreError on a request the contract forbids (after and before together,
+    // newest_first with a cursor, a negative limit or offset).
+    static EventQuery page(qint64 roomId, const EventFilter& filter, const PageRequest& page);
+    // The count a page stands for: every committed row without a filter, blocked ones included; with a
+    // filter, exactly the rows a page would serve.
+    static EventQuery count(qint64 roomId, const EventFilter* filter);
+    // Messages only, blocked ones included: the newest `limit` ascending, or forward from afterIndex.
+    static EventQuery conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex);
+
+    // The WHERE clause of a filter (without the room), appended to `binds`.
+    static QString where(const EventFilter& filter, QVariantList& binds);
+};

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+// One stored row of a room's timeline with its derived columns; the verbatim payload is read on demand.
+struct EventRecord
+{
+    qint64 rowId = 0;
+    qint64 index = 0; // the source's own position: RoomKit's RoomEvent.index
+    QString nativeId;
+    QString type; // the native type, exactly as the source wrote it
+    QString kind; // the canonical kind (eventkind.h)
+    QString status;
+    QString blockedBy;
+    QString channelId;
+    QString channelType;
+    QString participantId;
+    QString correlationId;
+    QString parentId;
+    qint64 createdMicros = 0;
+    QString role; // user | assistant | system | tool
+    QString toolName;
+    QString toolId;
+    QString outcome;
+    QString text; // best display text
+    int flags = 0;
+
+    bool isBlocked() const { return status == QLatin1String("blocked"); }
+};
+
+Q_DECLARE_METATYPE(EventRecord)
+using EventRecords = QVector<EventRecord>;

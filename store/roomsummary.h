@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+// A room (RoomKit room, later an AG-UI thread or a CraftBot stream) with the counts the room list shows.
+struct RoomSummary
+{
+    qint64 id = 0; // the workspace's own key
+    QString nativeId; // the source's room id
+    QString title;
+    QString system; // roomkit | agui | craftbot
+    QString sourcePath;
+    QString status;
+    qint64 createdMicros = 0;
+    qint64 eventCount = 0; // every stored row, blocked ones included
+    qint64 blockedCount = 0;
+    qint64 toolCalls = 0;
+    qint64 failed = 0;
+    qint64 refused = 0;
+    qint64 unserved = 0;
+    qint64 firstMicros = 0; // 0 when the room is empty
+    qint64 lastMicros = 0;
+};
+
+Q_DECLARE_METATYPE(RoomSummary)
+using RoomSummaries = QVector<RoomSummary>;

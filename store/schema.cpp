@@ -1,0 +1,125 @@
+#include "schema.h"
+
+#include "storeerror.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStringList>
+
+namespace {
+
+// Step N brings a workspace from user_version N-1 to N. Append new steps; never edit a shipped one.
+const char* const steps[] = {
+    // 1: sources, rooms, events with their derived columns, paired tool calls, full-text search.
+    R"SQL(
+CREATE TABLE sources(
+  id INTEGER PRIMARY KEY,
+  system TEXT NOT NULL,                 -- roomkit | agui | craftbot
+  format TEXT NOT NULL,                 -- roomkit.sqlite.v3, ...
+  origin TEXT NOT NULL UNIQUE,          -- the canonical path of the source
+  schema_version TEXT,
+  first_import_ms INTEGER NOT NULL,
+  last_sync_ms INTEGER NOT NULL,
+  import_notes TEXT);
+CREATE TABLE rooms(
+  id INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+  native_id TEXT NOT NULL,
+  title TEXT, status TEXT, organization_id TEXT, created_us INTEGER,
+  native_json TEXT,                     -- the room as the source stored it
+  details_json TEXT,                    -- bindings and participants
+  synced_seq INTEGER NOT NULL DEFAULT -1, -- the sync cursor: the highest source index imported
+  event_count INTEGER NOT NULL DEFAULT 0, blocked_count INTEGER NOT NULL DEFAULT 0,
+  tool_calls INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0,
+  refused INTEGER NOT NULL DEFAULT 0, unserved INTEGER NOT NULL DEFAULT 0,
+  first_us INTEGER, last_us INTEGER,
+  UNIQUE(source_id, native_id));
+CREATE TABLE events(
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,                 -- the source's own index: display order, never rowid
+  native_id TEXT, type TEXT NOT NULL, kind TEXT NOT NULL,
+  status TEXT, blocked INTEGER NOT NULL DEFAULT 0, blocked_by TEXT,
+  channel_id TEXT, channel_type TEXT, participant_id TEXT, correlation_id TEXT, parent_id TEXT,
+  created_us INTEGER, role TEXT, tool_name TEXT, tool_id TEXT, outcome TEXT, text TEXT,
+  flags INTEGER NOT NULL DEFAULT 0,
+  payload NOT NULL);                    -- verbatim: TEXT, or BLOB when the source's bytes are not UTF-8
+CREATE UNIQUE INDEX events_room_seq ON events(room_id, seq);
+CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq);
+CREATE INDEX events_room_type_seq ON events(room_id, type, seq);
+CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq);
+CREATE INDEX events_room_correlation_seq ON events(room_id, correlation_id, seq);
+CREATE INDEX events_room_participant_seq ON events(room_id, participant_id, seq);
+CREATE INDEX events_room_created ON events(room_id, created_us);
+CREATE INDEX events_room_tool ON events(room_id, kind, seq) WHERE kind = 'tool_call';
+CREATE TABLE tool_calls(
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  tool_name TEXT, tool_id TEXT, group_id TEXT,
+  start_seq INTEGER, end_seq INTEGER, started_us INTEGER, ended_us INTEGER,
+  duration_ms INTEGER, duration_source TEXT, status TEXT, outcome TEXT,
+  pairing TEXT NOT NULL, error TEXT);
+CREATE INDEX tool_calls_room ON tool_calls(room_id, start_seq);
+-- Contentless: the text lives in events; the index maps words to events.id.
+CREATE VIRTUAL TABLE events_fts USING fts5(body, arguments, result, content='');
+)SQL",
+};
+
+void exec(QSqlDatabase& db, const QString& sql, const QString& file, int step)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql)) {
+        throw StoreError(file, QStringLiteral("schema step %1").arg(step),
+                         QStringLiteral("migration failed: ") + query.lastError().text());
+    }
+}
+
+} // namespace
+
+namespace Schema {
+
+int latestVersion()
+{
+    return static_cast<int>(std::size(steps));
+}
+
+void migrate(QSqlDatabase& db, const QString& file, int upTo)
+{
+    const int target = upTo < 0 ? latestVersion() : upTo;
+    QSqlQuery query(db);
+    query.exec(QStringLiteral("PRAGMA user_version"));
+    int version = query.next() ? query.value(0).toInt() : 0;
+    query.finish();
+    if (version > latestVersion()) {
+        throw StoreError(file, {},
+                         QStringLiteral("workspace schema version %1 was written by a newer Sightline (this one reads "
+                                        "up to %2)")
+                             .arg(version)
+                             .arg(latestVersion()));
+    }
+    for (; version < target; ++version) {
+        if (!db.transaction())
+            throw StoreError(file, {}, QStringLiteral("cannot begin a migration: ") + db.lastError().text());
+        try {
+            // QSqlQuery runs one statement at a time: drop the comments, then split on ';'.
+            QString script;
+            for (const QString& line : QString::fromUtf8(steps[version]).split(QLatin1Char('\n'))) {
+                const qsizetype comment = line.indexOf(QLatin1String("--"));
+                script += (comment >= 0 ? line.left(comment) : line) + QLatin1Char('\n');
+            }
+            for (const QString& statement : script.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+                if (!statement.trimmed().isEmpty())
+                    exec(db, statement, file, version + 1);
+            }
+            exec(db, QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId), file, version + 1);
+            exec(db, QStringLiteral("PRAGMA user_version = %1").arg(version + 1), file, version + 1);
+        } catch (...) {
+            db.rollback();
+            throw;
+        }
+        if (!db.commit())
+            throw StoreError(file, {}, QStringLiteral("cannot commit a migration: ") + db.lastError().text());
+    }
+}
+
+} // namespace Schema

@@ -1,0 +1,95 @@
+#include "importer.h"
+
+#include "../schema.h"
+#include "../storeerror.h"
+#include "roomkitimporter.h"
+#include "sourcedatabase.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QtEndian>
+
+namespace Importer {
+
+Format detect(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Format::Unknown;
+    const QByteArray header = file.read(100);
+    if (header.size() == 100 && header.startsWith(QByteArrayLiteral("SQLite format 3\0"))) {
+        // PRAGMA application_id lives at byte 68 of the header: no need to open the file to see ours.
+        if (qFromBigEndian<qint32>(header.constData() + 68) == Schema::ApplicationId)
+            return Format::Workspace;
+        if (RoomKitImporter::detect(path))
+            return Format::RoomKitSqlite;
+    }
+    return Format::Unknown;
+}
+
+QString formatName(Format format)
+{
+    switch (format) {
+    case Format::Workspace:
+        return QStringLiteral("workspace");
+    case Format::RoomKitSqlite:
+        return QStringLiteral("roomkit");
+    case Format::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+Format parseFormat(const QString& name)
+{
+    for (Format f : { Format::Workspace, Format::RoomKitSqlite }) {
+        if (formatName(f) == name)
+            return f;
+    }
+    return Format::Unknown;
+}
+
+ImportReport import(Workspace& workspace, const QString& path, const ImportOptions& options, Format format)
+{
+    if (!QFileInfo::exists(path))
+        throw StoreError(path, {}, QStringLiteral("no such file"));
+    if (format == Format::Unknown)
+        format = detect(path);
+    switch (format) {
+    case Format::RoomKitSqlite:
+        return RoomKitImporter::run(workspace, path, options);
+    case Format::Workspace:
+        throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
+    case Format::Unknown:
+        break;
+    }
+    throw unsupported(path);
+}
+
+StoreError unsupported(const QString& path)
+{
+    QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit SQLite store or a workspace)");
+    if (SourceDatabase::looksLikeSqlite(path)) {
+        // Open it to say precisely why: locked, truncated, or a database of another kind.
+        SourceDatabase probe(path);
+        what = QStringLiteral("a SQLite database, but not a RoomKit store (no rooms and events tables)");
+    } else if (QFileInfo(path).size() == 0) {
+        what = QStringLiteral("an empty file, not a source Sightline reads");
+    }
+    return StoreError(path, {}, what);
+}
+
+QString cachedWorkspacePath(const QString& sourcePath)
+{
+    const QString canonical = QFileInfo(sourcePath).canonicalFilePath();
+    const QByteArray key = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/workspaces");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + QFileInfo(sourcePath).completeBaseName() + QLatin1Char('-')
+        + QString::fromLatin1(key) + QStringLiteral(".sightline");
+}
+
+} // namespace Importer

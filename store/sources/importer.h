@@ -1,0 +1,29 @@
+#pragma once
+
+#include "importreport.h"
+
+#include <QString>
+
+class StoreError;
+class Workspace;
+
+// Format detection by content, and the one entry point that imports any supported source.
+namespace Importer {
+enum class Format { Unknown, Workspace, RoomKitSqlite };
+
+Format detect(const QString& path);
+QString formatName(Format format);
+// Parses a --format value ("roomkit", "workspace"); Unknown when it names nothing we read.
+Format parseFormat(const QString& name);
+
+// Imports (or syncs) `path` into `workspace`. Throws StoreError naming the file when its format is not one
+// Sightline reads, or it cannot be read.
+ImportReport import(Workspace& workspace, const QString& path, const ImportOptions& options = {},
+                    Format format = Format::Unknown);
+
+// Why `path` cannot be read: the error to throw for a file whose format is Unknown.
+StoreError unsupported(const QString& path);
+
+// Where the cached workspace of a source lives: one per source file, keyed by its canonical path.
+QString cachedWorkspacePath(const QString& sourcePath);
+} // namespace Importer

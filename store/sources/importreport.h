@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <atomic>
+#include <functional>
+
+// What one import (or sync) of a source did, room by room.
+struct ImportReport
+{
+    struct Room
+    {
+        QString nativeId;
+        qint64 added = 0; // rows new in this import
+        qint64 total = 0; // rows the workspace now holds for the room
+    };
+    QString source;
+    QString format; // e.g. roomkit.sqlite.v3
+    QVector<Room> rooms;
+    QStringList problems; // "FILE: PLACE: what" for each row kept but flagged, and each row skipped
+    bool cancelled = false;
+
+    qint64 added() const
+    {
+        qint64 sum = 0;
+        for (const Room& r : rooms)
+            sum += r.added;
+        return sum;
+    }
+};
+
+Q_DECLARE_METATYPE(ImportReport)
+
+struct ImportOptions
+{
+    std::function<void(qint64 done, qint64 total)> progress; // called between batches
+    const std::atomic<bool>* cancel = nullptr; // checked between batches; what was committed stays
+    int batchRows = 5000; // rows per transaction
+};

@@ -1,0 +1,123 @@
+#include "sourcedatabase.h"
+
+#include "../sqlitestatement.h"
+#include "../storeerror.h"
+
+#include <QAtomicInteger>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUrl>
+#include <QtEndian>
+
+namespace {
+
+QString nextConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("sightline-source-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+// The header's page size and page count (https://sqlite.org/fileformat.html §1.3), when they are valid.
+void checkHeader(const QString& path, const QByteArray& header, qint64 fileSize)
+{
+    if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3\0")))
+        throw StoreError(path, {}, QStringLiteral("not a SQLite database"));
+    const auto* bytes = reinterpret_cast<const uchar*>(header.constData());
+    qint64 pageSize = qFromBigEndian<quint16>(bytes + 16);
+    if (pageSize == 1)
+        pageSize = 65536;
+    const quint32 pages = qFromBigEndian<quint32>(bytes + 28);
+    const quint32 changeCounter = qFromBigEndian<quint32>(bytes + 24);
+    const quint32 validFor = qFromBigEndian<quint32>(bytes + 92);
+    if (pages > 0 && changeCounter == validFor && pageSize * pages > fileSize) {
+        throw StoreError(path, QStringLiteral("byte %1").arg(fileSize),
+                         QStringLiteral("truncated SQLite database: its header says %1 pages of %2 bytes (%3 bytes), "
+                                        "the file has %4")
+                             .arg(pages)
+                             .arg(pageSize)
+                             .arg(pageSize * pages)
+                             .arg(fileSize));
+    }
+}
+
+} // namespace
+
+bool SourceDatabase::looksLikeSqlite(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(16) == QByteArrayLiteral("SQLite format 3\0");
+}
+
+SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
+    : m_path(path)
+    , m_connection(nextConnectionName())
+{
+    QFile file(path);
+    if (!QFileInfo::exists(path))
+        throw StoreError(path, {}, QStringLiteral("no such file"));
+    if (!file.open(QIODevice::ReadOnly))
+        throw StoreError(path, {}, QStringLiteral("cannot read: ") + file.errorString());
+    checkHeader(path, file.read(100), file.size());
+    file.close();
+
+    const bool live = QFileInfo::exists(path + QStringLiteral("-wal")) || QFileInfo::exists(path + QStringLiteral("-journal"));
+    const QString uri = QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded)
+        + (live ? QStringLiteral("?mode=ro") : QStringLiteral("?immutable=1"));
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    m_db.setDatabaseName(uri);
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
+    auto fail = [this](const QString& message) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connection);
+        throw StoreError(m_path, {}, message);
+    };
+    if (!m_db.open())
+        fail(QStringLiteral("cannot open read-only: ") + m_db.lastError().text());
+    m_handle = nativeSqliteHandle(m_db);
+    // The first reads are where SQLite meets a lock or a damaged schema.
+    auto failRead = [&](QSqlQuery& q, const QString& what) {
+        const QString error = q.lastError().text();
+        q = QSqlQuery();
+        fail(error.contains(QLatin1String("locked"), Qt::CaseInsensitive)
+                 ? QStringLiteral("the database is locked by another program (waited %1 ms): %2").arg(busyTimeoutMs).arg(error)
+                 : QStringLiteral("cannot read ") + what + QStringLiteral(": ") + error);
+    };
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+        failRead(q, QStringLiteral("the database"));
+    m_userVersion = q.value(0).toInt();
+    q.finish();
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")))
+        failRead(q, QStringLiteral("the database schema"));
+}
+
+SourceDatabase::~SourceDatabase()
+{
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+bool SourceDatabase::hasTable(const QString& name)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?"));
+    q.addBindValue(name);
+    return q.exec() && q.next();
+}
+
+QStringList SourceDatabase::columns(const QString& table)
+{
+    QStringList out;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("SELECT name FROM pragma_table_info(?)"));
+    q.addBindValue(table);
+    if (q.exec()) {
+        while (q.next())
+            out << q.value(0).toString();
+    }
+    return out;
+}

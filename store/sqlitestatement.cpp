@@ -1,0 +1,103 @@
+#include "sqlitestatement.h"
+
+#include "storeerror.h"
+
+#include <QSqlDatabase>
+#include <QSqlDriver>
+#include <QVariant>
+
+SqliteStatement::SqliteStatement(sqlite3* db, const char* sql)
+    : m_db(db)
+{
+    if (sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr) != SQLITE_OK) {
+        throw StoreError(QString::fromUtf8(sqlite3_db_filename(db, "main")), {},
+                         QStringLiteral("cannot prepare a statement: ") + QString::fromUtf8(sqlite3_errmsg(db)));
+    }
+}
+
+SqliteStatement::~SqliteStatement()
+{
+    sqlite3_finalize(m_stmt);
+}
+
+void SqliteStatement::bind(int column, qint64 value)
+{
+    sqlite3_bind_int64(m_stmt, column, value);
+}
+
+void SqliteStatement::bind(int column, const QString& text)
+{
+    if (text.isNull())
+        sqlite3_bind_null(m_stmt, column);
+    else
+        bindText(column, text.toUtf8());
+}
+
+void SqliteStatement::bindText(int column, const QByteArray& utf8)
+{
+    sqlite3_bind_text64(m_stmt, column, utf8.constData(), static_cast<sqlite3_uint64>(utf8.size()), SQLITE_TRANSIENT,
+                        SQLITE_UTF8);
+}
+
+void SqliteStatement::bindBlob(int column, const QByteArray& bytes)
+{
+    sqlite3_bind_blob64(m_stmt, column, bytes.constData(), static_cast<sqlite3_uint64>(bytes.size()), SQLITE_TRANSIENT);
+}
+
+void SqliteStatement::bindNull(int column)
+{
+    sqlite3_bind_null(m_stmt, column);
+}
+
+bool SqliteStatement::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    throw StoreError(QString::fromUtf8(sqlite3_db_filename(m_db, "main")), {}, QString::fromUtf8(sqlite3_errmsg(m_db)));
+}
+
+void SqliteStatement::reset()
+{
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+bool SqliteStatement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+qint64 SqliteStatement::int64(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
+
+double SqliteStatement::real(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
+
+QString SqliteStatement::text(int column) const
+{
+    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    if (!data)
+        return {};
+    return QString::fromUtf8(data, sqlite3_column_bytes(m_stmt, column));
+}
+
+QByteArray SqliteStatement::bytes(int column) const
+{
+    const void* data = sqlite3_column_blob(m_stmt, column);
+    return QByteArray(static_cast<const char*>(data), sqlite3_column_bytes(m_stmt, column));
+}
+
+sqlite3* nativeSqliteHandle(const QSqlDatabase& db)
+{
+    const QVariant handle = db.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3* const*>(handle.data());
+}

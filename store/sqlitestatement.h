@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <sqlite3.h>
+
+// A prepared statement on the native handle of a QtSql SQLite connection, for the hot paths (bulk import,
+// windows of rows) where QSqlQuery's per-value QVariant work costs several times the read itself.
+// Reused: bind, step, reset.
+class SqliteStatement
+{
+public:
+    SqliteStatement(sqlite3* db, const char* sql);
+    ~SqliteStatement();
+    SqliteStatement(const SqliteStatement&) = delete;
+    SqliteStatement& operator=(const SqliteStatement&) = delete;
+
+    void bind(int column, qint64 value);
+    void bind(int column, const QString& text); // NULL for a null QString
+    void bindText(int column, const QByteArray& utf8);
+    void bindBlob(int column, const QByteArray& bytes);
+    void bindNull(int column);
+
+    bool step(); // true while a row is ready; throws on error
+    void reset();
+
+    bool isNull(int column) const;
+    qint64 int64(int column) const;
+    double real(int column) const;
+    QString text(int column) const;
+    QByteArray bytes(int column) const;
+
+    sqlite3_stmt* handle() const { return m_stmt; }
+
+private:
+    sqlite3* m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
+// The sqlite3* behind a QSqlDatabase, or nullptr when the driver is not QSQLITE.
+class QSqlDatabase;
+sqlite3* nativeSqliteHandle(const QSqlDatabase& db);

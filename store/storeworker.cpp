@@ -1,0 +1,98 @@
+#include "storeworker.h"
+
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "workspace.h"
+
+StoreWorker::StoreWorker(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<EventFilter>();
+    qRegisterMetaType<PageRequest>();
+    qRegisterMetaType<EventRecords>();
+    qRegisterMetaType<RoomSummaries>();
+    qRegisterMetaType<ImportReport>();
+}
+
+StoreWorker::~StoreWorker() = default;
+
+bool StoreWorker::requireWorkspace()
+{
+    if (m_workspace)
+        return true;
+    emit failed(tr("No workspace is open."));
+    return false;
+}
+
+void StoreWorker::openWorkspace(const QString& path)
+{
+    try {
+        m_workspace.reset();
+        m_workspace = std::make_unique<Workspace>(path);
+        emit workspaceOpened(path);
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::importSources(const QStringList& paths)
+{
+    if (!requireWorkspace())
+        return;
+    m_cancel.store(false);
+    ImportOptions options;
+    options.cancel = &m_cancel;
+    options.progress = [this](qint64 done, qint64 total) { emit importProgress(done, total); };
+    bool cancelled = false;
+    for (const QString& path : paths) {
+        try {
+            const ImportReport report = Importer::import(*m_workspace, path, options);
+            emit imported(report);
+            cancelled = report.cancelled;
+        } catch (const StoreError& e) {
+            emit failed(e.toString()); // the other sources still import
+        }
+        if (cancelled)
+            break;
+    }
+    emit importFinished(cancelled);
+}
+
+void StoreWorker::loadRooms(quint64 generation)
+{
+    if (!requireWorkspace())
+        return;
+    try {
+        emit roomsLoaded(generation, m_workspace->rooms());
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page)
+{
+    if (!requireWorkspace())
+        return;
+    try {
+        emit eventsLoaded(generation, roomId, m_workspace->listEvents(roomId, filter, page));
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::countEvents(quint64 generation, qint64 roomId, const EventFilter& filter)
+{
+    if (!requireWorkspace())
+        return;
+    try {
+        emit eventsCounted(generation, roomId, m_workspace->countEvents(roomId, &filter),
+                           m_workspace->countEvents(roomId, nullptr));
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::closeWorkspace()
+{
+    m_workspace.reset();
+}

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "eventfilter.h"
+#include "eventrecord.h"
+#include "roomsummary.h"
+#include "sources/importreport.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+class Workspace;
+
+Q_DECLARE_METATYPE(EventFilter)
+Q_DECLARE_METATYPE(PageRequest)
+
+// The store's worker: lives on its own thread and owns its own workspace connection, so nothing on the GUI
+// thread waits on SQL that grows with the room. Requests carry a generation that comes back with the reply;
+// a model drops replies older than its last request.
+class StoreWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit StoreWorker(QObject* parent = nullptr);
+    ~StoreWorker() override;
+
+    // Thread-safe: asks a running import to stop after its current batch.
+    void cancelImport() { m_cancel.store(true); }
+
+public slots:
+    void openWorkspace(const QString& path);
+    void importSources(const QStringList& paths);
+    void loadRooms(quint64 generation);
+    void loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page);
+    void countEvents(quint64 generation, qint64 roomId, const EventFilter& filter);
+    void closeWorkspace();
+
+signals:
+    void workspaceOpened(const QString& path);
+    void importProgress(qint64 done, qint64 total);
+    void imported(const ImportReport& report);
+    void importFinished(bool cancelled);
+    void roomsLoaded(quint64 generation, const RoomSummaries& rooms);
+    void eventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
+    void eventsCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
+    void failed(const QString& message);
+
+private:
+    bool requireWorkspace();
+
+    std::unique_ptr<Workspace> m_workspace;
+    std::atomic<bool> m_cancel { false };
+};

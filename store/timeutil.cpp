@@ -1,0 +1,115 @@
+#include "timeutil.h"
+
+#include <QDate>
+#include <QDateTime>
+
+#include <cmath>
+
+namespace {
+
+bool readDigits(QStringView text, qsizetype& pos, int count, int& out)
+{
+    if (pos + count > text.size())
+        return false;
+    int value = 0;
+    for (int i = 0; i < count; ++i) {
+        const QChar c = text[pos + i];
+        if (!c.isDigit() || c.unicode() > '9')
+            return false;
+        value = value * 10 + (c.unicode() - '0');
+    }
+    pos += count;
+    out = value;
+    return true;
+}
+
+bool expect(QStringView text, qsizetype& pos, char16_t c)
+{
+    if (pos >= text.size() || text[pos] != QChar(c))
+        return false;
+    ++pos;
+    return true;
+}
+
+} // namespace
+
+namespace TimeUtil {
+
+std::optional<qint64> parseIsoToMicros(QStringView text)
+{
+    text = text.trimmed();
+    qsizetype pos = 0;
+    int year, month, day, hour, minute, second = 0;
+    if (!readDigits(text, pos, 4, year) || !expect(text, pos, u'-') || !readDigits(text, pos, 2, month)
+        || !expect(text, pos, u'-') || !readDigits(text, pos, 2, day))
+        return std::nullopt;
+    if (pos >= text.size() || (text[pos] != QLatin1Char('T') && text[pos] != QLatin1Char(' ')))
+        return std::nullopt;
+    ++pos;
+    if (!readDigits(text, pos, 2, hour) || !expect(text, pos, u':') || !readDigits(text, pos, 2, minute))
+        return std::nullopt;
+    if (pos < text.size() && text[pos] == QLatin1Char(':') && !(++pos, readDigits(text, pos, 2, second)))
+        return std::nullopt;
+    qint64 fraction = 0;
+    if (pos < text.size() && text[pos] == QLatin1Char('.')) {
+        ++pos;
+        int digits = 0;
+        while (pos < text.size() && text[pos].isDigit() && text[pos].unicode() <= '9') {
+            if (digits < 6)
+                fraction = fraction * 10 + (text[pos].unicode() - '0');
+            ++digits;
+            ++pos;
+        }
+        if (digits == 0)
+            return std::nullopt;
+        for (int i = digits; i < 6; ++i)
+            fraction *= 10;
+    }
+    qint64 offsetSeconds = 0;
+    if (pos < text.size()) {
+        const QChar sign = text[pos];
+        if (sign == QLatin1Char('Z') || sign == QLatin1Char('z')) {
+            ++pos;
+        } else if (sign == QLatin1Char('+') || sign == QLatin1Char('-')) {
+            ++pos;
+            int oh, om = 0;
+            if (!readDigits(text, pos, 2, oh))
+                return std::nullopt;
+            if (pos < text.size() && text[pos] == QLatin1Char(':'))
+                ++pos;
+            if (pos < text.size() && !readDigits(text, pos, 2, om))
+                return std::nullopt;
+            offsetSeconds = (oh * 3600 + om * 60) * (sign == QLatin1Char('-') ? -1 : 1);
+        }
+    }
+    if (pos != text.size())
+        return std::nullopt;
+    const QDate date(year, month, day);
+    if (!date.isValid() || hour > 23 || minute > 59 || second > 60)
+        return std::nullopt;
+    const qint64 days = date.toJulianDay() - QDate(1970, 1, 1).toJulianDay();
+    const qint64 seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+    return seconds * 1000000 + fraction;
+}
+
+QString formatMicros(qint64 micros)
+{
+    qint64 seconds = micros / 1000000;
+    qint64 fraction = micros % 1000000;
+    if (fraction < 0) {
+        fraction += 1000000;
+        --seconds;
+    }
+    const QDateTime dt = QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC);
+    QString out = dt.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
+    if (fraction != 0)
+        out += QLatin1Char('.') + QString::number(fraction).rightJustified(6, QLatin1Char('0'));
+    return out + QLatin1Char('Z');
+}
+
+qint64 secondsToMicros(double seconds)
+{
+    return static_cast<qint64>(std::llround(seconds * 1e6));
+}
+
+} // namespace TimeUtil

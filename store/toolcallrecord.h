@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+// One logical tool call: a start paired with its end (or one of them alone).
+struct ToolCallRecord
+{
+    QString toolName;
+    QString toolId;
+    QString groupId; // the correlation (one AI response) it belongs to
+    std::optional<qint64> startIndex;
+    std::optional<qint64> endIndex;
+    std::optional<qint64> startMicros;
+    std::optional<qint64> endMicros;
+    std::optional<qint64> durationMs;
+    QString durationSource; // "recorded" (duration_ms on the end) or "timestamps" (end - start)
+    QString status; // the end's content.status (pending when there is no end)
+    QString outcome; // served | refused | failed | blocked | unserved | cancelled
+    QString pairing; // exact | id_only | start_only | end_only
+    QString error;
+};
+
+using ToolCallRecords = QVector<ToolCallRecord>;

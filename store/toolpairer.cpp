@@ -1,0 +1,125 @@
+#include "toolpairer.h"
+
+#include "outcome.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <deque>
+
+namespace {
+
+struct Key
+{
+    QString group;
+    QString id;
+    bool operator==(const Key&) const = default;
+};
+
+size_t qHash(const Key& key, size_t seed = 0)
+{
+    return qHashMulti(seed, key.group, key.id);
+}
+
+ToolCallRecord fromStart(const ToolEvent& start)
+{
+    ToolCallRecord call;
+    call.toolName = start.toolName;
+    call.toolId = start.toolId;
+    call.groupId = start.correlationId;
+    call.startIndex = start.index;
+    call.startMicros = start.createdMicros;
+    call.status = start.contentStatus.isEmpty() ? QStringLiteral("pending") : start.contentStatus;
+    call.outcome = Outcome::Unserved;
+    call.pairing = QStringLiteral("start_only");
+    return call;
+}
+
+void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
+{
+    if (call.toolName.isEmpty())
+        call.toolName = end.toolName;
+    if (call.toolId.isEmpty())
+        call.toolId = end.toolId;
+    if (call.groupId.isEmpty())
+        call.groupId = end.correlationId;
+    call.endIndex = end.index;
+    call.endMicros = end.createdMicros;
+    call.status = end.contentStatus;
+    call.outcome = end.outcome.isEmpty() ? Outcome::Served : end.outcome;
+    call.error = end.error;
+    call.pairing = pairing;
+    if (end.durationMs) {
+        call.durationMs = end.durationMs;
+        call.durationSource = QStringLiteral("recorded");
+    } else if (call.startMicros) {
+        call.durationMs = (end.createdMicros - *call.startMicros) / 1000;
+        call.durationSource = QStringLiteral("timestamps");
+    }
+}
+
+} // namespace
+
+namespace ToolPairer {
+
+ToolCallRecords pair(const QVector<ToolEvent>& events)
+{
+    ToolCallRecords calls;
+    calls.reserve(events.size() / 2 + 1);
+    // Open starts, as positions in `calls`, oldest first.
+    QHash<Key, std::deque<qsizetype>> byGroupAndId;
+    QHash<QString, std::deque<qsizetype>> byId;
+    QHash<Key, std::deque<qsizetype>> byGroupAndName; // for rows without a tool id
+    auto takeOpen = [&calls](std::deque<qsizetype>& queue) -> qsizetype {
+        while (!queue.empty()) {
+            const qsizetype at = queue.front();
+            queue.pop_front();
+            if (!calls[at].endIndex)
+                return at;
+        }
+        return -1;
+    };
+
+    for (const ToolEvent& e : events) {
+        if (e.isStart) {
+            const qsizetype at = calls.size();
+            calls.append(fromStart(e));
+            if (e.toolId.isEmpty()) {
+                byGroupAndName[Key { e.correlationId, e.toolName }].push_back(at);
+            } else {
+                byGroupAndId[Key { e.correlationId, e.toolId }].push_back(at);
+                byId[e.toolId].push_back(at);
+            }
+            continue;
+        }
+        qsizetype at = -1;
+        QString pairing;
+        if (e.toolId.isEmpty()) {
+            at = takeOpen(byGroupAndName[Key { e.correlationId, e.toolName }]);
+            pairing = QStringLiteral("name_only");
+        } else {
+            at = takeOpen(byGroupAndId[Key { e.correlationId, e.toolId }]);
+            pairing = QStringLiteral("exact");
+            if (at < 0) {
+                at = takeOpen(byId[e.toolId]);
+                pairing = QStringLiteral("id_only");
+            }
+        }
+        if (at >= 0) {
+            close(calls[at], e, pairing);
+        } else {
+            ToolCallRecord orphan;
+            orphan.toolName = e.toolName;
+            orphan.toolId = e.toolId;
+            orphan.groupId = e.correlationId;
+            close(orphan, e, QStringLiteral("end_only"));
+            calls.append(orphan);
+        }
+    }
+    auto firstIndex = [](const ToolCallRecord& c) { return c.startIndex ? *c.startIndex : *c.endIndex; };
+    std::stable_sort(calls.begin(), calls.end(),
+                     [&](const ToolCallRecord& a, const ToolCallRecord& b) { return firstIndex(a) < firstIndex(b); });
+    return calls;
+}
+
+} // namespace ToolPairer

@@ -1,0 +1,276 @@
+#include "workspace.h"
+
+#include "eventquery.h"
+#include "schema.h"
+#include "sqlitestatement.h"
+#include "storeerror.h"
+
+#include <QAtomicInteger>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QRegularExpression>
+#include <QSqlQuery>
+
+namespace {
+
+QString nextConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("sightline-workspace-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+EventRecord readRecord(const QSqlQuery& q)
+{
+    EventRecord r;
+    r.rowId = q.value(0).toLongLong();
+    r.index = q.value(1).toLongLong();
+    r.nativeId = q.value(2).toString();
+    r.type = q.value(3).toString();
+    r.kind = q.value(4).toString();
+    r.status = q.value(5).toString();
+    r.blockedBy = q.value(6).toString();
+    r.channelId = q.value(7).toString();
+    r.channelType = q.value(8).toString();
+    r.participantId = q.value(9).toString();
+    r.correlationId = q.value(10).toString();
+    r.parentId = q.value(11).toString();
+    r.createdMicros = q.value(12).toLongLong();
+    r.role = q.value(13).toString();
+    r.toolName = q.value(14).toString();
+    r.toolId = q.value(15).toString();
+    r.outcome = q.value(16).toString();
+    r.text = q.value(17).toString();
+    r.flags = q.value(18).toInt();
+    return r;
+}
+
+// A user's words as an FTS5 query: every term quoted, so punctuation is never FTS syntax.
+QString ftsQuery(const QString& text, bool bodyOnly)
+{
+    QStringList terms;
+    for (QString term : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+        term.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        terms << QLatin1Char('"') + term + QLatin1Char('"');
+    }
+    const QString expr = terms.join(QLatin1Char(' '));
+    return bodyOnly ? QStringLiteral("{body} : (") + expr + QLatin1Char(')') : expr;
+}
+
+} // namespace
+
+Workspace::Workspace(const QString& path)
+    : m_path(path)
+    , m_connection(nextConnectionName())
+{
+    QFile file(path);
+    if (file.exists() && file.size() > 0) {
+        if (!file.open(QIODevice::ReadOnly))
+            throw StoreError(path, {}, QStringLiteral("cannot read the workspace: ") + file.errorString());
+        if (!file.read(16).startsWith("SQLite format 3"))
+            throw StoreError(path, {}, QStringLiteral("not a Sightline workspace (not a SQLite database)"));
+    }
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    m_db.setDatabaseName(path);
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!m_db.open())
+        throw StoreError(path, {}, QStringLiteral("cannot open the workspace: ") + m_db.lastError().text());
+    m_handle = nativeSqliteHandle(m_db);
+
+    try {
+        QSqlQuery probe = exec(QStringLiteral("PRAGMA application_id"));
+        const int appId = probe.next() ? probe.value(0).toInt() : 0;
+        probe = exec(QStringLiteral("SELECT count(*) FROM sqlite_master"));
+        const int objects = probe.next() ? probe.value(0).toInt() : 0;
+        probe.finish();
+        if (appId != Schema::ApplicationId && objects > 0)
+            throw StoreError(path, {}, QStringLiteral("not a Sightline workspace (another application's database)"));
+        exec(QStringLiteral("PRAGMA journal_mode = WAL"));
+        exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
+        exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+        Schema::migrate(m_db, path);
+    } catch (...) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connection);
+        throw;
+    }
+}
+
+Workspace::~Workspace()
+{
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+QSqlQuery Workspace::exec(const QString& sql, const QVariantList& binds)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    bool ok = binds.isEmpty() ? query.exec(sql) : false;
+    if (!binds.isEmpty()) {
+        ok = query.prepare(sql);
+        for (const QVariant& value : binds)
+            query.addBindValue(value);
+        ok = ok && query.exec();
+    }
+    if (!ok)
+        throw StoreError(m_path, {}, query.lastError().text() + QStringLiteral(" (in: ") + sql.left(60) + QStringLiteral("…)"));
+    return query;
+}
+
+int Workspace::schemaVersion()
+{
+    QSqlQuery q = exec(QStringLiteral("PRAGMA user_version"));
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+namespace {
+const char* const roomColumns = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
+                                "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
+                                "r.first_us, r.last_us FROM rooms r JOIN sources s ON s.id = r.source_id";
+
+RoomSummary readRoom(const QSqlQuery& q)
+{
+    RoomSummary r;
+    r.id = q.value(0).toLongLong();
+    r.nativeId = q.value(1).toString();
+    r.title = q.value(2).toString();
+    r.system = q.value(3).toString();
+    r.sourcePath = q.value(4).toString();
+    r.status = q.value(5).toString();
+    r.createdMicros = q.value(6).toLongLong();
+    r.eventCount = q.value(7).toLongLong();
+    r.blockedCount = q.value(8).toLongLong();
+    r.toolCalls = q.value(9).toLongLong();
+    r.failed = q.value(10).toLongLong();
+    r.refused = q.value(11).toLongLong();
+    r.unserved = q.value(12).toLongLong();
+    r.firstMicros = q.value(13).toLongLong();
+    r.lastMicros = q.value(14).toLongLong();
+    return r;
+}
+} // namespace
+
+RoomSummaries Workspace::rooms()
+{
+    RoomSummaries out;
+    QSqlQuery q = exec(QLatin1String(roomColumns) + QStringLiteral(" ORDER BY r.id"));
+    while (q.next())
+        out.append(readRoom(q));
+    return out;
+}
+
+std::optional<RoomSummary> Workspace::room(qint64 roomId)
+{
+    QSqlQuery q = exec(QLatin1String(roomColumns) + QStringLiteral(" WHERE r.id = ?"), { roomId });
+    if (!q.next())
+        return std::nullopt;
+    return readRoom(q);
+}
+
+QVector<qint64> Workspace::findRooms(const QString& nativeId)
+{
+    QVector<qint64> ids;
+    QSqlQuery q = exec(QStringLiteral("SELECT id FROM rooms WHERE native_id = ? ORDER BY id"), { nativeId });
+    while (q.next())
+        ids.append(q.value(0).toLongLong());
+    return ids;
+}
+
+QJsonObject Workspace::roomDetails(qint64 roomId)
+{
+    QSqlQuery q = exec(QStringLiteral("SELECT native_json, details_json FROM rooms WHERE id = ?"), { roomId });
+    if (!q.next())
+        return {};
+    QJsonObject details = QJsonDocument::fromJson(q.value(1).toString().toUtf8()).object();
+    details.insert(QStringLiteral("room"), QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
+    return details;
+}
+
+EventRecords Workspace::readEvents(const QString& sql, const QVariantList& binds)
+{
+    EventRecords out;
+    QSqlQuery q = exec(sql, binds);
+    while (q.next())
+        out.append(readRecord(q));
+    return out;
+}
+
+EventRecords Workspace::listEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page)
+{
+    const EventQuery q = EventQuery::page(roomId, filter, page);
+    return readEvents(q.sql, q.binds);
+}
+
+qint64 Workspace::countEvents(qint64 roomId, const EventFilter* filter)
+{
+    const EventQuery eq = EventQuery::count(roomId, filter);
+    QSqlQuery q = exec(eq.sql, eq.binds);
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex)
+{
+    const EventQuery q = EventQuery::conversation(roomId, limit, afterIndex);
+    return readEvents(q.sql, q.binds);
+}
+
+ToolCallRecords Workspace::toolCalls(qint64 roomId)
+{
+    ToolCallRecords out;
+    QSqlQuery q = exec(QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, "
+                                      "duration_ms, duration_source, status, outcome, pairing, error FROM tool_calls "
+                                      "WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq)"),
+                       { roomId });
+    auto optional = [&q](int column) -> std::optional<qint64> {
+        return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
+    };
+    while (q.next()) {
+        ToolCallRecord c;
+        c.toolName = q.value(0).toString();
+        c.toolId = q.value(1).toString();
+        c.groupId = q.value(2).toString();
+        c.startIndex = optional(3);
+        c.endIndex = optional(4);
+        c.startMicros = optional(5);
+        c.endMicros = optional(6);
+        c.durationMs = optional(7);
+        c.durationSource = q.value(8).toString();
+        c.status = q.value(9).toString();
+        c.outcome = q.value(10).toString();
+        c.pairing = q.value(11).toString();
+        c.error = q.value(12).toString();
+        out.append(c);
+    }
+    return out;
+}
+
+QByteArray Workspace::payload(qint64 eventRowId)
+{
+    SqliteStatement st(m_handle, "SELECT payload FROM events WHERE id = ?");
+    st.bind(1, eventRowId);
+    return st.step() ? st.bytes(0) : QByteArray();
+}
+
+EventRecords Workspace::search(qint64 roomId, const QString& text, int limit, bool includeBlocked, bool bodyOnly)
+{
+    const QString match = ftsQuery(text, bodyOnly);
+    if (text.trimmed().isEmpty())
+        return {};
+    QString sql = QStringLiteral("SELECT ") + EventQuery::columns
+        + QStringLiteral(" FROM events WHERE id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
+    QVariantList binds { match };
+    if (roomId != 0) {
+        sql += QStringLiteral(" AND room_id = ?");
+        binds << roomId;
+    }
+    if (!includeBlocked)
+        sql += QStringLiteral(" AND blocked = 0");
+    sql += QStringLiteral(" ORDER BY room_id, seq LIMIT ?");
+    binds << limit;
+    return readEvents(sql, binds);
+}

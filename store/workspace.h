@@ -1,0 +1,58 @@
+#pragma once
+
+#include "eventfilter.h"
+#include "eventrecord.h"
+#include "roomsummary.h"
+#include "toolcallrecord.h"
+
+#include <QJsonObject>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <optional>
+
+struct sqlite3;
+
+// Sightline's own SQLite file, through QtSql. One Workspace is one connection and belongs to the thread
+// that opened it: the GUI reaches it only through StoreWorker, which owns its own.
+class Workspace
+{
+public:
+    // Opens (creating and migrating when needed) the workspace at `path`. Throws StoreError naming the file
+    // when it is not a SQLite database, is another application's database, or is newer than this build.
+    explicit Workspace(const QString& path);
+    ~Workspace();
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+
+    const QString& path() const { return m_path; }
+    QSqlDatabase& db() { return m_db; }
+    sqlite3* handle() const { return m_handle; }
+    int schemaVersion();
+
+    RoomSummaries rooms();
+    std::optional<RoomSummary> room(qint64 roomId);
+    // Rooms whose native id is `nativeId` (one per source that holds it).
+    QVector<qint64> findRooms(const QString& nativeId);
+    QJsonObject roomDetails(qint64 roomId); // the room's own JSON, its bindings and participants
+
+    EventRecords listEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page);
+    qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
+    EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
+    ToolCallRecords toolCalls(qint64 roomId);
+    QByteArray payload(qint64 eventRowId);
+    // Full-text search over message text, tool arguments and results (`bodyOnly`: message text alone, as
+    // RoomKit's own search_events reads). roomId 0 searches every room. Hits ascend by room and index.
+    EventRecords search(qint64 roomId, const QString& text, int limit, bool includeBlocked, bool bodyOnly = false);
+
+    // Runs `sql` with positional `binds`; throws StoreError naming the workspace on failure.
+    QSqlQuery exec(const QString& sql, const QVariantList& binds = {});
+
+private:
+    EventRecords readEvents(const QString& sql, const QVariantList& binds);
+
+    QString m_path;
+    QString m_connection;
+    QSqlDatabase m_db;
+    sqlite3* m_handle = nullptr;
+};
