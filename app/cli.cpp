@@ -283,6 +283,7 @@ private:
             { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"), QStringLiteral("TIME") },
             { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"), QStringLiteral("TIME") },
             { QStringLiteral("include-blocked"), QStringLiteral("include rows a hook blocked (left out by default)") },
+            { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
             { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
             { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"), QStringLiteral("N") },
             { QStringLiteral("newest-first"), QStringLiteral("take the window from the room's tail (still printed oldest first)") },
@@ -305,6 +306,7 @@ private:
         filter.afterMicros = timeOption(parser, QStringLiteral("after"));
         filter.beforeMicros = timeOption(parser, QStringLiteral("before"));
         filter.includeBlocked = parser.isSet(QStringLiteral("include-blocked"));
+        filter.topLevelOnly = parser.isSet(QStringLiteral("top-level-only"));
         if (filter.afterMicros && filter.beforeMicros && *filter.afterMicros >= *filter.beforeMicros)
             usage(QStringLiteral("--after must be earlier than --before"));
 

@@ -19,6 +19,7 @@ struct EventFilter
     std::optional<qint64> afterMicros;
     std::optional<qint64> beforeMicros;
     bool includeBlocked = false;
+    bool topLevelOnly = false; // RoomKit's top_level_only: no thread replies (parent_event_id is null)
 
     bool operator==(const EventFilter&) const = default;
 };

@@ -41,6 +41,8 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
     equals("channel_type", f.channelType);
     equals("participant_id", f.participantId);
     equals("correlation_id", f.correlationId);
+    if (f.topLevelOnly)
+        sql += QStringLiteral(" AND parent_id IS NULL");
     if (f.afterMicros) {
         sql += QStringLiteral(" AND created_us > ?");
         binds << *f.afterMicros;

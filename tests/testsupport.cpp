@@ -1,0 +1,99 @@
+#include "testsupport.h"
+
+#include "sources/importer.h"
+#include "workspace.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTest>
+
+#include <sqlite3.h>
+
+namespace TestSupport {
+
+QString dataFile(const QString& relative)
+{
+    return QStringLiteral(SIGHTLINE_TEST_DATA "/") + relative;
+}
+
+QString copyFixture(const QTemporaryDir& dir, const QString& relative, const QString& name)
+{
+    const QString target = dir.filePath(name.isEmpty() ? relative.section(QLatin1Char('/'), -1) : name);
+    QFile::remove(target);
+    if (!QFile::copy(dataFile(relative), target))
+        qFatal("cannot copy fixture %s", qPrintable(relative));
+    QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    return target;
+}
+
+QJsonObject manifestFile(const QString& storeName)
+{
+    static const QJsonObject files = [] {
+        QFile file(dataFile(QStringLiteral("roomkit/manifest.json")));
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("cannot read manifest.json");
+        return QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("files")).toObject();
+    }();
+    return files.value(storeName).toObject();
+}
+
+QJsonObject manifestRoom(const QString& storeName, const QString& roomId)
+{
+    const QJsonArray rooms = manifestFile(storeName).value(QLatin1String("rooms")).toArray();
+    for (const QJsonValue& room : rooms) {
+        if (room.toObject().value(QLatin1String("room_id")).toString() == roomId)
+            return room.toObject();
+    }
+    return {};
+}
+
+QByteArray sha256(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&file);
+    return hash.result().toHex();
+}
+
+std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName)
+{
+    auto ws = std::make_unique<Workspace>(dir.filePath(storeName + QStringLiteral(".sightline")));
+    Importer::import(*ws, dataFile(QStringLiteral("roomkit/") + storeName));
+    return ws;
+}
+
+QVector<qint64> indices(const EventRecords& events)
+{
+    QVector<qint64> out;
+    for (const EventRecord& e : events)
+        out.append(e.index);
+    return out;
+}
+
+QVector<qint64> toIndices(const QJsonArray& array)
+{
+    QVector<qint64> out;
+    for (const QJsonValue& v : array)
+        out.append(v.toInteger());
+    return out;
+}
+
+void execSql(const QString& path, const QString& sql)
+{
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK)
+        qFatal("cannot open %s", qPrintable(path));
+    char* error = nullptr;
+    if (sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &error) != SQLITE_OK) {
+        const QByteArray message = error;
+        sqlite3_free(error);
+        sqlite3_close(db);
+        qFatal("SQL failed on %s: %s", qPrintable(path), message.constData());
+    }
+    sqlite3_close(db);
+}
+
+} // namespace TestSupport

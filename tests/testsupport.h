@@ -1,0 +1,29 @@
+#pragma once
+
+#include "eventrecord.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QVector>
+
+#include <memory>
+
+class Workspace;
+
+// Helpers the tests share: fixture files, the RoomKit manifest, and writing to copies of stores.
+namespace TestSupport {
+QString dataFile(const QString& relative); // a file under tests/data
+// Copies tests/data/<relative> into `dir` (writable) and returns the copy's path.
+QString copyFixture(const QTemporaryDir& dir, const QString& relative, const QString& name = {});
+QJsonObject manifestFile(const QString& storeName); // manifest.json's "files"/<storeName>
+QJsonObject manifestRoom(const QString& storeName, const QString& roomId);
+QByteArray sha256(const QString& path);
+// A new workspace in `dir` with the fixture store imported.
+std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName);
+QVector<qint64> indices(const EventRecords& events);
+QVector<qint64> toIndices(const QJsonArray& array);
+// Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).
+void execSql(const QString& path, const QString& sql);
+} // namespace TestSupport

@@ -1,0 +1,454 @@
+// Imports RoomKit's own stores and checks every fact RoomKit's store API reported for them (manifest.json).
+
+#include "eventflags.h"
+#include "sources/importer.h"
+#include "testsupport.h"
+#include "timeutil.h"
+#include "workspace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QMap>
+#include <QTest>
+
+#include <sqlite3.h>
+
+using namespace TestSupport;
+
+namespace {
+
+const QStringList stores = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"),
+                             QStringLiteral("many_rooms.sqlite") };
+
+EventRecords everything(Workspace& ws, qint64 room)
+{
+    EventFilter all;
+    all.includeBlocked = true;
+    PageRequest page;
+    page.limit = 1000000;
+    return ws.listEvents(room, all, page);
+}
+
+QMap<QString, qint64> countsOf(const QJsonObject& object)
+{
+    QMap<QString, qint64> out;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        out.insert(it.key(), it.value().toInteger());
+    return out;
+}
+
+} // namespace
+
+class TestRoomKitImport : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QMap<QString, std::shared_ptr<Workspace>> m_workspaces;
+
+    Workspace& workspace(const QString& store)
+    {
+        if (!m_workspaces.contains(store))
+            m_workspaces.insert(store, std::shared_ptr<Workspace>(importFixture(m_dir, store).release()));
+        return *m_workspaces.value(store);
+    }
+
+    qint64 roomId(const QString& store, const QString& nativeId)
+    {
+        const QVector<qint64> ids = workspace(store).findRooms(nativeId);
+        return ids.size() == 1 ? ids.first() : 0;
+    }
+
+    void checkTools(Workspace& ws, qint64 id, const EventRecords& events, const QJsonObject& facts)
+    {
+        const QJsonObject tools = facts.value(QLatin1String("tools")).toObject();
+        const ToolCallRecords calls = ws.toolCalls(id);
+        QJsonArray pairs;
+        QVector<qint64> startOnly, endOnly;
+        QMap<QString, qint64> byName;
+        for (const ToolCallRecord& c : calls) {
+            ++byName[c.toolName];
+            if (c.startIndex && c.endIndex) {
+                pairs.append(QJsonArray { *c.startIndex, *c.endIndex });
+                // Both rows carry the same id; parallel calls of one tool pair exactly.
+                QCOMPARE(c.pairing, QStringLiteral("exact"));
+            } else if (c.startIndex) {
+                startOnly.append(*c.startIndex);
+                QCOMPARE(c.pairing, QStringLiteral("start_only"));
+                QCOMPARE(c.outcome, QStringLiteral("unserved"));
+            } else {
+                endOnly.append(*c.endIndex);
+                QCOMPARE(c.pairing, QStringLiteral("end_only"));
+            }
+        }
+        QCOMPARE(pairs, tools.value(QLatin1String("pairs_start_end_indices")).toArray());
+        QCOMPARE(startOnly, toIndices(tools.value(QLatin1String("start_only")).toArray()));
+        QCOMPARE(endOnly, toIndices(tools.value(QLatin1String("end_only")).toArray()));
+        QCOMPARE(byName, countsOf(tools.value(QLatin1String("by_tool_name")).toObject()));
+
+        // Each END: its duration and how it ended. RoomKit's "error_payload" is split by the error's text.
+        QHash<qint64, const EventRecord*> byIndex;
+        for (const EventRecord& e : events)
+            byIndex.insert(e.index, &e);
+        for (const QJsonValue& v : tools.value(QLatin1String("ends")).toArray()) {
+            const QJsonObject end = v.toObject();
+            const qint64 index = end.value(QLatin1String("index")).toInteger();
+            const auto call = std::find_if(calls.begin(), calls.end(),
+                                           [index](const ToolCallRecord& c) { return c.endIndex == index; });
+            QVERIFY2(call != calls.end(), qPrintable(QStringLiteral("no call ends at %1").arg(index)));
+            QCOMPARE(call->durationMs, std::optional<qint64>(end.value(QLatin1String("duration_ms")).toInteger()));
+            QCOMPARE(call->durationSource, QStringLiteral("recorded"));
+            QCOMPARE(call->status, end.value(QLatin1String("status")).toString());
+            QString expected = end.value(QLatin1String("outcome")).toString();
+            if (expected == QLatin1String("error_payload")) {
+                const QByteArray payload = ws.payload(byIndex.value(index)->rowId);
+                const QString result = QJsonDocument::fromJson(payload).object().value(QLatin1String("content"))
+                                           .toObject().value(QLatin1String("result")).toString();
+                QVERIFY2(result.contains(QLatin1String("\"error\"")), qPrintable(result));
+                expected = result.contains(QLatin1String("Invalid arguments for")) ? QStringLiteral("refused")
+                    : result.contains(QLatin1String("Unknown tool"))              ? QStringLiteral("unserved")
+                                                                                   : QStringLiteral("failed");
+            }
+            QCOMPARE(call->outcome, expected);
+            QCOMPARE(byIndex.value(index)->outcome, expected);
+        }
+    }
+
+    void checkHighlights(const EventRecords& events, const QJsonObject& facts)
+    {
+        for (const QJsonValue& v : facts.value(QLatin1String("highlights")).toArray()) {
+            const QJsonObject h = v.toObject();
+            const qint64 index = h.value(QLatin1String("index")).toInteger();
+            const auto e = std::find_if(events.begin(), events.end(), [index](const EventRecord& r) { return r.index == index; });
+            QVERIFY(e != events.end());
+            auto orEmpty = [&h](const char* key) { return h.value(QLatin1String(key)).toString(); };
+            QCOMPARE(e->nativeId, orEmpty("event_id"));
+            QCOMPARE(e->type, orEmpty("type"));
+            QCOMPARE(e->status, orEmpty("status"));
+            QCOMPARE(e->blockedBy, orEmpty("blocked_by"));
+            QCOMPARE(e->channelId, orEmpty("source_channel_id"));
+            QCOMPARE(e->channelType, orEmpty("source_channel_type"));
+            QCOMPARE(e->participantId, orEmpty("participant_id"));
+            QCOMPARE(e->correlationId, orEmpty("correlation_id"));
+            QCOMPARE(e->parentId, orEmpty("parent_event_id"));
+            QCOMPARE(TimeUtil::formatMicros(e->createdMicros), orEmpty("created_at"));
+            if (e->type == QLatin1String("message")) {
+                // The manifest writes newlines as "\n", cuts long text with "…", and joins composite parts
+                // with " | ": compare what it shows.
+                QString expected = orEmpty("text").replace(QLatin1String("\\n"), QLatin1String("\n"));
+                const bool cut = expected.endsWith(QChar(0x2026));
+                if (cut)
+                    expected.chop(1);
+                if (expected.contains(QLatin1String(" | ")))
+                    QVERIFY2(e->text.startsWith(expected.section(QLatin1String(" | "), 0, 0)), qPrintable(e->text));
+                else if (cut)
+                    QVERIFY2(e->text.startsWith(expected), qPrintable(e->text));
+                else
+                    QCOMPARE(e->text, expected);
+            }
+            const QJsonObject tool = h.value(QLatin1String("tool")).toObject();
+            if (!tool.isEmpty()) {
+                QCOMPARE(e->toolName, tool.value(QLatin1String("name")).toString());
+                QCOMPARE(e->toolId, tool.value(QLatin1String("tool_id")).toString());
+            }
+        }
+    }
+
+private slots:
+    void roomList_data()
+    {
+        QTest::addColumn<QString>("store");
+        for (const QString& store : stores)
+            QTest::newRow(qPrintable(store)) << store;
+    }
+
+    void roomList()
+    {
+        QFETCH(QString, store);
+        const QJsonObject facts = manifestFile(store);
+        Workspace& ws = workspace(store);
+        QStringList ids;
+        qint64 total = 0;
+        for (const RoomSummary& r : ws.rooms()) {
+            ids << r.nativeId;
+            total += r.eventCount;
+            QCOMPARE(r.system, QStringLiteral("roomkit"));
+        }
+        // Every room, empty ones included, in the order RoomKit's list_rooms gives them.
+        QStringList expected;
+        for (const QJsonValue& id : facts.value(QLatin1String("room_ids")).toArray())
+            expected << id.toString();
+        QCOMPARE(ids, expected);
+        QCOMPARE(total, facts.value(QLatin1String("total_events")).toInteger());
+    }
+
+    void roomFacts_data()
+    {
+        QTest::addColumn<QString>("store");
+        QTest::addColumn<QString>("room");
+        for (const QString& store : stores) {
+            for (const QJsonValue& id : manifestFile(store).value(QLatin1String("room_ids")).toArray())
+                QTest::addRow("%s/%s", qPrintable(store), qPrintable(id.toString())) << store << id.toString();
+        }
+    }
+
+    void roomFacts()
+    {
+        QFETCH(QString, store);
+        QFETCH(QString, room);
+        const QJsonObject facts = manifestRoom(store, room);
+        QVERIFY(!facts.isEmpty());
+        Workspace& ws = workspace(store);
+        const qint64 id = roomId(store, room);
+        QVERIFY(id != 0);
+        const RoomSummary summary = *ws.room(id);
+        const EventRecords events = everything(ws, id);
+
+        QCOMPARE(summary.eventCount, facts.value(QLatin1String("event_count")).toInteger());
+        QCOMPARE(ws.countEvents(id), summary.eventCount);
+        QCOMPARE(qint64(events.size()), summary.eventCount);
+        QCOMPARE(summary.status, facts.value(QLatin1String("room")).toObject().value(QLatin1String("status")).toString());
+
+        // Counts by type (RoomKit's EventFilter(event_types=[T])), status and source channel.
+        QMap<QString, qint64> byType, byStatus, byChannel;
+        for (const EventRecord& e : events) {
+            ++byType[e.type];
+            ++byStatus[e.status];
+            ++byChannel[e.channelId];
+        }
+        QCOMPARE(byType, countsOf(facts.value(QLatin1String("by_type")).toObject()));
+        QCOMPARE(byStatus, countsOf(facts.value(QLatin1String("by_status")).toObject()));
+        QCOMPARE(byChannel, countsOf(facts.value(QLatin1String("by_source_channel")).toObject()));
+        for (auto it = byType.cbegin(); it != byType.cend(); ++it) {
+            EventFilter f;
+            f.types = { it.key() };
+            f.includeBlocked = true;
+            QCOMPARE(ws.countEvents(id, &f), it.value());
+        }
+
+        // Indices: ascending, with the gaps hard deletes left.
+        const QVector<qint64> seen = indices(events);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        const QJsonArray range = facts.value(QLatin1String("index_range")).toArray();
+        if (!range.isEmpty() && !seen.isEmpty()) {
+            QCOMPARE(seen.first(), range.at(0).toInteger());
+            QCOMPARE(seen.last(), range.at(1).toInteger());
+            QVector<qint64> gaps;
+            for (qint64 i = seen.first(), at = 0; i <= seen.last(); ++i) {
+                if (seen.at(at) == i)
+                    ++at;
+                else
+                    gaps.append(i);
+            }
+            QCOMPARE(gaps, toIndices(facts.value(QLatin1String("index_gaps")).toArray()));
+        }
+
+        // Blocked rows: real rows with their index, type and the hook that blocked them.
+        QJsonArray blocked;
+        for (const EventRecord& e : events) {
+            if (e.isBlocked())
+                blocked.append(QJsonArray { e.index, e.type, e.blockedBy });
+        }
+        QJsonArray expectedBlocked;
+        for (const QJsonValue& b : facts.value(QLatin1String("blocked")).toArray()) {
+            const QJsonObject o = b.toObject();
+            expectedBlocked.append(QJsonArray { o.value(QLatin1String("index")), o.value(QLatin1String("type")),
+                                                o.value(QLatin1String("blocked_by")) });
+        }
+        QCOMPARE(blocked, expectedBlocked);
+        QCOMPARE(summary.blockedCount, qint64(expectedBlocked.size()));
+
+        // Rows RoomKit changed after the fact.
+        auto flagged = [&events](int flag) {
+            QVector<qint64> out;
+            for (const EventRecord& e : events) {
+                if (e.flags & flag)
+                    out.append(e.index);
+            }
+            return out;
+        };
+        QCOMPARE(flagged(EventFlags::Edited), toIndices(facts.value(QLatin1String("edited")).toArray()));
+        QCOMPARE(flagged(EventFlags::Deleted), toIndices(facts.value(QLatin1String("soft_deleted")).toArray()));
+        QCOMPARE(flagged(EventFlags::Cancelled), toIndices(facts.value(QLatin1String("cancelled_messages")).toArray()));
+        QCOMPARE(flagged(EventFlags::DeliveryFailed), toIndices(facts.value(QLatin1String("with_delivery_results")).toArray()));
+        QCOMPARE(flagged(EventFlags::MalformedJson | EventFlags::InvalidUtf8), QVector<qint64>());
+
+        // The room's span in time (microseconds kept), empty rooms have none.
+        const QJsonObject span = facts.value(QLatin1String("time_span")).toObject();
+        if (summary.eventCount > 0) {
+            QCOMPARE(TimeUtil::formatMicros(summary.firstMicros), span.value(QLatin1String("first")).toString());
+            QCOMPARE(TimeUtil::formatMicros(summary.lastMicros), span.value(QLatin1String("last")).toString());
+        } else {
+            QCOMPARE(summary.firstMicros, 0);
+        }
+
+        // Room details: bindings and participants.
+        const QJsonObject details = ws.roomDetails(id);
+        QStringList channels, expectedChannels;
+        for (const QJsonValue& b : details.value(QLatin1String("bindings")).toArray())
+            channels << b.toObject().value(QLatin1String("channel_id")).toString();
+        for (const QJsonValue& b : facts.value(QLatin1String("bindings")).toArray())
+            expectedChannels << b.toObject().value(QLatin1String("channel_id")).toString();
+        channels.sort();
+        expectedChannels.sort();
+        QCOMPARE(channels, expectedChannels);
+        QStringList participants, expectedParticipants;
+        for (const QJsonValue& p : details.value(QLatin1String("participants")).toArray())
+            participants << p.toObject().value(QLatin1String("id")).toString();
+        for (const QJsonValue& p : facts.value(QLatin1String("participants")).toArray())
+            expectedParticipants << p.toObject().value(QLatin1String("id")).toString();
+        participants.sort();
+        expectedParticipants.sort();
+        QCOMPARE(participants, expectedParticipants);
+
+        checkTools(ws, id, events, facts);
+        checkHighlights(events, facts);
+    }
+
+    void sourceIsNeverWritten()
+    {
+        for (const QString& store : stores) {
+            const QString path = dataFile(QStringLiteral("roomkit/") + store);
+            const QByteArray before = sha256(path);
+            workspace(store);
+            QTemporaryDir again;
+            importFixture(again, store);
+            QCOMPARE(sha256(path), before);
+            QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+            QVERIFY(!QFile::exists(path + QStringLiteral("-shm")));
+        }
+    }
+
+    void reimportAddsNothing()
+    {
+        Workspace& ws = workspace(QStringLiteral("support.sqlite"));
+        const ImportReport again = Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        QCOMPARE(again.added(), 0);
+        QCOMPARE(again.rooms.size(), 8);
+        qint64 total = 0;
+        for (const ImportReport::Room& r : again.rooms)
+            total += r.total;
+        QCOMPARE(total, 113);
+    }
+
+    // Following a store RoomKit is still writing: a re-import adds only what is new, and a call whose end
+    // arrives later is paired then.
+    void syncAddsOnlyWhatIsNew()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/edge_cases.sqlite"));
+        Workspace ws(dir.filePath(QStringLiteral("follow.sightline")));
+        const ImportReport first = Importer::import(ws, source);
+        QCOMPARE(first.added(), 297);
+        const qint64 room = ws.findRooms(QStringLiteral("edge-stream-interrupted")).first();
+        QCOMPARE(ws.room(room)->unserved, 2);
+
+        // RoomKit appends: the END of the start at index 5, then a message.
+        execSql(source, QStringLiteral(
+            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
+            "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
+            "SELECT 'late-end', room_id, 12, 'tool_call_end', visibility, source_channel_id, source_channel_type, "
+            "participant_id, correlation_id, parent_event_id, NULL, created_ts + 600, "
+            "json_set(data, '$.id', 'late-end', '$.index', 12, '$.type', 'tool_call_end', "
+            "'$.content.status', 'completed', '$.content.result', 'found', '$.content.duration_ms', 1500) "
+            "FROM events WHERE room_id = 'edge-stream-interrupted' AND idx = 5;"
+            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
+            "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
+            "SELECT 'late-msg', room_id, 13, type, visibility, source_channel_id, source_channel_type, "
+            "participant_id, NULL, NULL, NULL, created_ts + 700, json_set(data, '$.id', 'late-msg', '$.index', 13) "
+            "FROM events WHERE room_id = 'edge-stream-interrupted' AND idx = 11;"));
+
+        const ImportReport second = Importer::import(ws, source);
+        QCOMPARE(second.added(), 2);
+        for (const ImportReport::Room& r : second.rooms)
+            QCOMPARE(r.added, r.nativeId == QLatin1String("edge-stream-interrupted") ? 2 : 0);
+        QCOMPARE(ws.room(room)->eventCount, 14);
+        QCOMPARE(ws.room(room)->unserved, 1);
+        const ToolCallRecords calls = ws.toolCalls(room);
+        const auto late = std::find_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) { return c.startIndex == 5; });
+        QVERIFY(late != calls.end());
+        QCOMPARE(late->endIndex, std::optional<qint64>(12));
+        QCOMPARE(late->pairing, QStringLiteral("exact"));
+        QCOMPARE(late->outcome, QStringLiteral("served"));
+        QCOMPARE(Importer::import(ws, source).added(), 0);
+    }
+
+    void readOnlyFileInReadOnlyFolder()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("ro"));
+        QDir().mkpath(folder);
+        const QString source = folder + QStringLiteral("/support.sqlite");
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("roomkit/support.sqlite")), source));
+        QFile::setPermissions(source, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther);
+        QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner);
+        Workspace ws(dir.filePath(QStringLiteral("ro.sightline")));
+        QCOMPARE(Importer::import(ws, source).added(), 113);
+        QVERIFY(!QFile::exists(source + QStringLiteral("-shm")));
+        QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+
+    // RoomKit keeps its store open in WAL mode while it runs; rows still in the -wal file are read too.
+    void whileRoomKitHoldsItOpen()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        sqlite3* writer = nullptr;
+        QCOMPARE(sqlite3_open(source.toUtf8().constData(), &writer), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(writer,
+                              "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                              "INSERT INTO events SELECT 'in-wal', room_id, idx + 1, type, visibility, source_channel_id,"
+                              " source_channel_type, participant_id, NULL, NULL, NULL, created_ts + 1,"
+                              " json_set(data, '$.id', 'in-wal', '$.index', idx + 1) FROM events"
+                              " WHERE room_id = 'sup-late-delivery' AND idx = (SELECT max(idx) FROM events"
+                              " WHERE room_id = 'sup-late-delivery');",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        QVERIFY(QFile::exists(source + QStringLiteral("-wal")));
+        Workspace ws(dir.filePath(QStringLiteral("live.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        QCOMPARE(report.added(), 114);
+        const qint64 room = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
+        const EventRecords tail = ws.listEvents(room, {}, PageRequest { 1, 0, true, {}, {} });
+        QCOMPARE(tail.size(), 1);
+        QCOMPARE(tail.first().nativeId, QStringLiteral("in-wal"));
+        sqlite3_close(writer);
+    }
+
+    void cancelKeepsWhatWasCommitted()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("cancel.sightline")));
+        std::atomic<bool> cancel { false };
+        ImportOptions options;
+        options.batchRows = 50;
+        options.cancel = &cancel;
+        int progressCalls = 0;
+        options.progress = [&](qint64 done, qint64 total) {
+            ++progressCalls;
+            QCOMPARE(total, 732);
+            QVERIFY(done <= total);
+            if (done >= 100)
+                cancel.store(true);
+        };
+        const QString source = dataFile(QStringLiteral("roomkit/many_rooms.sqlite"));
+        const ImportReport partial = Importer::import(ws, source, options);
+        QVERIFY(partial.cancelled);
+        QVERIFY(partial.added() >= 100);
+        QVERIFY(partial.added() < 732);
+        QVERIFY(progressCalls >= 2);
+        // The next import resumes where the cancelled one stopped, and ends with every row.
+        const ImportReport rest = Importer::import(ws, source);
+        QVERIFY(!rest.cancelled);
+        QCOMPARE(partial.added() + rest.added(), 732);
+        qint64 total = 0;
+        for (const RoomSummary& r : ws.rooms())
+            total += r.eventCount;
+        QCOMPARE(total, 732);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRoomKitImport)
+#include "tst_roomkitimport.moc"
