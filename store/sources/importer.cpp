@@ -72,7 +72,9 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
 StoreError unsupported(const QString& path)
 {
     QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit SQLite store or a workspace)");
-    if (SourceDatabase::looksLikeSqlite(path)) {
+    if (QFileInfo(path).isDir()) {
+        what = QStringLiteral("a folder, not a source Sightline reads (a RoomKit store is one SQLite file)");
+    } else if (SourceDatabase::looksLikeSqlite(path)) {
         // Open it to say precisely why: locked, truncated, or a database of another kind.
         SourceDatabase probe(path);
         what = QStringLiteral("a SQLite database, but not a RoomKit store (no rooms and events tables)");

@@ -59,10 +59,15 @@ SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
         throw StoreError(path, {}, QStringLiteral("no such file"));
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(path, {}, QStringLiteral("cannot read: ") + file.errorString());
-    checkHeader(path, file.read(100), file.size());
+    const QByteArray header = file.read(100);
+    checkHeader(path, header, file.size());
     file.close();
 
-    const bool live = QFileInfo::exists(path + QStringLiteral("-wal")) || QFileInfo::exists(path + QStringLiteral("-journal"));
+    // Byte 18 is 2 for a WAL database. A rollback-journal database is read under SQLite's locks (mode=ro needs
+    // no side file there); so is a WAL database whose -wal file exists (its writer may be running). A WAL
+    // database without one has no writer, and immutable=1 reads it without leaving -wal/-shm files behind.
+    const bool wal = header.at(18) == 2;
+    const bool live = !wal || QFileInfo::exists(path + QStringLiteral("-wal"));
     const QString uri = QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded)
         + (live ? QStringLiteral("?mode=ro") : QStringLiteral("?immutable=1"));
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);

@@ -7,9 +7,10 @@ struct sqlite3;
 
 // A source's SQLite file opened read-only through QtSql, never written.
 //
-// A live store (a -wal or -journal file beside it: its writer may be running) is opened with mode=ro, so
-// SQLite's locks keep the read consistent and the rows still in the WAL are seen. A quiet one is opened
-// with immutable=1, which needs no -shm file and so works on read-only media and folders.
+// Where a writer may be running (a rollback-journal database, or a WAL database with its -wal file), it is
+// opened with mode=ro, so SQLite's locks keep the read consistent and rows still in the WAL are seen. A WAL
+// database without a -wal file has no writer: it is opened with immutable=1, which needs no -shm file, so it
+// works in read-only folders and leaves nothing beside the source.
 class SourceDatabase
 {
 public:

@@ -1,0 +1,196 @@
+// Bad input gets a clear error naming the file and the place, the rest still works, and no source is written.
+
+#include "eventflags.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTest>
+
+#include <sqlite3.h>
+
+using namespace TestSupport;
+
+class TestBadInput : public QObject
+{
+    Q_OBJECT
+
+    // Imports `source` expecting failure; returns the error. Then checks the same workspace still imports a
+    // good store: one bad file never spoils the rest.
+    QString failingImport(const QString& source)
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const QByteArray before = QFile::exists(source) ? sha256(source) : QByteArray();
+        QString error;
+        try {
+            Importer::import(ws, source);
+        } catch (const StoreError& e) {
+            error = e.toString();
+        }
+        if (!before.isEmpty() && sha256(source) != before)
+            error += QStringLiteral(" [SOURCE CHANGED]");
+        Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        if (ws.rooms().size() != 8)
+            error += QStringLiteral(" [WORKSPACE SPOILED]");
+        return error;
+    }
+
+    QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
+    {
+        const QString path = dir.filePath(name);
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(content);
+        return path;
+    }
+
+private slots:
+    void unreadableSources_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not a database") << "text" << "not a source Sightline reads";
+        QTest::newRow("empty file") << "empty" << "an empty file";
+        QTest::newRow("missing") << "missing" << "no such file";
+        QTest::newRow("folder") << "folder" << "a folder";
+        QTest::newRow("truncated") << "truncated" << "truncated SQLite database";
+        QTest::newRow("header only") << "header" << "truncated SQLite database";
+        QTest::newRow("unknown schema version") << "version" << "unknown RoomKit schema version 9";
+        QTest::newRow("another SQLite database") << "other" << "not a RoomKit store";
+    }
+
+    void unreadableSources()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QString path;
+        if (kind == QLatin1String("text")) {
+            path = write(dir, QStringLiteral("notes.sqlite"), "I am not a database, just text.\n");
+        } else if (kind == QLatin1String("empty")) {
+            path = write(dir, QStringLiteral("empty.sqlite"), {});
+        } else if (kind == QLatin1String("missing")) {
+            path = dir.filePath(QStringLiteral("nowhere.sqlite"));
+        } else if (kind == QLatin1String("folder")) {
+            path = dir.path();
+        } else if (kind == QLatin1String("truncated") || kind == QLatin1String("header")) {
+            QFile whole(dataFile(QStringLiteral("roomkit/support.sqlite")));
+            whole.open(QIODevice::ReadOnly);
+            const QByteArray bytes = whole.readAll();
+            path = write(dir, QStringLiteral("cut.sqlite"), bytes.left(kind == QLatin1String("header") ? 100 : bytes.size() / 2));
+        } else if (kind == QLatin1String("version")) {
+            path = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+            execSql(path, QStringLiteral("PRAGMA user_version = 9"));
+        } else if (kind == QLatin1String("other")) {
+            path = dir.filePath(QStringLiteral("other.sqlite"));
+            execSql(path, QStringLiteral("CREATE TABLE invoices(id INTEGER PRIMARY KEY, total REAL)"));
+        }
+        const QString error = failingImport(path);
+        QVERIFY2(error.startsWith(path + QLatin1Char(':')), qPrintable(error)); // names the file first
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1Char('[')) || kind == QLatin1String("version"), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1String("SPOILED")) && !error.contains(QLatin1String("CHANGED")), qPrintable(error));
+        if (kind == QLatin1String("truncated"))
+            QVERIFY2(error.contains(QLatin1String("byte ")), qPrintable(error)); // where the file ends
+    }
+
+    void malformedJsonRowIsKeptAndFlagged()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral("UPDATE events SET data = substr(data, 1, 90) "
+                                       "WHERE room_id = 'sup-duplicate-charge' AND idx = 4"));
+        const QByteArray before = sha256(source);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        QCOMPARE(report.added(), 113); // the rest of the file, and the bad row itself
+        QCOMPARE(report.problems.size(), 1);
+        const QString problem = report.problems.first();
+        QVERIFY2(problem.startsWith(source + QStringLiteral(": room sup-duplicate-charge, index 4: malformed JSON at byte")),
+                 qPrintable(problem));
+        QCOMPARE(sha256(source), before);
+
+        const qint64 room = ws.findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        EventFilter all;
+        all.includeBlocked = true;
+        const EventRecords rows = ws.listEvents(room, all, PageRequest { 1, 0, false, 3, {} });
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().index, 4);
+        QVERIFY(rows.first().flags & EventFlags::MalformedJson);
+        QVERIFY(!rows.first().type.isEmpty()); // from the store's own type column
+        QCOMPARE(ws.payload(rows.first().rowId).size(), 90);
+    }
+
+    void invalidUtf8RowIsKeptByteForByte()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        // Replace one body's text with bytes that are not UTF-8, keeping the JSON around them.
+        execSql(source, QStringLiteral("UPDATE events SET data = CAST(replace(CAST(data AS BLOB), CAST('late' AS BLOB), X'6C61C3FF') AS TEXT) "
+                                       "WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        QByteArray original;
+        {
+            sqlite3* db = nullptr;
+            sqlite3_open(source.toUtf8().constData(), &db);
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db, "SELECT CAST(data AS BLOB) FROM events WHERE room_id = 'sup-late-delivery' AND idx = 2", -1, &st, nullptr);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            original = QByteArray(static_cast<const char*>(sqlite3_column_blob(st, 0)), sqlite3_column_bytes(st, 0));
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+        QVERIFY(original.contains("\xc3\xff"));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        QCOMPARE(report.added(), 113);
+        QCOMPARE(report.problems.size(), 1);
+        QVERIFY2(report.problems.first().contains(QLatin1String("index 2: invalid UTF-8")), qPrintable(report.problems.first()));
+        const qint64 room = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
+        const EventRecords rows = ws.listEvents(room, {}, PageRequest { 1, 0, false, 1, {} });
+        QVERIFY(rows.first().flags & EventFlags::InvalidUtf8);
+        QVERIFY(!(rows.first().flags & EventFlags::MalformedJson));
+        QCOMPARE(ws.payload(rows.first().rowId), original);
+        QCOMPARE(rows.first().type, QStringLiteral("message"));
+    }
+
+    void lockedDatabase()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral("PRAGMA journal_mode = DELETE"));
+        sqlite3* writer = nullptr;
+        QCOMPARE(sqlite3_open(source.toUtf8().constData(), &writer), SQLITE_OK);
+        // A writer in the middle of a transaction: an exclusive lock and a hot journal beside the file.
+        QCOMPARE(sqlite3_exec(writer, "BEGIN EXCLUSIVE; UPDATE rooms SET status = status;", nullptr, nullptr, nullptr), SQLITE_OK);
+        QElapsedTimer timer;
+        timer.start();
+        const QString error = failingImport(source);
+        QVERIFY2(error.startsWith(source + QLatin1Char(':')), qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("locked")), qPrintable(error));
+        QVERIFY(timer.elapsed() < 30000); // waited a little, never hung
+        sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(writer);
+        // Once the writer is done, the same file imports.
+        Workspace ws(dir.filePath(QStringLiteral("after.sightline")));
+        QCOMPARE(Importer::import(ws, source).added(), 113);
+    }
+
+    void roomWithoutItsRow()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral("DELETE FROM rooms WHERE id = 'sup-handoff-es'"));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        QCOMPARE(report.added(), 113);
+        QCOMPARE(ws.rooms().size(), 8);
+        QVERIFY(report.problems.join(QLatin1Char('\n')).contains(QLatin1String("room sup-handoff-es: events without a row")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

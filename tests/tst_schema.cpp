@@ -1,0 +1,194 @@
+// The workspace's own schema (user_version, application_id, forward migrations) and RoomKit's schema
+// versions 1 to 3 as sources.
+
+#include "schema.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QSqlQuery>
+#include <QTest>
+
+using namespace TestSupport;
+
+class TestSchema : public QObject
+{
+    Q_OBJECT
+private slots:
+    void newWorkspace()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("new.sightline"));
+        {
+            Workspace ws(path);
+            QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+            QSqlQuery q = ws.exec(QStringLiteral("PRAGMA application_id"));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toInt(), Schema::ApplicationId);
+            q = ws.exec(QStringLiteral("PRAGMA journal_mode"));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+            for (const char* table : { "sources", "rooms", "events", "tool_calls", "events_fts" }) {
+                q = ws.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = ?"), { QLatin1String(table) });
+                QVERIFY(q.next());
+                QVERIFY2(q.value(0).toInt() == 1, table);
+            }
+        }
+        QCOMPARE(Importer::detect(path), Importer::Format::Workspace);
+    }
+
+    // A workspace left at any older version opens by running the steps it has not seen, keeping its data.
+    void migratesFromEachOlderVersion_data()
+    {
+        QTest::addColumn<int>("from");
+        for (int v = 0; v < Schema::latestVersion(); ++v)
+            QTest::addRow("v%d", v) << v;
+    }
+
+    void migratesFromEachOlderVersion()
+    {
+        QFETCH(int, from);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.sightline"));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("old"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            Schema::migrate(db, path, from);
+            if (from == 0)
+                QSqlQuery(db).exec(QStringLiteral("PRAGMA application_id = %1").arg(Schema::ApplicationId));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("old"));
+        Workspace ws(path);
+        QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+        Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        QCOMPARE(ws.rooms().size(), 8);
+    }
+
+    void reopenKeepsEverything()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keep.sightline"));
+        RoomSummaries before;
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
+            before = ws.rooms();
+        }
+        Workspace again(path);
+        const RoomSummaries after = again.rooms();
+        QCOMPARE(after.size(), before.size());
+        for (int i = 0; i < after.size(); ++i) {
+            QCOMPARE(after[i].nativeId, before[i].nativeId);
+            QCOMPARE(after[i].eventCount, before[i].eventCount);
+            QCOMPARE(after[i].toolCalls, before[i].toolCalls);
+        }
+    }
+
+    void newerWorkspaceIsRefusedUntouched()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("future.sightline"));
+        { Workspace ws(path); }
+        execSql(path, QStringLiteral("PRAGMA user_version = %1").arg(Schema::latestVersion() + 1));
+        const QByteArray before = sha256(path);
+        try {
+            Workspace ws(path);
+            QFAIL("a workspace from a newer Sightline was opened");
+        } catch (const StoreError& e) {
+            QVERIFY2(e.toString().contains(path), qPrintable(e.toString()));
+            QVERIFY2(e.message().contains(QLatin1String("newer Sightline")), qPrintable(e.message()));
+        }
+        QCOMPARE(sha256(path), before);
+    }
+
+    void otherFilesAreNotWorkspaces_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("text") << QByteArray("hello, not a database\n") << "not a SQLite database";
+        QTest::newRow("another app's database") << QByteArray() << "another application's database";
+    }
+
+    void otherFilesAreNotWorkspaces()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("other.db"));
+        if (content.isEmpty()) {
+            execSql(path, QStringLiteral("CREATE TABLE notes(x)"));
+        } else {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        }
+        const QByteArray before = sha256(path);
+        QVERIFY_THROWS_EXCEPTION(StoreError, Workspace { path });
+        try {
+            Workspace ws(path);
+        } catch (const StoreError& e) {
+            QVERIFY2(e.toString().startsWith(path), qPrintable(e.toString()));
+            QVERIFY2(e.message().contains(expected), qPrintable(e.message()));
+        }
+        QCOMPARE(sha256(path), before);
+    }
+
+    // RoomKit's own migrations: v1 -> v2 added the unique (room_id, idx) index, v2 -> v3 gave
+    // identity_addresses an organization_id. Older stores are made from a v3 copy by undoing those steps.
+    void roomKitSchemaVersions_data()
+    {
+        QTest::addColumn<int>("version");
+        QTest::newRow("v1") << 1;
+        QTest::newRow("v2") << 2;
+        QTest::newRow("v3") << 3;
+    }
+
+    void roomKitSchemaVersions()
+    {
+        QFETCH(int, version);
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/edge_cases.sqlite"));
+        if (version <= 2) {
+            execSql(source, QStringLiteral(
+                "DROP TABLE identity_addresses;"
+                "CREATE TABLE identity_addresses(channel_type TEXT NOT NULL, address TEXT NOT NULL, "
+                "identity_id TEXT NOT NULL, PRIMARY KEY(channel_type, address));"
+                "PRAGMA user_version = 2;"));
+        }
+        if (version == 1)
+            execSql(source, QStringLiteral("DROP INDEX idx_events_room_idx; PRAGMA user_version = 1;"));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        QCOMPARE(report.format, QStringLiteral("roomkit.sqlite.v%1").arg(version));
+        QCOMPARE(report.added(), 297);
+        QVERIFY(report.problems.isEmpty());
+        const qint64 room = ws.findRooms(QStringLiteral("edge-parallel-same-tool")).first();
+        QCOMPARE(ws.toolCalls(room).size(), 8);
+    }
+
+    // Without v2's unique index a v1 store can hold two rows with one index: the first is kept, the second
+    // is reported with its place, and the rest imports.
+    void duplicateIndexInAV1Store()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral(
+            "DROP INDEX idx_events_room_idx; PRAGMA user_version = 1;"
+            "INSERT INTO events SELECT 'dup-row', room_id, idx, type, visibility, source_channel_id, source_channel_type,"
+            " participant_id, correlation_id, parent_event_id, NULL, created_ts, json_set(data, '$.id', 'dup-row')"
+            " FROM events WHERE room_id = 'sup-late-delivery' AND idx = 3;"));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        QCOMPARE(report.added(), 113);
+        QCOMPARE(report.problems.size(), 1);
+        QVERIFY2(report.problems.first().contains(source), qPrintable(report.problems.first()));
+        QVERIFY2(report.problems.first().contains(QLatin1String("room sup-late-delivery, index 3")), qPrintable(report.problems.first()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSchema)
+#include "tst_schema.moc"

@@ -1,0 +1,118 @@
+#include "toolpairer.h"
+
+#include <QTest>
+
+namespace {
+
+ToolEvent start(qint64 index, const QString& group, const QString& id, const QString& name = QStringLiteral("lookup"))
+{
+    ToolEvent e;
+    e.index = index;
+    e.isStart = true;
+    e.correlationId = group;
+    e.toolId = id;
+    e.toolName = name;
+    e.createdMicros = index * 1000000;
+    e.contentStatus = QStringLiteral("pending");
+    return e;
+}
+
+ToolEvent end(qint64 index, const QString& group, const QString& id, const QString& outcome = QStringLiteral("served"),
+              std::optional<qint64> duration = 100, const QString& name = QStringLiteral("lookup"))
+{
+    ToolEvent e = start(index, group, id, name);
+    e.isStart = false;
+    e.contentStatus = QStringLiteral("completed");
+    e.outcome = outcome;
+    e.durationMs = duration;
+    return e;
+}
+
+// "start..end:pairing:outcome" for each call, in order.
+QStringList describe(const ToolCallRecords& calls)
+{
+    QStringList out;
+    for (const ToolCallRecord& c : calls) {
+        out << QStringLiteral("%1..%2:%3:%4")
+                   .arg(c.startIndex ? QString::number(*c.startIndex) : QStringLiteral("-"),
+                        c.endIndex ? QString::number(*c.endIndex) : QStringLiteral("-"), c.pairing, c.outcome);
+    }
+    return out;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(QVector<ToolEvent>)
+
+class TestToolPairer : public QObject
+{
+    Q_OBJECT
+private slots:
+    void pair_data()
+    {
+        QTest::addColumn<QVector<ToolEvent>>("events");
+        QTest::addColumn<QStringList>("expected");
+        const QString a = QStringLiteral("corr-a"), b = QStringLiteral("corr-b");
+
+        QTest::newRow("adjacent") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), end(2, a, QStringLiteral("t1")) }
+                                  << QStringList { QStringLiteral("1..2:exact:served") };
+        QTest::newRow("parallel, ends in another order")
+            << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), start(2, a, QStringLiteral("t2")),
+                                    start(3, a, QStringLiteral("t3")), end(4, a, QStringLiteral("t3")),
+                                    end(5, a, QStringLiteral("t1")), end(6, a, QStringLiteral("t2")) }
+            << QStringList { QStringLiteral("1..5:exact:served"), QStringLiteral("2..6:exact:served"),
+                             QStringLiteral("3..4:exact:served") };
+        QTest::newRow("ids reused across answers")
+            << QVector<ToolEvent> { start(1, a, QStringLiteral("call_0")), end(2, a, QStringLiteral("call_0")),
+                                    start(3, b, QStringLiteral("call_0")), end(4, b, QStringLiteral("call_0")) }
+            << QStringList { QStringLiteral("1..2:exact:served"), QStringLiteral("3..4:exact:served") };
+        QTest::newRow("id reused, second answer's start still open")
+            << QVector<ToolEvent> { start(1, a, QStringLiteral("call_0")), start(2, b, QStringLiteral("call_0")),
+                                    end(3, b, QStringLiteral("call_0")) }
+            << QStringList { QStringLiteral("1..-:start_only:unserved"), QStringLiteral("2..3:exact:served") };
+        QTest::newRow("start without end") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")) }
+                                           << QStringList { QStringLiteral("1..-:start_only:unserved") };
+        QTest::newRow("end without start, keeps its outcome")
+            << QVector<ToolEvent> { end(4, a, QStringLiteral("t9"), QStringLiteral("failed")) }
+            << QStringList { QStringLiteral("-..4:end_only:failed") };
+        QTest::newRow("correlation lost: id alone")
+            << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), end(2, QString(), QStringLiteral("t1")) }
+            << QStringList { QStringLiteral("1..2:id_only:served") };
+        QTest::newRow("no ids: by name, oldest first")
+            << QVector<ToolEvent> { start(1, a, QString()), start(2, a, QString()), end(3, a, QString()),
+                                    end(4, a, QString(), QStringLiteral("failed")) }
+            << QStringList { QStringLiteral("1..3:name_only:served"), QStringLiteral("2..4:name_only:failed") };
+        QTest::newRow("an end pairs once")
+            << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), end(2, a, QStringLiteral("t1")),
+                                    end(3, a, QStringLiteral("t1"), QStringLiteral("refused")) }
+            << QStringList { QStringLiteral("1..2:exact:served"), QStringLiteral("-..3:end_only:refused") };
+        QTest::newRow("blocked end") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")),
+                                                             end(2, a, QStringLiteral("t1"), QStringLiteral("blocked")) }
+                                     << QStringList { QStringLiteral("1..2:exact:blocked") };
+    }
+
+    void pair()
+    {
+        QFETCH(QVector<ToolEvent>, events);
+        QFETCH(QStringList, expected);
+        QCOMPARE(describe(ToolPairer::pair(events)), expected);
+    }
+
+    void duration()
+    {
+        const QString g = QStringLiteral("g");
+        ToolCallRecords calls = ToolPairer::pair({ start(1, g, QStringLiteral("r")), end(3, g, QStringLiteral("r"), QStringLiteral("served"), 250) });
+        QCOMPARE(calls.first().durationMs, std::optional<qint64>(250));
+        QCOMPARE(calls.first().durationSource, QStringLiteral("recorded"));
+        // Without duration_ms the timestamps give it, and say so.
+        calls = ToolPairer::pair({ start(1, g, QStringLiteral("t")), end(3, g, QStringLiteral("t"), QStringLiteral("served"), std::nullopt) });
+        QCOMPARE(calls.first().durationMs, std::optional<qint64>(2000));
+        QCOMPARE(calls.first().durationSource, QStringLiteral("timestamps"));
+        calls = ToolPairer::pair({ start(1, g, QStringLiteral("u")) });
+        QCOMPARE(calls.first().durationMs, std::nullopt);
+        QCOMPARE(calls.first().status, QStringLiteral("pending"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestToolPairer)
+#include "tst_toolpairer.moc"
