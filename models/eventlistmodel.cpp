@@ -53,13 +53,15 @@ void EventListModel::onEventsLoaded(quint64 generation, qint64 roomId, const Eve
 {
     if (generation != m_generation || roomId != m_roomId)
         return; // a reply for a room or filter no longer shown
-    m_pending = false;
     m_atEnd = events.size() < PageSize;
     if (!events.isEmpty()) {
+        // Still pending while the rows go in: a view (or a tester) asking for more from inside the insert
+        // signals must not send a second request from the old cursor.
         beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + events.size() - 1));
         m_rows += events;
         endInsertRows();
     }
+    m_pending = false;
     emit pageLoaded();
 }
 

@@ -1,0 +1,225 @@
+// The sightline binary's verbs, run as a user would run them: exit codes, stdout, stderr.
+
+#include "testsupport.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+    QList<QJsonObject> lines() const
+    {
+        QList<QJsonObject> objects;
+        for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            objects << QJsonDocument::fromJson(line.toUtf8()).object();
+        return objects;
+    }
+};
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_store;
+
+    Run run(const QStringList& args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM")); // the verbs need no display at all
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY), args);
+        if (!p.waitForFinished(60000))
+            return {};
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+                 QString::fromUtf8(p.readAllStandardError()) };
+    }
+
+    QVector<qint64> indexes(const Run& r)
+    {
+        QVector<qint64> out;
+        for (const QJsonObject& o : r.lines())
+            out << o.value(QLatin1String("index")).toInteger();
+        return out;
+    }
+
+private slots:
+    void initTestCase() { m_store = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")); }
+
+    void versionAndHelp()
+    {
+        Run r = run({ QStringLiteral("--version") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QLatin1String("sightline ")));
+        r = run({ QStringLiteral("--help") });
+        QCOMPARE(r.code, 0);
+        for (const char* verb : { "import", "rooms", "events", "tools" })
+            QVERIFY(r.out.contains(QLatin1String(verb)));
+        r = run({ QStringLiteral("events"), QStringLiteral("--help") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QLatin1String("--include-blocked")));
+    }
+
+    void rooms()
+    {
+        const Run r = run({ QStringLiteral("rooms"), m_store, QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> rooms = r.lines();
+        QCOMPARE(rooms.size(), 26);
+        for (const QJsonObject& room : rooms) {
+            const QJsonObject facts = manifestRoom(QStringLiteral("edge_cases.sqlite"), room.value(QLatin1String("id")).toString());
+            QCOMPARE(room.value(QLatin1String("system")).toString(), QStringLiteral("roomkit"));
+            QCOMPARE(room.value(QLatin1String("event_count")).toInteger(), facts.value(QLatin1String("event_count")).toInteger());
+            QCOMPARE(room.value(QLatin1String("blocked_count")).toInteger(), facts.value(QLatin1String("blocked")).toArray().size());
+            for (const char* key : { "title", "tool_calls", "failed", "refused", "unserved", "first_at", "last_at" })
+                QVERIFY2(room.contains(QLatin1String(key)), key);
+            if (room.value(QLatin1String("event_count")).toInteger() == 0)
+                QVERIFY(room.value(QLatin1String("first_at")).isNull());
+            else
+                QCOMPARE(room.value(QLatin1String("first_at")).toString(),
+                         facts.value(QLatin1String("time_span")).toObject().value(QLatin1String("first")).toString());
+        }
+        const Run text = run({ QStringLiteral("rooms"), m_store });
+        QCOMPARE(text.code, 0);
+        QCOMPARE(text.out.count(QLatin1Char('\n')), 26);
+    }
+
+    void events()
+    {
+        const QString room = QStringLiteral("edge-blocked-inbound");
+        Run r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lines().size(), 10); // blocked rows left out
+        const QJsonObject first = r.lines().first();
+        for (const char* key : { "index", "id", "type", "status", "blocked_by", "channel_id", "channel_type",
+                                 "participant_id", "correlation_id", "created_at" })
+            QVERIFY2(first.contains(QLatin1String(key)), key);
+        QVERIFY(first.value(QLatin1String("created_at")).toString().endsWith(QLatin1Char('Z')));
+
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--include-blocked"), QStringLiteral("--json") });
+        QCOMPARE(r.lines().size(), 13);
+        int blocked = 0;
+        for (const QJsonObject& o : r.lines()) {
+            if (o.value(QLatin1String("status")).toString() == QLatin1String("blocked")) {
+                ++blocked;
+                QVERIFY(!o.value(QLatin1String("blocked_by")).toString().isEmpty());
+            }
+        }
+        QCOMPARE(blocked, 3);
+
+        // Counts: every committed row without a filter, exactly what a page serves with one.
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--count") });
+        QCOMPARE(r.out.trimmed(), QStringLiteral("13"));
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--count"), QStringLiteral("--type"), QStringLiteral("message") });
+        const Run messages = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--json") });
+        QCOMPARE(r.out.trimmed().toInt(), messages.lines().size());
+
+        // The manifest's own calls, through the CLI.
+        const QString plain = QStringLiteral("edge-plain-multichannel");
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--limit"), QStringLiteral("5"), QStringLiteral("--newest-first"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 6, 7, 8, 9, 10 }));
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--before-index"), QStringLiteral("5"), QStringLiteral("--limit"), QStringLiteral("4"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 1, 2, 3, 4 }));
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--after"), QStringLiteral("2026-03-09T09:01:31Z"),
+                  QStringLiteral("--before"), QStringLiteral("2026-03-09T09:03:12Z"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 5, 6, 7 }));
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-ai-output"), QStringLiteral("--conversation"), QStringLiteral("--limit"), QStringLiteral("5"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 2, 5, 6 }));
+    }
+
+    void tools()
+    {
+        const Run r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"), QStringLiteral("edge-stream-interrupted"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QStringList pairings;
+        for (const QJsonObject& o : r.lines()) {
+            pairings << o.value(QLatin1String("pairing")).toString() + QLatin1Char(':') + o.value(QLatin1String("outcome")).toString();
+            for (const char* key : { "tool_name", "tool_id", "start_index", "end_index", "duration_ms", "status" })
+                QVERIFY2(o.contains(QLatin1String(key)), key);
+        }
+        QCOMPARE(pairings.count(QStringLiteral("start_only:unserved")), 2);
+    }
+
+    void importAndSync()
+    {
+        const QString workspace = m_dir.filePath(QStringLiteral("named.sightline"));
+        Run r = run({ QStringLiteral("import"), m_store, QStringLiteral("-o"), workspace });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QLatin1String("edge-parallel-same-tool: +24")));
+        QVERIFY(r.out.contains(QLatin1String("added 297 events to ") + workspace));
+        r = run({ QStringLiteral("import"), m_store, QStringLiteral("-o"), workspace });
+        QVERIFY(r.out.contains(QLatin1String("added 0 events")));
+        // The workspace itself is a SOURCE for the other verbs.
+        r = run({ QStringLiteral("rooms"), workspace, QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lines().size(), 26);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no room") << QStringList { QStringLiteral("events"), QStringLiteral("STORE") } << "--room ID is required";
+        QTest::newRow("both cursors") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"), QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after-index"), QStringLiteral("1"), QStringLiteral("--before-index"), QStringLiteral("5") } << "mutually exclusive";
+        QTest::newRow("bad limit") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"), QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--limit"), QStringLiteral("ten") } << "--limit takes a number";
+        QTest::newRow("bad time") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"), QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after"), QStringLiteral("yesterday") } << "ISO 8601";
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"), QStringLiteral("--colour") } << "Unknown option";
+        QTest::newRow("no source") << QStringList { QStringLiteral("rooms") } << "exactly one SOURCE";
+        QTest::newRow("unknown format") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"), QStringLiteral("--format"), QStringLiteral("csv") } << "unknown format";
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        args.replaceInStrings(QStringLiteral("STORE"), m_store);
+        const Run r = run(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void errorsNameTheFile()
+    {
+        const QString missing = m_dir.filePath(QStringLiteral("missing.sqlite"));
+        Run r = run({ QStringLiteral("rooms"), missing });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(missing + QStringLiteral(": no such file")), qPrintable(r.err));
+
+        const QString text = m_dir.filePath(QStringLiteral("notes.txt"));
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("hello");
+        f.close();
+        r = run({ QStringLiteral("events"), text, QStringLiteral("--room"), QStringLiteral("x") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(text + QStringLiteral(": not a source Sightline reads")), qPrintable(r.err));
+
+        r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"), QStringLiteral("no-such-room") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("no room 'no-such-room'")), qPrintable(r.err));
+
+        // One bad source among several: the others import, the exit code says something failed.
+        r = run({ QStringLiteral("import"), text, m_store, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("mixed.sightline")) });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.contains(QLatin1String("added 297 events")));
+        QVERIFY(r.err.contains(text));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

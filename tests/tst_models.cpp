@@ -1,0 +1,180 @@
+// The item models under QAbstractItemModelTester: the room list, and the event list that reads pages from
+// the store worker on its own thread.
+
+#include "eventlistmodel.h"
+#include "roomlistmodel.h"
+#include "sources/importer.h"
+#include "storethread.h"
+#include "storeworker.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace TestSupport;
+
+class TestModels : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_workspace;
+    qint64 m_bigRoom = 0;
+    qint64 m_blockedRoom = 0;
+
+    void openInWorker(StoreWorker* worker)
+    {
+        QSignalSpy opened(worker, &StoreWorker::workspaceOpened);
+        QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, m_workspace));
+        QVERIFY(opened.wait(5000));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        // A store with one room of 516 events: more than two pages.
+        const QString source = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral(
+            "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 599) "
+            "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, source_channel_type, "
+            "participant_id, NULL, NULL, NULL, created_ts + i, json_set(data, '$.id', 'gen' || i, '$.index', i) "
+            "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        m_workspace = m_dir.filePath(QStringLiteral("models.sightline"));
+        Workspace ws(m_workspace);
+        Importer::import(ws, source);
+        m_bigRoom = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
+        QCOMPARE(ws.room(m_bigRoom)->eventCount, 516);
+        for (const RoomSummary& r : ws.rooms()) {
+            if (r.blockedCount > 0)
+                m_blockedRoom = r.id;
+        }
+        QVERIFY(m_blockedRoom != 0);
+    }
+
+    void roomList()
+    {
+        RoomListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        Workspace ws(m_workspace);
+        model.setRooms(ws.rooms());
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(model.rowCount(), 8);
+        QCOMPARE(model.columnCount(), int(RoomListModel::NUM_COLUMNS));
+        const RoomSummary first = ws.rooms().first();
+        QCOMPARE(model.index(0, RoomListModel::EventsColumn).data().toLongLong(), first.eventCount);
+        QCOMPARE(model.index(0, 0).data(RoomListModel::RoomIdRole).toLongLong(), first.id);
+        QVERIFY(model.index(0, 0).data(RoomListModel::FilterRole).toString().contains(first.nativeId));
+        QCOMPARE(model.headerData(RoomListModel::BlockedColumn, Qt::Horizontal).toString(), QStringLiteral("Blocked"));
+        model.setRooms({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void eventListPagesInBatches()
+    {
+        StoreThread store;
+        openInWorker(store.worker());
+        EventListModel model(store.worker());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy counts(&model, &EventListModel::countsChanged);
+
+        model.setRoom(m_bigRoom);
+        QTRY_VERIFY(model.rowCount() >= EventListModel::PageSize);
+        QTRY_COMPARE(model.totalCount(), 516);
+        QCOMPARE(model.shownCount(), 516);
+        QCOMPARE(counts.last().at(0).toLongLong(), 516);
+        // The view (here the tester) asks for more as it goes; each page comes in as one batch.
+        while (model.canFetchMore({}) || model.isLoading()) {
+            if (model.canFetchMore({}))
+                model.fetchMore({});
+            QVERIFY(!model.canFetchMore({})); // one request in flight at a time
+            QTRY_VERIFY(!model.isLoading());
+        }
+        QCOMPARE(model.rowCount(), 516);
+        QCOMPARE(inserted.count(), 3); // 200 + 200 + 116, never row by row
+        QCOMPARE(inserted.at(2).at(1).toInt(), 400);
+        QCOMPARE(inserted.at(2).at(2).toInt(), 515);
+        // Ascending by index, as the store serves them.
+        for (int row = 1; row < model.rowCount(); ++row)
+            QVERIFY(model.record(row - 1).index < model.record(row).index);
+        QCOMPARE(model.index(0, EventListModel::IndexColumn).data().toLongLong(), 0);
+    }
+
+    void blockedRowsAndCounts()
+    {
+        StoreThread store;
+        openInWorker(store.worker());
+        EventListModel model(store.worker());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        EventFilter withBlocked;
+        withBlocked.includeBlocked = true;
+        model.setRoom(m_blockedRoom, withBlocked);
+        QTRY_VERIFY(model.totalCount() > 0);
+        QTRY_COMPARE(qint64(model.rowCount()), model.totalCount());
+        int blocked = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QModelIndex text = model.index(row, EventListModel::TextColumn);
+            if (text.data(EventListModel::BlockedRole).toBool()) {
+                ++blocked;
+                QVERIFY(text.data().toString().startsWith(QLatin1String("[blocked by ")));
+                QVERIFY(text.data(Qt::ToolTipRole).toString().contains(QLatin1String("Blocked by")));
+                QVERIFY(text.data(Qt::ForegroundRole).isValid());
+            }
+        }
+        QVERIFY(blocked > 0);
+
+        // The default hides them, and the counts say how many are shown of how many there are.
+        model.setRoom(m_blockedRoom);
+        QTRY_COMPARE(model.shownCount(), model.totalCount() - blocked);
+        QTRY_COMPARE(qint64(model.rowCount()), model.shownCount());
+    }
+
+    void staleRepliesAreDropped()
+    {
+        StoreThread store;
+        openInWorker(store.worker());
+        EventListModel model(store.worker());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Workspace ws(m_workspace);
+        const qint64 other = ws.rooms().last().id;
+        model.setRoom(m_bigRoom);
+        model.setRoom(other); // before the first reply arrives
+        QTRY_VERIFY(model.totalCount() >= 0);
+        QTRY_VERIFY(!model.isLoading());
+        QTest::qWait(100);
+        QCOMPARE(model.totalCount(), ws.room(other)->eventCount);
+        QCOMPARE(qint64(model.rowCount()), ws.countEvents(other, std::make_unique<EventFilter>().get()));
+        model.setRoom(0);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void workerImportsWithProgress()
+    {
+        QTemporaryDir dir;
+        StoreThread store;
+        StoreWorker* worker = store.worker();
+        QSignalSpy opened(worker, &StoreWorker::workspaceOpened);
+        QSignalSpy progress(worker, &StoreWorker::importProgress);
+        QSignalSpy imported(worker, &StoreWorker::imported);
+        QSignalSpy finished(worker, &StoreWorker::importFinished);
+        QSignalSpy failed(worker, &StoreWorker::failed);
+        QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection,
+                                  Q_ARG(QString, dir.filePath(QStringLiteral("w.sightline"))));
+        QVERIFY(opened.wait(5000));
+        const QStringList sources { dataFile(QStringLiteral("roomkit/many_rooms.sqlite")), dir.filePath(QStringLiteral("missing.sqlite")) };
+        QMetaObject::invokeMethod(worker, "importSources", Qt::QueuedConnection, Q_ARG(QStringList, sources));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(imported.count(), 1);
+        QCOMPARE(imported.first().first().value<ImportReport>().added(), 732);
+        QVERIFY(progress.count() >= 1);
+        QCOMPARE(progress.last().at(0).toLongLong(), 732);
+        QCOMPARE(failed.count(), 1); // the missing one, named, while the other imported
+        QVERIFY(failed.first().first().toString().contains(QLatin1String("missing.sqlite: no such file")));
+    }
+};
+
+QTEST_MAIN(TestModels)
+#include "tst_models.moc"
