@@ -45,7 +45,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->addWidget(m_roomList);
     m_splitter->addWidget(m_eventList);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 420, 860 });
+    m_splitter->setSizes({ 620, 760 });
     setCentralWidget(m_splitter);
     statusBar()->addPermanentWidget(m_status);
     createActions();
@@ -111,7 +111,7 @@ MainWindow::MainWindow(QWidget* parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry")))
-        resize(1280, 800);
+        resize(1380, 820);
     updateStatus();
 }
 

@@ -38,9 +38,12 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the source's own order until the user sorts
     m_view->setAlternatingRowColors(true);
     m_view->setAllColumnsShowFocus(true);
+    // Counts size to their contents; the room's name takes what is left, but never less than a readable width.
     m_view->header()->setStretchLastSection(false);
+    m_view->header()->setMinimumSectionSize(40);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
+    m_view->setMinimumWidth(520);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

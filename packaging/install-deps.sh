@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that building, running and testing Sightline need, and nothing when they
+# are all there already (so it is cheap to run before every build).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ ccache pkg-config             # the build
+  qt6-base-dev qt6-base-dev-tools libgl-dev           # Qt 6.4 Core, Gui, Widgets, Sql, Test
+  libqt6sql6-sqlite libsqlite3-dev sqlite3            # SQLite through QtSql, and its C API on hot paths
+  qt6-qpa-plugins fonts-dejavu-core                   # a window on X11 (and offscreen in tests), legible text
+  xvfb xauth imagemagick                              # screenshots of the real window without a display
+  clang libclang-rt-14-dev                            # libFuzzer, for the coverage-guided fuzz test
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "Installing: ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
