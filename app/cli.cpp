@@ -6,19 +6,18 @@
 #include "timeutil.h"
 #include "workspace.h"
 
+#include <climits>
+#include <memory>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <climits>
-#include <memory>
-
 namespace {
 
-const QStringList verbs = { QStringLiteral("import"), QStringLiteral("rooms"), QStringLiteral("events"),
-                            QStringLiteral("tools") };
+const QStringList verbs
+    = { QStringLiteral("import"), QStringLiteral("rooms"), QStringLiteral("events"), QStringLiteral("tools") };
 
 QString generalHelp()
 {
@@ -93,15 +92,15 @@ public:
 
 private:
     void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb, const QString& positional,
-               const QString& synopsis)
+        const QString& synopsis)
     {
         parser.setApplicationDescription(synopsis);
         parser.addPositionalArgument(positional, QStringLiteral("a RoomKit SQLite store or a Sightline workspace"));
         parser.addOption({ QStringLiteral("format"),
-                           QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, workspace)"),
-                           QStringLiteral("FORMAT") });
-        const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
-                                      QStringLiteral("show this help"));
+            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, workspace)"),
+            QStringLiteral("FORMAT") });
+        const QCommandLineOption help(
+            QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("show this help"));
         parser.addOption(help);
         QStringList verbArgs = args.mid(2);
         verbArgs.prepend(QStringLiteral("sightline ") + verb);
@@ -113,7 +112,8 @@ private:
         }
         if (parser.isSet(QStringLiteral("format"))
             && Importer::parseFormat(parser.value(QStringLiteral("format"))) == Importer::Format::Unknown)
-            usage(QStringLiteral("unknown format '%1' (roomkit, workspace)").arg(parser.value(QStringLiteral("format"))));
+            usage(
+                QStringLiteral("unknown format '%1' (roomkit, workspace)").arg(parser.value(QStringLiteral("format"))));
     }
 
     Importer::Format forcedFormat(const QCommandLineParser& parser)
@@ -152,7 +152,7 @@ private:
             throw StoreError(ws.path(), {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
         if (ids.size() > 1) {
             throw StoreError(ws.path(), {},
-                             QStringLiteral("room '%1' is in %2 sources of this workspace").arg(nativeId).arg(ids.size()));
+                QStringLiteral("room '%1' is in %2 sources of this workspace").arg(nativeId).arg(ids.size()));
         }
         return ids.first();
     }
@@ -161,12 +161,12 @@ private:
     {
         QCommandLineParser parser;
         const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-                                        QStringLiteral("the workspace to import into (default: each source's cached "
-                                                       "workspace)"),
-                                        QStringLiteral("WORKSPACE"));
+            QStringLiteral("the workspace to import into (default: each source's cached "
+                           "workspace)"),
+            QStringLiteral("WORKSPACE"));
         parser.addOption(output);
         parse(parser, args, QStringLiteral("import"), QStringLiteral("SOURCE..."),
-              QStringLiteral("Import sources into a workspace, or sync what is new since the last import."));
+            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."));
         const QStringList sources = parser.positionalArguments();
         if (sources.isEmpty())
             usage(QStringLiteral("import needs at least one SOURCE"));
@@ -203,25 +203,23 @@ private:
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const RoomSummary& r : ws->rooms()) {
             if (json) {
-                QJsonObject o { { QStringLiteral("id"), r.nativeId },
-                                { QStringLiteral("title"), orNull(r.title) },
-                                { QStringLiteral("system"), r.system },
-                                { QStringLiteral("status"), orNull(r.status) },
-                                { QStringLiteral("event_count"), r.eventCount },
-                                { QStringLiteral("blocked_count"), r.blockedCount },
-                                { QStringLiteral("tool_calls"), r.toolCalls },
-                                { QStringLiteral("failed"), r.failed },
-                                { QStringLiteral("refused"), r.refused },
-                                { QStringLiteral("unserved"), r.unserved },
-                                { QStringLiteral("first_at"), r.firstMicros ? QJsonValue(TimeUtil::formatMicros(r.firstMicros)) : QJsonValue() },
-                                { QStringLiteral("last_at"), r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() } };
+                QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
+                    { QStringLiteral("system"), r.system }, { QStringLiteral("status"), orNull(r.status) },
+                    { QStringLiteral("event_count"), r.eventCount },
+                    { QStringLiteral("blocked_count"), r.blockedCount }, { QStringLiteral("tool_calls"), r.toolCalls },
+                    { QStringLiteral("failed"), r.failed }, { QStringLiteral("refused"), r.refused },
+                    { QStringLiteral("unserved"), r.unserved },
+                    { QStringLiteral("first_at"),
+                        r.firstMicros ? QJsonValue(TimeUtil::formatMicros(r.firstMicros)) : QJsonValue() },
+                    { QStringLiteral("last_at"),
+                        r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() } };
                 m_out << line(o) << '\n';
             } else {
-                m_out << r.nativeId << (r.title.isEmpty() ? QString() : QStringLiteral(" \"") + r.title + QLatin1Char('"'))
-                      << "  " << r.system << "  events " << r.eventCount << "  blocked " << r.blockedCount
-                      << "  tools " << r.toolCalls << " (failed " << r.failed << ", refused " << r.refused
-                      << ", unserved " << r.unserved << ")  " << timeOrDash(r.firstMicros) << " .. "
-                      << timeOrDash(r.lastMicros) << '\n';
+                m_out << r.nativeId
+                      << (r.title.isEmpty() ? QString() : QStringLiteral(" \"") + r.title + QLatin1Char('"')) << "  "
+                      << r.system << "  events " << r.eventCount << "  blocked " << r.blockedCount << "  tools "
+                      << r.toolCalls << " (failed " << r.failed << ", refused " << r.refused << ", unserved "
+                      << r.unserved << ")  " << timeOrDash(r.firstMicros) << " .. " << timeOrDash(r.lastMicros) << '\n';
             }
         }
         m_out.flush();
@@ -275,25 +273,37 @@ private:
         parser.addOptions({
             { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
             { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
-            { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"), QStringLiteral("T") },
+            { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
+                QStringLiteral("T") },
             { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
-            { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"), QStringLiteral("T") },
-            { QStringLiteral("participant"), QStringLiteral("only events from this participant"), QStringLiteral("ID") },
+            { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"),
+                QStringLiteral("T") },
+            { QStringLiteral("participant"), QStringLiteral("only events from this participant"),
+                QStringLiteral("ID") },
             { QStringLiteral("correlation"), QStringLiteral("only events of this AI response"), QStringLiteral("ID") },
-            { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"), QStringLiteral("TIME") },
-            { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"), QStringLiteral("TIME") },
+            { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"),
+                QStringLiteral("TIME") },
+            { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"),
+                QStringLiteral("TIME") },
             { QStringLiteral("include-blocked"), QStringLiteral("include rows a hook blocked (left out by default)") },
             { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
             { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
-            { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"), QStringLiteral("N") },
-            { QStringLiteral("newest-first"), QStringLiteral("take the window from the room's tail (still printed oldest first)") },
-            { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"), QStringLiteral("I") },
-            { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"), QStringLiteral("I") },
+            { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
+                QStringLiteral("N") },
+            { QStringLiteral("newest-first"),
+                QStringLiteral("take the window from the room's tail (still printed oldest first)") },
+            { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"),
+                QStringLiteral("I") },
+            { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"),
+                QStringLiteral("I") },
             { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
-            { QStringLiteral("conversation"), QStringLiteral("messages only, blocked ones included: the newest --limit, or forward from --after-index") },
+            { QStringLiteral("conversation"),
+                QStringLiteral(
+                    "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
             { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
         });
-        parse(parser, args, QStringLiteral("events"), QStringLiteral("SOURCE"), QStringLiteral("List a room's events."));
+        parse(
+            parser, args, QStringLiteral("events"), QStringLiteral("SOURCE"), QStringLiteral("List a room's events."));
         const QString source = single(parser);
 
         EventFilter filter;
@@ -332,8 +342,8 @@ private:
             m_out << ws->countEvents(room, filtered ? &filter : nullptr) << Qt::endl;
             return Cli::Ok;
         }
-        const EventRecords rows = conversation ? ws->conversation(room, page.limit, page.afterIndex)
-                                               : ws->listEvents(room, filter, page);
+        const EventRecords rows
+            = conversation ? ws->conversation(room, page.limit, page.afterIndex) : ws->listEvents(room, filter, page);
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const EventRecord& e : rows)
             m_out << (json ? eventJson(e) : eventText(e)) << '\n';
@@ -343,18 +353,15 @@ private:
 
     static QString eventJson(const EventRecord& e)
     {
-        QJsonObject o { { QStringLiteral("index"), e.index },
-                        { QStringLiteral("id"), orNull(e.nativeId) },
-                        { QStringLiteral("type"), e.type },
-                        { QStringLiteral("kind"), e.kind },
-                        { QStringLiteral("status"), orNull(e.status) },
-                        { QStringLiteral("blocked_by"), orNull(e.blockedBy) },
-                        { QStringLiteral("channel_id"), orNull(e.channelId) },
-                        { QStringLiteral("channel_type"), orNull(e.channelType) },
-                        { QStringLiteral("participant_id"), orNull(e.participantId) },
-                        { QStringLiteral("correlation_id"), orNull(e.correlationId) },
-                        { QStringLiteral("created_at"), TimeUtil::formatMicros(e.createdMicros) },
-                        { QStringLiteral("text"), orNull(e.text) } };
+        QJsonObject o { { QStringLiteral("index"), e.index }, { QStringLiteral("id"), orNull(e.nativeId) },
+            { QStringLiteral("type"), e.type }, { QStringLiteral("kind"), e.kind },
+            { QStringLiteral("status"), orNull(e.status) }, { QStringLiteral("blocked_by"), orNull(e.blockedBy) },
+            { QStringLiteral("channel_id"), orNull(e.channelId) },
+            { QStringLiteral("channel_type"), orNull(e.channelType) },
+            { QStringLiteral("participant_id"), orNull(e.participantId) },
+            { QStringLiteral("correlation_id"), orNull(e.correlationId) },
+            { QStringLiteral("created_at"), TimeUtil::formatMicros(e.createdMicros) },
+            { QStringLiteral("text"), orNull(e.text) } };
         if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
             o.insert(QStringLiteral("tool_name"), orNull(e.toolName));
             o.insert(QStringLiteral("tool_id"), orNull(e.toolId));
@@ -373,7 +380,8 @@ private:
         if (!e.channelId.isEmpty())
             out += QStringLiteral("  [") + e.channelId + QLatin1Char(']');
         if (e.isBlocked())
-            out += QStringLiteral("  (blocked by ") + (e.blockedBy.isEmpty() ? QStringLiteral("?") : e.blockedBy) + QLatin1Char(')');
+            out += QStringLiteral("  (blocked by ") + (e.blockedBy.isEmpty() ? QStringLiteral("?") : e.blockedBy)
+                + QLatin1Char(')');
         if (!e.outcome.isEmpty())
             out += QStringLiteral("  -> ") + e.outcome;
         QString text = e.text;
@@ -387,9 +395,9 @@ private:
     {
         QCommandLineParser parser;
         parser.addOptions({ { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
-                            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } });
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } });
         parse(parser, args, QStringLiteral("tools"), QStringLiteral("SOURCE"),
-              QStringLiteral("List a room's tool calls, each start paired with its end."));
+            QStringLiteral("List a room's tool calls, each start paired with its end."));
         const QString source = single(parser);
         auto ws = openSource(source, forcedFormat(parser));
         const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
@@ -397,22 +405,22 @@ private:
         for (const ToolCallRecord& c : ws->toolCalls(room)) {
             if (json) {
                 QJsonObject o { { QStringLiteral("tool_name"), orNull(c.toolName) },
-                                { QStringLiteral("tool_id"), orNull(c.toolId) },
-                                { QStringLiteral("correlation_id"), orNull(c.groupId) },
-                                { QStringLiteral("start_index"), orNull(c.startIndex) },
-                                { QStringLiteral("end_index"), orNull(c.endIndex) },
-                                { QStringLiteral("duration_ms"), orNull(c.durationMs) },
-                                { QStringLiteral("duration_from"), orNull(c.durationSource) },
-                                { QStringLiteral("status"), orNull(c.status) },
-                                { QStringLiteral("outcome"), c.outcome },
-                                { QStringLiteral("pairing"), c.pairing },
-                                { QStringLiteral("error"), orNull(c.error) } };
+                    { QStringLiteral("tool_id"), orNull(c.toolId) },
+                    { QStringLiteral("correlation_id"), orNull(c.groupId) },
+                    { QStringLiteral("start_index"), orNull(c.startIndex) },
+                    { QStringLiteral("end_index"), orNull(c.endIndex) },
+                    { QStringLiteral("duration_ms"), orNull(c.durationMs) },
+                    { QStringLiteral("duration_from"), orNull(c.durationSource) },
+                    { QStringLiteral("status"), orNull(c.status) }, { QStringLiteral("outcome"), c.outcome },
+                    { QStringLiteral("pairing"), c.pairing }, { QStringLiteral("error"), orNull(c.error) } };
                 m_out << line(o) << '\n';
             } else {
                 auto idx = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };
                 m_out << c.toolName << "  " << c.toolId << "  " << idx(c.startIndex) << ".." << idx(c.endIndex) << "  "
                       << (c.durationMs ? QString::number(*c.durationMs) + QStringLiteral(" ms")
-                                           + (c.durationSource == QLatin1String("timestamps") ? QStringLiteral(" (from timestamps)") : QString())
+                                     + (c.durationSource == QLatin1String("timestamps")
+                                             ? QStringLiteral(" (from timestamps)")
+                                             : QString())
                                        : QStringLiteral("-"))
                       << "  " << c.status << "  " << c.outcome << "  " << c.pairing << '\n';
             }

@@ -1,11 +1,10 @@
 #include "cli.h"
 #include "mainwindow.h"
 
+#include <cstdio>
 #include <QApplication>
 #include <QCoreApplication>
 #include <QTextStream>
-
-#include <cstdio>
 
 int main(int argc, char** argv)
 {

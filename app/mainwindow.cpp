@@ -54,17 +54,18 @@ MainWindow::MainWindow(QWidget* parent)
     connect(worker, &StoreWorker::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
         if (!m_pendingImports.isEmpty()) {
-            m_progress = new QProgressDialog(tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()),
-                                             tr("Cancel"), 0, 0, this);
+            m_progress = new QProgressDialog(
+                tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()), tr("Cancel"), 0, 0, this);
             m_progress->setWindowModality(Qt::WindowModal);
             m_progress->setMinimumDuration(300);
             connect(m_progress, &QProgressDialog::canceled, this, [this] { m_store->worker()->cancelImport(); });
-            QMetaObject::invokeMethod(m_store->worker(), "importSources", Qt::QueuedConnection,
-                                      Q_ARG(QStringList, m_pendingImports));
+            QMetaObject::invokeMethod(
+                m_store->worker(), "importSources", Qt::QueuedConnection, Q_ARG(QStringList, m_pendingImports));
             m_pendingImports.clear();
             return;
         }
-        QMetaObject::invokeMethod(m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+        QMetaObject::invokeMethod(
+            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
     });
     connect(worker, &StoreWorker::importProgress, this, [this](qint64 done, qint64 total) {
         if (!m_progress)
@@ -75,7 +76,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(worker, &StoreWorker::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
-        statusBar()->showMessage(tr("Imported %n new event(s) from %1", nullptr, int(report.added())).arg(report.source), 8000);
+        statusBar()->showMessage(
+            tr("Imported %n new event(s) from %1", nullptr, int(report.added())).arg(report.source), 8000);
     });
     connect(worker, &StoreWorker::importFinished, this, [this](bool cancelled) {
         if (m_progress) {
@@ -85,10 +87,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (cancelled)
             statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
         if (!m_importProblems.isEmpty()) {
-            showError(tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
+            showError(
+                tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
             m_importProblems.clear();
         }
-        QMetaObject::invokeMethod(m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+        QMetaObject::invokeMethod(
+            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
     });
     connect(worker, &StoreWorker::roomsLoaded, this, [this](quint64 generation, const RoomSummaries& rooms) {
         if (generation != m_roomsGeneration)
@@ -124,8 +128,7 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(tr("Open a RoomKit store or a Sightline workspace"));
     connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a store or workspace"), QString(),
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a store or workspace"), QString(),
             tr("Stores and workspaces (*.sqlite *.sqlite3 *.db *.sightline);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
@@ -149,9 +152,9 @@ void MainWindow::createActions()
     QAction* about = help->addAction(tr("&About Sightline"));
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Sightline"),
-                           tr("<b>Sightline %1</b><p>Reads, checks and reports what AI agents did: RoomKit rooms, "
-                              "with their messages and tool calls.</p><p>Built with Qt %2.</p>")
-                               .arg(QLatin1String(SIGHTLINE_VERSION), QLatin1String(qVersion())));
+            tr("<b>Sightline %1</b><p>Reads, checks and reports what AI agents did: RoomKit rooms, "
+               "with their messages and tool calls.</p><p>Built with Qt %2.</p>")
+                .arg(QLatin1String(SIGHTLINE_VERSION), QLatin1String(qVersion())));
     });
 }
 

@@ -33,7 +33,7 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     if (roomId == 0 || !m_worker)
         return;
     QMetaObject::invokeMethod(m_worker, "countEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
-                              Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
+        Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
     requestPage();
 }
 
@@ -46,7 +46,7 @@ void EventListModel::requestPage()
     page.limit = PageSize;
     page.afterIndex = m_rows.isEmpty() ? std::numeric_limits<qint64>::min() : m_rows.constLast().index;
     QMetaObject::invokeMethod(m_worker, "loadEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
-                              Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter), Q_ARG(PageRequest, page));
+        Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter), Q_ARG(PageRequest, page));
 }
 
 void EventListModel::onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events)
@@ -150,7 +150,9 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
     case IndexColumn:
         return e.index;
     case TimeColumn:
-        return QDateTime::fromMSecsSinceEpoch(e.createdMicros / 1000, Qt::UTC).toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        return QDateTime::fromMSecsSinceEpoch(e.createdMicros / 1000, Qt::UTC)
+            .toLocalTime()
+            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     case TypeColumn:
         return e.outcome.isEmpty() ? e.type : e.type + QStringLiteral(" · ") + e.outcome;
     case ChannelColumn:

@@ -10,8 +10,16 @@ class RoomListModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { RoomColumn, SystemColumn, EventsColumn, ToolCallsColumn, FailedColumn, BlockedColumn,
-                  LastActivityColumn, NUM_COLUMNS };
+    enum Column {
+        RoomColumn,
+        SystemColumn,
+        EventsColumn,
+        ToolCallsColumn,
+        FailedColumn,
+        BlockedColumn,
+        LastActivityColumn,
+        NUM_COLUMNS
+    };
     enum Roles { RoomIdRole = Qt::UserRole, NativeIdRole, SortRole, FilterRole };
 
     explicit RoomListModel(QObject* parent = nullptr);

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <optional>
 #include <QString>
 #include <QStringList>
-
-#include <optional>
 
 // What a reader asks for, with RoomKit's EventFilter semantics (seeds/000, SOURCES.md §1.6):
 // exclude_types wins over types, both time bounds are exclusive, and blocked rows are left out

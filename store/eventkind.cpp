@@ -15,7 +15,8 @@ QString forRoomKitType(const QString& type)
         return Run;
     if (type.startsWith(QLatin1String("participant_")) || type.startsWith(QLatin1String("channel_"))
         || type.startsWith(QLatin1String("recording_")) || type == QLatin1String("dtmf")
-        || type == QLatin1String("typing") || type == QLatin1String("presence") || type.endsWith(QLatin1String("_receipt")))
+        || type == QLatin1String("typing") || type == QLatin1String("presence")
+        || type.endsWith(QLatin1String("_receipt")))
         return Lifecycle;
     return Custom;
 }

@@ -101,13 +101,14 @@ EventQuery EventQuery::conversation(qint64 roomId, int limit, std::optional<qint
         throw StoreError({}, {}, QStringLiteral("limit must not be negative"));
     EventQuery q;
     q.binds << roomId;
-    const QString base = QStringLiteral("SELECT ") + columns
-        + QStringLiteral(" FROM events WHERE room_id = ? AND type = 'message'");
+    const QString base
+        = QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM events WHERE room_id = ? AND type = 'message'");
     if (afterIndex) {
         q.sql = base + QStringLiteral(" AND seq > ? ORDER BY seq ASC LIMIT ?");
         q.binds << *afterIndex << limit;
     } else {
-        q.sql = QStringLiteral("SELECT * FROM (") + base + QStringLiteral(" ORDER BY seq DESC LIMIT ?) ORDER BY seq ASC");
+        q.sql
+            = QStringLiteral("SELECT * FROM (") + base + QStringLiteral(" ORDER BY seq DESC LIMIT ?) ORDER BY seq ASC");
         q.binds << limit;
     }
     return q;

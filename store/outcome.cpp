@@ -26,7 +26,8 @@ QString errorOfResult(const QJsonValue& result)
     const QJsonValue error = object.value(QLatin1String("error"));
     if (error.isUndefined() || error.isNull())
         return {};
-    return error.isString() ? error.toString() : QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    return error.isString() ? error.toString()
+                            : QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
 QString classifyError(const QString& error)
@@ -50,8 +51,8 @@ QString classifyError(const QString& error)
     return Failed;
 }
 
-QString forRoomKitEnd(const QString& rowStatus, const QString& contentStatus, const QString& storedOutcome,
-                      const QJsonValue& result)
+QString forRoomKitEnd(
+    const QString& rowStatus, const QString& contentStatus, const QString& storedOutcome, const QJsonValue& result)
 {
     if (isKnown(storedOutcome))
         return storedOutcome;

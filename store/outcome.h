@@ -22,6 +22,6 @@ QString classifyError(const QString& error);
 
 // A RoomKit TOOL_CALL_END row: the stored outcome when newer RoomKit wrote one, else derived from the row
 // status (blocked), content.status (failed) and the error in the result, as §4.4 orders them.
-QString forRoomKitEnd(const QString& rowStatus, const QString& contentStatus, const QString& storedOutcome,
-                      const QJsonValue& result);
+QString forRoomKitEnd(
+    const QString& rowStatus, const QString& contentStatus, const QString& storedOutcome, const QJsonValue& result);
 } // namespace Outcome

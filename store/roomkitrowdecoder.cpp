@@ -31,8 +31,8 @@ QString contentText(const QJsonObject& content, int depth = 0)
         }
         return parts.join(QLatin1Char('\n'));
     }
-    for (const char* key : { "body", "text", "plain_text", "caption", "transcript", "label", "address", "filename",
-                             "url" }) {
+    for (const char* key :
+        { "body", "text", "plain_text", "caption", "transcript", "label", "address", "filename", "url" }) {
         const QString value = str(content, QLatin1String(key));
         if (!value.isEmpty())
             return value;
@@ -44,7 +44,7 @@ QString contentText(const QJsonObject& content, int depth = 0)
     if (type == QLatin1String("edit")) {
         return QStringLiteral("edit of %1: %2")
             .arg(str(content, QLatin1String("target_event_id")),
-                 contentText(content.value(QLatin1String("new_content")).toObject(), depth + 1));
+                contentText(content.value(QLatin1String("new_content")).toObject(), depth + 1));
     }
     if (type == QLatin1String("delete")) {
         QString text = QStringLiteral("delete of ") + str(content, QLatin1String("target_event_id"));
@@ -175,9 +175,10 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         r.toolId = str(content, QLatin1String("tool_id"));
         out.contentStatus = str(content, QLatin1String("status"));
         const QJsonValue args = content.value(QLatin1String("arguments"));
-        out.arguments = args.isObject() ? QString::fromUtf8(QJsonDocument(args.toObject()).toJson(QJsonDocument::Compact))
-            : args.isArray()            ? QString::fromUtf8(QJsonDocument(args.toArray()).toJson(QJsonDocument::Compact))
-                                        : args.toVariant().toString();
+        out.arguments = args.isObject()
+            ? QString::fromUtf8(QJsonDocument(args.toObject()).toJson(QJsonDocument::Compact))
+            : args.isArray() ? QString::fromUtf8(QJsonDocument(args.toArray()).toJson(QJsonDocument::Compact))
+                             : args.toVariant().toString();
         const QJsonValue result = content.value(QLatin1String("result"));
         if (result.isString())
             out.result = result.toString();
@@ -194,8 +195,8 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         if (out.error.isEmpty())
             out.error = Outcome::errorOfResult(result);
         if (r.type == QLatin1String("tool_call_end")) {
-            r.outcome = Outcome::forRoomKitEnd(r.status, out.contentStatus, str(content, QLatin1String("outcome")),
-                                               result);
+            r.outcome
+                = Outcome::forRoomKitEnd(r.status, out.contentStatus, str(content, QLatin1String("outcome")), result);
         }
         r.text = r.toolName + QLatin1Char('(') + out.arguments + QLatin1Char(')');
     } else {

@@ -2,10 +2,9 @@
 
 #include "eventrecord.h"
 
+#include <optional>
 #include <QByteArray>
 #include <QString>
-
-#include <optional>
 
 // The columns RoomKit's SQLiteStore keeps beside each event's JSON (events table, SOURCES.md §1.7).
 // When the JSON cannot be read, they are what the row still tells.

@@ -70,7 +70,7 @@ void exec(QSqlDatabase& db, const QString& sql, const QString& file, int step)
     QSqlQuery query(db);
     if (!query.exec(sql)) {
         throw StoreError(file, QStringLiteral("schema step %1").arg(step),
-                         QStringLiteral("migration failed: ") + query.lastError().text());
+            QStringLiteral("migration failed: ") + query.lastError().text());
     }
 }
 
@@ -92,10 +92,10 @@ void migrate(QSqlDatabase& db, const QString& file, int upTo)
     query.finish();
     if (version > latestVersion()) {
         throw StoreError(file, {},
-                         QStringLiteral("workspace schema version %1 was written by a newer Sightline (this one reads "
-                                        "up to %2)")
-                             .arg(version)
-                             .arg(latestVersion()));
+            QStringLiteral("workspace schema version %1 was written by a newer Sightline (this one reads "
+                           "up to %2)")
+                .arg(version)
+                .arg(latestVersion()));
     }
     for (; version < target; ++version) {
         if (!db.transaction())

@@ -11,7 +11,7 @@ SqliteStatement::SqliteStatement(sqlite3* db, const char* sql)
 {
     if (sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr) != SQLITE_OK) {
         throw StoreError(QString::fromUtf8(sqlite3_db_filename(db, "main")), {},
-                         QStringLiteral("cannot prepare a statement: ") + QString::fromUtf8(sqlite3_errmsg(db)));
+            QStringLiteral("cannot prepare a statement: ") + QString::fromUtf8(sqlite3_errmsg(db)));
     }
 }
 
@@ -35,8 +35,8 @@ void SqliteStatement::bind(int column, const QString& text)
 
 void SqliteStatement::bindText(int column, const QByteArray& utf8)
 {
-    sqlite3_bind_text64(m_stmt, column, utf8.constData(), static_cast<sqlite3_uint64>(utf8.size()), SQLITE_TRANSIENT,
-                        SQLITE_UTF8);
+    sqlite3_bind_text64(
+        m_stmt, column, utf8.constData(), static_cast<sqlite3_uint64>(utf8.size()), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 void SqliteStatement::bindBlob(int column, const QByteArray& bytes)

@@ -2,7 +2,6 @@
 
 #include <QByteArray>
 #include <QString>
-
 #include <sqlite3.h>
 
 // A prepared statement on the native handle of a QtSql SQLite connection, for the hot paths (bulk import,

@@ -85,8 +85,8 @@ void StoreWorker::countEvents(quint64 generation, qint64 roomId, const EventFilt
     if (!requireWorkspace())
         return;
     try {
-        emit eventsCounted(generation, roomId, m_workspace->countEvents(roomId, &filter),
-                           m_workspace->countEvents(roomId, nullptr));
+        emit eventsCounted(
+            generation, roomId, m_workspace->countEvents(roomId, &filter), m_workspace->countEvents(roomId, nullptr));
     } catch (const StoreError& e) {
         emit failed(e.toString());
     }

@@ -5,11 +5,10 @@
 #include "roomsummary.h"
 #include "sources/importreport.h"
 
-#include <QObject>
-#include <QStringList>
-
 #include <atomic>
 #include <memory>
+#include <QObject>
+#include <QStringList>
 
 class Workspace;
 

@@ -1,9 +1,8 @@
 #include "timeutil.h"
 
+#include <cmath>
 #include <QDate>
 #include <QDateTime>
-
-#include <cmath>
 
 namespace {
 

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <optional>
 #include <QString>
 #include <QStringView>
-
-#include <optional>
 
 // Times are kept as microseconds since the Unix epoch (UTC): RoomKit writes microsecond precision,
 // which QDateTime (milliseconds) would lose.

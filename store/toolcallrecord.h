@@ -1,9 +1,8 @@
 #pragma once
 
+#include <optional>
 #include <QString>
 #include <QVector>
-
-#include <optional>
 
 // One logical tool call: a start paired with its end (or one of them alone).
 struct ToolCallRecord

@@ -2,10 +2,9 @@
 
 #include "outcome.h"
 
-#include <QHash>
-
 #include <algorithm>
 #include <deque>
+#include <QHash>
 
 namespace {
 
@@ -118,7 +117,7 @@ ToolCallRecords pair(const QVector<ToolEvent>& events)
     }
     auto firstIndex = [](const ToolCallRecord& c) { return c.startIndex ? *c.startIndex : *c.endIndex; };
     std::stable_sort(calls.begin(), calls.end(),
-                     [&](const ToolCallRecord& a, const ToolCallRecord& b) { return firstIndex(a) < firstIndex(b); });
+        [&](const ToolCallRecord& a, const ToolCallRecord& b) { return firstIndex(a) < firstIndex(b); });
     return calls;
 }
 

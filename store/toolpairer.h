@@ -2,10 +2,9 @@
 
 #include "toolcallrecord.h"
 
+#include <optional>
 #include <QString>
 #include <QVector>
-
-#include <optional>
 
 // A tool start or end row, as the pairer needs it.
 struct ToolEvent

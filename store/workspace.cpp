@@ -10,8 +10,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSqlError>
 #include <QRegularExpression>
+#include <QSqlError>
 #include <QSqlQuery>
 
 namespace {
@@ -118,7 +118,8 @@ QSqlQuery Workspace::exec(const QString& sql, const QVariantList& binds)
         ok = ok && query.exec();
     }
     if (!ok)
-        throw StoreError(m_path, {}, query.lastError().text() + QStringLiteral(" (in: ") + sql.left(60) + QStringLiteral("…)"));
+        throw StoreError(
+            m_path, {}, query.lastError().text() + QStringLiteral(" (in: ") + sql.left(60) + QStringLiteral("…)"));
     return query;
 }
 
@@ -225,7 +226,7 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
     QSqlQuery q = exec(QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, "
                                       "duration_ms, duration_source, status, outcome, pairing, error FROM tool_calls "
                                       "WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq)"),
-                       { roomId });
+        { roomId });
     auto optional = [&q](int column) -> std::optional<qint64> {
         return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
     };

@@ -5,11 +5,10 @@
 #include "roomsummary.h"
 #include "toolcallrecord.h"
 
+#include <optional>
 #include <QJsonObject>
 #include <QSqlDatabase>
 #include <QString>
-
-#include <optional>
 
 struct sqlite3;
 

@@ -7,7 +7,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QTest>
-
 #include <sqlite3.h>
 
 namespace TestSupport {

@@ -2,13 +2,12 @@
 
 #include "eventrecord.h"
 
+#include <memory>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QTemporaryDir>
 #include <QVector>
-
-#include <memory>
 
 class Workspace;
 

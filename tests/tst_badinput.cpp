@@ -9,7 +9,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
-
 #include <sqlite3.h>
 
 using namespace TestSupport;
@@ -53,14 +52,22 @@ private slots:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("not a database") << "text" << "not a source Sightline reads";
-        QTest::newRow("empty file") << "empty" << "an empty file";
-        QTest::newRow("missing") << "missing" << "no such file";
-        QTest::newRow("folder") << "folder" << "a folder";
-        QTest::newRow("truncated") << "truncated" << "truncated SQLite database";
-        QTest::newRow("header only") << "header" << "truncated SQLite database";
-        QTest::newRow("unknown schema version") << "version" << "unknown RoomKit schema version 9";
-        QTest::newRow("another SQLite database") << "other" << "not a RoomKit store";
+        QTest::newRow("not a database") << "text"
+                                        << "not a source Sightline reads";
+        QTest::newRow("empty file") << "empty"
+                                    << "an empty file";
+        QTest::newRow("missing") << "missing"
+                                 << "no such file";
+        QTest::newRow("folder") << "folder"
+                                << "a folder";
+        QTest::newRow("truncated") << "truncated"
+                                   << "truncated SQLite database";
+        QTest::newRow("header only") << "header"
+                                     << "truncated SQLite database";
+        QTest::newRow("unknown schema version") << "version"
+                                                << "unknown RoomKit schema version 9";
+        QTest::newRow("another SQLite database") << "other"
+                                                 << "not a RoomKit store";
     }
 
     void unreadableSources()
@@ -81,7 +88,8 @@ private slots:
             QFile whole(dataFile(QStringLiteral("roomkit/support.sqlite")));
             whole.open(QIODevice::ReadOnly);
             const QByteArray bytes = whole.readAll();
-            path = write(dir, QStringLiteral("cut.sqlite"), bytes.left(kind == QLatin1String("header") ? 100 : bytes.size() / 2));
+            path = write(dir, QStringLiteral("cut.sqlite"),
+                bytes.left(kind == QLatin1String("header") ? 100 : bytes.size() / 2));
         } else if (kind == QLatin1String("version")) {
             path = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
             execSql(path, QStringLiteral("PRAGMA user_version = 9"));
@@ -93,7 +101,8 @@ private slots:
         QVERIFY2(error.startsWith(path + QLatin1Char(':')), qPrintable(error)); // names the file first
         QVERIFY2(error.contains(expected), qPrintable(error));
         QVERIFY2(!error.contains(QLatin1Char('[')) || kind == QLatin1String("version"), qPrintable(error));
-        QVERIFY2(!error.contains(QLatin1String("SPOILED")) && !error.contains(QLatin1String("CHANGED")), qPrintable(error));
+        QVERIFY2(
+            !error.contains(QLatin1String("SPOILED")) && !error.contains(QLatin1String("CHANGED")), qPrintable(error));
         if (kind == QLatin1String("truncated"))
             QVERIFY2(error.contains(QLatin1String("byte ")), qPrintable(error)); // where the file ends
     }
@@ -102,16 +111,18 @@ private slots:
     {
         QTemporaryDir dir;
         const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
-        execSql(source, QStringLiteral("UPDATE events SET data = substr(data, 1, 90) "
-                                       "WHERE room_id = 'sup-duplicate-charge' AND idx = 4"));
+        execSql(source,
+            QStringLiteral("UPDATE events SET data = substr(data, 1, 90) "
+                           "WHERE room_id = 'sup-duplicate-charge' AND idx = 4"));
         const QByteArray before = sha256(source);
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         const ImportReport report = Importer::import(ws, source);
         QCOMPARE(report.added(), 113); // the rest of the file, and the bad row itself
         QCOMPARE(report.problems.size(), 1);
         const QString problem = report.problems.first();
-        QVERIFY2(problem.startsWith(source + QStringLiteral(": room sup-duplicate-charge, index 4: malformed JSON at byte")),
-                 qPrintable(problem));
+        QVERIFY2(
+            problem.startsWith(source + QStringLiteral(": room sup-duplicate-charge, index 4: malformed JSON at byte")),
+            qPrintable(problem));
         QCOMPARE(sha256(source), before);
 
         const qint64 room = ws.findRooms(QStringLiteral("sup-duplicate-charge")).first();
@@ -130,14 +141,18 @@ private slots:
         QTemporaryDir dir;
         const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
         // Replace one body's text with bytes that are not UTF-8, keeping the JSON around them.
-        execSql(source, QStringLiteral("UPDATE events SET data = CAST(replace(CAST(data AS BLOB), CAST('late' AS BLOB), X'6C61C3FF') AS TEXT) "
-                                       "WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        execSql(source,
+            QStringLiteral(
+                "UPDATE events SET data = CAST(replace(CAST(data AS BLOB), CAST('late' AS BLOB), X'6C61C3FF') AS TEXT) "
+                "WHERE room_id = 'sup-late-delivery' AND idx = 2"));
         QByteArray original;
         {
             sqlite3* db = nullptr;
             sqlite3_open(source.toUtf8().constData(), &db);
             sqlite3_stmt* st = nullptr;
-            sqlite3_prepare_v2(db, "SELECT CAST(data AS BLOB) FROM events WHERE room_id = 'sup-late-delivery' AND idx = 2", -1, &st, nullptr);
+            sqlite3_prepare_v2(db,
+                "SELECT CAST(data AS BLOB) FROM events WHERE room_id = 'sup-late-delivery' AND idx = 2", -1, &st,
+                nullptr);
             QCOMPARE(sqlite3_step(st), SQLITE_ROW);
             original = QByteArray(static_cast<const char*>(sqlite3_column_blob(st, 0)), sqlite3_column_bytes(st, 0));
             sqlite3_finalize(st);
@@ -148,7 +163,8 @@ private slots:
         const ImportReport report = Importer::import(ws, source);
         QCOMPARE(report.added(), 113);
         QCOMPARE(report.problems.size(), 1);
-        QVERIFY2(report.problems.first().contains(QLatin1String("index 2: invalid UTF-8")), qPrintable(report.problems.first()));
+        QVERIFY2(report.problems.first().contains(QLatin1String("index 2: invalid UTF-8")),
+            qPrintable(report.problems.first()));
         const qint64 room = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
         const EventRecords rows = ws.listEvents(room, {}, PageRequest { 1, 0, false, 1, {} });
         QVERIFY(rows.first().flags & EventFlags::InvalidUtf8);
@@ -165,7 +181,8 @@ private slots:
         sqlite3* writer = nullptr;
         QCOMPARE(sqlite3_open(source.toUtf8().constData(), &writer), SQLITE_OK);
         // A writer in the middle of a transaction: an exclusive lock and a hot journal beside the file.
-        QCOMPARE(sqlite3_exec(writer, "BEGIN EXCLUSIVE; UPDATE rooms SET status = status;", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(writer, "BEGIN EXCLUSIVE; UPDATE rooms SET status = status;", nullptr, nullptr, nullptr),
+            SQLITE_OK);
         QElapsedTimer timer;
         timer.start();
         const QString error = failingImport(source);
@@ -188,7 +205,8 @@ private slots:
         const ImportReport report = Importer::import(ws, source);
         QCOMPARE(report.added(), 113);
         QCOMPARE(ws.rooms().size(), 8);
-        QVERIFY(report.problems.join(QLatin1Char('\n')).contains(QLatin1String("room sup-handoff-es: events without a row")));
+        QVERIFY(report.problems.join(QLatin1Char('\n'))
+                    .contains(QLatin1String("room sup-handoff-es: events without a row")));
     }
 };
 

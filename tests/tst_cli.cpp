@@ -45,8 +45,8 @@ class TestCli : public QObject
         p.start(QStringLiteral(SIGHTLINE_BINARY), args);
         if (!p.waitForFinished(60000))
             return {};
-        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-                 QString::fromUtf8(p.readAllStandardError()) };
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
     }
 
     QVector<qint64> indexes(const Run& r)
@@ -81,17 +81,20 @@ private slots:
         const QList<QJsonObject> rooms = r.lines();
         QCOMPARE(rooms.size(), 26);
         for (const QJsonObject& room : rooms) {
-            const QJsonObject facts = manifestRoom(QStringLiteral("edge_cases.sqlite"), room.value(QLatin1String("id")).toString());
+            const QJsonObject facts
+                = manifestRoom(QStringLiteral("edge_cases.sqlite"), room.value(QLatin1String("id")).toString());
             QCOMPARE(room.value(QLatin1String("system")).toString(), QStringLiteral("roomkit"));
-            QCOMPARE(room.value(QLatin1String("event_count")).toInteger(), facts.value(QLatin1String("event_count")).toInteger());
-            QCOMPARE(room.value(QLatin1String("blocked_count")).toInteger(), facts.value(QLatin1String("blocked")).toArray().size());
+            QCOMPARE(room.value(QLatin1String("event_count")).toInteger(),
+                facts.value(QLatin1String("event_count")).toInteger());
+            QCOMPARE(room.value(QLatin1String("blocked_count")).toInteger(),
+                facts.value(QLatin1String("blocked")).toArray().size());
             for (const char* key : { "title", "tool_calls", "failed", "refused", "unserved", "first_at", "last_at" })
                 QVERIFY2(room.contains(QLatin1String(key)), key);
             if (room.value(QLatin1String("event_count")).toInteger() == 0)
                 QVERIFY(room.value(QLatin1String("first_at")).isNull());
             else
                 QCOMPARE(room.value(QLatin1String("first_at")).toString(),
-                         facts.value(QLatin1String("time_span")).toObject().value(QLatin1String("first")).toString());
+                    facts.value(QLatin1String("time_span")).toObject().value(QLatin1String("first")).toString());
         }
         const Run text = run({ QStringLiteral("rooms"), m_store });
         QCOMPARE(text.code, 0);
@@ -106,11 +109,12 @@ private slots:
         QCOMPARE(r.lines().size(), 10); // blocked rows left out
         const QJsonObject first = r.lines().first();
         for (const char* key : { "index", "id", "type", "status", "blocked_by", "channel_id", "channel_type",
-                                 "participant_id", "correlation_id", "created_at" })
+                 "participant_id", "correlation_id", "created_at" })
             QVERIFY2(first.contains(QLatin1String(key)), key);
         QVERIFY(first.value(QLatin1String("created_at")).toString().endsWith(QLatin1Char('Z')));
 
-        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--include-blocked"), QStringLiteral("--json") });
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room,
+            QStringLiteral("--include-blocked"), QStringLiteral("--json") });
         QCOMPARE(r.lines().size(), 13);
         int blocked = 0;
         for (const QJsonObject& o : r.lines()) {
@@ -124,30 +128,39 @@ private slots:
         // Counts: every committed row without a filter, exactly what a page serves with one.
         r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--count") });
         QCOMPARE(r.out.trimmed(), QStringLiteral("13"));
-        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--count"), QStringLiteral("--type"), QStringLiteral("message") });
-        const Run messages = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--json") });
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--count"),
+            QStringLiteral("--type"), QStringLiteral("message") });
+        const Run messages = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room,
+            QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--json") });
         QCOMPARE(r.out.trimmed().toInt(), messages.lines().size());
 
         // The manifest's own calls, through the CLI.
         const QString plain = QStringLiteral("edge-plain-multichannel");
-        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--limit"), QStringLiteral("5"), QStringLiteral("--newest-first"), QStringLiteral("--json") });
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--limit"),
+            QStringLiteral("5"), QStringLiteral("--newest-first"), QStringLiteral("--json") });
         QCOMPARE(indexes(r), (QVector<qint64> { 6, 7, 8, 9, 10 }));
-        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--before-index"), QStringLiteral("5"), QStringLiteral("--limit"), QStringLiteral("4"), QStringLiteral("--json") });
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--before-index"),
+            QStringLiteral("5"), QStringLiteral("--limit"), QStringLiteral("4"), QStringLiteral("--json") });
         QCOMPARE(indexes(r), (QVector<qint64> { 1, 2, 3, 4 }));
-        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--after"), QStringLiteral("2026-03-09T09:01:31Z"),
-                  QStringLiteral("--before"), QStringLiteral("2026-03-09T09:03:12Z"), QStringLiteral("--json") });
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), plain, QStringLiteral("--after"),
+            QStringLiteral("2026-03-09T09:01:31Z"), QStringLiteral("--before"), QStringLiteral("2026-03-09T09:03:12Z"),
+            QStringLiteral("--json") });
         QCOMPARE(indexes(r), (QVector<qint64> { 5, 6, 7 }));
-        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-ai-output"), QStringLiteral("--conversation"), QStringLiteral("--limit"), QStringLiteral("5"), QStringLiteral("--json") });
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-ai-output"),
+            QStringLiteral("--conversation"), QStringLiteral("--limit"), QStringLiteral("5"),
+            QStringLiteral("--json") });
         QCOMPARE(indexes(r), (QVector<qint64> { 2, 5, 6 }));
     }
 
     void tools()
     {
-        const Run r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"), QStringLiteral("edge-stream-interrupted"), QStringLiteral("--json") });
+        const Run r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"),
+            QStringLiteral("edge-stream-interrupted"), QStringLiteral("--json") });
         QCOMPARE(r.code, 0);
         QStringList pairings;
         for (const QJsonObject& o : r.lines()) {
-            pairings << o.value(QLatin1String("pairing")).toString() + QLatin1Char(':') + o.value(QLatin1String("outcome")).toString();
+            pairings << o.value(QLatin1String("pairing")).toString() + QLatin1Char(':')
+                    + o.value(QLatin1String("outcome")).toString();
             for (const char* key : { "tool_name", "tool_id", "start_index", "end_index", "duration_ms", "status" })
                 QVERIFY2(o.contains(QLatin1String(key)), key);
         }
@@ -173,13 +186,24 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no room") << QStringList { QStringLiteral("events"), QStringLiteral("STORE") } << "--room ID is required";
-        QTest::newRow("both cursors") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"), QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after-index"), QStringLiteral("1"), QStringLiteral("--before-index"), QStringLiteral("5") } << "mutually exclusive";
-        QTest::newRow("bad limit") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"), QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--limit"), QStringLiteral("ten") } << "--limit takes a number";
-        QTest::newRow("bad time") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"), QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after"), QStringLiteral("yesterday") } << "ISO 8601";
-        QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"), QStringLiteral("--colour") } << "Unknown option";
+        QTest::newRow("no room") << QStringList { QStringLiteral("events"), QStringLiteral("STORE") }
+                                 << "--room ID is required";
+        QTest::newRow("both cursors") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"),
+            QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after-index"), QStringLiteral("1"),
+            QStringLiteral("--before-index"), QStringLiteral("5") }
+                                      << "mutually exclusive";
+        QTest::newRow("bad limit") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"),
+            QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--limit"), QStringLiteral("ten") }
+                                   << "--limit takes a number";
+        QTest::newRow("bad time") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"),
+            QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after"), QStringLiteral("yesterday") }
+                                  << "ISO 8601";
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"),
+            QStringLiteral("--colour") } << "Unknown option";
         QTest::newRow("no source") << QStringList { QStringLiteral("rooms") } << "exactly one SOURCE";
-        QTest::newRow("unknown format") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"), QStringLiteral("--format"), QStringLiteral("csv") } << "unknown format";
+        QTest::newRow("unknown format") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"),
+            QStringLiteral("--format"), QStringLiteral("csv") }
+                                        << "unknown format";
     }
 
     void usageErrors()
@@ -214,7 +238,8 @@ private slots:
         QVERIFY2(r.err.contains(QLatin1String("no room 'no-such-room'")), qPrintable(r.err));
 
         // One bad source among several: the others import, the exit code says something failed.
-        r = run({ QStringLiteral("import"), text, m_store, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("mixed.sightline")) });
+        r = run({ QStringLiteral("import"), text, m_store, QStringLiteral("-o"),
+            m_dir.filePath(QStringLiteral("mixed.sightline")) });
         QCOMPARE(r.code, 1);
         QVERIFY(r.out.contains(QLatin1String("added 297 events")));
         QVERIFY(r.err.contains(text));

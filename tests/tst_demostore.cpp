@@ -44,8 +44,9 @@ private slots:
             ids << r.nativeId;
             QVERIFY(!r.title.isEmpty());
         }
-        QCOMPARE(ids, (QStringList { QStringLiteral("demo-late-delivery"), QStringLiteral("demo-refund-trouble"),
-                                     QStringLiteral("demo-unicode"), QStringLiteral("demo-empty") }));
+        QCOMPARE(ids,
+            (QStringList { QStringLiteral("demo-late-delivery"), QStringLiteral("demo-refund-trouble"),
+                QStringLiteral("demo-unicode"), QStringLiteral("demo-empty") }));
         QCOMPARE(m_ws->room(room("demo-empty"))->eventCount, 0);
     }
 
@@ -68,7 +69,8 @@ private slots:
     {
         const qint64 id = room("demo-late-delivery");
         const ToolCallRecords calls = m_ws->toolCalls(id);
-        const auto tracking = std::find_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) { return c.toolName == QLatin1String("get_tracking"); });
+        const auto tracking = std::find_if(calls.begin(), calls.end(),
+            [](const ToolCallRecord& c) { return c.toolName == QLatin1String("get_tracking"); });
         QVERIFY(tracking != calls.end());
         EventFilter f;
         f.types = { QStringLiteral("tool_call_end") };
@@ -82,7 +84,7 @@ private slots:
     {
         const qint64 id = room("demo-refund-trouble");
         const QMap<QString, int> expected { { QStringLiteral("failed"), 1 }, { QStringLiteral("refused"), 1 },
-                                            { QStringLiteral("unserved"), 2 }, { QStringLiteral("blocked"), 1 } };
+            { QStringLiteral("unserved"), 2 }, { QStringLiteral("blocked"), 1 } };
         QCOMPARE(outcomes(id), expected);
         const RoomSummary summary = *m_ws->room(id);
         QCOMPARE(summary.blockedCount, 2); // an inbound message and a tool result

@@ -58,7 +58,8 @@ private slots:
         MainWindow window;
         window.show();
         QSignalSpy shown(&window, &MainWindow::roomsShown);
-        window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("filter.sqlite")));
+        window.openPath(
+            copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("filter.sqlite")));
         QVERIFY(shown.wait(10000));
         // Ctrl+L goes to the room filter; typing narrows the list by id or title.
         QTest::keyClick(&window, Qt::Key_L, Qt::ControlModifier);

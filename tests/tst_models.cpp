@@ -36,11 +36,13 @@ private slots:
     {
         // A store with one room of 516 events: more than two pages.
         const QString source = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"));
-        execSql(source, QStringLiteral(
-            "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 599) "
-            "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, source_channel_type, "
-            "participant_id, NULL, NULL, NULL, created_ts + i, json_set(data, '$.id', 'gen' || i, '$.index', i) "
-            "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        execSql(source,
+            QStringLiteral(
+                "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 599) "
+                "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
+                "source_channel_type, "
+                "participant_id, NULL, NULL, NULL, created_ts + i, json_set(data, '$.id', 'gen' || i, '$.index', i) "
+                "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2"));
         m_workspace = m_dir.filePath(QStringLiteral("models.sightline"));
         Workspace ws(m_workspace);
         Importer::import(ws, source);
@@ -161,10 +163,11 @@ private slots:
         QSignalSpy imported(worker, &StoreWorker::imported);
         QSignalSpy finished(worker, &StoreWorker::importFinished);
         QSignalSpy failed(worker, &StoreWorker::failed);
-        QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection,
-                                  Q_ARG(QString, dir.filePath(QStringLiteral("w.sightline"))));
+        QMetaObject::invokeMethod(
+            worker, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, dir.filePath(QStringLiteral("w.sightline"))));
         QVERIFY(opened.wait(5000));
-        const QStringList sources { dataFile(QStringLiteral("roomkit/many_rooms.sqlite")), dir.filePath(QStringLiteral("missing.sqlite")) };
+        const QStringList sources { dataFile(QStringLiteral("roomkit/many_rooms.sqlite")),
+            dir.filePath(QStringLiteral("missing.sqlite")) };
         QMetaObject::invokeMethod(worker, "importSources", Qt::QueuedConnection, Q_ARG(QStringList, sources));
         QVERIFY(finished.wait(10000));
         QCOMPARE(imported.count(), 1);

@@ -13,14 +13,20 @@ using namespace TestSupport;
 
 namespace {
 
-const QStringList stores = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"),
-                             QStringLiteral("many_rooms.sqlite") };
+const QStringList stores
+    = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"), QStringLiteral("many_rooms.sqlite") };
 
 // RoomKit's EventType values that the manifest's "channel_*" and "participant_*" stand for.
 const QStringList channelAndParticipantTypes = {
-    QStringLiteral("channel_attached"),     QStringLiteral("channel_detached"),    QStringLiteral("channel_muted"),
-    QStringLiteral("channel_unmuted"),      QStringLiteral("channel_updated"),     QStringLiteral("participant_joined"),
-    QStringLiteral("participant_left"),     QStringLiteral("participant_identified"), QStringLiteral("participant_updated"),
+    QStringLiteral("channel_attached"),
+    QStringLiteral("channel_detached"),
+    QStringLiteral("channel_muted"),
+    QStringLiteral("channel_unmuted"),
+    QStringLiteral("channel_updated"),
+    QStringLiteral("participant_joined"),
+    QStringLiteral("participant_left"),
+    QStringLiteral("participant_identified"),
+    QStringLiteral("participant_updated"),
 };
 
 QString argument(const QString& call, const QString& name)
@@ -64,7 +70,8 @@ private slots:
                     // Thread summaries are not part of the read contract.
                     if (call.startsWith(QLatin1String("get_thread_summaries")))
                         continue;
-                    QTest::addRow("%s/%s/%d", qPrintable(store), qPrintable(room.value(QLatin1String("room_id")).toString()), n++)
+                    QTest::addRow(
+                        "%s/%s/%d", qPrintable(store), qPrintable(room.value(QLatin1String("room_id")).toString()), n++)
                         << store << room.value(QLatin1String("room_id")).toString() << call
                         << c.toObject().value(QLatin1String("answer"));
                 }
@@ -127,7 +134,7 @@ private slots:
             return;
         }
         QVERIFY2(call.contains(QLatin1String("list_events(")) || call.contains(QLatin1String("get_timeline(")),
-                 qPrintable(QStringLiteral("a call this test does not read: ") + call));
+            qPrintable(QStringLiteral("a call this test does not read: ") + call));
         const EventRecords events = ws.listEvents(id, filter, page);
         if (call.startsWith(QLatin1String("len("))) {
             QCOMPARE(qint64(events.size()), answer.toInteger());
@@ -193,7 +200,8 @@ private slots:
         EventFilter all;
         all.includeBlocked = true;
         for (const RoomSummary& room : ws.rooms()) {
-            const QVector<qint64> every = indices(ws.listEvents(room.id, all, PageRequest { 100000, 0, false, {}, {} }));
+            const QVector<qint64> every
+                = indices(ws.listEvents(room.id, all, PageRequest { 100000, 0, false, {}, {} }));
             if (every.size() < 9)
                 continue;
             // The four rows just before the cursor, oldest first, whatever gaps the room has.

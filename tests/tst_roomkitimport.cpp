@@ -11,15 +11,14 @@
 #include <QJsonDocument>
 #include <QMap>
 #include <QTest>
-
 #include <sqlite3.h>
 
 using namespace TestSupport;
 
 namespace {
 
-const QStringList stores = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"),
-                             QStringLiteral("many_rooms.sqlite") };
+const QStringList stores
+    = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"), QStringLiteral("many_rooms.sqlite") };
 
 EventRecords everything(Workspace& ws, qint64 room)
 {
@@ -95,8 +94,8 @@ private:
         for (const QJsonValue& v : tools.value(QLatin1String("ends")).toArray()) {
             const QJsonObject end = v.toObject();
             const qint64 index = end.value(QLatin1String("index")).toInteger();
-            const auto call = std::find_if(calls.begin(), calls.end(),
-                                           [index](const ToolCallRecord& c) { return c.endIndex == index; });
+            const auto call = std::find_if(
+                calls.begin(), calls.end(), [index](const ToolCallRecord& c) { return c.endIndex == index; });
             QVERIFY2(call != calls.end(), qPrintable(QStringLiteral("no call ends at %1").arg(index)));
             QCOMPARE(call->durationMs, std::optional<qint64>(end.value(QLatin1String("duration_ms")).toInteger()));
             QCOMPARE(call->durationSource, QStringLiteral("recorded"));
@@ -104,11 +103,15 @@ private:
             QString expected = end.value(QLatin1String("outcome")).toString();
             if (expected == QLatin1String("error_payload")) {
                 const QByteArray payload = ws.payload(byIndex.value(index)->rowId);
-                const QString result = QJsonDocument::fromJson(payload).object().value(QLatin1String("content"))
-                                           .toObject().value(QLatin1String("result")).toString();
+                const QString result = QJsonDocument::fromJson(payload)
+                                           .object()
+                                           .value(QLatin1String("content"))
+                                           .toObject()
+                                           .value(QLatin1String("result"))
+                                           .toString();
                 QVERIFY2(result.contains(QLatin1String("\"error\"")), qPrintable(result));
                 expected = result.contains(QLatin1String("Invalid arguments for")) ? QStringLiteral("refused")
-                    : result.contains(QLatin1String("Unknown tool"))              ? QStringLiteral("unserved")
+                    : result.contains(QLatin1String("Unknown tool"))               ? QStringLiteral("unserved")
                                                                                    : QStringLiteral("failed");
             }
             QCOMPARE(call->outcome, expected);
@@ -121,7 +124,8 @@ private:
         for (const QJsonValue& v : facts.value(QLatin1String("highlights")).toArray()) {
             const QJsonObject h = v.toObject();
             const qint64 index = h.value(QLatin1String("index")).toInteger();
-            const auto e = std::find_if(events.begin(), events.end(), [index](const EventRecord& r) { return r.index == index; });
+            const auto e = std::find_if(
+                events.begin(), events.end(), [index](const EventRecord& r) { return r.index == index; });
             QVERIFY(e != events.end());
             auto orEmpty = [&h](const char* key) { return h.value(QLatin1String(key)).toString(); };
             QCOMPARE(e->nativeId, orEmpty("event_id"));
@@ -209,7 +213,8 @@ private slots:
         QCOMPARE(summary.eventCount, facts.value(QLatin1String("event_count")).toInteger());
         QCOMPARE(ws.countEvents(id), summary.eventCount);
         QCOMPARE(qint64(events.size()), summary.eventCount);
-        QCOMPARE(summary.status, facts.value(QLatin1String("room")).toObject().value(QLatin1String("status")).toString());
+        QCOMPARE(
+            summary.status, facts.value(QLatin1String("room")).toObject().value(QLatin1String("status")).toString());
 
         // Counts by type (RoomKit's EventFilter(event_types=[T])), status and source channel.
         QMap<QString, qint64> byType, byStatus, byChannel;
@@ -255,7 +260,7 @@ private slots:
         for (const QJsonValue& b : facts.value(QLatin1String("blocked")).toArray()) {
             const QJsonObject o = b.toObject();
             expectedBlocked.append(QJsonArray { o.value(QLatin1String("index")), o.value(QLatin1String("type")),
-                                                o.value(QLatin1String("blocked_by")) });
+                o.value(QLatin1String("blocked_by")) });
         }
         QCOMPARE(blocked, expectedBlocked);
         QCOMPARE(summary.blockedCount, qint64(expectedBlocked.size()));
@@ -272,7 +277,8 @@ private slots:
         QCOMPARE(flagged(EventFlags::Edited), toIndices(facts.value(QLatin1String("edited")).toArray()));
         QCOMPARE(flagged(EventFlags::Deleted), toIndices(facts.value(QLatin1String("soft_deleted")).toArray()));
         QCOMPARE(flagged(EventFlags::Cancelled), toIndices(facts.value(QLatin1String("cancelled_messages")).toArray()));
-        QCOMPARE(flagged(EventFlags::DeliveryFailed), toIndices(facts.value(QLatin1String("with_delivery_results")).toArray()));
+        QCOMPARE(flagged(EventFlags::DeliveryFailed),
+            toIndices(facts.value(QLatin1String("with_delivery_results")).toArray()));
         QCOMPARE(flagged(EventFlags::MalformedJson | EventFlags::InvalidUtf8), QVector<qint64>());
 
         // The room's span in time (microseconds kept), empty rooms have none.
@@ -346,19 +352,20 @@ private slots:
         QCOMPARE(ws.room(room)->unserved, 2);
 
         // RoomKit appends: the END of the start at index 5, then a message.
-        execSql(source, QStringLiteral(
-            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
-            "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
-            "SELECT 'late-end', room_id, 12, 'tool_call_end', visibility, source_channel_id, source_channel_type, "
-            "participant_id, correlation_id, parent_event_id, NULL, created_ts + 600, "
-            "json_set(data, '$.id', 'late-end', '$.index', 12, '$.type', 'tool_call_end', "
-            "'$.content.status', 'completed', '$.content.result', 'found', '$.content.duration_ms', 1500) "
-            "FROM events WHERE room_id = 'edge-stream-interrupted' AND idx = 5;"
-            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
-            "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
-            "SELECT 'late-msg', room_id, 13, type, visibility, source_channel_id, source_channel_type, "
-            "participant_id, NULL, NULL, NULL, created_ts + 700, json_set(data, '$.id', 'late-msg', '$.index', 13) "
-            "FROM events WHERE room_id = 'edge-stream-interrupted' AND idx = 11;"));
+        execSql(source,
+            QStringLiteral(
+                "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
+                "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
+                "SELECT 'late-end', room_id, 12, 'tool_call_end', visibility, source_channel_id, source_channel_type, "
+                "participant_id, correlation_id, parent_event_id, NULL, created_ts + 600, "
+                "json_set(data, '$.id', 'late-end', '$.index', 12, '$.type', 'tool_call_end', "
+                "'$.content.status', 'completed', '$.content.result', 'found', '$.content.duration_ms', 1500) "
+                "FROM events WHERE room_id = 'edge-stream-interrupted' AND idx = 5;"
+                "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
+                "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
+                "SELECT 'late-msg', room_id, 13, type, visibility, source_channel_id, source_channel_type, "
+                "participant_id, NULL, NULL, NULL, created_ts + 700, json_set(data, '$.id', 'late-msg', '$.index', 13) "
+                "FROM events WHERE room_id = 'edge-stream-interrupted' AND idx = 11;"));
 
         const ImportReport second = Importer::import(ws, source);
         QCOMPARE(second.added(), 2);
@@ -367,7 +374,8 @@ private slots:
         QCOMPARE(ws.room(room)->eventCount, 14);
         QCOMPARE(ws.room(room)->unserved, 1);
         const ToolCallRecords calls = ws.toolCalls(room);
-        const auto late = std::find_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) { return c.startIndex == 5; });
+        const auto late
+            = std::find_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) { return c.startIndex == 5; });
         QVERIFY(late != calls.end());
         QCOMPARE(late->endIndex, std::optional<qint64>(12));
         QCOMPARE(late->pairing, QStringLiteral("exact"));
@@ -398,14 +406,14 @@ private slots:
         sqlite3* writer = nullptr;
         QCOMPARE(sqlite3_open(source.toUtf8().constData(), &writer), SQLITE_OK);
         QCOMPARE(sqlite3_exec(writer,
-                              "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
-                              "INSERT INTO events SELECT 'in-wal', room_id, idx + 1, type, visibility, source_channel_id,"
-                              " source_channel_type, participant_id, NULL, NULL, NULL, created_ts + 1,"
-                              " json_set(data, '$.id', 'in-wal', '$.index', idx + 1) FROM events"
-                              " WHERE room_id = 'sup-late-delivery' AND idx = (SELECT max(idx) FROM events"
-                              " WHERE room_id = 'sup-late-delivery');",
-                              nullptr, nullptr, nullptr),
-                 SQLITE_OK);
+                     "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                     "INSERT INTO events SELECT 'in-wal', room_id, idx + 1, type, visibility, source_channel_id,"
+                     " source_channel_type, participant_id, NULL, NULL, NULL, created_ts + 1,"
+                     " json_set(data, '$.id', 'in-wal', '$.index', idx + 1) FROM events"
+                     " WHERE room_id = 'sup-late-delivery' AND idx = (SELECT max(idx) FROM events"
+                     " WHERE room_id = 'sup-late-delivery');",
+                     nullptr, nullptr, nullptr),
+            SQLITE_OK);
         QVERIFY(QFile::exists(source + QStringLiteral("-wal")));
         Workspace ws(dir.filePath(QStringLiteral("live.sightline")));
         const ImportReport report = Importer::import(ws, source);

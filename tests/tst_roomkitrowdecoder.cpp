@@ -11,7 +11,6 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTest>
-
 #include <sqlite3.h>
 
 namespace {
@@ -29,19 +28,17 @@ RoomKitColumns columnsFor(const QString& type)
     return c;
 }
 
-QByteArray eventJson(const QJsonObject& content, const QString& type = QStringLiteral("message"),
-                 const QJsonObject& extra = {})
+QByteArray eventJson(
+    const QJsonObject& content, const QString& type = QStringLiteral("message"), const QJsonObject& extra = {})
 {
-    QJsonObject e { { QStringLiteral("id"), QStringLiteral("e1") },
-                    { QStringLiteral("room_id"), QStringLiteral("r") },
-                    { QStringLiteral("type"), type },
-                    { QStringLiteral("source"), QJsonObject { { QStringLiteral("channel_id"), QStringLiteral("ai-support") },
-                                                              { QStringLiteral("channel_type"), QStringLiteral("ai") } } },
-                    { QStringLiteral("content"), content },
-                    { QStringLiteral("status"), QStringLiteral("delivered") },
-                    { QStringLiteral("index"), 3 },
-                    { QStringLiteral("created_at"), QStringLiteral("2026-03-01T12:00:05.123456Z") },
-                    { QStringLiteral("metadata"), QJsonObject() } };
+    QJsonObject e { { QStringLiteral("id"), QStringLiteral("e1") }, { QStringLiteral("room_id"), QStringLiteral("r") },
+        { QStringLiteral("type"), type },
+        { QStringLiteral("source"),
+            QJsonObject { { QStringLiteral("channel_id"), QStringLiteral("ai-support") },
+                { QStringLiteral("channel_type"), QStringLiteral("ai") } } },
+        { QStringLiteral("content"), content }, { QStringLiteral("status"), QStringLiteral("delivered") },
+        { QStringLiteral("index"), 3 }, { QStringLiteral("created_at"), QStringLiteral("2026-03-01T12:00:05.123456Z") },
+        { QStringLiteral("metadata"), QJsonObject() } };
     for (auto it = extra.begin(); it != extra.end(); ++it)
         e.insert(it.key(), it.value());
     return QJsonDocument(e).toJson(QJsonDocument::Compact);
@@ -52,11 +49,13 @@ QVector<QPair<RoomKitColumns, QByteArray>> fixtureRows()
     QVector<QPair<RoomKitColumns, QByteArray>> rows;
     for (const char* store : { "roomkit/edge_cases.sqlite", "roomkit/support.sqlite" }) {
         sqlite3* db = nullptr;
-        const QString uri = QStringLiteral("file:") + TestSupport::dataFile(QLatin1String(store)) + QStringLiteral("?immutable=1");
+        const QString uri
+            = QStringLiteral("file:") + TestSupport::dataFile(QLatin1String(store)) + QStringLiteral("?immutable=1");
         sqlite3_open_v2(uri.toUtf8().constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
         sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT id, type, idx, source_channel_id, source_channel_type, created_ts, data FROM events",
-                           -1, &st, nullptr);
+        sqlite3_prepare_v2(db,
+            "SELECT id, type, idx, source_channel_id, source_channel_type, created_ts, data FROM events", -1, &st,
+            nullptr);
         while (sqlite3_step(st) == SQLITE_ROW) {
             RoomKitColumns c;
             c.id = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
@@ -65,7 +64,8 @@ QVector<QPair<RoomKitColumns, QByteArray>> fixtureRows()
             c.channelId = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 3)));
             c.channelType = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 4)));
             c.createdSeconds = sqlite3_column_double(st, 5);
-            rows.append({ c, QByteArray(reinterpret_cast<const char*>(sqlite3_column_blob(st, 6)), sqlite3_column_bytes(st, 6)) });
+            rows.append({ c,
+                QByteArray(reinterpret_cast<const char*>(sqlite3_column_blob(st, 6)), sqlite3_column_bytes(st, 6)) });
         }
         sqlite3_finalize(st);
         sqlite3_close(db);
@@ -81,10 +81,11 @@ class TestRoomKitRowDecoder : public QObject
 private slots:
     void message()
     {
-        const QByteArray data = eventJson({ { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("body"), QStringLiteral("héllo") } },
-                                      QStringLiteral("message"),
-                                      { { QStringLiteral("correlation_id"), QStringLiteral("c1") },
-                                        { QStringLiteral("metadata"), QJsonObject { { QStringLiteral("cancelled"), true } } } });
+        const QByteArray data = eventJson(
+            { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("body"), QStringLiteral("héllo") } },
+            QStringLiteral("message"),
+            { { QStringLiteral("correlation_id"), QStringLiteral("c1") },
+                { QStringLiteral("metadata"), QJsonObject { { QStringLiteral("cancelled"), true } } } });
         const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(data, columnsFor(QStringLiteral("message")));
         QVERIFY(d.problem.isEmpty());
         QCOMPARE(d.payload, data);
@@ -105,16 +106,32 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("body");
-        QTest::newRow("media caption") << QByteArray(R"({"type":"media","url":"uploads/a.png","caption":"the receipt"})") << "the receipt" << "the receipt";
-        QTest::newRow("media filename") << QByteArray(R"({"type":"media","url":"uploads/a.pdf","filename":"a.pdf"})") << "a.pdf" << "";
-        QTest::newRow("location") << QByteArray(R"({"type":"location","latitude":48.85,"longitude":2.35})") << "48.85, 2.35" << "";
-        QTest::newRow("audio transcript") << QByteArray(R"({"type":"audio","url":"u","transcript":"hello there"})") << "hello there" << "";
-        QTest::newRow("composite") << QByteArray(R"({"type":"composite","parts":[{"type":"text","body":"one"},{"type":"media","url":"u","caption":"two"}]})")
-                                   << "one\ntwo" << "one";
-        QTest::newRow("edit") << QByteArray(R"({"type":"edit","target_event_id":"abc","new_content":{"type":"text","body":"fixed"}})")
-                              << "edit of abc: fixed" << "";
-        QTest::newRow("delete") << QByteArray(R"({"type":"delete","target_event_id":"abc","reason":"spam"})") << "delete of abc (spam)" << "";
-        QTest::newRow("rich") << QByteArray(R"({"type":"rich","body":"<b>hi</b>","plain_text":"hi"})") << "<b>hi</b>" << "<b>hi</b>";
+        QTest::newRow("media caption") << QByteArray(
+            R"({"type":"media","url":"uploads/a.png","caption":"the receipt"})")
+                                       << "the receipt"
+                                       << "the receipt";
+        QTest::newRow("media filename") << QByteArray(R"({"type":"media","url":"uploads/a.pdf","filename":"a.pdf"})")
+                                        << "a.pdf"
+                                        << "";
+        QTest::newRow("location") << QByteArray(R"({"type":"location","latitude":48.85,"longitude":2.35})")
+                                  << "48.85, 2.35"
+                                  << "";
+        QTest::newRow("audio transcript")
+            << QByteArray(R"({"type":"audio","url":"u","transcript":"hello there"})") << "hello there"
+            << "";
+        QTest::newRow("composite") << QByteArray(
+            R"({"type":"composite","parts":[{"type":"text","body":"one"},{"type":"media","url":"u","caption":"two"}]})")
+                                   << "one\ntwo"
+                                   << "one";
+        QTest::newRow("edit") << QByteArray(
+            R"({"type":"edit","target_event_id":"abc","new_content":{"type":"text","body":"fixed"}})")
+                              << "edit of abc: fixed"
+                              << "";
+        QTest::newRow("delete") << QByteArray(R"({"type":"delete","target_event_id":"abc","reason":"spam"})")
+                                << "delete of abc (spam)"
+                                << "";
+        QTest::newRow("rich") << QByteArray(R"({"type":"rich","body":"<b>hi</b>","plain_text":"hi"})") << "<b>hi</b>"
+                              << "<b>hi</b>";
     }
 
     void contentText()
@@ -122,21 +139,23 @@ private slots:
         QFETCH(QByteArray, content);
         QFETCH(QString, text);
         QFETCH(QString, body);
-        const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(eventJson(QJsonDocument::fromJson(content).object()), columnsFor(QStringLiteral("message")));
+        const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(
+            eventJson(QJsonDocument::fromJson(content).object()), columnsFor(QStringLiteral("message")));
         QCOMPARE(d.record.text, text);
         QCOMPARE(d.body, body);
     }
 
     void toolEnd()
     {
-        const QByteArray data = eventJson({ { QStringLiteral("type"), QStringLiteral("tool_call") },
-                                        { QStringLiteral("tool_name"), QStringLiteral("issue_refund") },
-                                        { QStringLiteral("tool_id"), QStringLiteral("toolu_1") },
-                                        { QStringLiteral("arguments"), QJsonObject { { QStringLiteral("order_id"), QStringLiteral("A-1") } } },
-                                        { QStringLiteral("result"), QStringLiteral("{\"error\": \"Tool 'issue_refund' denied by pre-execution hook.\"}") },
-                                        { QStringLiteral("status"), QStringLiteral("completed") },
-                                        { QStringLiteral("duration_ms"), 4 } },
-                                      QStringLiteral("tool_call_end"));
+        const QByteArray data = eventJson(
+            { { QStringLiteral("type"), QStringLiteral("tool_call") },
+                { QStringLiteral("tool_name"), QStringLiteral("issue_refund") },
+                { QStringLiteral("tool_id"), QStringLiteral("toolu_1") },
+                { QStringLiteral("arguments"), QJsonObject { { QStringLiteral("order_id"), QStringLiteral("A-1") } } },
+                { QStringLiteral("result"),
+                    QStringLiteral("{\"error\": \"Tool 'issue_refund' denied by pre-execution hook.\"}") },
+                { QStringLiteral("status"), QStringLiteral("completed") }, { QStringLiteral("duration_ms"), 4 } },
+            QStringLiteral("tool_call_end"));
         const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(data, columnsFor(QStringLiteral("tool_call_end")));
         QCOMPARE(d.record.kind, QStringLiteral("tool_call"));
         QCOMPARE(d.record.toolName, QStringLiteral("issue_refund"));
@@ -156,20 +175,77 @@ private slots:
         QTest::addColumn<QString>("stored");
         QTest::addColumn<QString>("result");
         QTest::addColumn<QString>("outcome");
-        QTest::newRow("served") << "delivered" << "completed" << "" << "{\"ok\": true}" << "served";
-        QTest::newRow("plain text result") << "delivered" << "completed" << "" << "Found 5 results" << "served";
-        QTest::newRow("newer RoomKit's own outcome wins") << "delivered" << "completed" << "cancelled" << "" << "cancelled";
-        QTest::newRow("unknown stored outcome ignored") << "delivered" << "failed" << "exploded" << "" << "failed";
-        QTest::newRow("blocked row") << "blocked" << "completed" << "" << "{\"card\": 1}" << "blocked";
-        QTest::newRow("failed status") << "delivered" << "failed" << "" << "Error executing tool 'x': boom" << "failed";
-        QTest::newRow("hook") << "delivered" << "completed" << "" << "{\"error\": \"Tool 'x' denied by pre-execution hook.\"}" << "refused";
-        QTest::newRow("policy") << "delivered" << "completed" << "" << "{\"error\": \"Tool 'x' is not permitted by the agent's tool policy.\"}" << "refused";
-        QTest::newRow("skill gate") << "delivered" << "completed" << "" << "{\"error\": \"Tool 'x' is gated by a skill.\"}" << "refused";
-        QTest::newRow("not available") << "delivered" << "completed" << "" << "{\"error\": \"Tool 'x' exists but is not available to this agent (blocked by the tool policy).\"}" << "refused";
-        QTest::newRow("invalid arguments") << "delivered" << "completed" << "" << "{\"error\": \"Invalid arguments for 'x': missing 'id'\"}" << "refused";
-        QTest::newRow("unknown tool") << "delivered" << "completed" << "" << "{\"error\": \"Unknown tool 'x': it is not declared\"}" << "unserved";
-        QTest::newRow("other error") << "delivered" << "completed" << "" << "{\"error\": \"rate limited\"}" << "failed";
-        QTest::newRow("error null") << "delivered" << "completed" << "" << "{\"error\": null, \"rows\": 3}" << "served";
+        QTest::newRow("served") << "delivered"
+                                << "completed"
+                                << ""
+                                << "{\"ok\": true}"
+                                << "served";
+        QTest::newRow("plain text result") << "delivered"
+                                           << "completed"
+                                           << ""
+                                           << "Found 5 results"
+                                           << "served";
+        QTest::newRow("newer RoomKit's own outcome wins") << "delivered"
+                                                          << "completed"
+                                                          << "cancelled"
+                                                          << ""
+                                                          << "cancelled";
+        QTest::newRow("unknown stored outcome ignored") << "delivered"
+                                                        << "failed"
+                                                        << "exploded"
+                                                        << ""
+                                                        << "failed";
+        QTest::newRow("blocked row") << "blocked"
+                                     << "completed"
+                                     << ""
+                                     << "{\"card\": 1}"
+                                     << "blocked";
+        QTest::newRow("failed status") << "delivered"
+                                       << "failed"
+                                       << ""
+                                       << "Error executing tool 'x': boom"
+                                       << "failed";
+        QTest::newRow("hook") << "delivered"
+                              << "completed"
+                              << ""
+                              << "{\"error\": \"Tool 'x' denied by pre-execution hook.\"}"
+                              << "refused";
+        QTest::newRow("policy") << "delivered"
+                                << "completed"
+                                << ""
+                                << "{\"error\": \"Tool 'x' is not permitted by the agent's tool policy.\"}"
+                                << "refused";
+        QTest::newRow("skill gate") << "delivered"
+                                    << "completed"
+                                    << ""
+                                    << "{\"error\": \"Tool 'x' is gated by a skill.\"}"
+                                    << "refused";
+        QTest::newRow("not available")
+            << "delivered"
+            << "completed"
+            << ""
+            << "{\"error\": \"Tool 'x' exists but is not available to this agent (blocked by the tool policy).\"}"
+            << "refused";
+        QTest::newRow("invalid arguments") << "delivered"
+                                           << "completed"
+                                           << ""
+                                           << "{\"error\": \"Invalid arguments for 'x': missing 'id'\"}"
+                                           << "refused";
+        QTest::newRow("unknown tool") << "delivered"
+                                      << "completed"
+                                      << ""
+                                      << "{\"error\": \"Unknown tool 'x': it is not declared\"}"
+                                      << "unserved";
+        QTest::newRow("other error") << "delivered"
+                                     << "completed"
+                                     << ""
+                                     << "{\"error\": \"rate limited\"}"
+                                     << "failed";
+        QTest::newRow("error null") << "delivered"
+                                    << "completed"
+                                    << ""
+                                    << "{\"error\": null, \"rows\": 3}"
+                                    << "served";
     }
 
     void outcome()
@@ -184,7 +260,9 @@ private slots:
 
     void malformedJsonKeepsTheRow()
     {
-        const QByteArray data = eventJson({ { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("body"), QStringLiteral("cut") } }).left(60);
+        const QByteArray data = eventJson(
+            { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("body"), QStringLiteral("cut") } })
+                                    .left(60);
         const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(data, columnsFor(QStringLiteral("message")));
         QVERIFY(d.record.flags & EventFlags::MalformedJson);
         QVERIFY2(d.problem.contains(QLatin1String("malformed JSON at byte")), qPrintable(d.problem));
@@ -204,8 +282,11 @@ private slots:
 
     void invalidUtf8IsKeptByteForByte()
     {
-        QByteArray data = eventJson({ { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("body"), QStringLiteral("abcXdef") } });
-        data.replace("abcXdef", "abc\xff\xfe" "def");
+        QByteArray data = eventJson({ { QStringLiteral("type"), QStringLiteral("text") },
+            { QStringLiteral("body"), QStringLiteral("abcXdef") } });
+        data.replace("abcXdef",
+            "abc\xff\xfe"
+            "def");
         const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(data, columnsFor(QStringLiteral("message")));
         QVERIFY(d.record.flags & EventFlags::InvalidUtf8);
         QVERIFY(!(d.record.flags & EventFlags::MalformedJson));
@@ -235,12 +316,25 @@ private slots:
             for (int m = 0; m < mutations && !data.isEmpty(); ++m) {
                 const int at = random.bounded(int(data.size()));
                 switch (random.bounded(6)) {
-                case 0: data.truncate(at); break;
-                case 1: data[at] = char(random.bounded(256)); break;
-                case 2: data.insert(at, QByteArray(1 + random.bounded(4), char(random.bounded(256)))); break;
-                case 3: data.insert(at, data.mid(random.bounded(int(data.size())), random.bounded(40))); break;
-                case 4: data.remove(at, random.bounded(20)); break;
-                case 5: data.replace(at, 1, QByteArrayLiteral("{\"type\":\"tool_call\",\"result\":{\"error\":[]},\"parts\":[{}]}")); break;
+                case 0:
+                    data.truncate(at);
+                    break;
+                case 1:
+                    data[at] = char(random.bounded(256));
+                    break;
+                case 2:
+                    data.insert(at, QByteArray(1 + random.bounded(4), char(random.bounded(256))));
+                    break;
+                case 3:
+                    data.insert(at, data.mid(random.bounded(int(data.size())), random.bounded(40)));
+                    break;
+                case 4:
+                    data.remove(at, random.bounded(20));
+                    break;
+                case 5:
+                    data.replace(
+                        at, 1, QByteArrayLiteral("{\"type\":\"tool_call\",\"result\":{\"error\":[]},\"parts\":[{}]}"));
+                    break;
                 }
             }
             const DecodedRoomKitEvent d = RoomKitRowDecoder::decode(data, columns);
@@ -250,7 +344,8 @@ private slots:
                 ++malformed;
                 QVERIFY(d.record.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8));
             }
-            QCOMPARE(d.problem.isEmpty(), (d.record.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8)) == 0);
+            QCOMPARE(
+                d.problem.isEmpty(), (d.record.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8)) == 0);
             QVERIFY(!d.record.kind.isEmpty());
             QCOMPARE(d.record.index, columns.index);
         }

@@ -31,7 +31,8 @@ private slots:
             QVERIFY(q.next());
             QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
             for (const char* table : { "sources", "rooms", "events", "tool_calls", "events_fts" }) {
-                q = ws.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = ?"), { QLatin1String(table) });
+                q = ws.exec(
+                    QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = ?"), { QLatin1String(table) });
                 QVERIFY(q.next());
                 QVERIFY2(q.value(0).toInt() == 1, table);
             }
@@ -92,7 +93,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("future.sightline"));
-        { Workspace ws(path); }
+        {
+            Workspace ws(path);
+        }
         execSql(path, QStringLiteral("PRAGMA user_version = %1").arg(Schema::latestVersion() + 1));
         const QByteArray before = sha256(path);
         try {
@@ -153,11 +156,11 @@ private slots:
         QTemporaryDir dir;
         const QString source = copyFixture(dir, QStringLiteral("roomkit/edge_cases.sqlite"));
         if (version <= 2) {
-            execSql(source, QStringLiteral(
-                "DROP TABLE identity_addresses;"
-                "CREATE TABLE identity_addresses(channel_type TEXT NOT NULL, address TEXT NOT NULL, "
-                "identity_id TEXT NOT NULL, PRIMARY KEY(channel_type, address));"
-                "PRAGMA user_version = 2;"));
+            execSql(source,
+                QStringLiteral("DROP TABLE identity_addresses;"
+                               "CREATE TABLE identity_addresses(channel_type TEXT NOT NULL, address TEXT NOT NULL, "
+                               "identity_id TEXT NOT NULL, PRIMARY KEY(channel_type, address));"
+                               "PRAGMA user_version = 2;"));
         }
         if (version == 1)
             execSql(source, QStringLiteral("DROP INDEX idx_events_room_idx; PRAGMA user_version = 1;"));
@@ -176,17 +179,20 @@ private slots:
     {
         QTemporaryDir dir;
         const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
-        execSql(source, QStringLiteral(
-            "DROP INDEX idx_events_room_idx; PRAGMA user_version = 1;"
-            "INSERT INTO events SELECT 'dup-row', room_id, idx, type, visibility, source_channel_id, source_channel_type,"
-            " participant_id, correlation_id, parent_event_id, NULL, created_ts, json_set(data, '$.id', 'dup-row')"
-            " FROM events WHERE room_id = 'sup-late-delivery' AND idx = 3;"));
+        execSql(source,
+            QStringLiteral(
+                "DROP INDEX idx_events_room_idx; PRAGMA user_version = 1;"
+                "INSERT INTO events SELECT 'dup-row', room_id, idx, type, visibility, source_channel_id, "
+                "source_channel_type,"
+                " participant_id, correlation_id, parent_event_id, NULL, created_ts, json_set(data, '$.id', 'dup-row')"
+                " FROM events WHERE room_id = 'sup-late-delivery' AND idx = 3;"));
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         const ImportReport report = Importer::import(ws, source);
         QCOMPARE(report.added(), 113);
         QCOMPARE(report.problems.size(), 1);
         QVERIFY2(report.problems.first().contains(source), qPrintable(report.problems.first()));
-        QVERIFY2(report.problems.first().contains(QLatin1String("room sup-late-delivery, index 3")), qPrintable(report.problems.first()));
+        QVERIFY2(report.problems.first().contains(QLatin1String("room sup-late-delivery, index 3")),
+            qPrintable(report.problems.first()));
     }
 };
 

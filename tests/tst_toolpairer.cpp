@@ -18,7 +18,7 @@ ToolEvent start(qint64 index, const QString& group, const QString& id, const QSt
 }
 
 ToolEvent end(qint64 index, const QString& group, const QString& id, const QString& outcome = QStringLiteral("served"),
-              std::optional<qint64> duration = 100, const QString& name = QStringLiteral("lookup"))
+    std::optional<qint64> duration = 100, const QString& name = QStringLiteral("lookup"))
 {
     ToolEvent e = start(index, group, id, name);
     e.isStart = false;
@@ -35,7 +35,7 @@ QStringList describe(const ToolCallRecords& calls)
     for (const ToolCallRecord& c : calls) {
         out << QStringLiteral("%1..%2:%3:%4")
                    .arg(c.startIndex ? QString::number(*c.startIndex) : QStringLiteral("-"),
-                        c.endIndex ? QString::number(*c.endIndex) : QStringLiteral("-"), c.pairing, c.outcome);
+                       c.endIndex ? QString::number(*c.endIndex) : QStringLiteral("-"), c.pairing, c.outcome);
     }
     return out;
 }
@@ -54,21 +54,22 @@ private slots:
         QTest::addColumn<QStringList>("expected");
         const QString a = QStringLiteral("corr-a"), b = QStringLiteral("corr-b");
 
-        QTest::newRow("adjacent") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), end(2, a, QStringLiteral("t1")) }
+        QTest::newRow("adjacent") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")),
+            end(2, a, QStringLiteral("t1")) }
                                   << QStringList { QStringLiteral("1..2:exact:served") };
         QTest::newRow("parallel, ends in another order")
             << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), start(2, a, QStringLiteral("t2")),
-                                    start(3, a, QStringLiteral("t3")), end(4, a, QStringLiteral("t3")),
-                                    end(5, a, QStringLiteral("t1")), end(6, a, QStringLiteral("t2")) }
+                   start(3, a, QStringLiteral("t3")), end(4, a, QStringLiteral("t3")), end(5, a, QStringLiteral("t1")),
+                   end(6, a, QStringLiteral("t2")) }
             << QStringList { QStringLiteral("1..5:exact:served"), QStringLiteral("2..6:exact:served"),
-                             QStringLiteral("3..4:exact:served") };
+                   QStringLiteral("3..4:exact:served") };
         QTest::newRow("ids reused across answers")
             << QVector<ToolEvent> { start(1, a, QStringLiteral("call_0")), end(2, a, QStringLiteral("call_0")),
-                                    start(3, b, QStringLiteral("call_0")), end(4, b, QStringLiteral("call_0")) }
+                   start(3, b, QStringLiteral("call_0")), end(4, b, QStringLiteral("call_0")) }
             << QStringList { QStringLiteral("1..2:exact:served"), QStringLiteral("3..4:exact:served") };
         QTest::newRow("id reused, second answer's start still open")
             << QVector<ToolEvent> { start(1, a, QStringLiteral("call_0")), start(2, b, QStringLiteral("call_0")),
-                                    end(3, b, QStringLiteral("call_0")) }
+                   end(3, b, QStringLiteral("call_0")) }
             << QStringList { QStringLiteral("1..-:start_only:unserved"), QStringLiteral("2..3:exact:served") };
         QTest::newRow("start without end") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")) }
                                            << QStringList { QStringLiteral("1..-:start_only:unserved") };
@@ -80,14 +81,14 @@ private slots:
             << QStringList { QStringLiteral("1..2:id_only:served") };
         QTest::newRow("no ids: by name, oldest first")
             << QVector<ToolEvent> { start(1, a, QString()), start(2, a, QString()), end(3, a, QString()),
-                                    end(4, a, QString(), QStringLiteral("failed")) }
+                   end(4, a, QString(), QStringLiteral("failed")) }
             << QStringList { QStringLiteral("1..3:name_only:served"), QStringLiteral("2..4:name_only:failed") };
         QTest::newRow("an end pairs once")
             << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")), end(2, a, QStringLiteral("t1")),
-                                    end(3, a, QStringLiteral("t1"), QStringLiteral("refused")) }
+                   end(3, a, QStringLiteral("t1"), QStringLiteral("refused")) }
             << QStringList { QStringLiteral("1..2:exact:served"), QStringLiteral("-..3:end_only:refused") };
         QTest::newRow("blocked end") << QVector<ToolEvent> { start(1, a, QStringLiteral("t1")),
-                                                             end(2, a, QStringLiteral("t1"), QStringLiteral("blocked")) }
+            end(2, a, QStringLiteral("t1"), QStringLiteral("blocked")) }
                                      << QStringList { QStringLiteral("1..2:exact:blocked") };
     }
 
@@ -101,11 +102,13 @@ private slots:
     void duration()
     {
         const QString g = QStringLiteral("g");
-        ToolCallRecords calls = ToolPairer::pair({ start(1, g, QStringLiteral("r")), end(3, g, QStringLiteral("r"), QStringLiteral("served"), 250) });
+        ToolCallRecords calls = ToolPairer::pair(
+            { start(1, g, QStringLiteral("r")), end(3, g, QStringLiteral("r"), QStringLiteral("served"), 250) });
         QCOMPARE(calls.first().durationMs, std::optional<qint64>(250));
         QCOMPARE(calls.first().durationSource, QStringLiteral("recorded"));
         // Without duration_ms the timestamps give it, and say so.
-        calls = ToolPairer::pair({ start(1, g, QStringLiteral("t")), end(3, g, QStringLiteral("t"), QStringLiteral("served"), std::nullopt) });
+        calls = ToolPairer::pair({ start(1, g, QStringLiteral("t")),
+            end(3, g, QStringLiteral("t"), QStringLiteral("served"), std::nullopt) });
         QCOMPARE(calls.first().durationMs, std::optional<qint64>(2000));
         QCOMPARE(calls.first().durationSource, QStringLiteral("timestamps"));
         calls = ToolPairer::pair({ start(1, g, QStringLiteral("u")) });

@@ -28,8 +28,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     debounce->setSingleShot(true);
     debounce->setInterval(150);
     connect(m_filter, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
-    connect(debounce, &QTimer::timeout, this,
-            [this] { m_proxy->setFilterFixedString(m_filter->text()); });
+    connect(debounce, &QTimer::timeout, this, [this] { m_proxy->setFilterFixedString(m_filter->text()); });
 
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
@@ -50,11 +49,11 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     layout->addWidget(m_filter);
     layout->addWidget(m_view);
 
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (current.isValid())
-                    emit roomActivated(current.data(RoomListModel::RoomIdRole).toLongLong());
-            });
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (current.isValid())
+                emit roomActivated(current.data(RoomListModel::RoomIdRole).toLongLong());
+        });
 }
 
 bool RoomListView::selectRoom(qint64 roomId)

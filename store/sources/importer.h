@@ -18,8 +18,8 @@ Format parseFormat(const QString& name);
 
 // Imports (or syncs) `path` into `workspace`. Throws StoreError naming the file when its format is not one
 // Sightline reads, or it cannot be read.
-ImportReport import(Workspace& workspace, const QString& path, const ImportOptions& options = {},
-                    Format format = Format::Unknown);
+ImportReport import(
+    Workspace& workspace, const QString& path, const ImportOptions& options = {}, Format format = Format::Unknown);
 
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
 StoreError unsupported(const QString& path);

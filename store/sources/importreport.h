@@ -1,12 +1,11 @@
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <QVector>
-
-#include <atomic>
-#include <functional>
 
 // What one import (or sync) of a source did, room by room.
 struct ImportReport

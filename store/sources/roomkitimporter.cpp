@@ -5,8 +5,8 @@
 #include "../roomkitrowdecoder.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
-#include "../toolpairer.h"
 #include "../timeutil.h"
+#include "../toolpairer.h"
 #include "../workspace.h"
 #include "sourcedatabase.h"
 
@@ -66,15 +66,15 @@ qint64 upsertSource(Workspace& ws, const QString& origin, const QString& format,
                            "VALUES ('roomkit', ?, ?, ?, ?, ?) ON CONFLICT(origin) DO UPDATE SET "
                            "format = excluded.format, schema_version = excluded.schema_version, "
                            "last_sync_ms = excluded.last_sync_ms"),
-            { format, origin, QString::number(version), now, now });
+        { format, origin, QString::number(version), now, now });
     QSqlQuery q = ws.exec(QStringLiteral("SELECT id FROM sources WHERE origin = ?"), { origin });
     q.next();
     return q.value(0).toLongLong();
 }
 
 // Rooms as RoomKit lists them (rowid order), plus any room that has events but no row of its own.
-QVector<RoomTarget> importRooms(Workspace& ws, SourceDatabase& src, qint64 sourceId, ImportReport& report,
-                                qint64& unlisted)
+QVector<RoomTarget> importRooms(
+    Workspace& ws, SourceDatabase& src, qint64 sourceId, ImportReport& report, qint64& unlisted)
 {
     QVector<RoomTarget> targets;
     const bool hasBindings = src.hasTable(QStringLiteral("bindings"));
@@ -85,46 +85,46 @@ QVector<RoomTarget> importRooms(Workspace& ws, SourceDatabase& src, qint64 sourc
         const QJsonObject room = QJsonDocument::fromJson(data, &error).object();
         if (!data.isEmpty() && error.error != QJsonParseError::NoError) {
             note(report, unlisted,
-                 QStringLiteral("%1: room %2: malformed room JSON at byte %3: %4")
-                     .arg(src.path(), nativeId)
-                     .arg(error.offset)
-                     .arg(error.errorString()));
+                QStringLiteral("%1: room %2: malformed room JSON at byte %3: %4")
+                    .arg(src.path(), nativeId)
+                    .arg(error.offset)
+                    .arg(error.errorString()));
         }
         QJsonObject details;
         if (hasBindings) {
             details.insert(QStringLiteral("bindings"),
-                           jsonRows(src, "SELECT data FROM bindings WHERE room_id = ? ORDER BY rowid", nativeId));
+                jsonRows(src, "SELECT data FROM bindings WHERE room_id = ? ORDER BY rowid", nativeId));
         }
         if (hasParticipants) {
             details.insert(QStringLiteral("participants"),
-                           jsonRows(src, "SELECT data FROM participants WHERE room_id = ? ORDER BY rowid", nativeId));
+                jsonRows(src, "SELECT data FROM participants WHERE room_id = ? ORDER BY rowid", nativeId));
         }
         ws.exec(QStringLiteral("INSERT INTO rooms(source_id, native_id, title, status, organization_id, created_us, "
                                "native_json, details_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                                "ON CONFLICT(source_id, native_id) DO UPDATE SET title = excluded.title, "
                                "status = excluded.status, organization_id = excluded.organization_id, "
                                "native_json = excluded.native_json, details_json = excluded.details_json"),
-                { sourceId, nativeId, roomTitle(room), status, organization, createdUs, QString::fromUtf8(data),
-                  QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact)) });
+            { sourceId, nativeId, roomTitle(room), status, organization, createdUs, QString::fromUtf8(data),
+                QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact)) });
         QSqlQuery q = ws.exec(QStringLiteral("SELECT id, synced_seq FROM rooms WHERE source_id = ? AND native_id = ?"),
-                              { sourceId, nativeId });
+            { sourceId, nativeId });
         q.next();
         targets.append({ nativeId, q.value(0).toLongLong(), q.value(1).toLongLong(), 0 });
     };
 
-    SqliteStatement rooms(src.handle(),
-                          "SELECT id, status, organization_id, created_ts, CAST(data AS BLOB) FROM rooms ORDER BY rowid");
+    SqliteStatement rooms(
+        src.handle(), "SELECT id, status, organization_id, created_ts, CAST(data AS BLOB) FROM rooms ORDER BY rowid");
     while (rooms.step()) {
         upsert(rooms.text(0), rooms.text(1), rooms.isNull(2) ? QVariant() : QVariant(rooms.text(2)),
-               TimeUtil::secondsToMicros(rooms.real(3)), rooms.bytes(4));
+            TimeUtil::secondsToMicros(rooms.real(3)), rooms.bytes(4));
     }
-    SqliteStatement orphans(src.handle(),
-                            "SELECT DISTINCT room_id FROM events WHERE room_id NOT IN (SELECT id FROM rooms)");
+    SqliteStatement orphans(
+        src.handle(), "SELECT DISTINCT room_id FROM events WHERE room_id NOT IN (SELECT id FROM rooms)");
     while (orphans.step()) {
         const QString nativeId = orphans.text(0);
         note(report, unlisted,
-             QStringLiteral("%1: room %2: events without a row in the rooms table (imported without room details)")
-                 .arg(src.path(), nativeId));
+            QStringLiteral("%1: room %2: events without a row in the rooms table (imported without room details)")
+                .arg(src.path(), nativeId));
         upsert(nativeId, QString(), QVariant(), 0, QByteArray());
     }
     return targets;
@@ -139,7 +139,7 @@ void pairTools(Workspace& ws, qint64 roomId, QVector<ToolEvent> fresh)
     QSqlQuery open = ws.exec(QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, started_us, status "
                                             "FROM tool_calls WHERE room_id = ? AND pairing = 'start_only' "
                                             "ORDER BY start_seq"),
-                             { roomId });
+        { roomId });
     while (open.next()) {
         ToolEvent e;
         e.isStart = true;
@@ -156,9 +156,9 @@ void pairTools(Workspace& ws, qint64 roomId, QVector<ToolEvent> fresh)
     events += fresh;
 
     SqliteStatement insert(ws.handle(),
-                           "INSERT INTO tool_calls(room_id, tool_name, tool_id, group_id, start_seq, end_seq, "
-                           "started_us, ended_us, duration_ms, duration_source, status, outcome, pairing, error) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "INSERT INTO tool_calls(room_id, tool_name, tool_id, group_id, start_seq, end_seq, "
+        "started_us, ended_us, duration_ms, duration_source, status, outcome, pairing, error) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     auto bindOptional = [&insert](int column, const std::optional<qint64>& value) {
         if (value)
             insert.bind(column, *value);
@@ -204,7 +204,7 @@ void updateRoomCounts(Workspace& ws, qint64 roomId, qint64 syncedSeq)
                            "refused = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'refused'), "
                            "unserved = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'unserved') "
                            "WHERE id = ?"),
-            { syncedSeq, roomId, roomId, roomId, roomId, roomId, roomId, roomId, roomId, roomId });
+        { syncedSeq, roomId, roomId, roomId, roomId, roomId, roomId, roomId, roomId, roomId });
 }
 
 class Transaction
@@ -214,7 +214,8 @@ public:
         : m_ws(ws)
     {
         if (!m_ws.db().transaction())
-            throw StoreError(m_ws.path(), {}, QStringLiteral("cannot begin a transaction: ") + m_ws.db().lastError().text());
+            throw StoreError(
+                m_ws.path(), {}, QStringLiteral("cannot begin a transaction: ") + m_ws.db().lastError().text());
     }
     ~Transaction()
     {
@@ -256,12 +257,13 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
     const QStringList eventColumns = src.columns(QStringLiteral("events"));
     if (!src.hasTable(QStringLiteral("rooms")) || !eventColumns.contains(QLatin1String("idx"))
         || !eventColumns.contains(QLatin1String("data"))) {
-        throw StoreError(sourcePath, {}, QStringLiteral("not a RoomKit store: it has no rooms and events(idx, data) tables"));
+        throw StoreError(
+            sourcePath, {}, QStringLiteral("not a RoomKit store: it has no rooms and events(idx, data) tables"));
     }
     const int version = src.userVersion();
     if (version < 1 || version > 3) {
         throw StoreError(sourcePath, QStringLiteral("PRAGMA user_version"),
-                         QStringLiteral("unknown RoomKit schema version %1 (Sightline reads versions 1 to 3)").arg(version));
+            QStringLiteral("unknown RoomKit schema version %1 (Sightline reads versions 1 to 3)").arg(version));
     }
 
     ImportReport report;
@@ -292,14 +294,14 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
     }
 
     SqliteStatement read(src.handle(),
-                         "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
-                         "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
-                         "WHERE room_id = ? AND idx > ? ORDER BY idx");
+        "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
+        "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
+        "WHERE room_id = ? AND idx > ? ORDER BY idx");
     SqliteStatement insert(ws.handle(),
-                           "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
-                           "channel_id, channel_type, participant_id, correlation_id, parent_id, created_us, role, "
-                           "tool_name, tool_id, outcome, text, flags, payload) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
+        "channel_id, channel_type, participant_id, correlation_id, parent_id, created_us, role, "
+        "tool_name, tool_id, outcome, text, flags, payload) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     SqliteStatement fts(ws.handle(), "INSERT INTO events_fts(rowid, body, arguments, result) VALUES (?, ?, ?, ?)");
     auto bindText = [](SqliteStatement& st, int column, const QString& value) {
         if (value.isEmpty())
@@ -336,7 +338,10 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             const EventRecord& r = e.record;
             if (!e.problem.isEmpty()) {
                 note(report, unlisted,
-                     QStringLiteral("%1: room %2, index %3: %4").arg(sourcePath, room.nativeId).arg(r.index).arg(e.problem));
+                    QStringLiteral("%1: room %2, index %3: %4")
+                        .arg(sourcePath, room.nativeId)
+                        .arg(r.index)
+                        .arg(e.problem));
             }
 
             insert.bind(1, room.id);
@@ -368,10 +373,10 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             synced = std::max(synced, r.index);
             if (sqlite3_changes(ws.handle()) == 0) {
                 note(report, unlisted,
-                     QStringLiteral("%1: room %2, index %3: a second row with the same index (event %4) was skipped")
-                         .arg(sourcePath, room.nativeId)
-                         .arg(r.index)
-                         .arg(r.nativeId));
+                    QStringLiteral("%1: room %2, index %3: a second row with the same index (event %4) was skipped")
+                        .arg(sourcePath, room.nativeId)
+                        .arg(r.index)
+                        .arg(r.nativeId));
                 continue;
             }
             ++counted.added;
@@ -431,7 +436,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
     if (unlisted > 0)
         report.problems << QStringLiteral("%1: and %2 more problems").arg(sourcePath).arg(unlisted);
     ws.exec(QStringLiteral("UPDATE sources SET import_notes = ? WHERE origin = ?"),
-            { report.problems.isEmpty() ? QVariant() : QVariant(report.problems.join(QLatin1Char('\n'))), origin });
+        { report.problems.isEmpty() ? QVariant() : QVariant(report.problems.join(QLatin1Char('\n'))), origin });
     return report;
 }
 

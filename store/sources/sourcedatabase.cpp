@@ -8,8 +8,8 @@
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QUrl>
 #include <QtEndian>
+#include <QUrl>
 
 namespace {
 
@@ -33,12 +33,12 @@ void checkHeader(const QString& path, const QByteArray& header, qint64 fileSize)
     const quint32 validFor = qFromBigEndian<quint32>(bytes + 92);
     if (pages > 0 && changeCounter == validFor && pageSize * pages > fileSize) {
         throw StoreError(path, QStringLiteral("byte %1").arg(fileSize),
-                         QStringLiteral("truncated SQLite database: its header says %1 pages of %2 bytes (%3 bytes), "
-                                        "the file has %4")
-                             .arg(pages)
-                             .arg(pageSize)
-                             .arg(pageSize * pages)
-                             .arg(fileSize));
+            QStringLiteral("truncated SQLite database: its header says %1 pages of %2 bytes (%3 bytes), "
+                           "the file has %4")
+                .arg(pages)
+                .arg(pageSize)
+                .arg(pageSize * pages)
+                .arg(fileSize));
     }
 }
 
@@ -72,7 +72,8 @@ SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
         + (live ? QStringLiteral("?mode=ro") : QStringLiteral("?immutable=1"));
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(uri);
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
+    m_db.setConnectOptions(
+        QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
     auto fail = [this](const QString& message) {
         m_db.close();
         m_db = QSqlDatabase();
@@ -87,8 +88,10 @@ SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
         const QString error = q.lastError().text();
         q = QSqlQuery();
         fail(error.contains(QLatin1String("locked"), Qt::CaseInsensitive)
-                 ? QStringLiteral("the database is locked by another program (waited %1 ms): %2").arg(busyTimeoutMs).arg(error)
-                 : QStringLiteral("cannot read ") + what + QStringLiteral(": ") + error);
+                ? QStringLiteral("the database is locked by another program (waited %1 ms): %2")
+                      .arg(busyTimeoutMs)
+                      .arg(error)
+                : QStringLiteral("cannot read ") + what + QStringLiteral(": ") + error);
     };
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())

@@ -4,10 +4,9 @@
 #include "eventflags.h"
 #include "roomkitrowdecoder.h"
 
-#include <QByteArray>
-
 #include <cstdint>
 #include <cstdlib>
+#include <QByteArray>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
