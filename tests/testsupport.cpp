@@ -9,6 +9,21 @@
 #include <QTest>
 #include <sqlite3.h>
 
+const QStringList& FixtureWorkspaces::stores()
+{
+    static const QStringList names { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"),
+        QStringLiteral("many_rooms.sqlite") };
+    return names;
+}
+
+Workspace& FixtureWorkspaces::get(const QString& storeName)
+{
+    if (!m_workspaces.contains(storeName))
+        m_workspaces.insert(
+            storeName, std::shared_ptr<Workspace>(TestSupport::importFixture(m_dir, storeName).release()));
+    return *m_workspaces.value(storeName);
+}
+
 namespace TestSupport {
 
 QString dataFile(const QString& relative)

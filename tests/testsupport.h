@@ -5,11 +5,24 @@
 #include <memory>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QTemporaryDir>
 #include <QVector>
 
 class Workspace;
+
+// The RoomKit fixture stores, each imported once, on first use, into a workspace of its own.
+class FixtureWorkspaces
+{
+public:
+    static const QStringList& stores(); // support, edge_cases, many_rooms
+    Workspace& get(const QString& storeName);
+
+private:
+    QTemporaryDir m_dir;
+    QMap<QString, std::shared_ptr<Workspace>> m_workspaces;
+};
 
 // Helpers the tests share: fixture files, the RoomKit manifest, and writing to copies of stores.
 namespace TestSupport {

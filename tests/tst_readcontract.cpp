@@ -13,9 +13,6 @@ using namespace TestSupport;
 
 namespace {
 
-const QStringList stores
-    = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"), QStringLiteral("many_rooms.sqlite") };
-
 // RoomKit's EventType values that the manifest's "channel_*" and "participant_*" stand for.
 const QStringList channelAndParticipantTypes = {
     QStringLiteral("channel_attached"),
@@ -44,15 +41,9 @@ class TestReadContract : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QMap<QString, std::shared_ptr<Workspace>> m_workspaces;
+    FixtureWorkspaces m_fixtures;
 
-    Workspace& workspace(const QString& store)
-    {
-        if (!m_workspaces.contains(store))
-            m_workspaces.insert(store, std::shared_ptr<Workspace>(importFixture(m_dir, store).release()));
-        return *m_workspaces.value(store);
-    }
+    Workspace& workspace(const QString& store) { return m_fixtures.get(store); }
 
 private slots:
     void manifestCalls_data()
@@ -61,7 +52,7 @@ private slots:
         QTest::addColumn<QString>("room");
         QTest::addColumn<QString>("call");
         QTest::addColumn<QJsonValue>("answer");
-        for (const QString& store : stores) {
+        for (const QString& store : FixtureWorkspaces::stores()) {
             for (const QJsonValue& r : manifestFile(store).value(QLatin1String("rooms")).toArray()) {
                 const QJsonObject room = r.toObject();
                 int n = 0;

@@ -17,9 +17,6 @@ using namespace TestSupport;
 
 namespace {
 
-const QStringList stores
-    = { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"), QStringLiteral("many_rooms.sqlite") };
-
 EventRecords everything(Workspace& ws, qint64 room)
 {
     EventFilter all;
@@ -44,15 +41,9 @@ class TestRoomKitImport : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-    QMap<QString, std::shared_ptr<Workspace>> m_workspaces;
+    FixtureWorkspaces m_fixtures;
 
-    Workspace& workspace(const QString& store)
-    {
-        if (!m_workspaces.contains(store))
-            m_workspaces.insert(store, std::shared_ptr<Workspace>(importFixture(m_dir, store).release()));
-        return *m_workspaces.value(store);
-    }
+    Workspace& workspace(const QString& store) { return m_fixtures.get(store); }
 
     qint64 roomId(const QString& store, const QString& nativeId)
     {
@@ -164,7 +155,7 @@ private slots:
     void roomList_data()
     {
         QTest::addColumn<QString>("store");
-        for (const QString& store : stores)
+        for (const QString& store : FixtureWorkspaces::stores())
             QTest::newRow(qPrintable(store)) << store;
     }
 
@@ -192,7 +183,7 @@ private slots:
     {
         QTest::addColumn<QString>("store");
         QTest::addColumn<QString>("room");
-        for (const QString& store : stores) {
+        for (const QString& store : FixtureWorkspaces::stores()) {
             for (const QJsonValue& id : manifestFile(store).value(QLatin1String("room_ids")).toArray())
                 QTest::addRow("%s/%s", qPrintable(store), qPrintable(id.toString())) << store << id.toString();
         }
@@ -315,7 +306,7 @@ private slots:
 
     void sourceIsNeverWritten()
     {
-        for (const QString& store : stores) {
+        for (const QString& store : FixtureWorkspaces::stores()) {
             const QString path = dataFile(QStringLiteral("roomkit/") + store);
             const QByteArray before = sha256(path);
             workspace(store);
