@@ -11,10 +11,12 @@ struct EventFilter
 {
     QStringList types;
     QStringList excludeTypes;
+    QStringList kinds; // canonical kinds (eventkind.h), across every source system
     QString channelId;
     QString channelType;
     QString participantId;
     QString correlationId;
+    QString groupId; // one AI response: correlation id, run id or task
     std::optional<qint64> afterMicros;
     std::optional<qint64> beforeMicros;
     bool includeBlocked = false;

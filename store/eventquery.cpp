@@ -6,7 +6,7 @@
 
 const QString EventQuery::columns = QStringLiteral(
     "id, seq, native_id, type, kind, status, blocked_by, channel_id, channel_type, participant_id, correlation_id, "
-    "parent_id, created_us, role, tool_name, tool_id, outcome, text, flags");
+    "parent_id, created_us, role, tool_name, tool_id, outcome, text, flags, group_id, message_id");
 
 namespace {
 
@@ -29,6 +29,8 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
         sql += QStringLiteral(" AND blocked = 0");
     if (!f.types.isEmpty())
         sql += QStringLiteral(" AND type IN (") + placeholders(f.types, binds) + QLatin1Char(')');
+    if (!f.kinds.isEmpty())
+        sql += QStringLiteral(" AND kind IN (") + placeholders(f.kinds, binds) + QLatin1Char(')');
     if (!f.excludeTypes.isEmpty())
         sql += QStringLiteral(" AND type NOT IN (") + placeholders(f.excludeTypes, binds) + QLatin1Char(')');
     auto equals = [&](const char* column, const QString& value) {
@@ -41,6 +43,7 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
     equals("channel_type", f.channelType);
     equals("participant_id", f.participantId);
     equals("correlation_id", f.correlationId);
+    equals("group_id", f.groupId);
     if (f.topLevelOnly)
         sql += QStringLiteral(" AND parent_id IS NULL");
     if (f.afterMicros) {

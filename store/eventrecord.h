@@ -1,5 +1,7 @@
 #pragma once
 
+#include "eventflags.h"
+
 #include <QMetaType>
 #include <QString>
 #include <QVector>
@@ -19,6 +21,8 @@ struct EventRecord
     QString participantId;
     QString correlationId;
     QString parentId;
+    QString groupId; // one AI response: RoomKit correlation id, AG-UI run id, CraftBot task
+    QString messageId; // AG-UI messageId
     qint64 createdMicros = 0;
     QString role; // user | assistant | system | tool
     QString toolName;
@@ -28,6 +32,7 @@ struct EventRecord
     int flags = 0;
 
     bool isBlocked() const { return status == QLatin1String("blocked"); }
+    bool isSynthetic() const { return flags & EventFlags::Synthetic; }
 };
 
 Q_DECLARE_METATYPE(EventRecord)

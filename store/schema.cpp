@@ -63,6 +63,48 @@ CREATE INDEX tool_calls_room ON tool_calls(room_id, start_seq);
 -- Contentless: the text lives in events; the index maps words to events.id.
 CREATE VIRTUAL TABLE events_fts USING fts5(body, arguments, result, content='');
 )SQL",
+    // 2: the turn an event belongs to (RoomKit correlation, AG-UI run, CraftBot task), message ids, assembled
+    // tool arguments and results, runs, and who a room belongs to. RoomKit rows are backfilled from payloads.
+    R"SQL(
+ALTER TABLE rooms ADD COLUMN owner TEXT;
+ALTER TABLE rooms ADD COLUMN agent_id TEXT;
+ALTER TABLE rooms ADD COLUMN summary TEXT;        -- CraftBot head_summary: what came before the stored events
+ALTER TABLE rooms ADD COLUMN updated_us INTEGER;
+ALTER TABLE events ADD COLUMN group_id TEXT;      -- one AI response: correlation id, run id, task
+ALTER TABLE events ADD COLUMN message_id TEXT;
+UPDATE events SET group_id = correlation_id;
+CREATE INDEX events_room_group_seq ON events(room_id, group_id, seq);
+CREATE INDEX events_room_kind_seq ON events(room_id, kind, seq);
+ALTER TABLE tool_calls ADD COLUMN arguments TEXT;         -- assembled, as the agent sent them
+ALTER TABLE tool_calls ADD COLUMN arguments_valid INTEGER; -- 1 when they parse as JSON
+ALTER TABLE tool_calls ADD COLUMN result TEXT;
+ALTER TABLE tool_calls ADD COLUMN result_seq INTEGER;
+ALTER TABLE tool_calls ADD COLUMN synthetic INTEGER NOT NULL DEFAULT 0; -- its end was made up by the source system
+ALTER TABLE tool_calls ADD COLUMN ambiguous INTEGER NOT NULL DEFAULT 0; -- a guessed pair that overlaps another
+UPDATE tool_calls SET
+  arguments = (SELECT json_extract(e.payload, '$.content.arguments') FROM events e
+               WHERE e.room_id = tool_calls.room_id AND e.seq = coalesce(tool_calls.start_seq, tool_calls.end_seq)
+               AND json_valid(e.payload)),
+  result = (SELECT json_extract(e.payload, '$.content.result') FROM events e
+            WHERE e.room_id = tool_calls.room_id AND e.seq = tool_calls.end_seq AND json_valid(e.payload)),
+  result_seq = end_seq;
+UPDATE tool_calls SET arguments_valid = json_valid(arguments) WHERE arguments IS NOT NULL;
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  group_id TEXT NOT NULL,
+  kind TEXT NOT NULL,                   -- ai_response | run | task
+  name TEXT, parent_group_id TEXT,
+  first_seq INTEGER, last_seq INTEGER, started_us INTEGER, ended_us INTEGER,
+  outcome TEXT,                         -- success | interrupt | error | cancelled | completed | open ...
+  detail TEXT,                          -- the error message or end note
+  synthetic INTEGER NOT NULL DEFAULT 0, -- its end was made up by the source system
+  usage_json TEXT, interrupts_json TEXT);
+CREATE INDEX runs_room ON runs(room_id, first_seq);
+INSERT INTO runs(room_id, group_id, kind, first_seq, last_seq, started_us, ended_us)
+  SELECT room_id, group_id, 'ai_response', min(seq), max(seq), min(created_us), max(created_us)
+  FROM events WHERE group_id IS NOT NULL GROUP BY room_id, group_id;
+)SQL",
 };
 
 void exec(QSqlDatabase& db, const QString& sql, const QString& file, int step)

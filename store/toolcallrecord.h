@@ -18,8 +18,14 @@ struct ToolCallRecord
     QString durationSource; // "recorded" (duration_ms on the end) or "timestamps" (end - start)
     QString status; // the end's content.status (pending when there is no end)
     QString outcome; // served | refused | failed | blocked | unserved | cancelled
-    QString pairing; // exact | id_only | start_only | end_only
+    QString pairing; // exact | id_only | name_only | guessed | start_only | end_only
     QString error;
+    QString arguments; // assembled, exactly as sent
+    std::optional<bool> argumentsValid; // whether they parse as JSON (unknown when there are none)
+    QString result;
+    std::optional<qint64> resultIndex; // where the result is, when it is not the end row itself
+    bool synthetic = false; // the end or result was made up by the source system, not the agent
+    bool ambiguous = false; // a guessed pair that overlaps another call of the same name
 };
 
 using ToolCallRecords = QVector<ToolCallRecord>;

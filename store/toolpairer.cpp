@@ -31,6 +31,7 @@ ToolCallRecord fromStart(const ToolEvent& start)
     call.status = start.contentStatus.isEmpty() ? QStringLiteral("pending") : start.contentStatus;
     call.outcome = Outcome::Unserved;
     call.pairing = QStringLiteral("start_only");
+    call.arguments = start.arguments;
     return call;
 }
 
@@ -48,6 +49,9 @@ void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
     call.outcome = end.outcome.isEmpty() ? Outcome::Served : end.outcome;
     call.error = end.error;
     call.pairing = pairing;
+    call.result = end.result;
+    if (call.arguments.isNull())
+        call.arguments = end.arguments;
     if (end.durationMs) {
         call.durationMs = end.durationMs;
         call.durationSource = QStringLiteral("recorded");

@@ -19,6 +19,8 @@ struct ToolEvent
     QString outcome; // of an end
     QString error;
     std::optional<qint64> durationMs;
+    QString arguments; // as compact JSON
+    QString result;
 };
 
 // Pairs tool starts with their ends (SOURCES.md §4.3, §4.5).

@@ -44,6 +44,8 @@ EventRecord readRecord(const QSqlQuery& q)
     r.outcome = q.value(16).toString();
     r.text = q.value(17).toString();
     r.flags = q.value(18).toInt();
+    r.groupId = q.value(19).toString();
+    r.messageId = q.value(20).toString();
     return r;
 }
 
@@ -224,8 +226,9 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
 {
     ToolCallRecords out;
     QSqlQuery q = exec(QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, "
-                                      "duration_ms, duration_source, status, outcome, pairing, error FROM tool_calls "
-                                      "WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq)"),
+                                      "duration_ms, duration_source, status, outcome, pairing, error, arguments, "
+                                      "arguments_valid, result, result_seq, synthetic, ambiguous FROM tool_calls "
+                                      "WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
         { roomId });
     auto optional = [&q](int column) -> std::optional<qint64> {
         return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
@@ -245,7 +248,44 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
         c.outcome = q.value(10).toString();
         c.pairing = q.value(11).toString();
         c.error = q.value(12).toString();
+        c.arguments = q.value(13).toString();
+        if (!q.isNull(14))
+            c.argumentsValid = q.value(14).toBool();
+        c.result = q.value(15).toString();
+        c.resultIndex = optional(16);
+        c.synthetic = q.value(17).toBool();
+        c.ambiguous = q.value(18).toBool();
         out.append(c);
+    }
+    return out;
+}
+
+RunRecords Workspace::runs(qint64 roomId)
+{
+    RunRecords out;
+    QSqlQuery q = exec(QStringLiteral("SELECT group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, "
+                                      "ended_us, outcome, detail, synthetic, usage_json, interrupts_json FROM runs "
+                                      "WHERE room_id = ? ORDER BY first_seq, id"),
+        { roomId });
+    auto optional = [&q](int column) -> std::optional<qint64> {
+        return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
+    };
+    while (q.next()) {
+        RunRecord r;
+        r.groupId = q.value(0).toString();
+        r.kind = q.value(1).toString();
+        r.name = q.value(2).toString();
+        r.parentGroupId = q.value(3).toString();
+        r.firstIndex = optional(4);
+        r.lastIndex = optional(5);
+        r.startMicros = optional(6);
+        r.endMicros = optional(7);
+        r.outcome = q.value(8).toString();
+        r.detail = q.value(9).toString();
+        r.synthetic = q.value(10).toBool();
+        r.usageJson = q.value(11).toString();
+        r.interruptsJson = q.value(12).toString();
+        out.append(r);
     }
     return out;
 }

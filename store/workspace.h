@@ -3,6 +3,7 @@
 #include "eventfilter.h"
 #include "eventrecord.h"
 #include "roomsummary.h"
+#include "runrecord.h"
 #include "toolcallrecord.h"
 
 #include <optional>
@@ -39,6 +40,7 @@ public:
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
+    RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order
     QByteArray payload(qint64 eventRowId);
     // Full-text search over message text, tool arguments and results (`bodyOnly`: message text alone, as
     // RoomKit's own search_events reads). roomId 0 searches every room. Hits ascend by room and index.

@@ -8,6 +8,8 @@
 #include "workspace.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTest>
 
@@ -67,6 +69,84 @@ private slots:
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
         QCOMPARE(ws.rooms().size(), 8);
+    }
+
+    // A workspace written by schema 1 gets groups, tool arguments and results, and AI responses backfilled
+    // from its payloads: the same as a fresh import derives.
+    void version1DataIsBackfilled()
+    {
+        QTemporaryDir dir;
+        const QString fresh = dir.filePath(QStringLiteral("fresh.sightline"));
+        const QString old = dir.filePath(QStringLiteral("v1.sightline"));
+        {
+            Workspace ws(fresh);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
+        }
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v1"));
+            db.setDatabaseName(old);
+            QVERIFY(db.open());
+            Schema::migrate(db, old, 1);
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("ATTACH DATABASE '%1' AS fresh").arg(fresh)));
+            const char* const copies[] = {
+                "INSERT INTO sources SELECT id, system, format, origin, schema_version, first_import_ms, last_sync_ms, "
+                "import_notes FROM fresh.sources",
+                "INSERT INTO rooms SELECT id, source_id, native_id, title, status, organization_id, created_us, "
+                "native_json, "
+                "details_json, synced_seq, event_count, blocked_count, tool_calls, failed, refused, unserved, "
+                "first_us, "
+                "last_us FROM fresh.rooms",
+                "INSERT INTO events SELECT id, room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
+                "channel_id, "
+                "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, "
+                "outcome, "
+                "text, flags, payload FROM fresh.events",
+                "INSERT INTO tool_calls SELECT id, room_id, tool_name, tool_id, group_id, start_seq, end_seq, "
+                "started_us, "
+                "ended_us, duration_ms, duration_source, status, outcome, pairing, error FROM fresh.tool_calls",
+                // The search index as it was: FTS5's own shadow tables, byte for byte.
+                "DELETE FROM events_fts_data",
+                "INSERT INTO events_fts_data SELECT * FROM fresh.events_fts_data",
+                "DELETE FROM events_fts_idx",
+                "INSERT INTO events_fts_idx SELECT * FROM fresh.events_fts_idx",
+                "DELETE FROM events_fts_docsize",
+                "INSERT INTO events_fts_docsize SELECT * FROM fresh.events_fts_docsize",
+            };
+            for (const char* sql : copies)
+                QVERIFY2(q.exec(QLatin1String(sql)), qPrintable(q.lastError().text()));
+            q.exec(QStringLiteral("DETACH DATABASE fresh"));
+            q = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v1"));
+
+        Workspace migrated(old);
+        QCOMPARE(migrated.schemaVersion(), Schema::latestVersion());
+        Workspace expected(fresh);
+        for (const RoomSummary& room : expected.rooms()) {
+            const ToolCallRecords want = expected.toolCalls(room.id);
+            const ToolCallRecords got = migrated.toolCalls(room.id);
+            QCOMPARE(got.size(), want.size());
+            for (int i = 0; i < got.size(); ++i) {
+                QCOMPARE(QJsonDocument::fromJson(got[i].arguments.toUtf8()),
+                    QJsonDocument::fromJson(want[i].arguments.toUtf8()));
+                QCOMPARE(got[i].result, want[i].result);
+                QCOMPARE(got[i].argumentsValid, want[i].argumentsValid);
+                QCOMPARE(got[i].resultIndex, want[i].resultIndex);
+            }
+            QCOMPARE(migrated.runs(room.id).size(), expected.runs(room.id).size());
+            EventFilter all;
+            all.includeBlocked = true;
+            const EventRecords a = migrated.listEvents(room.id, all, PageRequest { 100000, 0, false, {}, {} });
+            const EventRecords b = expected.listEvents(room.id, all, PageRequest { 100000, 0, false, {}, {} });
+            QCOMPARE(a.size(), b.size());
+            for (int i = 0; i < a.size(); ++i)
+                QCOMPARE(a[i].groupId, b[i].groupId);
+        }
+        // The search index came along unchanged.
+        QCOMPARE(migrated.search(0, QStringLiteral("refund"), 100, true).size(),
+            expected.search(0, QStringLiteral("refund"), 100, true).size());
     }
 
     void reopenKeepsEverything()

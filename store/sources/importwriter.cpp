@@ -1,0 +1,318 @@
+#include "importwriter.h"
+
+#include "../sqlitestatement.h"
+#include "../storeerror.h"
+#include "../workspace.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace {
+constexpr int MaxListedProblems = 1000;
+
+QVariant orNull(const QString& value)
+{
+    return value.isEmpty() ? QVariant() : QVariant(value);
+}
+
+QVariant orNull(const std::optional<qint64>& value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+} // namespace
+
+ImportWriter::ImportWriter(
+    Workspace& workspace, const QString& sourcePath, const ImportOptions& options, ImportReport& report)
+    : m_ws(workspace)
+    , m_source(sourcePath)
+    , m_origin(QFileInfo(sourcePath).canonicalFilePath())
+    , m_options(options)
+    , m_report(report)
+{
+    m_report.source = sourcePath;
+}
+
+ImportWriter::~ImportWriter()
+{
+    m_insert.reset();
+    m_fts.reset();
+    if (m_inTransaction)
+        m_ws.db().rollback();
+}
+
+void ImportWriter::begin()
+{
+    if (!m_ws.db().transaction())
+        throw StoreError(
+            m_ws.path(), {}, QStringLiteral("cannot begin a transaction: ") + m_ws.db().lastError().text());
+    m_inTransaction = true;
+}
+
+void ImportWriter::commit()
+{
+    if (!m_ws.db().commit())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("cannot commit: ") + m_ws.db().lastError().text());
+    m_inTransaction = false;
+}
+
+void ImportWriter::rollback()
+{
+    m_ws.db().rollback();
+    m_inTransaction = false;
+}
+
+qint64 ImportWriter::upsertSource(const QString& system, const QString& format, const QString& schemaVersion)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_ws.exec(
+        QStringLiteral("INSERT INTO sources(system, format, origin, schema_version, first_import_ms, last_sync_ms) "
+                       "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(origin) DO UPDATE SET system = excluded.system, "
+                       "format = excluded.format, schema_version = excluded.schema_version, "
+                       "last_sync_ms = excluded.last_sync_ms"),
+        { system, format, m_origin, orNull(schemaVersion), now, now });
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id FROM sources WHERE origin = ?"), { m_origin });
+    q.next();
+    return q.value(0).toLongLong();
+}
+
+RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
+{
+    m_ws.exec(
+        QStringLiteral("INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, "
+                       "summary, created_us, updated_us, native_json, details_json) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT(source_id, native_id) DO UPDATE SET title = excluded.title, "
+                       "status = excluded.status, organization_id = excluded.organization_id, "
+                       "owner = excluded.owner, agent_id = excluded.agent_id, summary = excluded.summary, "
+                       "created_us = coalesce(excluded.created_us, created_us), updated_us = excluded.updated_us, "
+                       "native_json = excluded.native_json, details_json = excluded.details_json"),
+        { sourceId, r.nativeId, orNull(r.title), orNull(r.status), orNull(r.organizationId), orNull(r.owner),
+            orNull(r.agentId), orNull(r.summary), r.createdMicros ? QVariant(r.createdMicros) : QVariant(),
+            r.updatedMicros ? QVariant(r.updatedMicros) : QVariant(),
+            r.nativeJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.nativeJson)),
+            r.detailsJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.detailsJson)) });
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, synced_seq FROM rooms WHERE source_id = ? AND native_id = ?"),
+        { sourceId, r.nativeId });
+    q.next();
+    return { r.nativeId, q.value(0).toLongLong(), q.value(1).toLongLong() };
+}
+
+void ImportWriter::note(const QString& place, const QString& problem)
+{
+    if (m_report.problems.size() < MaxListedProblems)
+        m_report.problems << StoreError(m_source, place, problem).toString();
+    else
+        ++m_unlisted;
+}
+
+void ImportWriter::bindText(SqliteStatement& st, int column, const QString& value)
+{
+    if (value.isEmpty())
+        st.bindNull(column);
+    else
+        st.bind(column, value);
+}
+
+void ImportWriter::beginRoom(const RoomCursor& room)
+{
+    m_room = room;
+    m_counted = { room.nativeId, 0, 0 };
+    m_lastSeq = room.syncedSeq;
+    m_inBatch = 0;
+    if (!m_insert) {
+        m_insert = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
+            "channel_id, "
+            "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
+            "text, flags, payload, group_id, message_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        m_fts = std::make_unique<SqliteStatement>(
+            m_ws.handle(), "INSERT INTO events_fts(rowid, body, arguments, result) VALUES (?, ?, ?, ?)");
+    }
+    begin();
+}
+
+bool ImportWriter::insert(const StoredEvent& e)
+{
+    const EventRecord& r = e.record;
+    SqliteStatement& st = *m_insert;
+    st.bind(1, m_room.id);
+    st.bind(2, r.index);
+    bindText(st, 3, r.nativeId);
+    st.bind(4, r.type);
+    st.bind(5, r.kind);
+    bindText(st, 6, r.status);
+    st.bind(7, qint64(r.isBlocked() ? 1 : 0));
+    bindText(st, 8, r.blockedBy);
+    bindText(st, 9, r.channelId);
+    bindText(st, 10, r.channelType);
+    bindText(st, 11, r.participantId);
+    bindText(st, 12, r.correlationId);
+    bindText(st, 13, r.parentId);
+    if (r.createdMicros != 0)
+        st.bind(14, r.createdMicros);
+    else
+        st.bindNull(14);
+    bindText(st, 15, r.role);
+    bindText(st, 16, r.toolName);
+    bindText(st, 17, r.toolId);
+    bindText(st, 18, r.outcome);
+    bindText(st, 19, r.text);
+    st.bind(20, qint64(r.flags));
+    if (r.flags & EventFlags::InvalidUtf8)
+        st.bindBlob(21, e.payload); // the bytes as they were; TEXT must be UTF-8
+    else
+        st.bindText(21, e.payload);
+    bindText(st, 22, r.groupId);
+    bindText(st, 23, r.messageId);
+    st.step();
+    st.reset();
+    m_lastSeq = std::max(m_lastSeq, r.index);
+    const bool inserted = sqlite3_changes(m_ws.handle()) > 0;
+    if (inserted) {
+        ++m_counted.added;
+        if (!e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty()) {
+            m_fts->bind(1, sqlite3_last_insert_rowid(m_ws.handle()));
+            bindText(*m_fts, 2, e.body);
+            bindText(*m_fts, 3, e.arguments);
+            bindText(*m_fts, 4, e.result);
+            m_fts->step();
+            m_fts->reset();
+        }
+    }
+    if (++m_inBatch >= m_options.batchRows) {
+        m_ws.exec(
+            QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?) WHERE id = ?"), { m_lastSeq, m_room.id });
+        commit();
+        m_done += m_inBatch;
+        m_inBatch = 0;
+        if (m_options.progress)
+            m_options.progress(m_done, m_total);
+        m_cancelled = m_options.cancel && m_options.cancel->load();
+        begin();
+    }
+    return inserted;
+}
+
+void ImportWriter::addSearchText(qint64 seq, const QString& body, const QString& arguments, const QString& result)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id FROM events WHERE room_id = ? AND seq = ?"), { m_room.id, seq });
+    if (!q.next())
+        return;
+    m_fts->bind(1, q.value(0).toLongLong());
+    bindText(*m_fts, 2, body);
+    bindText(*m_fts, 3, arguments);
+    bindText(*m_fts, 4, result);
+    m_fts->step();
+    m_fts->reset();
+}
+
+void ImportWriter::updateText(qint64 seq, const QString& text)
+{
+    m_ws.exec(
+        QStringLiteral("UPDATE events SET text = ? WHERE room_id = ? AND seq = ?"), { orNull(text), m_room.id, seq });
+}
+
+void ImportWriter::deleteToolCalls(bool openOnly)
+{
+    m_ws.exec(openOnly ? QStringLiteral("DELETE FROM tool_calls WHERE room_id = ? AND pairing = 'start_only'")
+                       : QStringLiteral("DELETE FROM tool_calls WHERE room_id = ?"),
+        { m_room.id });
+}
+
+void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
+{
+    SqliteStatement st(m_ws.handle(),
+        "INSERT INTO tool_calls(room_id, tool_name, tool_id, group_id, start_seq, end_seq, started_us, "
+        "ended_us, duration_ms, duration_source, status, outcome, pairing, error, arguments, "
+        "arguments_valid, result, result_seq, synthetic, ambiguous) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto bindOptional = [&st](int column, const std::optional<qint64>& value) {
+        if (value)
+            st.bind(column, *value);
+        else
+            st.bindNull(column);
+    };
+    for (const ToolCallRecord& c : calls) {
+        st.bind(1, m_room.id);
+        bindText(st, 2, c.toolName);
+        bindText(st, 3, c.toolId);
+        bindText(st, 4, c.groupId);
+        bindOptional(5, c.startIndex);
+        bindOptional(6, c.endIndex);
+        bindOptional(7, c.startMicros);
+        bindOptional(8, c.endMicros);
+        bindOptional(9, c.durationMs);
+        bindText(st, 10, c.durationSource);
+        bindText(st, 11, c.status);
+        bindText(st, 12, c.outcome);
+        st.bind(13, c.pairing);
+        bindText(st, 14, c.error);
+        if (c.arguments.isNull())
+            st.bindNull(15);
+        else
+            st.bind(15, c.arguments);
+        bindOptional(16, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
+        if (c.result.isNull())
+            st.bindNull(17);
+        else
+            st.bind(17, c.result);
+        bindOptional(18, c.resultIndex);
+        st.bind(19, qint64(c.synthetic ? 1 : 0));
+        st.bind(20, qint64(c.ambiguous ? 1 : 0));
+        st.step();
+        st.reset();
+    }
+}
+
+void ImportWriter::replaceRuns(const RunRecords& runs)
+{
+    m_ws.exec(QStringLiteral("DELETE FROM runs WHERE room_id = ?"), { m_room.id });
+    for (const RunRecord& r : runs) {
+        m_ws.exec(
+            QStringLiteral("INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, "
+                           "started_us, ended_us, outcome, detail, synthetic, usage_json, interrupts_json) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            { m_room.id, r.groupId, r.kind, orNull(r.name), orNull(r.parentGroupId), orNull(r.firstIndex),
+                orNull(r.lastIndex), orNull(r.startMicros), orNull(r.endMicros), orNull(r.outcome), orNull(r.detail),
+                r.synthetic ? 1 : 0, orNull(r.usageJson), orNull(r.interruptsJson) });
+    }
+}
+
+void ImportWriter::finishRoom(qint64 syncedSeq)
+{
+    const qint64 id = m_room.id;
+    // QtSql binds positional '?' only, so the room id is bound once per use.
+    m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), "
+                             "event_count = (SELECT count(*) FROM events WHERE room_id = ?), "
+                             "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
+                             "first_us = (SELECT min(created_us) FROM events WHERE room_id = ?), "
+                             "last_us = (SELECT max(created_us) FROM events WHERE room_id = ?), "
+                             "tool_calls = (SELECT count(*) FROM tool_calls WHERE room_id = ?), "
+                             "failed = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'failed'), "
+                             "refused = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'refused'), "
+                             "unserved = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'unserved') "
+                             "WHERE id = ?"),
+        { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id, id, id, id });
+    commit();
+    m_done += m_inBatch;
+    m_inBatch = 0;
+    if (m_options.progress)
+        m_options.progress(m_done, m_total);
+    QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { id });
+    m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
+    m_report.rooms.append(m_counted);
+    m_cancelled = m_cancelled || (m_options.cancel && m_options.cancel->load());
+}
+
+void ImportWriter::finish()
+{
+    if (m_unlisted > 0)
+        m_report.problems
+            << StoreError(m_source, {}, QStringLiteral("and %1 more problems").arg(m_unlisted)).toString();
+    m_report.cancelled = m_cancelled;
+    m_ws.exec(QStringLiteral("UPDATE sources SET import_notes = ? WHERE origin = ?"),
+        { m_report.problems.isEmpty() ? QVariant() : QVariant(m_report.problems.join(QLatin1Char('\n'))), m_origin });
+}

@@ -1,0 +1,121 @@
+#pragma once
+
+#include "../eventrecord.h"
+#include "../runrecord.h"
+#include "../toolcallrecord.h"
+#include "importreport.h"
+
+#include <memory>
+#include <QByteArray>
+#include <QString>
+
+class SqliteStatement;
+class Workspace;
+
+// A room as a source describes it.
+struct RoomInfo
+{
+    QString nativeId;
+    QString title;
+    QString status;
+    QString organizationId;
+    QString owner;
+    QString agentId;
+    QString summary;
+    qint64 createdMicros = 0;
+    qint64 updatedMicros = 0;
+    QByteArray nativeJson; // the room as the source stored it
+    QByteArray detailsJson; // bindings, participants, ...
+};
+
+// Where a room's import stands: its workspace id and the highest source index already imported.
+struct RoomCursor
+{
+    QString nativeId;
+    qint64 id = 0;
+    qint64 syncedSeq = -1;
+};
+
+// One source row to store: its derived columns, its verbatim payload and the text search indexes for it.
+struct StoredEvent
+{
+    EventRecord record;
+    QByteArray payload;
+    QString body; // message text
+    QString arguments; // tool arguments
+    QString result; // tool result
+};
+
+// What every importer writes through: sources, rooms, events (one transaction per batch, one reused
+// statement on the native handle), search text, paired tool calls, runs, and a room's counts. The sync
+// cursor moves with each batch, so a cancelled or failed import resumes where it stopped.
+class ImportWriter
+{
+public:
+    ImportWriter(Workspace& workspace, const QString& sourcePath, const ImportOptions& options, ImportReport& report);
+    ~ImportWriter();
+    ImportWriter(const ImportWriter&) = delete;
+    ImportWriter& operator=(const ImportWriter&) = delete;
+
+    Workspace& workspace() { return m_ws; }
+    const QString& origin() const { return m_origin; } // the source's canonical path
+
+    // Runs `work` in one transaction, rolled back if it throws.
+    template<typename Work> void transaction(Work&& work)
+    {
+        begin();
+        try {
+            work();
+        } catch (...) {
+            rollback();
+            throw;
+        }
+        commit();
+    }
+
+    qint64 upsertSource(const QString& system, const QString& format, const QString& schemaVersion);
+    RoomCursor upsertRoom(qint64 sourceId, const RoomInfo& room);
+    // Records "FILE: PLACE: problem" in the report (the first thousand, then a count).
+    void note(const QString& place, const QString& problem);
+    void setTotal(qint64 rows) { m_total = rows; }
+
+    // Opens the room's first transaction.
+    void beginRoom(const RoomCursor& room);
+    // Stores a row; false when the room already has a row at that index. Commits every batch, and then
+    // reports progress and honours a cancel request (see cancelled()).
+    bool insert(const StoredEvent& event);
+    bool cancelled() const { return m_cancelled; }
+    // Search text for a row stored earlier (AG-UI: a message whose text completed in a later sync).
+    void addSearchText(qint64 seq, const QString& body, const QString& arguments, const QString& result);
+    void updateText(qint64 seq, const QString& text);
+    void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
+    void insertToolCalls(const ToolCallRecords& calls);
+    void replaceRuns(const RunRecords& runs);
+    // Recounts the room, moves its cursor, commits, and adds the room to the report.
+    void finishRoom(qint64 syncedSeq);
+    // Keeps the problems with the source.
+    void finish();
+
+private:
+    void begin();
+    void commit();
+    void rollback();
+    void bindText(SqliteStatement& statement, int column, const QString& value);
+
+    Workspace& m_ws;
+    QString m_source;
+    QString m_origin;
+    ImportOptions m_options;
+    ImportReport& m_report;
+    std::unique_ptr<SqliteStatement> m_insert;
+    std::unique_ptr<SqliteStatement> m_fts;
+    RoomCursor m_room;
+    ImportReport::Room m_counted;
+    bool m_inTransaction = false;
+    bool m_cancelled = false;
+    qint64 m_lastSeq = -1;
+    qint64 m_total = 0;
+    qint64 m_done = 0;
+    int m_inBatch = 0;
+    qint64 m_unlisted = 0;
+};
