@@ -31,7 +31,8 @@ QString generalHelp()
         "  events SOURCE --room ID [...]    list a room's events (RoomKit's read contract)\n"
         "  tools SOURCE --room ID [--json]  list a room's tool calls, start paired with end\n"
         "\n"
-        "SOURCE is a RoomKit SQLite store or a Sightline workspace; the format is detected from the content.\n"
+        "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, or a\n"
+        "Sightline workspace; the format is detected from the content (--format forces one).\n"
         "A store is imported into a cached workspace first, and synced on every later run.\n"
         "Run 'sightline VERB --help' for the options of a verb.\n");
 }
@@ -95,9 +96,9 @@ private:
         const QString& synopsis)
     {
         parser.setApplicationDescription(synopsis);
-        parser.addPositionalArgument(positional, QStringLiteral("a RoomKit SQLite store or a Sightline workspace"));
+        parser.addPositionalArgument(positional, QStringLiteral("a RoomKit store, an AG-UI log or folder, or a workspace"));
         parser.addOption({ QStringLiteral("format"),
-            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, workspace)"),
+            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, workspace)"),
             QStringLiteral("FORMAT") });
         const QCommandLineOption help(
             QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("show this help"));
@@ -113,7 +114,7 @@ private:
         if (parser.isSet(QStringLiteral("format"))
             && Importer::parseFormat(parser.value(QStringLiteral("format"))) == Importer::Format::Unknown)
             usage(
-                QStringLiteral("unknown format '%1' (roomkit, workspace)").arg(parser.value(QStringLiteral("format"))));
+                QStringLiteral("unknown format '%1' (roomkit, agui, workspace)").arg(parser.value(QStringLiteral("format"))));
     }
 
     Importer::Format forcedFormat(const QCommandLineParser& parser)
@@ -212,7 +213,9 @@ private:
                     { QStringLiteral("first_at"),
                         r.firstMicros ? QJsonValue(TimeUtil::formatMicros(r.firstMicros)) : QJsonValue() },
                     { QStringLiteral("last_at"),
-                        r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() } };
+                        r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() },
+                    { QStringLiteral("owner"), orNull(r.owner) },
+                    { QStringLiteral("agent"), orNull(r.agentId) } };
                 m_out << line(o) << '\n';
             } else {
                 m_out << r.nativeId
@@ -273,6 +276,13 @@ private:
         parser.addOptions({
             { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
             { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
+            { QStringLiteral("kind"),
+                QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
+                               "lifecycle, system, error, custom"),
+                QStringLiteral("K") },
+            { QStringLiteral("group"),
+                QStringLiteral("only events of this AI response: a RoomKit correlation id or an AG-UI run id"),
+                QStringLiteral("ID") },
             { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
                 QStringLiteral("T") },
             { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
@@ -309,6 +319,8 @@ private:
         EventFilter filter;
         filter.types = parser.values(QStringLiteral("type"));
         filter.excludeTypes = parser.values(QStringLiteral("exclude-type"));
+        filter.kinds = parser.values(QStringLiteral("kind"));
+        filter.groupId = parser.value(QStringLiteral("group"));
         filter.channelId = parser.value(QStringLiteral("channel"));
         filter.channelType = parser.value(QStringLiteral("channel-type"));
         filter.participantId = parser.value(QStringLiteral("participant"));
@@ -360,7 +372,10 @@ private:
             { QStringLiteral("channel_type"), orNull(e.channelType) },
             { QStringLiteral("participant_id"), orNull(e.participantId) },
             { QStringLiteral("correlation_id"), orNull(e.correlationId) },
-            { QStringLiteral("created_at"), TimeUtil::formatMicros(e.createdMicros) },
+            { QStringLiteral("created_at"), e.createdMicros ? QJsonValue(TimeUtil::formatMicros(e.createdMicros)) : QJsonValue() },
+            { QStringLiteral("group_id"), orNull(e.groupId) },
+            { QStringLiteral("message_id"), orNull(e.messageId) },
+            { QStringLiteral("synthetic"), e.isSynthetic() },
             { QStringLiteral("text"), orNull(e.text) } };
         if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
             o.insert(QStringLiteral("tool_name"), orNull(e.toolName));
@@ -412,7 +427,12 @@ private:
                     { QStringLiteral("duration_ms"), orNull(c.durationMs) },
                     { QStringLiteral("duration_from"), orNull(c.durationSource) },
                     { QStringLiteral("status"), orNull(c.status) }, { QStringLiteral("outcome"), c.outcome },
-                    { QStringLiteral("pairing"), c.pairing }, { QStringLiteral("error"), orNull(c.error) } };
+                    { QStringLiteral("pairing"), c.pairing }, { QStringLiteral("error"), orNull(c.error) },
+                    { QStringLiteral("result_index"), orNull(c.resultIndex) },
+                    { QStringLiteral("arguments_valid"),
+                        c.argumentsValid ? QJsonValue(*c.argumentsValid) : QJsonValue() },
+                    { QStringLiteral("synthetic"), c.synthetic },
+                    { QStringLiteral("ambiguous"), c.ambiguous } };
                 m_out << line(o) << '\n';
             } else {
                 auto idx = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };

@@ -170,6 +170,7 @@ void MainWindow::openPath(const QString& path)
         openWorkspace(path, {});
         break;
     case Importer::Format::RoomKitSqlite:
+    case Importer::Format::AguiJsonl:
         openWorkspace(Importer::cachedWorkspacePath(path), { path });
         break;
     case Importer::Format::Unknown:

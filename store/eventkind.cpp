@@ -21,4 +21,22 @@ QString forRoomKitType(const QString& type)
     return Custom;
 }
 
+QString forAguiType(const QString& type)
+{
+    if (type.startsWith(QLatin1String("TEXT_MESSAGE_")))
+        return Message;
+    if (type.startsWith(QLatin1String("TOOL_CALL_")))
+        return ToolCall;
+    if (type.startsWith(QLatin1String("REASONING_")) || type.startsWith(QLatin1String("THINKING_")))
+        return Reasoning;
+    if (type == QLatin1String("RUN_ERROR"))
+        return Error;
+    if (type.startsWith(QLatin1String("RUN_")) || type.startsWith(QLatin1String("STEP_")))
+        return Run;
+    if (type.startsWith(QLatin1String("STATE_")) || type == QLatin1String("MESSAGES_SNAPSHOT")
+        || type.startsWith(QLatin1String("ACTIVITY_")))
+        return State;
+    return Custom;
+}
+
 } // namespace EventKind

@@ -17,4 +17,6 @@ inline const QString Custom = QStringLiteral("custom");
 
 // RoomKit's EventType (27 values, models/enums.py) onto a canonical kind; unknown types are custom.
 QString forRoomKitType(const QString& type);
+// AG-UI's EventType (SOURCES.md §3.2) onto a canonical kind; unknown types are custom.
+QString forAguiType(const QString& type);
 } // namespace EventKind

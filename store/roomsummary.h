@@ -13,6 +13,8 @@ struct RoomSummary
     QString system; // roomkit | agui | craftbot
     QString sourcePath;
     QString status;
+    QString owner; // AG-UI thread owner
+    QString agentId;
     qint64 createdMicros = 0;
     qint64 eventCount = 0; // every stored row, blocked ones included
     qint64 blockedCount = 0;

@@ -134,7 +134,7 @@ int Workspace::schemaVersion()
 namespace {
 const char* const roomColumns = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
                                 "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
-                                "r.first_us, r.last_us FROM rooms r JOIN sources s ON s.id = r.source_id";
+                                "r.first_us, r.last_us, r.owner, r.agent_id FROM rooms r JOIN sources s ON s.id = r.source_id";
 
 RoomSummary readRoom(const QSqlQuery& q)
 {
@@ -154,6 +154,8 @@ RoomSummary readRoom(const QSqlQuery& q)
     r.unserved = q.value(12).toLongLong();
     r.firstMicros = q.value(13).toLongLong();
     r.lastMicros = q.value(14).toLongLong();
+    r.owner = q.value(15).toString();
+    r.agentId = q.value(16).toString();
     return r;
 }
 } // namespace

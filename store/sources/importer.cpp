@@ -2,6 +2,8 @@
 
 #include "../schema.h"
 #include "../storeerror.h"
+#include "aguiimporter.h"
+#include "aguilogparser.h"
 #include "roomkitimporter.h"
 #include "sourcedatabase.h"
 
@@ -16,6 +18,8 @@ namespace Importer {
 
 Format detect(const QString& path)
 {
+    if (QFileInfo(path).isDir())
+        return AguiImporter::detect(path) ? Format::AguiJsonl : Format::Unknown;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Format::Unknown;
@@ -26,7 +30,10 @@ Format detect(const QString& path)
             return Format::Workspace;
         if (RoomKitImporter::detect(path))
             return Format::RoomKitSqlite;
+        return Format::Unknown;
     }
+    if (AguiLogParser::looksLikeAgui(header + file.read(65536 - header.size())))
+        return Format::AguiJsonl;
     return Format::Unknown;
 }
 
@@ -37,6 +44,8 @@ QString formatName(Format format)
         return QStringLiteral("workspace");
     case Format::RoomKitSqlite:
         return QStringLiteral("roomkit");
+    case Format::AguiJsonl:
+        return QStringLiteral("agui");
     case Format::Unknown:
         break;
     }
@@ -45,7 +54,7 @@ QString formatName(Format format)
 
 Format parseFormat(const QString& name)
 {
-    for (Format f : { Format::Workspace, Format::RoomKitSqlite }) {
+    for (Format f : { Format::Workspace, Format::RoomKitSqlite, Format::AguiJsonl }) {
         if (formatName(f) == name)
             return f;
     }
@@ -61,6 +70,8 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
     switch (format) {
     case Format::RoomKitSqlite:
         return RoomKitImporter::run(workspace, path, options);
+    case Format::AguiJsonl:
+        return AguiImporter::run(workspace, path, options);
     case Format::Workspace:
         throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
     case Format::Unknown:
@@ -71,9 +82,10 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
 
 StoreError unsupported(const QString& path)
 {
-    QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit SQLite store or a workspace)");
+    QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit SQLite store, an AG-UI JSON Lines "
+                                  "log or a workspace)");
     if (QFileInfo(path).isDir()) {
-        what = QStringLiteral("a folder, not a source Sightline reads (a RoomKit store is one SQLite file)");
+        what = QStringLiteral("a folder without AG-UI logs (*.jsonl) in it or in threads/, not a source Sightline reads");
     } else if (SourceDatabase::looksLikeSqlite(path)) {
         // Open it to say precisely why: locked, truncated, or a database of another kind.
         SourceDatabase probe(path);

@@ -1,0 +1,675 @@
+#include "aguiassembler.h"
+
+#include "../eventflags.h"
+#include "../eventkind.h"
+#include "../outcome.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace {
+
+constexpr int MaxDisplayText = 4000;
+
+QString str(const QJsonObject& o, const char* key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+QString compact(const QJsonValue& value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    if (value.isString())
+        return value.toString();
+    if (value.isUndefined() || value.isNull())
+        return {};
+    return QString::fromUtf8(QJsonDocument(QJsonArray { value }).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+}
+
+QString clip(const QString& text)
+{
+    return text.size() > MaxDisplayText ? text.left(MaxDisplayText - 1) + QChar(0x2026) : text;
+}
+
+// JSON.parse's answer, for any JSON value: an object, an array, a string, a number, true, false or null.
+bool parsesAsJson(const QString& text)
+{
+    if (text.trimmed().isEmpty())
+        return false;
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]"), &error);
+    return error.error == QJsonParseError::NoError && doc.array().size() == 1;
+}
+
+// The text of a user message's content: a string, or InputContent parts (SOURCES.md §3.4).
+QString contentText(const QJsonValue& content)
+{
+    if (content.isString())
+        return content.toString();
+    QStringList parts;
+    for (const QJsonValue& part : content.toArray()) {
+        const QJsonObject o = part.toObject();
+        if (o.value(QLatin1String("type")).toString() == QLatin1String("text"))
+            parts << o.value(QLatin1String("text")).toString();
+        else if (!o.isEmpty())
+            parts << QStringLiteral("[%1]").arg(o.value(QLatin1String("type")).toString());
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+bool isSyntheticResult(const QJsonObject& event)
+{
+    // kaboo's finalizeRunEvents writes the result as "<toolCallId>-result" with a status and a reason of its own.
+    if (str(event, "messageId") != str(event, "toolCallId") + QStringLiteral("-result"))
+        return false;
+    const QJsonObject content = QJsonDocument::fromJson(str(event, "content").toUtf8()).object();
+    const QString reason = content.value(QLatin1String("reason")).toString();
+    return reason == QLatin1String("stop_requested") || reason == QLatin1String("missing_terminal_event");
+}
+
+bool isSyntheticTerminal(const QString& type, const QJsonObject& event)
+{
+    if (type == QLatin1String("RUN_ERROR"))
+        return str(event, "code") == QLatin1String("INCOMPLETE_STREAM");
+    if (type == QLatin1String("RUN_FINISHED"))
+        return !event.contains(QLatin1String("threadId")) && !event.contains(QLatin1String("runId"));
+    return false;
+}
+
+bool isCloser(const QString& type)
+{
+    return type == QLatin1String("TEXT_MESSAGE_END") || type == QLatin1String("TOOL_CALL_END")
+        || type == QLatin1String("TOOL_CALL_RESULT") || type == QLatin1String("REASONING_MESSAGE_END")
+        || type == QLatin1String("REASONING_END") || type == QLatin1String("THINKING_TEXT_MESSAGE_END")
+        || type == QLatin1String("THINKING_END");
+}
+
+struct Call
+{
+    ToolCallRecord record;
+    QStringList fragments;
+    bool open = true;
+    std::optional<qint64> resultMicros;
+};
+
+class Assembler
+{
+public:
+    explicit Assembler(const QVector<AguiLine>& lines)
+        : m_lines(lines)
+    {
+    }
+
+    AguiAssembly run()
+    {
+        m_out.rows.reserve(m_lines.size());
+        for (qsizetype i = 0; i < m_lines.size(); ++i)
+            take(i);
+        closeChunkMessage();
+        closeChunkCall();
+        markSyntheticBlocks();
+        finishCalls();
+        finishMessages();
+        finishUserMessages();
+        for (RunRecord& run : m_runs) {
+            if (run.outcome.isEmpty())
+                run.outcome = QStringLiteral("open"); // no RUN_FINISHED or RUN_ERROR in the log
+            m_out.runs.append(run);
+        }
+        if (!m_out.runs.isEmpty())
+            m_out.lastRunOutcome = m_out.runs.constLast().outcome;
+        return m_out;
+    }
+
+private:
+    void problem(qint64 index, const QString& what) { m_out.problems.append({ index, what }); }
+
+    QString openRun() const { return m_stack.isEmpty() ? QString() : m_runs[m_stack.constLast()].groupId; }
+
+    void take(qsizetype i)
+    {
+        const AguiLine& line = m_lines[i];
+        StoredEvent row;
+        EventRecord& r = row.record;
+        r.index = i;
+        r.flags = line.flags;
+        row.payload = line.raw;
+        if (!line.problem.isEmpty())
+            problem(i, line.problem);
+        const QJsonObject& e = line.event;
+        r.type = e.value(QLatin1String("type")).toString();
+        if (r.type.isEmpty())
+            r.type = (line.flags & EventFlags::MalformedJson) ? QStringLiteral("(malformed)") : QStringLiteral("(untyped)");
+        r.kind = EventKind::forAguiType(r.type);
+        const QJsonValue ts = e.value(QLatin1String("timestamp"));
+        if (ts.isDouble())
+            r.createdMicros = qint64(std::llround(ts.toDouble() * 1000.0));
+        r.groupId = openRun();
+        m_out.rows.append(row);
+        if (line.flags & EventFlags::MalformedJson)
+            return;
+        if (!AguiLogParser::isKnownType(r.type) && !r.type.startsWith(QLatin1Char('(')))
+            problem(i, QStringLiteral("unknown event type %1 (kept as custom)").arg(r.type));
+
+        const QString& t = r.type;
+        if (t == QLatin1String("RUN_STARTED") || t == QLatin1String("RUN_FINISHED") || t == QLatin1String("RUN_ERROR"))
+            takeRun(i, e);
+        else if (t.startsWith(QLatin1String("TEXT_MESSAGE_")))
+            takeText(i, e, false);
+        else if (t.startsWith(QLatin1String("REASONING_")) || t.startsWith(QLatin1String("THINKING_")))
+            takeReasoning(i, e);
+        else if (t.startsWith(QLatin1String("TOOL_CALL_")))
+            takeTool(i, e);
+        else
+            takeOther(i, e);
+    }
+
+    EventRecord& rec(qsizetype i) { return m_out.rows[i].record; }
+
+    void rememberUserMessages(const QJsonArray& messages)
+    {
+        for (const QJsonValue& m : messages) {
+            const QJsonObject message = m.toObject();
+            if (message.value(QLatin1String("role")).toString() == QLatin1String("user"))
+                m_userText.insert(message.value(QLatin1String("id")).toString(), contentText(message.value(QLatin1String("content"))));
+        }
+    }
+
+    void finishUserMessages()
+    {
+        for (qint64 i : m_userRows) {
+            EventRecord& r = rec(i);
+            r.text = m_userText.value(r.messageId);
+            m_out.rows[i].body = r.text;
+            if (m_out.firstUserText.isEmpty())
+                m_out.firstUserText = r.text;
+        }
+    }
+
+    void takeRun(qsizetype i, const QJsonObject& e)
+    {
+        EventRecord& r = rec(i);
+        r.role = QStringLiteral("system");
+        const QString runId = str(e, "runId");
+        if (r.type == QLatin1String("RUN_STARTED")) {
+            RunRecord run;
+            run.groupId = runId.isEmpty() ? QStringLiteral("run@%1").arg(i) : runId;
+            run.kind = QStringLiteral("run");
+            run.parentGroupId = str(e, "parentRunId");
+            run.firstIndex = run.lastIndex = i;
+            if (r.createdMicros)
+                run.startMicros = run.endMicros = r.createdMicros;
+            m_runs.append(run);
+            m_stack.append(m_runs.size() - 1);
+            r.groupId = run.groupId;
+            r.text = QStringLiteral("run %1 started").arg(run.groupId);
+            // The input carries the conversation so far: the user's messages are found here by id.
+            rememberUserMessages(e.value(QLatin1String("input")).toObject().value(QLatin1String("messages")).toArray());
+            return;
+        }
+        // RUN_FINISHED or RUN_ERROR: closes the run it names, or the one open.
+        qsizetype at = -1;
+        for (qsizetype k = m_stack.size() - 1; k >= 0; --k) {
+            if (runId.isEmpty() || m_runs[m_stack[k]].groupId == runId) {
+                at = k;
+                break;
+            }
+        }
+        RunRecord* run = nullptr;
+        if (at >= 0) {
+            run = &m_runs[m_stack[at]];
+            m_stack.resize(at);
+        } else {
+            // A run that failed before the agent said anything: kaboo stores a lone RUN_ERROR.
+            RunRecord lone;
+            lone.groupId = runId.isEmpty() ? QStringLiteral("run@%1").arg(i) : runId;
+            lone.kind = QStringLiteral("run");
+            lone.firstIndex = i;
+            if (r.createdMicros)
+                lone.startMicros = r.createdMicros;
+            m_runs.append(lone);
+            run = &m_runs.last();
+        }
+        r.groupId = run->groupId;
+        run->lastIndex = i;
+        if (r.createdMicros)
+            run->endMicros = r.createdMicros;
+        if (r.type == QLatin1String("RUN_ERROR")) {
+            run->outcome = QStringLiteral("error");
+            const QString code = str(e, "code");
+            run->detail = code.isEmpty() ? str(e, "message") : code + QStringLiteral(": ") + str(e, "message");
+            r.text = run->detail;
+            r.outcome = QStringLiteral("error");
+        } else {
+            const QJsonObject outcome = e.value(QLatin1String("outcome")).toObject();
+            run->outcome = outcome.value(QLatin1String("type")).toString();
+            if (run->outcome.isEmpty())
+                run->outcome = QStringLiteral("success");
+            if (isSyntheticTerminal(r.type, e))
+                run->outcome = QStringLiteral("stopped"); // kaboo closed it for the agent: the user pressed Stop
+            if (outcome.contains(QLatin1String("interrupts")))
+                run->interruptsJson = compact(outcome.value(QLatin1String("interrupts")));
+            r.text = QStringLiteral("run finished: ") + run->outcome;
+        }
+        if (e.contains(QLatin1String("usage")))
+            run->usageJson = compact(e.value(QLatin1String("usage")));
+        if (isSyntheticTerminal(r.type, e)) {
+            run->synthetic = true;
+            m_terminals.append(i);
+        }
+    }
+
+    AguiMessage* message(const QString& key)
+    {
+        const auto it = m_messageAt.constFind(key);
+        return it == m_messageAt.constEnd() ? nullptr : &m_out.messages[*it];
+    }
+
+    AguiMessage& startMessage(qsizetype i, QString id, const QString& role, bool reasoning)
+    {
+        if (id.isEmpty()) {
+            problem(i, QStringLiteral("a message without a messageId"));
+            id = QStringLiteral("message@%1").arg(i);
+        } else if (m_messageAt.contains(id)) {
+            problem(i, QStringLiteral("a second message with messageId %1").arg(id));
+            id = QStringLiteral("%1@%2").arg(id).arg(i);
+        }
+        AguiMessage m;
+        m.messageId = id;
+        m.role = role;
+        m.reasoning = reasoning;
+        m.firstIndex = m.lastIndex = i;
+        m_out.messages.append(m);
+        m_messageAt.insert(id, m_out.messages.size() - 1);
+        return m_out.messages.last();
+    }
+
+    // The message a delta or end belongs to; one is started when the log never opened it.
+    AguiMessage& messageFor(qsizetype i, const QString& id, bool reasoning)
+    {
+        if (AguiMessage* m = message(id))
+            return *m;
+        problem(i, id.isEmpty() ? QStringLiteral("a message delta without a messageId")
+                                : QStringLiteral("messageId %1 was never started").arg(id));
+        return startMessage(i, id, reasoning ? QStringLiteral("reasoning") : QStringLiteral("assistant"), reasoning);
+    }
+
+    void addDelta(qsizetype i, AguiMessage& m, const QString& delta)
+    {
+        m.text += delta;
+        ++m.deltas;
+        m.lastIndex = i;
+        EventRecord& r = rec(i);
+        r.messageId = m.messageId;
+        r.role = m.role;
+        r.text = delta;
+    }
+
+    void closeChunkMessage()
+    {
+        if (AguiMessage* m = message(m_chunkMessage))
+            m->complete = true;
+        m_chunkMessage.clear();
+    }
+
+    void takeText(qsizetype i, const QJsonObject& e, bool reasoning)
+    {
+        EventRecord& r = rec(i);
+        const QString& t = r.type;
+        const QString id = str(e, "messageId");
+        const QString defaultRole = reasoning ? QStringLiteral("reasoning") : QStringLiteral("assistant");
+        if (t.endsWith(QLatin1String("_MESSAGE_START"))) {
+            QString role = str(e, "role");
+            AguiMessage& m = startMessage(i, id, role.isEmpty() ? defaultRole : role, reasoning);
+            r.messageId = m.messageId;
+            r.role = m.role;
+        } else if (t.endsWith(QLatin1String("_MESSAGE_CONTENT"))) {
+            addDelta(i, messageFor(i, id, reasoning), str(e, "delta"));
+        } else if (t.endsWith(QLatin1String("_MESSAGE_END"))) {
+            AguiMessage& m = messageFor(i, id, reasoning);
+            m.complete = true;
+            m.lastIndex = i;
+            r.messageId = m.messageId;
+            r.role = m.role;
+        } else if (t.endsWith(QLatin1String("_MESSAGE_CHUNK"))) {
+            // messageId is required on the first chunk only; a new id ends the previous chunked message.
+            if (!id.isEmpty() && id != m_chunkMessage) {
+                closeChunkMessage();
+                if (AguiMessage* existing = message(id)) {
+                    m_chunkMessage = existing->messageId;
+                } else {
+                    const QString role = str(e, "role");
+                    m_chunkMessage = startMessage(i, id, role.isEmpty() ? defaultRole : role, reasoning).messageId;
+                }
+            } else if (id.isEmpty() && m_chunkMessage.isEmpty()) {
+                m_chunkMessage = startMessage(i, QString(), defaultRole, reasoning).messageId;
+            }
+            addDelta(i, *message(m_chunkMessage), str(e, "delta"));
+        }
+    }
+
+    void takeReasoning(qsizetype i, const QJsonObject& e)
+    {
+        EventRecord& r = rec(i);
+        r.role = QStringLiteral("reasoning");
+        const QString& t = r.type;
+        if (t.startsWith(QLatin1String("THINKING_TEXT_MESSAGE_"))) {
+            // The deprecated THINKING_* events carry no ids: one thinking message at a time.
+            QJsonObject withId = e;
+            if (t == QLatin1String("THINKING_TEXT_MESSAGE_START"))
+                m_thinking = QStringLiteral("thinking@%1").arg(i);
+            if (m_thinking.isEmpty())
+                m_thinking = QStringLiteral("thinking@%1").arg(i);
+            withId.insert(QStringLiteral("messageId"), m_thinking);
+            const QString mapped = QString(t).replace(QLatin1String("THINKING_TEXT"), QLatin1String("REASONING"));
+            const QString original = r.type;
+            r.type = mapped;
+            takeText(i, withId, true);
+            r.type = original;
+            if (t == QLatin1String("THINKING_TEXT_MESSAGE_END"))
+                m_thinking.clear();
+        } else if (t.startsWith(QLatin1String("REASONING_MESSAGE_"))) {
+            takeText(i, e, true);
+        } else if (t == QLatin1String("REASONING_ENCRYPTED_VALUE")) {
+            r.text = QStringLiteral("(encrypted %1 %2)").arg(str(e, "subtype"), str(e, "entityId"));
+        } else {
+            r.messageId = str(e, "messageId");
+            r.text = str(e, "title");
+        }
+    }
+
+    Call* call(const QString& key)
+    {
+        const auto it = m_callAt.constFind(key);
+        return it == m_callAt.constEnd() ? nullptr : &m_calls[*it];
+    }
+
+    Call& startCall(qsizetype i, QString id, const QJsonObject& e)
+    {
+        if (id.isEmpty()) {
+            problem(i, QStringLiteral("a tool call without a toolCallId"));
+            id = QStringLiteral("call@%1").arg(i);
+        } else if (m_callAt.contains(id)) {
+            problem(i, QStringLiteral("a second tool call with toolCallId %1").arg(id));
+            id = QStringLiteral("%1@%2").arg(id).arg(i);
+        }
+        Call c;
+        c.record.toolId = id;
+        c.record.toolName = str(e, "toolCallName");
+        c.record.groupId = openRun();
+        c.record.startIndex = i;
+        if (rec(i).createdMicros)
+            c.record.startMicros = rec(i).createdMicros;
+        c.record.pairing = QStringLiteral("start_only");
+        m_calls.append(c);
+        m_callAt.insert(id, m_calls.size() - 1);
+        m_lastCall = id;
+        return m_calls.last();
+    }
+
+    // The call an ARGS, END or RESULT names. Without an id, ARGS go to the call started last.
+    Call& callFor(qsizetype i, const QString& id)
+    {
+        if (id.isEmpty() && !m_lastCall.isEmpty() && rec(i).type == QLatin1String("TOOL_CALL_ARGS")) {
+            problem(i, QStringLiteral("tool call arguments without a toolCallId (joined to %1)").arg(m_lastCall));
+            return *call(m_lastCall);
+        }
+        if (Call* c = call(id))
+            return *c;
+        problem(i, id.isEmpty() ? QStringLiteral("a tool call event without a toolCallId")
+                                : QStringLiteral("toolCallId %1 was never started").arg(id));
+        Call c;
+        c.record.toolId = id.isEmpty() ? QStringLiteral("call@%1").arg(i) : id;
+        c.record.groupId = openRun();
+        c.record.pairing = QStringLiteral("end_only");
+        m_calls.append(c);
+        m_callAt.insert(c.record.toolId, m_calls.size() - 1);
+        return m_calls.last();
+    }
+
+    void closeChunkCall()
+    {
+        if (Call* c = call(m_chunkCall))
+            c->open = false;
+        m_chunkCall.clear();
+    }
+
+    void takeTool(qsizetype i, const QJsonObject& e)
+    {
+        EventRecord& r = rec(i);
+        r.role = QStringLiteral("assistant");
+        const QString& t = r.type;
+        const QString id = str(e, "toolCallId");
+        Call* c = nullptr;
+        if (t == QLatin1String("TOOL_CALL_START")) {
+            c = &startCall(i, id, e);
+            r.messageId = str(e, "parentMessageId");
+        } else if (t == QLatin1String("TOOL_CALL_CHUNK")) {
+            // toolCallId and toolCallName come on the first chunk; a new id ends the previous call's arguments.
+            if (!id.isEmpty() && id != m_chunkCall) {
+                closeChunkCall();
+                c = call(id) ? call(id) : &startCall(i, id, e);
+                m_chunkCall = c->record.toolId;
+            } else if (id.isEmpty() && m_chunkCall.isEmpty()) {
+                c = &startCall(i, QString(), e);
+                m_chunkCall = c->record.toolId;
+            } else {
+                c = call(m_chunkCall);
+            }
+            const QString delta = str(e, "delta");
+            c->fragments << delta;
+            r.text = delta;
+            r.messageId = str(e, "parentMessageId");
+        } else if (t == QLatin1String("TOOL_CALL_ARGS")) {
+            c = &callFor(i, id);
+            const QString delta = str(e, "delta");
+            c->fragments << delta;
+            r.text = delta;
+        } else if (t == QLatin1String("TOOL_CALL_END")) {
+            c = &callFor(i, id);
+            c->open = false;
+            c->record.endIndex = i;
+            if (r.createdMicros)
+                c->record.endMicros = r.createdMicros;
+        } else if (t == QLatin1String("TOOL_CALL_RESULT")) {
+            c = &callFor(i, id);
+            const QString content = str(e, "content");
+            c->record.result = content;
+            c->record.resultIndex = i;
+            if (r.createdMicros)
+                c->resultMicros = r.createdMicros;
+            c->record.outcome = AguiAssembler::outcomeOfResult(content, e);
+            if (c->record.outcome != Outcome::Served) {
+                const QJsonObject o = QJsonDocument::fromJson(content.toUtf8()).object();
+                const QJsonValue error = e.contains(QLatin1String("error")) ? e.value(QLatin1String("error"))
+                                                                            : o.value(QLatin1String("error"));
+                c->record.error = error.isUndefined() ? o.value(QLatin1String("message")).toString() : compact(error);
+                if (c->record.error.isEmpty())
+                    c->record.error = clip(content);
+            }
+            r.role = QStringLiteral("tool");
+            r.messageId = str(e, "messageId");
+            r.outcome = c->record.outcome;
+            r.text = clip(content);
+            m_out.rows[i].result = content;
+            if (isSyntheticResult(e))
+                r.flags |= EventFlags::Synthetic;
+        }
+        if (c) {
+            r.toolId = c->record.toolId;
+            if (c->record.toolName.isEmpty())
+                c->record.toolName = str(e, "toolCallName");
+            r.toolName = c->record.toolName;
+        }
+    }
+
+    void takeOther(qsizetype i, const QJsonObject& e)
+    {
+        EventRecord& r = rec(i);
+        const QString& t = r.type;
+        r.role = QStringLiteral("system");
+        if (t == QLatin1String("CUSTOM") && str(e, "name") == QLatin1String("kaboo.message_meta")) {
+            // kaboo's note of a user message: its id and time. The text is in the run's input.
+            const QJsonObject value = e.value(QLatin1String("value")).toObject();
+            r.kind = EventKind::Message;
+            r.role = value.value(QLatin1String("role")).toString(QStringLiteral("user"));
+            r.messageId = value.value(QLatin1String("messageId")).toString();
+            const QJsonValue created = value.value(QLatin1String("createdAt"));
+            if (created.isDouble())
+                r.createdMicros = qint64(std::llround(created.toDouble() * 1000.0));
+            m_userRows.append(i); // its text comes from a run's input or a messages snapshot, possibly later
+            return;
+        }
+        if (t == QLatin1String("CUSTOM"))
+            r.text = clip(str(e, "name") + QStringLiteral(": ") + compact(e.value(QLatin1String("value"))));
+        else if (t == QLatin1String("RAW"))
+            r.text = clip(compact(e.value(QLatin1String("event"))));
+        else if (t == QLatin1String("STEP_STARTED") || t == QLatin1String("STEP_FINISHED"))
+            r.text = str(e, "stepName");
+        else if (t == QLatin1String("STATE_SNAPSHOT"))
+            r.text = clip(compact(e.value(QLatin1String("snapshot"))));
+        else if (t == QLatin1String("STATE_DELTA"))
+            r.text = clip(compact(e.value(QLatin1String("delta"))));
+        else if (t == QLatin1String("MESSAGES_SNAPSHOT")) {
+            const QJsonArray messages = e.value(QLatin1String("messages")).toArray();
+            r.text = QStringLiteral("%1 messages").arg(messages.size());
+            rememberUserMessages(messages);
+        }
+        else if (t.startsWith(QLatin1String("ACTIVITY_"))) {
+            r.messageId = str(e, "messageId");
+            r.text = clip(str(e, "activityType") + QStringLiteral(": ")
+                          + compact(e.value(t == QLatin1String("ACTIVITY_SNAPSHOT") ? QLatin1String("content") : QLatin1String("patch"))));
+        } else
+            r.text = clip(compact(e));
+    }
+
+    // kaboo appends its closers together at the end of a run, every one stamped with the terminal event's
+    // time: walking back from a synthetic RUN_ERROR or bare RUN_FINISHED, the closers with that time are
+    // synthetic too; an agent's own closers before them are not (SOURCES.md §4.5.4).
+    void markSyntheticBlocks()
+    {
+        for (qint64 terminal : m_terminals) {
+            EventRecord& t = rec(terminal);
+            t.flags |= EventFlags::Synthetic;
+            for (qint64 i = terminal - 1; i >= 0; --i) {
+                EventRecord& r = rec(i);
+                const bool sameTime = r.createdMicros == t.createdMicros || !r.createdMicros || !t.createdMicros;
+                if (!isCloser(r.type) || !sameTime)
+                    break;
+                if (r.type == QLatin1String("TOOL_CALL_RESULT") && !r.isSynthetic())
+                    break; // a real result: the block ends here
+                r.flags |= EventFlags::Synthetic;
+            }
+        }
+    }
+
+    void finishCalls()
+    {
+        for (Call& c : m_calls) {
+            ToolCallRecord& call = c.record;
+            call.arguments = c.fragments.join(QString());
+            if (!c.fragments.isEmpty())
+                call.argumentsValid = parsesAsJson(call.arguments);
+            const bool ended = call.endIndex || call.resultIndex;
+            if (call.startIndex)
+                call.pairing = ended ? QStringLiteral("exact") : QStringLiteral("start_only");
+            if (!call.resultIndex)
+                call.outcome = Outcome::Unserved; // nothing answered it, whether or not its arguments closed
+            call.status = call.resultIndex ? QStringLiteral("completed") : call.endIndex ? QStringLiteral("ended") : QStringLiteral("pending");
+            const std::optional<qint64> finished = c.resultMicros ? c.resultMicros : call.endMicros;
+            if (call.startMicros && finished) {
+                call.endMicros = finished;
+                call.durationMs = (*finished - *call.startMicros) / 1000;
+                call.durationSource = QStringLiteral("timestamps");
+            }
+            call.synthetic = (call.endIndex && rec(*call.endIndex).isSynthetic())
+                || (call.resultIndex && rec(*call.resultIndex).isSynthetic());
+            if (call.startIndex) {
+                EventRecord& start = rec(*call.startIndex);
+                start.text = call.toolName + QLatin1Char('(') + clip(call.arguments) + QLatin1Char(')');
+                if (!c.open || call.endIndex)
+                    m_out.rows[*call.startIndex].arguments = call.arguments; // searchable once complete
+                if (call.argumentsValid == false && (call.endIndex || call.resultIndex))
+                    problem(*call.startIndex, QStringLiteral("the arguments of %1 never parse as JSON").arg(call.toolId));
+            }
+            if (call.endIndex)
+                rec(*call.endIndex).outcome = call.outcome;
+            m_out.calls.append(call);
+        }
+    }
+
+    void finishMessages()
+    {
+        for (AguiMessage& m : m_out.messages) {
+            // A message whose run ended is complete even without its END (the stream was cut).
+            if (!m.complete) {
+                for (const RunRecord& run : m_runs) {
+                    if (run.firstIndex && run.lastIndex && m.firstIndex >= *run.firstIndex
+                        && m.firstIndex <= *run.lastIndex && run.outcome.size() > 0)
+                        m.complete = true;
+                }
+            }
+            EventRecord& first = rec(m.firstIndex);
+            first.text = m.text;
+            if (m.complete)
+                m_out.rows[m.firstIndex].body = m.text;
+        }
+    }
+
+    const QVector<AguiLine>& m_lines;
+    AguiAssembly m_out;
+    QVector<RunRecord> m_runs;
+    QVector<qsizetype> m_stack; // open runs, innermost last
+    QVector<qint64> m_terminals;
+    QHash<QString, qsizetype> m_messageAt;
+    QHash<QString, QString> m_userText;
+    QVector<qint64> m_userRows;
+    QString m_chunkMessage;
+    QString m_thinking;
+    QVector<Call> m_calls;
+    QHash<QString, qsizetype> m_callAt;
+    QString m_chunkCall;
+    QString m_lastCall;
+};
+
+} // namespace
+
+namespace AguiAssembler {
+
+QString outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
+{
+    const QJsonValue eventError = resultEvent.value(QLatin1String("error"));
+    if (eventError.isString() && !eventError.toString().isEmpty())
+        return Outcome::Failed;
+    const QJsonDocument doc = QJsonDocument::fromJson(content.toUtf8());
+    if (doc.isObject()) {
+        const QJsonObject o = doc.object();
+        const QString status = o.value(QLatin1String("status")).toString();
+        if (status == QLatin1String("stopped") || status == QLatin1String("cancelled"))
+            return Outcome::Cancelled;
+        if (status == QLatin1String("error") || status == QLatin1String("failed"))
+            return Outcome::Failed;
+        if (o.value(QLatin1String("ok")) == QJsonValue(false))
+            return Outcome::Failed;
+        const QJsonValue error = o.value(QLatin1String("error"));
+        if (!error.isUndefined() && !error.isNull() && error != QJsonValue(false))
+            return Outcome::Failed;
+        return Outcome::Served;
+    }
+    if (!doc.isArray() && content.trimmed().startsWith(QLatin1String("error"), Qt::CaseInsensitive))
+        return Outcome::Failed;
+    return Outcome::Served;
+}
+
+AguiAssembly assemble(const QVector<AguiLine>& lines)
+{
+    return Assembler(lines).run();
+}
+
+} // namespace AguiAssembler

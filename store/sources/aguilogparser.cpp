@@ -1,0 +1,119 @@
+#include "aguilogparser.h"
+
+#include "../eventflags.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStringDecoder>
+
+namespace {
+
+// AG-UI's EventType, 33 values (SOURCES.md §3.2).
+const QSet<QString>& knownTypes()
+{
+    static const QSet<QString> types = [] {
+        QSet<QString> set;
+        for (const char* t :
+             { "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK", "TOOL_CALL_START",
+               "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT", "THINKING_START",
+               "THINKING_END", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT",
+               "THINKING_TEXT_MESSAGE_END", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT", "ACTIVITY_SNAPSHOT",
+               "ACTIVITY_DELTA", "RAW", "CUSTOM", "RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "STEP_STARTED",
+               "STEP_FINISHED", "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT",
+               "REASONING_MESSAGE_END", "REASONING_MESSAGE_CHUNK", "REASONING_END", "REASONING_ENCRYPTED_VALUE" })
+            set.insert(QLatin1String(t));
+        return set;
+    }();
+    return types;
+}
+
+AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
+{
+    AguiLine line;
+    line.lineNumber = lineNumber;
+    line.raw = raw;
+    QByteArray utf8 = raw;
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString text = decoder(raw);
+    if (decoder.hasError()) {
+        line.flags |= EventFlags::InvalidUtf8;
+        line.problem = QStringLiteral("invalid UTF-8 (kept byte for byte)");
+        utf8 = text.toUtf8();
+    }
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(utf8, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+        line.flags |= EventFlags::MalformedJson;
+        QString what = error.error != QJsonParseError::NoError
+            ? QStringLiteral("not JSON (at byte %1: %2)").arg(error.offset).arg(error.errorString())
+            : QStringLiteral("not a JSON object");
+        if (last && error.error != QJsonParseError::NoError)
+            what = QStringLiteral("truncated last line, ") + what;
+        line.problem = line.problem.isEmpty() ? what : line.problem + QStringLiteral("; ") + what;
+        return line;
+    }
+    QJsonObject object = doc.object();
+    const QJsonValue inner = object.value(QLatin1String("event"));
+    if (!object.contains(QLatin1String("type")) && inner.isObject()) {
+        const QJsonValue thread = object.contains(QLatin1String("threadId")) ? object.value(QLatin1String("threadId"))
+                                                                               : object.value(QLatin1String("thread_id"));
+        line.threadId = thread.toString();
+        object = inner.toObject();
+    }
+    line.event = object;
+    if (!object.value(QLatin1String("type")).isString()) {
+        const QString what = QStringLiteral("an event without a type");
+        line.problem = line.problem.isEmpty() ? what : line.problem + QStringLiteral("; ") + what;
+    }
+    return line;
+}
+
+} // namespace
+
+namespace AguiLogParser {
+
+bool isKnownType(const QString& type)
+{
+    return knownTypes().contains(type);
+}
+
+QVector<AguiLine> parse(const QByteArray& content)
+{
+    QVector<AguiLine> lines;
+    qint64 lineNumber = 0;
+    qsizetype from = 0;
+    while (from < content.size()) {
+        qsizetype end = content.indexOf('\n', from);
+        const bool last = end < 0;
+        if (last)
+            end = content.size();
+        ++lineNumber;
+        QByteArray raw = content.mid(from, end - from);
+        if (raw.endsWith('\r'))
+            raw.chop(1);
+        from = end + 1;
+        if (raw.trimmed().isEmpty())
+            continue;
+        lines.append(readLine(raw, lineNumber, last && !content.endsWith('\n')));
+    }
+    return lines;
+}
+
+bool looksLikeAgui(const QByteArray& head)
+{
+    const QByteArray trimmed = head.trimmed();
+    if (!trimmed.startsWith('{'))
+        return false;
+    const qsizetype end = trimmed.indexOf('\n');
+    if (end >= 0 || head.size() < 65536) {
+        const AguiLine line = readLine(trimmed.left(end < 0 ? trimmed.size() : end), 1, false);
+        return !(line.flags & EventFlags::MalformedJson) && isKnownType(line.event.value(QLatin1String("type")).toString());
+    }
+    // A first line longer than the head (a RUN_STARTED carrying a long history): look for its type.
+    static const QRegularExpression type(QStringLiteral("\"type\"\\s*:\\s*\"([A-Z_]+)\""));
+    const QRegularExpressionMatch match = type.match(QString::fromUtf8(trimmed));
+    return match.hasMatch() && isKnownType(match.captured(1));
+}
+
+} // namespace AguiLogParser

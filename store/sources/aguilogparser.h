@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+// One line of an AG-UI event log as kaboo-runtime's readEvents returns it (JSON Lines).
+struct AguiLine
+{
+    qint64 lineNumber = 0; // 1-based, in the file
+    QByteArray raw; // the line's bytes, verbatim
+    QJsonObject event; // empty when the line is not a JSON object
+    QString threadId; // from a {threadId, event} wrapper line; empty otherwise
+    int flags = 0; // EventFlags::MalformedJson, InvalidUtf8
+    QString problem; // empty when the line read cleanly
+};
+
+// Splits a JSON Lines file into events. Never fails: a line that is not JSON (a truncated last line, a line
+// of another kind) is kept, flagged and described; blank lines are skipped. Also reads the wrapped form a
+// dump of kaboo_thread_events gives, one {"threadId"|"thread_id", "event": {...}} object per line.
+namespace AguiLogParser {
+QVector<AguiLine> parse(const QByteArray& content);
+// Whether the start of a file looks like an AG-UI event log: its first line is an object with an AG-UI
+// event type (or a wrapper around one).
+bool looksLikeAgui(const QByteArray& head);
+bool isKnownType(const QString& type);
+} // namespace AguiLogParser
