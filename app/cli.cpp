@@ -96,7 +96,8 @@ private:
         const QString& synopsis)
     {
         parser.setApplicationDescription(synopsis);
-        parser.addPositionalArgument(positional, QStringLiteral("a RoomKit store, an AG-UI log or folder, or a workspace"));
+        parser.addPositionalArgument(
+            positional, QStringLiteral("a RoomKit store, an AG-UI log or folder, or a workspace"));
         parser.addOption({ QStringLiteral("format"),
             QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, workspace)"),
             QStringLiteral("FORMAT") });
@@ -113,8 +114,8 @@ private:
         }
         if (parser.isSet(QStringLiteral("format"))
             && Importer::parseFormat(parser.value(QStringLiteral("format"))) == Importer::Format::Unknown)
-            usage(
-                QStringLiteral("unknown format '%1' (roomkit, agui, workspace)").arg(parser.value(QStringLiteral("format"))));
+            usage(QStringLiteral("unknown format '%1' (roomkit, agui, workspace)")
+                      .arg(parser.value(QStringLiteral("format"))));
     }
 
     Importer::Format forcedFormat(const QCommandLineParser& parser)
@@ -214,8 +215,7 @@ private:
                         r.firstMicros ? QJsonValue(TimeUtil::formatMicros(r.firstMicros)) : QJsonValue() },
                     { QStringLiteral("last_at"),
                         r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() },
-                    { QStringLiteral("owner"), orNull(r.owner) },
-                    { QStringLiteral("agent"), orNull(r.agentId) } };
+                    { QStringLiteral("owner"), orNull(r.owner) }, { QStringLiteral("agent"), orNull(r.agentId) } };
                 m_out << line(o) << '\n';
             } else {
                 m_out << r.nativeId
@@ -372,11 +372,10 @@ private:
             { QStringLiteral("channel_type"), orNull(e.channelType) },
             { QStringLiteral("participant_id"), orNull(e.participantId) },
             { QStringLiteral("correlation_id"), orNull(e.correlationId) },
-            { QStringLiteral("created_at"), e.createdMicros ? QJsonValue(TimeUtil::formatMicros(e.createdMicros)) : QJsonValue() },
-            { QStringLiteral("group_id"), orNull(e.groupId) },
-            { QStringLiteral("message_id"), orNull(e.messageId) },
-            { QStringLiteral("synthetic"), e.isSynthetic() },
-            { QStringLiteral("text"), orNull(e.text) } };
+            { QStringLiteral("created_at"),
+                e.createdMicros ? QJsonValue(TimeUtil::formatMicros(e.createdMicros)) : QJsonValue() },
+            { QStringLiteral("group_id"), orNull(e.groupId) }, { QStringLiteral("message_id"), orNull(e.messageId) },
+            { QStringLiteral("synthetic"), e.isSynthetic() }, { QStringLiteral("text"), orNull(e.text) } };
         if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
             o.insert(QStringLiteral("tool_name"), orNull(e.toolName));
             o.insert(QStringLiteral("tool_id"), orNull(e.toolId));
@@ -431,8 +430,7 @@ private:
                     { QStringLiteral("result_index"), orNull(c.resultIndex) },
                     { QStringLiteral("arguments_valid"),
                         c.argumentsValid ? QJsonValue(*c.argumentsValid) : QJsonValue() },
-                    { QStringLiteral("synthetic"), c.synthetic },
-                    { QStringLiteral("ambiguous"), c.ambiguous } };
+                    { QStringLiteral("synthetic"), c.synthetic }, { QStringLiteral("ambiguous"), c.ambiguous } };
                 m_out << line(o) << '\n';
             } else {
                 auto idx = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };

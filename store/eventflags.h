@@ -10,5 +10,6 @@ enum : int {
     Cancelled = 1 << 4, // RoomKit metadata.cancelled: streamed text cut short
     Synthetic = 1 << 5, // made up by the source system, not said by the agent
     DeliveryFailed = 1 << 6, // RoomKit delivery_results has a failed delivery
+    SearchIndexed = 1 << 7, // the row's text is in the full-text index (a sync indexes a row once, when whole)
 };
 } // namespace EventFlags

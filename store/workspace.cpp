@@ -132,9 +132,10 @@ int Workspace::schemaVersion()
 }
 
 namespace {
-const char* const roomColumns = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
-                                "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
-                                "r.first_us, r.last_us, r.owner, r.agent_id FROM rooms r JOIN sources s ON s.id = r.source_id";
+const char* const roomColumns
+    = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
+      "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
+      "r.first_us, r.last_us, r.owner, r.agent_id FROM rooms r JOIN sources s ON s.id = r.source_id";
 
 RoomSummary readRoom(const QSqlQuery& q)
 {

@@ -4,11 +4,10 @@
 #include "../eventkind.h"
 #include "../outcome.h"
 
+#include <cmath>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
-
-#include <cmath>
 
 namespace {
 
@@ -145,7 +144,8 @@ private:
         const QJsonObject& e = line.event;
         r.type = e.value(QLatin1String("type")).toString();
         if (r.type.isEmpty())
-            r.type = (line.flags & EventFlags::MalformedJson) ? QStringLiteral("(malformed)") : QStringLiteral("(untyped)");
+            r.type = (line.flags & EventFlags::MalformedJson) ? QStringLiteral("(malformed)")
+                                                              : QStringLiteral("(untyped)");
         r.kind = EventKind::forAguiType(r.type);
         const QJsonValue ts = e.value(QLatin1String("timestamp"));
         if (ts.isDouble())
@@ -177,7 +177,8 @@ private:
         for (const QJsonValue& m : messages) {
             const QJsonObject message = m.toObject();
             if (message.value(QLatin1String("role")).toString() == QLatin1String("user"))
-                m_userText.insert(message.value(QLatin1String("id")).toString(), contentText(message.value(QLatin1String("content"))));
+                m_userText.insert(message.value(QLatin1String("id")).toString(),
+                    contentText(message.value(QLatin1String("content"))));
         }
     }
 
@@ -295,8 +296,9 @@ private:
     {
         if (AguiMessage* m = message(id))
             return *m;
-        problem(i, id.isEmpty() ? QStringLiteral("a message delta without a messageId")
-                                : QStringLiteral("messageId %1 was never started").arg(id));
+        problem(i,
+            id.isEmpty() ? QStringLiteral("a message delta without a messageId")
+                         : QStringLiteral("messageId %1 was never started").arg(id));
         return startMessage(i, id, reasoning ? QStringLiteral("reasoning") : QStringLiteral("assistant"), reasoning);
     }
 
@@ -422,8 +424,9 @@ private:
         }
         if (Call* c = call(id))
             return *c;
-        problem(i, id.isEmpty() ? QStringLiteral("a tool call event without a toolCallId")
-                                : QStringLiteral("toolCallId %1 was never started").arg(id));
+        problem(i,
+            id.isEmpty() ? QStringLiteral("a tool call event without a toolCallId")
+                         : QStringLiteral("toolCallId %1 was never started").arg(id));
         Call c;
         c.record.toolId = id.isEmpty() ? QStringLiteral("call@%1").arg(i) : id;
         c.record.groupId = openRun();
@@ -540,11 +543,11 @@ private:
             const QJsonArray messages = e.value(QLatin1String("messages")).toArray();
             r.text = QStringLiteral("%1 messages").arg(messages.size());
             rememberUserMessages(messages);
-        }
-        else if (t.startsWith(QLatin1String("ACTIVITY_"))) {
+        } else if (t.startsWith(QLatin1String("ACTIVITY_"))) {
             r.messageId = str(e, "messageId");
             r.text = clip(str(e, "activityType") + QStringLiteral(": ")
-                          + compact(e.value(t == QLatin1String("ACTIVITY_SNAPSHOT") ? QLatin1String("content") : QLatin1String("patch"))));
+                + compact(e.value(
+                    t == QLatin1String("ACTIVITY_SNAPSHOT") ? QLatin1String("content") : QLatin1String("patch"))));
         } else
             r.text = clip(compact(e));
     }
@@ -573,6 +576,8 @@ private:
     {
         for (Call& c : m_calls) {
             ToolCallRecord& call = c.record;
+            if (!call.startIndex && !call.endIndex && !call.resultIndex)
+                continue; // arguments for a call never started: the rows stay, listed in the problems
             call.arguments = c.fragments.join(QString());
             if (!c.fragments.isEmpty())
                 call.argumentsValid = parsesAsJson(call.arguments);
@@ -581,7 +586,9 @@ private:
                 call.pairing = ended ? QStringLiteral("exact") : QStringLiteral("start_only");
             if (!call.resultIndex)
                 call.outcome = Outcome::Unserved; // nothing answered it, whether or not its arguments closed
-            call.status = call.resultIndex ? QStringLiteral("completed") : call.endIndex ? QStringLiteral("ended") : QStringLiteral("pending");
+            call.status = call.resultIndex ? QStringLiteral("completed")
+                : call.endIndex            ? QStringLiteral("ended")
+                                           : QStringLiteral("pending");
             const std::optional<qint64> finished = c.resultMicros ? c.resultMicros : call.endMicros;
             if (call.startMicros && finished) {
                 call.endMicros = finished;
@@ -596,7 +603,8 @@ private:
                 if (!c.open || call.endIndex)
                     m_out.rows[*call.startIndex].arguments = call.arguments; // searchable once complete
                 if (call.argumentsValid == false && (call.endIndex || call.resultIndex))
-                    problem(*call.startIndex, QStringLiteral("the arguments of %1 never parse as JSON").arg(call.toolId));
+                    problem(
+                        *call.startIndex, QStringLiteral("the arguments of %1 never parse as JSON").arg(call.toolId));
             }
             if (call.endIndex)
                 rec(*call.endIndex).outcome = call.outcome;

@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QSet>
 #include <QSqlQuery>
 
 namespace {
@@ -31,8 +32,8 @@ QStringList logFiles(const QString& path)
         return { path };
     QStringList files;
     for (const QString& dir : QStringList { path, path + QStringLiteral("/threads") }) {
-        for (const QFileInfo& f : QDir(dir).entryInfoList({ QStringLiteral("*.jsonl"), QStringLiteral("*.ndjson") },
-                                                           QDir::Files | QDir::Readable, QDir::Name))
+        for (const QFileInfo& f : QDir(dir).entryInfoList(
+                 { QStringLiteral("*.jsonl"), QStringLiteral("*.ndjson") }, QDir::Files | QDir::Readable, QDir::Name))
             files << f.filePath();
     }
     return files;
@@ -45,7 +46,7 @@ QMap<QString, QJsonObject> threadListing(const QString& path)
     const QString dir = info.isDir() ? info.filePath() : info.path();
     QMap<QString, QJsonObject> listing;
     for (const QString& candidate :
-         QStringList { dir + QStringLiteral("/threads.json"), dir + QStringLiteral("/../threads.json") }) {
+        QStringList { dir + QStringLiteral("/threads.json"), dir + QStringLiteral("/../threads.json") }) {
         QFile file(candidate);
         if (!file.open(QIODevice::ReadOnly))
             continue;
@@ -166,22 +167,22 @@ ImportReport run(Workspace& ws, const QString& path, const ImportOptions& option
                 continue;
             writer.insert(row);
         }
-        // Rows stored by an earlier sync: a message or arguments that have grown or completed since.
-        for (const AguiMessage& m : assembly.messages) {
-            if (m.firstIndex <= cursor.syncedSeq && m.lastIndex > cursor.syncedSeq) {
-                writer.updateText(m.firstIndex, m.text);
-                if (m.complete)
-                    writer.addSearchText(m.firstIndex, m.text, {}, {});
-            }
-        }
+        // Rows stored by an earlier sync whose text depends on later lines: the rows that show a message,
+        // a user message, or a call's arguments.
+        QSet<qint64> refresh;
+        for (const AguiMessage& m : assembly.messages)
+            refresh.insert(m.firstIndex);
         for (const ToolCallRecord& c : assembly.calls) {
-            if (c.startIndex && *c.startIndex <= cursor.syncedSeq) {
-                const qint64 last = std::max(c.endIndex.value_or(-1), c.resultIndex.value_or(-1));
-                if (last > cursor.syncedSeq) {
-                    writer.updateText(*c.startIndex, assembly.rows[*c.startIndex].record.text);
-                    writer.addSearchText(*c.startIndex, {}, c.arguments, {});
-                }
-            }
+            if (c.startIndex)
+                refresh.insert(*c.startIndex);
+        }
+        for (const StoredEvent& row : assembly.rows) {
+            if (row.record.type == QLatin1String("CUSTOM") && row.record.kind == QLatin1String("message"))
+                refresh.insert(row.record.index);
+        }
+        for (qint64 index : refresh) {
+            if (index <= cursor.syncedSeq)
+                writer.refreshRow(assembly.rows[index]);
         }
         writer.deleteToolCalls(false);
         writer.insertToolCalls(assembly.calls);
@@ -191,9 +192,8 @@ ImportReport run(Workspace& ws, const QString& path, const ImportOptions& option
         if (title.size() > 120)
             title = title.left(119) + QChar(0x2026);
         writer.workspace().exec(QStringLiteral("UPDATE rooms SET title = ?, status = ? WHERE id = ?"),
-                                { title.isEmpty() ? QVariant() : QVariant(title),
-                                  assembly.lastRunOutcome.isEmpty() ? QVariant() : QVariant(assembly.lastRunOutcome),
-                                  cursor.id });
+            { title.isEmpty() ? QVariant() : QVariant(title),
+                assembly.lastRunOutcome.isEmpty() ? QVariant() : QVariant(assembly.lastRunOutcome), cursor.id });
         writer.finishRoom(writer.cancelled() ? cursor.syncedSeq : thread->lines.size() - 1);
     }
     writer.finish();

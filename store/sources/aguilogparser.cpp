@@ -14,14 +14,13 @@ const QSet<QString>& knownTypes()
 {
     static const QSet<QString> types = [] {
         QSet<QString> set;
-        for (const char* t :
-             { "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK", "TOOL_CALL_START",
-               "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT", "THINKING_START",
-               "THINKING_END", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT",
-               "THINKING_TEXT_MESSAGE_END", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT", "ACTIVITY_SNAPSHOT",
-               "ACTIVITY_DELTA", "RAW", "CUSTOM", "RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "STEP_STARTED",
-               "STEP_FINISHED", "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT",
-               "REASONING_MESSAGE_END", "REASONING_MESSAGE_CHUNK", "REASONING_END", "REASONING_ENCRYPTED_VALUE" })
+        for (const char* t : { "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK",
+                 "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT",
+                 "THINKING_START", "THINKING_END", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT",
+                 "THINKING_TEXT_MESSAGE_END", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT", "ACTIVITY_SNAPSHOT",
+                 "ACTIVITY_DELTA", "RAW", "CUSTOM", "RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "STEP_STARTED",
+                 "STEP_FINISHED", "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT",
+                 "REASONING_MESSAGE_END", "REASONING_MESSAGE_CHUNK", "REASONING_END", "REASONING_ENCRYPTED_VALUE" })
             set.insert(QLatin1String(t));
         return set;
     }();
@@ -57,7 +56,7 @@ AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
     const QJsonValue inner = object.value(QLatin1String("event"));
     if (!object.contains(QLatin1String("type")) && inner.isObject()) {
         const QJsonValue thread = object.contains(QLatin1String("threadId")) ? object.value(QLatin1String("threadId"))
-                                                                               : object.value(QLatin1String("thread_id"));
+                                                                             : object.value(QLatin1String("thread_id"));
         line.threadId = thread.toString();
         object = inner.toObject();
     }
@@ -108,7 +107,8 @@ bool looksLikeAgui(const QByteArray& head)
     const qsizetype end = trimmed.indexOf('\n');
     if (end >= 0 || head.size() < 65536) {
         const AguiLine line = readLine(trimmed.left(end < 0 ? trimmed.size() : end), 1, false);
-        return !(line.flags & EventFlags::MalformedJson) && isKnownType(line.event.value(QLatin1String("type")).toString());
+        return !(line.flags & EventFlags::MalformedJson)
+            && isKnownType(line.event.value(QLatin1String("type")).toString());
     }
     // A first line longer than the head (a RUN_STARTED carrying a long history): look for its type.
     static const QRegularExpression type(QStringLiteral("\"type\"\\s*:\\s*\"([A-Z_]+)\""));

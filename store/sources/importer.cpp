@@ -85,7 +85,8 @@ StoreError unsupported(const QString& path)
     QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit SQLite store, an AG-UI JSON Lines "
                                   "log or a workspace)");
     if (QFileInfo(path).isDir()) {
-        what = QStringLiteral("a folder without AG-UI logs (*.jsonl) in it or in threads/, not a source Sightline reads");
+        what = QStringLiteral(
+            "a folder without AG-UI logs (*.jsonl) in it or in threads/, not a source Sightline reads");
     } else if (SourceDatabase::looksLikeSqlite(path)) {
         // Open it to say precisely why: locked, truncated, or a database of another kind.
         SourceDatabase probe(path);

@@ -160,7 +160,8 @@ bool ImportWriter::insert(const StoredEvent& e)
     bindText(st, 17, r.toolId);
     bindText(st, 18, r.outcome);
     bindText(st, 19, r.text);
-    st.bind(20, qint64(r.flags));
+    const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
+    st.bind(20, qint64(r.flags | (searchable ? EventFlags::SearchIndexed : 0)));
     if (r.flags & EventFlags::InvalidUtf8)
         st.bindBlob(21, e.payload); // the bytes as they were; TEXT must be UTF-8
     else
@@ -173,7 +174,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     const bool inserted = sqlite3_changes(m_ws.handle()) > 0;
     if (inserted) {
         ++m_counted.added;
-        if (!e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty()) {
+        if (searchable) {
             m_fts->bind(1, sqlite3_last_insert_rowid(m_ws.handle()));
             bindText(*m_fts, 2, e.body);
             bindText(*m_fts, 3, e.arguments);
@@ -196,23 +197,28 @@ bool ImportWriter::insert(const StoredEvent& e)
     return inserted;
 }
 
-void ImportWriter::addSearchText(qint64 seq, const QString& body, const QString& arguments, const QString& result)
+void ImportWriter::refreshRow(const StoredEvent& e)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id FROM events WHERE room_id = ? AND seq = ?"), { m_room.id, seq });
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, text, flags FROM events WHERE room_id = ? AND seq = ?"),
+        { m_room.id, e.record.index });
     if (!q.next())
         return;
-    m_fts->bind(1, q.value(0).toLongLong());
-    bindText(*m_fts, 2, body);
-    bindText(*m_fts, 3, arguments);
-    bindText(*m_fts, 4, result);
-    m_fts->step();
-    m_fts->reset();
-}
-
-void ImportWriter::updateText(qint64 seq, const QString& text)
-{
-    m_ws.exec(
-        QStringLiteral("UPDATE events SET text = ? WHERE room_id = ? AND seq = ?"), { orNull(text), m_room.id, seq });
+    const qint64 rowId = q.value(0).toLongLong();
+    const QString text = q.value(1).toString();
+    const int flags = q.value(2).toInt();
+    q.finish();
+    if (text != e.record.text)
+        m_ws.exec(QStringLiteral("UPDATE events SET text = ? WHERE id = ?"), { orNull(e.record.text), rowId });
+    if (!(flags & EventFlags::SearchIndexed) && (!e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty())) {
+        m_fts->bind(1, rowId);
+        bindText(*m_fts, 2, e.body);
+        bindText(*m_fts, 3, e.arguments);
+        bindText(*m_fts, 4, e.result);
+        m_fts->step();
+        m_fts->reset();
+        m_ws.exec(QStringLiteral("UPDATE events SET flags = flags | ? WHERE id = ?"),
+            { int(EventFlags::SearchIndexed), rowId });
+    }
 }
 
 void ImportWriter::deleteToolCalls(bool openOnly)

@@ -85,9 +85,10 @@ public:
     // reports progress and honours a cancel request (see cancelled()).
     bool insert(const StoredEvent& event);
     bool cancelled() const { return m_cancelled; }
-    // Search text for a row stored earlier (AG-UI: a message whose text completed in a later sync).
-    void addSearchText(qint64 seq, const QString& body, const QString& arguments, const QString& result);
-    void updateText(qint64 seq, const QString& text);
+    // A row stored by an earlier sync whose derived text may have grown since (AG-UI: a message or arguments
+    // that completed later, a user message whose text a later snapshot gives): updates its display text, and
+    // indexes it for search if it was not indexed yet and now has text to index.
+    void refreshRow(const StoredEvent& event);
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
     void insertToolCalls(const ToolCallRecords& calls);
     void replaceRuns(const RunRecords& runs);

@@ -1,0 +1,494 @@
+// Imports kaboo-runtime's own AG-UI thread logs and checks every fact kaboo's store API reported (manifest.json):
+// events by type, runs, tool calls with their assembled arguments, results and outcomes, synthetic closers,
+// user messages, and assembled text and reasoning messages. Then syncing a growing log, and bad input.
+
+#include "eventflags.h"
+#include "sources/aguiassembler.h"
+#include "sources/aguilogparser.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QMap>
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+QJsonArray manifestThreads()
+{
+    QFile file(dataFile(QStringLiteral("agui/manifest.json")));
+    file.open(QIODevice::ReadOnly);
+    return QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("threads")).toArray();
+}
+
+QJsonObject manifestThread(const QString& id)
+{
+    for (const QJsonValue& t : manifestThreads()) {
+        if (t.toObject().value(QLatin1String("threadId")).toString() == id)
+            return t.toObject();
+    }
+    return {};
+}
+
+EventRecords everything(Workspace& ws, qint64 room)
+{
+    EventFilter all;
+    all.includeBlocked = true;
+    return ws.listEvents(room, all, PageRequest { 1000000, 0, false, {}, {} });
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
+void writeAll(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(bytes);
+}
+
+// The outcome a result's status in the manifest stands for.
+QString outcomeOf(const QString& status)
+{
+    if (status == QLatin1String("ok"))
+        return QStringLiteral("served");
+    if (status.startsWith(QLatin1String("stopped")))
+        return QStringLiteral("cancelled");
+    return QStringLiteral("failed");
+}
+
+} // namespace
+
+class TestAguiImport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<Workspace> m_ws;
+
+    qint64 room(const QString& id) { return m_ws->findRooms(id).value(0); }
+
+private slots:
+    void initTestCase()
+    {
+        QCOMPARE(Importer::detect(dataFile(QStringLiteral("agui"))), Importer::Format::AguiJsonl);
+        m_ws = std::make_unique<Workspace>(m_dir.filePath(QStringLiteral("agui.sightline")));
+        const ImportReport report = Importer::import(*m_ws, dataFile(QStringLiteral("agui")));
+        QCOMPARE(report.format, QStringLiteral("agui.jsonl"));
+        QCOMPARE(report.added(), 1099);
+    }
+
+    void threadList()
+    {
+        QFile listing(dataFile(QStringLiteral("agui/threads.json")));
+        QVERIFY(listing.open(QIODevice::ReadOnly));
+        const QJsonArray threads = QJsonDocument::fromJson(listing.readAll()).array();
+        QCOMPARE(m_ws->rooms().size(), threads.size());
+        for (const QJsonValue& v : threads) {
+            const QJsonObject t = v.toObject();
+            const auto summary = m_ws->room(room(t.value(QLatin1String("id")).toString()));
+            QVERIFY(summary);
+            QCOMPARE(summary->system, QStringLiteral("agui"));
+            QCOMPARE(summary->owner, t.value(QLatin1String("ownerId")).toString());
+            QCOMPARE(summary->agentId, t.value(QLatin1String("agentId")).toString());
+            QCOMPARE(
+                summary->eventCount, manifestThread(summary->nativeId).value(QLatin1String("eventCount")).toInteger());
+        }
+    }
+
+    void threadFacts_data()
+    {
+        QTest::addColumn<QString>("thread");
+        for (const QJsonValue& t : manifestThreads()) {
+            const QString id = t.toObject().value(QLatin1String("threadId")).toString();
+            QTest::newRow(qPrintable(id)) << id;
+        }
+    }
+
+    void threadFacts()
+    {
+        QFETCH(QString, thread);
+        const QJsonObject facts = manifestThread(thread);
+        const qint64 id = room(thread);
+        QVERIFY(id);
+        const EventRecords events = everything(*m_ws, id);
+        QCOMPARE(qint64(events.size()), facts.value(QLatin1String("eventCount")).toInteger());
+        for (int i = 0; i < events.size(); ++i)
+            QCOMPARE(events[i].index, qint64(i)); // the position in readEvents' order
+
+        QMap<QString, qint64> byType;
+        for (const EventRecord& e : events) {
+            ++byType[e.type];
+            QVERIFY(!e.kind.isEmpty());
+            QCOMPARE(e.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8), 0);
+        }
+        QMap<QString, qint64> expectedTypes;
+        const QJsonObject counts = facts.value(QLatin1String("countsByType")).toObject();
+        for (auto it = counts.begin(); it != counts.end(); ++it)
+            expectedTypes.insert(it.key(), it.value().toInteger());
+        QCOMPARE(byType, expectedTypes);
+
+        // Synthetic closers: exactly the events kaboo made up, never the agent's own.
+        QVector<qint64> synthetic, expectedSynthetic;
+        for (const EventRecord& e : events) {
+            if (e.isSynthetic())
+                synthetic << e.index;
+        }
+        for (const QJsonValue& s : facts.value(QLatin1String("syntheticEvents")).toArray())
+            expectedSynthetic << s.toObject().value(QLatin1String("index")).toInteger();
+        QCOMPARE(synthetic, expectedSynthetic);
+
+        checkRuns(id, facts);
+        checkTools(id, events, facts);
+        checkMessages(events, facts);
+    }
+
+    void checkRuns(qint64 id, const QJsonObject& facts)
+    {
+        const RunRecords runs = m_ws->runs(id);
+        const QJsonArray expected = facts.value(QLatin1String("runs")).toArray();
+        QCOMPARE(runs.size(), expected.size());
+        for (int i = 0; i < runs.size(); ++i) {
+            const QJsonObject want = expected[i].toObject();
+            const RunRecord& run = runs[i];
+            QCOMPARE(run.kind, QStringLiteral("run"));
+            QCOMPARE(run.firstIndex, std::optional<qint64>(want.value(QLatin1String("firstIndex")).toInteger()));
+            QCOMPARE(run.lastIndex, std::optional<qint64>(want.value(QLatin1String("lastIndex")).toInteger()));
+            if (want.value(QLatin1String("runId")).isString())
+                QCOMPARE(run.groupId, want.value(QLatin1String("runId")).toString());
+            const QString outcome = want.value(QLatin1String("outcome")).toString();
+            if (outcome.startsWith(QLatin1String("RUN_ERROR"))) {
+                QCOMPARE(run.outcome, QStringLiteral("error"));
+                const QString code = outcome.section(QLatin1String("code="), 1).section(QLatin1Char(' '), 0, 0);
+                QVERIFY2(run.detail.startsWith(code + QStringLiteral(": ")), qPrintable(run.detail));
+                QCOMPARE(run.synthetic, outcome.contains(QLatin1String("synthesized by kaboo")));
+            } else if (outcome.contains(QLatin1String("synthesized by kaboo after stop"))) {
+                QCOMPARE(run.outcome, QStringLiteral("stopped"));
+                QVERIFY(run.synthetic);
+            } else if (outcome.contains(QLatin1String("outcome=interrupt"))) {
+                QCOMPARE(run.outcome, QStringLiteral("interrupt"));
+                QVERIFY(run.interruptsJson.contains(QLatin1String("confirmation_required")));
+            } else {
+                QCOMPARE(outcome, QStringLiteral("RUN_FINISHED success"));
+                QCOMPARE(run.outcome, QStringLiteral("success"));
+                QVERIFY(!run.synthetic);
+            }
+        }
+    }
+
+    void checkTools(qint64 id, const EventRecords& events, const QJsonObject& facts)
+    {
+        const ToolCallRecords calls = m_ws->toolCalls(id);
+        const QJsonArray expected = facts.value(QLatin1String("toolCalls")).toArray();
+        QCOMPARE(calls.size(), expected.size());
+        for (const QJsonValue& v : expected) {
+            const QJsonObject want = v.toObject();
+            const QString toolCallId = want.value(QLatin1String("toolCallId")).toString();
+            const auto c = std::find_if(
+                calls.begin(), calls.end(), [&](const ToolCallRecord& r) { return r.toolId == toolCallId; });
+            QVERIFY2(c != calls.end(), qPrintable(toolCallId));
+            QCOMPARE(c->toolName, want.value(QLatin1String("name")).toString());
+            QCOMPARE(c->startIndex, std::optional<qint64>(want.value(QLatin1String("startIndex")).toInteger()));
+            QCOMPARE(events[*c->startIndex].type,
+                want.value(QLatin1String("form")).toString() == QLatin1String("CHUNK")
+                    ? QStringLiteral("TOOL_CALL_CHUNK")
+                    : QStringLiteral("TOOL_CALL_START"));
+            const QJsonValue end = want.value(QLatin1String("endIndex"));
+            QCOMPARE(c->endIndex, end.isDouble() ? std::optional<qint64>(end.toInteger()) : std::nullopt);
+            if (c->endIndex)
+                QCOMPARE(events[*c->endIndex].isSynthetic(), want.value(QLatin1String("endSynthetic")).toBool());
+            // The arguments, joined from their fragments in order, and whether they parse.
+            QCOMPARE(c->arguments, want.value(QLatin1String("args")).toString());
+            QCOMPARE(c->argumentsValid, std::optional<bool>(want.value(QLatin1String("argsIsJson")).toBool()));
+            const QJsonArray results = want.value(QLatin1String("results")).toArray();
+            if (results.isEmpty()) {
+                QCOMPARE(c->resultIndex, std::nullopt);
+                QCOMPARE(c->outcome, QStringLiteral("unserved"));
+            } else {
+                const QJsonObject result = results.first().toObject();
+                QCOMPARE(c->resultIndex, std::optional<qint64>(result.value(QLatin1String("index")).toInteger()));
+                QCOMPARE(events[*c->resultIndex].isSynthetic(), result.value(QLatin1String("synthetic")).toBool());
+                QCOMPARE(c->outcome, outcomeOf(result.value(QLatin1String("status")).toString()));
+                QCOMPARE(qint64(c->result.toUcs4().size()), result.value(QLatin1String("contentChars")).toInteger());
+                QCOMPARE(c->pairing, QStringLiteral("exact"));
+            }
+        }
+        // The room's counts follow the calls.
+        const RoomSummary summary = *m_ws->room(id);
+        QCOMPARE(summary.toolCalls, qint64(calls.size()));
+        QCOMPARE(summary.failed, std::count_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) {
+            return c.outcome == QLatin1String("failed");
+        }));
+        QCOMPARE(summary.unserved, std::count_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) {
+            return c.outcome == QLatin1String("unserved");
+        }));
+    }
+
+    void checkMessages(const EventRecords& events, const QJsonObject& facts)
+    {
+        // kaboo.message_meta: a user message, its id and time.
+        for (const QJsonValue& v : facts.value(QLatin1String("messageMeta")).toArray()) {
+            const EventRecord& e = events[v.toObject().value(QLatin1String("index")).toInteger()];
+            QCOMPARE(e.type, QStringLiteral("CUSTOM"));
+            QCOMPARE(e.kind, QStringLiteral("message"));
+            QCOMPARE(e.role, QStringLiteral("user"));
+            QCOMPARE(e.messageId, v.toObject().value(QLatin1String("messageId")).toString());
+        }
+        // Text messages: assembled on the row that starts them, deltas counted.
+        auto check = [&](const QJsonObject& want, bool reasoning) {
+            const QString id = want.value(QLatin1String("messageId")).toString();
+            qint64 deltas = 0;
+            const EventRecord* first = nullptr;
+            for (const EventRecord& e : events) {
+                if (e.messageId != id || e.type.startsWith(QLatin1String("TOOL_CALL"))
+                    || e.type == QLatin1String("CUSTOM"))
+                    continue;
+                if (!first)
+                    first = &e;
+                if (e.type.endsWith(QLatin1String("_CONTENT")) || e.type.endsWith(QLatin1String("_CHUNK")))
+                    ++deltas;
+            }
+            QVERIFY2(first, qPrintable(id));
+            QCOMPARE(first->kind, reasoning ? QStringLiteral("reasoning") : QStringLiteral("message"));
+            // The manifest counts characters (code points), not UTF-16 units: flags and emoji are one each.
+            QCOMPARE(qint64(first->text.toUcs4().size()), want.value(QLatin1String("chars")).toInteger());
+            QCOMPARE(deltas, want.value(QLatin1String("deltas")).toInteger());
+            if (want.contains(QLatin1String("startIndex")))
+                QCOMPARE(first->index, want.value(QLatin1String("startIndex")).toInteger());
+            if (want.contains(QLatin1String("role")))
+                QCOMPARE(first->role, want.value(QLatin1String("role")).toString());
+        };
+        for (const QJsonValue& v : facts.value(QLatin1String("textMessages")).toArray())
+            check(v.toObject(), false);
+        for (const QJsonValue& v : facts.value(QLatin1String("reasoningMessages")).toArray())
+            check(v.toObject(), true);
+    }
+
+    void searchFindsAssembledText()
+    {
+        // Words split across deltas are found once the message is assembled.
+        const qint64 id = room(QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg"));
+        const EventRecords hits = m_ws->search(id, QStringLiteral("refund tests pass"), 10, false);
+        QCOMPARE(hits.size(), 1);
+        QCOMPARE(hits.first().type, QStringLiteral("TEXT_MESSAGE_START"));
+        // Tool arguments and results are searchable too.
+        QCOMPARE(m_ws->search(id, QStringLiteral("idempotency_key"), 50, false).isEmpty(), false);
+    }
+
+    void singleFileAndSourceUntouched()
+    {
+        const QString file = dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"));
+        const QByteArray before = sha256(file);
+        QCOMPARE(Importer::detect(file), Importer::Format::AguiJsonl);
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("one.sightline")));
+        QCOMPARE(Importer::import(ws, file).added(), 100);
+        QCOMPARE(ws.rooms().size(), 1);
+        QCOMPARE(ws.rooms().first().nativeId, QStringLiteral("th_985v8nrjgmpy2gn91679"));
+        QCOMPARE(ws.rooms().first().agentId, QStringLiteral("legacy_bridge")); // threads.json one folder up
+        QCOMPARE(sha256(file), before);
+        QCOMPARE(Importer::import(ws, file).added(), 0);
+    }
+
+    // A log kaboo is still writing: the first import stops mid-message and mid-arguments; the sync adds the
+    // rest, and everything derived ends as a whole import makes it.
+    void syncAGrowingLog()
+    {
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw.jsonl");
+        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QList<QByteArray> lines = whole.split('\n');
+        const QString path = dir.filePath(name);
+        writeAll(path, lines.mid(0, 100).join('\n') + '\n'); // inside the parallel fetch_url calls' arguments
+        Workspace ws(dir.filePath(QStringLiteral("follow.sightline")));
+        QCOMPARE(Importer::import(ws, path).added(), 100);
+        writeAll(path, whole);
+        QCOMPARE(Importer::import(ws, path).added(), 239);
+        QCOMPARE(Importer::import(ws, path).added(), 0);
+
+        const qint64 followed = ws.rooms().first().id;
+        const qint64 whole_ = room(QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw"));
+        const ToolCallRecords a = ws.toolCalls(followed), b = m_ws->toolCalls(whole_);
+        QCOMPARE(a.size(), b.size());
+        for (int i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].arguments, b[i].arguments);
+            QCOMPARE(a[i].outcome, b[i].outcome);
+            QCOMPARE(a[i].resultIndex, b[i].resultIndex);
+        }
+        const EventRecords x = everything(ws, followed), y = everything(*m_ws, whole_);
+        QCOMPARE(x.size(), y.size());
+        for (int i = 0; i < x.size(); ++i)
+            QCOMPARE(x[i].text, y[i].text);
+        QCOMPARE(ws.search(followed, QStringLiteral("portpc"), 20, false).size(),
+            m_ws->search(whole_, QStringLiteral("portpc"), 20, false).size());
+        QCOMPARE(ws.runs(followed).size(), 2);
+    }
+
+    // A dump of kaboo_thread_events: one {thread_id, event} object a line, threads interleaved.
+    void wrappedLinesOfSeveralThreads()
+    {
+        QTemporaryDir dir;
+        QByteArray dump;
+        const QList<QByteArray> a
+            = readAll(dataFile(QStringLiteral("agui/threads/sam.ng__th_kdrxq2s9agjmbhs5ge5c.jsonl"))).split('\n');
+        const QList<QByteArray> b
+            = readAll(dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"))).split('\n');
+        for (int i = 0; i < std::max(a.size(), b.size()); ++i) {
+            if (i < a.size() && !a[i].isEmpty())
+                dump += "{\"thread_id\":\"A\",\"event\":" + a[i] + "}\n";
+            if (i < b.size() && !b[i].isEmpty())
+                dump += "{\"threadId\":\"B\",\"event\":" + b[i] + "}\n";
+        }
+        const QString path = dir.filePath(QStringLiteral("dump.jsonl"));
+        writeAll(path, dump);
+        QCOMPARE(Importer::detect(path), Importer::Format::AguiJsonl);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, path);
+        QCOMPARE(report.rooms.size(), 2);
+        QCOMPARE(ws.room(ws.findRooms(QStringLiteral("A")).first())->eventCount, 37);
+        QCOMPARE(ws.room(ws.findRooms(QStringLiteral("B")).first())->eventCount, 100);
+        QCOMPARE(ws.toolCalls(ws.findRooms(QStringLiteral("B")).first()).size(), 2);
+    }
+
+    void badLines()
+    {
+        QTemporaryDir dir;
+        QList<QByteArray> lines
+            = readAll(dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"))).split('\n');
+        lines.removeAll(QByteArray());
+        QList<QByteArray> bad = lines;
+        bad.insert(3, "this is not JSON"); // line 4
+        bad.insert(5, "{\"type\":\"SOMETHING_NEW\",\"payload\":1,\"timestamp\":1784120174600}"); // line 6
+        bad.insert(
+            7, "{\"type\":\"TOOL_CALL_START\",\"toolCallName\":\"no_id\",\"timestamp\":1784120174601}"); // line 8
+        bad.insert(9,
+            "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"dup\",\"toolCallName\":\"x\",\"timestamp\":1}"); // line 10
+        bad.insert(10,
+            "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"dup\",\"toolCallName\":\"x\",\"timestamp\":2}"); // line 11
+        bad.insert(12,
+            QByteArray("{\"type\":\"CUSTOM\",\"name\":\"big\",\"value\":\"") + QByteArray(10 * 1024 * 1024, 'x')
+                + "\"}"); // line 13
+        bad.insert(
+            14, QByteArray("{\"type\":\"CUSTOM\",\"name\":\"bytes\",\"value\":\"ab") + "\xff\xfe" + "cd\"}"); // line 15
+        bad.append("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"del"); // cut short, no newline
+        const QString path = dir.filePath(QStringLiteral("bad.jsonl"));
+        writeAll(path, bad.join('\n'));
+
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, path);
+        QCOMPARE(report.added(), lines.size() + 8); // every line kept, the bad ones too
+        const QString problems = report.problems.join(QLatin1Char('\n'));
+        auto expect = [&](const QString& text) {
+            QVERIFY2(problems.contains(path + QStringLiteral(": bad.jsonl line ") + text), qPrintable(problems));
+        };
+        expect(QStringLiteral("4: not JSON"));
+        expect(QStringLiteral("6: unknown event type SOMETHING_NEW (kept as custom)"));
+        expect(QStringLiteral("8: a tool call without a toolCallId"));
+        expect(QStringLiteral("11: a second tool call with toolCallId dup"));
+        expect(QStringLiteral("15: invalid UTF-8"));
+        expect(QStringLiteral("%1: truncated last line").arg(bad.size()));
+
+        const qint64 id = ws.rooms().first().id;
+        const EventRecords events = everything(ws, id);
+        QVERIFY(events[3].flags & EventFlags::MalformedJson);
+        QCOMPARE(events[5].kind, QStringLiteral("custom"));
+        QCOMPARE(events[5].type, QStringLiteral("SOMETHING_NEW"));
+        QVERIFY(events[14].flags & EventFlags::InvalidUtf8);
+        QCOMPARE(ws.payload(events[14].rowId), bad[14]);
+        QCOMPARE(ws.payload(events[12].rowId).size(), bad[12].size());
+        QVERIFY(events.last().flags & EventFlags::MalformedJson);
+        // The real calls are still whole.
+        int real = 0;
+        for (const ToolCallRecord& c : ws.toolCalls(id))
+            real += c.toolName == QLatin1String("lookup_order") || c.toolName == QLatin1String("redirect_delivery");
+        QCOMPARE(real, 2);
+    }
+
+    void emptyFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("empty.jsonl"));
+        writeAll(path, {});
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        try {
+            Importer::import(ws, path);
+            QFAIL("an empty file was imported");
+        } catch (const StoreError& e) {
+            QVERIFY2(e.toString().startsWith(path + QStringLiteral(": an empty file")), qPrintable(e.toString()));
+        }
+        // Forced, it is an empty thread, said so.
+        const ImportReport report = Importer::import(ws, path, {}, Importer::Format::AguiJsonl);
+        QCOMPARE(report.added(), 0);
+        QVERIFY(report.problems.join(QLatin1Char('\n')).contains(QLatin1String("an empty file")));
+    }
+
+    // Mutated lines of every fixture thread: the assembler never crashes, keeps every line, and keeps the
+    // bytes of each as they were.
+    void fuzzAssembler()
+    {
+        QVector<QByteArray> pool;
+        for (const QFileInfo& f :
+            QDir(dataFile(QStringLiteral("agui/threads"))).entryInfoList({ QStringLiteral("*.jsonl") })) {
+            for (const QByteArray& line : readAll(f.filePath()).split('\n')) {
+                if (!line.isEmpty())
+                    pool << line;
+            }
+        }
+        const quint32 seed = qEnvironmentVariableIsSet("SIGHTLINE_FUZZ_SEED")
+            ? quint32(qEnvironmentVariableIntValue("SIGHTLINE_FUZZ_SEED"))
+            : 1130u;
+        qInfo("fuzz seed %u", seed);
+        QRandomGenerator random(seed);
+        for (int round = 0; round < 300; ++round) {
+            QByteArray log;
+            const int count = 1 + random.bounded(120);
+            const int start = random.bounded(int(pool.size()));
+            for (int i = 0; i < count; ++i) {
+                QByteArray line = pool[(start + i) % pool.size()];
+                if (random.bounded(4) == 0) {
+                    const int at = random.bounded(int(line.size()));
+                    switch (random.bounded(4)) {
+                    case 0:
+                        line.truncate(at);
+                        break;
+                    case 1:
+                        line[at] = char(random.bounded(256));
+                        break;
+                    case 2:
+                        line.remove(at, random.bounded(30));
+                        break;
+                    case 3:
+                        line.insert(at, pool[random.bounded(int(pool.size()))].left(random.bounded(60)));
+                        break;
+                    }
+                }
+                if (random.bounded(10) == 0)
+                    line = pool[random.bounded(int(pool.size()))]; // out of order: an end before its start, ...
+                log += line + '\n';
+            }
+            const QVector<AguiLine> lines = AguiLogParser::parse(log);
+            const AguiAssembly a = AguiAssembler::assemble(lines);
+            QCOMPARE(a.rows.size(), lines.size());
+            for (int i = 0; i < lines.size(); ++i) {
+                QCOMPARE(a.rows[i].payload, lines[i].raw);
+                QCOMPARE(a.rows[i].record.index, qint64(i));
+            }
+            for (const ToolCallRecord& c : a.calls)
+                QVERIFY(c.startIndex || c.endIndex || c.resultIndex);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAguiImport)
+#include "tst_aguiimport.moc"
