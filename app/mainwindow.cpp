@@ -171,6 +171,8 @@ void MainWindow::openPath(const QString& path)
         break;
     case Importer::Format::RoomKitSqlite:
     case Importer::Format::AguiJsonl:
+    case Importer::Format::CraftBotEventMd:
+    case Importer::Format::CraftBotSessions:
         openWorkspace(Importer::cachedWorkspacePath(path), { path });
         break;
     case Importer::Format::Unknown:

@@ -10,6 +10,9 @@ enum : int {
     Cancelled = 1 << 4, // RoomKit metadata.cancelled: streamed text cut short
     Synthetic = 1 << 5, // made up by the source system, not said by the agent
     DeliveryFailed = 1 << 6, // RoomKit delivery_results has a failed delivery
+    Partial = 1 << 8, // the start of the record is missing: rotation cut the file inside it
+    Guessed = 1 << 9, // a CraftBot action end attached to its start by name and order, not by an id
+    Ambiguous = 1 << 10, // ... and another call of the same name was running at the same time
     SearchIndexed = 1 << 7, // the row's text is in the full-text index (a sync indexes a row once, when whole)
 };
 } // namespace EventFlags

@@ -23,6 +23,7 @@ struct EventRecord
     QString parentId;
     QString groupId; // one AI response: RoomKit correlation id, AG-UI run id, CraftBot task
     QString messageId; // AG-UI messageId
+    qint64 sourceLine = 0; // the 1-based line where a text source's record starts; 0 for database sources
     qint64 createdMicros = 0;
     QString role; // user | assistant | system | tool
     QString toolName;

@@ -72,6 +72,7 @@ ALTER TABLE rooms ADD COLUMN summary TEXT;        -- CraftBot head_summary: what
 ALTER TABLE rooms ADD COLUMN updated_us INTEGER;
 ALTER TABLE events ADD COLUMN group_id TEXT;      -- one AI response: correlation id, run id, task
 ALTER TABLE events ADD COLUMN message_id TEXT;
+ALTER TABLE events ADD COLUMN source_line INTEGER; -- where the record starts in a text source (EVENT.md, JSON Lines)
 UPDATE events SET group_id = correlation_id;
 CREATE INDEX events_room_group_seq ON events(room_id, group_id, seq);
 CREATE INDEX events_room_kind_seq ON events(room_id, kind, seq);

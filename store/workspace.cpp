@@ -46,6 +46,7 @@ EventRecord readRecord(const QSqlQuery& q)
     r.flags = q.value(18).toInt();
     r.groupId = q.value(19).toString();
     r.messageId = q.value(20).toString();
+    r.sourceLine = q.value(21).toLongLong();
     return r;
 }
 

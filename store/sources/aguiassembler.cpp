@@ -137,6 +137,7 @@ private:
         StoredEvent row;
         EventRecord& r = row.record;
         r.index = i;
+        r.sourceLine = line.lineNumber;
         r.flags = line.flags;
         row.payload = line.raw;
         if (!line.problem.isEmpty())

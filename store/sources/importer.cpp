@@ -4,6 +4,8 @@
 #include "../storeerror.h"
 #include "aguiimporter.h"
 #include "aguilogparser.h"
+#include "craftbotimporter.h"
+#include "eventmdparser.h"
 #include "roomkitimporter.h"
 #include "sourcedatabase.h"
 
@@ -30,8 +32,13 @@ Format detect(const QString& path)
             return Format::Workspace;
         if (RoomKitImporter::detect(path))
             return Format::RoomKitSqlite;
+        if (CraftBotImporter::detectSessionsDb(path))
+            return Format::CraftBotSessions;
         return Format::Unknown;
     }
+    if (EventMdParser::looksLikeEventMd(header + file.read(8192 - header.size())))
+        return Format::CraftBotEventMd;
+    file.seek(header.size());
     if (AguiLogParser::looksLikeAgui(header + file.read(65536 - header.size())))
         return Format::AguiJsonl;
     return Format::Unknown;
@@ -46,6 +53,10 @@ QString formatName(Format format)
         return QStringLiteral("roomkit");
     case Format::AguiJsonl:
         return QStringLiteral("agui");
+    case Format::CraftBotEventMd:
+        return QStringLiteral("craftbot");
+    case Format::CraftBotSessions:
+        return QStringLiteral("craftbot-sessions");
     case Format::Unknown:
         break;
     }
@@ -54,7 +65,8 @@ QString formatName(Format format)
 
 Format parseFormat(const QString& name)
 {
-    for (Format f : { Format::Workspace, Format::RoomKitSqlite, Format::AguiJsonl }) {
+    for (Format f : { Format::Workspace, Format::RoomKitSqlite, Format::AguiJsonl, Format::CraftBotEventMd,
+             Format::CraftBotSessions }) {
         if (formatName(f) == name)
             return f;
     }
@@ -72,6 +84,9 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
         return RoomKitImporter::run(workspace, path, options);
     case Format::AguiJsonl:
         return AguiImporter::run(workspace, path, options);
+    case Format::CraftBotEventMd:
+    case Format::CraftBotSessions:
+        return CraftBotImporter::run(workspace, path, options);
     case Format::Workspace:
         throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
     case Format::Unknown:
@@ -82,8 +97,8 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
 
 StoreError unsupported(const QString& path)
 {
-    QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit SQLite store, an AG-UI JSON Lines "
-                                  "log or a workspace)");
+    QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit store, an AG-UI JSON Lines log, a "
+                                  "CraftBot EVENT.md or sessions.db, or a workspace)");
     if (QFileInfo(path).isDir()) {
         what = QStringLiteral(
             "a folder without AG-UI logs (*.jsonl) in it or in threads/, not a source Sightline reads");

@@ -126,8 +126,8 @@ void ImportWriter::beginRoom(const RoomCursor& room)
             "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
             "channel_id, "
             "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
-            "text, flags, payload, group_id, message_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "text, flags, payload, group_id, message_id, source_line) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         m_fts = std::make_unique<SqliteStatement>(
             m_ws.handle(), "INSERT INTO events_fts(rowid, body, arguments, result) VALUES (?, ?, ?, ?)");
     }
@@ -168,6 +168,10 @@ bool ImportWriter::insert(const StoredEvent& e)
         st.bindText(21, e.payload);
     bindText(st, 22, r.groupId);
     bindText(st, 23, r.messageId);
+    if (r.sourceLine > 0)
+        st.bind(24, r.sourceLine);
+    else
+        st.bindNull(24);
     st.step();
     st.reset();
     m_lastSeq = std::max(m_lastSeq, r.index);

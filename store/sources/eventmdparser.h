@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QVector>
+
+// One record of a CraftBot EVENT.md: "[YYYY/MM/DD HH:MM:SS] [kind]: message", the message running on over
+// every following line up to the next record (SOURCES.md §2.4, §4.5.10).
+struct EventMdRecord
+{
+    qint64 firstLine = 0; // 1-based
+    qint64 lastLine = 0;
+    qint64 micros = 0; // the line's UTC time, second precision; 0 for a record cut by rotation
+    QString kind; // exactly as written: "agent message to platform: Telegram"
+    QString message; // the text after "]: ", continuation lines included, without the record's last newline
+    QByteArray raw; // every byte of the record's lines, verbatim
+    bool partial = false; // the lines before the first record: the tail of a record rotation cut in half
+    int flags = 0; // EventFlags::InvalidUtf8
+    QString severity; // sessions.db only: DEBUG, INFO, WARN, ERROR
+    QString displayMessage; // sessions.db only
+};
+
+struct EventMdFile
+{
+    QString header; // CraftBot's template header ("# Event Log" ... "## Events"), when the file has one
+    QVector<EventMdRecord> records;
+};
+
+// Splits an EVENT.md (or EVENT_UNPROCESSED.md) into records. Never fails: lines before the first record are
+// the template header when they start with a markdown heading, else the remains of a record cut by rotation,
+// kept as one partial record at index 0.
+namespace EventMdParser {
+EventMdFile parse(const QByteArray& content);
+// Whether the start of a file looks like an EVENT.md: a record line, or CraftBot's header.
+bool looksLikeEventMd(const QByteArray& head);
+} // namespace EventMdParser

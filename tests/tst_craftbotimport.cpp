@@ -1,0 +1,555 @@
+// Imports CraftBot's own event logs and checks them against the ground truth CraftBot's ActionManager run ids
+// gave (manifest.json): records and their kinds and lines, tasks and how they ended, every action pair (exact
+// where one call of a name ran at a time, flagged ambiguous where several did), what was left unpaired, the
+// task each action ran in, a file rotation cut, and sessions.db's streams.
+
+#include "eventflags.h"
+#include "sources/craftbotassembler.h"
+#include "sources/eventmdparser.h"
+#include "sources/importer.h"
+#include "sources/pyliteral.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QMap>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+QJsonObject manifestFor(const QString& file)
+{
+    QFile f(dataFile(QStringLiteral("craftbot/manifest.json")));
+    f.open(QIODevice::ReadOnly);
+    return QJsonDocument::fromJson(f.readAll())
+        .object()
+        .value(QLatin1String("files"))
+        .toObject()
+        .value(file)
+        .toObject();
+}
+
+QByteArray inflate(const QString& name)
+{
+    QFile f(dataFile(QStringLiteral("craftbot/") + name + QStringLiteral(".qz")));
+    f.open(QIODevice::ReadOnly);
+    return qUncompress(f.readAll());
+}
+
+// A TSV table with a header row, as rows of named fields.
+QVector<QMap<QString, QString>> tsv(const QByteArray& content)
+{
+    QVector<QMap<QString, QString>> rows;
+    const QList<QByteArray> lines = content.split('\n');
+    const QStringList header = QString::fromUtf8(lines.first()).split(QLatin1Char('\t'));
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        if (lines[i].isEmpty())
+            continue;
+        const QStringList fields = QString::fromUtf8(lines[i]).split(QLatin1Char('\t'));
+        QMap<QString, QString> row;
+        for (qsizetype k = 0; k < header.size(); ++k)
+            row.insert(header[k], fields.value(k));
+        rows << row;
+    }
+    return rows;
+}
+
+QString outcomeOf(const QString& manifest)
+{
+    return manifest == QLatin1String("completed") ? QStringLiteral("served") : manifest;
+}
+
+} // namespace
+
+class TestCraftBotImport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<Workspace> m_ws;
+
+    qint64 room(const QString& id) { return m_ws->findRooms(id).value(0); }
+
+    EventRecords rows(const QString& file)
+    {
+        EventFilter all;
+        all.includeBlocked = true;
+        return m_ws->listEvents(room(file), all, PageRequest { 10000000, 0, false, {}, {} });
+    }
+
+private slots:
+    void initTestCase()
+    {
+        // The rotated log, inflated beside the others (the source files are read, never written).
+        QFile rotated(m_dir.filePath(QStringLiteral("EVENT_rotated.md")));
+        QVERIFY(rotated.open(QIODevice::WriteOnly));
+        rotated.write(inflate(QStringLiteral("EVENT_rotated.md")));
+        rotated.close();
+        m_ws = std::make_unique<Workspace>(m_dir.filePath(QStringLiteral("craftbot.sightline")));
+        for (const QString& name :
+            { QStringLiteral("EVENT.md"), QStringLiteral("EVENT_old.md"), QStringLiteral("EVENT_UNPROCESSED.md") }) {
+            const QString path = dataFile(QStringLiteral("craftbot/") + name);
+            QCOMPARE(Importer::detect(path), Importer::Format::CraftBotEventMd);
+            Importer::import(*m_ws, path);
+        }
+        QCOMPARE(Importer::detect(rotated.fileName()), Importer::Format::CraftBotEventMd);
+        const ImportReport report = Importer::import(*m_ws, rotated.fileName());
+        QVERIFY(report.problems.join(QLatin1Char('\n'))
+                    .contains(QLatin1String("EVENT_rotated.md line 1: the file starts inside a record")));
+    }
+
+    void records_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : { "EVENT.md", "EVENT_old.md", "EVENT_UNPROCESSED.md", "EVENT_rotated.md" })
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void records()
+    {
+        QFETCH(QString, file);
+        const QJsonObject facts = manifestFor(file);
+        const EventRecords events = rows(file);
+        const bool cut = file == QLatin1String("EVENT_rotated.md");
+        // Every record, and for a file rotation cut, the remains of the record it cut first, flagged.
+        QCOMPARE(qint64(events.size()), facts.value(QLatin1String("records")).toInteger() + (cut ? 1 : 0));
+        if (cut) {
+            QVERIFY(events.first().flags & EventFlags::Partial);
+            QCOMPARE(events.first().sourceLine, 1);
+            QCOMPARE(events.first().type, QStringLiteral("(cut by rotation)"));
+            QCOMPARE(events[1].sourceLine,
+                facts.value(QLatin1String("non_record_lines_before_first_record")).toInteger() + 1);
+        }
+        QMap<QString, qint64> kinds;
+        int multiLine = 0;
+        for (const EventRecord& e : events) {
+            if (e.flags & EventFlags::Partial)
+                continue;
+            ++kinds[e.type];
+            if (m_ws->payload(e.rowId).count('\n') > 1)
+                ++multiLine;
+        }
+        QMap<QString, qint64> expected;
+        const QJsonObject k = facts.value(QLatin1String("kinds")).toObject();
+        for (auto it = k.begin(); it != k.end(); ++it)
+            expected.insert(it.key(), it.value().toInteger());
+        QCOMPARE(kinds, expected);
+        QCOMPARE(multiLine, facts.value(QLatin1String("multi_line_records")).toInt());
+
+        // Each record's first line and kind; the task of each action and of each task_start/task_end.
+        QVector<QMap<QString, QString>> index;
+        if (cut) {
+            index = tsv(inflate(QStringLiteral("EVENT_rotated.records.tsv")));
+        } else {
+            for (const QJsonValue& v : facts.value(QLatin1String("records_index")).toArray()) {
+                const QJsonArray a = v.toArray();
+                index << QMap<QString, QString> { { QStringLiteral("first_line"), QString::number(a[0].toInteger()) },
+                    { QStringLiteral("kind"), a[2].toString() }, { QStringLiteral("task_id"), a[3].toString() } };
+            }
+        }
+        QCOMPARE(qint64(index.size()), facts.value(QLatin1String("records")).toInteger());
+        // Where the log names the task, the record must be placed in it: an action whose _session_id is the
+        // task's id, a task_start or task_end record (a task known by name only, where the file never gives
+        // its id, is "task:NAME").
+        QHash<QString, QString> taskNames;
+        for (const QJsonValue& t : facts.value(QLatin1String("tasks")).toArray())
+            taskNames.insert(t.toObject().value(QLatin1String("task_id")).toString(),
+                t.toObject().value(QLatin1String("name")).toString());
+        int attributed = 0, agree = 0;
+        for (qsizetype i = 0; i < index.size(); ++i) {
+            const EventRecord& e = events[i + (cut ? 1 : 0)];
+            QCOMPARE(e.sourceLine, index[i].value(QStringLiteral("first_line")).toLongLong());
+            QCOMPARE(e.type, index[i].value(QStringLiteral("kind")));
+            const QString task = index[i].value(QStringLiteral("task_id"));
+            const QByteArray payload = m_ws->payload(e.rowId);
+            const bool named = !task.isEmpty()
+                && (payload.contains(QByteArray("\"_session_id\": \"" + task.toUtf8() + '"'))
+                    || payload.contains(QByteArray("'_session_id': '" + task.toUtf8() + '\'')));
+            const bool guessedEnd = e.type == QLatin1String("task_end") && (e.flags & EventFlags::Ambiguous);
+            if ((e.type == QLatin1String("task_start") || e.type == QLatin1String("task_end") || named)
+                && !guessedEnd) {
+                QVERIFY2(e.groupId == task || e.groupId == QStringLiteral("task:") + taskNames.value(task),
+                    qPrintable(QStringLiteral("line %1 %2: task %3, read as %4")
+                                   .arg(e.sourceLine)
+                                   .arg(e.type, task, e.groupId)));
+            } else {
+                ++attributed;
+                agree += e.groupId == task;
+            }
+        }
+        // The other records carry no task id at all; say how well context places them.
+        qInfo("%s: %d of %d records without a task id of their own placed in CraftBot's stream (%.1f%%)",
+            qPrintable(file), agree, attributed, attributed ? 100.0 * agree / attributed : 100.0);
+    }
+
+    void tasks_data() { records_data(); }
+
+    void tasks()
+    {
+        QFETCH(QString, file);
+        const QJsonObject facts = manifestFor(file);
+        const EventRecords events = rows(file);
+        const RunRecords runs = m_ws->runs(room(file));
+        const QJsonArray expected = facts.value(QLatin1String("tasks")).toArray();
+        QCOMPARE(runs.size(), expected.size());
+        for (const QJsonValue& v : expected) {
+            const QJsonObject t = v.toObject();
+            const QString name = t.value(QLatin1String("name")).toString();
+            const qint64 startLine = t.value(QLatin1String("start_line")).toInteger();
+            const bool startCut = t.value(QLatin1String("start_line")).isNull(); // its task_start is not in the file
+            const auto run = std::find_if(runs.begin(), runs.end(), [&](const RunRecord& r) {
+                if (startCut)
+                    return r.groupId == t.value(QLatin1String("task_id")).toString();
+                return r.name == name && r.firstIndex && events[*r.firstIndex].sourceLine == startLine;
+            });
+            QVERIFY2(run != runs.end(), qPrintable(name));
+            QCOMPARE(run->kind, QStringLiteral("task"));
+            if (!t.value(QLatin1String("task_id")).toString().isEmpty()
+                && file != QLatin1String("EVENT_UNPROCESSED.md"))
+                QCOMPARE(run->groupId, t.value(QLatin1String("task_id")).toString());
+            const QJsonValue end = t.value(QLatin1String("end_line"));
+            if (end.isDouble()) {
+                QVERIFY(run->lastIndex);
+                const EventRecord& ours = events[*run->lastIndex];
+                if (ours.sourceLine != end.toInteger()) {
+                    // Tasks that ended together: both records are flagged, and the guess is one of them.
+                    const auto theirs = std::find_if(events.begin(), events.end(),
+                        [&](const EventRecord& e) { return e.sourceLine == end.toInteger(); });
+                    QVERIFY2(ours.flags & EventFlags::Ambiguous, qPrintable(name));
+                    QVERIFY(theirs->flags & EventFlags::Ambiguous);
+                    QCOMPARE(theirs->text, ours.text);
+                } else {
+                    QCOMPARE(ours.sourceLine, end.toInteger());
+                }
+                QCOMPARE(run->outcome, t.value(QLatin1String("status")).toString());
+            } else {
+                QCOMPARE(run->lastIndex, std::nullopt);
+                QCOMPARE(run->outcome, QStringLiteral("running"));
+            }
+        }
+    }
+
+    void pairs_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : { "EVENT.md", "EVENT_old.md", "EVENT_rotated.md" })
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void pairs()
+    {
+        QFETCH(QString, file);
+        const QJsonObject facts = manifestFor(file);
+        const EventRecords events = rows(file);
+        const ToolCallRecords calls = m_ws->toolCalls(room(file));
+        QHash<qint64, const ToolCallRecord*> byStartLine, byEndLine;
+        for (const ToolCallRecord& c : calls) {
+            if (c.startIndex)
+                byStartLine.insert(events[*c.startIndex].sourceLine, &c);
+            if (c.endIndex)
+                byEndLine.insert(events[*c.endIndex].sourceLine, &c);
+        }
+        QVector<QMap<QString, QString>> pairs;
+        if (file == QLatin1String("EVENT_rotated.md")) {
+            pairs = tsv(inflate(QStringLiteral("EVENT_rotated.pairs.tsv")));
+        } else {
+            for (const QJsonValue& v : facts.value(QLatin1String("pairs")).toArray()) {
+                const QJsonObject p = v.toObject();
+                pairs << QMap<QString, QString> { { QStringLiteral("action"),
+                                                      p.value(QLatin1String("name")).toString() },
+                    { QStringLiteral("start_line"), QString::number(p.value(QLatin1String("start_line")).toInteger()) },
+                    { QStringLiteral("end_line"), QString::number(p.value(QLatin1String("end_line")).toInteger()) },
+                    { QStringLiteral("outcome"), p.value(QLatin1String("outcome")).toString() },
+                    { QStringLiteral("task_id"), p.value(QLatin1String("task_id")).toString() },
+                    { QStringLiteral("ambiguous"),
+                        p.value(QLatin1String("ambiguous")).toBool() ? QStringLiteral("1") : QStringLiteral("0") } };
+            }
+        }
+        // For the rotated file the manifest gives the count, not the list.
+        const qint64 count = facts.contains(QLatin1String("pairs_count"))
+            ? facts.value(QLatin1String("pairs_count")).toInteger()
+            : facts.value(QLatin1String("pairs")).toArray().size();
+        QCOMPARE(qint64(pairs.size()), count);
+
+        int ambiguousGroups = facts.value(QLatin1String("ambiguous_groups")).toArray().size();
+        int exact = 0, flagged = 0;
+        for (const auto& p : pairs) {
+            const qint64 start = p.value(QStringLiteral("start_line")).toLongLong();
+            const qint64 end = p.value(QStringLiteral("end_line")).toLongLong();
+            const ToolCallRecord* c = byStartLine.value(start);
+            QVERIFY2(c, qPrintable(QStringLiteral("no call starts at line %1").arg(start)));
+            QCOMPARE(c->toolName, p.value(QStringLiteral("action")));
+            QCOMPARE(c->pairing, QStringLiteral("guessed")); // never presented as certain
+            QVERIFY(c->endIndex);
+            const bool ambiguous = p.value(QStringLiteral("ambiguous")) == QLatin1String("1");
+            QCOMPARE(c->ambiguous, ambiguous);
+            QCOMPARE(bool(events[*c->startIndex].flags & EventFlags::Ambiguous), ambiguous);
+            QVERIFY(events[*c->startIndex].flags & EventFlags::Guessed);
+            if (!ambiguous) {
+                // One call of that name at a time: name and order pair it exactly as CraftBot ran it.
+                QCOMPARE(events[*c->endIndex].sourceLine, end);
+                QCOMPARE(c->outcome, outcomeOf(p.value(QStringLiteral("outcome"))));
+                ++exact;
+            } else {
+                // Which of the overlapping calls an end closes is not in the file: the pair is flagged, and its
+                // end is one of its name's.
+                ++flagged;
+                QVERIFY(events[*c->endIndex].flags & EventFlags::Ambiguous);
+                QCOMPARE(events[*c->endIndex].toolName, c->toolName);
+                QVERIFY(*c->endIndex > *c->startIndex);
+            }
+        }
+        QVERIFY(exact > 0);
+        QVERIFY(flagged >= 2 * std::min(ambiguousGroups, 1));
+
+        for (const QJsonValue& v : facts.value(QLatin1String("unpaired_starts")).toArray()) {
+            const ToolCallRecord* c = byStartLine.value(v.toObject().value(QLatin1String("start_line")).toInteger());
+            QVERIFY(c);
+            QCOMPARE(c->pairing, QStringLiteral("start_only"));
+            QCOMPARE(c->outcome, QStringLiteral("unserved"));
+            QCOMPARE(c->status, QStringLiteral("running"));
+        }
+        // An end whose start rotation dropped is end_only, unless calls of its name were running when it came:
+        // then which one it closes cannot be told from the file, and its pairing says so.
+        for (const QJsonValue& v : facts.value(QLatin1String("unpaired_ends")).toArray()) {
+            const ToolCallRecord* c = byEndLine.value(v.toObject().value(QLatin1String("end_line")).toInteger());
+            QVERIFY2(c, QJsonDocument(v.toObject()).toJson().constData());
+            QVERIFY2(c->pairing == QLatin1String("end_only") || c->ambiguous, qPrintable(c->pairing));
+        }
+    }
+
+    // "Specific records a viewer must get right" (MANIFEST.md).
+    void specificRecords()
+    {
+        const EventRecords events = rows(QStringLiteral("EVENT.md"));
+        auto at = [&events](qint64 line) {
+            return *std::find_if(
+                events.begin(), events.end(), [line](const EventRecord& e) { return e.sourceLine == line; });
+        };
+        QCOMPARE(at(14).text, QStringLiteral("thanks 🙏"));
+        QCOMPARE(at(14).channelId, QStringLiteral("Telegram"));
+        QCOMPARE(at(14).kind, QStringLiteral("message"));
+        QCOMPARE(at(1141).outcome, QStringLiteral("cancelled")); // "completed with output" that says cancelled
+        QCOMPARE(at(424).outcome, QStringLiteral("failed"));
+        const EventRecord error = at(1079);
+        QCOMPARE(error.type, QStringLiteral("error"));
+        QCOMPARE(error.kind, QStringLiteral("error"));
+        QVERIFY(
+            error.text.startsWith(QLatin1String("[REACT] JSONDecodeError: Expecting value: line 1 column 1 (char 0)")));
+        QVERIFY(error.text.endsWith(QLatin1Char('\n'))); // the message itself ends with a newline
+        QCOMPARE(m_ws->payload(error.rowId).count('\n'), 17);
+        QVERIFY(std::none_of(events.begin(), events.end(),
+            [](const EventRecord& e) { return e.sourceLine > 1079 && e.sourceLine <= 1095; }));
+        const EventRecords old = rows(QStringLiteral("EVENT_old.md"));
+        const auto oldCancel
+            = std::find_if(old.begin(), old.end(), [](const EventRecord& e) { return e.sourceLine == 297; });
+        QCOMPARE(oldCancel->outcome, QStringLiteral("cancelled")); // from a Python repr
+    }
+
+    void sessionsDb()
+    {
+        const QString path = dataFile(QStringLiteral("craftbot/sessions.db"));
+        QCOMPARE(Importer::detect(path), Importer::Format::CraftBotSessions);
+        const QByteArray before = sha256(path);
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("s.sightline")));
+        const ImportReport report = Importer::import(ws, path);
+        QCOMPARE(sha256(path), before);
+        QCOMPARE(report.rooms.size(), 2);
+        const auto task = ws.room(ws.findRooms(QStringLiteral("ef4a2f")).first());
+        QCOMPARE(task->eventCount, 24);
+        QCOMPARE(task->title, QStringLiteral("Find flights Lisbon → Oslo (deep dive)"));
+        QCOMPARE(task->status, QStringLiteral("running"));
+        QCOMPARE(ws.room(ws.findRooms(QStringLiteral("__main__")).first())->eventCount, 101);
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT summary FROM rooms WHERE native_id = 'ef4a2f'"));
+        QVERIFY(q.next());
+        QVERIFY(
+            q.value(0).toString().startsWith(QLatin1String("Events rolled up for 2026-05-04T12:07:29.561855+00:00")));
+        QCOMPARE(q.value(0).toString().size(), 332);
+        // Severity is only known here: agent reasoning is DEBUG.
+        EventFilter reasoning;
+        reasoning.kinds = { QStringLiteral("reasoning") };
+        const EventRecords thoughts = ws.listEvents(task->id, reasoning, {});
+        QVERIFY(!thoughts.isEmpty());
+        for (const EventRecord& e : thoughts)
+            QCOMPARE(e.status, QStringLiteral("DEBUG"));
+        QCOMPARE(Importer::import(ws, path).added(), 0);
+    }
+
+    // A log CraftBot keeps writing: the sync adds what is new and pairs an end with its earlier start; after
+    // rotation the room is read again from what the file now holds.
+    void followAndRotate()
+    {
+        QTemporaryDir dir;
+        const QByteArray whole = QFile(dataFile(QStringLiteral("craftbot/EVENT.md"))).exists()
+            ? [] { QFile f(dataFile(QStringLiteral("craftbot/EVENT.md"))); f.open(QIODevice::ReadOnly); return f.readAll(); }()
+            : QByteArray();
+        const QList<QByteArray> lines = whole.split('\n');
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        auto write = [&path](const QByteArray& bytes) {
+            QFile f(path);
+            f.open(QIODevice::WriteOnly);
+            f.write(bytes);
+        };
+        write(lines.mid(0, 139).join('\n') + '\n'); // both parallel web_search calls started, none ended
+        Workspace ws(dir.filePath(QStringLiteral("follow.sightline")));
+        const qint64 first = Importer::import(ws, path).added();
+        write(whole);
+        QCOMPARE(first + Importer::import(ws, path).added(), 335);
+        const qint64 id = ws.rooms().first().id;
+        const ToolCallRecords followed = ws.toolCalls(id);
+        const ToolCallRecords direct = m_ws->toolCalls(room(QStringLiteral("EVENT.md")));
+        QCOMPARE(followed.size(), direct.size());
+        for (int i = 0; i < followed.size(); ++i) {
+            QCOMPARE(followed[i].endIndex, direct[i].endIndex);
+            QCOMPARE(followed[i].ambiguous, direct[i].ambiguous);
+        }
+        QCOMPARE(ws.search(id, QStringLiteral("Nordlys"), 50, false).size(),
+            m_ws->search(room(QStringLiteral("EVENT.md")), QStringLiteral("Nordlys"), 50, false).size());
+
+        // CraftBot's rotation: keep the newest two thirds of the lines.
+        write(lines.mid(lines.size() / 3).join('\n'));
+        const ImportReport rotated = Importer::import(ws, path);
+        QVERIFY(rotated.problems.join(QLatin1Char('\n')).contains(QLatin1String("rotated or rewritten")));
+        const EventRecords now = ws.listEvents(id, {}, PageRequest { 100000, 0, false, {}, {} });
+        QVERIFY(now.first().flags & EventFlags::Partial || now.first().sourceLine == 1);
+        QCOMPARE(ws.room(id)->eventCount,
+            qint64(EventMdParser::parse(lines.mid(lines.size() / 3).join('\n')).records.size()));
+        // The search index holds what the file holds now: nothing stale, nothing twice.
+        QTemporaryDir fresh;
+        Workspace again(fresh.filePath(QStringLiteral("fresh.sightline")));
+        Importer::import(again, path);
+        for (const char* word : { "Nordlys", "Oslo", "invoice" })
+            QCOMPARE(ws.search(id, QLatin1String(word), 1000, false).size(),
+                again.search(again.rooms().first().id, QLatin1String(word), 1000, false).size());
+    }
+
+    void badRecords()
+    {
+        QTemporaryDir dir;
+        QByteArray log
+            = "[2026/05/04 07:59:07] [user message]: hello\n"
+              "[2026/05/04 07:59:10] [action_start]: Running action web_search with input: {\n"
+              "  \"query\": \"never closed\"\n" // no closing line: the next record starts
+              "[2026/05/04 07:59:11] [a kind: with colons]: kept as custom\n"
+              "[2026/05/04 07:59:12] [user message]: bytes \xff\xfe here\n"
+              "[2026/05/04 07:59:13] [action_end]: Action web_search completed with output: {'status': 'ok'}.\n"
+              "[2026/05/04 07:59:14] [action_end]: Action read_file completed with output: {\"status\": \"ok\"}.\n";
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(log);
+        f.close();
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, path);
+        QCOMPARE(report.added(), 6);
+        const QString problems = report.problems.join(QLatin1Char('\n'));
+        QVERIFY2(problems.contains(path + QStringLiteral(": EVENT.md line 2: the input of web_search never closes")),
+            qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("EVENT.md line 5: invalid UTF-8")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("EVENT.md line 7: the end of read_file has no start")),
+            qPrintable(problems));
+        const EventRecords events = ws.listEvents(ws.rooms().first().id, {}, {});
+        QCOMPARE(events[2].type, QStringLiteral("a kind: with colons"));
+        QCOMPARE(events[2].kind, QStringLiteral("custom"));
+        QVERIFY(events[3].flags & EventFlags::InvalidUtf8);
+        const ToolCallRecords calls = ws.toolCalls(ws.rooms().first().id);
+        QCOMPARE(calls.size(), 2);
+        QCOMPARE(calls[0].pairing, QStringLiteral("guessed"));
+        QCOMPARE(calls[1].pairing, QStringLiteral("end_only"));
+    }
+
+    void pythonLiterals_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("json"); // empty: not a literal
+        QTest::newRow("dict") << "{'a': 1, 'b': [True, False, None], 'c': 'x'}"
+                              << "{\"a\":1,\"b\":[true,false,null],\"c\":\"x\"}";
+        QTest::newRow("double quotes, apostrophe") << "{'message': \"You're welcome! 😊\"}"
+                                                   << "{\"message\":\"You're welcome! 😊\"}";
+        QTest::newRow("escapes") << "'a\\nb\\t\\'q\\' \\\\ \\x41\\u00e9'"
+                                 << "\"a\\nb\\t'q' \\\\ Aé\"";
+        QTest::newRow("tuple and float") << "(1, -2.5, 3e2)"
+                                         << "[1,-2.5,300]";
+        QTest::newRow("trailing comma") << "[1, 2, ]"
+                                        << "[1,2]";
+        QTest::newRow("nested") << "{'x': {'y': [{'z': ()}]}}"
+                                << "{\"x\":{\"y\":[{\"z\":[]}]}}";
+        QTest::newRow("unclosed") << "{'a': 1"
+                                  << "";
+        QTest::newRow("unclosed string") << "'abc"
+                                         << "";
+        QTest::newRow("junk after") << "{} x"
+                                    << "";
+        QTest::newRow("bare word") << "Nothing"
+                                   << "";
+    }
+
+    void pythonLiterals()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, json);
+        const auto value = PyLiteral::toJson(text);
+        QCOMPARE(value.has_value(), !json.isEmpty());
+        if (value) {
+            const QJsonDocument want = QJsonDocument::fromJson(QByteArray("[") + json.toUtf8() + "]");
+            QCOMPARE(QJsonArray { *value }, want.array());
+        }
+    }
+
+    // Mutations of real records: parser and assembler never crash, keep every byte, and number records in order.
+    void fuzzParserAndAssembler()
+    {
+        QFile f(dataFile(QStringLiteral("craftbot/EVENT_old.md")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QFile newer(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(newer.open(QIODevice::ReadOnly));
+        const QByteArray source = f.readAll() + newer.readAll();
+        const quint32 seed = qEnvironmentVariableIsSet("SIGHTLINE_FUZZ_SEED")
+            ? quint32(qEnvironmentVariableIntValue("SIGHTLINE_FUZZ_SEED"))
+            : 30u;
+        qInfo("fuzz seed %u", seed);
+        QRandomGenerator random(seed);
+        for (int round = 0; round < 300; ++round) {
+            const int from = random.bounded(int(source.size()));
+            QByteArray chunk = source.mid(from, random.bounded(20000));
+            for (int m = random.bounded(8); m > 0 && !chunk.isEmpty(); --m) {
+                const int at = random.bounded(int(chunk.size()));
+                switch (random.bounded(4)) {
+                case 0:
+                    chunk.remove(at, random.bounded(200));
+                    break;
+                case 1:
+                    chunk[at] = char(random.bounded(256));
+                    break;
+                case 2:
+                    chunk.insert(
+                        at, "\n[2026/03/16 18:21:03] [action_end]: Action send_message completed with output: {'a");
+                    break;
+                case 3:
+                    chunk.insert(at, chunk.mid(random.bounded(int(chunk.size())), 300));
+                    break;
+                }
+            }
+            const EventMdFile parsed = EventMdParser::parse(chunk);
+            QByteArray joined = parsed.header.toUtf8();
+            for (const EventMdRecord& r : parsed.records)
+                joined += r.raw;
+            if (parsed.header.isEmpty()) // no header: every byte is in a record
+                QCOMPARE(joined, chunk);
+            const CraftBotAssembly a = CraftBotAssembler::assemble(parsed.records);
+            QCOMPARE(a.rows.size(), parsed.records.size());
+            for (const ToolCallRecord& c : a.calls)
+                QVERIFY(c.startIndex || c.endIndex);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCraftBotImport)
+#include "tst_craftbotimport.moc"
