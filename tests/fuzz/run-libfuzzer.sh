@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with the `fuzz` preset and fuzzes each for a short while from its seed corpus.
-# New inputs go to build/fuzz/corpus, never into the source tree. Exits 77 (skipped) without clang/libFuzzer.
+# Builds the libFuzzer targets with the `fuzz` preset and fuzzes each for a while from its seed corpus
+# (SECONDS per target, default 20). New inputs go to build/fuzz/corpus, never into the source tree.
+# Exits 77 (skipped) where clang or libFuzzer is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds="${1:-30}"
+seconds="${1:-20}"
 
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   echo "clang++ or libFuzzer is not installed: skipping"
   exit 77
 fi
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target fuzz_roomkitrowdecoder
-corpus=build/fuzz/corpus/roomkitrow
-mkdir -p "$corpus"
-build/fuzz/tests/fuzz/fuzz_roomkitrowdecoder -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
-  "$corpus" tests/fuzz/corpus/roomkitrow 2>&1 | tail -n 12
+targets=(fuzz_roomkitrowdecoder:roomkitrow fuzz_agui:agui fuzz_eventmd:eventmd)
+cmake --build --preset fuzz --target "${targets[@]%%:*}"
+for entry in "${targets[@]}"; do
+  target="${entry%%:*}"
+  corpus="${entry##*:}"
+  mkdir -p "build/fuzz/corpus/$corpus"
+  echo "== $target, ${seconds}s"
+  build/fuzz/tests/fuzz/"$target" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+    "build/fuzz/corpus/$corpus" "tests/fuzz/corpus/$corpus" 2>&1 | tail -n 6
+done
