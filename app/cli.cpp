@@ -31,8 +31,9 @@ QString generalHelp()
         "  events SOURCE --room ID [...]    list a room's events (RoomKit's read contract)\n"
         "  tools SOURCE --room ID [--json]  list a room's tool calls, start paired with end\n"
         "\n"
-        "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, or a\n"
-        "Sightline workspace; the format is detected from the content (--format forces one).\n"
+        "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, a CraftBot\n"
+        "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
+        "roomkit|agui|craftbot|craftbot-sessions|workspace forces one).\n"
         "A store is imported into a cached workspace first, and synced on every later run.\n"
         "Run 'sightline VERB --help' for the options of a verb.\n");
 }
@@ -96,10 +97,12 @@ private:
         const QString& synopsis)
     {
         parser.setApplicationDescription(synopsis);
-        parser.addPositionalArgument(
-            positional, QStringLiteral("a RoomKit store, an AG-UI log or folder, or a workspace"));
+        parser.addPositionalArgument(positional,
+            QStringLiteral(
+                "a RoomKit store, an AG-UI log or folder, a CraftBot EVENT.md or sessions.db, or a workspace"));
         parser.addOption({ QStringLiteral("format"),
-            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, workspace)"),
+            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, craftbot, "
+                           "craftbot-sessions, workspace)"),
             QStringLiteral("FORMAT") });
         const QCommandLineOption help(
             QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("show this help"));
@@ -114,7 +117,7 @@ private:
         }
         if (parser.isSet(QStringLiteral("format"))
             && Importer::parseFormat(parser.value(QStringLiteral("format"))) == Importer::Format::Unknown)
-            usage(QStringLiteral("unknown format '%1' (roomkit, agui, workspace)")
+            usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, workspace)")
                       .arg(parser.value(QStringLiteral("format"))));
     }
 
@@ -375,7 +378,9 @@ private:
             { QStringLiteral("created_at"),
                 e.createdMicros ? QJsonValue(TimeUtil::formatMicros(e.createdMicros)) : QJsonValue() },
             { QStringLiteral("group_id"), orNull(e.groupId) }, { QStringLiteral("message_id"), orNull(e.messageId) },
-            { QStringLiteral("synthetic"), e.isSynthetic() }, { QStringLiteral("text"), orNull(e.text) } };
+            { QStringLiteral("synthetic"), e.isSynthetic() },
+            { QStringLiteral("line"), e.sourceLine > 0 ? QJsonValue(e.sourceLine) : QJsonValue() },
+            { QStringLiteral("text"), orNull(e.text) } };
         if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
             o.insert(QStringLiteral("tool_name"), orNull(e.toolName));
             o.insert(QStringLiteral("tool_id"), orNull(e.toolId));
@@ -385,6 +390,12 @@ private:
             o.insert(QStringLiteral("malformed"), true);
         if (e.flags & EventFlags::InvalidUtf8)
             o.insert(QStringLiteral("invalid_utf8"), true);
+        if (e.flags & EventFlags::Partial)
+            o.insert(QStringLiteral("partial"), true);
+        if (e.flags & EventFlags::Guessed)
+            o.insert(QStringLiteral("guessed"), true);
+        if (e.flags & EventFlags::Ambiguous)
+            o.insert(QStringLiteral("ambiguous"), true);
         return line(o);
     }
 

@@ -182,6 +182,70 @@ private slots:
         QCOMPARE(r.lines().size(), 26);
     }
 
+    // The other systems through the same verbs: native type in "type", canonical kind in "kind", and what the
+    // source system made up flagged "synthetic".
+    void aguiAndCraftBot()
+    {
+        const QString agui = dataFile(QStringLiteral("agui"));
+        Run r = run({ QStringLiteral("rooms"), agui, QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lines().size(), 6);
+        for (const QJsonObject& room : r.lines())
+            QCOMPARE(room.value(QLatin1String("system")).toString(), QStringLiteral("agui"));
+
+        const QString thread = QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg");
+        r = run({ QStringLiteral("events"), agui, QStringLiteral("--room"), thread, QStringLiteral("--after-index"),
+            QStringLiteral("257"), QStringLiteral("--limit"), QStringLiteral("4"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 258, 259, 260, 261 }));
+        for (const QJsonObject& o : r.lines())
+            QVERIFY2(
+                o.value(QLatin1String("synthetic")).toBool(), qPrintable(o.value(QLatin1String("type")).toString()));
+        QCOMPARE(r.lines().last().value(QLatin1String("type")).toString(), QStringLiteral("RUN_FINISHED"));
+        QCOMPARE(r.lines().last().value(QLatin1String("kind")).toString(), QStringLiteral("run"));
+
+        r = run({ QStringLiteral("events"), agui, QStringLiteral("--room"), thread, QStringLiteral("--kind"),
+            QStringLiteral("message"), QStringLiteral("--type"), QStringLiteral("TEXT_MESSAGE_START"),
+            QStringLiteral("--count") });
+        QCOMPARE(r.out.trimmed(), QStringLiteral("5"));
+        r = run({ QStringLiteral("events"), agui, QStringLiteral("--room"), thread, QStringLiteral("--group"),
+            QStringLiteral("run_jc9m7emn0dsyy5bw"), QStringLiteral("--count") });
+        QCOMPARE(r.out.trimmed(), QStringLiteral("31")); // lines 232-262 of the log
+
+        r = run({ QStringLiteral("tools"), agui, QStringLiteral("--room"), thread, QStringLiteral("--json") });
+        QCOMPARE(r.lines().size(), 7);
+        int stopped = 0;
+        for (const QJsonObject& o : r.lines()) {
+            if (o.value(QLatin1String("outcome")).toString() == QLatin1String("cancelled")) {
+                ++stopped;
+                QVERIFY(o.value(QLatin1String("synthetic")).toBool());
+            }
+        }
+        QCOMPARE(stopped, 2);
+
+        const QString log = dataFile(QStringLiteral("craftbot/EVENT.md"));
+        r = run({ QStringLiteral("tools"), log, QStringLiteral("--room"), QStringLiteral("EVENT.md"),
+            QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lines().size(), 93);
+        int ambiguous = 0, guessed = 0;
+        for (const QJsonObject& o : r.lines()) {
+            ambiguous += o.value(QLatin1String("ambiguous")).toBool();
+            guessed += o.value(QLatin1String("pairing")).toString() == QLatin1String("guessed");
+        }
+        QCOMPARE(guessed, 92);
+        QCOMPARE(ambiguous, 6); // three groups of two
+        r = run({ QStringLiteral("events"), log, QStringLiteral("--room"), QStringLiteral("EVENT.md"),
+            QStringLiteral("--type"), QStringLiteral("user message from platform: Telegram"), QStringLiteral("--limit"),
+            QStringLiteral("1"), QStringLiteral("--json") });
+        QCOMPARE(r.lines().first().value(QLatin1String("text")).toString(), QStringLiteral("thanks 🙏"));
+        QCOMPARE(r.lines().first().value(QLatin1String("line")).toInteger(), 14);
+
+        // --format reads a file as the named format, and says so when it is not.
+        r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("roomkit") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(log), qPrintable(r.err));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
