@@ -204,7 +204,10 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
 
 void MainWindow::showError(const QString& message)
 {
-    statusBar()->showMessage(message, 15000);
+    QString line = message.section(QLatin1Char('\n'), 0, 0);
+    if (line.size() > 140)
+        line = line.left(139) + QChar(0x2026);
+    statusBar()->showMessage(line, 15000);
     // Not modal: the rest of the window keeps working while the message is read.
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Sightline"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);

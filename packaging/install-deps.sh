@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ ccache pkg-config             # the build
   qt6-base-dev qt6-base-dev-tools libgl-dev           # Qt 6.4 Core, Gui, Widgets, Sql, Test
   libqt6sql6-sqlite libsqlite3-dev sqlite3            # SQLite through QtSql, and its C API on hot paths
-  qt6-qpa-plugins fonts-dejavu-core                   # a window on X11 (and offscreen in tests), legible text
+  qt6-qpa-plugins fonts-dejavu-core fonts-noto-color-emoji  # a window on X11 (offscreen in tests), text, emoji
   xvfb xauth imagemagick                              # screenshots of the real window without a display
   clang libclang-rt-14-dev                            # libFuzzer, for the coverage-guided fuzz test
 )

@@ -603,9 +603,6 @@ private:
                 start.text = call.toolName + QLatin1Char('(') + clip(call.arguments) + QLatin1Char(')');
                 if (!c.open || call.endIndex)
                     m_out.rows[*call.startIndex].arguments = call.arguments; // searchable once complete
-                if (call.argumentsValid == false && (call.endIndex || call.resultIndex))
-                    problem(
-                        *call.startIndex, QStringLiteral("the arguments of %1 never parse as JSON").arg(call.toolId));
             }
             if (call.endIndex)
                 rec(*call.endIndex).outcome = call.outcome;

@@ -191,13 +191,17 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
                                "closing line?)")
                     .arg(a.part == ActionPart::Start ? QStringLiteral("input") : QStringLiteral("output"), a.name) });
         }
-        const QString shown = a.value ? compact(*a.value) : a.valueText;
+        // Shown as written, keys in the agent's order: newer CraftBot's JSON verbatim, an older Python literal
+        // as the JSON it stands for.
+        const bool json = !QJsonDocument::fromJson(a.valueText.toUtf8()).isNull();
+        const QString value = json || !a.value ? a.valueText : compact(*a.value);
+        const QString oneLine = json ? a.valueText.simplified() : value;
         if (a.part == ActionPart::Start) {
-            r.text = clip(a.name + QLatin1Char('(') + shown + QLatin1Char(')'));
-            row.arguments = shown;
+            r.text = clip(a.name + QLatin1Char('(') + oneLine + QLatin1Char(')'));
+            row.arguments = value;
         } else {
-            r.text = clip(shown);
-            row.result = shown;
+            r.text = clip(oneLine);
+            row.result = value;
         }
     }
 
