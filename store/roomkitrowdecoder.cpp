@@ -2,6 +2,7 @@
 
 #include "eventflags.h"
 #include "eventkind.h"
+#include "jsontext.h"
 #include "outcome.h"
 #include "timeutil.h"
 
@@ -115,9 +116,9 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
     fillFromColumns(r, columns);
 
     QByteArray utf8 = data;
-    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    const QString decoded = decoder(data);
-    if (decoder.hasError()) {
+    bool invalid = false;
+    const QString decoded = JsonText::decodeUtf8(data, &invalid);
+    if (invalid) {
         r.flags |= EventFlags::InvalidUtf8;
         out.problem = QStringLiteral("invalid UTF-8 in the event JSON (kept byte for byte)");
         utf8 = decoded.toUtf8(); // with U+FFFD in place of the bad bytes, so the rest can still be read
@@ -175,19 +176,9 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         r.toolId = str(content, QLatin1String("tool_id"));
         out.contentStatus = str(content, QLatin1String("status"));
         const QJsonValue args = content.value(QLatin1String("arguments"));
-        out.arguments = args.isObject()
-            ? QString::fromUtf8(QJsonDocument(args.toObject()).toJson(QJsonDocument::Compact))
-            : args.isArray() ? QString::fromUtf8(QJsonDocument(args.toArray()).toJson(QJsonDocument::Compact))
-                             : args.toVariant().toString();
+        out.arguments = JsonText::compact(args);
         const QJsonValue result = content.value(QLatin1String("result"));
-        if (result.isString())
-            out.result = result.toString();
-        else if (result.isObject())
-            out.result = QString::fromUtf8(QJsonDocument(result.toObject()).toJson(QJsonDocument::Compact));
-        else if (result.isArray())
-            out.result = QString::fromUtf8(QJsonDocument(result.toArray()).toJson(QJsonDocument::Compact));
-        else if (!result.isNull() && !result.isUndefined())
-            out.result = result.toVariant().toString();
+        out.result = JsonText::compact(result);
         const QJsonValue duration = content.value(QLatin1String("duration_ms"));
         if (duration.isDouble())
             out.durationMs = static_cast<qint64>(duration.toDouble());

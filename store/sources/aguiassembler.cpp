@@ -2,6 +2,7 @@
 
 #include "../eventflags.h"
 #include "../eventkind.h"
+#include "../jsontext.h"
 #include "../outcome.h"
 
 #include <cmath>
@@ -11,39 +12,13 @@
 
 namespace {
 
-constexpr int MaxDisplayText = 4000;
+using JsonText::clip;
+using JsonText::compact;
+using JsonText::parsesAsJson;
 
 QString str(const QJsonObject& o, const char* key)
 {
     return o.value(QLatin1String(key)).toString();
-}
-
-QString compact(const QJsonValue& value)
-{
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    if (value.isString())
-        return value.toString();
-    if (value.isUndefined() || value.isNull())
-        return {};
-    return QString::fromUtf8(QJsonDocument(QJsonArray { value }).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
-}
-
-QString clip(const QString& text)
-{
-    return text.size() > MaxDisplayText ? text.left(MaxDisplayText - 1) + QChar(0x2026) : text;
-}
-
-// JSON.parse's answer, for any JSON value: an object, an array, a string, a number, true, false or null.
-bool parsesAsJson(const QString& text)
-{
-    if (text.trimmed().isEmpty())
-        return false;
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]"), &error);
-    return error.error == QJsonParseError::NoError && doc.array().size() == 1;
 }
 
 // The text of a user message's content: a string, or InputContent parts (SOURCES.md §3.4).

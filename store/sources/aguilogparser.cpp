@@ -1,6 +1,7 @@
 #include "aguilogparser.h"
 
 #include "../eventflags.h"
+#include "../jsontext.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -33,9 +34,9 @@ AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
     line.lineNumber = lineNumber;
     line.raw = raw;
     QByteArray utf8 = raw;
-    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    const QString text = decoder(raw);
-    if (decoder.hasError()) {
+    bool invalid = false;
+    const QString text = JsonText::decodeUtf8(raw, &invalid);
+    if (invalid) {
         line.flags |= EventFlags::InvalidUtf8;
         line.problem = QStringLiteral("invalid UTF-8 (kept byte for byte)");
         utf8 = text.toUtf8();

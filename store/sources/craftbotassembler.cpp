@@ -2,6 +2,7 @@
 
 #include "../eventflags.h"
 #include "../eventkind.h"
+#include "../jsontext.h"
 #include "../outcome.h"
 #include "pyliteral.h"
 
@@ -14,31 +15,14 @@
 
 namespace {
 
-constexpr int MaxDisplayText = 4000;
-
-QString compact(const QJsonValue& value)
-{
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    if (value.isString())
-        return value.toString();
-    return QString::fromUtf8(QJsonDocument(QJsonArray { value }).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
-}
-
-QString clip(const QString& text)
-{
-    return text.size() > MaxDisplayText ? text.left(MaxDisplayText - 1) + QChar(0x2026) : text;
-}
+using JsonText::clip;
+using JsonText::compact;
 
 // An action's input or output: JSON as newer CraftBot writes it, or a Python literal as older CraftBot does.
 std::optional<QJsonValue> parseValue(const QString& text)
 {
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]"), &error);
-    if (error.error == QJsonParseError::NoError && doc.array().size() == 1)
-        return doc.array().first();
+    if (JsonText::parsesAsJson(text))
+        return QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]")).array().first();
     return PyLiteral::toJson(text);
 }
 

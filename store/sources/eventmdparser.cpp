@@ -1,6 +1,7 @@
 #include "eventmdparser.h"
 
 #include "../eventflags.h"
+#include "../jsontext.h"
 
 #include <QDate>
 #include <QStringDecoder>
@@ -34,9 +35,9 @@ qint64 micros(const QByteArray& line)
 
 QString decode(const QByteArray& bytes, int& flags)
 {
-    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    QString text = decoder(bytes);
-    if (decoder.hasError())
+    bool invalid = false;
+    QString text = JsonText::decodeUtf8(bytes, &invalid);
+    if (invalid)
         flags |= EventFlags::InvalidUtf8;
     return text;
 }
