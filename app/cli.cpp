@@ -218,7 +218,8 @@ private:
                         r.firstMicros ? QJsonValue(TimeUtil::formatMicros(r.firstMicros)) : QJsonValue() },
                     { QStringLiteral("last_at"),
                         r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() },
-                    { QStringLiteral("owner"), orNull(r.owner) }, { QStringLiteral("agent"), orNull(r.agentId) } };
+                    { QStringLiteral("owner"), orNull(r.owner) }, { QStringLiteral("agent"), orNull(r.agentId) },
+                    { QStringLiteral("summary"), orNull(r.summary) } };
                 m_out << line(o) << '\n';
             } else {
                 m_out << r.nativeId

@@ -24,6 +24,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -34,6 +35,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_eventList(new EventListView(this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_status(new QLabel(this))
+    , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("Sightline"));
     m_eventList->setModel(m_eventModel);
@@ -42,8 +44,23 @@ MainWindow::MainWindow(QWidget* parent)
     m_eventList->header()->resizeSection(EventListModel::TypeColumn, 190);
     m_eventList->header()->resizeSection(EventListModel::ChannelColumn, 150);
 
+    // The events, under a banner for a room that starts with a summary of what came before it.
+    auto* events = new QWidget(this);
+    auto* eventsLayout = new QVBoxLayout(events);
+    eventsLayout->setContentsMargins(0, 0, 0, 0);
+    eventsLayout->setSpacing(0);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setFrameShape(QFrame::StyledPanel);
+    m_summary->setMargin(6);
+    m_summary->setBackgroundRole(QPalette::ToolTipBase);
+    m_summary->setForegroundRole(QPalette::ToolTipText);
+    m_summary->setAutoFillBackground(true);
+    m_summary->hide();
+    eventsLayout->addWidget(m_summary);
+    eventsLayout->addWidget(m_eventList);
     m_splitter->addWidget(m_roomList);
-    m_splitter->addWidget(m_eventList);
+    m_splitter->addWidget(events);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({ 620, 760 });
     setCentralWidget(m_splitter);
@@ -106,7 +123,18 @@ MainWindow::MainWindow(QWidget* parent)
         emit roomsShown();
     });
     connect(worker, &StoreWorker::failed, this, &MainWindow::showError);
-    connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) { m_eventModel->setRoom(roomId); });
+    connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
+        m_eventModel->setRoom(roomId);
+        QString summary;
+        for (const RoomSummary& r : m_roomModel->rooms()) {
+            if (r.id == roomId)
+                summary = r.summary;
+        }
+        m_summary->setText(summary.isEmpty()
+                ? QString()
+                : tr("<b>Before these events</b> (summarised by the agent): %1").arg(summary.toHtmlEscaped()));
+        m_summary->setVisible(!summary.isEmpty());
+    });
     connect(m_eventModel, &EventListModel::countsChanged, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
@@ -212,6 +240,11 @@ void MainWindow::showError(const QString& message)
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Sightline"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+QString MainWindow::summaryText() const
+{
+    return m_summary->isVisible() ? m_summary->text() : QString();
 }
 
 QString MainWindow::statusText() const

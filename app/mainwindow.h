@@ -31,6 +31,7 @@ public:
     EventListModel* eventModel() const { return m_eventModel; }
     RoomListModel* roomModel() const { return m_roomModel; }
     QString statusText() const;
+    QString summaryText() const;
 
 signals:
     void roomsShown(); // the room list was (re)loaded
@@ -51,6 +52,7 @@ private:
     EventListView* m_eventList;
     QSplitter* m_splitter;
     QLabel* m_status;
+    QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     QProgressDialog* m_progress = nullptr;
     QStringList m_pendingImports;
     QStringList m_importProblems;

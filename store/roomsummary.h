@@ -15,6 +15,7 @@ struct RoomSummary
     QString status;
     QString owner; // AG-UI thread owner
     QString agentId;
+    QString summary; // CraftBot head_summary: what the stored events follow on from
     qint64 createdMicros = 0;
     qint64 eventCount = 0; // every stored row, blocked ones included
     qint64 blockedCount = 0;

@@ -136,7 +136,7 @@ namespace {
 const char* const roomColumns
     = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
       "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
-      "r.first_us, r.last_us, r.owner, r.agent_id FROM rooms r JOIN sources s ON s.id = r.source_id";
+      "r.first_us, r.last_us, r.owner, r.agent_id, r.summary FROM rooms r JOIN sources s ON s.id = r.source_id";
 
 RoomSummary readRoom(const QSqlQuery& q)
 {
@@ -158,6 +158,7 @@ RoomSummary readRoom(const QSqlQuery& q)
     r.lastMicros = q.value(14).toLongLong();
     r.owner = q.value(15).toString();
     r.agentId = q.value(16).toString();
+    r.summary = q.value(17).toString();
     return r;
 }
 } // namespace

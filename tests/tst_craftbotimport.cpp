@@ -453,8 +453,6 @@ private slots:
         QVERIFY2(problems.contains(path + QStringLiteral(": EVENT.md line 2: the input of web_search never closes")),
             qPrintable(problems));
         QVERIFY2(problems.contains(QStringLiteral("EVENT.md line 5: invalid UTF-8")), qPrintable(problems));
-        QVERIFY2(problems.contains(QStringLiteral("EVENT.md line 7: the end of read_file has no start")),
-            qPrintable(problems));
         const EventRecords events = ws.listEvents(ws.rooms().first().id, {}, {});
         QCOMPARE(events[2].type, QStringLiteral("a kind: with colons"));
         QCOMPARE(events[2].kind, QStringLiteral("custom"));

@@ -53,6 +53,23 @@ private slots:
         QCOMPARE(first.data().toString(), QStringLiteral("channel_attached"));
     }
 
+    // A CraftBot sessions.db: each stream a room, the summary of what came before shown above its events.
+    void craftBotSummaryOnTop()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(dataFile(QStringLiteral("craftbot/sessions.db")));
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(window.roomModel()->rowCount(), 2);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("ef4a2f")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 24 of 24 events"));
+        QVERIFY(window.summaryText().contains(QLatin1String("Events rolled up for 2026-05-04T12:07:29")));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("__main__")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 101 of 101 events"));
+        QCOMPARE(window.summaryText(), QString());
+    }
+
     void roomFilter()
     {
         MainWindow window;
