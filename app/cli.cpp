@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 namespace {
 
@@ -35,7 +36,7 @@ QString generalHelp()
         "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
         "roomkit|agui|craftbot|craftbot-sessions|workspace forces one).\n"
         "A store is imported into a cached workspace first, and synced on every later run.\n"
-        "Run 'sightline VERB --help' for the options of a verb.\n");
+        "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' for all.\n");
 }
 
 struct Failure
@@ -69,6 +70,130 @@ QString timeOrDash(qint64 micros)
     return micros ? TimeUtil::formatMicros(micros) : QStringLiteral("-");
 }
 
+QString sourceHelp()
+{
+    return QStringLiteral(
+        "a RoomKit store, an AG-UI log or folder, a CraftBot EVENT.md or sessions.db, or a workspace");
+}
+
+// What every verb takes besides its own options.
+QList<QCommandLineOption> commonOptions()
+{
+    return {
+        { QStringLiteral("format"),
+            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, craftbot, "
+                           "craftbot-sessions, workspace)"),
+            QStringLiteral("FORMAT") },
+        { QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("show this help") },
+        { QStringList { QStringLiteral("v"), QStringLiteral("version") }, QStringLiteral("show the version") },
+    };
+}
+
+// The verbs and their options: what they parse, what their --help says, and what the man page lists.
+struct VerbSpec
+{
+    QString name;
+    QString positional;
+    QString synopsis;
+    QList<QCommandLineOption> options;
+};
+
+const QVector<VerbSpec>& verbSpecs()
+{
+    static const QVector<VerbSpec> specs {
+        { QStringLiteral("import"), QStringLiteral("SOURCE..."),
+            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."),
+            { { QStringList { QStringLiteral("o"), QStringLiteral("output") },
+                QStringLiteral("the workspace to import into (default: each source's cached workspace)"),
+                QStringLiteral("WORKSPACE") } } },
+        { QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms, empty ones included."),
+            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
+        { QStringLiteral("events"), QStringLiteral("SOURCE"),
+            QStringLiteral("List a room's events, under RoomKit's read contract."),
+            {
+                { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
+                { QStringLiteral("kind"),
+                    QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
+                                   "lifecycle, system, error, custom"),
+                    QStringLiteral("K") },
+                { QStringLiteral("group"),
+                    QStringLiteral("only events of this AI response: a RoomKit correlation id or an AG-UI run id"),
+                    QStringLiteral("ID") },
+                { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
+                    QStringLiteral("T") },
+                { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
+                { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"),
+                    QStringLiteral("T") },
+                { QStringLiteral("participant"), QStringLiteral("only events from this participant"),
+                    QStringLiteral("ID") },
+                { QStringLiteral("correlation"), QStringLiteral("only events of this AI response"),
+                    QStringLiteral("ID") },
+                { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"),
+                    QStringLiteral("TIME") },
+                { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"),
+                    QStringLiteral("TIME") },
+                { QStringLiteral("include-blocked"),
+                    QStringLiteral("include rows a hook blocked (left out by default)") },
+                { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
+                { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
+                { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
+                    QStringLiteral("N") },
+                { QStringLiteral("newest-first"),
+                    QStringLiteral("take the window from the room's tail (still printed oldest first)") },
+                { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"),
+                    QStringLiteral("I") },
+                { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"),
+                    QStringLiteral("I") },
+                { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
+                { QStringLiteral("conversation"),
+                    QStringLiteral(
+                        "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+            } },
+        { QStringLiteral("tools"), QStringLiteral("SOURCE"),
+            QStringLiteral("List a room's tool calls, each start paired with its end."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
+    };
+    return specs;
+}
+
+const VerbSpec& spec(const QString& name)
+{
+    for (const VerbSpec& s : verbSpecs()) {
+        if (s.name == name)
+            return s;
+    }
+    Q_UNREACHABLE();
+}
+
+// roff text: backslashes and hyphens escaped, and a line may not start with a control character.
+QString roff(QString text)
+{
+    text.replace(QLatin1Char('\\'), QStringLiteral("\\e"));
+    text.replace(QLatin1Char('-'), QStringLiteral("\\-"));
+    if (text.startsWith(QLatin1Char('.')) || text.startsWith(QLatin1Char('\'')))
+        text.prepend(QStringLiteral("\\&"));
+    return text;
+}
+
+QString manOptions(const QList<QCommandLineOption>& options)
+{
+    QString out;
+    for (const QCommandLineOption& o : options) {
+        QStringList names;
+        for (const QString& name : o.names())
+            names << (name.size() == 1 ? QStringLiteral("\\fB\\-") : QStringLiteral("\\fB\\-\\-")) + roff(name)
+                    + QStringLiteral("\\fR");
+        out += QStringLiteral(".TP\n") + names.join(QStringLiteral(", "));
+        if (!o.valueName().isEmpty())
+            out += QStringLiteral(" \\fI") + roff(o.valueName()) + QStringLiteral("\\fR");
+        out += QLatin1Char('\n') + roff(o.description()) + QLatin1Char('\n');
+    }
+    return out;
+}
+
 class Session
 {
 public:
@@ -93,26 +218,25 @@ public:
     }
 
 private:
-    void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb, const QString& positional,
-        const QString& synopsis)
+    void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb)
     {
-        parser.setApplicationDescription(synopsis);
-        parser.addPositionalArgument(positional,
-            QStringLiteral(
-                "a RoomKit store, an AG-UI log or folder, a CraftBot EVENT.md or sessions.db, or a workspace"));
-        parser.addOption({ QStringLiteral("format"),
-            QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, craftbot, "
-                           "craftbot-sessions, workspace)"),
-            QStringLiteral("FORMAT") });
-        const QCommandLineOption help(
-            QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("show this help"));
-        parser.addOption(help);
+        const VerbSpec& verbSpec = spec(verb);
+        parser.setApplicationDescription(verbSpec.synopsis);
+        parser.addPositionalArgument(verbSpec.positional, sourceHelp());
+        parser.addOptions(verbSpec.options);
+        parser.addOptions(commonOptions());
         QStringList verbArgs = args.mid(2);
         verbArgs.prepend(QStringLiteral("sightline ") + verb);
         if (!parser.parse(verbArgs))
             usage(parser.errorText());
-        if (parser.isSet(help)) {
-            m_out << parser.helpText();
+        if (parser.isSet(QStringLiteral("help"))) {
+            // Qt names the program by its path; the usage line names the verb.
+            static const QRegularExpression program(QStringLiteral("^Usage: \\S+"));
+            m_out << parser.helpText().replace(program, QStringLiteral("Usage: sightline ") + verb);
+            throw Failure { Cli::Ok, {} };
+        }
+        if (parser.isSet(QStringLiteral("version"))) {
+            m_out << "sightline " << SIGHTLINE_VERSION << Qt::endl;
             throw Failure { Cli::Ok, {} };
         }
         if (parser.isSet(QStringLiteral("format"))
@@ -165,20 +289,14 @@ private:
     int import(const QStringList& args)
     {
         QCommandLineParser parser;
-        const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-            QStringLiteral("the workspace to import into (default: each source's cached "
-                           "workspace)"),
-            QStringLiteral("WORKSPACE"));
-        parser.addOption(output);
-        parse(parser, args, QStringLiteral("import"), QStringLiteral("SOURCE..."),
-            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."));
+        parse(parser, args, QStringLiteral("import"));
         const QStringList sources = parser.positionalArguments();
         if (sources.isEmpty())
             usage(QStringLiteral("import needs at least one SOURCE"));
         int code = Cli::Ok;
         std::unique_ptr<Workspace> shared;
-        if (parser.isSet(output))
-            shared = std::make_unique<Workspace>(parser.value(output));
+        if (parser.isSet(QStringLiteral("output")))
+            shared = std::make_unique<Workspace>(parser.value(QStringLiteral("output")));
         for (const QString& source : sources) {
             try {
                 std::unique_ptr<Workspace> own;
@@ -202,8 +320,7 @@ private:
     int rooms(const QStringList& args)
     {
         QCommandLineParser parser;
-        parser.addOption({ QStringLiteral("json"), QStringLiteral("one JSON object per line") });
-        parse(parser, args, QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms."));
+        parse(parser, args, QStringLiteral("rooms"));
         auto ws = openSource(single(parser), forcedFormat(parser));
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const RoomSummary& r : ws->rooms()) {
@@ -277,47 +394,7 @@ private:
     int events(const QStringList& args)
     {
         QCommandLineParser parser;
-        parser.addOptions({
-            { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
-            { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
-            { QStringLiteral("kind"),
-                QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
-                               "lifecycle, system, error, custom"),
-                QStringLiteral("K") },
-            { QStringLiteral("group"),
-                QStringLiteral("only events of this AI response: a RoomKit correlation id or an AG-UI run id"),
-                QStringLiteral("ID") },
-            { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
-                QStringLiteral("T") },
-            { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
-            { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"),
-                QStringLiteral("T") },
-            { QStringLiteral("participant"), QStringLiteral("only events from this participant"),
-                QStringLiteral("ID") },
-            { QStringLiteral("correlation"), QStringLiteral("only events of this AI response"), QStringLiteral("ID") },
-            { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"),
-                QStringLiteral("TIME") },
-            { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"),
-                QStringLiteral("TIME") },
-            { QStringLiteral("include-blocked"), QStringLiteral("include rows a hook blocked (left out by default)") },
-            { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
-            { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
-            { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
-                QStringLiteral("N") },
-            { QStringLiteral("newest-first"),
-                QStringLiteral("take the window from the room's tail (still printed oldest first)") },
-            { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"),
-                QStringLiteral("I") },
-            { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"),
-                QStringLiteral("I") },
-            { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
-            { QStringLiteral("conversation"),
-                QStringLiteral(
-                    "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
-            { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
-        });
-        parse(
-            parser, args, QStringLiteral("events"), QStringLiteral("SOURCE"), QStringLiteral("List a room's events."));
+        parse(parser, args, QStringLiteral("events"));
         const QString source = single(parser);
 
         EventFilter filter;
@@ -420,10 +497,7 @@ private:
     int tools(const QStringList& args)
     {
         QCommandLineParser parser;
-        parser.addOptions({ { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
-            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } });
-        parse(parser, args, QStringLiteral("tools"), QStringLiteral("SOURCE"),
-            QStringLiteral("List a room's tool calls, each start paired with its end."));
+        parse(parser, args, QStringLiteral("tools"));
         const QString source = single(parser);
         auto ws = openSource(source, forcedFormat(parser));
         const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
@@ -467,6 +541,41 @@ private:
 
 namespace Cli {
 
+QString manPage()
+{
+    QString page = QStringLiteral(".TH SIGHTLINE 1 \"%1\" \"sightline %2\" \"User Commands\"\n")
+                       .arg(QLatin1String(SIGHTLINE_RELEASE_DATE), QLatin1String(SIGHTLINE_VERSION));
+    page += QStringLiteral(
+        ".SH NAME\nsightline \\- read, check and report what AI agents did\n"
+        ".SH SYNOPSIS\n.B sightline\n[\\fIFILE\\fR|\\fIDIR\\fR]\n.br\n.B sightline\n\\fIVERB\\fR [\\fIOPTIONS\\fR] "
+        "\\fISOURCE\\fR...\n"
+        ".SH DESCRIPTION\n"
+        "Sightline opens the stored event logs of AI-agent frameworks and shows each conversation as a timeline of "
+        "messages and tool calls, every call's start paired with its end, its outcome and its timing. With a FILE or "
+        "DIR it opens the window on it; with nothing, on a demo workspace. With a VERB it runs without a display.\n"
+        ".PP\n"
+        "A SOURCE is a RoomKit SQLite store, an AG\\-UI (kaboo\\-runtime) JSON Lines log or a folder of them, a "
+        "CraftBot "
+        "EVENT.md or sessions.db, or a Sightline workspace; the format is told from the content. A source is imported "
+        "into a workspace of Sightline's own (cached per source), and synced on every later run; it is only read, "
+        "never written.\n"
+        ".SH VERBS\n");
+    for (const VerbSpec& v : verbSpecs()) {
+        page += QStringLiteral(".SS \"sightline %1 %2\"\n%3\n").arg(v.name, roff(v.positional), roff(v.synopsis));
+        page += manOptions(v.options);
+    }
+    page += QStringLiteral(".SH COMMON OPTIONS\nEvery verb also takes:\n") + manOptions(commonOptions());
+    page += QStringLiteral(
+        ".SH EXIT STATUS\n0 on success, 1 on an error (the file and what is wrong are written to standard error), 2 on "
+        "a "
+        "usage error.\n"
+        ".SH FILES\n.TP\n\\fI~/.cache/sightline/workspaces/\\fR\nthe cached workspace of each source\n"
+        ".SH EXAMPLES\n.nf\nsightline rooms support.sqlite\n"
+        "sightline events support.sqlite \\-\\-room sup\\-late\\-delivery \\-\\-type tool_call_end \\-\\-json\n"
+        "sightline tools EVENT.md \\-\\-room EVENT.md\n.fi\n");
+    return page;
+}
+
 bool isCliInvocation(const QStringList& arguments)
 {
     const QString first = arguments.value(1);
@@ -477,6 +586,13 @@ bool isCliInvocation(const QStringList& arguments)
 int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
 {
     const QString first = arguments.value(1);
+    if (first == QLatin1String("help") && arguments.value(2) == QLatin1String("--man")) {
+        out << manPage();
+        out.flush();
+        return Ok;
+    }
+    if (first == QLatin1String("help") && verbs.contains(arguments.value(2)))
+        return run({ arguments.value(0), arguments.value(2), QStringLiteral("--help") }, out, err);
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
         out << generalHelp();
         out.flush();

@@ -13,4 +13,6 @@ constexpr int Usage = 2;
 // Whether argv names a verb (or --help/--version) rather than files for the GUI to open.
 bool isCliInvocation(const QStringList& arguments);
 int run(const QStringList& arguments, QTextStream& out, QTextStream& err);
+// The man page, in roff, made from the same option definitions the verbs parse with.
+QString manPage();
 } // namespace Cli

@@ -71,7 +71,23 @@ private slots:
             QVERIFY(r.out.contains(QLatin1String(verb)));
         r = run({ QStringLiteral("events"), QStringLiteral("--help") });
         QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QLatin1String("Usage: sightline events [options] SOURCE")));
         QVERIFY(r.out.contains(QLatin1String("--include-blocked")));
+        // --help and --version on every verb; help VERB is the same as VERB --help.
+        for (const char* verb : { "import", "rooms", "events", "tools" }) {
+            r = run({ QLatin1String(verb), QStringLiteral("--version") });
+            QCOMPARE(r.code, 0);
+            QCOMPARE(r.out.trimmed(), QStringLiteral("sightline " SIGHTLINE_VERSION));
+            const Run help = run({ QLatin1String(verb), QStringLiteral("--help") });
+            QCOMPARE(help.code, 0);
+            QCOMPARE(run({ QStringLiteral("help"), QLatin1String(verb) }).out, help.out);
+        }
+        // The man page lists every verb and option the verbs parse.
+        r = run({ QStringLiteral("help"), QStringLiteral("--man") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QLatin1String(".TH SIGHTLINE 1")));
+        for (const char* option : { "include\\-blocked", "newest\\-first", "output", "format", "conversation" })
+            QVERIFY2(r.out.contains(QLatin1String(option)), option);
     }
 
     void rooms()
