@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <QApplication>
 #include <QCoreApplication>
+#include <QIcon>
 #include <QTextStream>
 
 int main(int argc, char** argv)
@@ -24,6 +25,9 @@ int main(int argc, char** argv)
 
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("Sightline"));
+    // The installed icon and desktop file carry the app's id; a window manager matches the window to them.
+    QGuiApplication::setDesktopFileName(QStringLiteral(SIGHTLINE_APP_ID));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(SIGHTLINE_APP_ID)));
     MainWindow window;
     window.show();
     if (arguments.size() > 1)

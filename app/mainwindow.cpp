@@ -25,6 +25,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
+#include <sqlite3.h>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -177,13 +178,37 @@ void MainWindow::createActions()
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* about = help->addAction(tr("&About Sightline"));
-    connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Sightline"),
-            tr("<b>Sightline %1</b><p>Reads, checks and reports what AI agents did: RoomKit rooms, "
-               "with their messages and tool calls.</p><p>Built with Qt %2.</p>")
-                .arg(QLatin1String(SIGHTLINE_VERSION), QLatin1String(qVersion())));
-    });
+    QAction* about = help->addAction(QIcon::fromTheme(QStringLiteral("help-about")), tr("&About Sightline"));
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    QAction* aboutQt = help->addAction(tr("About &Qt"));
+    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showAbout()
+{
+    // Sightline ships no third-party code of its own: it uses the system's Qt and SQLite, named here with
+    // their licences and the versions actually loaded.
+    auto* box = new QMessageBox(this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("aboutSightline"));
+    box->setWindowTitle(tr("About Sightline"));
+    box->setIconPixmap(windowIcon().pixmap(96, 96));
+    box->setTextFormat(Qt::RichText);
+    box->setText(tr("<h3>Sightline %1</h3><p>Reads, checks and reports what AI agents did: RoomKit rooms, AG-UI "
+                    "threads as kaboo-runtime stores them, and CraftBot event logs.</p>")
+                     .arg(QLatin1String(SIGHTLINE_VERSION)));
+    box->setInformativeText(
+        tr("<p><b>Software it uses</b> (from your system, not bundled):</p>"
+           "<ul><li>Qt %1 (built with %2): LGPL-3.0-only, <a "
+           "href=\"https://www.qt.io/licensing/\">qt.io/licensing</a></li>"
+           "<li>SQLite %3: public domain, <a "
+           "href=\"https://sqlite.org/copyright.html\">sqlite.org/copyright.html</a></li></ul>"
+           "<p>The icon and the demo workspace are Sightline's own.</p>")
+            .arg(QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR), QLatin1String(sqlite3_libversion())));
+    box->setStandardButtons(QMessageBox::Close);
+    for (QLabel* label : box->findChildren<QLabel*>())
+        label->setOpenExternalLinks(true);
+    box->open();
 }
 
 void MainWindow::openPath(const QString& path)

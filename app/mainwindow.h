@@ -41,6 +41,7 @@ protected:
 
 private:
     void createActions();
+    void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources);
     void showError(const QString& message);
     void updateStatus();

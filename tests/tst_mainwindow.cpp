@@ -7,6 +7,7 @@
 #include "roomlistview.h"
 #include "testsupport.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -68,6 +69,26 @@ private slots:
         QVERIFY(selectRoomNamed(window, QStringLiteral("__main__")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 101 of 101 events"));
         QCOMPARE(window.summaryText(), QString());
+    }
+
+    void aboutNamesVersionsAndLicences()
+    {
+        MainWindow window;
+        window.show();
+        QAction* about = nullptr;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            if (a->text() == QLatin1String("&About Sightline"))
+                about = a;
+        }
+        QVERIFY(about);
+        about->trigger();
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>(QStringLiteral("aboutSightline"))) != nullptr);
+        QVERIFY(box->text().contains(QLatin1String(SIGHTLINE_VERSION)));
+        QVERIFY(box->informativeText().contains(QLatin1String("LGPL-3.0-only")));
+        QVERIFY(box->informativeText().contains(QLatin1String(qVersion())));
+        QVERIFY(box->informativeText().contains(QLatin1String("SQLite")));
+        box->close();
     }
 
     void roomFilter()
