@@ -2,6 +2,7 @@
 // the store worker on its own thread.
 
 #include "eventlistmodel.h"
+#include "jsontreemodel.h"
 #include "roomlistmodel.h"
 #include "sources/importer.h"
 #include "storethread.h"
@@ -150,6 +151,55 @@ private slots:
         QCOMPARE(model.totalCount(), ws.room(other)->eventCount);
         QCOMPARE(qint64(model.rowCount()), ws.countEvents(other, std::make_unique<EventFilter>().get()));
         model.setRoom(0);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void jsonTree()
+    {
+        JsonTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QByteArray payload
+            = "{\"type\":\"tool_call_end\",\"content\":{\"tool_name\":\"lookup_order\",\"arguments\":{\"order_id\":\"A-"
+              "1\"},\n            \"result\":\"{\\\"order_id\\\": \\\"A-1\\\", \\\"scans\\\": [{\\\"at\\\": 1}, "
+              "{\\\"at\\\": 2}]}\",\"status\":\"completed\"},\n            \"metadata\":{\"a "
+              "key\":true,\"n\":null},\"long\":\""
+            + QByteArray(5000, 'x') + "\"}";
+        QVERIFY(model.setJson(payload));
+        QCOMPARE(model.rowCount(), 4);
+        auto child = [&model](const QModelIndex& parent, const QString& key) {
+            for (int row = 0; row < model.rowCount(parent); ++row) {
+                const QModelIndex i = model.index(row, JsonTreeModel::KeyColumn, parent);
+                if (i.data().toString() == key)
+                    return i;
+            }
+            return QModelIndex();
+        };
+        const QModelIndex content = child({}, QStringLiteral("content"));
+        QCOMPARE(content.siblingAtColumn(JsonTreeModel::ValueColumn).data().toString(), QStringLiteral("{4 members}"));
+        const QModelIndex order = child(child(content, QStringLiteral("arguments")), QStringLiteral("order_id"));
+        QCOMPARE(order.data(JsonTreeModel::PathRole).toString(), QStringLiteral("$.content.arguments.order_id"));
+        QCOMPARE(order.siblingAtColumn(JsonTreeModel::ValueColumn).data().toString(), QStringLiteral("A-1"));
+        QCOMPARE(order.data(JsonTreeModel::JsonRole).toString(), QStringLiteral("\"A-1\""));
+
+        // A result written as a string of JSON opens like the object it holds.
+        const QModelIndex result = child(content, QStringLiteral("result"));
+        QCOMPARE(result.siblingAtColumn(JsonTreeModel::TypeColumn).data().toString(), QStringLiteral("string (JSON)"));
+        QVERIFY(model.hasChildren(result));
+        const QModelIndex scan = model.index(1, 0, child(result, QStringLiteral("scans")));
+        QCOMPARE(scan.data(JsonTreeModel::PathRole).toString(), QStringLiteral("$.content.result.scans[1]"));
+        QCOMPARE(child(scan, QStringLiteral("at")).siblingAtColumn(JsonTreeModel::ValueColumn).data().toString(),
+            QStringLiteral("2"));
+
+        const QModelIndex odd = child(child({}, QStringLiteral("metadata")), QStringLiteral("a key"));
+        QCOMPARE(odd.data(JsonTreeModel::PathRole).toString(), QStringLiteral("$.metadata[\"a key\"]"));
+
+        // Long strings are cut on screen, whole underneath.
+        const QModelIndex big = child({}, QStringLiteral("long")).siblingAtColumn(JsonTreeModel::ValueColumn);
+        QVERIFY(big.data(JsonTreeModel::CutRole).toBool());
+        QVERIFY(big.data().toString().endsWith(QStringLiteral("(4800 more characters)")));
+        QCOMPARE(big.data(JsonTreeModel::FullValueRole).toString().size(), 5000);
+
+        QVERIFY(!model.setJson("not json"));
         QCOMPARE(model.rowCount(), 0);
     }
 
