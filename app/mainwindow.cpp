@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "demo/demostore.h"
+#include "detailspane.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
 #include "roomlistmodel.h"
@@ -13,6 +14,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -24,6 +27,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <sqlite3.h>
 
@@ -37,6 +41,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_status(new QLabel(this))
     , m_summary(new QLabel(this))
+    , m_details(new DetailsPane(this))
 {
     setWindowTitle(tr("Sightline"));
     m_eventList->setModel(m_eventModel);
@@ -62,8 +67,9 @@ MainWindow::MainWindow(QWidget* parent)
     eventsLayout->addWidget(m_eventList);
     m_splitter->addWidget(m_roomList);
     m_splitter->addWidget(events);
+    m_splitter->addWidget(m_details);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 620, 760 });
+    m_splitter->setSizes({ 460, 620, 420 });
     setCentralWidget(m_splitter);
     statusBar()->addPermanentWidget(m_status);
     createActions();
@@ -124,6 +130,38 @@ MainWindow::MainWindow(QWidget* parent)
         emit roomsShown();
     });
     connect(worker, &StoreWorker::failed, this, &MainWindow::showError);
+    connect(worker, &StoreWorker::detailsLoaded, this, [this](quint64 generation, const EventDetails& details) {
+        if (generation == m_detailsGeneration && details.roomId == m_eventModel->roomId())
+            m_details->setDetails(details);
+    });
+    connect(worker, &StoreWorker::problemCallFound, this, [this](quint64 generation, qint64 roomId, qint64 index) {
+        if (generation != m_problemGeneration || roomId != m_eventModel->roomId())
+            return;
+        if (index < 0)
+            statusBar()->showMessage(tr("No more failed, refused or unanswered calls that way."), 4000);
+        else
+            goToIndex(index);
+    });
+    connect(m_details, &DetailsPane::goToIndex, this, &MainWindow::goToIndex);
+    connect(m_eventModel, &EventListModel::indexReady, this, [this](qint64 index, int row) {
+        if (row < 0) {
+            statusBar()->showMessage(tr("Event %1 is not shown under the current filter.").arg(index), 4000);
+            return;
+        }
+        m_eventList->setCurrentIndex(m_eventModel->index(row, 0));
+        m_eventList->scrollTo(m_eventModel->index(row, 0), QAbstractItemView::PositionAtCenter);
+    });
+    connect(m_eventList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            if (!current.isValid()) {
+                m_details->clear();
+                return;
+            }
+            QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
+                Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
+                Q_ARG(qint64, m_eventModel->record(current.row()).index));
+        });
+    connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
         m_eventModel->setRoom(roomId);
         QString summary;
@@ -144,7 +182,7 @@ MainWindow::MainWindow(QWidget* parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry")))
-        resize(1380, 820);
+        resize(1500, 860);
     updateStatus();
 }
 
@@ -177,11 +215,101 @@ void MainWindow::createActions()
         m_roomList->filterEdit()->selectAll();
     });
 
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    QAction* next = go->addAction(tr("Next Event"), this, [this] { moveSelection(1); });
+    next->setShortcut(QKeySequence(Qt::Key_J));
+    QAction* previous = go->addAction(tr("Previous Event"), this, [this] { moveSelection(-1); });
+    previous->setShortcut(QKeySequence(Qt::Key_K));
+    go->addSeparator();
+    QAction* nextProblem
+        = go->addAction(tr("Next Failed, Refused or Unanswered Call"), this, [this] { goToProblemCall(true); });
+    nextProblem->setShortcut(QKeySequence(Qt::Key_BracketRight));
+    QAction* previousProblem
+        = go->addAction(tr("Previous Failed, Refused or Unanswered Call"), this, [this] { goToProblemCall(false); });
+    previousProblem->setShortcut(QKeySequence(Qt::Key_BracketLeft));
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcuts({ QKeySequence(Qt::Key_F1), QKeySequence(Qt::Key_Question) });
+    help->addSeparator();
     QAction* about = help->addAction(QIcon::fromTheme(QStringLiteral("help-about")), tr("&About Sightline"));
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
     QAction* aboutQt = help->addAction(tr("About &Qt"));
     connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+qint64 MainWindow::currentIndex() const
+{
+    const QModelIndex current = m_eventList->currentIndex();
+    return current.isValid() ? m_eventModel->record(current.row()).index : -1;
+}
+
+void MainWindow::moveSelection(int delta)
+{
+    const int rows = m_eventModel->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_eventList->currentIndex();
+    const int row = std::clamp(current.isValid() ? current.row() + delta : 0, 0, rows - 1);
+    m_eventList->setCurrentIndex(m_eventModel->index(row, 0));
+    if (row == rows - 1 && m_eventModel->canFetchMore({}))
+        m_eventModel->fetchMore({});
+}
+
+void MainWindow::goToIndex(qint64 index)
+{
+    if (m_eventModel->roomId() != 0)
+        m_eventModel->loadThrough(index);
+}
+
+void MainWindow::goToProblemCall(bool forward)
+{
+    if (m_eventModel->roomId() == 0)
+        return;
+    const qint64 from = currentIndex() >= 0 ? currentIndex() : (forward ? -1 : std::numeric_limits<qint64>::max());
+    QMetaObject::invokeMethod(m_store->worker(), "findProblemCall", Qt::QueuedConnection,
+        Q_ARG(quint64, ++m_problemGeneration), Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(qint64, from),
+        Q_ARG(bool, forward));
+}
+
+void MainWindow::showShortcuts()
+{
+    // Made from the actions themselves, so the list is never out of date.
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("shortcuts"));
+    dialog->setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* table = new QTableWidget(dialog);
+    table->setColumnCount(2);
+    table->setHorizontalHeaderLabels({ tr("Keys"), tr("Action") });
+    auto add = [table](const QString& keys, const QString& what) {
+        const int row = table->rowCount();
+        table->insertRow(row);
+        table->setItem(row, 0, new QTableWidgetItem(keys));
+        table->setItem(row, 1, new QTableWidgetItem(what));
+    };
+    for (QAction* menu : menuBar()->actions()) {
+        for (QAction* action : menu->menu()->actions()) {
+            if (action->shortcuts().isEmpty())
+                continue;
+            QStringList keys;
+            for (const QKeySequence& k : action->shortcuts())
+                keys << k.toString(QKeySequence::NativeText);
+            add(keys.join(tr(" or ")), QString(action->text()).remove(QLatin1Char('&')));
+        }
+    }
+    add(tr("Up, Down, Page Up, Page Down, Home, End"), tr("Move in the room and event lists"));
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog->resize(560, 420);
+    dialog->show();
 }
 
 void MainWindow::showAbout()

@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 
+class DetailsPane;
 class EventListModel;
 class EventListView;
 class QLabel;
@@ -30,6 +31,12 @@ public:
     EventListView* eventList() const { return m_eventList; }
     EventListModel* eventModel() const { return m_eventModel; }
     RoomListModel* roomModel() const { return m_roomModel; }
+    DetailsPane* detailsPane() const { return m_details; }
+    // Selects the event at `index` in the current room, loading pages until it is there.
+    void goToIndex(qint64 index);
+    // Moves to the next (or previous) tool call that failed, was refused or was never answered.
+    void goToProblemCall(bool forward);
+    void showShortcuts();
     QString statusText() const;
     QString summaryText() const;
 
@@ -45,6 +52,8 @@ private:
     void openWorkspace(const QString& workspacePath, const QStringList& importSources);
     void showError(const QString& message);
     void updateStatus();
+    void moveSelection(int delta);
+    qint64 currentIndex() const; // the selected event's index, or -1
 
     StoreThread* m_store;
     RoomListModel* m_roomModel;
@@ -54,6 +63,9 @@ private:
     QSplitter* m_splitter;
     QLabel* m_status;
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
+    DetailsPane* m_details;
+    quint64 m_detailsGeneration = 0;
+    quint64 m_problemGeneration = 0;
     QProgressDialog* m_progress = nullptr;
     QStringList m_pendingImports;
     QStringList m_importProblems;

@@ -26,6 +26,7 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     m_filter = filter;
     ++m_generation;
     m_pending = false;
+    m_wanted.reset();
     m_atEnd = roomId == 0;
     m_shown = m_total = roomId == 0 ? 0 : -1;
     endResetModel();
@@ -63,6 +64,15 @@ void EventListModel::onEventsLoaded(quint64 generation, qint64 roomId, const Eve
     }
     m_pending = false;
     emit pageLoaded();
+    if (m_wanted) {
+        const qint64 wanted = *m_wanted;
+        if (m_atEnd || (!m_rows.isEmpty() && m_rows.constLast().index >= wanted)) {
+            m_wanted.reset();
+            emit indexReady(wanted, rowOfIndex(wanted));
+        } else {
+            requestPage();
+        }
+    }
 }
 
 void EventListModel::onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total)
@@ -72,6 +82,24 @@ void EventListModel::onCounted(quint64 generation, qint64 roomId, qint64 shown, 
     m_shown = shown;
     m_total = total;
     emit countsChanged(shown, total);
+}
+
+int EventListModel::rowOfIndex(qint64 index) const
+{
+    const auto it = std::lower_bound(m_rows.cbegin(), m_rows.cend(), index,
+                                     [](const EventRecord& e, qint64 i) { return e.index < i; });
+    return it != m_rows.cend() && it->index == index ? int(it - m_rows.cbegin()) : -1;
+}
+
+void EventListModel::loadThrough(qint64 index)
+{
+    const bool past = !m_rows.isEmpty() && m_rows.constLast().index >= index;
+    if (past || m_atEnd) {
+        emit indexReady(index, rowOfIndex(index));
+        return;
+    }
+    m_wanted = index;
+    requestPage();
 }
 
 bool EventListModel::canFetchMore(const QModelIndex& parent) const

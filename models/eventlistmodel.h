@@ -29,6 +29,10 @@ public:
     bool isLoading() const { return m_pending; }
     qint64 shownCount() const { return m_shown; } // what the filter lets through, -1 until counted
     qint64 totalCount() const { return m_total; } // every row of the room, -1 until counted
+    // The row showing the event at `index`, or -1 when it is not loaded (or not shown under the filter).
+    int rowOfIndex(qint64 index) const;
+    // Loads pages until the event at `index` is in, then emits indexReady (row -1 when the filter hides it).
+    void loadThrough(qint64 index);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -40,6 +44,7 @@ public:
 signals:
     void countsChanged(qint64 shown, qint64 total);
     void pageLoaded();
+    void indexReady(qint64 index, int row);
 
 private:
     void onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
@@ -55,4 +60,5 @@ private:
     bool m_atEnd = true;
     qint64 m_shown = -1;
     qint64 m_total = -1;
+    std::optional<qint64> m_wanted; // an index loadThrough is waiting for
 };

@@ -12,6 +12,7 @@ StoreWorker::StoreWorker(QObject* parent)
     qRegisterMetaType<EventRecords>();
     qRegisterMetaType<RoomSummaries>();
     qRegisterMetaType<ImportReport>();
+    qRegisterMetaType<EventDetails>();
 }
 
 StoreWorker::~StoreWorker() = default;
@@ -87,6 +88,37 @@ void StoreWorker::countEvents(quint64 generation, qint64 roomId, const EventFilt
     try {
         emit eventsCounted(
             generation, roomId, m_workspace->countEvents(roomId, &filter), m_workspace->countEvents(roomId, nullptr));
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::loadDetails(quint64 generation, qint64 roomId, qint64 index)
+{
+    if (!requireWorkspace())
+        return;
+    try {
+        EventDetails details;
+        details.roomId = roomId;
+        const auto record = m_workspace->event(roomId, index);
+        if (!record)
+            return;
+        details.record = *record;
+        details.payload = m_workspace->payload(record->rowId);
+        if (record->kind == QLatin1String("tool_call"))
+            details.call = m_workspace->toolCallAt(roomId, index);
+        emit detailsLoaded(generation, details);
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward)
+{
+    if (!requireWorkspace())
+        return;
+    try {
+        emit problemCallFound(generation, roomId, m_workspace->nextProblemCall(roomId, fromIndex, forward).value_or(-1));
     } catch (const StoreError& e) {
         emit failed(e.toString());
     }

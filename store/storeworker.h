@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventfilter.h"
+#include "eventdetails.h"
 #include "eventrecord.h"
 #include "roomsummary.h"
 #include "sources/importreport.h"
@@ -34,6 +35,8 @@ public slots:
     void loadRooms(quint64 generation);
     void loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page);
     void countEvents(quint64 generation, qint64 roomId, const EventFilter& filter);
+    void loadDetails(quint64 generation, qint64 roomId, qint64 index);
+    void findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward);
     void closeWorkspace();
 
 signals:
@@ -44,6 +47,8 @@ signals:
     void roomsLoaded(quint64 generation, const RoomSummaries& rooms);
     void eventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
     void eventsCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
+    void detailsLoaded(quint64 generation, const EventDetails& details);
+    void problemCallFound(quint64 generation, qint64 roomId, qint64 index); // -1: none that way
     void failed(const QString& message);
 
 private:

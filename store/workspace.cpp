@@ -227,42 +227,83 @@ EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qin
     return readEvents(q.sql, q.binds);
 }
 
-ToolCallRecords Workspace::toolCalls(qint64 roomId)
+namespace {
+const char* const toolCallColumns = "SELECT tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, "
+                                    "duration_ms, duration_source, status, outcome, pairing, error, arguments, "
+                                    "arguments_valid, result, result_seq, synthetic, ambiguous FROM tool_calls ";
+
+ToolCallRecord readToolCall(const QSqlQuery& q)
 {
-    ToolCallRecords out;
-    QSqlQuery q = exec(QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, "
-                                      "duration_ms, duration_source, status, outcome, pairing, error, arguments, "
-                                      "arguments_valid, result, result_seq, synthetic, ambiguous FROM tool_calls "
-                                      "WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
-        { roomId });
     auto optional = [&q](int column) -> std::optional<qint64> {
         return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
     };
-    while (q.next()) {
-        ToolCallRecord c;
-        c.toolName = q.value(0).toString();
-        c.toolId = q.value(1).toString();
-        c.groupId = q.value(2).toString();
-        c.startIndex = optional(3);
-        c.endIndex = optional(4);
-        c.startMicros = optional(5);
-        c.endMicros = optional(6);
-        c.durationMs = optional(7);
-        c.durationSource = q.value(8).toString();
-        c.status = q.value(9).toString();
-        c.outcome = q.value(10).toString();
-        c.pairing = q.value(11).toString();
-        c.error = q.value(12).toString();
-        c.arguments = q.value(13).toString();
-        if (!q.isNull(14))
-            c.argumentsValid = q.value(14).toBool();
-        c.result = q.value(15).toString();
-        c.resultIndex = optional(16);
-        c.synthetic = q.value(17).toBool();
-        c.ambiguous = q.value(18).toBool();
-        out.append(c);
-    }
+    ToolCallRecord c;
+    c.toolName = q.value(0).toString();
+    c.toolId = q.value(1).toString();
+    c.groupId = q.value(2).toString();
+    c.startIndex = optional(3);
+    c.endIndex = optional(4);
+    c.startMicros = optional(5);
+    c.endMicros = optional(6);
+    c.durationMs = optional(7);
+    c.durationSource = q.value(8).toString();
+    c.status = q.value(9).toString();
+    c.outcome = q.value(10).toString();
+    c.pairing = q.value(11).toString();
+    c.error = q.value(12).toString();
+    c.arguments = q.value(13).toString();
+    if (!q.isNull(14))
+        c.argumentsValid = q.value(14).toBool();
+    c.result = q.value(15).toString();
+    c.resultIndex = optional(16);
+    c.synthetic = q.value(17).toBool();
+    c.ambiguous = q.value(18).toBool();
+    return c;
+}
+} // namespace
+
+ToolCallRecords Workspace::toolCalls(qint64 roomId)
+{
+    ToolCallRecords out;
+    QSqlQuery q = exec(QLatin1String(toolCallColumns)
+                           + QStringLiteral("WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
+                       { roomId });
+    while (q.next())
+        out.append(readToolCall(q));
     return out;
+}
+
+std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
+{
+    QSqlQuery q = exec(QLatin1String(toolCallColumns)
+                           + QStringLiteral("WHERE room_id = ? AND (start_seq = ? OR end_seq = ? OR result_seq = ?) LIMIT 1"),
+                       { roomId, index, index, index });
+    if (!q.next())
+        return std::nullopt;
+    return readToolCall(q);
+}
+
+std::optional<qint64> Workspace::nextProblemCall(qint64 roomId, qint64 fromIndex, bool forward)
+{
+    // A call shows at its start, or at its end when the start is not in the log.
+    QSqlQuery q = exec(QStringLiteral("SELECT coalesce(start_seq, end_seq, result_seq) AS at FROM tool_calls "
+                                      "WHERE room_id = ? AND outcome IN ('failed', 'refused', 'unserved') AND at ")
+                           + (forward ? QStringLiteral("> ? ORDER BY at ASC") : QStringLiteral("< ? ORDER BY at DESC"))
+                           + QStringLiteral(" LIMIT 1"),
+                       { roomId, fromIndex });
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toLongLong();
+}
+
+std::optional<EventRecord> Workspace::event(qint64 roomId, qint64 index)
+{
+    const EventRecords rows = readEvents(QStringLiteral("SELECT ") + EventQuery::columns
+                                             + QStringLiteral(" FROM events WHERE room_id = ? AND seq = ?"),
+                                         { roomId, index });
+    if (rows.isEmpty())
+        return std::nullopt;
+    return rows.first();
 }
 
 RunRecords Workspace::runs(qint64 roomId)

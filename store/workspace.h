@@ -41,6 +41,12 @@ public:
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
     RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order
+    // The tool call whose start, end or result is at `index`, if any.
+    std::optional<ToolCallRecord> toolCallAt(qint64 roomId, qint64 index);
+    // The index where the next (or previous) tool call that failed, was refused or was never answered shows,
+    // after (before) `fromIndex`; nullopt when there is none.
+    std::optional<qint64> nextProblemCall(qint64 roomId, qint64 fromIndex, bool forward);
+    std::optional<EventRecord> event(qint64 roomId, qint64 index);
     QByteArray payload(qint64 eventRowId);
     // Full-text search over message text, tool arguments and results (`bodyOnly`: message text alone, as
     // RoomKit's own search_events reads). roomId 0 searches every room. Hits ascend by room and index.

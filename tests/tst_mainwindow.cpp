@@ -1,18 +1,29 @@
 // The main window, offscreen: open a store, pick a room, see its events and the "showing X of Y" status.
 
+#include "detailspane.h"
 #include "eventlistmodel.h"
+#include "jsontreemodel.h"
 #include "eventlistview.h"
 #include "mainwindow.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
+#include "sources/importer.h"
 #include "testsupport.h"
+#include "workspace.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace TestSupport;
@@ -89,6 +100,96 @@ private slots:
         QVERIFY(box->informativeText().contains(QLatin1String(qVersion())));
         QVERIFY(box->informativeText().contains(QLatin1String("SQLite")));
         box->close();
+    }
+
+    // Jumping between the calls that went wrong, reading one in full, and following it to its end.
+    void problemCallsAndDetails()
+    {
+        QTemporaryDir dir;
+        Workspace expected(dir.filePath(QStringLiteral("expected.sightline")));
+        Importer::import(expected, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
+        const qint64 expectedRoom = expected.findRooms(QStringLiteral("edge-tool-failed")).first();
+        QVector<ToolCallRecord> problems;
+        for (const ToolCallRecord& c : expected.toolCalls(expectedRoom)) {
+            if (c.outcome == QLatin1String("failed") || c.outcome == QLatin1String("refused")
+                || c.outcome == QLatin1String("unserved"))
+                problems << c;
+        }
+        QCOMPARE(problems.size(), 4);
+
+        MainWindow window;
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("nav.sqlite")));
+        QVERIFY(shown.wait(10000));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 0);
+        window.eventList()->setFocus();
+
+        auto currentIndex = [&window]() -> qint64 {
+            const QModelIndex i = window.eventList()->currentIndex();
+            return i.isValid() ? window.eventModel()->record(i.row()).index : -1;
+        };
+        // ] walks through every call that went wrong, in order; [ walks back.
+        for (const ToolCallRecord& c : problems) {
+            QTest::keyClick(&window, Qt::Key_BracketRight);
+            QTRY_COMPARE(currentIndex(), *c.startIndex);
+        }
+        QTest::keyClick(&window, Qt::Key_BracketLeft);
+        QTRY_COMPARE(currentIndex(), *problems[2].startIndex);
+
+        // The details pane shows the call, its payload as a tree and as stored, and links to its end.
+        DetailsPane* details = window.detailsPane();
+        QTRY_COMPARE(details->details().record.index, *problems[2].startIndex);
+        QVERIFY(details->header()->text().contains(problems[2].toolName));
+        QVERIFY(details->header()->text().contains(problems[2].outcome));
+        QVERIFY(details->model()->rowCount() > 5);
+        QVERIFY(details->raw()->toPlainText().contains(QLatin1String("\"tool_call_start\"")));
+        QToolButton* toEnd = details->linkButton(QStringLiteral("end"));
+        QVERIFY(toEnd->isVisibleTo(details));
+        toEnd->click();
+        QTRY_COMPARE(currentIndex(), *problems[2].endIndex);
+        QTRY_COMPARE(details->details().record.type, QStringLiteral("tool_call_end"));
+
+        // j and k move one event.
+        QTest::keyClick(&window, Qt::Key_J);
+        QTRY_VERIFY(currentIndex() > *problems[2].endIndex);
+        const qint64 after = currentIndex();
+        QTest::keyClick(&window, Qt::Key_K);
+        QTRY_VERIFY(currentIndex() < after);
+
+        // A value saved to a file is the value, whole.
+        QModelIndex content;
+        for (int row = 0; row < details->model()->rowCount(); ++row) {
+            if (details->model()->index(row, 0).data().toString() == QLatin1String("content"))
+                content = details->model()->index(row, 0);
+        }
+        QVERIFY(content.isValid());
+        const QString file = dir.filePath(QStringLiteral("content.json"));
+        QString error;
+        QVERIFY(details->saveValue(content, file, &error));
+        QFile saved(file);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(QJsonDocument::fromJson(saved.readAll()).object().contains(QLatin1String("tool_name")));
+        QCOMPARE(details->pathText(content), QStringLiteral("$.content"));
+    }
+
+    void shortcutsAreListed()
+    {
+        MainWindow window;
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_F1);
+        QDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<QDialog*>(QStringLiteral("shortcuts"))) != nullptr);
+        const QTableWidget* table = dialog->findChild<QTableWidget*>();
+        QStringList keys;
+        for (int row = 0; row < table->rowCount(); ++row)
+            keys << table->item(row, 0)->text();
+        for (const char* k : { "]", "[", "J", "K", "Ctrl+L", "Ctrl+O" })
+            QVERIFY2(keys.join(QLatin1Char(' ')).contains(QLatin1String(k)), k);
+        dialog->close();
     }
 
     void roomFilter()

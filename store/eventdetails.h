@@ -1,0 +1,20 @@
+#pragma once
+
+#include "eventrecord.h"
+#include "toolcallrecord.h"
+
+#include <QByteArray>
+#include <QMetaType>
+
+#include <optional>
+
+// One event as the details pane shows it: its row, its payload as stored, and the tool call it is part of.
+struct EventDetails
+{
+    qint64 roomId = 0;
+    EventRecord record;
+    QByteArray payload; // verbatim
+    std::optional<ToolCallRecord> call;
+};
+
+Q_DECLARE_METATYPE(EventDetails)
