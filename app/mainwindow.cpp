@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
+#include <QScreen>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -46,9 +47,9 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("Sightline"));
     m_eventList->setModel(m_eventModel);
     m_eventList->header()->resizeSection(EventListModel::IndexColumn, 60);
-    m_eventList->header()->resizeSection(EventListModel::TimeColumn, 150);
-    m_eventList->header()->resizeSection(EventListModel::TypeColumn, 190);
-    m_eventList->header()->resizeSection(EventListModel::ChannelColumn, 150);
+    m_eventList->header()->resizeSection(EventListModel::TimeColumn, 140);
+    m_eventList->header()->resizeSection(EventListModel::TypeColumn, 170);
+    m_eventList->header()->resizeSection(EventListModel::ChannelColumn, 120);
 
     // The events, under a banner for a room that starts with a summary of what came before it.
     auto* events = new QWidget(this);
@@ -69,7 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->addWidget(events);
     m_splitter->addWidget(m_details);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 460, 620, 420 });
+    m_splitter->setSizes({ 380, 640, 420 }); // a starting split; the user's own comes back next time
     setCentralWidget(m_splitter);
     statusBar()->addPermanentWidget(m_status);
     createActions();
@@ -181,8 +182,11 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
-    if (!settings.contains(QStringLiteral("window/geometry")))
-        resize(1500, 860);
+    if (!settings.contains(QStringLiteral("window/geometry"))) {
+        // The first run: most of the screen, never more than it.
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        resize(std::min(1500, screen.width() * 9 / 10), std::min(900, screen.height() * 9 / 10));
+    }
     updateStatus();
 }
 

@@ -42,7 +42,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->header()->setMinimumSectionSize(40);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
-    m_view->setMinimumWidth(520);
+    m_view->setMinimumWidth(300);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
