@@ -3,10 +3,9 @@
 #include "eventrecord.h"
 #include "toolcallrecord.h"
 
+#include <optional>
 #include <QByteArray>
 #include <QMetaType>
-
-#include <optional>
 
 // One event as the details pane shows it: its row, its payload as stored, and the tool call it is part of.
 struct EventDetails

@@ -21,6 +21,7 @@ struct EventFilter
     std::optional<qint64> beforeMicros;
     bool includeBlocked = false;
     bool topLevelOnly = false; // RoomKit's top_level_only: no thread replies (parent_event_id is null)
+    bool timelineItems = false; // one row per timeline item: rows folded into a card or a message left out
 
     bool operator==(const EventFilter&) const = default;
 };

@@ -13,6 +13,8 @@ enum : int {
     Partial = 1 << 8, // the start of the record is missing: rotation cut the file inside it
     Guessed = 1 << 9, // a CraftBot action end attached to its start by name and order, not by an id
     Ambiguous = 1 << 10, // ... and another call of the same name was running at the same time
+    Folded = 1 << 11, // shown inside another row's item in the timeline: a call's end, arguments or result, a
+                      // message's deltas and end (the raw view still shows it)
     SearchIndexed = 1 << 7, // the row's text is in the full-text index (a sync indexes a row once, when whole)
 };
 } // namespace EventFlags

@@ -1,5 +1,6 @@
 #include "eventquery.h"
 
+#include "eventflags.h"
 #include "storeerror.h"
 
 #include <QStringList>
@@ -44,6 +45,8 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
     equals("participant_id", f.participantId);
     equals("correlation_id", f.correlationId);
     equals("group_id", f.groupId);
+    if (f.timelineItems)
+        sql += QStringLiteral(" AND (flags & %1) = 0").arg(int(EventFlags::Folded));
     if (f.topLevelOnly)
         sql += QStringLiteral(" AND parent_id IS NULL");
     if (f.afterMicros) {

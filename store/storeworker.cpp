@@ -118,7 +118,8 @@ void StoreWorker::findProblemCall(quint64 generation, qint64 roomId, qint64 from
     if (!requireWorkspace())
         return;
     try {
-        emit problemCallFound(generation, roomId, m_workspace->nextProblemCall(roomId, fromIndex, forward).value_or(-1));
+        emit problemCallFound(
+            generation, roomId, m_workspace->nextProblemCall(roomId, fromIndex, forward).value_or(-1));
     } catch (const StoreError& e) {
         emit failed(e.toString());
     }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "eventfilter.h"
 #include "eventdetails.h"
+#include "eventfilter.h"
 #include "eventrecord.h"
 #include "roomsummary.h"
 #include "sources/importreport.h"

@@ -266,8 +266,8 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
 {
     ToolCallRecords out;
     QSqlQuery q = exec(QLatin1String(toolCallColumns)
-                           + QStringLiteral("WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
-                       { roomId });
+            + QStringLiteral("WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
+        { roomId });
     while (q.next())
         out.append(readToolCall(q));
     return out;
@@ -276,8 +276,8 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
 std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
 {
     QSqlQuery q = exec(QLatin1String(toolCallColumns)
-                           + QStringLiteral("WHERE room_id = ? AND (start_seq = ? OR end_seq = ? OR result_seq = ?) LIMIT 1"),
-                       { roomId, index, index, index });
+            + QStringLiteral("WHERE room_id = ? AND (start_seq = ? OR end_seq = ? OR result_seq = ?) LIMIT 1"),
+        { roomId, index, index, index });
     if (!q.next())
         return std::nullopt;
     return readToolCall(q);
@@ -288,9 +288,9 @@ std::optional<qint64> Workspace::nextProblemCall(qint64 roomId, qint64 fromIndex
     // A call shows at its start, or at its end when the start is not in the log.
     QSqlQuery q = exec(QStringLiteral("SELECT coalesce(start_seq, end_seq, result_seq) AS at FROM tool_calls "
                                       "WHERE room_id = ? AND outcome IN ('failed', 'refused', 'unserved') AND at ")
-                           + (forward ? QStringLiteral("> ? ORDER BY at ASC") : QStringLiteral("< ? ORDER BY at DESC"))
-                           + QStringLiteral(" LIMIT 1"),
-                       { roomId, fromIndex });
+            + (forward ? QStringLiteral("> ? ORDER BY at ASC") : QStringLiteral("< ? ORDER BY at DESC"))
+            + QStringLiteral(" LIMIT 1"),
+        { roomId, fromIndex });
     if (!q.next())
         return std::nullopt;
     return q.value(0).toLongLong();
@@ -298,9 +298,9 @@ std::optional<qint64> Workspace::nextProblemCall(qint64 roomId, qint64 fromIndex
 
 std::optional<EventRecord> Workspace::event(qint64 roomId, qint64 index)
 {
-    const EventRecords rows = readEvents(QStringLiteral("SELECT ") + EventQuery::columns
-                                             + QStringLiteral(" FROM events WHERE room_id = ? AND seq = ?"),
-                                         { roomId, index });
+    const EventRecords rows = readEvents(
+        QStringLiteral("SELECT ") + EventQuery::columns + QStringLiteral(" FROM events WHERE room_id = ? AND seq = ?"),
+        { roomId, index });
     if (rows.isEmpty())
         return std::nullopt;
     return rows.first();

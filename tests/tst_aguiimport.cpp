@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QMap>
 #include <QRandomGenerator>
+#include <QSet>
 #include <QTest>
 
 using namespace TestSupport;
@@ -273,6 +274,38 @@ private slots:
             check(v.toObject(), false);
         for (const QJsonValue& v : facts.value(QLatin1String("reasoningMessages")).toArray())
             check(v.toObject(), true);
+    }
+
+    // In the timeline each message shows once, at the row that starts it, and each call once, at its start:
+    // every row folded away belongs to an item that shows.
+    void timelineItems()
+    {
+        for (const RoomSummary& room : m_ws->rooms()) {
+            const EventRecords all = everything(*m_ws, room.id);
+            EventFilter items;
+            items.includeBlocked = true;
+            items.timelineItems = true;
+            const EventRecords shown = m_ws->listEvents(room.id, items, PageRequest { 100000, 0, false, {}, {} });
+            QSet<qint64> shownAt;
+            for (const EventRecord& e : shown)
+                shownAt.insert(e.index);
+            QVERIFY(shown.size() < all.size());
+            const ToolCallRecords calls = m_ws->toolCalls(room.id);
+            for (const EventRecord& e : all) {
+                if (!(e.flags & EventFlags::Folded))
+                    continue;
+                if (e.kind == QLatin1String("tool_call")) {
+                    const auto c = std::find_if(
+                        calls.begin(), calls.end(), [&](const ToolCallRecord& c) { return c.toolId == e.toolId; });
+                    QVERIFY(c != calls.end() && c->startIndex && shownAt.contains(*c->startIndex));
+                } else if (!e.messageId.isEmpty() && !e.type.endsWith(QLatin1String("_START"))
+                    && !e.type.endsWith(QLatin1String("_END"))) {
+                    QVERIFY2(std::any_of(shown.begin(), shown.end(),
+                                 [&](const EventRecord& s) { return s.messageId == e.messageId; }),
+                        qPrintable(e.messageId));
+                }
+            }
+        }
     }
 
     void searchFindsAssembledText()

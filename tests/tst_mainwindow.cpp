@@ -2,8 +2,8 @@
 
 #include "detailspane.h"
 #include "eventlistmodel.h"
-#include "jsontreemodel.h"
 #include "eventlistview.h"
+#include "jsontreemodel.h"
 #include "mainwindow.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"

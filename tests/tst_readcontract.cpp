@@ -207,6 +207,31 @@ private slots:
         }
     }
 
+    // The timeline shows one item per call (at its start) and leaves out the rows folded into it.
+    void timelineItems()
+    {
+        Workspace& ws = workspace(QStringLiteral("edge_cases.sqlite"));
+        for (const QString& name :
+            { QStringLiteral("edge-parallel-same-tool"), QStringLiteral("edge-stream-interrupted") }) {
+            const qint64 id = ws.findRooms(name).first();
+            EventFilter items;
+            items.includeBlocked = true;
+            items.timelineItems = true;
+            const EventRecords shown = ws.listEvents(id, items, PageRequest { 100000, 0, false, {}, {} });
+            const ToolCallRecords calls = ws.toolCalls(id);
+            const qint64 paired = std::count_if(
+                calls.begin(), calls.end(), [](const ToolCallRecord& c) { return c.startIndex && c.endIndex; });
+            QCOMPARE(qint64(shown.size()), ws.countEvents(id) - paired);
+            for (const EventRecord& e : shown)
+                QVERIFY(e.type != QLatin1String("tool_call_end") || !calls.isEmpty());
+            for (const ToolCallRecord& c : calls) {
+                if (c.startIndex)
+                    QVERIFY(std::any_of(
+                        shown.begin(), shown.end(), [&](const EventRecord& e) { return e.index == *c.startIndex; }));
+            }
+        }
+    }
+
     void forbiddenRequests()
     {
         Workspace& ws = workspace(QStringLiteral("support.sqlite"));

@@ -68,6 +68,7 @@ struct Call
 {
     ToolCallRecord record;
     QStringList fragments;
+    QVector<qint64> fragmentRows;
     bool open = true;
     std::optional<qint64> resultMicros;
 };
@@ -287,6 +288,8 @@ private:
         r.messageId = m.messageId;
         r.role = m.role;
         r.text = delta;
+        if (i != m.firstIndex)
+            r.flags |= EventFlags::Folded; // shown in its message, at the row that starts it
     }
 
     void closeChunkMessage()
@@ -315,6 +318,8 @@ private:
             m.lastIndex = i;
             r.messageId = m.messageId;
             r.role = m.role;
+            if (i != m.firstIndex)
+                r.flags |= EventFlags::Folded;
         } else if (t.endsWith(QLatin1String("_MESSAGE_CHUNK"))) {
             // messageId is required on the first chunk only; a new id ends the previous chunked message.
             if (!id.isEmpty() && id != m_chunkMessage) {
@@ -357,8 +362,10 @@ private:
         } else if (t == QLatin1String("REASONING_ENCRYPTED_VALUE")) {
             r.text = QStringLiteral("(encrypted %1 %2)").arg(str(e, "subtype"), str(e, "entityId"));
         } else {
+            // REASONING_START/END and THINKING_START/END only frame the reasoning messages inside them.
             r.messageId = str(e, "messageId");
             r.text = str(e, "title");
+            r.flags |= EventFlags::Folded;
         }
     }
 
@@ -443,12 +450,14 @@ private:
             }
             const QString delta = str(e, "delta");
             c->fragments << delta;
+            c->fragmentRows << i;
             r.text = delta;
             r.messageId = str(e, "parentMessageId");
         } else if (t == QLatin1String("TOOL_CALL_ARGS")) {
             c = &callFor(i, id);
             const QString delta = str(e, "delta");
             c->fragments << delta;
+            c->fragmentRows << i;
             r.text = delta;
         } else if (t == QLatin1String("TOOL_CALL_END")) {
             c = &callFor(i, id);
@@ -581,6 +590,17 @@ private:
             }
             if (call.endIndex)
                 rec(*call.endIndex).outcome = call.outcome;
+            if (call.startIndex) {
+                // Its arguments, end and result show in the call's card, at the start's place.
+                for (qint64 row : c.fragmentRows) {
+                    if (row != *call.startIndex)
+                        rec(row).flags |= EventFlags::Folded;
+                }
+                for (const std::optional<qint64>& at : { call.endIndex, call.resultIndex }) {
+                    if (at)
+                        rec(*at).flags |= EventFlags::Folded;
+                }
+            }
             m_out.calls.append(call);
         }
     }

@@ -436,8 +436,11 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
             EventRecord& r = out.rows[*at].record;
             r.toolId = c.record.toolId;
             r.flags |= flags;
-            if (at == c.record.endIndex)
+            if (at == c.record.endIndex) {
                 r.outcome = c.record.outcome;
+                if (c.record.startIndex)
+                    r.flags |= EventFlags::Folded; // shown in its call's card
+            }
         }
         out.calls.append(c.record);
     }

@@ -124,6 +124,12 @@ void pairTools(ImportWriter& writer, qint64 roomId, const QVector<ToolEvent>& fr
         c.resultIndex = c.endIndex;
     }
     writer.insertToolCalls(calls);
+    // An end shows inside its call's card, at the start's place.
+    writer.workspace().exec(
+        QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq IN "
+                       "(SELECT end_seq FROM tool_calls WHERE room_id = ? AND start_seq IS NOT NULL "
+                       "AND end_seq IS NOT NULL)"),
+        { int(EventFlags::Folded), roomId, roomId });
 }
 
 // One AI response per correlation id, from its first to its last row.
