@@ -10,12 +10,12 @@
 #include "storeerror.h"
 #include "storethread.h"
 #include "storeworker.h"
+#include "timelineview.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
-#include <QScreen>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -25,8 +25,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -39,6 +41,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_eventModel(new EventListModel(m_store->worker(), this))
     , m_roomList(new RoomListView(m_roomModel, this))
     , m_eventList(new EventListView(this))
+    , m_timeline(new TimelineView(this))
+    , m_eventViews(new QStackedWidget(this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_status(new QLabel(this))
     , m_summary(new QLabel(this))
@@ -46,6 +50,10 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setWindowTitle(tr("Sightline"));
     m_eventList->setModel(m_eventModel);
+    m_timeline->setModel(m_eventModel);
+    m_eventModel->setMode(EventListModel::Mode::Timeline);
+    m_eventViews->addWidget(m_timeline);
+    m_eventViews->addWidget(m_eventList);
     m_eventList->header()->resizeSection(EventListModel::IndexColumn, 60);
     m_eventList->header()->resizeSection(EventListModel::TimeColumn, 140);
     m_eventList->header()->resizeSection(EventListModel::TypeColumn, 170);
@@ -65,7 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary->setAutoFillBackground(true);
     m_summary->hide();
     eventsLayout->addWidget(m_summary);
-    eventsLayout->addWidget(m_eventList);
+    eventsLayout->addWidget(m_eventViews);
     m_splitter->addWidget(m_roomList);
     m_splitter->addWidget(events);
     m_splitter->addWidget(m_details);
@@ -145,23 +153,32 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_details, &DetailsPane::goToIndex, this, &MainWindow::goToIndex);
     connect(m_eventModel, &EventListModel::indexReady, this, [this](qint64 index, int row) {
+        if (row < 0 && !isRawMode()) {
+            // Folded into a card or a message in the timeline: the raw rows show it on its own.
+            setRawMode(true);
+            m_eventModel->loadThrough(index);
+            return;
+        }
         if (row < 0) {
             statusBar()->showMessage(tr("Event %1 is not shown under the current filter.").arg(index), 4000);
             return;
         }
-        m_eventList->setCurrentIndex(m_eventModel->index(row, 0));
-        m_eventList->scrollTo(m_eventModel->index(row, 0), QAbstractItemView::PositionAtCenter);
+        eventList()->setCurrentIndex(m_eventModel->index(row, 0));
+        eventList()->scrollTo(m_eventModel->index(row, 0), QAbstractItemView::PositionAtCenter);
     });
-    connect(m_eventList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& current) {
-            if (!current.isValid()) {
-                m_details->clear();
-                return;
-            }
-            QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
-                Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
-                Q_ARG(qint64, m_eventModel->record(current.row()).index));
-        });
+    for (QAbstractItemView* view :
+        { static_cast<QAbstractItemView*>(m_eventList), static_cast<QAbstractItemView*>(m_timeline) }) {
+        connect(
+            view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+                if (!current.isValid()) {
+                    m_details->clear();
+                    return;
+                }
+                QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
+                    Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
+                    Q_ARG(qint64, m_eventModel->record(current.row()).index));
+            });
+    }
     connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
         m_eventModel->setRoom(roomId);
@@ -212,6 +229,16 @@ void MainWindow::createActions()
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_rawAction = view->addAction(tr("&Raw Rows"));
+    m_rawAction->setCheckable(true);
+    m_rawAction->setShortcut(QKeySequence(Qt::Key_R));
+    m_rawAction->setStatusTip(tr("Every stored row as it is, one a line, instead of the timeline"));
+    connect(m_rawAction, &QAction::toggled, this, &MainWindow::setRawMode);
+    QAction* expand = view->addAction(tr("Open or Close the Item"));
+    expand->setShortcuts({ QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Space) });
+    expand->setShortcutContext(Qt::WidgetShortcut); // the timeline handles the keys itself; listed for F1
+    connect(expand, &QAction::triggered, m_timeline, &TimelineView::toggleCurrent);
+    view->addSeparator();
     QAction* findRoom = view->addAction(tr("Filter &Rooms"));
     findRoom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(findRoom, &QAction::triggered, this, [this] {
@@ -242,9 +269,29 @@ void MainWindow::createActions()
     connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
 }
 
+QAbstractItemView* MainWindow::eventList() const
+{
+    return isRawMode() ? static_cast<QAbstractItemView*>(m_eventList) : m_timeline;
+}
+
+bool MainWindow::isRawMode() const
+{
+    return m_eventViews->currentWidget() == m_eventList;
+}
+
+void MainWindow::setRawMode(bool raw)
+{
+    if (raw == isRawMode())
+        return;
+    m_eventViews->setCurrentWidget(raw ? static_cast<QWidget*>(m_eventList) : m_timeline);
+    m_eventModel->setMode(raw ? EventListModel::Mode::Raw : EventListModel::Mode::Timeline);
+    if (m_rawAction)
+        m_rawAction->setChecked(raw);
+}
+
 qint64 MainWindow::currentIndex() const
 {
-    const QModelIndex current = m_eventList->currentIndex();
+    const QModelIndex current = eventList()->currentIndex();
     return current.isValid() ? m_eventModel->record(current.row()).index : -1;
 }
 
@@ -253,9 +300,9 @@ void MainWindow::moveSelection(int delta)
     const int rows = m_eventModel->rowCount();
     if (rows == 0)
         return;
-    const QModelIndex current = m_eventList->currentIndex();
+    const QModelIndex current = eventList()->currentIndex();
     const int row = std::clamp(current.isValid() ? current.row() + delta : 0, 0, rows - 1);
-    m_eventList->setCurrentIndex(m_eventModel->index(row, 0));
+    eventList()->setCurrentIndex(m_eventModel->index(row, 0));
     if (row == rows - 1 && m_eventModel->canFetchMore({}))
         m_eventModel->fetchMore({});
 }

@@ -5,6 +5,9 @@
 class DetailsPane;
 class EventListModel;
 class EventListView;
+class QAbstractItemView;
+class QStackedWidget;
+class TimelineView;
 class QLabel;
 class QProgressDialog;
 class QSplitter;
@@ -28,7 +31,12 @@ public:
     void openDemo();
 
     RoomListView* roomList() const { return m_roomList; }
-    EventListView* eventList() const { return m_eventList; }
+    // The view showing the room's events now: the timeline, or the raw rows.
+    QAbstractItemView* eventList() const;
+    TimelineView* timeline() const { return m_timeline; }
+    EventListView* rawList() const { return m_eventList; }
+    bool isRawMode() const;
+    void setRawMode(bool raw);
     EventListModel* eventModel() const { return m_eventModel; }
     RoomListModel* roomModel() const { return m_roomModel; }
     DetailsPane* detailsPane() const { return m_details; }
@@ -59,7 +67,10 @@ private:
     RoomListModel* m_roomModel;
     EventListModel* m_eventModel;
     RoomListView* m_roomList;
-    EventListView* m_eventList;
+    EventListView* m_eventList; // every stored row, one a line
+    TimelineView* m_timeline;
+    QStackedWidget* m_eventViews;
+    QAction* m_rawAction = nullptr;
     QSplitter* m_splitter;
     QLabel* m_status;
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)

@@ -16,12 +16,16 @@ EventListModel::EventListModel(StoreWorker* worker, QObject* parent)
 {
     connect(worker, &StoreWorker::eventsLoaded, this, &EventListModel::onEventsLoaded);
     connect(worker, &StoreWorker::eventsCounted, this, &EventListModel::onCounted);
+    connect(worker, &StoreWorker::timelineLoaded, this, &EventListModel::onTimelineLoaded);
 }
 
 void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
 {
     beginResetModel();
     m_rows.clear();
+    m_calls.clear();
+    if (roomId != m_roomId)
+        m_expanded.clear();
     m_roomId = roomId;
     m_filter = filter;
     ++m_generation;
@@ -46,6 +50,13 @@ void EventListModel::requestPage()
     PageRequest page;
     page.limit = PageSize;
     page.afterIndex = m_rows.isEmpty() ? std::numeric_limits<qint64>::min() : m_rows.constLast().index;
+    if (m_mode == Mode::Timeline) {
+        EventFilter items = m_filter;
+        items.timelineItems = true;
+        QMetaObject::invokeMethod(m_worker, "loadTimeline", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
+            Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, items), Q_ARG(PageRequest, page));
+        return;
+    }
     QMetaObject::invokeMethod(m_worker, "loadEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
         Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter), Q_ARG(PageRequest, page));
 }
@@ -75,6 +86,55 @@ void EventListModel::onEventsLoaded(quint64 generation, qint64 roomId, const Eve
     }
 }
 
+void EventListModel::onTimelineLoaded(
+    quint64 generation, qint64 roomId, const EventRecords& events, const ToolCallRecords& calls)
+{
+    if (generation != m_generation || roomId != m_roomId)
+        return;
+    for (const ToolCallRecord& c : calls) {
+        const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex;
+        m_calls.insert(*at, c);
+    }
+    // The last row of the previous page may now have a neighbour in its group.
+    const int before = int(m_rows.size());
+    onEventsLoaded(generation, roomId, events);
+    if (before > 0)
+        emit dataChanged(index(before - 1, 0), index(before - 1, NUM_COLUMNS - 1), { GroupPositionRole });
+}
+
+void EventListModel::setMode(Mode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    setRoom(m_roomId, m_filter);
+}
+
+bool EventListModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (role != ExpandedRole || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    const qint64 at = m_rows.at(index.row()).index;
+    if (value.toBool() == m_expanded.contains(at))
+        return true;
+    if (value.toBool())
+        m_expanded.insert(at);
+    else
+        m_expanded.remove(at);
+    emit dataChanged(this->index(index.row(), 0), this->index(index.row(), NUM_COLUMNS - 1), { ExpandedRole });
+    return true;
+}
+
+EventListModel::GroupPosition EventListModel::groupPosition(int row) const
+{
+    const QString& group = m_rows.at(row).groupId;
+    if (group.isEmpty())
+        return NoGroup;
+    const bool before = row > 0 && m_rows.at(row - 1).groupId == group;
+    const bool after = row + 1 < m_rows.size() && m_rows.at(row + 1).groupId == group;
+    return before ? (after ? GroupMiddle : GroupLast) : (after ? GroupFirst : GroupSingle);
+}
+
 void EventListModel::onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total)
 {
     if (generation != m_generation || roomId != m_roomId)
@@ -86,8 +146,8 @@ void EventListModel::onCounted(quint64 generation, qint64 roomId, qint64 shown, 
 
 int EventListModel::rowOfIndex(qint64 index) const
 {
-    const auto it = std::lower_bound(m_rows.cbegin(), m_rows.cend(), index,
-                                     [](const EventRecord& e, qint64 i) { return e.index < i; });
+    const auto it = std::lower_bound(
+        m_rows.cbegin(), m_rows.cend(), index, [](const EventRecord& e, qint64 i) { return e.index < i; });
     return it != m_rows.cend() && it->index == index ? int(it - m_rows.cbegin()) : -1;
 }
 
@@ -139,6 +199,16 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
         return e.isBlocked();
     case OutcomeRole:
         return e.outcome;
+    case RecordRole:
+        return QVariant::fromValue(e);
+    case CallRole: {
+        const auto it = m_calls.constFind(e.index);
+        return it == m_calls.constEnd() ? QVariant() : QVariant::fromValue(*it);
+    }
+    case ExpandedRole:
+        return m_expanded.contains(e.index);
+    case GroupPositionRole:
+        return int(groupPosition(index.row()));
     case Qt::ForegroundRole:
         // Blocked rows stay visible but dimmed: a hook refused them, nobody received them.
         if (e.isBlocked())

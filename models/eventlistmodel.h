@@ -2,9 +2,12 @@
 
 #include "eventfilter.h"
 #include "eventrecord.h"
+#include "toolcallrecord.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QPointer>
+#include <QSet>
 
 class StoreWorker;
 
@@ -16,13 +19,29 @@ class EventListModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { IndexColumn, TimeColumn, TypeColumn, ChannelColumn, TextColumn, NUM_COLUMNS };
-    enum Roles { RowIdRole = Qt::UserRole, EventIndexRole, KindRole, BlockedRole, OutcomeRole };
+    enum Roles {
+        RowIdRole = Qt::UserRole,
+        EventIndexRole,
+        KindRole,
+        BlockedRole,
+        OutcomeRole,
+        RecordRole, // the EventRecord
+        CallRole, // the ToolCallRecord shown at this row (timeline mode), or nothing
+        ExpandedRole, // whether the item is open (settable)
+        GroupPositionRole, // GroupPosition: where the row sits in its AI response
+    };
+    enum GroupPosition { NoGroup, GroupFirst, GroupMiddle, GroupLast, GroupSingle };
+    // Raw: every stored row. Timeline: one row per item (a call's card at its start, a message once).
+    enum class Mode { Raw, Timeline };
     static constexpr int PageSize = 200;
 
     explicit EventListModel(StoreWorker* worker, QObject* parent = nullptr);
 
     // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first page.
     void setRoom(qint64 roomId, const EventFilter& filter = {});
+    void setMode(Mode mode); // reloads the room
+    Mode mode() const { return m_mode; }
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     qint64 roomId() const { return m_roomId; }
     const EventFilter& filter() const { return m_filter; }
     const EventRecord& record(int row) const { return m_rows.at(row); }
@@ -48,6 +67,8 @@ signals:
 
 private:
     void onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
+    void onTimelineLoaded(quint64 generation, qint64 roomId, const EventRecords& events, const ToolCallRecords& calls);
+    GroupPosition groupPosition(int row) const;
     void onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
     void requestPage();
 
@@ -61,4 +82,7 @@ private:
     qint64 m_shown = -1;
     qint64 m_total = -1;
     std::optional<qint64> m_wanted; // an index loadThrough is waiting for
+    Mode m_mode = Mode::Raw;
+    QHash<qint64, ToolCallRecord> m_calls; // by the index of the row that shows them
+    QSet<qint64> m_expanded; // indexes of the open items
 };

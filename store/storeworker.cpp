@@ -13,6 +13,7 @@ StoreWorker::StoreWorker(QObject* parent)
     qRegisterMetaType<RoomSummaries>();
     qRegisterMetaType<ImportReport>();
     qRegisterMetaType<EventDetails>();
+    qRegisterMetaType<ToolCallRecords>();
 }
 
 StoreWorker::~StoreWorker() = default;
@@ -88,6 +89,23 @@ void StoreWorker::countEvents(quint64 generation, qint64 roomId, const EventFilt
     try {
         emit eventsCounted(
             generation, roomId, m_workspace->countEvents(roomId, &filter), m_workspace->countEvents(roomId, nullptr));
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
+}
+
+void StoreWorker::loadTimeline(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page)
+{
+    if (!requireWorkspace())
+        return;
+    try {
+        const EventRecords events = m_workspace->listEvents(roomId, filter, page);
+        QVector<qint64> tools;
+        for (const EventRecord& e : events) {
+            if (e.kind == QLatin1String("tool_call"))
+                tools << e.index;
+        }
+        emit timelineLoaded(generation, roomId, events, m_workspace->toolCallsShownAt(roomId, tools));
     } catch (const StoreError& e) {
         emit failed(e.toString());
     }

@@ -36,6 +36,8 @@ public slots:
     void loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page);
     void countEvents(quint64 generation, qint64 roomId, const EventFilter& filter);
     void loadDetails(quint64 generation, qint64 roomId, qint64 index);
+    // A page of timeline items (filter.timelineItems) with the tool calls shown in it.
+    void loadTimeline(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page);
     void findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward);
     void closeWorkspace();
 
@@ -46,6 +48,7 @@ signals:
     void importFinished(bool cancelled);
     void roomsLoaded(quint64 generation, const RoomSummaries& rooms);
     void eventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
+    void timelineLoaded(quint64 generation, qint64 roomId, const EventRecords& events, const ToolCallRecords& calls);
     void eventsCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
     void detailsLoaded(quint64 generation, const EventDetails& details);
     void problemCallFound(quint64 generation, qint64 roomId, qint64 index); // -1: none that way

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 
@@ -28,4 +29,5 @@ struct ToolCallRecord
     bool ambiguous = false; // a guessed pair that overlaps another call of the same name
 };
 
+Q_DECLARE_METATYPE(ToolCallRecord)
 using ToolCallRecords = QVector<ToolCallRecord>;

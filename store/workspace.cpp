@@ -283,6 +283,25 @@ std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
     return readToolCall(q);
 }
 
+ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>& indexes)
+{
+    ToolCallRecords out;
+    if (indexes.isEmpty())
+        return out;
+    QStringList marks;
+    QVariantList binds { roomId };
+    for (qint64 i : indexes) {
+        marks << QStringLiteral("?");
+        binds << i;
+    }
+    QSqlQuery q = exec(QLatin1String(toolCallColumns) + QStringLiteral("WHERE room_id = ? AND coalesce(start_seq, end_seq, result_seq) IN (")
+                           + marks.join(QLatin1Char(',')) + QStringLiteral(")"),
+                       binds);
+    while (q.next())
+        out.append(readToolCall(q));
+    return out;
+}
+
 std::optional<qint64> Workspace::nextProblemCall(qint64 roomId, qint64 fromIndex, bool forward)
 {
     // A call shows at its start, or at its end when the start is not in the log.

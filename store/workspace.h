@@ -43,6 +43,8 @@ public:
     RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order
     // The tool call whose start, end or result is at `index`, if any.
     std::optional<ToolCallRecord> toolCallAt(qint64 roomId, qint64 index);
+    // The calls shown at these indexes: by their start, or by their end or result when the start is missing.
+    ToolCallRecords toolCallsShownAt(qint64 roomId, const QVector<qint64>& indexes);
     // The index where the next (or previous) tool call that failed, was refused or was never answered shows,
     // after (before) `fromIndex`; nullopt when there is none.
     std::optional<qint64> nextProblemCall(qint64 roomId, qint64 fromIndex, bool forward);

@@ -9,6 +9,7 @@
 #include "roomlistview.h"
 #include "sources/importer.h"
 #include "testsupport.h"
+#include "timelineview.h"
 #include "workspace.h"
 
 #include <QAction>
@@ -52,15 +53,23 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::roomsShown);
         window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")));
         QVERIFY(shown.wait(10000));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
         QCOMPARE(window.roomModel()->rowCount(), 26);
         // The first room is picked and its events are shown, with the count in the status bar.
         QTRY_COMPARE(window.eventModel()->rowCount(), 11);
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 11 of 11 events"));
 
-        // A room with blocked rows: they are left out by default, and the status says so.
+        // A room with blocked rows: they are left out by default, and the status says so. The timeline shows
+        // the one call as one card; the raw rows show its end on its own.
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-blocked-inbound")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
+        QTRY_COMPARE(window.eventModel()->rowCount(), 9);
+        QVERIFY(!window.isRawMode());
+        QTest::keyClick(&window, Qt::Key_R);
+        QVERIFY(window.isRawMode());
         QTRY_COMPARE(window.eventModel()->rowCount(), 10);
+        QCOMPARE(window.eventList(), static_cast<QAbstractItemView*>(window.rawList()));
         const QModelIndex first = window.eventList()->model()->index(0, EventListModel::TypeColumn);
         QCOMPARE(first.data().toString(), QStringLiteral("channel_attached"));
     }
@@ -151,6 +160,9 @@ private slots:
         QTRY_COMPARE(currentIndex(), *problems[2].endIndex);
         QTRY_COMPARE(details->details().record.type, QStringLiteral("tool_call_end"));
 
+        // The end is folded into its card in the timeline: going to it shows the raw rows.
+        QVERIFY(window.isRawMode());
+
         // j and k move one event.
         QTest::keyClick(&window, Qt::Key_J);
         QTRY_VERIFY(currentIndex() > *problems[2].endIndex);
@@ -172,6 +184,35 @@ private slots:
         QVERIFY(saved.open(QIODevice::ReadOnly));
         QVERIFY(QJsonDocument::fromJson(saved.readAll()).object().contains(QLatin1String("tool_name")));
         QCOMPARE(details->pathText(content), QStringLiteral("$.content"));
+    }
+
+    // A call's card opens with Enter: taller, showing its arguments and result.
+    void openACard()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("card.sqlite")));
+        QVERIFY(shown.wait(10000));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 0);
+        window.timeline()->setFocus();
+        QTest::keyClick(&window, Qt::Key_BracketRight);
+        // (Focus makes the first row current; ] then jumps to the first call that went wrong.)
+        QTRY_VERIFY(window.timeline()->currentIndex().data(EventListModel::CallRole).isValid());
+        const QModelIndex card = window.timeline()->currentIndex();
+        QCOMPARE(card.data(EventListModel::CallRole).value<ToolCallRecord>().outcome == QLatin1String("served"), false);
+        const int closed = window.timeline()->visualRect(card).height();
+        QTest::keyClick(window.timeline(), Qt::Key_Return);
+        QVERIFY(card.data(EventListModel::ExpandedRole).toBool());
+        QTRY_VERIFY(
+            window.timeline()->visualRect(card).height() > closed + 3 * window.timeline()->fontMetrics().lineSpacing());
+        QTest::keyClick(window.timeline(), Qt::Key_Space);
+        QVERIFY(!card.data(EventListModel::ExpandedRole).toBool());
+        QTRY_COMPARE(window.timeline()->visualRect(card).height(), closed);
     }
 
     void shortcutsAreListed()

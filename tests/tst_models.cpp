@@ -154,6 +154,60 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // Timeline mode: one row per item, each call's record at its start, items opened one by one, and the
+    // position of each row in its AI response.
+    void timelineMode()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("t.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
+        const qint64 room = ws.findRooms(QStringLiteral("edge-parallel-same-tool")).first();
+        StoreThread store;
+        QSignalSpy opened(store.worker(), &StoreWorker::workspaceOpened);
+        QMetaObject::invokeMethod(store.worker(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, ws.path()));
+        QVERIFY(opened.wait(5000));
+
+        EventListModel model(store.worker());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setMode(EventListModel::Mode::Timeline);
+        model.setRoom(room);
+        QTRY_COMPARE(model.rowCount(), 24 - 8); // eight calls, each end folded into its card
+        QTRY_COMPARE(model.totalCount(), 24);
+        int cards = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QModelIndex i = model.index(row, 0);
+            const EventRecord e = i.data(EventListModel::RecordRole).value<EventRecord>();
+            QVERIFY(e.type != QLatin1String("tool_call_end"));
+            if (e.type == QLatin1String("tool_call_start")) {
+                ++cards;
+                const ToolCallRecord c = i.data(EventListModel::CallRole).value<ToolCallRecord>();
+                QCOMPARE(c.startIndex, std::optional<qint64>(e.index));
+                QVERIFY(c.endIndex);
+                QCOMPARE(c.outcome, QStringLiteral("served"));
+                QCOMPARE(EventListModel::GroupPosition(i.data(EventListModel::GroupPositionRole).toInt())
+                        != EventListModel::NoGroup,
+                    true);
+            } else {
+                QVERIFY(!i.data(EventListModel::CallRole).isValid());
+            }
+        }
+        QCOMPARE(cards, 8);
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        const QModelIndex card = model.index(model.rowOfIndex(4), 0);
+        QVERIFY(!card.data(EventListModel::ExpandedRole).toBool());
+        QVERIFY(model.setData(card, true, EventListModel::ExpandedRole));
+        QVERIFY(card.data(EventListModel::ExpandedRole).toBool());
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(changed.first().at(2).value<QList<int>>().contains(EventListModel::ExpandedRole));
+        QVERIFY(model.setData(card, true, EventListModel::ExpandedRole)); // already open: nothing changes
+        QCOMPARE(changed.count(), 1);
+
+        // Raw mode shows every row again.
+        model.setMode(EventListModel::Mode::Raw);
+        QTRY_COMPARE(model.rowCount(), 24);
+    }
+
     void jsonTree()
     {
         JsonTreeModel model;

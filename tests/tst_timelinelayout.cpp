@@ -1,0 +1,160 @@
+// Timeline geometry as plain arithmetic: shapes by kind, sides by role, and heights that a view can trust.
+
+#include "timelinelayout.h"
+
+#include <QFont>
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QTest>
+
+namespace {
+
+EventRecord record(const char* kind, const char* role, const QString& text = QStringLiteral("hello"))
+{
+    EventRecord e;
+    e.kind = QLatin1String(kind);
+    e.role = QLatin1String(role);
+    e.text = text;
+    return e;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(TimelineLayout::Shape)
+Q_DECLARE_METATYPE(TimelineLayout::Side)
+
+class TestTimelineLayout : public QObject
+{
+    Q_OBJECT
+
+    QFontMetrics fm { QFont() };
+
+private slots:
+    void shapesAndSides_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("role");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("hasCall");
+        QTest::addColumn<TimelineLayout::Shape>("shape");
+        QTest::addColumn<TimelineLayout::Side>("side");
+        using S = TimelineLayout::Shape;
+        using D = TimelineLayout::Side;
+        QTest::newRow("user message") << "message"
+                                      << "user"
+                                      << "hi" << false << S::Bubble << D::Left;
+        QTest::newRow("assistant message") << "message"
+                                           << "assistant"
+                                           << "hi" << false << S::Bubble << D::Right;
+        QTest::newRow("system message") << "message"
+                                        << "system"
+                                        << "hi" << false << S::Bubble << D::Centre;
+        QTest::newRow("empty message") << "message"
+                                       << "user"
+                                       << "" << false << S::Compact << D::Left;
+        QTest::newRow("tool call") << "tool_call"
+                                   << "assistant"
+                                   << "f()" << true << S::Card << D::Right;
+        QTest::newRow("call without its record") << "tool_call"
+                                                 << "assistant"
+                                                 << "f()" << false << S::Card << D::Right;
+        QTest::newRow("reasoning") << "reasoning"
+                                   << "reasoning"
+                                   << "thinking" << false << S::Compact << D::Centre;
+        QTest::newRow("lifecycle") << "lifecycle"
+                                   << "system"
+                                   << "joined" << false << S::Compact << D::Centre;
+        QTest::newRow("run") << "run"
+                             << "system"
+                             << "run started" << false << S::Compact << D::Centre;
+    }
+
+    void shapesAndSides()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, role);
+        QFETCH(QString, text);
+        QFETCH(bool, hasCall);
+        QFETCH(TimelineLayout::Shape, shape);
+        QFETCH(TimelineLayout::Side, side);
+        const EventRecord e = record(qPrintable(kind), qPrintable(role), text);
+        QCOMPARE(TimelineLayout::shapeOf(e, hasCall), shape);
+        QCOMPARE(TimelineLayout::sideOf(e), side);
+    }
+
+    // A closed card is the same height whatever it says or how wide the view is: scrolling past calls measures
+    // no text. An open card grows a line per line it shows.
+    void cardHeights_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("narrow, short") << 200 << "f()";
+        QTest::newRow("wide, long") << 1600 << QString(5000, QLatin1Char('x'));
+        QTest::newRow("lines") << 700 << "a\nb\nc\nd";
+    }
+
+    void cardHeights()
+    {
+        QFETCH(int, width);
+        QFETCH(QString, text);
+        const int line = fm.lineSpacing();
+        const auto closed = TimelineLayout::layout(
+            TimelineLayout::Shape::Card, TimelineLayout::Side::Right, width, fm, text, false, 0);
+        QCOMPARE(closed.height, 2 * TimelineLayout::Margin + 2 * TimelineLayout::Padding + 2 * line);
+        QCOMPARE(closed.frame.left(), TimelineLayout::GroupGutter + TimelineLayout::Margin);
+        QVERIFY(closed.frame.right() <= width);
+        for (int open : { 1, 7, 60 }) {
+            const auto g = TimelineLayout::layout(
+                TimelineLayout::Shape::Card, TimelineLayout::Side::Right, width, fm, text, true, open);
+            QCOMPARE(g.height, closed.height + open * line);
+            QVERIFY(g.body.bottom() <= g.frame.bottom());
+        }
+        // Closed, the open line count is ignored.
+        QCOMPARE(
+            TimelineLayout::layout(TimelineLayout::Shape::Card, TimelineLayout::Side::Right, width, fm, text, false, 40)
+                .height,
+            closed.height);
+    }
+
+    void bubbles()
+    {
+        const int width = 800;
+        const auto user = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, width, fm, QStringLiteral("hi"), false);
+        const auto assistant = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Right, width, fm, QStringLiteral("hi"), false);
+        const auto system = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Centre, width, fm, QStringLiteral("hi"), false);
+        QCOMPARE(user.frame.left(), TimelineLayout::GroupGutter + TimelineLayout::Margin);
+        QCOMPARE(assistant.frame.right(), width - TimelineLayout::Margin - 1);
+        QVERIFY(assistant.frame.left() > user.frame.left());
+        QVERIFY(system.frame.width() > user.frame.width());
+        QCOMPARE(user.frame.width(), assistant.frame.width());
+        // Text wraps to the bubble; a long message is cut to a few lines until it is opened.
+        const QString longText = QStringLiteral("word ").repeated(600);
+        const auto closed = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, width, fm, longText, false);
+        const auto open = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, width, fm, longText, true);
+        QCOMPARE(closed.body.height(), TimelineLayout::CollapsedBubbleLines * fm.lineSpacing());
+        QVERIFY(open.body.height() > closed.body.height());
+        QVERIFY(open.body.width() < width);
+        // Narrower views wrap more.
+        const auto narrow = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, 300, fm, longText, true);
+        QVERIFY(narrow.height > open.height);
+    }
+
+    void compact()
+    {
+        const auto closed = TimelineLayout::layout(
+            TimelineLayout::Shape::Compact, TimelineLayout::Side::Centre, 600, fm, QStringLiteral("a\nb\nc"), false);
+        QCOMPARE(closed.body.height(), fm.lineSpacing());
+        const auto open = TimelineLayout::layout(
+            TimelineLayout::Shape::Compact, TimelineLayout::Side::Centre, 600, fm, QStringLiteral("a\nb\nc"), true);
+        QCOMPARE(open.body.height(), 3 * fm.lineSpacing());
+    }
+};
+
+QTEST_MAIN(TestTimelineLayout)
+#include "tst_timelinelayout.moc"

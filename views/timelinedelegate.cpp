@@ -1,0 +1,389 @@
+#include "timelinedelegate.h"
+
+#include "eventflags.h"
+#include "eventlistmodel.h"
+#include "eventrecord.h"
+#include "timelinelayout.h"
+#include "timeutil.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QJsonDocument>
+#include <QPainter>
+#include <QPainterPath>
+#include <QRegularExpression>
+
+namespace {
+
+QString localTime(qint64 micros)
+{
+    return micros
+        ? QDateTime::fromMSecsSinceEpoch(micros / 1000, Qt::UTC).toLocalTime().toString(QStringLiteral("HH:mm:ss"))
+        : QString();
+}
+
+// JSON shown as it reads best: indented when it parses, as written otherwise.
+QStringList jsonLines(const QString& text)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
+    if (!doc.isNull())
+        return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed().split(QLatin1Char('\n'));
+    return text.split(QLatin1Char('\n'));
+}
+
+bool isDark(const QPalette& p)
+{
+    return p.color(QPalette::Base).lightness() < 128;
+}
+
+// One line of indented JSON in colour: keys, strings and literals each their own.
+void drawJsonLine(QPainter* p, const QRect& r, const QString& line, const QPalette& palette)
+{
+    static const QRegularExpression keyValue(QStringLiteral("^(\\s*)(\"(?:[^\"\\\\]|\\\\.)*\")(\\s*:\\s*)(.*)$"));
+    const bool dark = isDark(palette);
+    const QColor key = dark ? QColor(0x9c, 0xdc, 0xfe) : QColor(0x00, 0x55, 0x99);
+    const QColor string = dark ? QColor(0xce, 0x91, 0x78) : QColor(0xa3, 0x15, 0x15);
+    const QColor literal = dark ? QColor(0xb5, 0xce, 0xa8) : QColor(0x09, 0x86, 0x58);
+    const QFontMetrics fm = p->fontMetrics();
+    int x = r.left();
+    auto draw = [&](const QString& part, const QColor& colour) {
+        p->setPen(colour);
+        const QString shown = fm.elidedText(part, Qt::ElideRight, std::max(0, r.right() - x));
+        p->drawText(QRect(x, r.top(), r.right() - x, r.height()), Qt::AlignLeft | Qt::AlignVCenter, shown);
+        x += fm.horizontalAdvance(shown);
+    };
+    auto valueColour = [&](const QString& v) {
+        const QString t = v.trimmed();
+        if (t.startsWith(QLatin1Char('"')))
+            return string;
+        if (!t.isEmpty()
+            && (t[0].isDigit() || t[0] == QLatin1Char('-') || t.startsWith(QLatin1String("true"))
+                || t.startsWith(QLatin1String("false")) || t.startsWith(QLatin1String("null"))))
+            return literal;
+        return palette.color(QPalette::Text);
+    };
+    const QRegularExpressionMatch m = keyValue.match(line);
+    if (m.hasMatch()) {
+        draw(m.captured(1), palette.color(QPalette::Text));
+        draw(m.captured(2), key);
+        draw(m.captured(3), palette.color(QPalette::Text));
+        draw(m.captured(4), valueColour(m.captured(4)));
+    } else {
+        draw(line, valueColour(line));
+    }
+}
+
+void drawPill(QPainter* p, const QRect& r, const QString& text, const QColor& colour)
+{
+    p->setPen(QPen(colour, 1.2));
+    p->setBrush(QColor(colour.red(), colour.green(), colour.blue(), 28));
+    p->drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), r.height() / 2.0, r.height() / 2.0);
+    p->setPen(colour);
+    p->drawText(r, Qt::AlignCenter, text);
+}
+
+// Pills from the right edge leftwards; returns where they start.
+int drawPillsRight(QPainter* p, const QRect& line, const QList<QPair<QString, QColor>>& pills)
+{
+    const QFontMetrics fm = p->fontMetrics();
+    int right = line.right();
+    for (const auto& [text, colour] : pills) {
+        const int w = fm.horizontalAdvance(text) + fm.height();
+        const QRect r(right - w + 1, line.top() + 1, w, line.height() - 2);
+        drawPill(p, r, text, colour);
+        right -= w + 4;
+    }
+    return right;
+}
+
+} // namespace
+
+TimelineDelegate::TimelineDelegate(QObject* parent)
+    : QStyledItemDelegate(parent)
+{
+}
+
+QString TimelineDelegate::outcomeLabel(const QString& outcome)
+{
+    if (outcome == QLatin1String("served"))
+        return QStringLiteral("✓ served");
+    if (outcome == QLatin1String("failed"))
+        return QStringLiteral("✗ failed");
+    if (outcome == QLatin1String("refused"))
+        return QStringLiteral("⊘ refused");
+    if (outcome == QLatin1String("blocked"))
+        return QStringLiteral("⊗ blocked");
+    if (outcome == QLatin1String("unserved"))
+        return QStringLiteral("… unserved");
+    if (outcome == QLatin1String("cancelled"))
+        return QStringLiteral("■ cancelled");
+    return outcome;
+}
+
+QColor TimelineDelegate::outcomeColour(const QString& outcome, bool dark)
+{
+    QColor c(0x75, 0x75, 0x75); // unserved, and anything unknown
+    if (outcome == QLatin1String("served"))
+        c = QColor(0x2e, 0x7d, 0x32);
+    else if (outcome == QLatin1String("failed"))
+        c = QColor(0xc6, 0x28, 0x28);
+    else if (outcome == QLatin1String("refused"))
+        c = QColor(0xd8, 0x5b, 0x00);
+    else if (outcome == QLatin1String("blocked"))
+        c = QColor(0x7b, 0x1f, 0xa2);
+    else if (outcome == QLatin1String("cancelled"))
+        c = QColor(0x45, 0x5a, 0x64);
+    return dark ? c.lighter(165) : c;
+}
+
+QStringList TimelineDelegate::openLines(const EventRecord& e, const ToolCallRecord& c)
+{
+    QStringList lines;
+    lines << tr("Arguments") + (c.argumentsValid == false ? tr(" (not valid JSON: shown as sent)") : QString());
+    lines += c.arguments.isEmpty() ? QStringList { tr("(none)") } : jsonLines(c.arguments);
+    lines << tr("Result");
+    QStringList result = c.resultIndex || c.endIndex ? jsonLines(c.result)
+                                                     : QStringList { tr("(no result: nothing answered this call)") };
+    if (result.size() > MaxResultLines) {
+        const qsizetype more = result.size() - MaxResultLines;
+        result = result.mid(0, MaxResultLines);
+        result << tr("… %1 more lines: the details pane shows it all").arg(more);
+    }
+    lines += result;
+    QStringList facts;
+    if (c.startMicros)
+        facts << tr("started %1").arg(TimeUtil::formatMicros(*c.startMicros));
+    if (c.endMicros)
+        facts << tr("ended %1").arg(TimeUtil::formatMicros(*c.endMicros));
+    if (!facts.isEmpty())
+        lines << facts.join(QStringLiteral(" · "));
+    QStringList ids { tr("tool id %1").arg(c.toolId.isEmpty() ? tr("(none)") : c.toolId) };
+    if (!e.groupId.isEmpty())
+        ids << tr("response %1").arg(e.groupId);
+    lines << ids.join(QStringLiteral(" · "));
+    if (!c.error.isEmpty())
+        lines << tr("Error: %1").arg(c.error.simplified());
+    return lines;
+}
+
+const QStringList& TimelineDelegate::cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const
+{
+    auto it = m_open.find(e.rowId);
+    if (it == m_open.end()) {
+        if (m_open.size() > 256)
+            m_open.clear();
+        it = m_open.insert(e.rowId, openLines(e, call));
+    }
+    return *it;
+}
+
+QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
+    const QVariant callValue = index.data(EventListModel::CallRole);
+    const bool expanded = index.data(EventListModel::ExpandedRole).toBool();
+    const auto shape = TimelineLayout::shapeOf(e, callValue.isValid());
+    const int width = option.rect.width() > 0 ? option.rect.width() : 600;
+    int openLines = 0;
+    if (shape == TimelineLayout::Shape::Card && expanded && callValue.isValid())
+        openLines = int(cachedOpenLines(e, callValue.value<ToolCallRecord>()).size());
+    // A closed card never measures text: its height is the same for every call.
+    const auto g = TimelineLayout::layout(
+        shape, TimelineLayout::sideOf(e), width, option.fontMetrics, e.text, expanded, openLines);
+    return QSize(width, g.height);
+}
+
+void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
+    const QVariant callValue = index.data(EventListModel::CallRole);
+    const bool expanded = index.data(EventListModel::ExpandedRole).toBool();
+    const auto position = EventListModel::GroupPosition(index.data(EventListModel::GroupPositionRole).toInt());
+    const QPalette& pal = option.palette;
+    const bool dark = isDark(pal);
+    const auto shape = TimelineLayout::shapeOf(e, callValue.isValid());
+    const auto side = TimelineLayout::sideOf(e);
+    const std::optional<ToolCallRecord> call
+        = callValue.isValid() ? std::optional(callValue.value<ToolCallRecord>()) : std::nullopt;
+    const int openCount
+        = shape == TimelineLayout::Shape::Card && expanded && call ? int(cachedOpenLines(e, *call).size()) : 0;
+    const auto g
+        = TimelineLayout::layout(shape, side, option.rect.width(), option.fontMetrics, e.text, expanded, openCount);
+
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    p->translate(option.rect.topLeft());
+    const QRect whole(0, 0, option.rect.width(), option.rect.height());
+    if (option.state & QStyle::State_Selected) {
+        QColor h = pal.color(QPalette::Highlight);
+        h.setAlpha(45);
+        p->fillRect(whole, h);
+    }
+
+    // One AI response: a bar down the gutter from its first item to its last.
+    if (position != EventListModel::NoGroup) {
+        const int x = TimelineLayout::GroupGutter / 2;
+        const int mid = g.frame.top() + option.fontMetrics.lineSpacing();
+        const int top = (position == EventListModel::GroupMiddle || position == EventListModel::GroupLast) ? 0 : mid;
+        const int bottom = (position == EventListModel::GroupFirst || position == EventListModel::GroupMiddle)
+            ? whole.bottom()
+            : mid;
+        QColor bar = pal.color(QPalette::Highlight);
+        bar.setAlpha(150);
+        p->setPen(QPen(bar, 2.5, Qt::SolidLine, Qt::RoundCap));
+        if (bottom > top)
+            p->drawLine(x, top, x, bottom);
+        p->setBrush(bar);
+        p->setPen(Qt::NoPen);
+        if (position == EventListModel::GroupFirst || position == EventListModel::GroupSingle)
+            p->drawEllipse(QPointF(x, mid), 3.5, 3.5);
+    }
+
+    if (e.isBlocked())
+        p->setOpacity(0.5); // a hook refused it: nobody received it, it is still shown
+    QFont small = option.font;
+    small.setPointSizeF(option.font.pointSizeF() * 0.85);
+    const QColor dim = pal.color(QPalette::PlaceholderText);
+    const QColor text = pal.color(QPalette::Text);
+
+    QStringList meta;
+    if (!e.participantId.isEmpty())
+        meta << e.participantId;
+    if (!e.channelId.isEmpty())
+        meta << e.channelId;
+    meta << localTime(e.createdMicros);
+    if (e.isBlocked())
+        meta << tr("blocked by %1").arg(e.blockedBy.isEmpty() ? tr("a hook") : e.blockedBy);
+    if (e.isSynthetic())
+        meta << tr("synthetic");
+
+    switch (shape) {
+    case TimelineLayout::Shape::Bubble: {
+        QColor fill = side == TimelineLayout::Side::Left ? pal.color(QPalette::AlternateBase)
+            : side == TimelineLayout::Side::Right        ? pal.color(QPalette::Highlight)
+                                                         : pal.color(QPalette::Base);
+        fill.setAlpha(side == TimelineLayout::Side::Right ? 40 : 255);
+        p->setPen(QPen(pal.color(QPalette::Mid), 0.8));
+        p->setBrush(fill);
+        p->drawRoundedRect(QRectF(g.frame).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8);
+        p->setFont(small);
+        p->setPen(dim);
+        const QString who = e.role.isEmpty() ? e.type : e.role;
+        p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetrics(small).elidedText(
+                who + QStringLiteral(" · ") + meta.join(QStringLiteral(" · ")), Qt::ElideRight, g.header.width()));
+        p->setFont(option.font);
+        p->setPen(text);
+        QString body = e.text;
+        if (e.flags & EventFlags::Cancelled)
+            body += tr(" [cut short]");
+        p->drawText(g.body, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, body);
+        if (!expanded
+            && option.fontMetrics.boundingRect(QRect(0, 0, g.body.width(), 1 << 24), Qt::TextWordWrap, body).height()
+                > g.body.height()) {
+            p->setPen(dim);
+            p->drawText(g.body, Qt::AlignRight | Qt::AlignBottom, tr("… Enter shows all"));
+        }
+        break;
+    }
+    case TimelineLayout::Shape::Card: {
+        const QString outcome = call ? call->outcome : e.outcome;
+        const QColor colour = outcomeColour(outcome, dark);
+        p->setPen(QPen(colour, 1.5));
+        p->setBrush(pal.color(QPalette::Base));
+        p->drawRoundedRect(QRectF(g.frame).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+        p->fillRect(QRect(g.frame.left(), g.frame.top() + 3, 4, g.frame.height() - 6), colour);
+        // Line 1: the call, and how it ended.
+        QList<QPair<QString, QColor>> pills { { outcomeLabel(outcome), colour } };
+        const int free = drawPillsRight(p, g.header, pills);
+        QFont bold = option.font;
+        bold.setBold(true);
+        p->setFont(bold);
+        p->setPen(text);
+        const QString name
+            = (expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ")) + (call ? call->toolName : e.toolName);
+        p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter, name);
+        const int nameWidth = QFontMetrics(bold).horizontalAdvance(name);
+        p->setFont(option.font);
+        p->setPen(dim);
+        const QString args = call ? call->arguments.simplified() : e.text;
+        const QRect argsRect(g.header.left() + nameWidth + 6, g.header.top(), free - g.header.left() - nameWidth - 12,
+            g.header.height());
+        p->drawText(argsRect, Qt::AlignLeft | Qt::AlignVCenter,
+            option.fontMetrics.elidedText(args, Qt::ElideRight, argsRect.width()));
+        // Line 2: timing and what is known of the pairing.
+        const QRect second(g.body.left(), g.body.top(), g.body.width(), option.fontMetrics.lineSpacing());
+        QList<QPair<QString, QColor>> badges;
+        const QColor note = dark ? QColor(0xff, 0xcc, 0x80) : QColor(0x8d, 0x5b, 0x00);
+        if (call && call->synthetic)
+            badges << qMakePair(tr("synthetic end"), note);
+        if (call && call->ambiguous)
+            badges << qMakePair(tr("ambiguous pair"), note);
+        else if (call && call->pairing == QLatin1String("guessed"))
+            badges << qMakePair(tr("guessed pair"), note);
+        if (call && call->pairing == QLatin1String("end_only"))
+            badges << qMakePair(tr("end without start"), note);
+        if (call && call->argumentsValid == false)
+            badges << qMakePair(tr("arguments not JSON"), note);
+        p->setFont(small);
+        const int badgeLeft = drawPillsRight(p, second, badges);
+        QStringList facts;
+        if (call && call->durationMs)
+            facts << tr("%1 ms").arg(*call->durationMs)
+                    + (call->durationSource == QLatin1String("timestamps") ? tr(" (timestamps)") : QString());
+        facts << meta;
+        p->setPen(dim);
+        p->drawText(QRect(second.left(), second.top(), badgeLeft - second.left(), second.height()),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetrics(small).elidedText(
+                facts.join(QStringLiteral(" · ")), Qt::ElideRight, badgeLeft - second.left()));
+        if (expanded && call) {
+            const QStringList& lines = cachedOpenLines(e, *call);
+            QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+            mono.setPointSizeF(option.font.pointSizeF() * 0.9);
+            const int line = option.fontMetrics.lineSpacing();
+            int y = second.bottom() + 1;
+            for (const QString& l : lines) {
+                const QRect r(g.body.left() + 8, y, g.body.width() - 8, line);
+                const bool heading = l == tr("Arguments") || l.startsWith(tr("Arguments (")) || l == tr("Result");
+                if (heading) {
+                    p->setFont(bold);
+                    p->setPen(text);
+                    p->drawText(r, Qt::AlignLeft | Qt::AlignVCenter, l);
+                } else if (l.startsWith(QLatin1Char(' ')) || l.startsWith(QLatin1Char('{'))
+                    || l.startsWith(QLatin1Char('[')) || l.startsWith(QLatin1Char('}'))
+                    || l.startsWith(QLatin1Char(']'))) {
+                    p->setFont(mono);
+                    drawJsonLine(p, r, l, pal);
+                } else {
+                    p->setFont(small);
+                    p->setPen(l.startsWith(tr("Error:")) ? outcomeColour(QStringLiteral("failed"), dark) : dim);
+                    p->drawText(r, Qt::AlignLeft | Qt::AlignVCenter,
+                        QFontMetrics(small).elidedText(l, Qt::ElideRight, r.width()));
+                }
+                y += line;
+            }
+        }
+        break;
+    }
+    case TimelineLayout::Shape::Compact: {
+        p->setFont(small);
+        p->setPen(dim);
+        const QString head = (expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ")) + e.type + QStringLiteral("  ");
+        const int headWidth = QFontMetrics(small).horizontalAdvance(head);
+        p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter, head);
+        const QRect rest(g.body.left() + headWidth, g.body.top(), g.body.width() - headWidth, g.body.height());
+        QString shown = e.text;
+        if (!meta.isEmpty())
+            shown += QStringLiteral("  · ") + meta.join(QStringLiteral(" · "));
+        if (expanded)
+            p->drawText(rest, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, shown);
+        else
+            p->drawText(rest, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(small).elidedText(shown.simplified(), Qt::ElideRight, rest.width()));
+        break;
+    }
+    }
+    p->restore();
+}

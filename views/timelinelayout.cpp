@@ -1,0 +1,64 @@
+#include "timelinelayout.h"
+
+#include <algorithm>
+
+TimelineLayout::Shape TimelineLayout::shapeOf(const EventRecord& e, bool hasCall)
+{
+    if (hasCall || e.kind == QLatin1String("tool_call"))
+        return Shape::Card;
+    if (e.kind == QLatin1String("message") && !e.text.isEmpty())
+        return Shape::Bubble;
+    return Shape::Compact;
+}
+
+TimelineLayout::Side TimelineLayout::sideOf(const EventRecord& e)
+{
+    if (e.role == QLatin1String("user"))
+        return Side::Left;
+    if (e.role == QLatin1String("assistant"))
+        return Side::Right;
+    return Side::Centre;
+}
+
+TimelineLayout::Geometry TimelineLayout::layout(
+    Shape shape, Side side, int width, const QFontMetrics& fm, const QString& text, bool expanded, int openLines)
+{
+    Geometry g;
+    const int line = fm.lineSpacing();
+    const int left = GroupGutter + Margin;
+    const int available = std::max(80, width - left - Margin);
+    switch (shape) {
+    case Shape::Card: {
+        const int lines = 2 + (expanded ? openLines : 0);
+        g.frame = QRect(left, Margin, available, 2 * Padding + lines * line);
+        g.header = QRect(left + Padding, Margin + Padding, available - 2 * Padding, line);
+        g.body = QRect(left + Padding, Margin + Padding + line, available - 2 * Padding, (lines - 1) * line);
+        break;
+    }
+    case Shape::Bubble: {
+        const int bubble = side == Side::Centre ? available : std::max(80, available * BubbleWidthPercent / 100);
+        const int textWidth = bubble - 2 * Padding;
+        int textHeight = fm.boundingRect(QRect(0, 0, textWidth, 1 << 24), Qt::TextWordWrap, text).height();
+        if (!expanded)
+            textHeight = std::min(textHeight, CollapsedBubbleLines * line);
+        textHeight = std::max(textHeight, line);
+        const int x = side == Side::Right ? left + available - bubble : side == Side::Centre ? left : left;
+        g.frame = QRect(x, Margin, bubble, 2 * Padding + line + textHeight);
+        g.header = QRect(x + Padding, Margin + Padding, textWidth, line);
+        g.body = QRect(x + Padding, Margin + Padding + line, textWidth, textHeight);
+        break;
+    }
+    case Shape::Compact: {
+        int textHeight = line;
+        if (expanded)
+            textHeight
+                = std::max(line, fm.boundingRect(QRect(0, 0, available, 1 << 24), Qt::TextWordWrap, text).height());
+        g.frame = QRect(left, Margin, available, textHeight + 2);
+        g.header = QRect(left, Margin + 1, available, line);
+        g.body = QRect(left, Margin + 1, available, textHeight);
+        break;
+    }
+    }
+    g.height = g.frame.bottom() + 1 + Margin;
+    return g;
+}

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "eventrecord.h"
+
+#include <QFontMetrics>
+#include <QRect>
+#include <QString>
+
+// Where everything of one timeline item goes, as plain arithmetic a test can check without a view.
+//
+// A tool call is a card whose collapsed height is constant (two lines), so the view never measures text to
+// scroll past calls; an open card adds a line for each line of its arguments, result and facts. A message is a
+// bubble placed by role (the user's on the left, the assistant's on the right, the system's centred) whose
+// height follows its wrapped text, cut to a few lines until it is opened. Everything else is a compact line.
+struct TimelineLayout
+{
+    enum class Shape { Bubble, Card, Compact };
+    enum class Side { Left, Right, Centre };
+
+    static constexpr int Margin = 4; // around an item
+    static constexpr int Padding = 6; // inside a bubble or card
+    static constexpr int GroupGutter = 12; // at the left, where one AI response's bar runs
+    static constexpr int BubbleWidthPercent = 78;
+    static constexpr int CollapsedBubbleLines = 6;
+
+    static Shape shapeOf(const EventRecord& e, bool hasCall);
+    static Side sideOf(const EventRecord& e);
+
+    struct Geometry
+    {
+        QRect frame; // the bubble or card; the compact line
+        QRect header; // sender, channel and time; a card's title line
+        QRect body; // the text; a card's second line and what opens below it
+        int height = 0; // of the whole item, margins included
+    };
+
+    // `openLines` is how many lines an open card shows below its two lines (its arguments, result and facts).
+    static Geometry layout(Shape shape, Side side, int width, const QFontMetrics& fm, const QString& text,
+        bool expanded, int openLines = 0);
+};
