@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "mainwindow.h"
+#include "theme.h"
 
 #include <cstdio>
 #include <QApplication>
@@ -28,6 +29,7 @@ int main(int argc, char** argv)
     // The installed icon and desktop file carry the app's id; a window manager matches the window to them.
     QGuiApplication::setDesktopFileName(QStringLiteral(SIGHTLINE_APP_ID));
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(SIGHTLINE_APP_ID)));
+    Theme::apply(Theme::saved());
     MainWindow window;
     window.show();
     if (arguments.size() > 1)

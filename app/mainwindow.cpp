@@ -10,9 +10,11 @@
 #include "storeerror.h"
 #include "storethread.h"
 #include "storeworker.h"
+#include "theme.h"
 #include "timelineview.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
@@ -234,6 +236,19 @@ void MainWindow::createActions()
     m_rawAction->setShortcut(QKeySequence(Qt::Key_R));
     m_rawAction->setStatusTip(tr("Every stored row as it is, one a line, instead of the timeline"));
     connect(m_rawAction, &QAction::toggled, this, &MainWindow::setRawMode);
+    QMenu* themes = view->addMenu(tr("&Theme"));
+    auto* themeGroup = new QActionGroup(this);
+    for (Theme::Choice choice : { Theme::Choice::System, Theme::Choice::Light, Theme::Choice::Dark }) {
+        const QString label = choice == Theme::Choice::System ? tr("&System") : choice == Theme::Choice::Light ? tr("&Light") : tr("&Dark");
+        QAction* a = themes->addAction(label, this, [choice] {
+            Theme::apply(choice);
+            Theme::save(choice);
+        });
+        a->setCheckable(true);
+        a->setChecked(Theme::saved() == choice);
+        a->setObjectName(QStringLiteral("theme-") + Theme::name(choice));
+        themeGroup->addAction(a);
+    }
     QAction* expand = view->addAction(tr("Open or Close the Item"));
     expand->setShortcuts({ QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Space) });
     expand->setShortcutContext(Qt::WidgetShortcut); // the timeline handles the keys itself; listed for F1
