@@ -32,8 +32,12 @@ int main(int argc, char** argv)
     Theme::apply(Theme::saved());
     MainWindow window;
     window.show();
+    // A file named on the command line; else the source opened last time; else the demo.
+    const QStringList recent = window.recentFiles();
     if (arguments.size() > 1)
         window.openPath(arguments.at(1));
+    else if (!recent.isEmpty())
+        window.openPath(recent.first());
     else
         window.openDemo();
     return app.exec();

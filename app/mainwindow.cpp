@@ -19,6 +19,8 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -26,13 +28,16 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressDialog>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <sqlite3.h>
 
@@ -51,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_details(new DetailsPane(this))
 {
     setWindowTitle(tr("Sightline"));
+    setAcceptDrops(true);
     m_eventList->setModel(m_eventModel);
     m_timeline->setModel(m_eventModel);
     m_eventModel->setMode(EventListModel::Mode::Timeline);
@@ -214,7 +220,10 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"));
+    // Icons from the desktop's theme, with Qt's own where the theme has none.
+    QAction* open = file->addAction(
+        QIcon::fromTheme(QStringLiteral("document-open"), style()->standardIcon(QStyle::SP_DialogOpenButton)),
+        tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(tr("Open a RoomKit store or a Sightline workspace"));
     connect(open, &QAction::triggered, this, [this] {
@@ -223,10 +232,24 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    QAction* openFolder = file->addAction(
+        QIcon::fromTheme(QStringLiteral("folder-open"), style()->standardIcon(QStyle::SP_DirOpenIcon)),
+        tr("Open &Folder…"));
+    openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openFolder->setStatusTip(tr("Open a folder of AG-UI thread logs"));
+    connect(openFolder, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open a folder of AG-UI thread logs"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    m_recentMenu = file->addMenu(QIcon::fromTheme(QStringLiteral("document-open-recent")), tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     QAction* demo = file->addAction(tr("Open &Demo Workspace"));
     connect(demo, &QAction::triggered, this, &MainWindow::openDemo);
     file->addSeparator();
-    QAction* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
+    QAction* quit = file->addAction(
+        QIcon::fromTheme(QStringLiteral("application-exit"), style()->standardIcon(QStyle::SP_DialogCloseButton)),
+        tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
@@ -239,7 +262,9 @@ void MainWindow::createActions()
     QMenu* themes = view->addMenu(tr("&Theme"));
     auto* themeGroup = new QActionGroup(this);
     for (Theme::Choice choice : { Theme::Choice::System, Theme::Choice::Light, Theme::Choice::Dark }) {
-        const QString label = choice == Theme::Choice::System ? tr("&System") : choice == Theme::Choice::Light ? tr("&Light") : tr("&Dark");
+        const QString label = choice == Theme::Choice::System ? tr("&System")
+            : choice == Theme::Choice::Light                  ? tr("&Light")
+                                                              : tr("&Dark");
         QAction* a = themes->addAction(label, this, [choice] {
             Theme::apply(choice);
             Theme::save(choice);
@@ -412,7 +437,10 @@ void MainWindow::openPath(const QString& path)
         showError(tr("%1: no such file").arg(path));
         return;
     }
-    switch (Importer::detect(path)) {
+    const Importer::Format format = Importer::detect(path);
+    if (format != Importer::Format::Unknown)
+        rememberFile(info.absoluteFilePath());
+    switch (format) {
     case Importer::Format::Workspace:
         openWorkspace(path, {});
         break;
@@ -429,6 +457,58 @@ void MainWindow::openPath(const QString& path)
             showError(e.toString());
         }
         break;
+    }
+}
+
+void MainWindow::rememberFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("files/recent")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    settings.setValue(QStringLiteral("files/recent"), files.mid(0, 10));
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    QStringList existing;
+    for (const QString& f : QSettings().value(QStringLiteral("files/recent")).toStringList()) {
+        if (QFileInfo::exists(f))
+            existing << f;
+    }
+    return existing;
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& f : files)
+        m_recentMenu->addAction(
+            QFileInfo(f).fileName() + QStringLiteral("  —  ") + QFileInfo(f).path(), this, [this, f] { openPath(f); });
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("(nothing opened yet)"))->setEnabled(false);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    // A dropped store, log, folder or workspace opens as if chosen in File > Open.
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            openPath(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
     }
 }
 

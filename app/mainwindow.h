@@ -6,6 +6,7 @@ class DetailsPane;
 class EventListModel;
 class EventListView;
 class QAbstractItemView;
+class QMenu;
 class QStackedWidget;
 class TimelineView;
 class QLabel;
@@ -29,6 +30,8 @@ public:
     // that. Errors are shown, never fatal.
     void openPath(const QString& path);
     void openDemo();
+    // Sources opened before, newest first (the ones that still exist).
+    QStringList recentFiles() const;
 
     RoomListView* roomList() const { return m_roomList; }
     // The view showing the room's events now: the timeline, or the raw rows.
@@ -53,9 +56,13 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createActions();
+    void rememberFile(const QString& path);
+    void fillRecentMenu();
     void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources);
     void showError(const QString& message);
@@ -71,6 +78,7 @@ private:
     TimelineView* m_timeline;
     QStackedWidget* m_eventViews;
     QAction* m_rawAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
     QSplitter* m_splitter;
     QLabel* m_status;
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)

@@ -61,7 +61,9 @@ void apply(Choice choice)
 Choice saved()
 {
     const QString value = QSettings().value(QStringLiteral("view/theme")).toString();
-    return value == QLatin1String("dark") ? Choice::Dark : value == QLatin1String("light") ? Choice::Light : Choice::System;
+    return value == QLatin1String("dark") ? Choice::Dark
+        : value == QLatin1String("light") ? Choice::Light
+                                          : Choice::System;
 }
 
 void save(Choice choice)

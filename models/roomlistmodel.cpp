@@ -38,7 +38,7 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
     case NativeIdRole:
         return r.nativeId;
     case FilterRole:
-        return QString(r.nativeId + QLatin1Char(' ') + r.title);
+        return QStringList { r.nativeId, r.title, r.owner, r.participants }.join(QLatin1Char(' '));
     case Qt::ToolTipRole:
         return tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed();
     case Qt::TextAlignmentRole:

@@ -14,6 +14,7 @@ struct EventDetails
     EventRecord record;
     QByteArray payload; // verbatim
     std::optional<ToolCallRecord> call;
+    std::optional<qint64> parentIndex; // RoomKit's thread root (parent_event_id), when it is in the room
 };
 
 Q_DECLARE_METATYPE(EventDetails)

@@ -16,6 +16,7 @@ struct RoomSummary
     QString owner; // AG-UI thread owner
     QString agentId;
     QString summary; // CraftBot head_summary: what the stored events follow on from
+    QString participants; // who spoke in the room, comma-separated
     qint64 createdMicros = 0;
     qint64 eventCount = 0; // every stored row, blocked ones included
     qint64 blockedCount = 0;

@@ -70,6 +70,8 @@ ALTER TABLE rooms ADD COLUMN owner TEXT;
 ALTER TABLE rooms ADD COLUMN agent_id TEXT;
 ALTER TABLE rooms ADD COLUMN summary TEXT;        -- CraftBot head_summary: what came before the stored events
 ALTER TABLE rooms ADD COLUMN updated_us INTEGER;
+ALTER TABLE rooms ADD COLUMN participants TEXT;   -- who spoke in the room, for finding it by participant
+UPDATE rooms SET participants = (SELECT group_concat(DISTINCT participant_id) FROM events WHERE room_id = rooms.id);
 ALTER TABLE events ADD COLUMN group_id TEXT;      -- one AI response: correlation id, run id, task
 ALTER TABLE events ADD COLUMN message_id TEXT;
 ALTER TABLE events ADD COLUMN source_line INTEGER; -- where the record starts in a text source (EVENT.md, JSON Lines)

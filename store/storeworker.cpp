@@ -125,6 +125,8 @@ void StoreWorker::loadDetails(quint64 generation, qint64 roomId, qint64 index)
         details.payload = m_workspace->payload(record->rowId);
         if (record->kind == QLatin1String("tool_call"))
             details.call = m_workspace->toolCallAt(roomId, index);
+        if (!record->parentId.isEmpty())
+            details.parentIndex = m_workspace->indexOfNativeId(roomId, record->parentId);
         emit detailsLoaded(generation, details);
     } catch (const StoreError& e) {
         emit failed(e.toString());

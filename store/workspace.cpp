@@ -133,10 +133,10 @@ int Workspace::schemaVersion()
 }
 
 namespace {
-const char* const roomColumns
-    = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
-      "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
-      "r.first_us, r.last_us, r.owner, r.agent_id, r.summary FROM rooms r JOIN sources s ON s.id = r.source_id";
+const char* const roomColumns = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
+                                "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
+                                "r.first_us, r.last_us, r.owner, r.agent_id, r.summary, r.participants FROM rooms r "
+                                "JOIN sources s ON s.id = r.source_id";
 
 RoomSummary readRoom(const QSqlQuery& q)
 {
@@ -159,6 +159,7 @@ RoomSummary readRoom(const QSqlQuery& q)
     r.owner = q.value(15).toString();
     r.agentId = q.value(16).toString();
     r.summary = q.value(17).toString();
+    r.participants = q.value(18).toString();
     return r;
 }
 } // namespace
@@ -294,9 +295,10 @@ ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>
         marks << QStringLiteral("?");
         binds << i;
     }
-    QSqlQuery q = exec(QLatin1String(toolCallColumns) + QStringLiteral("WHERE room_id = ? AND coalesce(start_seq, end_seq, result_seq) IN (")
-                           + marks.join(QLatin1Char(',')) + QStringLiteral(")"),
-                       binds);
+    QSqlQuery q = exec(QLatin1String(toolCallColumns)
+            + QStringLiteral("WHERE room_id = ? AND coalesce(start_seq, end_seq, result_seq) IN (")
+            + marks.join(QLatin1Char(',')) + QStringLiteral(")"),
+        binds);
     while (q.next())
         out.append(readToolCall(q));
     return out;
@@ -310,6 +312,15 @@ std::optional<qint64> Workspace::nextProblemCall(qint64 roomId, qint64 fromIndex
             + (forward ? QStringLiteral("> ? ORDER BY at ASC") : QStringLiteral("< ? ORDER BY at DESC"))
             + QStringLiteral(" LIMIT 1"),
         { roomId, fromIndex });
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).toLongLong();
+}
+
+std::optional<qint64> Workspace::indexOfNativeId(qint64 roomId, const QString& nativeId)
+{
+    QSqlQuery q = exec(
+        QStringLiteral("SELECT seq FROM events WHERE room_id = ? AND native_id = ? LIMIT 1"), { roomId, nativeId });
     if (!q.next())
         return std::nullopt;
     return q.value(0).toLongLong();

@@ -49,6 +49,7 @@ public:
     // after (before) `fromIndex`; nullopt when there is none.
     std::optional<qint64> nextProblemCall(qint64 roomId, qint64 fromIndex, bool forward);
     std::optional<EventRecord> event(qint64 roomId, qint64 index);
+    std::optional<qint64> indexOfNativeId(qint64 roomId, const QString& nativeId);
     QByteArray payload(qint64 eventRowId);
     // Full-text search over message text, tool arguments and results (`bodyOnly`: message text alone, as
     // RoomKit's own search_events reads). roomId 0 searches every room. Hits ascend by room and index.

@@ -15,17 +15,21 @@
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QDropEvent>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
+#include <QUrl>
 
 using namespace TestSupport;
 
@@ -213,6 +217,74 @@ private slots:
         QTest::keyClick(window.timeline(), Qt::Key_Space);
         QVERIFY(!card.data(EventListModel::ExpandedRole).toBool());
         QTRY_COMPARE(window.timeline()->visualRect(card).height(), closed);
+    }
+
+    // Files opened come back in File > Open Recent (and the newest opens at the next start); a file dropped on
+    // the window opens; a room is found by a participant; a reply links to its thread root.
+    void filesDropsParticipantsAndThreads()
+    {
+        MainWindow window;
+        window.show();
+        const QString first
+            = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("recent-a.sqlite"));
+        const QString second
+            = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("recent-b.sqlite"));
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(first);
+        QVERIFY(shown.wait(10000));
+
+        // Dropped on the window, the second store opens.
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(second) });
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(window.roomModel()->rowCount(), 26);
+        QCOMPARE(window.recentFiles().mid(0, 2), (QStringList { second, first }));
+        QFile::remove(first);
+        QVERIFY(!window.recentFiles().contains(first));
+
+        // A participant's id finds the rooms they spoke in.
+        window.roomList()->filterEdit()->setText(QStringLiteral("u-12"));
+        QTRY_VERIFY(window.roomList()->view()->model()->rowCount() < 26);
+        QStringList ids;
+        for (int row = 0; row < window.roomList()->view()->model()->rowCount(); ++row)
+            ids << window.roomList()->view()->model()->index(row, 0).data(RoomListModel::NativeIdRole).toString();
+        QVERIFY2(ids.contains(QStringLiteral("edge-threads")), qPrintable(ids.join(QLatin1Char(','))));
+        window.roomList()->filterEdit()->clear();
+        QTRY_COMPARE(window.roomList()->view()->model()->rowCount(), 26);
+
+        // A reply in a thread links to its root.
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-threads")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 5);
+        int reply = -1;
+        for (int row = 0; row < window.eventModel()->rowCount() && reply < 0; ++row) {
+            if (!window.eventModel()->record(row).parentId.isEmpty())
+                reply = row;
+        }
+        QVERIFY(reply >= 0);
+        window.eventList()->setCurrentIndex(window.eventModel()->index(reply, 0));
+        QToolButton* root = window.detailsPane()->linkButton(QStringLiteral("parent"));
+        QTRY_VERIFY(root->isVisibleTo(window.detailsPane()));
+        root->click();
+        QTRY_COMPARE(window.eventList()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index, 3);
+    }
+
+    void themes()
+    {
+        MainWindow window;
+        window.show();
+        QAction* dark = window.findChild<QAction*>(QStringLiteral("theme-dark"));
+        QAction* system = window.findChild<QAction*>(QStringLiteral("theme-system"));
+        QVERIFY(dark && system);
+        dark->trigger();
+        QVERIFY(QApplication::palette().color(QPalette::Base).lightness() < 128);
+        QCOMPARE(QApplication::style()->name(), QStringLiteral("fusion"));
+        system->trigger();
+        QVERIFY(QApplication::palette().color(QPalette::Base).lightness() >= 128);
     }
 
     void shortcutsAreListed()

@@ -41,6 +41,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     , m_toStart(::linkButton(tr("Go to start"), this))
     , m_toEnd(::linkButton(tr("Go to end"), this))
     , m_toResult(::linkButton(tr("Go to result"), this))
+    , m_toParent(::linkButton(tr("Go to thread root"), this))
     , m_tabs(new QTabWidget(this))
     , m_tree(new QTreeView(this))
     , m_model(new JsonTreeModel(this))
@@ -74,7 +75,7 @@ DetailsPane::DetailsPane(QWidget* parent)
 
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
-    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult }) {
+    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent }) {
         links->addWidget(b);
         b->hide();
     }
@@ -82,6 +83,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     connect(m_toStart, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->startIndex); });
     connect(m_toEnd, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->endIndex); });
     connect(m_toResult, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->resultIndex); });
+    connect(m_toParent, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.parentIndex); });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -94,6 +96,8 @@ DetailsPane::DetailsPane(QWidget* parent)
 
 QToolButton* DetailsPane::linkButton(const QString& which) const
 {
+    if (which == QLatin1String("parent"))
+        return m_toParent;
     return which == QLatin1String("start") ? m_toStart : which == QLatin1String("end") ? m_toEnd : m_toResult;
 }
 
@@ -103,7 +107,7 @@ void DetailsPane::clear()
     m_header->setText(tr("<i>Select an event to see it in full.</i>"));
     m_model->clear();
     m_raw->clear();
-    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult })
+    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent })
         b->hide();
 }
 
@@ -156,6 +160,7 @@ void DetailsPane::setDetails(const EventDetails& details)
     };
     showLink(m_toStart, details.call ? details.call->startIndex : std::nullopt);
     showLink(m_toEnd, details.call ? details.call->endIndex : std::nullopt);
+    showLink(m_toParent, details.parentIndex);
     showLink(m_toResult,
         details.call && details.call->resultIndex != details.call->endIndex ? details.call->resultIndex : std::nullopt);
 

@@ -29,7 +29,7 @@ public:
     JsonTreeModel* model() const { return m_model; }
     QPlainTextEdit* raw() const { return m_raw; }
     QTabWidget* tabs() const { return m_tabs; }
-    QToolButton* linkButton(const QString& which) const; // "start", "end" or "result"
+    QToolButton* linkButton(const QString& which) const; // "start", "end", "result" or "parent"
 
     // What the tree's context menu does, for a tree index.
     QString valueText(const QModelIndex& index) const; // the value as JSON (a string as its text)
@@ -48,6 +48,7 @@ private:
     QToolButton* m_toStart;
     QToolButton* m_toEnd;
     QToolButton* m_toResult;
+    QToolButton* m_toParent;
     QTabWidget* m_tabs;
     QTreeView* m_tree;
     JsonTreeModel* m_model;

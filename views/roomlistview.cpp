@@ -21,7 +21,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_proxy->setFilterRole(RoomListModel::FilterRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
 
-    m_filter->setPlaceholderText(tr("Filter rooms by id or title"));
+    m_filter->setPlaceholderText(tr("Filter rooms by id, title or participant"));
     m_filter->setClearButtonEnabled(true);
     // A short debounce, so typing a long id does not re-filter on every key.
     auto* debounce = new QTimer(this);

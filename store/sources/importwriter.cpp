@@ -295,17 +295,19 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
 {
     const qint64 id = m_room.id;
     // QtSql binds positional '?' only, so the room id is bound once per use.
-    m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), "
-                             "event_count = (SELECT count(*) FROM events WHERE room_id = ?), "
-                             "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
-                             "first_us = (SELECT min(created_us) FROM events WHERE room_id = ?), "
-                             "last_us = (SELECT max(created_us) FROM events WHERE room_id = ?), "
-                             "tool_calls = (SELECT count(*) FROM tool_calls WHERE room_id = ?), "
-                             "failed = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'failed'), "
-                             "refused = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'refused'), "
-                             "unserved = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'unserved') "
-                             "WHERE id = ?"),
-        { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id, id, id, id });
+    m_ws.exec(
+        QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), "
+                       "event_count = (SELECT count(*) FROM events WHERE room_id = ?), "
+                       "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
+                       "first_us = (SELECT min(created_us) FROM events WHERE room_id = ?), "
+                       "last_us = (SELECT max(created_us) FROM events WHERE room_id = ?), "
+                       "tool_calls = (SELECT count(*) FROM tool_calls WHERE room_id = ?), "
+                       "failed = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'failed'), "
+                       "refused = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'refused'), "
+                       "unserved = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'unserved'), "
+                       "participants = (SELECT group_concat(DISTINCT participant_id) FROM events WHERE room_id = ?) "
+                       "WHERE id = ?"),
+        { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id, id, id, id, id });
     commit();
     m_done += m_inBatch;
     m_inBatch = 0;
