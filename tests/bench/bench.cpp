@@ -1,0 +1,286 @@
+// Sightline's benchmark (issue "Scale"): at each size, the time of each piece of work a user waits for, through
+// the real code, next to a baseline measured in the same run on the same file (raw SQLite through its C API, or
+// the sqlite3 command line), and their ratio. Ratios, not absolute times, are what carry across machines.
+//
+//   sightline_bench [--events 1000,100000,1000000] [--dir DIR] [--keep]
+
+#include "cli.h"
+#include "eventlistmodel.h"
+#include "roomkitstoregenerator.h"
+#include "sources/importer.h"
+#include "storethread.h"
+#include "storeworker.h"
+#include "workspace.h"
+
+#include <functional>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QGuiApplication>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QThread>
+#include <QTimer>
+#include <sqlite3.h>
+
+namespace {
+
+struct Row
+{
+    QString work;
+    double ms = 0;
+    double baselineMs = 0;
+    QString baseline;
+    QString target;
+};
+
+double timeMs(const std::function<void()>& work)
+{
+    QElapsedTimer t;
+    t.start();
+    work();
+    return t.nsecsElapsed() / 1e6;
+}
+
+// The median of a few runs, for the quick figures.
+double medianMs(int runs, const std::function<void()>& work)
+{
+    QVector<double> times;
+    for (int i = 0; i < runs; ++i)
+        times << timeMs(work);
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+// Runs the event loop until `done` holds; a figure that never comes stops the benchmark, loudly.
+void waitFor(const std::function<bool()>& done)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > 240000) {
+            QTextStream(stderr) << "sightline_bench: gave up waiting after 240 s" << Qt::endl;
+            std::exit(1);
+        }
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+}
+
+// Raw SQLite: a query stepped to its end through the C API, every column read.
+double rawMs(const QString& path, const QByteArray& sql, int runs = 5)
+{
+    sqlite3* db = nullptr;
+    const QByteArray uri = (QStringLiteral("file:") + path + QStringLiteral("?immutable=1")).toUtf8();
+    sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    const double ms = medianMs(runs, [&] {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, sql.constData(), -1, &st, nullptr);
+        qint64 bytes = 0;
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(st); ++c)
+                bytes += sqlite3_column_bytes(st, c);
+        }
+        sqlite3_finalize(st);
+        Q_UNUSED(bytes);
+    });
+    sqlite3_close(db);
+    return ms;
+}
+
+qint64 residentKb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    status.open(QIODevice::ReadOnly);
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return 0;
+}
+
+QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
+{
+    QVector<Row> rows;
+    const QString store = dir + QStringLiteral("/bench-%1.sqlite").arg(events);
+    if (!QFile::exists(store)) {
+        log << "generating " << events << " events ... " << Qt::flush;
+        const double ms = timeMs([&] { RoomKitStoreGenerator::write(store, events, 20, 0.9, 1); });
+        log << int(ms) << " ms" << Qt::endl;
+    }
+    const QString workspace = dir + QStringLiteral("/bench-%1.sightline").arg(events);
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(workspace + QLatin1String(suffix));
+
+    // Import: the whole store into a new workspace, against reading every row's JSON raw.
+    double importMs = 0;
+    {
+        Workspace ws(workspace);
+        importMs = timeMs([&] { Importer::import(ws, store); });
+    }
+    rows << Row { QStringLiteral("import into the workspace"), importMs, rawMs(store, "SELECT data FROM events", 1),
+        QStringLiteral("SELECT data FROM events (C API)"), QStringLiteral("≤ 8 ×") };
+
+    qint64 bigRoom = 0, lastIndex = 0, roomEvents = 0;
+    {
+        Workspace ws(workspace);
+        bigRoom = ws.findRooms(QStringLiteral("room-big")).first();
+        roomEvents = ws.room(bigRoom)->eventCount;
+        EventFilter all;
+        all.includeBlocked = true;
+        lastIndex = ws.listEvents(bigRoom, all, PageRequest { 1, 0, true, {}, {} }).first().index;
+    }
+    log << "room-big: " << roomEvents << " events" << Qt::endl;
+
+    StoreThread thread;
+    StoreWorker* worker = thread.worker();
+    QSignalSpy opened(worker, &StoreWorker::workspaceOpened);
+    QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
+    waitFor([&] { return opened.count() > 0; });
+
+    // Open the room until the first screen of timeline items is in the model.
+    EventListModel model(worker);
+    model.setMode(EventListModel::Mode::Timeline);
+    const QByteArray firstScreen = "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200";
+    const double openMs = medianMs(3, [&] {
+        model.setRoom(0);
+        model.setRoom(bigRoom);
+        waitFor([&] { return model.rowCount() > 0; });
+    });
+    rows << Row { QStringLiteral("open the biggest room, first screen"), openMs, rawMs(store, firstScreen),
+        QStringLiteral("its first 200 rows (C API)"), QStringLiteral("≤ 100 ms") };
+
+    // Jump to the last event (today: pages load up to it).
+    const double jumpMs = timeMs([&] {
+        bool ready = false;
+        auto c = QObject::connect(&model, &EventListModel::indexReady, [&] { ready = true; });
+        model.loadThrough(lastIndex);
+        waitFor([&] { return ready; });
+        QObject::disconnect(c);
+    });
+    rows << Row { QStringLiteral("jump to the last event"), jumpMs,
+        rawMs(store, "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx DESC LIMIT 200"),
+        QStringLiteral("its last 200 rows (C API)"), QStringLiteral("≤ 100 ms") };
+
+    // Change a filter until its first screen; then the "X of Y" count behind it.
+    EventFilter ends;
+    ends.types = { QStringLiteral("tool_call_start") }; // the calls: in the timeline an end folds into its card
+    QVector<double> firsts, counts;
+    for (int i = 0; i < 3; ++i) {
+        model.setRoom(0);
+        QElapsedTimer t;
+        t.start();
+        model.setRoom(bigRoom, ends);
+        waitFor([&] { return model.rowCount() > 0; });
+        firsts << t.nsecsElapsed() / 1e6;
+        waitFor([&] { return model.shownCount() >= 0; });
+        counts << t.nsecsElapsed() / 1e6;
+    }
+    std::sort(firsts.begin(), firsts.end());
+    std::sort(counts.begin(), counts.end());
+    const double filterMs = firsts[1], countMs = counts[1];
+    rows << Row { QStringLiteral("change a filter, first screen"), filterMs,
+        rawMs(store,
+            "SELECT data FROM events WHERE room_id = 'room-big' AND type = 'tool_call_start' ORDER BY idx LIMIT 200"),
+        QStringLiteral("the same filter, 200 rows (C API)"), QStringLiteral("≤ 150 ms") };
+    rows << Row { QStringLiteral("\"X of Y\" count under that filter"), countMs,
+        rawMs(store, "SELECT count(*) FROM events WHERE room_id = 'room-big' AND type = 'tool_call_start'"),
+        QStringLiteral("count(*) (C API)"), QStringLiteral("≤ 500 ms") };
+    {
+        Workspace ws(workspace);
+        const double facetMs = medianMs(3, [&] {
+            QSqlQuery q = ws.exec(
+                QStringLiteral("SELECT type, count(*) FROM events WHERE room_id = ? AND blocked = 0 GROUP BY type"),
+                { bigRoom });
+            while (q.next()) { }
+        });
+        rows << Row { QStringLiteral("facet counts (events by type)"), facetMs,
+            rawMs(store, "SELECT type, count(*) FROM events WHERE room_id = 'room-big' GROUP BY type"),
+            QStringLiteral("GROUP BY type (C API)"), QStringLiteral("≤ 500 ms") };
+        const double searchMs = medianMs(3, [&] { ws.search(bigRoom, QStringLiteral("refund"), 200, false); });
+        rows << Row { QStringLiteral("full-text search, first 200 hits"), searchMs,
+            rawMs(store,
+                "SELECT event_id FROM events_fts WHERE events_fts MATCH 'refund' AND room_id = 'room-big' LIMIT 200"),
+            QStringLiteral("RoomKit's own FTS5 (C API)"), QStringLiteral("≤ 200 ms") };
+    }
+
+    // Export the room as JSON Lines: today the CLI's events --json, against sqlite3 -json on the source.
+    {
+        QFile null(QStringLiteral("/dev/null"));
+        null.open(QIODevice::WriteOnly);
+        QTextStream out(&null), err(&null);
+        const double exportMs = timeMs([&] {
+            Cli::run({ QStringLiteral("sightline"), QStringLiteral("events"), workspace, QStringLiteral("--room"),
+                         QStringLiteral("room-big"), QStringLiteral("--include-blocked"), QStringLiteral("--json") },
+                out, err);
+        });
+        const double cliMs = timeMs([&] {
+            QProcess p;
+            p.setStandardOutputFile(QStringLiteral("/dev/null"));
+            p.start(QStringLiteral("sqlite3"),
+                { QStringLiteral("-json"), store,
+                    QStringLiteral("SELECT data FROM events WHERE room_id = 'room-big'") });
+            p.waitForFinished(-1);
+        });
+        rows << Row { QStringLiteral("export the room as JSON Lines (events --json)"), exportMs, cliMs,
+            QStringLiteral("sqlite3 -json"), QStringLiteral("≤ 3 ×") };
+    }
+
+    // Memory with the room open and scrolled end to end (every page loaded into the model).
+    model.setRoom(bigRoom);
+    waitFor([&] {
+        if (model.canFetchMore({}))
+            model.fetchMore({});
+        return !model.canFetchMore({}) && !model.isLoading() && model.rowCount() > 0;
+    });
+    rows << Row { QStringLiteral("resident memory, room scrolled end to end (MB)"), residentKb() / 1024.0, 0,
+        QStringLiteral("—"), QStringLiteral("≤ 200 MB") };
+    return rows;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Sightline's benchmark: figures next to raw SQLite baselines."));
+    parser.addHelpOption();
+    parser.addOption({ QStringLiteral("events"), QStringLiteral("sizes, comma-separated (default 1000,100000)"),
+        QStringLiteral("N,...") });
+    parser.addOption({ QStringLiteral("dir"),
+        QStringLiteral("where stores are generated and kept (default: a temporary folder)"), QStringLiteral("DIR") });
+    parser.process(app);
+    QTemporaryDir temp;
+    const QString dir = parser.isSet(QStringLiteral("dir")) ? parser.value(QStringLiteral("dir")) : temp.path();
+    QDir().mkpath(dir);
+    QTextStream out(stdout);
+    QTextStream log(stderr);
+    QStringList sizes = parser.value(QStringLiteral("events")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (sizes.isEmpty())
+        sizes = { QStringLiteral("1000"), QStringLiteral("100000") };
+    out << "| events | work | Sightline | baseline | ratio | target |\n|---:|---|---:|---|---:|---|\n";
+    for (const QString& size : sizes) {
+        for (const Row& r : run(size.toLongLong(), dir, log)) {
+            const QString ratio = r.baselineMs > 0 ? QString::number(r.ms / r.baselineMs, 'f', 1) + QStringLiteral(" ×")
+                                                   : QStringLiteral("—");
+            const QString figure = r.work.endsWith(QLatin1String("(MB)"))
+                ? QString::number(r.ms, 'f', 0)
+                : QString::number(r.ms, 'f', 1) + QStringLiteral(" ms");
+            const QString base = r.baselineMs > 0
+                ? QString::number(r.baselineMs, 'f', 1) + QStringLiteral(" ms, ") + r.baseline
+                : r.baseline;
+            out << "| " << size << " | " << r.work << " | " << figure << " | " << base << " | " << ratio << " | "
+                << r.target << " |\n";
+            out.flush();
+        }
+    }
+    return 0;
+}
