@@ -22,6 +22,12 @@ QString nextConnectionName()
     return QStringLiteral("sightline-workspace-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
+// A nullable integer column: nullopt for NULL.
+std::optional<qint64> optionalAt(const QSqlQuery& q, int column)
+{
+    return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
+}
+
 EventRecord readRecord(const QSqlQuery& q)
 {
     EventRecord r;
@@ -235,18 +241,15 @@ const char* const toolCallColumns = "SELECT tool_name, tool_id, group_id, start_
 
 ToolCallRecord readToolCall(const QSqlQuery& q)
 {
-    auto optional = [&q](int column) -> std::optional<qint64> {
-        return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
-    };
     ToolCallRecord c;
     c.toolName = q.value(0).toString();
     c.toolId = q.value(1).toString();
     c.groupId = q.value(2).toString();
-    c.startIndex = optional(3);
-    c.endIndex = optional(4);
-    c.startMicros = optional(5);
-    c.endMicros = optional(6);
-    c.durationMs = optional(7);
+    c.startIndex = optionalAt(q, 3);
+    c.endIndex = optionalAt(q, 4);
+    c.startMicros = optionalAt(q, 5);
+    c.endMicros = optionalAt(q, 6);
+    c.durationMs = optionalAt(q, 7);
     c.durationSource = q.value(8).toString();
     c.status = q.value(9).toString();
     c.outcome = q.value(10).toString();
@@ -256,7 +259,7 @@ ToolCallRecord readToolCall(const QSqlQuery& q)
     if (!q.isNull(14))
         c.argumentsValid = q.value(14).toBool();
     c.result = q.value(15).toString();
-    c.resultIndex = optional(16);
+    c.resultIndex = optionalAt(q, 16);
     c.synthetic = q.value(17).toBool();
     c.ambiguous = q.value(18).toBool();
     return c;
@@ -343,19 +346,16 @@ RunRecords Workspace::runs(qint64 roomId)
                                       "ended_us, outcome, detail, synthetic, usage_json, interrupts_json FROM runs "
                                       "WHERE room_id = ? ORDER BY first_seq, id"),
         { roomId });
-    auto optional = [&q](int column) -> std::optional<qint64> {
-        return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
-    };
     while (q.next()) {
         RunRecord r;
         r.groupId = q.value(0).toString();
         r.kind = q.value(1).toString();
         r.name = q.value(2).toString();
         r.parentGroupId = q.value(3).toString();
-        r.firstIndex = optional(4);
-        r.lastIndex = optional(5);
-        r.startMicros = optional(6);
-        r.endMicros = optional(7);
+        r.firstIndex = optionalAt(q, 4);
+        r.lastIndex = optionalAt(q, 5);
+        r.startMicros = optionalAt(q, 6);
+        r.endMicros = optionalAt(q, 7);
         r.outcome = q.value(8).toString();
         r.detail = q.value(9).toString();
         r.synthetic = q.value(10).toBool();
