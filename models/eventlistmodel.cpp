@@ -37,9 +37,11 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     emit countsChanged(m_shown, m_total);
     if (roomId == 0 || !m_worker)
         return;
+    // The first screen before the count: the worker answers in order, and a count grows with the room while a
+    // page does not.
+    requestPage();
     QMetaObject::invokeMethod(m_worker, "countEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
         Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
-    requestPage();
 }
 
 void EventListModel::requestPage()
