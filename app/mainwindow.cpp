@@ -92,8 +92,12 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
 
     StoreWorker* worker = m_store->worker();
+    m_eventModel->setCountWorker(m_store->counter());
+    connect(m_store->counter(), &StoreWorker::failed, this, &MainWindow::showError);
     connect(worker, &StoreWorker::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
+        // The counting connection opens the workspace once the first one has made (or migrated) it.
+        QMetaObject::invokeMethod(m_store->counter(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, path));
         if (!m_pendingImports.isEmpty()) {
             m_progress = new QProgressDialog(
                 tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()), tr("Cancel"), 0, 0, this);

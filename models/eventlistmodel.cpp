@@ -19,6 +19,12 @@ EventListModel::EventListModel(StoreWorker* worker, QObject* parent)
     connect(worker, &StoreWorker::timelineLoaded, this, &EventListModel::onTimelineLoaded);
 }
 
+void EventListModel::setCountWorker(StoreWorker* counter)
+{
+    m_counter = counter;
+    connect(counter, &StoreWorker::eventsCounted, this, &EventListModel::onCounted);
+}
+
 void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
 {
     beginResetModel();
@@ -40,8 +46,8 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     // The first screen before the count: the worker answers in order, and a count grows with the room while a
     // page does not.
     requestPage();
-    QMetaObject::invokeMethod(m_worker, "countEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
-        Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
+    QMetaObject::invokeMethod(m_counter ? m_counter.data() : m_worker.data(), "countEvents", Qt::QueuedConnection,
+        Q_ARG(quint64, m_generation), Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
 }
 
 void EventListModel::requestPage()

@@ -36,6 +36,8 @@ public:
     static constexpr int PageSize = 200;
 
     explicit EventListModel(StoreWorker* worker, QObject* parent = nullptr);
+    // Counts go to this worker (its own connection to the same workspace), so they never hold up a page.
+    void setCountWorker(StoreWorker* counter);
 
     // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first page.
     void setRoom(qint64 roomId, const EventFilter& filter = {});
@@ -73,6 +75,7 @@ private:
     void requestPage();
 
     QPointer<StoreWorker> m_worker;
+    QPointer<StoreWorker> m_counter;
     qint64 m_roomId = 0;
     EventFilter m_filter;
     EventRecords m_rows;

@@ -5,17 +5,23 @@
 StoreThread::StoreThread(QObject* parent)
     : QObject(parent)
     , m_worker(new StoreWorker)
+    , m_counter(new StoreWorker)
 {
     m_thread.setObjectName(QStringLiteral("sightline-store"));
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
+    m_countThread.setObjectName(QStringLiteral("sightline-counts"));
+    for (auto [worker, thread] : { std::pair { m_worker, &m_thread }, std::pair { m_counter, &m_countThread } }) {
+        worker->moveToThread(thread);
+        connect(thread, &QThread::finished, worker, &QObject::deleteLater);
+        thread->start();
+    }
 }
 
 StoreThread::~StoreThread()
 {
     m_worker->cancelImport();
-    QMetaObject::invokeMethod(m_worker, &StoreWorker::closeWorkspace, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    for (auto [worker, thread] : { std::pair { m_worker, &m_thread }, std::pair { m_counter, &m_countThread } }) {
+        QMetaObject::invokeMethod(worker, &StoreWorker::closeWorkspace, Qt::BlockingQueuedConnection);
+        thread->quit();
+        thread->wait();
+    }
 }

@@ -135,6 +135,24 @@ private slots:
         QTRY_COMPARE(qint64(model.rowCount()), model.shownCount());
     }
 
+    // Counts come from a connection of their own, so a page never waits behind a count.
+    void countsOnTheirOwnConnection()
+    {
+        StoreThread store;
+        openInWorker(store.worker());
+        openInWorker(store.counter());
+        EventListModel model(store.worker());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setCountWorker(store.counter());
+        QSignalSpy counted(store.counter(), &StoreWorker::eventsCounted);
+        QSignalSpy countedHere(store.worker(), &StoreWorker::eventsCounted);
+        model.setRoom(m_bigRoom);
+        QTRY_COMPARE(model.totalCount(), 516);
+        QCOMPARE(counted.count(), 1);
+        QCOMPARE(countedHere.count(), 0);
+        QTRY_VERIFY(model.rowCount() > 0);
+    }
+
     void staleRepliesAreDropped()
     {
         StoreThread store;

@@ -144,7 +144,11 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
     waitFor([&] { return opened.count() > 0; });
 
     // Open the room until the first screen of timeline items is in the model.
+    QSignalSpy counterOpened(thread.counter(), &StoreWorker::workspaceOpened);
+    QMetaObject::invokeMethod(thread.counter(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
+    waitFor([&] { return counterOpened.count() > 0; });
     EventListModel model(worker);
+    model.setCountWorker(thread.counter());
     model.setMode(EventListModel::Mode::Timeline);
     const QByteArray firstScreen = "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200";
     const double openMs = medianMs(3, [&] {
