@@ -293,17 +293,21 @@ ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>
     if (indexes.isEmpty())
         return out;
     QStringList marks;
-    QVariantList binds { roomId };
+    QVariantList values;
     for (qint64 i : indexes) {
         marks << QStringLiteral("?");
-        binds << i;
+        values << i;
     }
-    QSqlQuery q = exec(QLatin1String(toolCallColumns)
-            + QStringLiteral("WHERE room_id = ? AND coalesce(start_seq, end_seq, result_seq) IN (")
-            + marks.join(QLatin1Char(',')) + QStringLiteral(")"),
-        binds);
-    while (q.next())
-        out.append(readToolCall(q));
+    const QString in = QStringLiteral("(") + marks.join(QLatin1Char(',')) + QStringLiteral(")");
+    // Two lookups that each use tool_calls_room (room_id, start_seq): calls by their start, then the few that
+    // have none (shown at their end or result). One query on coalesce(...) would scan every call of the room.
+    const QStringList lookups { QString(QStringLiteral("WHERE room_id = ? AND start_seq IN ") + in),
+        QString(QStringLiteral("WHERE room_id = ? AND start_seq IS NULL AND coalesce(end_seq, result_seq) IN ") + in) };
+    for (const QString& where : lookups) {
+        QSqlQuery q = exec(QLatin1String(toolCallColumns) + where, QVariantList { roomId } + values);
+        while (q.next())
+            out.append(readToolCall(q));
+    }
     return out;
 }
 
