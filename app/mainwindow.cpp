@@ -455,11 +455,7 @@ void MainWindow::openPath(const QString& path)
         openWorkspace(Importer::cachedWorkspacePath(path), { path });
         break;
     case Importer::Format::Unknown:
-        try {
-            throw Importer::unsupported(path);
-        } catch (const StoreError& e) {
-            showError(e.toString());
-        }
+        showError(Importer::unsupported(path).toString());
         break;
     }
 }
@@ -519,7 +515,8 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::openDemo()
 {
     try {
-        openWorkspace(DemoStore::ensureWorkspace(), {});
+        const QString store = DemoStore::ensureStore();
+        openWorkspace(Importer::cachedWorkspacePath(store), { store });
     } catch (const StoreError& e) {
         showError(e.toString());
     }

@@ -1,10 +1,7 @@
 #include "demo/demostore.h"
 
-#include "schema.h"
-#include "sources/importer.h"
 #include "storeerror.h"
 #include "timeutil.h"
-#include "workspace.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -313,22 +310,16 @@ void write(const QString& path)
     QSqlDatabase::removeDatabase(connection);
 }
 
-QString ensureWorkspace()
+QString ensureStore()
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
     QDir().mkpath(dir);
-    // Versioned names: a newer Sightline writes its own demo rather than reading an older one's.
-    const QString stem
-        = QStringLiteral("/demo-%1-%2").arg(QLatin1String(SIGHTLINE_VERSION)).arg(Schema::latestVersion());
-    const QString store = dir + stem + QStringLiteral("-roomkit.sqlite");
-    const QString workspace = dir + stem + QStringLiteral(".sightline");
-    if (QFile::exists(workspace) && QFile::exists(store))
-        return workspace;
-    QFile::remove(workspace);
-    write(store);
-    Workspace ws(workspace);
-    Importer::import(ws, store);
-    return workspace;
+    // Versioned name: a newer Sightline writes its own demo rather than showing an older one's.
+    const QString store
+        = dir + QStringLiteral("/demo-%1-roomkit.sqlite").arg(QLatin1String(SIGHTLINE_VERSION));
+    if (!QFile::exists(store))
+        write(store);
+    return store;
 }
 
 } // namespace DemoStore

@@ -8,6 +8,7 @@
 namespace DemoStore {
 // Writes the store to `path` (replacing any file there). Throws StoreError on failure.
 void write(const QString& path);
-// The demo workspace, created (store written, then imported) the first time it is asked for.
-QString ensureWorkspace();
+// The demo store's path in the cache, written the first time it is asked for. It is opened like any user's
+// RoomKit store: imported on the store worker into its cached workspace.
+QString ensureStore();
 } // namespace DemoStore
