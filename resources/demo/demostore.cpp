@@ -315,8 +315,7 @@ QString ensureStore()
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
     QDir().mkpath(dir);
     // Versioned name: a newer Sightline writes its own demo rather than showing an older one's.
-    const QString store
-        = dir + QStringLiteral("/demo-%1-roomkit.sqlite").arg(QLatin1String(SIGHTLINE_VERSION));
+    const QString store = dir + QStringLiteral("/demo-%1-roomkit.sqlite").arg(QLatin1String(SIGHTLINE_VERSION));
     if (!QFile::exists(store))
         write(store);
     return store;
