@@ -18,12 +18,18 @@ StoreWorker::StoreWorker(QObject* parent)
 
 StoreWorker::~StoreWorker() = default;
 
-bool StoreWorker::requireWorkspace()
+void StoreWorker::withWorkspace(const std::function<void(Workspace&)>& work)
 {
-    if (m_workspace)
-        return true;
-    emit failed(tr("No workspace is open."));
-    return false;
+    // Every request reports its failure as a message rather than ending the thread's event loop.
+    if (!m_workspace) {
+        emit failed(tr("No workspace is open."));
+        return;
+    }
+    try {
+        work(*m_workspace);
+    } catch (const StoreError& e) {
+        emit failed(e.toString());
+    }
 }
 
 void StoreWorker::openWorkspace(const QString& path)
@@ -39,110 +45,80 @@ void StoreWorker::openWorkspace(const QString& path)
 
 void StoreWorker::importSources(const QStringList& paths)
 {
-    if (!requireWorkspace())
-        return;
-    m_cancel.store(false);
-    ImportOptions options;
-    options.cancel = &m_cancel;
-    options.progress = [this](qint64 done, qint64 total) { emit importProgress(done, total); };
-    bool cancelled = false;
-    for (const QString& path : paths) {
-        try {
-            const ImportReport report = Importer::import(*m_workspace, path, options);
-            emit imported(report);
-            cancelled = report.cancelled;
-        } catch (const StoreError& e) {
-            emit failed(e.toString()); // the other sources still import
+    withWorkspace([&](Workspace& ws) {
+        m_cancel.store(false);
+        ImportOptions options;
+        options.cancel = &m_cancel;
+        options.progress = [this](qint64 done, qint64 total) { emit importProgress(done, total); };
+        bool cancelled = false;
+        for (const QString& path : paths) {
+            try {
+                const ImportReport report = Importer::import(ws, path, options);
+                emit imported(report);
+                cancelled = report.cancelled;
+            } catch (const StoreError& e) {
+                emit failed(e.toString()); // the other sources still import
+            }
+            if (cancelled)
+                break;
         }
-        if (cancelled)
-            break;
-    }
-    emit importFinished(cancelled);
+        emit importFinished(cancelled);
+    });
 }
 
 void StoreWorker::loadRooms(quint64 generation)
 {
-    if (!requireWorkspace())
-        return;
-    try {
-        emit roomsLoaded(generation, m_workspace->rooms());
-    } catch (const StoreError& e) {
-        emit failed(e.toString());
-    }
+    withWorkspace([&](Workspace& ws) { emit roomsLoaded(generation, ws.rooms()); });
 }
 
 void StoreWorker::loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page)
 {
-    if (!requireWorkspace())
-        return;
-    try {
-        emit eventsLoaded(generation, roomId, m_workspace->listEvents(roomId, filter, page));
-    } catch (const StoreError& e) {
-        emit failed(e.toString());
-    }
+    withWorkspace([&](Workspace& ws) { emit eventsLoaded(generation, roomId, ws.listEvents(roomId, filter, page)); });
 }
 
 void StoreWorker::countEvents(quint64 generation, qint64 roomId, const EventFilter& filter)
 {
-    if (!requireWorkspace())
-        return;
-    try {
-        emit eventsCounted(
-            generation, roomId, m_workspace->countEvents(roomId, &filter), m_workspace->countEvents(roomId, nullptr));
-    } catch (const StoreError& e) {
-        emit failed(e.toString());
-    }
+    withWorkspace([&](Workspace& ws) {
+        emit eventsCounted(generation, roomId, ws.countEvents(roomId, &filter), ws.countEvents(roomId, nullptr));
+    });
 }
 
 void StoreWorker::loadTimeline(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page)
 {
-    if (!requireWorkspace())
-        return;
-    try {
-        const EventRecords events = m_workspace->listEvents(roomId, filter, page);
+    withWorkspace([&](Workspace& ws) {
+        const EventRecords events = ws.listEvents(roomId, filter, page);
         QVector<qint64> tools;
         for (const EventRecord& e : events) {
             if (e.kind == QLatin1String("tool_call"))
                 tools << e.index;
         }
-        emit timelineLoaded(generation, roomId, events, m_workspace->toolCallsShownAt(roomId, tools));
-    } catch (const StoreError& e) {
-        emit failed(e.toString());
-    }
+        emit timelineLoaded(generation, roomId, events, ws.toolCallsShownAt(roomId, tools));
+    });
 }
 
 void StoreWorker::loadDetails(quint64 generation, qint64 roomId, qint64 index)
 {
-    if (!requireWorkspace())
-        return;
-    try {
+    withWorkspace([&](Workspace& ws) {
         EventDetails details;
         details.roomId = roomId;
-        const auto record = m_workspace->event(roomId, index);
+        const auto record = ws.event(roomId, index);
         if (!record)
             return;
         details.record = *record;
-        details.payload = m_workspace->payload(record->rowId);
+        details.payload = ws.payload(record->rowId);
         if (record->kind == QLatin1String("tool_call"))
-            details.call = m_workspace->toolCallAt(roomId, index);
+            details.call = ws.toolCallAt(roomId, index);
         if (!record->parentId.isEmpty())
-            details.parentIndex = m_workspace->indexOfNativeId(roomId, record->parentId);
+            details.parentIndex = ws.indexOfNativeId(roomId, record->parentId);
         emit detailsLoaded(generation, details);
-    } catch (const StoreError& e) {
-        emit failed(e.toString());
-    }
+    });
 }
 
 void StoreWorker::findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward)
 {
-    if (!requireWorkspace())
-        return;
-    try {
-        emit problemCallFound(
-            generation, roomId, m_workspace->nextProblemCall(roomId, fromIndex, forward).value_or(-1));
-    } catch (const StoreError& e) {
-        emit failed(e.toString());
-    }
+    withWorkspace([&](Workspace& ws) {
+        emit problemCallFound(generation, roomId, ws.nextProblemCall(roomId, fromIndex, forward).value_or(-1));
+    });
 }
 
 void StoreWorker::closeWorkspace()

@@ -7,6 +7,7 @@
 #include "sources/importreport.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <QObject>
 #include <QStringList>
@@ -55,7 +56,8 @@ signals:
     void failed(const QString& message);
 
 private:
-    bool requireWorkspace();
+    // Runs `work` on the open workspace; no workspace, or a StoreError, is reported through failed().
+    void withWorkspace(const std::function<void(Workspace&)>& work);
 
     std::unique_ptr<Workspace> m_workspace;
     std::atomic<bool> m_cancel { false };
