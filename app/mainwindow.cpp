@@ -62,10 +62,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_eventModel->setMode(EventListModel::Mode::Timeline);
     m_eventViews->addWidget(m_timeline);
     m_eventViews->addWidget(m_eventList);
-    m_eventList->header()->resizeSection(EventListModel::IndexColumn, 60);
-    m_eventList->header()->resizeSection(EventListModel::TimeColumn, 140);
-    m_eventList->header()->resizeSection(EventListModel::TypeColumn, 170);
-    m_eventList->header()->resizeSection(EventListModel::ChannelColumn, 120);
+    m_eventList->horizontalHeader()->resizeSection(EventListModel::IndexColumn, 60);
+    m_eventList->horizontalHeader()->resizeSection(EventListModel::TimeColumn, 140);
+    m_eventList->horizontalHeader()->resizeSection(EventListModel::TypeColumn, 170);
+    m_eventList->horizontalHeader()->resizeSection(EventListModel::ChannelColumn, 120);
 
     // The events, under a banner for a room that starts with a summary of what came before it.
     auto* events = new QWidget(this);
@@ -168,7 +168,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (row < 0 && !isRawMode()) {
             // Folded into a card or a message in the timeline: the raw rows show it on its own.
             setRawMode(true);
-            m_eventModel->loadThrough(index);
+            m_eventModel->locate(index);
             return;
         }
         if (row < 0) {
@@ -180,17 +180,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
     for (QAbstractItemView* view :
         { static_cast<QAbstractItemView*>(m_eventList), static_cast<QAbstractItemView*>(m_timeline) }) {
-        connect(
-            view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-                if (!current.isValid()) {
-                    m_details->clear();
-                    return;
-                }
-                QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
-                    Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
-                    Q_ARG(qint64, m_eventModel->record(current.row()).index));
-            });
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::loadDetails);
     }
+    // The current row's block may still be on its way (End in a big room): its details follow it.
+    connect(m_eventModel, &EventListModel::rowsLoaded, this, [this](int first, int last) {
+        const QModelIndex current = eventList()->currentIndex();
+        if (m_detailsPending && current.isValid() && current.row() >= first && current.row() <= last)
+            loadDetails(current);
+    });
     connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
         m_eventModel->setRoom(roomId);
@@ -336,7 +333,24 @@ void MainWindow::setRawMode(bool raw)
 qint64 MainWindow::currentIndex() const
 {
     const QModelIndex current = eventList()->currentIndex();
-    return current.isValid() ? m_eventModel->record(current.row()).index : -1;
+    const EventRecord* e = current.isValid() ? m_eventModel->loadedRecord(current.row()) : nullptr;
+    return e ? e->index : -1;
+}
+
+void MainWindow::loadDetails(const QModelIndex& current)
+{
+    m_detailsPending = false;
+    if (!current.isValid()) {
+        m_details->clear();
+        return;
+    }
+    const EventRecord* e = m_eventModel->loadedRecord(current.row());
+    if (!e) {
+        m_detailsPending = true;
+        return;
+    }
+    QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
+        Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(qint64, e->index));
 }
 
 void MainWindow::moveSelection(int delta)
@@ -347,14 +361,12 @@ void MainWindow::moveSelection(int delta)
     const QModelIndex current = eventList()->currentIndex();
     const int row = std::clamp(current.isValid() ? current.row() + delta : 0, 0, rows - 1);
     eventList()->setCurrentIndex(m_eventModel->index(row, 0));
-    if (row == rows - 1 && m_eventModel->canFetchMore({}))
-        m_eventModel->fetchMore({});
 }
 
 void MainWindow::goToIndex(qint64 index)
 {
     if (m_eventModel->roomId() != 0)
-        m_eventModel->loadThrough(index);
+        m_eventModel->locate(index);
 }
 
 void MainWindow::goToProblemCall(bool forward)

@@ -69,6 +69,7 @@ private:
     void updateStatus();
     void moveSelection(int delta);
     qint64 currentIndex() const; // the selected event's index, or -1
+    void loadDetails(const QModelIndex& current);
 
     StoreThread* m_store;
     RoomListModel* m_roomModel;
@@ -84,6 +85,7 @@ private:
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
     quint64 m_detailsGeneration = 0;
+    bool m_detailsPending = false; // the current row's record is not in memory yet
     quint64 m_problemGeneration = 0;
     QProgressDialog* m_progress = nullptr;
     QStringList m_pendingImports;

@@ -14,100 +14,221 @@ EventListModel::EventListModel(StoreWorker* worker, QObject* parent)
     : QAbstractTableModel(parent)
     , m_worker(worker)
 {
-    connect(worker, &StoreWorker::eventsLoaded, this, &EventListModel::onEventsLoaded);
-    connect(worker, &StoreWorker::eventsCounted, this, &EventListModel::onCounted);
-    connect(worker, &StoreWorker::timelineLoaded, this, &EventListModel::onTimelineLoaded);
+    connect(worker, &StoreWorker::rowsIndexed, this, &EventListModel::onRowsIndexed);
+    connect(worker, &StoreWorker::blockLoaded, this, &EventListModel::onBlockLoaded);
 }
 
 void EventListModel::setCountWorker(StoreWorker* counter)
 {
     m_counter = counter;
-    connect(counter, &StoreWorker::eventsCounted, this, &EventListModel::onCounted);
+    connect(counter, &StoreWorker::rowsIndexed, this, &EventListModel::onRowsIndexed);
+}
+
+EventFilter EventListModel::queryFilter() const
+{
+    EventFilter f = m_filter;
+    f.timelineItems = m_mode == Mode::Timeline;
+    return f;
 }
 
 void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
 {
     beginResetModel();
-    m_rows.clear();
-    m_calls.clear();
+    m_blocks.clear();
+    m_requested.clear();
+    m_index.reset();
+    m_rowCount = 0;
     if (roomId != m_roomId)
         m_expanded.clear();
     m_roomId = roomId;
     m_filter = filter;
     ++m_generation;
-    m_pending = false;
     m_wanted.reset();
-    m_atEnd = roomId == 0;
     m_shown = m_total = roomId == 0 ? 0 : -1;
     endResetModel();
     emit countsChanged(m_shown, m_total);
     if (roomId == 0 || !m_worker)
         return;
-    // The first screen before the count: the worker answers in order, and a count grows with the room while a
-    // page does not.
-    requestPage();
-    QMetaObject::invokeMethod(m_counter ? m_counter.data() : m_worker.data(), "countEvents", Qt::QueuedConnection,
-        Q_ARG(quint64, m_generation), Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter));
+    // The first screen before the index: the worker answers in order, and the index grows with the room while
+    // a block does not. The index runs on the count worker when there is one, beside the blocks.
+    requestBlock(0);
+    QMetaObject::invokeMethod(m_counter ? m_counter.data() : m_worker.data(), "indexRows", Qt::QueuedConnection,
+        Q_ARG(quint64, m_generation), Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, queryFilter()),
+        Q_ARG(int, BlockSize));
 }
 
-void EventListModel::requestPage()
+void EventListModel::requestBlock(int block) const
 {
-    if (m_pending || m_atEnd || !m_worker)
+    if (!m_worker || m_roomId == 0 || m_blocks.contains(block) || m_requested.contains(block))
         return;
-    m_pending = true;
-    PageRequest page;
-    page.limit = PageSize;
-    page.afterIndex = m_rows.isEmpty() ? std::numeric_limits<qint64>::min() : m_rows.constLast().index;
-    if (m_mode == Mode::Timeline) {
-        EventFilter items = m_filter;
-        items.timelineItems = true;
-        QMetaObject::invokeMethod(m_worker, "loadTimeline", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
-            Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, items), Q_ARG(PageRequest, page));
-        return;
+    qint64 from = std::numeric_limits<qint64>::min();
+    if (m_index) {
+        if (block < 0 || block >= m_index->anchors.size())
+            return;
+        from = m_index->anchors.at(block);
+    } else if (block != 0) {
+        return; // only the first block can be read before the index says where the others start
     }
-    QMetaObject::invokeMethod(m_worker, "loadEvents", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
-        Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, m_filter), Q_ARG(PageRequest, page));
+    m_requested.insert(block);
+    QMetaObject::invokeMethod(m_worker, "loadBlock", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
+        Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, queryFilter()), Q_ARG(int, block), Q_ARG(qint64, from),
+        Q_ARG(int, BlockSize));
 }
 
-void EventListModel::onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events)
+void EventListModel::fetchRows(int first, int last) const
+{
+    if (m_rowCount == 0)
+        return;
+    first = std::clamp(first, 0, m_rowCount - 1);
+    last = std::clamp(last, first, m_rowCount - 1);
+    for (int block = first / BlockSize; block <= last / BlockSize; ++block)
+        requestBlock(block);
+}
+
+void EventListModel::onRowsIndexed(quint64 generation, qint64 roomId, const RowIndex& index)
+{
+    if (generation != m_generation || roomId != m_roomId)
+        return;
+    // The first block was read on another connection: if the workspace changed in between, start again from
+    // what the index says rather than show rows that disagree with it.
+    const auto first = m_blocks.constFind(0);
+    if (first != m_blocks.constEnd() && !first->rows.isEmpty()
+        && (index.anchors.isEmpty() || first->rows.constFirst().index != index.anchors.constFirst())) {
+        m_blocks.clear();
+        if (m_rowCount > 0)
+            emit dataChanged(this->index(0, 0), this->index(m_rowCount - 1, NUM_COLUMNS - 1));
+    }
+    m_index = index;
+    const int rows = int(std::min<qint64>(index.rows, std::numeric_limits<int>::max()));
+    if (rows > m_rowCount) {
+        beginInsertRows({}, m_rowCount, rows - 1);
+        m_rowCount = rows;
+        endInsertRows();
+    } else if (rows < m_rowCount) {
+        beginRemoveRows({}, rows, m_rowCount - 1);
+        m_rowCount = rows;
+        endRemoveRows();
+    }
+    m_shown = index.shown;
+    m_total = index.total;
+    emit countsChanged(m_shown, m_total);
+    resolveWanted();
+}
+
+void EventListModel::onBlockLoaded(
+    quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls)
 {
     if (generation != m_generation || roomId != m_roomId)
         return; // a reply for a room or filter no longer shown
-    m_atEnd = events.size() < PageSize;
-    if (!events.isEmpty()) {
-        // Still pending while the rows go in: a view (or a tester) asking for more from inside the insert
-        // signals must not send a second request from the old cursor.
-        beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + events.size() - 1));
-        m_rows += events;
-        endInsertRows();
+    m_requested.remove(block);
+    Block b;
+    b.rows = events;
+    b.used = ++m_tick;
+    for (const ToolCallRecord& c : calls) {
+        const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex;
+        b.calls.insert(*at, c);
     }
-    m_pending = false;
-    emit pageLoaded();
-    if (m_wanted) {
-        const qint64 wanted = *m_wanted;
-        if (m_atEnd || (!m_rows.isEmpty() && m_rows.constLast().index >= wanted)) {
-            m_wanted.reset();
-            emit indexReady(wanted, rowOfIndex(wanted));
-        } else {
-            requestPage();
+    const int first = block * BlockSize;
+    const int count = int(events.size());
+    if (!m_index) {
+        // The first screen, before the index: its rows go in as one batch.
+        m_blocks.insert(block, std::move(b));
+        if (count > 0) {
+            beginInsertRows({}, 0, count - 1);
+            m_rowCount = count;
+            endInsertRows();
         }
+    } else {
+        m_blocks.insert(block, std::move(b));
+        evict();
+        const int last = std::min(first + BlockSize, m_rowCount) - 1;
+        if (last >= first) {
+            // The rows on either side too: where they sit in their AI response may have changed.
+            emit dataChanged(
+                index(std::max(0, first - 1), 0), index(std::min(m_rowCount - 1, last + 1), NUM_COLUMNS - 1));
+        }
+    }
+    if (count > 0)
+        emit rowsLoaded(first, first + count - 1);
+    resolveWanted();
+}
+
+void EventListModel::evict()
+{
+    while (m_blocks.size() > MaxBlocks) {
+        auto oldest = m_blocks.begin();
+        for (auto it = m_blocks.begin(); it != m_blocks.end(); ++it) {
+            if (it->used < oldest->used)
+                oldest = it;
+        }
+        m_blocks.erase(oldest);
     }
 }
 
-void EventListModel::onTimelineLoaded(
-    quint64 generation, qint64 roomId, const EventRecords& events, const ToolCallRecords& calls)
+const EventListModel::Block* EventListModel::blockAt(int row) const
 {
-    if (generation != m_generation || roomId != m_roomId)
-        return;
-    for (const ToolCallRecord& c : calls) {
-        const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex;
-        m_calls.insert(*at, c);
+    if (row < 0 || row >= m_rowCount)
+        return nullptr;
+    const auto it = m_blocks.constFind(row / BlockSize);
+    if (it == m_blocks.constEnd() || row % BlockSize >= it->rows.size())
+        return nullptr;
+    return &*it;
+}
+
+const EventRecord* EventListModel::loadedRecord(int row) const
+{
+    const Block* b = blockAt(row);
+    return b ? &b->rows.at(row % BlockSize) : nullptr;
+}
+
+const EventRecord* EventListModel::recordAt(int row) const
+{
+    const Block* b = blockAt(row);
+    if (!b) {
+        requestBlock(row / BlockSize);
+        return nullptr;
     }
-    // The last row of the previous page may now have a neighbour in its group.
-    const int before = int(m_rows.size());
-    onEventsLoaded(generation, roomId, events);
-    if (before > 0)
-        emit dataChanged(index(before - 1, 0), index(before - 1, NUM_COLUMNS - 1), { GroupPositionRole });
+    b->used = ++m_tick;
+    return &b->rows.at(row % BlockSize);
+}
+
+void EventListModel::resolveWanted()
+{
+    if (!m_wanted)
+        return;
+    const qint64 wanted = *m_wanted;
+    int block = 0;
+    if (m_index) {
+        block = m_index->blockOf(wanted);
+        if (block < 0) {
+            m_wanted.reset();
+            emit indexReady(wanted, -1);
+            return;
+        }
+    }
+    const auto it = m_blocks.constFind(block);
+    if (it == m_blocks.constEnd()) {
+        requestBlock(block);
+        return;
+    }
+    // Before the index only the first block is known: it answers when it holds the event or ends before it.
+    const bool known
+        = m_index || it->rows.size() < BlockSize || (!it->rows.isEmpty() && it->rows.constLast().index >= wanted);
+    if (!known)
+        return;
+    m_wanted.reset();
+    emit indexReady(wanted, rowOfIndex(wanted));
+}
+
+void EventListModel::locate(qint64 index)
+{
+    m_wanted = index;
+    if (m_roomId == 0) {
+        m_wanted.reset();
+        emit indexReady(index, -1);
+        return;
+    }
+    resolveWanted();
 }
 
 void EventListModel::setMode(Mode mode)
@@ -122,68 +243,47 @@ bool EventListModel::setData(const QModelIndex& index, const QVariant& value, in
 {
     if (role != ExpandedRole || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
-    const qint64 at = m_rows.at(index.row()).index;
-    if (value.toBool() == m_expanded.contains(at))
+    const EventRecord* e = loadedRecord(index.row());
+    if (!e)
+        return false;
+    if (value.toBool() == m_expanded.contains(e->index))
         return true;
     if (value.toBool())
-        m_expanded.insert(at);
+        m_expanded.insert(e->index);
     else
-        m_expanded.remove(at);
+        m_expanded.remove(e->index);
     emit dataChanged(this->index(index.row(), 0), this->index(index.row(), NUM_COLUMNS - 1), { ExpandedRole });
     return true;
 }
 
 EventListModel::GroupPosition EventListModel::groupPosition(int row) const
 {
-    const QString& group = m_rows.at(row).groupId;
+    const QString& group = loadedRecord(row)->groupId;
     if (group.isEmpty())
         return NoGroup;
-    const bool before = row > 0 && m_rows.at(row - 1).groupId == group;
-    const bool after = row + 1 < m_rows.size() && m_rows.at(row + 1).groupId == group;
+    // A neighbour not in memory counts as outside the group until its block comes (which repaints this row).
+    const EventRecord* previous = loadedRecord(row - 1);
+    const EventRecord* next = loadedRecord(row + 1);
+    const bool before = previous && previous->groupId == group;
+    const bool after = next && next->groupId == group;
     return before ? (after ? GroupMiddle : GroupLast) : (after ? GroupFirst : GroupSingle);
-}
-
-void EventListModel::onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total)
-{
-    if (generation != m_generation || roomId != m_roomId)
-        return;
-    m_shown = shown;
-    m_total = total;
-    emit countsChanged(shown, total);
 }
 
 int EventListModel::rowOfIndex(qint64 index) const
 {
-    const auto it = std::lower_bound(
-        m_rows.cbegin(), m_rows.cend(), index, [](const EventRecord& e, qint64 i) { return e.index < i; });
-    return it != m_rows.cend() && it->index == index ? int(it - m_rows.cbegin()) : -1;
-}
-
-void EventListModel::loadThrough(qint64 index)
-{
-    const bool past = !m_rows.isEmpty() && m_rows.constLast().index >= index;
-    if (past || m_atEnd) {
-        emit indexReady(index, rowOfIndex(index));
-        return;
-    }
-    m_wanted = index;
-    requestPage();
-}
-
-bool EventListModel::canFetchMore(const QModelIndex& parent) const
-{
-    return !parent.isValid() && !m_atEnd && !m_pending;
-}
-
-void EventListModel::fetchMore(const QModelIndex& parent)
-{
-    if (!parent.isValid())
-        requestPage();
+    const int block = m_index ? m_index->blockOf(index) : 0;
+    const auto it = m_blocks.constFind(block);
+    if (block < 0 || it == m_blocks.constEnd())
+        return -1;
+    const EventRecords& rows = it->rows;
+    const auto at = std::lower_bound(
+        rows.cbegin(), rows.cend(), index, [](const EventRecord& e, qint64 i) { return e.index < i; });
+    return at != rows.cend() && at->index == index ? block * BlockSize + int(at - rows.cbegin()) : -1;
 }
 
 int EventListModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    return parent.isValid() ? 0 : m_rowCount;
 }
 
 int EventListModel::columnCount(const QModelIndex& parent) const
@@ -195,8 +295,21 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const EventRecord& e = m_rows.at(index.row());
+    const EventRecord* record = recordAt(index.row());
+    if (!record) {
+        // The block is on its way: a placeholder row, repainted when it comes.
+        if (role == LoadedRole)
+            return false;
+        if (role == Qt::DisplayRole && index.column() == TextColumn)
+            return tr("Loading…");
+        if (role == Qt::ForegroundRole)
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    }
+    const EventRecord& e = *record;
     switch (role) {
+    case LoadedRole:
+        return true;
     case RowIdRole:
         return e.rowId;
     case EventIndexRole:
@@ -210,8 +323,9 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
     case RecordRole:
         return QVariant::fromValue(e);
     case CallRole: {
-        const auto it = m_calls.constFind(e.index);
-        return it == m_calls.constEnd() ? QVariant() : QVariant::fromValue(*it);
+        const Block* b = blockAt(index.row());
+        const auto it = b->calls.constFind(e.index);
+        return it == b->calls.constEnd() ? QVariant() : QVariant::fromValue(*it);
     }
     case ExpandedRole:
         return m_expanded.contains(e.index);

@@ -2,6 +2,7 @@
 
 #include "eventfilter.h"
 #include "eventrecord.h"
+#include "rowindex.h"
 #include "toolcallrecord.h"
 
 #include <QAbstractTableModel>
@@ -11,9 +12,12 @@
 
 class StoreWorker;
 
-// A room's events, one row each, read from the store worker a page at a time as the view scrolls
-// (fetchMore with an index cursor, never OFFSET). Every request carries a generation; a reply for an older
-// room or filter is dropped. Rows are appended in batches on the GUI thread.
+// A room's events, one row each, read from the store worker in blocks as the view reaches them: the model never
+// holds a whole room. The store first answers with the room's first block (the first screen), then with a
+// RowIndex (the counts and the index at the start of every block), after which the model has a row for every
+// shown event and reads any block with a keyset query from its anchor. Only the blocks used last stay in memory;
+// a row whose block is not in memory has no record yet (data() asks for its block and answers with a
+// placeholder). Every request carries a generation; a reply for an older room or filter is dropped.
 class EventListModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -25,67 +29,87 @@ public:
         KindRole,
         BlockedRole,
         OutcomeRole,
-        RecordRole, // the EventRecord
+        RecordRole, // the EventRecord; nothing while the row's block is loading
         CallRole, // the ToolCallRecord shown at this row (timeline mode), or nothing
         ExpandedRole, // whether the item is open (settable)
         GroupPositionRole, // GroupPosition: where the row sits in its AI response
+        LoadedRole, // whether the row's record is in memory
     };
     enum GroupPosition { NoGroup, GroupFirst, GroupMiddle, GroupLast, GroupSingle };
     // Raw: every stored row. Timeline: one row per item (a call's card at its start, a message once).
     enum class Mode { Raw, Timeline };
-    static constexpr int PageSize = 200;
+    static constexpr int BlockSize = 256;
+    // At most this many blocks stay in memory (16,384 rows), whatever the size of the room.
+    static constexpr int MaxBlocks = 64;
 
     explicit EventListModel(StoreWorker* worker, QObject* parent = nullptr);
-    // Counts go to this worker (its own connection to the same workspace), so they never hold up a page.
+    // Counts go to this worker (its own connection to the same workspace), so they never hold up a block.
     void setCountWorker(StoreWorker* counter);
 
-    // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first page.
+    // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first block and the row index.
     void setRoom(qint64 roomId, const EventFilter& filter = {});
     void setMode(Mode mode); // reloads the room
     Mode mode() const { return m_mode; }
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     qint64 roomId() const { return m_roomId; }
     const EventFilter& filter() const { return m_filter; }
-    const EventRecord& record(int row) const { return m_rows.at(row); }
-    bool isLoading() const { return m_pending; }
+    // The record at `row`, or nullptr while its block is not in memory (asking does not load it).
+    const EventRecord* loadedRecord(int row) const;
+    // Asks for the blocks that hold rows `first` to `last` (a view calls it with what it is about to show).
+    void fetchRows(int first, int last) const;
+    bool isLoading() const { return !m_requested.isEmpty() || (m_roomId != 0 && !m_index); }
+    bool isIndexed() const { return m_index.has_value(); }
+    int blocksInMemory() const { return int(m_blocks.size()); }
     qint64 shownCount() const { return m_shown; } // what the filter lets through, -1 until counted
     qint64 totalCount() const { return m_total; } // every row of the room, -1 until counted
-    // The row showing the event at `index`, or -1 when it is not loaded (or not shown under the filter).
+    // The row showing the event at `index`, or -1 when it is not in memory (or not shown under the filter).
     int rowOfIndex(qint64 index) const;
-    // Loads pages until the event at `index` is in, then emits indexReady (row -1 when the filter hides it).
-    void loadThrough(qint64 index);
+    // Finds the row of the event at `index`, loading its block, then emits indexReady (row -1 when the
+    // filter hides it).
+    void locate(qint64 index);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    bool canFetchMore(const QModelIndex& parent) const override;
-    void fetchMore(const QModelIndex& parent) override;
 
 signals:
     void countsChanged(qint64 shown, qint64 total);
-    void pageLoaded();
+    void rowsLoaded(int first, int last); // a block came in
     void indexReady(qint64 index, int row);
 
 private:
-    void onEventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
-    void onTimelineLoaded(quint64 generation, qint64 roomId, const EventRecords& events, const ToolCallRecords& calls);
+    struct Block
+    {
+        EventRecords rows;
+        QHash<qint64, ToolCallRecord> calls; // by the index of the row that shows them
+        mutable quint64 used = 0; // when it was last read, for eviction
+    };
+
+    void onRowsIndexed(quint64 generation, qint64 roomId, const RowIndex& index);
+    void onBlockLoaded(
+        quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
+    const EventRecord* recordAt(int row) const; // asks for the block when it is not in memory
+    const Block* blockAt(int row) const;
+    void requestBlock(int block) const;
+    void evict();
+    void resolveWanted();
+    EventFilter queryFilter() const;
     GroupPosition groupPosition(int row) const;
-    void onCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
-    void requestPage();
 
     QPointer<StoreWorker> m_worker;
     QPointer<StoreWorker> m_counter;
     qint64 m_roomId = 0;
     EventFilter m_filter;
-    EventRecords m_rows;
+    Mode m_mode = Mode::Raw;
     quint64 m_generation = 0;
-    bool m_pending = false;
-    bool m_atEnd = true;
+    int m_rowCount = 0;
+    std::optional<RowIndex> m_index;
+    QHash<int, Block> m_blocks;
+    mutable QSet<int> m_requested; // blocks asked for and not yet answered
+    mutable quint64 m_tick = 0;
     qint64 m_shown = -1;
     qint64 m_total = -1;
-    std::optional<qint64> m_wanted; // an index loadThrough is waiting for
-    Mode m_mode = Mode::Raw;
-    QHash<qint64, ToolCallRecord> m_calls; // by the index of the row that shows them
+    std::optional<qint64> m_wanted; // an index locate() is waiting for
     QSet<qint64> m_expanded; // indexes of the open items
 };

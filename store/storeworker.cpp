@@ -14,6 +14,7 @@ StoreWorker::StoreWorker(QObject* parent)
     qRegisterMetaType<ImportReport>();
     qRegisterMetaType<EventDetails>();
     qRegisterMetaType<ToolCallRecords>();
+    qRegisterMetaType<RowIndex>();
 }
 
 StoreWorker::~StoreWorker() = default;
@@ -71,28 +72,30 @@ void StoreWorker::loadRooms(quint64 generation)
     withWorkspace([&](Workspace& ws) { emit roomsLoaded(generation, ws.rooms()); });
 }
 
-void StoreWorker::loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page)
+void StoreWorker::indexRows(quint64 generation, qint64 roomId, const EventFilter& filter, int blockSize)
 {
-    withWorkspace([&](Workspace& ws) { emit eventsLoaded(generation, roomId, ws.listEvents(roomId, filter, page)); });
+    withWorkspace(
+        [&](Workspace& ws) { emit rowsIndexed(generation, roomId, ws.indexRows(roomId, filter, blockSize)); });
 }
 
-void StoreWorker::countEvents(quint64 generation, qint64 roomId, const EventFilter& filter)
+void StoreWorker::loadBlock(
+    quint64 generation, qint64 roomId, const EventFilter& filter, int block, qint64 fromIndex, int limit)
 {
     withWorkspace([&](Workspace& ws) {
-        emit eventsCounted(generation, roomId, ws.countEvents(roomId, &filter), ws.countEvents(roomId, nullptr));
-    });
-}
-
-void StoreWorker::loadTimeline(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page)
-{
-    withWorkspace([&](Workspace& ws) {
+        PageRequest page;
+        page.limit = limit;
+        if (fromIndex > std::numeric_limits<qint64>::min())
+            page.afterIndex = fromIndex - 1;
         const EventRecords events = ws.listEvents(roomId, filter, page);
         QVector<qint64> tools;
-        for (const EventRecord& e : events) {
-            if (e.kind == QLatin1String("tool_call"))
-                tools << e.index;
+        if (filter.timelineItems) {
+            for (const EventRecord& e : events) {
+                if (e.kind == QLatin1String("tool_call"))
+                    tools << e.index;
+            }
         }
-        emit timelineLoaded(generation, roomId, events, ws.toolCallsShownAt(roomId, tools));
+        emit blockLoaded(generation, roomId, block, events,
+            tools.isEmpty() ? ToolCallRecords() : ws.toolCallsShownAt(roomId, tools));
     });
 }
 

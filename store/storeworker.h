@@ -4,6 +4,7 @@
 #include "eventfilter.h"
 #include "eventrecord.h"
 #include "roomsummary.h"
+#include "rowindex.h"
 #include "sources/importreport.h"
 
 #include <atomic>
@@ -34,11 +35,13 @@ public slots:
     void openWorkspace(const QString& path);
     void importSources(const QStringList& paths);
     void loadRooms(quint64 generation);
-    void loadEvents(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page);
-    void countEvents(quint64 generation, qint64 roomId, const EventFilter& filter);
+    // The counts and block anchors of a room under a filter (see RowIndex).
+    void indexRows(quint64 generation, qint64 roomId, const EventFilter& filter, int blockSize);
+    // Block `block`: up to `limit` rows from index `fromIndex` on, with the tool calls shown in them when the
+    // filter asks for timeline items.
+    void loadBlock(
+        quint64 generation, qint64 roomId, const EventFilter& filter, int block, qint64 fromIndex, int limit);
     void loadDetails(quint64 generation, qint64 roomId, qint64 index);
-    // A page of timeline items (filter.timelineItems) with the tool calls shown in it.
-    void loadTimeline(quint64 generation, qint64 roomId, const EventFilter& filter, const PageRequest& page);
     void findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward);
     void closeWorkspace();
 
@@ -48,9 +51,9 @@ signals:
     void imported(const ImportReport& report);
     void importFinished(bool cancelled);
     void roomsLoaded(quint64 generation, const RoomSummaries& rooms);
-    void eventsLoaded(quint64 generation, qint64 roomId, const EventRecords& events);
-    void timelineLoaded(quint64 generation, qint64 roomId, const EventRecords& events, const ToolCallRecords& calls);
-    void eventsCounted(quint64 generation, qint64 roomId, qint64 shown, qint64 total);
+    void rowsIndexed(quint64 generation, qint64 roomId, const RowIndex& index);
+    void blockLoaded(
+        quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
     void detailsLoaded(quint64 generation, const EventDetails& details);
     void problemCallFound(quint64 generation, qint64 roomId, qint64 index); // -1: none that way
     void failed(const QString& message);

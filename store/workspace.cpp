@@ -1,5 +1,6 @@
 #include "workspace.h"
 
+#include "eventflags.h"
 #include "eventquery.h"
 #include "schema.h"
 #include "sqlitestatement.h"
@@ -226,6 +227,41 @@ qint64 Workspace::countEvents(qint64 roomId, const EventFilter* filter)
     const EventQuery eq = EventQuery::count(roomId, filter);
     QSqlQuery q = exec(eq.sql, eq.binds);
     return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int blockSize)
+{
+    if (blockSize <= 0)
+        throw StoreError(m_path, {}, QStringLiteral("a block holds at least one row"));
+    RowIndex out;
+    out.blockSize = blockSize;
+    out.total = countEvents(roomId, nullptr);
+    // One pass over the indexes that serve the filter, on the native handle (a QVariant per row would cost more
+    // than the scan at a million rows). Timeline items are the events not folded into another: the same pass
+    // counts both.
+    EventFilter events = filter;
+    events.timelineItems = false;
+    QVariantList binds { roomId };
+    const QByteArray sql
+        = (QStringLiteral("SELECT seq, flags & %1 FROM events WHERE room_id = ?").arg(int(EventFlags::Folded))
+            + EventQuery::where(events, binds) + QStringLiteral(" ORDER BY seq"))
+              .toUtf8();
+    SqliteStatement q(m_handle, sql.constData());
+    for (int i = 0; i < binds.size(); ++i) {
+        if (binds.at(i).typeId() == QMetaType::QString)
+            q.bind(i + 1, binds.at(i).toString());
+        else
+            q.bind(i + 1, binds.at(i).toLongLong());
+    }
+    while (q.step()) {
+        ++out.shown;
+        if (filter.timelineItems && q.int64(1) != 0)
+            continue;
+        if (out.rows % blockSize == 0)
+            out.anchors.append(q.int64(0));
+        ++out.rows;
+    }
+    return out;
 }
 
 EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex)

@@ -3,6 +3,7 @@
 #include "eventfilter.h"
 #include "eventrecord.h"
 #include "roomsummary.h"
+#include "rowindex.h"
 #include "runrecord.h"
 #include "toolcallrecord.h"
 
@@ -38,6 +39,8 @@ public:
 
     EventRecords listEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page);
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
+    // The counts of a room under `filter` and the index at the start of every block of `blockSize` rows.
+    RowIndex indexRows(qint64 roomId, const EventFilter& filter, int blockSize);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
     RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order

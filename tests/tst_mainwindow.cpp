@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QTableWidget>
@@ -141,7 +142,8 @@ private slots:
 
         auto currentIndex = [&window]() -> qint64 {
             const QModelIndex i = window.eventList()->currentIndex();
-            return i.isValid() ? window.eventModel()->record(i.row()).index : -1;
+            const EventRecord* e = i.isValid() ? window.eventModel()->loadedRecord(i.row()) : nullptr;
+            return e ? e->index : -1;
         };
         // ] walks through every call that went wrong, in order; [ walks back.
         for (const ToolCallRecord& c : problems) {
@@ -219,6 +221,56 @@ private slots:
         QTRY_COMPARE(window.timeline()->visualRect(card).height(), closed);
     }
 
+    // A room of twenty thousand items: End shows the last one at the bottom of the timeline at once, with its
+    // details, and Home the first, reading only the blocks on screen.
+    void homeAndEndInABigRoom()
+    {
+        const QString source
+            = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("big-room.sqlite"));
+        execSql(source,
+            QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 20099) "
+                           "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
+                           "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + i, "
+                           "json_set(data, '$.id', 'gen' || i, '$.index', i, '$.content.body', 'message ' || i) "
+                           "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(source);
+        QVERIFY(shown.wait(20000));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-late-delivery")));
+        EventListModel* model = window.eventModel();
+        QTRY_VERIFY(model->isIndexed());
+        QVERIFY(model->rowCount() > 20000);
+        TimelineView* timeline = window.timeline();
+        QCOMPARE(timeline->firstVisibleRow(), 0);
+        timeline->setFocus();
+
+        QTest::keyClick(timeline, Qt::Key_End);
+        const int last = model->rowCount() - 1;
+        QCOMPARE(timeline->currentIndex().row(), last);
+        QTRY_VERIFY(model->loadedRecord(last));
+        QTRY_COMPARE(timeline->lastVisibleRow(), last);
+        const QRect end = timeline->visualRect(model->index(last, 0));
+        QVERIFY(end.isValid());
+        QVERIFY(end.bottom() < timeline->viewport()->height()); // on screen, whole
+        QVERIFY(end.bottom() >= timeline->viewport()->height() - 4 * timeline->fontMetrics().lineSpacing());
+        QTRY_COMPARE(window.detailsPane()->details().record.index, 20099);
+        QVERIFY(model->blocksInMemory() <= 4); // the first screen, the last, and what lies next to them
+
+        QTest::keyClick(timeline, Qt::Key_Home);
+        QCOMPARE(timeline->currentIndex().row(), 0);
+        QTRY_COMPARE(timeline->firstVisibleRow(), 0);
+        QCOMPARE(timeline->visualRect(model->index(0, 0)).top(), 0);
+
+        // The scroll bar counts rows: dragged to the middle, the middle of the room is on screen.
+        timeline->verticalScrollBar()->setValue(10000);
+        QCOMPARE(timeline->firstVisibleRow(), 10000);
+        QTRY_VERIFY(model->loadedRecord(10000));
+        QTRY_VERIFY(timeline->visualRect(model->index(10000, 0)).height() > timeline->fontMetrics().lineSpacing());
+    }
+
     // Files opened come back in File > Open Recent (and the newest opens at the next start); a file dropped on
     // the window opens; a room is found by a participant; a reply links to its thread root.
     void filesDropsParticipantsAndThreads()
@@ -261,8 +313,9 @@ private slots:
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-threads")));
         QTRY_VERIFY(window.eventModel()->rowCount() > 5);
         int reply = -1;
+        QTRY_VERIFY(!window.eventModel()->isLoading());
         for (int row = 0; row < window.eventModel()->rowCount() && reply < 0; ++row) {
-            if (!window.eventModel()->record(row).parentId.isEmpty())
+            if (!window.eventModel()->loadedRecord(row)->parentId.isEmpty())
                 reply = row;
         }
         QVERIFY(reply >= 0);

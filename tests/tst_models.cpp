@@ -75,35 +75,114 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
-    void eventListPagesInBatches()
+    // The first block is the first screen; the row index then gives the model a row for every event, each
+    // block read when something asks for its rows, and each coming in as one batch.
+    void eventListReadsBlocks()
     {
         StoreThread store;
         openInWorker(store.worker());
         EventListModel model(store.worker());
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy loaded(&model, &EventListModel::rowsLoaded);
         QSignalSpy counts(&model, &EventListModel::countsChanged);
 
         model.setRoom(m_bigRoom);
-        QTRY_VERIFY(model.rowCount() >= EventListModel::PageSize);
         QTRY_COMPARE(model.totalCount(), 516);
+        QTRY_VERIFY(!model.isLoading());
         QCOMPARE(model.shownCount(), 516);
         QCOMPARE(counts.last().at(0).toLongLong(), 516);
-        // The view (here the tester) asks for more as it goes; each page comes in as one batch.
-        while (model.canFetchMore({}) || model.isLoading()) {
-            if (model.canFetchMore({}))
-                model.fetchMore({});
-            QVERIFY(!model.canFetchMore({})); // one request in flight at a time
-            QTRY_VERIFY(!model.isLoading());
-        }
         QCOMPARE(model.rowCount(), 516);
-        QCOMPARE(inserted.count(), 3); // 200 + 200 + 116, never row by row
-        QCOMPARE(inserted.at(2).at(1).toInt(), 400);
-        QCOMPARE(inserted.at(2).at(2).toInt(), 515);
-        // Ascending by index, as the store serves them.
+        // Two batches: the first block, then every other row at once when the index came.
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(inserted.at(0).at(1).toInt(), 0);
+        QCOMPARE(inserted.at(0).at(2).toInt(), EventListModel::BlockSize - 1);
+        QCOMPARE(inserted.at(1).at(1).toInt(), EventListModel::BlockSize);
+        QCOMPARE(inserted.at(1).at(2).toInt(), 515);
+        QVERIFY(model.loadedRecord(0));
+        QCOMPARE(model.blocksInMemory(), 1);
+
+        // A row past the first block is a placeholder until its block comes, then changes in one batch.
+        const QModelIndex far = model.index(300, EventListModel::TextColumn);
+        QVERIFY(!model.loadedRecord(300));
+        QCOMPARE(far.data().toString(), QStringLiteral("Loading…"));
+        QCOMPARE(far.data(EventListModel::LoadedRole).toBool(), false);
+        QVERIFY(model.isLoading());
+        QTRY_VERIFY(!model.isLoading());
+        QVERIFY(model.loadedRecord(300));
+        QCOMPARE(far.data(EventListModel::LoadedRole).toBool(), true);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.last().at(0).toModelIndex().row(), EventListModel::BlockSize - 1); // and its neighbour
+        QCOMPARE(changed.last().at(1).toModelIndex().row(), 2 * EventListModel::BlockSize);
+        QCOMPARE(loaded.last().at(0).toInt(), EventListModel::BlockSize);
+        QCOMPARE(loaded.last().at(1).toInt(), 2 * EventListModel::BlockSize - 1);
+
+        model.fetchRows(0, 515);
+        QTRY_VERIFY(!model.isLoading());
+        QCOMPARE(model.blocksInMemory(), 3);
+        QCOMPARE(inserted.count(), 2);
+        // Ascending by index with no gap, as the store serves them.
         for (int row = 1; row < model.rowCount(); ++row)
-            QVERIFY(model.record(row - 1).index < model.record(row).index);
+            QVERIFY(model.loadedRecord(row - 1)->index < model.loadedRecord(row)->index);
         QCOMPARE(model.index(0, EventListModel::IndexColumn).data().toLongLong(), 0);
+        QCOMPARE(model.rowOfIndex(model.loadedRecord(515)->index), 515);
+    }
+
+    // A room bigger than the model keeps: every row can be reached, the last one in one step, and memory
+    // holds no more than MaxBlocks blocks however far one scrolls.
+    void bigRoomStaysInWindows()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        const int extra = (EventListModel::MaxBlocks + 4) * EventListModel::BlockSize;
+        execSql(source,
+            QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < %1) "
+                           "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
+                           "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + i, "
+                           "json_set(data, '$.id', 'gen' || i, '$.index', i) "
+                           "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2")
+                .arg(99 + extra));
+        Workspace ws(dir.filePath(QStringLiteral("big.sightline")));
+        Importer::import(ws, source);
+        const qint64 room = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
+        const qint64 events = ws.room(room)->eventCount;
+        QVERIFY(events > EventListModel::MaxBlocks * EventListModel::BlockSize);
+
+        StoreThread store;
+        QSignalSpy opened(store.worker(), &StoreWorker::workspaceOpened);
+        QMetaObject::invokeMethod(store.worker(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, ws.path()));
+        QVERIFY(opened.wait(5000));
+        EventListModel model(store.worker());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRoom(room);
+        QTRY_COMPARE(model.shownCount(), events);
+
+        // The last event, found without reading what comes before it.
+        QSignalSpy ready(&model, &EventListModel::indexReady);
+        const qint64 last = 99 + extra;
+        model.locate(last);
+        QTRY_COMPARE(ready.count(), 1);
+        QCOMPARE(ready.first().at(1).toInt(), model.rowCount() - 1);
+        QCOMPARE(model.blocksInMemory(), 2);
+
+        // End to end: the blocks used longest ago make way, and a row read again comes back the same.
+        const int early = 2 * EventListModel::BlockSize;
+        model.fetchRows(early, early);
+        QTRY_VERIFY(model.loadedRecord(early));
+        const qint64 earlyIndex = model.loadedRecord(early)->index;
+        for (int row = 0; row < model.rowCount(); row += EventListModel::BlockSize) {
+            model.fetchRows(row, row);
+            QTRY_VERIFY(!model.isLoading());
+            QVERIFY(model.blocksInMemory() <= EventListModel::MaxBlocks);
+        }
+        QCOMPARE(model.blocksInMemory(), EventListModel::MaxBlocks);
+        QVERIFY(!model.loadedRecord(early));
+        QCOMPARE(model.rowOfIndex(earlyIndex), -1);
+        QCOMPARE(model.index(early, EventListModel::IndexColumn).data().toString(), QString()); // a placeholder
+        QTRY_VERIFY(model.loadedRecord(early));
+        QCOMPARE(model.loadedRecord(early)->index, earlyIndex);
+        QCOMPARE(model.loadedRecord(model.rowCount() - 1)->index, last);
     }
 
     void blockedRowsAndCounts()
@@ -117,6 +196,7 @@ private slots:
         model.setRoom(m_blockedRoom, withBlocked);
         QTRY_VERIFY(model.totalCount() > 0);
         QTRY_COMPARE(qint64(model.rowCount()), model.totalCount());
+        QTRY_VERIFY(!model.isLoading());
         int blocked = 0;
         for (int row = 0; row < model.rowCount(); ++row) {
             const QModelIndex text = model.index(row, EventListModel::TextColumn);
@@ -144,8 +224,8 @@ private slots:
         EventListModel model(store.worker());
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setCountWorker(store.counter());
-        QSignalSpy counted(store.counter(), &StoreWorker::eventsCounted);
-        QSignalSpy countedHere(store.worker(), &StoreWorker::eventsCounted);
+        QSignalSpy counted(store.counter(), &StoreWorker::rowsIndexed);
+        QSignalSpy countedHere(store.worker(), &StoreWorker::rowsIndexed);
         model.setRoom(m_bigRoom);
         QTRY_COMPARE(model.totalCount(), 516);
         QCOMPARE(counted.count(), 1);
@@ -191,6 +271,7 @@ private slots:
         model.setRoom(room);
         QTRY_COMPARE(model.rowCount(), 24 - 8); // eight calls, each end folded into its card
         QTRY_COMPARE(model.totalCount(), 24);
+        QTRY_VERIFY(!model.isLoading());
         int cards = 0;
         for (int row = 0; row < model.rowCount(); ++row) {
             const QModelIndex i = model.index(row, 0);

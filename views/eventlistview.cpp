@@ -3,14 +3,20 @@
 #include <QHeaderView>
 
 EventListView::EventListView(QWidget* parent)
-    : QTreeView(parent)
+    : QTableView(parent)
 {
-    setRootIsDecorated(false);
-    setUniformRowHeights(true);
-    setAllColumnsShowFocus(true);
+    setShowGrid(false);
+    setWordWrap(false);
     setAlternatingRowColors(true);
     setTextElideMode(Qt::ElideRight);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
-    header()->setStretchLastSection(true);
-    header()->setDefaultSectionSize(120);
+    setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+    verticalHeader()->hide();
+    // Every row the same height, never measured: the header keeps one span for all of them.
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setDefaultSectionSize(120);
+    horizontalHeader()->setHighlightSections(false);
 }

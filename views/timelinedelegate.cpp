@@ -180,11 +180,17 @@ const QStringList& TimelineDelegate::cachedOpenLines(const EventRecord& e, const
 
 QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
+    const int width = option.rect.width() > 0 ? option.rect.width() : 600;
+    if (!index.data(EventListModel::LoadedRole).toBool()) {
+        // Its block is on its way: one line, the height of a closed compact row.
+        const auto g = TimelineLayout::layout(
+            TimelineLayout::Shape::Compact, TimelineLayout::Side::Centre, width, option.fontMetrics, QString(), false);
+        return QSize(width, g.height);
+    }
     const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
     const QVariant callValue = index.data(EventListModel::CallRole);
     const bool expanded = index.data(EventListModel::ExpandedRole).toBool();
     const auto shape = TimelineLayout::shapeOf(e, callValue.isValid());
-    const int width = option.rect.width() > 0 ? option.rect.width() : 600;
     int openLines = 0;
     if (shape == TimelineLayout::Shape::Card && expanded && callValue.isValid())
         openLines = int(cachedOpenLines(e, callValue.value<ToolCallRecord>()).size());
@@ -196,6 +202,14 @@ QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem& option, const QMode
 
 void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
+    if (!index.data(EventListModel::LoadedRole).toBool()) {
+        p->save();
+        p->setPen(option.palette.color(QPalette::Disabled, QPalette::Text));
+        const int left = TimelineLayout::GroupGutter + TimelineLayout::Margin;
+        p->drawText(option.rect.adjusted(left, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, tr("Loading…"));
+        p->restore();
+        return;
+    }
     const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
     const QVariant callValue = index.data(EventListModel::CallRole);
     const bool expanded = index.data(EventListModel::ExpandedRole).toBool();

@@ -3,32 +3,329 @@
 #include "eventlistmodel.h"
 #include "timelinedelegate.h"
 
+#include <QApplication>
 #include <QKeyEvent>
+#include <QPainter>
+#include <QScrollBar>
 
 TimelineView::TimelineView(QWidget* parent)
-    : QListView(parent)
+    : QAbstractItemView(parent)
     , m_delegate(new TimelineDelegate(this))
 {
     setItemDelegate(m_delegate);
-    setUniformItemSizes(false);
-    setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setResizeMode(QListView::Adjust); // bubbles wrap to the width: lay out again when it changes
     setSelectionMode(QAbstractItemView::SingleSelection);
-    setSpacing(0);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    verticalScrollBar()->setSingleStep(1);
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &TimelineView::onScrollBar);
 }
 
 void TimelineView::setModel(QAbstractItemModel* model)
 {
-    QListView::setModel(model);
-    // An item opened or closed changes height: tell the view to measure it again.
-    connect(model, &QAbstractItemModel::dataChanged, this,
-        [this](const QModelIndex& from, const QModelIndex& to, const QList<int>& roles) {
-            if (roles.contains(EventListModel::ExpandedRole) || roles.contains(EventListModel::GroupPositionRole)) {
-                for (int row = from.row(); row <= to.row(); ++row)
-                    emit m_delegate->sizeHintChanged(this->model()->index(row, 0));
-            }
-        });
+    QAbstractItemView::setModel(model);
+    m_topRow = m_topOffset = 0;
+    connect(model, &QAbstractItemModel::rowsRemoved, this, [this] {
+        invalidate();
+        updateGeometries();
+        setTop(m_topRow, m_topOffset);
+    });
+    invalidate();
+}
+
+void TimelineView::invalidate()
+{
+    m_dirty = true;
+    viewport()->update();
+}
+
+int TimelineView::rowHeight(int row) const
+{
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    option.rect = QRect(0, 0, viewport()->width(), 0);
+    return std::max(1, m_delegate->sizeHint(option, model()->index(row, 0)).height());
+}
+
+const QVector<TimelineView::Item>& TimelineView::items() const
+{
+    if (!m_dirty)
+        return m_items;
+    m_dirty = false;
+    m_items.clear();
+    const int rows = model() ? model()->rowCount() : 0;
+    const int width = viewport()->width();
+    const int height = viewport()->height();
+    int y = -m_topOffset;
+    for (int row = m_topRow; row < rows && y < height; ++row) {
+        const int h = rowHeight(row);
+        m_items.append({ row, QRect(0, y, width, h) });
+        y += h;
+    }
+    // What is just past the screen either way, so that scrolling finds it in memory.
+    if (auto* events = qobject_cast<EventListModel*>(model()); events && !m_items.isEmpty())
+        events->fetchRows(m_items.constFirst().row - 64, m_items.constLast().row + 64);
+    return m_items;
+}
+
+int TimelineView::firstVisibleRow() const
+{
+    return items().isEmpty() ? -1 : items().constFirst().row;
+}
+
+int TimelineView::lastVisibleRow() const
+{
+    return items().isEmpty() ? -1 : items().constLast().row;
+}
+
+void TimelineView::setTop(int row, int offset)
+{
+    const int rows = model() ? model()->rowCount() : 0;
+    if (rows == 0) {
+        m_topRow = m_topOffset = 0;
+        m_atEnd = false;
+        invalidate();
+        return;
+    }
+    row = std::clamp(row, 0, rows - 1);
+    while (offset < 0 && row > 0)
+        offset += rowHeight(--row);
+    offset = std::max(0, offset);
+    for (int h = rowHeight(row); offset >= h && row < rows - 1; h = rowHeight(row)) {
+        offset -= h;
+        ++row;
+    }
+    // Never past the end: when the rows from here do not fill the screen, the last one goes to the bottom.
+    const int height = viewport()->height();
+    int bottom = -offset;
+    int last = row;
+    for (; last < rows && bottom < height; ++last)
+        bottom += rowHeight(last);
+    m_atEnd = last == rows && bottom <= height;
+    if (m_atEnd) {
+        int above = height;
+        row = rows;
+        while (row > 0 && above > 0)
+            above -= rowHeight(--row);
+        offset = std::max(0, -above);
+    }
+    m_topRow = row;
+    m_topOffset = offset;
+    const QSignalBlocker blocker(verticalScrollBar());
+    verticalScrollBar()->setValue(row);
+    invalidate();
+}
+
+void TimelineView::onScrollBar(int value)
+{
+    if (value != m_topRow)
+        setTop(value, 0);
+}
+
+void TimelineView::scrollContentsBy(int, int)
+{
+    // The scroll bar's value is a row: onScrollBar lays out from it instead of moving pixels.
+}
+
+void TimelineView::updateGeometries()
+{
+    const int rows = model() ? model()->rowCount() : 0;
+    // The last top row: walk back from the end until a screen is filled.
+    const int height = viewport()->height();
+    int row = rows;
+    int filled = 0;
+    while (row > 0 && filled < height)
+        filled += rowHeight(--row);
+    m_maxTop = filled < height ? 0 : row;
+    verticalScrollBar()->setRange(0, m_maxTop);
+    verticalScrollBar()->setPageStep(std::max(1, int(items().size()) - 1));
+    QAbstractItemView::updateGeometries();
+}
+
+void TimelineView::doItemsLayout()
+{
+    invalidate();
+    QAbstractItemView::doItemsLayout();
+}
+
+void TimelineView::reset()
+{
+    QAbstractItemView::reset();
+    m_topRow = m_topOffset = 0;
+    m_atEnd = false;
+    invalidate();
+    updateGeometries();
+}
+
+void TimelineView::dataChanged(const QModelIndex& from, const QModelIndex& to, const QList<int>& roles)
+{
+    QAbstractItemView::dataChanged(from, to, roles);
+    invalidate();
+    // Rows loaded or opened near the end change where the end is.
+    if (to.row() >= m_maxTop)
+        updateGeometries();
+    if (m_atEnd)
+        setTop(model()->rowCount() - 1, 0);
+    else if (from.row() <= m_topRow && to.row() >= m_topRow)
+        setTop(m_topRow, m_topOffset);
+}
+
+void TimelineView::rowsInserted(const QModelIndex& parent, int first, int last)
+{
+    QAbstractItemView::rowsInserted(parent, first, last);
+    invalidate();
+    updateGeometries();
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractItemView::resizeEvent(event);
+    invalidate();
+    updateGeometries();
+    setTop(m_topRow, m_topOffset);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    int dy = event->pixelDelta().y();
+    if (dy == 0)
+        dy = event->angleDelta().y() * QApplication::wheelScrollLines() * fontMetrics().lineSpacing() / 120;
+    if (dy == 0) {
+        event->ignore();
+        return;
+    }
+    setTop(m_topRow, m_topOffset - dy);
+    event->accept();
+}
+
+QRect TimelineView::visualRect(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return {};
+    const QVector<Item>& shown = items();
+    if (shown.isEmpty() || index.row() < shown.constFirst().row || index.row() > shown.constLast().row)
+        return {};
+    return shown.at(index.row() - shown.constFirst().row).rect;
+}
+
+QModelIndex TimelineView::indexAt(const QPoint& point) const
+{
+    for (const Item& item : items()) {
+        if (item.rect.contains(point))
+            return model()->index(item.row, 0);
+    }
+    return {};
+}
+
+void TimelineView::scrollTo(const QModelIndex& index, ScrollHint hint)
+{
+    if (!index.isValid())
+        return;
+    const int row = index.row();
+    const int height = viewport()->height();
+    const int h = rowHeight(row);
+    switch (hint) {
+    case PositionAtTop:
+        setTop(row, 0);
+        break;
+    case PositionAtBottom:
+        setTop(row, h - height);
+        break;
+    case PositionAtCenter:
+        setTop(row, std::min(0, h - height) / 2);
+        break;
+    case EnsureVisible: {
+        const QRect r = visualRect(index);
+        if (r.isValid() && r.top() >= 0 && r.bottom() < height)
+            return;
+        if (row <= m_topRow || h >= height)
+            setTop(row, 0);
+        else
+            setTop(row, h - height); // below: it becomes the last row on screen
+        break;
+    }
+    }
+}
+
+QModelIndex TimelineView::moveCursor(CursorAction action, Qt::KeyboardModifiers)
+{
+    const int rows = model() ? model()->rowCount() : 0;
+    if (rows == 0)
+        return {};
+    const QModelIndex current = currentIndex();
+    int row = current.isValid() ? current.row() : -1;
+    const int page = std::max(1, int(items().size()) - 1);
+    switch (action) {
+    case MoveUp:
+    case MovePrevious:
+        row = current.isValid() ? row - 1 : 0;
+        break;
+    case MoveDown:
+    case MoveNext:
+        ++row;
+        break;
+    case MovePageUp:
+        row -= page;
+        break;
+    case MovePageDown:
+        row += page;
+        break;
+    case MoveHome:
+        row = 0;
+        break;
+    case MoveEnd:
+        row = rows - 1;
+        break;
+    default:
+        return current;
+    }
+    return model()->index(std::clamp(row, 0, rows - 1), 0);
+}
+
+void TimelineView::setSelection(const QRect& rect, QItemSelectionModel::SelectionFlags command)
+{
+    int first = -1;
+    int last = -1;
+    for (const Item& item : items()) {
+        if (item.rect.intersects(rect.normalized())) {
+            if (first < 0)
+                first = item.row;
+            last = item.row;
+        }
+    }
+    if (first < 0) {
+        selectionModel()->clearSelection();
+        return;
+    }
+    selectionModel()->select(QItemSelection(model()->index(first, 0), model()->index(last, 0)), command);
+}
+
+QRegion TimelineView::visualRegionForSelection(const QItemSelection& selection) const
+{
+    QRegion region;
+    for (const Item& item : items()) {
+        if (selection.contains(model()->index(item.row, 0)))
+            region += item.rect;
+    }
+    return region;
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(viewport());
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    const QModelIndex current = currentIndex();
+    for (const Item& item : items()) {
+        const QModelIndex index = model()->index(item.row, 0);
+        option.rect = item.rect;
+        option.state = QStyle::State_Enabled;
+        if (selectionModel() && selectionModel()->isSelected(index))
+            option.state |= QStyle::State_Selected;
+        if (index == current && hasFocus())
+            option.state |= QStyle::State_HasFocus;
+        m_delegate->paint(&painter, option, index);
+    }
 }
 
 void TimelineView::toggleCurrent()
@@ -45,11 +342,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         event->accept();
         return;
     }
-    QListView::keyPressEvent(event);
+    QAbstractItemView::keyPressEvent(event);
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    QListView::mouseDoubleClickEvent(event);
+    QAbstractItemView::mouseDoubleClickEvent(event);
     toggleCurrent();
 }
