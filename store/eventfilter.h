@@ -6,7 +6,8 @@
 
 // What a reader asks for, with RoomKit's EventFilter semantics (seeds/000, SOURCES.md §1.6):
 // exclude_types wins over types, both time bounds are exclusive, and blocked rows are left out
-// unless includeBlocked is set.
+// unless includeBlocked is set. In the timeline (timelineItems) an item matches when any of its rows does: a
+// card whose end failed matches outcome:failed and type:tool_call_end.
 struct EventFilter
 {
     QStringList types;
@@ -19,6 +20,15 @@ struct EventFilter
     QString groupId; // one AI response: correlation id, run id or task
     std::optional<qint64> afterMicros;
     std::optional<qint64> beforeMicros;
+    // The filter bar's fields (FilterQuery): any of the values, none of the excluded ones.
+    QStringList excludeKinds;
+    QStringList channels, excludeChannels;
+    QStringList channelTypes, excludeChannelTypes;
+    QStringList participants, excludeParticipants;
+    QStringList tools, excludeTools;
+    QStringList outcomes, excludeOutcomes; // a card matches by its call's outcome
+    QStringList words, excludeWords; // full-text: every word or "phrase" in message text, arguments or results
+    bool blockedOnly = false; // only the rows a hook blocked (includeBlocked is then implied)
     bool includeBlocked = false;
     bool topLevelOnly = false; // RoomKit's top_level_only: no thread replies (parent_event_id is null)
     bool timelineItems = false; // one row per timeline item: rows folded into a card or a message left out

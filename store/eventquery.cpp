@@ -21,22 +21,73 @@ QString placeholders(const QStringList& values, QVariantList& binds)
     return marks.join(QLatin1Char(','));
 }
 
+const QString folded = QStringLiteral("(events.flags & %1)").arg(int(EventFlags::Folded));
+
 } // namespace
 
-QString EventQuery::where(const EventFilter& f, QVariantList& binds)
+QString EventQuery::ftsMatch(const QStringList& words, bool any)
+{
+    QStringList terms;
+    for (QString word : words) {
+        word.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        terms << QLatin1Char('"') + word + QLatin1Char('"');
+    }
+    return terms.join(any ? QStringLiteral(" OR ") : QStringLiteral(" "));
+}
+
+QString EventQuery::scope(const EventFilter& f, QVariantList& binds)
 {
     QString sql;
-    if (!f.includeBlocked)
-        sql += QStringLiteral(" AND blocked = 0");
-    if (!f.types.isEmpty())
-        sql += QStringLiteral(" AND type IN (") + placeholders(f.types, binds) + QLatin1Char(')');
-    if (!f.kinds.isEmpty())
-        sql += QStringLiteral(" AND kind IN (") + placeholders(f.kinds, binds) + QLatin1Char(')');
-    if (!f.excludeTypes.isEmpty())
-        sql += QStringLiteral(" AND type NOT IN (") + placeholders(f.excludeTypes, binds) + QLatin1Char(')');
+    if (f.blockedOnly)
+        sql += QStringLiteral(" AND events.blocked = 1");
+    else if (!f.includeBlocked)
+        sql += QStringLiteral(" AND events.blocked = 0");
+    if (f.topLevelOnly)
+        sql += QStringLiteral(" AND events.parent_id IS NULL");
+    if (f.afterMicros) {
+        sql += QStringLiteral(" AND events.created_us > ?");
+        binds << *f.afterMicros;
+    }
+    if (f.beforeMicros) {
+        sql += QStringLiteral(" AND events.created_us < ?");
+        binds << *f.beforeMicros;
+    }
+    return sql;
+}
+
+QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantList& binds)
+{
+    QString sql;
+    auto in = [&](const char* column, const QStringList& values, bool negate) {
+        if (values.isEmpty())
+            return;
+        const QString c = t + QLatin1Char('.') + QLatin1String(column);
+        // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
+        if (negate) {
+            sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
+                + placeholders(values, binds) + QStringLiteral("))");
+        } else {
+            sql += QStringLiteral(" AND ") + c + QStringLiteral(" IN (") + placeholders(values, binds)
+                + QLatin1Char(')');
+        }
+    };
+    in("type", f.types, false);
+    in("type", f.excludeTypes, true);
+    in("kind", f.kinds, false);
+    in("kind", f.excludeKinds, true);
+    in("channel_id", f.channels, false);
+    in("channel_id", f.excludeChannels, true);
+    in("channel_type", f.channelTypes, false);
+    in("channel_type", f.excludeChannelTypes, true);
+    in("participant_id", f.participants, false);
+    in("participant_id", f.excludeParticipants, true);
+    in("tool_name", f.tools, false);
+    in("tool_name", f.excludeTools, true);
+    in("outcome", f.outcomes, false);
+    in("outcome", f.excludeOutcomes, true);
     auto equals = [&](const char* column, const QString& value) {
         if (!value.isEmpty()) {
-            sql += QStringLiteral(" AND ") + QLatin1String(column) + QStringLiteral(" = ?");
+            sql += QStringLiteral(" AND ") + t + QLatin1Char('.') + QLatin1String(column) + QStringLiteral(" = ?");
             binds << value;
         }
     };
@@ -45,19 +96,73 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
     equals("participant_id", f.participantId);
     equals("correlation_id", f.correlationId);
     equals("group_id", f.groupId);
-    if (f.timelineItems)
-        sql += QStringLiteral(" AND (flags & %1) = 0").arg(int(EventFlags::Folded));
-    if (f.topLevelOnly)
-        sql += QStringLiteral(" AND parent_id IS NULL");
-    if (f.afterMicros) {
-        sql += QStringLiteral(" AND created_us > ?");
-        binds << *f.afterMicros;
+    if (!f.words.isEmpty()) {
+        sql += QStringLiteral(" AND ") + t
+            + QStringLiteral(".id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
+        binds << ftsMatch(f.words, false);
     }
-    if (f.beforeMicros) {
-        sql += QStringLiteral(" AND created_us < ?");
-        binds << *f.beforeMicros;
+    if (!f.excludeWords.isEmpty()) {
+        sql += QStringLiteral(" AND ") + t
+            + QStringLiteral(".id NOT IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
+        binds << ftsMatch(f.excludeWords, true);
     }
     return sql;
+}
+
+QString EventQuery::cardMatch(const EventFilter& f, QVariantList& binds)
+{
+    QVariantList inner;
+    const QString p = predicate(f, QStringLiteral("f"), inner);
+    if (p.isEmpty())
+        return {};
+    binds += inner;
+    return QStringLiteral("(events.kind = 'tool_call' AND EXISTS (SELECT 1 FROM tool_calls c JOIN events f ON "
+                          "f.room_id = c.room_id AND f.seq IN (c.end_seq, c.result_seq) WHERE c.room_id = "
+                          "events.room_id AND c.start_seq = events.seq")
+        + p + QStringLiteral("))");
+}
+
+QString EventQuery::where(const EventFilter& f, QVariantList& binds)
+{
+    QString sql = scope(f, binds);
+    if (!f.timelineItems)
+        return sql + predicate(f, QStringLiteral("events"), binds);
+    // An item is a row not folded into another; it matches when it does, or when a row of its card does.
+    sql += QStringLiteral(" AND ") + folded + QStringLiteral(" = 0");
+    const QString direct = predicate(f, QStringLiteral("events"), binds);
+    if (direct.isEmpty())
+        return sql;
+    return sql + QStringLiteral(" AND ((1") + direct + QStringLiteral(") OR ") + cardMatch(f, binds) + QLatin1Char(')');
+}
+
+EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
+{
+    // One pass: each row says whether it is a row of the list (`item`) and whether it is an event the filter
+    // lets through (`direct`). In the timeline a card's folded end is an event but not a row, and a card is a
+    // row when its end matches even though its start does not.
+    EventFilter rows = f;
+    rows.timelineItems = false;
+    // Placeholders bind in the order they appear in the text: the select list, then the WHERE clause.
+    auto direct = [&](QVariantList& binds) -> QString {
+        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds) + QLatin1Char(')');
+    };
+    auto card = [&](QVariantList& binds) -> QString {
+        const QString c = cardMatch(rows, binds);
+        return c.isEmpty() ? QStringLiteral("0") : c;
+    };
+    EventQuery q;
+    const QString directExpr = direct(q.binds);
+    const QString itemExpr = f.timelineItems ? QStringLiteral("(") + folded + QStringLiteral(" = 0 AND (")
+            + direct(q.binds) + QStringLiteral(" OR ") + card(q.binds) + QStringLiteral("))")
+                                             : QStringLiteral("1");
+    q.binds << roomId;
+    QString sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
+        + QStringLiteral(" FROM events WHERE room_id = ?") + scope(f, q.binds) + QStringLiteral(" AND (")
+        + direct(q.binds);
+    if (f.timelineItems)
+        sql += QStringLiteral(" OR (") + folded + QStringLiteral(" = 0 AND ") + card(q.binds) + QLatin1Char(')');
+    q.sql = sql + QStringLiteral(") ORDER BY seq");
+    return q;
 }
 
 EventQuery EventQuery::page(qint64 roomId, const EventFilter& filter, const PageRequest& page)

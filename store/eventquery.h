@@ -24,6 +24,18 @@ struct EventQuery
     // Messages only, blocked ones included: the newest `limit` ascending, or forward from afterIndex.
     static EventQuery conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex);
 
+    // Every row of a room under `filter`, ascending: seq, whether it is a row of the list (a timeline item, or
+    // any row in raw mode) and whether it is an event the filter lets through. For RowIndex.
+    static EventQuery rowIndex(qint64 roomId, const EventFilter& filter);
+
     // The WHERE clause of a filter (without the room), appended to `binds`.
     static QString where(const EventFilter& filter, QVariantList& binds);
+    // What applies to the row itself: blocked, top level, time. " AND ..." on the table `events`.
+    static QString scope(const EventFilter& filter, QVariantList& binds);
+    // What says whether a row matches (types, channels, tools, outcomes, words...), on the table alias `t`.
+    static QString predicate(const EventFilter& filter, const QString& t, QVariantList& binds);
+    // A timeline card that matches by a row folded into it (its end or result), or empty with no predicate.
+    static QString cardMatch(const EventFilter& filter, QVariantList& binds);
+    // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
+    static QString ftsMatch(const QStringList& words, bool any);
 };

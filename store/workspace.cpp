@@ -60,12 +60,8 @@ EventRecord readRecord(const QSqlQuery& q)
 // A user's words as an FTS5 query: every term quoted, so punctuation is never FTS syntax.
 QString ftsQuery(const QString& text, bool bodyOnly)
 {
-    QStringList terms;
-    for (QString term : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
-        term.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        terms << QLatin1Char('"') + term + QLatin1Char('"');
-    }
-    const QString expr = terms.join(QLatin1Char(' '));
+    const QString expr
+        = EventQuery::ftsMatch(text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts), false);
     return bodyOnly ? QStringLiteral("{body} : (") + expr + QLatin1Char(')') : expr;
 }
 
@@ -237,25 +233,20 @@ RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int bloc
     out.blockSize = blockSize;
     out.total = countEvents(roomId, nullptr);
     // One pass over the indexes that serve the filter, on the native handle (a QVariant per row would cost more
-    // than the scan at a million rows). Timeline items are the events not folded into another: the same pass
-    // counts both.
-    EventFilter events = filter;
-    events.timelineItems = false;
-    QVariantList binds { roomId };
-    const QByteArray sql
-        = (QStringLiteral("SELECT seq, flags & %1 FROM events WHERE room_id = ?").arg(int(EventFlags::Folded))
-            + EventQuery::where(events, binds) + QStringLiteral(" ORDER BY seq"))
-              .toUtf8();
+    // than the scan at a million rows).
+    const EventQuery eq = EventQuery::rowIndex(roomId, filter);
+    const QByteArray sql = eq.sql.toUtf8();
     SqliteStatement q(m_handle, sql.constData());
-    for (int i = 0; i < binds.size(); ++i) {
-        if (binds.at(i).typeId() == QMetaType::QString)
-            q.bind(i + 1, binds.at(i).toString());
+    for (int i = 0; i < eq.binds.size(); ++i) {
+        if (eq.binds.at(i).typeId() == QMetaType::QString)
+            q.bind(i + 1, eq.binds.at(i).toString());
         else
-            q.bind(i + 1, binds.at(i).toLongLong());
+            q.bind(i + 1, eq.binds.at(i).toLongLong());
     }
     while (q.step()) {
-        ++out.shown;
-        if (filter.timelineItems && q.int64(1) != 0)
+        if (q.int64(2) != 0)
+            ++out.shown;
+        if (q.int64(1) == 0)
             continue;
         if (out.rows % blockSize == 0)
             out.anchors.append(q.int64(0));
