@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "eventflags.h"
+#include "filterquery.h"
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "timeutil.h"
@@ -135,6 +136,15 @@ const QVector<VerbSpec>& verbSpecs()
                     QStringLiteral("TIME") },
                 { QStringLiteral("include-blocked"),
                     QStringLiteral("include rows a hook blocked (left out by default)") },
+                { QStringLiteral("query"),
+                    QStringLiteral("a filter in the filter bar's language, as in the GUI, e.g. 'type:tool_call_end "
+                                   "outcome:failed -channel:sms after:2026-07-17T10:00 blocked:include \"a phrase\"'; "
+                                   "its terms add to the other options"),
+                    QStringLiteral("FILTER") },
+                { QStringLiteral("text"),
+                    QStringLiteral("only events whose message text, tool arguments or result hold every word of TEXT "
+                                   "(the GUI's search)"),
+                    QStringLiteral("TEXT") },
                 { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
                 { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
                 { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
@@ -391,6 +401,47 @@ private:
         return micros;
     }
 
+    // The filter bar's text on top of the other options: a field given both ways means either value.
+    static void addQuery(EventFilter& filter, const QString& text)
+    {
+        const FilterQuery::Result r = FilterQuery::parse(text);
+        if (!r.ok()) {
+            // The text again with a caret under the place, as a compiler does.
+            usage(QStringLiteral("--query: %1 (at column %2)\n  %3\n  %4%5")
+                      .arg(r.error)
+                      .arg(r.position + 1)
+                      .arg(text, QString(r.position, QLatin1Char(' ')), QString(r.length, QLatin1Char('^'))));
+        }
+        const EventFilter& q = r.filter;
+        filter.types += q.types;
+        filter.excludeTypes += q.excludeTypes;
+        filter.kinds += q.kinds;
+        filter.excludeKinds += q.excludeKinds;
+        filter.channels += q.channels;
+        filter.excludeChannels += q.excludeChannels;
+        filter.channelTypes += q.channelTypes;
+        filter.excludeChannelTypes += q.excludeChannelTypes;
+        filter.participants += q.participants;
+        filter.excludeParticipants += q.excludeParticipants;
+        filter.tools += q.tools;
+        filter.excludeTools += q.excludeTools;
+        filter.outcomes += q.outcomes;
+        filter.excludeOutcomes += q.excludeOutcomes;
+        filter.words += q.words;
+        filter.excludeWords += q.excludeWords;
+        if (!q.groupId.isEmpty()) {
+            if (!filter.groupId.isEmpty() && filter.groupId != q.groupId)
+                usage(QStringLiteral("--group and the query's group: name different AI responses"));
+            filter.groupId = q.groupId;
+        }
+        if (q.afterMicros)
+            filter.afterMicros = std::max(filter.afterMicros.value_or(*q.afterMicros), *q.afterMicros);
+        if (q.beforeMicros)
+            filter.beforeMicros = std::min(filter.beforeMicros.value_or(*q.beforeMicros), *q.beforeMicros);
+        filter.includeBlocked = filter.includeBlocked || q.includeBlocked;
+        filter.blockedOnly = q.blockedOnly;
+    }
+
     int events(const QStringList& args)
     {
         QCommandLineParser parser;
@@ -410,6 +461,9 @@ private:
         filter.beforeMicros = timeOption(parser, QStringLiteral("before"));
         filter.includeBlocked = parser.isSet(QStringLiteral("include-blocked"));
         filter.topLevelOnly = parser.isSet(QStringLiteral("top-level-only"));
+        if (parser.isSet(QStringLiteral("query")))
+            addQuery(filter, parser.value(QStringLiteral("query")));
+        filter.words += parser.value(QStringLiteral("text")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (filter.afterMicros && filter.beforeMicros && *filter.afterMicros >= *filter.beforeMicros)
             usage(QStringLiteral("--after must be earlier than --before"));
 

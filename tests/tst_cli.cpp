@@ -168,6 +168,45 @@ private slots:
         QCOMPARE(indexes(r), (QVector<qint64> { 2, 5, 6 }));
     }
 
+    // --query and --text mean what the filter bar and the search field mean in the GUI.
+    void eventsQueryAndText()
+    {
+        const QString room = QStringLiteral("edge-tool-failed");
+        auto events = [&](const QStringList& more) {
+            return run(QStringList { QStringLiteral("events"), m_store, QStringLiteral("--room"), room,
+                           QStringLiteral("--json") }
+                + more);
+        };
+        // The two calls whose ends failed (the manifest's ends at 4 and 10).
+        Run r = events({ QStringLiteral("--query"), QStringLiteral("outcome:failed") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(indexes(r), (QVector<qint64> { 4, 10 }));
+        r = events({ QStringLiteral("--query"), QStringLiteral("tool:lookup_order -outcome:served") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 9, 14, 15 }));
+        // Terms add to the options; the same field both ways means either value.
+        r = events({ QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--query"),
+            QStringLiteral("type:tool_call_start A-404") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 6, 9, 12 }));
+        r = events({ QStringLiteral("--text"), QStringLiteral("carrier 502") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 10 }));
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--count"),
+            QStringLiteral("--query"), QStringLiteral("kind:message \"A-404\"") });
+        QCOMPARE(r.out.trimmed(), QStringLiteral("2"));
+        r = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-inbound"),
+            QStringLiteral("--json"), QStringLiteral("--query"), QStringLiteral("blocked:only") });
+        QCOMPARE(r.lines().size(), 3); // the manifest's three blocked rows
+        for (const QJsonObject& o : r.lines())
+            QCOMPARE(o.value(QLatin1String("status")).toString(), QStringLiteral("blocked"));
+
+        // A mistake is shown in place, with a caret under it, and nothing is listed.
+        r = events({ QStringLiteral("--query"), QStringLiteral("tool:get_tracking colour:red") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(QLatin1String("unknown field \"colour\"")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("(at column 19)")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("\n                    ^^^^^^^^^^")), qPrintable(r.err));
+    }
+
     void tools()
     {
         const Run r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"),
