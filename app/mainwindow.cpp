@@ -4,6 +4,7 @@
 #include "detailspane.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
+#include "filterbar.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "sources/importer.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_eventViews(new QStackedWidget(this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_status(new QLabel(this))
+    , m_filterBar(new FilterBar(this))
     , m_summary(new QLabel(this))
     , m_details(new DetailsPane(this))
 {
@@ -80,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary->setForegroundRole(QPalette::ToolTipText);
     m_summary->setAutoFillBackground(true);
     m_summary->hide();
+    eventsLayout->addWidget(m_filterBar);
     eventsLayout->addWidget(m_summary);
     eventsLayout->addWidget(m_eventViews);
     m_splitter->addWidget(m_roomList);
@@ -189,8 +192,12 @@ MainWindow::MainWindow(QWidget* parent)
             loadDetails(current);
     });
     connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
+    connect(m_filterBar, &FilterBar::filterChanged, this, [this](const EventFilter& filter) {
+        if (m_eventModel->roomId() != 0)
+            m_eventModel->setRoom(m_eventModel->roomId(), filter);
+    });
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
-        m_eventModel->setRoom(roomId);
+        m_eventModel->setRoom(roomId, m_filterBar->filter());
         QString summary;
         for (const RoomSummary& r : m_roomModel->rooms()) {
             if (r.id == roomId)
@@ -286,6 +293,18 @@ void MainWindow::createActions()
         m_roomList->filterEdit()->setFocus(Qt::ShortcutFocusReason);
         m_roomList->filterEdit()->selectAll();
     });
+
+    QAction* filter = view->addAction(tr("&Filter Events"));
+    filter->setShortcut(QKeySequence::Find);
+    filter->setStatusTip(tr("Type a filter: type:, tool:, outcome:, channel:, after:, blocked:, words…"));
+    connect(filter, &QAction::triggered, this, [this] {
+        m_filterBar->edit()->setFocus(Qt::ShortcutFocusReason);
+        m_filterBar->edit()->selectAll();
+    });
+    QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
+    filterBack->setShortcut(QKeySequence::Back);
+    QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });
+    filterForward->setShortcut(QKeySequence::Forward);
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     QAction* next = go->addAction(tr("Next Event"), this, [this] { moveSelection(1); });

@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class DetailsPane;
+class FilterBar;
 class EventListModel;
 class EventListView;
 class QAbstractItemView;
@@ -43,6 +44,7 @@ public:
     EventListModel* eventModel() const { return m_eventModel; }
     RoomListModel* roomModel() const { return m_roomModel; }
     DetailsPane* detailsPane() const { return m_details; }
+    FilterBar* filterBar() const { return m_filterBar; }
     // Selects the event at `index` in the current room, loading pages until it is there.
     void goToIndex(qint64 index);
     // Moves to the next (or previous) tool call that failed, was refused or was never answered.
@@ -82,6 +84,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QSplitter* m_splitter;
     QLabel* m_status;
+    FilterBar* m_filterBar;
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
     quint64 m_detailsGeneration = 0;

@@ -55,13 +55,18 @@ QString EventQuery::scope(const EventFilter& f, QVariantList& binds)
     return sql;
 }
 
-QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantList& binds)
+QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantList& binds, bool callOutcome)
 {
     QString sql;
     auto in = [&](const char* column, const QStringList& values, bool negate) {
         if (values.isEmpty())
             return;
-        const QString c = t + QLatin1Char('.') + QLatin1String(column);
+        QString c = t + QLatin1Char('.') + QLatin1String(column);
+        // A card's start row stands for its call: its outcome is the call's, which only the end row holds.
+        if (callOutcome && qstrcmp(column, "outcome") == 0)
+            c = QStringLiteral("coalesce(%1.outcome, (SELECT c.outcome FROM tool_calls c WHERE c.room_id = "
+                               "%1.room_id AND c.start_seq = %1.seq AND %1.kind = 'tool_call'))")
+                    .arg(t);
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
         if (negate) {
             sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
@@ -129,7 +134,7 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
         return sql + predicate(f, QStringLiteral("events"), binds);
     // An item is a row not folded into another; it matches when it does, or when a row of its card does.
     sql += QStringLiteral(" AND ") + folded + QStringLiteral(" = 0");
-    const QString direct = predicate(f, QStringLiteral("events"), binds);
+    const QString direct = predicate(f, QStringLiteral("events"), binds, true);
     if (direct.isEmpty())
         return sql;
     return sql + QStringLiteral(" AND ((1") + direct + QStringLiteral(") OR ") + cardMatch(f, binds) + QLatin1Char(')');
@@ -143,24 +148,28 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     EventFilter rows = f;
     rows.timelineItems = false;
     // Placeholders bind in the order they appear in the text: the select list, then the WHERE clause.
-    auto direct = [&](QVariantList& binds) -> QString {
-        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds) + QLatin1Char(')');
+    auto direct = [&](QVariantList& binds, bool callOutcome) -> QString {
+        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds, callOutcome) + QLatin1Char(')');
     };
     auto card = [&](QVariantList& binds) -> QString {
         const QString c = cardMatch(rows, binds);
         return c.isEmpty() ? QStringLiteral("0") : c;
     };
+    // An item: a row not folded into another that matches, taking a card's outcome from its call, or a card
+    // that matches by a folded row. An event shown: a row that matches by its own columns.
+    auto item = [&](QVariantList& binds) -> QString {
+        return QStringLiteral("(") + folded + QStringLiteral(" = 0 AND (") + direct(binds, true)
+            + QStringLiteral(" OR ") + card(binds) + QStringLiteral("))");
+    };
     EventQuery q;
-    const QString directExpr = direct(q.binds);
-    const QString itemExpr = f.timelineItems ? QStringLiteral("(") + folded + QStringLiteral(" = 0 AND (")
-            + direct(q.binds) + QStringLiteral(" OR ") + card(q.binds) + QStringLiteral("))")
-                                             : QStringLiteral("1");
+    const QString itemExpr = f.timelineItems ? item(q.binds) : QStringLiteral("1");
+    const QString directExpr = direct(q.binds, false);
     q.binds << roomId;
     QString sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
         + QStringLiteral(" FROM events WHERE room_id = ?") + scope(f, q.binds) + QStringLiteral(" AND (")
-        + direct(q.binds);
+        + direct(q.binds, false);
     if (f.timelineItems)
-        sql += QStringLiteral(" OR (") + folded + QStringLiteral(" = 0 AND ") + card(q.binds) + QLatin1Char(')');
+        sql += QStringLiteral(" OR ") + item(q.binds);
     q.sql = sql + QStringLiteral(") ORDER BY seq");
     return q;
 }

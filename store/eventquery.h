@@ -33,7 +33,9 @@ struct EventQuery
     // What applies to the row itself: blocked, top level, time. " AND ..." on the table `events`.
     static QString scope(const EventFilter& filter, QVariantList& binds);
     // What says whether a row matches (types, channels, tools, outcomes, words...), on the table alias `t`.
-    static QString predicate(const EventFilter& filter, const QString& t, QVariantList& binds);
+    // `callOutcome`: a tool call's start row matches outcomes by its call's outcome (a timeline card).
+    static QString predicate(
+        const EventFilter& filter, const QString& t, QVariantList& binds, bool callOutcome = false);
     // A timeline card that matches by a row folded into it (its end or result), or empty with no predicate.
     static QString cardMatch(const EventFilter& filter, QVariantList& binds);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.

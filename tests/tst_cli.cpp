@@ -173,8 +173,8 @@ private slots:
     {
         const QString room = QStringLiteral("edge-tool-failed");
         auto events = [&](const QStringList& more) {
-            return run(QStringList { QStringLiteral("events"), m_store, QStringLiteral("--room"), room,
-                           QStringLiteral("--json") }
+            return run(QStringList {
+                           QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--json") }
                 + more);
         };
         // The two calls whose ends failed (the manifest's ends at 4 and 10).

@@ -287,6 +287,9 @@ private slots:
         QCOMPARE(indexes(QStringLiteral("A-404 type:message"), false), QVector<qint64>({ 6, 12 }));
         QCOMPARE(indexes(QStringLiteral("A-404 -delivered type:message"), false), QVector<qint64>({ 6 }));
         QCOMPARE(counts(ws, id, QStringLiteral("502"), true).second, 1); // the end row is the event shown
+        // Leaving an outcome out leaves out the cards of calls that ended so, though their start rows carry none.
+        QCOMPARE(indexes(QStringLiteral("tool:lookup_order -outcome:served"), true), QVector<qint64>({ 14 }));
+        QCOMPARE(indexes(QStringLiteral("tool:lookup_order -outcome:served"), false), QVector<qint64>({ 9, 14, 15 }));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "detailspane.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
+#include "filterbar.h"
 #include "jsontreemodel.h"
 #include "mainwindow.h"
 #include "roomlistmodel.h"
@@ -219,6 +220,71 @@ private slots:
         QTest::keyClick(window.timeline(), Qt::Key_Space);
         QVERIFY(!card.data(EventListModel::ExpandedRole).toBool());
         QTRY_COMPARE(window.timeline()->visualRect(card).height(), closed);
+    }
+
+    // The filter bar: a filter typed and applied shows the cards it matches and says so in the status bar; a
+    // mistake is shown in place while the last valid filter stays; Alt+Left goes back to the one before.
+    void filterBar()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(
+            copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("filter.sqlite")));
+        QVERIFY(shown.wait(10000));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events"));
+        EventListModel* model = window.eventModel();
+        auto shownIndexes = [model] {
+            QVector<qint64> out;
+            for (int row = 0; row < model->rowCount(); ++row)
+                out << (model->loadedRecord(row) ? model->loadedRecord(row)->index : -1);
+            return out;
+        };
+
+        QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+        FilterBar* bar = window.filterBar();
+        QTRY_VERIFY(bar->edit()->hasFocus());
+        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed"));
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        // The two calls that failed, each one card at its start, matched by the outcome its end carries.
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
+        for (int row = 0; row < 2; ++row)
+            QCOMPARE(model->index(row, 0).data(EventListModel::CallRole).value<ToolCallRecord>().outcome,
+                QStringLiteral("failed"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 2 of 19 events"));
+        QVERIFY(bar->error().isEmpty());
+
+        // A mistake: said where, and the cards stay as they were.
+        bar->edit()->selectAll();
+        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed colour:red"));
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        QVERIFY2(bar->error().contains(QLatin1String("Column 16")), qPrintable(bar->error()));
+        QVERIFY(bar->error().contains(QLatin1String("colour")));
+        QCOMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
+
+        // Another filter, then back and forward through the ones applied.
+        bar->edit()->selectAll();
+        QTest::keyClicks(bar->edit(), QStringLiteral("tool:lookup_order -outcome:served"));
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        QVERIFY(bar->error().isEmpty());
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 14 })); // the refused call: its end said missing argument
+        window.timeline()->setFocus();
+        QTest::keyClick(&window, Qt::Key_Left, Qt::AltModifier);
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
+        QCOMPARE(bar->edit()->text(), QStringLiteral("outcome:failed"));
+        QTest::keyClick(&window, Qt::Key_Right, Qt::AltModifier);
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 14 }));
+
+        // Another room keeps the filter (it has no lookup_order call); clearing it shows everything again.
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-refused-policy")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 0 of 6 events"));
+        QCOMPARE(model->rowCount(), 0);
+        bar->edit()->clear();
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of %1 events").arg(model->totalCount()));
     }
 
     // A room of twenty thousand items: End shows the last one at the bottom of the timeline at once, with its

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "eventfilter.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QCompleter;
+class QLabel;
+class QLineEdit;
+class QStringListModel;
+class QToolButton;
+
+// The one-line filter above the timeline, in FilterQuery's language. Enter (or a pause in typing) applies
+// it; a mistake is shown in place with its column and the last valid filter stays applied. Completion offers
+// the field names and the values of fields with a fixed set. Every filter applied goes on a stack that
+// Alt+Left and Alt+Right walk (as hotspot's filter history does); filters can be saved by name.
+class FilterBar : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit FilterBar(QWidget* parent = nullptr);
+
+    QLineEdit* edit() const { return m_edit; }
+    const EventFilter& filter() const { return m_filter; } // the one applied
+    QString error() const; // the mistake shown, empty when none
+    // Sets the text and applies it (what a pane or a saved filter does).
+    void setText(const QString& text);
+    bool back(); // Alt+Left: the filter applied before this one
+    bool forward(); // Alt+Right
+    bool canGoBack() const { return m_at > 0; }
+    bool canGoForward() const { return m_at + 1 < m_history.size(); }
+    // Extra values for completion (the room's types, channels, tools...), by field.
+    void setCompletions(const QString& field, const QStringList& values);
+    QStringList savedNames() const;
+    void save(const QString& name); // the current text under `name`, kept in the settings
+    bool applySaved(const QString& name);
+
+signals:
+    void filterChanged(const EventFilter& filter);
+
+private:
+    void apply(bool record);
+    void showError(const QString& message, int position, int length);
+    void updateCompletions();
+    void fillSavedMenu();
+
+    QLineEdit* m_edit;
+    QLabel* m_error;
+    QToolButton* m_saved;
+    QCompleter* m_completer;
+    QStringListModel* m_words;
+    QHash<QString, QStringList> m_values;
+    EventFilter m_filter;
+    QString m_appliedText;
+    QStringList m_history;
+    int m_at = -1;
+};
