@@ -3,6 +3,7 @@
 #include "eventflags.h"
 #include "storeerror.h"
 
+#include <memory>
 #include <QStringList>
 
 const QString EventQuery::columns = QStringLiteral(
@@ -134,10 +135,24 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
         return sql + predicate(f, QStringLiteral("events"), binds);
     // An item is a row not folded into another; it matches when it does, or when a row of its card does.
     sql += QStringLiteral(" AND ") + folded + QStringLiteral(" = 0");
-    const QString direct = predicate(f, QStringLiteral("events"), binds, true);
-    if (direct.isEmpty())
+    if (predicate(f, QStringLiteral("events"), *std::make_unique<QVariantList>()).isEmpty())
         return sql;
-    return sql + QStringLiteral(" AND ((1") + direct + QStringLiteral(") OR ") + cardMatch(f, binds) + QLatin1Char(')');
+    return sql + QStringLiteral(" AND ") + itemMatch(f, binds);
+}
+
+QString EventQuery::itemMatch(const EventFilter& f, QVariantList& binds)
+{
+    // Without outcome terms a card's start row matches as any row does, and the condition is an OR of two
+    // indexable terms (the filter's own index, and kind = 'tool_call'), which SQLite reads as a union of two
+    // index ranges instead of scanning the room. With them a card's start row takes its call's outcome.
+    const bool outcomes = !f.outcomes.isEmpty() || !f.excludeOutcomes.isEmpty();
+    if (!outcomes) {
+        const QString direct = predicate(f, QStringLiteral("events"), binds);
+        return QStringLiteral("((1") + direct + QStringLiteral(") OR (events.kind = 'tool_call' AND ")
+            + cardMatch(f, binds) + QStringLiteral("))");
+    }
+    const QString direct = predicate(f, QStringLiteral("events"), binds, true);
+    return QStringLiteral("((1") + direct + QStringLiteral(") OR ") + cardMatch(f, binds) + QLatin1Char(')');
 }
 
 EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
@@ -151,25 +166,29 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     auto direct = [&](QVariantList& binds, bool callOutcome) -> QString {
         return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds, callOutcome) + QLatin1Char(')');
     };
-    auto card = [&](QVariantList& binds) -> QString {
-        const QString c = cardMatch(rows, binds);
-        return c.isEmpty() ? QStringLiteral("0") : c;
-    };
-    // An item: a row not folded into another that matches, taking a card's outcome from its call, or a card
-    // that matches by a folded row. An event shown: a row that matches by its own columns.
+    // An item: a row not folded into another that matches as itemMatch() says. An event shown: a row that
+    // matches by its own columns.
     auto item = [&](QVariantList& binds) -> QString {
-        return QStringLiteral("(") + folded + QStringLiteral(" = 0 AND (") + direct(binds, true)
-            + QStringLiteral(" OR ") + card(binds) + QStringLiteral("))");
+        return QStringLiteral("(") + folded + QStringLiteral(" = 0 AND ") + itemMatch(rows, binds) + QLatin1Char(')');
     };
     EventQuery q;
-    const QString itemExpr = f.timelineItems ? item(q.binds) : QStringLiteral("1");
+    const bool any = !predicate(rows, QStringLiteral("events"), *std::make_unique<QVariantList>()).isEmpty();
+    const QString itemExpr = !f.timelineItems ? QStringLiteral("1")
+        : any                                 ? item(q.binds)
+                                              : QStringLiteral("(") + folded + QStringLiteral(" = 0)");
     const QString directExpr = direct(q.binds, false);
     q.binds << roomId;
     QString sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
         + QStringLiteral(" FROM events WHERE room_id = ?") + scope(f, q.binds) + QStringLiteral(" AND (")
         + direct(q.binds, false);
-    if (f.timelineItems)
-        sql += QStringLiteral(" OR ") + item(q.binds);
+    if (f.timelineItems && any) {
+        // Every item that is not a shown event is a card: led by kind = 'tool_call', the two sides of the OR
+        // each read an index range.
+        const bool outcomes = !f.outcomes.isEmpty() || !f.excludeOutcomes.isEmpty();
+        sql += QStringLiteral(" OR (events.kind = 'tool_call' AND ") + folded + QStringLiteral(" = 0 AND (")
+            + (outcomes ? direct(q.binds, true) + QStringLiteral(" OR ") : QString()) + cardMatch(rows, q.binds)
+            + QStringLiteral("))");
+    }
     q.sql = sql + QStringLiteral(") ORDER BY seq");
     return q;
 }
