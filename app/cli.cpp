@@ -413,20 +413,10 @@ private:
                       .arg(text, QString(r.position, QLatin1Char(' ')), QString(r.length, QLatin1Char('^'))));
         }
         const EventFilter& q = r.filter;
-        filter.types += q.types;
-        filter.excludeTypes += q.excludeTypes;
-        filter.kinds += q.kinds;
-        filter.excludeKinds += q.excludeKinds;
-        filter.channels += q.channels;
-        filter.excludeChannels += q.excludeChannels;
-        filter.channelTypes += q.channelTypes;
-        filter.excludeChannelTypes += q.excludeChannelTypes;
-        filter.participants += q.participants;
-        filter.excludeParticipants += q.excludeParticipants;
-        filter.tools += q.tools;
-        filter.excludeTools += q.excludeTools;
-        filter.outcomes += q.outcomes;
-        filter.excludeOutcomes += q.excludeOutcomes;
+        for (const EventFilterList& list : eventFilterLists()) {
+            filter.*list.any += q.*list.any;
+            filter.*list.none += q.*list.none;
+        }
         filter.words += q.words;
         filter.excludeWords += q.excludeWords;
         if (!q.groupId.isEmpty()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <optional>
 #include <QString>
 #include <QStringList>
@@ -35,6 +36,31 @@ struct EventFilter
 
     bool operator==(const EventFilter&) const = default;
 };
+
+// The fields of a filter that hold lists of values, with their name in the filter bar and their column: a row
+// matches one of `any` (when there are any) and none of `none`. One table for the filter bar's parser and
+// writer, the CLI and the SQL, so that a new field is added in one place.
+struct EventFilterList
+{
+    const char* name;
+    const char* column;
+    QStringList EventFilter::*any;
+    QStringList EventFilter::*none;
+};
+
+inline const std::array<EventFilterList, 7>& eventFilterLists()
+{
+    static const std::array<EventFilterList, 7> lists { {
+        { "type", "type", &EventFilter::types, &EventFilter::excludeTypes },
+        { "kind", "kind", &EventFilter::kinds, &EventFilter::excludeKinds },
+        { "channel", "channel_id", &EventFilter::channels, &EventFilter::excludeChannels },
+        { "channel_type", "channel_type", &EventFilter::channelTypes, &EventFilter::excludeChannelTypes },
+        { "participant", "participant_id", &EventFilter::participants, &EventFilter::excludeParticipants },
+        { "tool", "tool_name", &EventFilter::tools, &EventFilter::excludeTools },
+        { "outcome", "outcome", &EventFilter::outcomes, &EventFilter::excludeOutcomes },
+    } };
+    return lists;
+}
 
 // Which window of the filtered rows a page holds. A page always comes back ascending by index.
 struct PageRequest

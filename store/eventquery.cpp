@@ -3,7 +3,6 @@
 #include "eventflags.h"
 #include "storeerror.h"
 
-#include <memory>
 #include <QStringList>
 
 const QString EventQuery::columns = QStringLiteral(
@@ -77,20 +76,10 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
                 + QLatin1Char(')');
         }
     };
-    in("type", f.types, false);
-    in("type", f.excludeTypes, true);
-    in("kind", f.kinds, false);
-    in("kind", f.excludeKinds, true);
-    in("channel_id", f.channels, false);
-    in("channel_id", f.excludeChannels, true);
-    in("channel_type", f.channelTypes, false);
-    in("channel_type", f.excludeChannelTypes, true);
-    in("participant_id", f.participants, false);
-    in("participant_id", f.excludeParticipants, true);
-    in("tool_name", f.tools, false);
-    in("tool_name", f.excludeTools, true);
-    in("outcome", f.outcomes, false);
-    in("outcome", f.excludeOutcomes, true);
+    for (const EventFilterList& list : eventFilterLists()) {
+        in(list.column, f.*list.any, false);
+        in(list.column, f.*list.none, true);
+    }
     auto equals = [&](const char* column, const QString& value) {
         if (!value.isEmpty()) {
             sql += QStringLiteral(" AND ") + t + QLatin1Char('.') + QLatin1String(column) + QStringLiteral(" = ?");
@@ -134,25 +123,17 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
     if (!f.timelineItems)
         return sql + predicate(f, QStringLiteral("events"), binds);
     // An item is a row not folded into another; it matches when it does, or when a row of its card does.
-    sql += QStringLiteral(" AND ") + folded + QStringLiteral(" = 0");
-    if (predicate(f, QStringLiteral("events"), *std::make_unique<QVariantList>()).isEmpty())
-        return sql;
-    return sql + QStringLiteral(" AND ") + itemMatch(f, binds);
+    return sql + QStringLiteral(" AND ") + folded + QStringLiteral(" = 0 AND ") + itemMatch(f, binds);
 }
 
 QString EventQuery::itemMatch(const EventFilter& f, QVariantList& binds)
 {
-    // Without outcome terms a card's start row matches as any row does, and the condition is an OR of two
-    // indexable terms (the filter's own index, and kind = 'tool_call'), which SQLite reads as a union of two
-    // index ranges instead of scanning the room. With them a card's start row takes its call's outcome.
-    const bool outcomes = !f.outcomes.isEmpty() || !f.excludeOutcomes.isEmpty();
-    if (!outcomes) {
-        const QString direct = predicate(f, QStringLiteral("events"), binds);
-        return QStringLiteral("((1") + direct + QStringLiteral(") OR (events.kind = 'tool_call' AND ")
-            + cardMatch(f, binds) + QStringLiteral("))");
-    }
-    const QString direct = predicate(f, QStringLiteral("events"), binds, true);
-    return QStringLiteral("((1") + direct + QStringLiteral(") OR ") + cardMatch(f, binds) + QLatin1Char(')');
+    // By its own row, a card's start standing for its call (its outcome is the call's); or, for a card, by a
+    // row folded into it.
+    const QString direct
+        = QStringLiteral("(1") + predicate(f, QStringLiteral("events"), binds, true) + QLatin1Char(')');
+    const QString card = cardMatch(f, binds);
+    return card.isEmpty() ? direct : QStringLiteral("(") + direct + QStringLiteral(" OR ") + card + QLatin1Char(')');
 }
 
 EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
@@ -163,32 +144,21 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     EventFilter rows = f;
     rows.timelineItems = false;
     // Placeholders bind in the order they appear in the text: the select list, then the WHERE clause.
-    auto direct = [&](QVariantList& binds, bool callOutcome) -> QString {
-        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds, callOutcome) + QLatin1Char(')');
+    auto direct = [&](QVariantList& binds) -> QString {
+        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds) + QLatin1Char(')');
     };
-    // An item: a row not folded into another that matches as itemMatch() says. An event shown: a row that
-    // matches by its own columns.
     auto item = [&](QVariantList& binds) -> QString {
         return QStringLiteral("(") + folded + QStringLiteral(" = 0 AND ") + itemMatch(rows, binds) + QLatin1Char(')');
     };
     EventQuery q;
-    const bool any = !predicate(rows, QStringLiteral("events"), *std::make_unique<QVariantList>()).isEmpty();
-    const QString itemExpr = !f.timelineItems ? QStringLiteral("1")
-        : any                                 ? item(q.binds)
-                                              : QStringLiteral("(") + folded + QStringLiteral(" = 0)");
-    const QString directExpr = direct(q.binds, false);
+    const QString itemExpr = f.timelineItems ? item(q.binds) : QStringLiteral("1");
+    const QString directExpr = direct(q.binds);
     q.binds << roomId;
     QString sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
         + QStringLiteral(" FROM events WHERE room_id = ?") + scope(f, q.binds) + QStringLiteral(" AND (")
-        + direct(q.binds, false);
-    if (f.timelineItems && any) {
-        // Every item that is not a shown event is a card: led by kind = 'tool_call', the two sides of the OR
-        // each read an index range.
-        const bool outcomes = !f.outcomes.isEmpty() || !f.excludeOutcomes.isEmpty();
-        sql += QStringLiteral(" OR (events.kind = 'tool_call' AND ") + folded + QStringLiteral(" = 0 AND (")
-            + (outcomes ? direct(q.binds, true) + QStringLiteral(" OR ") : QString()) + cardMatch(rows, q.binds)
-            + QStringLiteral("))");
-    }
+        + direct(q.binds);
+    if (f.timelineItems)
+        sql += QStringLiteral(" OR ") + item(q.binds);
     q.sql = sql + QStringLiteral(") ORDER BY seq");
     return q;
 }

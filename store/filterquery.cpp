@@ -2,6 +2,7 @@
 
 #include "eventkind.h"
 
+#include <algorithm>
 #include <QDateTime>
 #include <QTimeZone>
 
@@ -105,9 +106,12 @@ QString canonicalField(const QString& name)
 
 QStringList FilterQuery::fields()
 {
-    return { QStringLiteral("type"), QStringLiteral("kind"), QStringLiteral("channel"), QStringLiteral("channel_type"),
-        QStringLiteral("participant"), QStringLiteral("tool"), QStringLiteral("outcome"), QStringLiteral("group"),
-        QStringLiteral("after"), QStringLiteral("before"), QStringLiteral("blocked"), QStringLiteral("text") };
+    QStringList names;
+    for (const EventFilterList& list : eventFilterLists())
+        names << QLatin1String(list.name);
+    return names
+        + QStringList { QStringLiteral("group"), QStringLiteral("after"), QStringLiteral("before"),
+              QStringLiteral("blocked"), QStringLiteral("text") };
 }
 
 QStringList FilterQuery::valuesOf(const QString& field)
@@ -182,21 +186,10 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
         const QStringList fixed = valuesOf(t.field);
         if (!fixed.isEmpty() && !fixed.contains(v))
             return fail(t, QStringLiteral("%1: is one of %2").arg(t.field, fixed.join(QStringLiteral(", "))));
-        auto add = [&](QStringList& any, QStringList& none) { (t.negated ? none : any) << v; };
-        if (t.field == QLatin1String("type"))
-            add(f.types, f.excludeTypes);
-        else if (t.field == QLatin1String("kind"))
-            add(f.kinds, f.excludeKinds);
-        else if (t.field == QLatin1String("channel"))
-            add(f.channels, f.excludeChannels);
-        else if (t.field == QLatin1String("channel_type"))
-            add(f.channelTypes, f.excludeChannelTypes);
-        else if (t.field == QLatin1String("participant"))
-            add(f.participants, f.excludeParticipants);
-        else if (t.field == QLatin1String("tool"))
-            add(f.tools, f.excludeTools);
-        else if (t.field == QLatin1String("outcome"))
-            add(f.outcomes, f.excludeOutcomes);
+        const auto list = std::find_if(eventFilterLists().cbegin(), eventFilterLists().cend(),
+            [&](const EventFilterList& l) { return t.field == QLatin1String(l.name); });
+        if (list != eventFilterLists().cend())
+            (f.*(t.negated ? list->none : list->any)) << v;
         else if (t.negated) // the rest say one thing: no "not" form
             return fail(t, QStringLiteral("%1: cannot be negated").arg(t.field));
         else if (t.field == QLatin1String("group")) {
@@ -228,19 +221,12 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
 QString FilterQuery::format(const EventFilter& f)
 {
     QStringList terms;
-    auto add = [&](const char* field, const QStringList& any, const QStringList& none) {
-        for (const QString& v : any)
-            terms << QLatin1String(field) + QLatin1Char(':') + quoted(v);
-        for (const QString& v : none)
-            terms << QLatin1Char('-') + QLatin1String(field) + QLatin1Char(':') + quoted(v);
-    };
-    add("type", f.types, f.excludeTypes);
-    add("kind", f.kinds, f.excludeKinds);
-    add("channel", f.channels, f.excludeChannels);
-    add("channel_type", f.channelTypes, f.excludeChannelTypes);
-    add("participant", f.participants, f.excludeParticipants);
-    add("tool", f.tools, f.excludeTools);
-    add("outcome", f.outcomes, f.excludeOutcomes);
+    for (const EventFilterList& list : eventFilterLists()) {
+        for (const QString& v : f.*list.any)
+            terms << QLatin1String(list.name) + QLatin1Char(':') + quoted(v);
+        for (const QString& v : f.*list.none)
+            terms << QLatin1Char('-') + QLatin1String(list.name) + QLatin1Char(':') + quoted(v);
+    }
     if (!f.groupId.isEmpty())
         terms << QStringLiteral("group:") + quoted(f.groupId);
     if (f.afterMicros)

@@ -45,9 +45,9 @@ class TestFilterQuery : public QObject
             qFatal("%s: the index counts %lld rows, a page serves %lld", qPrintable(query), index.rows,
                 qint64(rows.size()));
         for (int b = 0; b < index.anchors.size(); ++b) {
-            if (rows.at(b * 4).index != index.anchors.at(b))
-                qFatal("%s: block %d starts at %lld, not %lld", qPrintable(query), b, rows.at(b * 4).index,
-                    index.anchors.at(b));
+            const qint64 first = rows.at(b * index.blockSize).index;
+            if (first != index.anchors.at(b))
+                qFatal("%s: block %d starts at %lld, not %lld", qPrintable(query), b, first, index.anchors.at(b));
         }
         if (!timeline && index.shown != index.rows)
             qFatal("%s: raw rows are the events shown", qPrintable(query));
