@@ -110,4 +110,17 @@ void execSql(const QString& path, const QString& sql)
     sqlite3_close(db);
 }
 
+QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name)
+{
+    const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), name);
+    execSql(source,
+        QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < %1) "
+                       "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
+                       "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + i, "
+                       "json_set(data, '$.id', 'gen' || i, '$.index', i, '$.content.body', 'message ' || i) "
+                       "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2")
+            .arg(lastIndex));
+    return source;
+}
+
 } // namespace TestSupport

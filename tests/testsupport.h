@@ -36,6 +36,9 @@ QByteArray sha256(const QString& path);
 std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName);
 QVector<qint64> indices(const EventRecords& events);
 QVector<qint64> toIndices(const QJsonArray& array);
+// A copy of the support fixture whose room sup-late-delivery runs on to index `lastIndex`: rows 100 on are copies
+// of its message at index 2 with ids, indexes, times and bodies of their own. For rooms bigger than a block.
+QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name = {});
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).
 void execSql(const QString& path, const QString& sql);
 } // namespace TestSupport

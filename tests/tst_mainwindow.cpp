@@ -50,6 +50,18 @@ class TestMainWindow : public QObject
         return false;
     }
 
+    // Shows `window` active at a working size and opens `path`, until its rooms are listed.
+    static void showAndOpen(MainWindow& window, const QString& path)
+    {
+        window.resize(1200, 800);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(path);
+        QVERIFY(shown.wait(20000));
+    }
+
 private slots:
     void opensAStoreAndShowsARoom()
     {
@@ -197,13 +209,10 @@ private slots:
     void openACard()
     {
         MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
-        QSignalSpy shown(&window, &MainWindow::roomsShown);
-        window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("card.sqlite")));
-        QVERIFY(shown.wait(10000));
+        showAndOpen(
+            window, copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("card.sqlite")));
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
         QTRY_VERIFY(window.eventModel()->rowCount() > 0);
         window.timeline()->setFocus();
@@ -227,14 +236,10 @@ private slots:
     void filterBar()
     {
         MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
-        QSignalSpy shown(&window, &MainWindow::roomsShown);
-        window.openPath(
-            copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("filter.sqlite")));
-        QVERIFY(shown.wait(10000));
+        showAndOpen(
+            window, copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("filter.sqlite")));
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events"));
         EventListModel* model = window.eventModel();
@@ -291,20 +296,11 @@ private slots:
     // details, and Home the first, reading only the blocks on screen.
     void homeAndEndInABigRoom()
     {
-        const QString source
-            = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("big-room.sqlite"));
-        execSql(source,
-            QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 20099) "
-                           "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
-                           "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + i, "
-                           "json_set(data, '$.id', 'gen' || i, '$.index', i, '$.content.body', 'message ' || i) "
-                           "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        const QString source = growSupportRoom(m_dir, 20099, QStringLiteral("big-room.sqlite"));
         MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        QSignalSpy shown(&window, &MainWindow::roomsShown);
-        window.openPath(source);
-        QVERIFY(shown.wait(20000));
+        showAndOpen(window, source);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(selectRoomNamed(window, QStringLiteral("sup-late-delivery")));
         EventListModel* model = window.eventModel();
         QTRY_VERIFY(model->isIndexed());

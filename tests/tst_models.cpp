@@ -25,10 +25,11 @@ class TestModels : public QObject
     qint64 m_bigRoom = 0;
     qint64 m_blockedRoom = 0;
 
-    void openInWorker(StoreWorker* worker)
+    void openInWorker(StoreWorker* worker, const QString& workspace = {})
     {
         QSignalSpy opened(worker, &StoreWorker::workspaceOpened);
-        QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, m_workspace));
+        QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection,
+            Q_ARG(QString, workspace.isEmpty() ? m_workspace : workspace));
         QVERIFY(opened.wait(5000));
     }
 
@@ -36,14 +37,7 @@ private slots:
     void initTestCase()
     {
         // A store with one room of 516 events: more than two pages.
-        const QString source = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"));
-        execSql(source,
-            QStringLiteral(
-                "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 599) "
-                "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
-                "source_channel_type, "
-                "participant_id, NULL, NULL, NULL, created_ts + i, json_set(data, '$.id', 'gen' || i, '$.index', i) "
-                "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2"));
+        const QString source = growSupportRoom(m_dir, 599);
         m_workspace = m_dir.filePath(QStringLiteral("models.sightline"));
         Workspace ws(m_workspace);
         Importer::import(ws, source);
@@ -134,15 +128,8 @@ private slots:
     void bigRoomStaysInWindows()
     {
         QTemporaryDir dir;
-        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
         const int extra = (EventListModel::MaxBlocks + 4) * EventListModel::BlockSize;
-        execSql(source,
-            QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < %1) "
-                           "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
-                           "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + i, "
-                           "json_set(data, '$.id', 'gen' || i, '$.index', i) "
-                           "FROM n, events WHERE room_id = 'sup-late-delivery' AND idx = 2")
-                .arg(99 + extra));
+        const QString source = growSupportRoom(dir, 99 + extra);
         Workspace ws(dir.filePath(QStringLiteral("big.sightline")));
         Importer::import(ws, source);
         const qint64 room = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
@@ -150,9 +137,7 @@ private slots:
         QVERIFY(events > EventListModel::MaxBlocks * EventListModel::BlockSize);
 
         StoreThread store;
-        QSignalSpy opened(store.worker(), &StoreWorker::workspaceOpened);
-        QMetaObject::invokeMethod(store.worker(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, ws.path()));
-        QVERIFY(opened.wait(5000));
+        openInWorker(store.worker(), ws.path());
         EventListModel model(store.worker());
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRoom(room);
@@ -261,9 +246,7 @@ private slots:
         Importer::import(ws, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
         const qint64 room = ws.findRooms(QStringLiteral("edge-parallel-same-tool")).first();
         StoreThread store;
-        QSignalSpy opened(store.worker(), &StoreWorker::workspaceOpened);
-        QMetaObject::invokeMethod(store.worker(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, ws.path()));
-        QVERIFY(opened.wait(5000));
+        openInWorker(store.worker(), ws.path());
 
         EventListModel model(store.worker());
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -106,29 +106,42 @@ qint64 residentKb(const char* field = "VmRSS:")
     return 0;
 }
 
-// Opens the workspace as the application does (store worker and count worker, the timeline model and view),
-// shows its biggest room and scrolls it end to end; prints the resident and the peak memory in KB. Run in a
-// process of its own, so the figure is the viewer's and not the importer's that ran before it.
-int scrollEndToEnd(const QString& workspace)
+// The application's reading side, as it runs behind the window: the store worker and the count worker on
+// `workspace`, the timeline model, and the real view (only what it shows is read).
+struct Viewer
 {
     StoreThread thread;
-    for (StoreWorker* w : { thread.worker(), thread.counter() }) {
-        QSignalSpy opened(w, &StoreWorker::workspaceOpened);
-        QMetaObject::invokeMethod(w, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
-        waitFor([&] { return opened.count() > 0; });
+    EventListModel model { thread.worker() };
+    TimelineView view;
+
+    explicit Viewer(const QString& workspace)
+    {
+        for (StoreWorker* w : { thread.worker(), thread.counter() }) {
+            QSignalSpy opened(w, &StoreWorker::workspaceOpened);
+            QMetaObject::invokeMethod(w, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
+            waitFor([&] { return opened.count() > 0; });
+        }
+        model.setCountWorker(thread.counter());
+        model.setMode(EventListModel::Mode::Timeline);
+        view.setModel(&model);
+        view.resize(900, 700);
+        view.show();
     }
+};
+
+// Opens the workspace as the application does, shows its biggest room and scrolls it end to end; prints the
+// resident and the peak memory in KB. Run in a process of its own, so the figure is the viewer's and not the
+// importer's that ran before it.
+int scrollEndToEnd(const QString& workspace)
+{
     qint64 bigRoom = 0;
     {
         Workspace ws(workspace);
         bigRoom = ws.findRooms(QStringLiteral("room-big")).first();
     }
-    EventListModel model(thread.worker());
-    model.setCountWorker(thread.counter());
-    model.setMode(EventListModel::Mode::Timeline);
-    TimelineView view;
-    view.setModel(&model);
-    view.resize(900, 700);
-    view.show();
+    Viewer viewer(workspace);
+    EventListModel& model = viewer.model;
+    TimelineView& view = viewer.view;
     model.setRoom(bigRoom);
     waitFor([&] { return model.isIndexed() && !model.isLoading(); });
     for (int row = 0; row < model.rowCount(); row += EventListModel::BlockSize / 2) {
@@ -170,24 +183,10 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
     }
     log << "room-big: " << roomEvents << " events" << Qt::endl;
 
-    StoreThread thread;
-    StoreWorker* worker = thread.worker();
-    QSignalSpy opened(worker, &StoreWorker::workspaceOpened);
-    QMetaObject::invokeMethod(worker, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
-    waitFor([&] { return opened.count() > 0; });
-
     // Open the room until the first screen of timeline items is in the model.
-    QSignalSpy counterOpened(thread.counter(), &StoreWorker::workspaceOpened);
-    QMetaObject::invokeMethod(thread.counter(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
-    waitFor([&] { return counterOpened.count() > 0; });
-    EventListModel model(worker);
-    model.setCountWorker(thread.counter());
-    model.setMode(EventListModel::Mode::Timeline);
-    // The real view, as a user has it: only what it shows is read.
-    TimelineView view;
-    view.setModel(&model);
-    view.resize(900, 700);
-    view.show();
+    Viewer viewer(workspace);
+    EventListModel& model = viewer.model;
+    TimelineView& view = viewer.view;
     const QByteArray firstScreen = "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200";
     const double openMs = medianMs(3, [&] {
         model.setRoom(0);
@@ -287,12 +286,12 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
     }
 
     // Memory with the room open and scrolled end to end, in a viewer process of its own.
-    QProcess viewer;
-    viewer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--scroll"), workspace });
-    viewer.waitForFinished(-1);
-    const QList<QByteArray> kb = viewer.readAllStandardOutput().trimmed().split(' ');
-    if (viewer.exitCode() != 0 || kb.size() != 2) {
-        log << "sightline_bench: the viewer process failed: " << viewer.readAllStandardError() << Qt::endl;
+    QProcess scroller;
+    scroller.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--scroll"), workspace });
+    scroller.waitForFinished(-1);
+    const QList<QByteArray> kb = scroller.readAllStandardOutput().trimmed().split(' ');
+    if (scroller.exitCode() != 0 || kb.size() != 2) {
+        log << "sightline_bench: the viewer process failed: " << scroller.readAllStandardError() << Qt::endl;
         std::exit(1);
     }
     rows << Row { QStringLiteral("resident memory, room scrolled end to end (MB)"), kb[0].toLongLong() / 1024.0, 0,
