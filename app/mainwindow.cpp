@@ -196,8 +196,21 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_eventModel->roomId() != 0)
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
     });
+    // The room's own values complete in the filter bar; read on the count worker, after the room's row index.
+    connect(m_store->counter(), &StoreWorker::roomValuesLoaded, this,
+        [this](quint64 generation, qint64 roomId, const QVariantMap& values) {
+            if (generation != m_valuesGeneration || roomId != m_eventModel->roomId())
+                return;
+            QMap<QString, QStringList> byField;
+            for (auto it = values.cbegin(); it != values.cend(); ++it)
+                byField.insert(it.key(), it.value().toStringList());
+            m_filterBar->setCompletions(byField);
+        });
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
         m_eventModel->setRoom(roomId, m_filterBar->filter());
+        m_filterBar->setCompletions({});
+        QMetaObject::invokeMethod(m_store->counter(), "loadRoomValues", Qt::QueuedConnection,
+            Q_ARG(quint64, ++m_valuesGeneration), Q_ARG(qint64, roomId));
         QString summary;
         for (const RoomSummary& r : m_roomModel->rooms()) {
             if (r.id == roomId)

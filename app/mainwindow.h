@@ -90,6 +90,7 @@ private:
     quint64 m_detailsGeneration = 0;
     bool m_detailsPending = false; // the current row's record is not in memory yet
     quint64 m_problemGeneration = 0;
+    quint64 m_valuesGeneration = 0;
     QProgressDialog* m_progress = nullptr;
     QStringList m_pendingImports;
     QStringList m_importProblems;

@@ -117,6 +117,17 @@ void StoreWorker::loadDetails(quint64 generation, qint64 roomId, qint64 index)
     });
 }
 
+void StoreWorker::loadRoomValues(quint64 generation, qint64 roomId)
+{
+    withWorkspace([&](Workspace& ws) {
+        QVariantMap values;
+        const QMap<QString, QStringList> found = ws.roomValues(roomId);
+        for (auto it = found.cbegin(); it != found.cend(); ++it)
+            values.insert(it.key(), it.value());
+        emit roomValuesLoaded(generation, roomId, values);
+    });
+}
+
 void StoreWorker::findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward)
 {
     withWorkspace([&](Workspace& ws) {

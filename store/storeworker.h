@@ -42,6 +42,8 @@ public slots:
     void loadBlock(
         quint64 generation, qint64 roomId, const EventFilter& filter, int block, qint64 fromIndex, int limit);
     void loadDetails(quint64 generation, qint64 roomId, qint64 index);
+    // The values the room holds in the filter bar's fields, for completion (Workspace::roomValues).
+    void loadRoomValues(quint64 generation, qint64 roomId);
     void findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward);
     void closeWorkspace();
 
@@ -55,6 +57,7 @@ signals:
     void blockLoaded(
         quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
     void detailsLoaded(quint64 generation, const EventDetails& details);
+    void roomValuesLoaded(quint64 generation, qint64 roomId, const QVariantMap& values); // field: QStringList
     void problemCallFound(quint64 generation, qint64 roomId, qint64 index); // -1: none that way
     void failed(const QString& message);
 

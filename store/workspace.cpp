@@ -193,6 +193,33 @@ QVector<qint64> Workspace::findRooms(const QString& nativeId)
     return ids;
 }
 
+QMap<QString, QStringList> Workspace::roomValues(qint64 roomId, int limit)
+{
+    QMap<QString, QStringList> out;
+    auto read = [&](const QString& field, const QString& sql, const QVariantList& binds) {
+        QSqlQuery q = exec(sql, binds);
+        while (q.next())
+            out[field] << q.value(0).toString();
+    };
+    // Each indexed column by a loose index scan: one seek per distinct value, not a step per row, so a room
+    // of a million events with twenty types costs twenty seeks.
+    const std::pair<const char*, const char*> indexed[]
+        = { { "type", "type" }, { "channel", "channel_id" }, { "participant", "participant_id" } };
+    for (const auto& [field, column] : indexed) {
+        read(QLatin1String(field),
+            QStringLiteral("WITH RECURSIVE v(x) AS (SELECT min(%1) FROM events WHERE room_id = ? UNION ALL "
+                           "SELECT (SELECT min(%1) FROM events WHERE room_id = ? AND %1 > v.x) FROM v "
+                           "WHERE v.x IS NOT NULL) SELECT x FROM v WHERE x IS NOT NULL AND x <> '' LIMIT ?")
+                .arg(QLatin1String(column)),
+            { roomId, roomId, limit });
+    }
+    read(QStringLiteral("tool"),
+        QStringLiteral(
+            "SELECT DISTINCT tool_name FROM tool_calls WHERE room_id = ? AND tool_name <> '' ORDER BY 1 LIMIT ?"),
+        { roomId, limit });
+    return out;
+}
+
 QJsonObject Workspace::roomDetails(qint64 roomId)
 {
     QSqlQuery q = exec(QStringLiteral("SELECT native_json, details_json FROM rooms WHERE id = ?"), { roomId });

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <QJsonObject>
+#include <QMap>
 #include <QSqlDatabase>
 #include <QString>
 
@@ -36,6 +37,9 @@ public:
     // Rooms whose native id is `nativeId` (one per source that holds it).
     QVector<qint64> findRooms(const QString& nativeId);
     QJsonObject roomDetails(qint64 roomId); // the room's own JSON, its bindings and participants
+    // The values a room holds in the filter bar's fields (type, channel, participant, tool), sorted, at most
+    // `limit` each: what the bar offers to complete.
+    QMap<QString, QStringList> roomValues(qint64 roomId, int limit = 500);
 
     EventRecords listEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page);
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);

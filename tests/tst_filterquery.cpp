@@ -267,6 +267,26 @@ private slots:
         QCOMPARE(counts(ws, id, QStringLiteral("type:tool_call_end blocked:include"), true).first, ends);
     }
 
+    // What the filter bar offers to complete for a room: its types, channels and tools, as RoomKit counts them.
+    void roomValuesMatchTheManifest_data() { countsMatchTheManifest_data(); }
+
+    void roomValuesMatchTheManifest()
+    {
+        QFETCH(QString, room);
+        const QJsonObject facts = manifestRoom(QStringLiteral("edge_cases.sqlite"), room);
+        Workspace& ws = m_fixtures.get(QStringLiteral("edge_cases.sqlite"));
+        const QMap<QString, QStringList> values = ws.roomValues(ws.findRooms(room).first());
+        auto keys = [](const QJsonValue& object) {
+            QStringList out = object.toObject().keys();
+            out.removeAll(QString());
+            return out;
+        };
+        QCOMPARE(values.value(QStringLiteral("type")), keys(facts.value(QLatin1String("by_type"))));
+        QCOMPARE(values.value(QStringLiteral("channel")), keys(facts.value(QLatin1String("by_source_channel"))));
+        QCOMPARE(values.value(QStringLiteral("tool")),
+            keys(facts.value(QLatin1String("tools")).toObject().value(QLatin1String("by_tool_name"))));
+    }
+
     // Words search message text, arguments and results: a card matches by its result, which only its end row
     // holds; in the raw rows that end row is the match.
     void wordsFindCards()

@@ -250,8 +250,13 @@ private slots:
             return out;
         };
 
-        QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+        // The room's own values complete, beside the field names.
         FilterBar* bar = window.filterBar();
+        QTRY_VERIFY(bar->completions().contains(QStringLiteral("tool:get_tracking")));
+        QVERIFY(bar->completions().contains(QStringLiteral("type:tool_call_end")));
+        QVERIFY(bar->completions().contains(QStringLiteral("outcome:refused")));
+
+        QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
         QTRY_VERIFY(bar->edit()->hasFocus());
         QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed"));
         QTest::keyClick(bar->edit(), Qt::Key_Return);
@@ -288,6 +293,8 @@ private slots:
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-refused-policy")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 0 of 6 events"));
         QCOMPARE(model->rowCount(), 0);
+        QTRY_VERIFY(bar->completions().contains(QStringLiteral("tool:delete_account")));
+        QVERIFY(!bar->completions().contains(QStringLiteral("tool:get_tracking")));
         bar->edit()->clear();
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of %1 events").arg(model->totalCount()));
     }

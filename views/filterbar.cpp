@@ -190,10 +190,15 @@ bool FilterBar::forward()
     return true;
 }
 
-void FilterBar::setCompletions(const QString& field, const QStringList& values)
+void FilterBar::setCompletions(const QMap<QString, QStringList>& values)
 {
-    m_values.insert(field, values);
+    m_values = values;
     updateCompletions();
+}
+
+QStringList FilterBar::completions() const
+{
+    return m_words->stringList();
 }
 
 void FilterBar::updateCompletions()

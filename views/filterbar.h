@@ -2,6 +2,7 @@
 
 #include "eventfilter.h"
 
+#include <QMap>
 #include <QStringList>
 #include <QWidget>
 
@@ -30,8 +31,10 @@ public:
     bool forward(); // Alt+Right
     bool canGoBack() const { return m_at > 0; }
     bool canGoForward() const { return m_at + 1 < m_history.size(); }
-    // Extra values for completion (the room's types, channels, tools...), by field.
-    void setCompletions(const QString& field, const QStringList& values);
+    // The room's own values for completion (its types, channels, participants, tools), by field; replaces the
+    // last room's.
+    void setCompletions(const QMap<QString, QStringList>& values);
+    QStringList completions() const; // every term the bar offers to complete
     QStringList savedNames() const;
     void save(const QString& name); // the current text under `name`, kept in the settings
     bool applySaved(const QString& name);
@@ -50,7 +53,7 @@ private:
     QToolButton* m_saved;
     QCompleter* m_completer;
     QStringListModel* m_words;
-    QHash<QString, QStringList> m_values;
+    QMap<QString, QStringList> m_values;
     EventFilter m_filter;
     QString m_appliedText;
     QStringList m_history;
