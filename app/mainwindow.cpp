@@ -600,15 +600,21 @@ void MainWindow::updateStatus()
 {
     if (m_eventModel->roomId() == 0) {
         m_status->setText(tr("No room selected"));
+        m_timeline->setEmptyText(tr("Pick a room to see its events."));
         return;
     }
     const qint64 shown = m_eventModel->shownCount();
     const qint64 total = m_eventModel->totalCount();
     if (shown < 0 || total < 0) {
         m_status->setText(tr("Counting…"));
+        m_timeline->setEmptyText({});
         return;
     }
     m_status->setText(tr("showing %L1 of %L2 events").arg(shown).arg(total));
+    // An empty timeline says why: an empty room, or a filter that leaves nothing.
+    m_timeline->setEmptyText(total == 0     ? tr("This room has no events.")
+            : m_eventModel->rowCount() == 0 ? tr("No event of the %L1 in this room matches the filter.").arg(total)
+                                            : QString());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -268,6 +268,14 @@ private slots:
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 2 of 19 events"));
         QVERIFY(bar->error().isEmpty());
 
+        // Half a word, then a pause: the field is marked, the banner waits for Enter.
+        bar->edit()->selectAll();
+        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:fa"));
+        QTest::qWait(600);
+        QVERIFY(bar->error().isEmpty());
+        QVERIFY(bar->edit()->toolTip().contains(QLatin1String("outcome: is one of")));
+        QCOMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
+
         // A mistake: said where, and the cards stay as they were.
         bar->edit()->selectAll();
         QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed colour:red"));
@@ -293,10 +301,12 @@ private slots:
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-refused-policy")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 0 of 6 events"));
         QCOMPARE(model->rowCount(), 0);
+        QCOMPARE(window.timeline()->emptyText(), QStringLiteral("No event of the 6 in this room matches the filter."));
         QTRY_VERIFY(bar->completions().contains(QStringLiteral("tool:delete_account")));
         QVERIFY(!bar->completions().contains(QStringLiteral("tool:get_tracking")));
         bar->edit()->clear();
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of %1 events").arg(model->totalCount()));
+        QVERIFY(window.timeline()->emptyText().isEmpty());
     }
 
     // A room of twenty thousand items: End shows the last one at the bottom of the timeline at once, with its

@@ -47,10 +47,11 @@ FilterBar::FilterBar(QWidget* parent)
     m_edit->setClearButtonEnabled(true);
     m_edit->setPlaceholderText(
         tr("Filter: type:message tool:web_search outcome:failed -channel:sms after:2026-07-17T10:00 \"a phrase\""));
-    m_edit->setToolTip(tr("<p>Fields: %1. <b>-field:value</b> leaves a value out; the same field twice means "
-                          "either value; words and \"phrases\" search message text, tool arguments and results. "
-                          "Enter applies; Alt+Left and Alt+Right step through the filters applied.</p>")
-                           .arg(FilterQuery::fields().join(QStringLiteral(", "))));
+    m_help = tr("<p>Fields: %1. <b>-field:value</b> leaves a value out; the same field twice means "
+                "either value; words and \"phrases\" search message text, tool arguments and results. "
+                "Enter applies; Alt+Left and Alt+Right step through the filters applied.</p>")
+                 .arg(FilterQuery::fields().join(QStringLiteral(", ")));
+    m_edit->setToolTip(m_help);
     m_error->setObjectName(QStringLiteral("filterError"));
     m_error->setForegroundRole(QPalette::BrightText);
     m_error->setAutoFillBackground(true);
@@ -101,7 +102,8 @@ FilterBar::FilterBar(QWidget* parent)
     auto* pause = new QTimer(this);
     pause->setSingleShot(true);
     pause->setInterval(400);
-    connect(pause, &QTimer::timeout, this, [this] { apply(true); });
+    // A pause applies what parses; a mistake mid-word only marks the field until Enter asks what is wrong.
+    connect(pause, &QTimer::timeout, this, [this] { apply(true, false); });
     connect(m_edit, &QLineEdit::textEdited, pause, qOverload<>(&QTimer::start));
     connect(m_edit, &QLineEdit::returnPressed, this, [this, pause] {
         pause->stop();
@@ -136,15 +138,15 @@ void FilterBar::setText(const QString& text)
     apply(true);
 }
 
-void FilterBar::apply(bool record)
+void FilterBar::apply(bool record, bool explain)
 {
     const QString text = m_edit->text().trimmed();
     const FilterQuery::Result r = FilterQuery::parse(text);
     if (!r.ok()) {
-        showError(r.error, r.position, r.length);
+        showError(r.error, r.position, explain);
         return; // the last valid filter stays applied
     }
-    showError({}, -1, 0);
+    showError({}, -1, false);
     if (text == m_appliedText && r.filter == m_filter)
         return;
     m_appliedText = text;
@@ -157,19 +159,22 @@ void FilterBar::apply(bool record)
     emit filterChanged(m_filter);
 }
 
-void FilterBar::showError(const QString& message, int position, int length)
+void FilterBar::showError(const QString& message, int position, bool banner)
 {
     if (message.isEmpty()) {
         m_error->clear();
         m_error->hide();
         m_edit->setStyleSheet(QString());
+        m_edit->setToolTip(m_help);
         return;
     }
-    m_error->setText(tr("Column %1: %2 (the filter before it stays applied)").arg(position + 1).arg(message));
-    m_error->show();
+    const QString text = tr("Column %1: %2 (the filter before it stays applied)").arg(position + 1).arg(message);
     m_edit->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #c0392b; }"));
-    m_edit->setToolTip(message);
-    Q_UNUSED(length);
+    m_edit->setToolTip(text);
+    if (banner) {
+        m_error->setText(text);
+        m_error->show();
+    }
 }
 
 bool FilterBar::back()

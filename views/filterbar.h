@@ -43,12 +43,14 @@ signals:
     void filterChanged(const EventFilter& filter);
 
 private:
-    void apply(bool record);
-    void showError(const QString& message, int position, int length);
+    // Applies the text when it parses; `explain`: a mistake is also spelled out under the bar.
+    void apply(bool record, bool explain = true);
+    void showError(const QString& message, int position, bool banner);
     void updateCompletions();
     void fillSavedMenu();
 
     QLineEdit* m_edit;
+    QString m_help; // the field's tooltip: the language in brief
     QLabel* m_error;
     QToolButton* m_saved;
     QCompleter* m_completer;

@@ -310,9 +310,23 @@ QRegion TimelineView::visualRegionForSelection(const QItemSelection& selection) 
     return region;
 }
 
+void TimelineView::setEmptyText(const QString& text)
+{
+    if (text == m_emptyText)
+        return;
+    m_emptyText = text;
+    viewport()->update();
+}
+
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
+    if (model() && model()->rowCount() == 0 && !m_emptyText.isEmpty()) {
+        painter.setPen(palette().color(QPalette::Disabled, QPalette::Text));
+        painter.drawText(
+            viewport()->rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+        return;
+    }
     QStyleOptionViewItem option;
     initViewItemOption(&option);
     const QModelIndex current = currentIndex();

@@ -18,6 +18,9 @@ public:
     void setModel(QAbstractItemModel* model) override;
     void toggleCurrent();
     int topRow() const { return m_topRow; }
+    // What the view says, centred, while it has no rows (why it is empty); nothing when empty.
+    void setEmptyText(const QString& text);
+    const QString& emptyText() const { return m_emptyText; }
     // The rows on screen, first and last (-1 when none).
     int firstVisibleRow() const;
     int lastVisibleRow() const;
@@ -67,4 +70,5 @@ private:
     bool m_atEnd = false; // the last row is on screen at the bottom: stays so while rows grow or load
     mutable QVector<Item> m_items;
     mutable bool m_dirty = true;
+    QString m_emptyText;
 };
