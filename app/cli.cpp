@@ -18,8 +18,8 @@
 
 namespace {
 
-const QStringList verbs
-    = { QStringLiteral("import"), QStringLiteral("rooms"), QStringLiteral("events"), QStringLiteral("tools") };
+const QStringList verbs = { QStringLiteral("import"), QStringLiteral("rooms"), QStringLiteral("events"),
+    QStringLiteral("tools"), QStringLiteral("facets") };
 
 QString generalHelp()
 {
@@ -32,6 +32,7 @@ QString generalHelp()
         "  rooms SOURCE [--json]            list the rooms, empty ones included\n"
         "  events SOURCE --room ID [...]    list a room's events (RoomKit's read contract)\n"
         "  tools SOURCE --room ID [--json]  list a room's tool calls, start paired with end\n"
+        "  facets SOURCE --room ID [...]    count a room's events by type, channel, participant, tool, outcome\n"
         "\n"
         "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, a CraftBot\n"
         "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
@@ -165,6 +166,16 @@ const QVector<VerbSpec>& verbSpecs()
             QStringLiteral("List a room's tool calls, each start paired with its end."),
             { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
+        { QStringLiteral("facets"), QStringLiteral("SOURCE"),
+            QStringLiteral("Count a room's events by each value of type, kind, channel, channel type, participant, "
+                           "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "
+                           "field's counts apply every other part of it."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("query"), QStringLiteral("a filter in the filter bar's language (see events)"),
+                    QStringLiteral("FILTER") },
+                { QStringLiteral("limit"), QStringLiteral("at most N values a field (default 20)"),
+                    QStringLiteral("N") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
     };
     return specs;
 }
@@ -224,6 +235,8 @@ public:
             return events(args);
         if (verb == QLatin1String("tools"))
             return tools(args);
+        if (verb == QLatin1String("facets"))
+            return facets(args);
         usage(QStringLiteral("unknown verb '%1'").arg(verb));
     }
 
@@ -572,6 +585,65 @@ private:
                                        : QStringLiteral("-"))
                       << "  " << c.status << "  " << c.outcome << "  " << c.pairing << '\n';
             }
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
+    int facets(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("facets"));
+        const QString source = single(parser);
+        EventFilter filter;
+        if (parser.isSet(QStringLiteral("query")))
+            addQuery(filter, parser.value(QStringLiteral("query")));
+        const int limit = countOption(parser, QStringLiteral("limit"), 20);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
+        const FacetCounts counts = ws->facets(room, filter, 1, limit);
+        const bool json = parser.isSet(QStringLiteral("json"));
+        for (const QString& field :
+            { QStringLiteral("kind"), QStringLiteral("type"), QStringLiteral("channel"), QStringLiteral("channel_type"),
+                QStringLiteral("participant"), QStringLiteral("tool"), QStringLiteral("outcome") }) {
+            const QVector<FacetValue> values = counts.fields.value(field);
+            if (values.isEmpty())
+                continue;
+            if (!json)
+                m_out << field << '\n';
+            for (const FacetValue& v : values) {
+                if (json) {
+                    QJsonObject o { { QStringLiteral("field"), field }, { QStringLiteral("value"), v.value },
+                        { QStringLiteral("count"), v.count } };
+                    if (!v.group.isEmpty())
+                        o.insert(QStringLiteral("group"), v.group);
+                    m_out << line(o) << '\n';
+                } else {
+                    m_out << "  " << qSetFieldWidth(12) << Qt::right << v.count << qSetFieldWidth(0) << Qt::left << "  "
+                          << v.value << '\n';
+                }
+            }
+            if (counts.more.contains(field)) {
+                if (json)
+                    m_out << line({ { QStringLiteral("field"), field }, { QStringLiteral("value"), QJsonValue() },
+                        { QStringLiteral("count"), counts.more.value(field) } })
+                          << '\n';
+                else
+                    m_out << "  " << qSetFieldWidth(12) << Qt::right << counts.more.value(field) << qSetFieldWidth(0)
+                          << Qt::left << "  (other values)\n";
+            }
+        }
+        if (json) {
+            m_out << line(
+                { { QStringLiteral("field"), QStringLiteral("blocked") }, { QStringLiteral("blocked"), counts.blocked },
+                    { QStringLiteral("unblocked"), counts.unblocked }, { QStringLiteral("shown"), counts.shown } })
+                  << '\n';
+        } else {
+            m_out << "blocked\n  " << qSetFieldWidth(12) << Qt::right << counts.blocked << qSetFieldWidth(0) << Qt::left
+                  << "  blocked by a hook\n  " << qSetFieldWidth(12) << Qt::right << counts.unblocked
+                  << qSetFieldWidth(0) << Qt::left << "  not blocked\n"
+                  << "shown\n  " << qSetFieldWidth(12) << Qt::right << counts.shown << qSetFieldWidth(0) << Qt::left
+                  << "  events under the whole filter\n";
         }
         m_out.flush();
         return Cli::Ok;

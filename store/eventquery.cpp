@@ -163,6 +163,71 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     return q;
 }
 
+EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
+{
+    EventQuery q;
+    QStringList parts;
+    // Placeholders bind in the order they appear in the text: the mask's parts in turn, then the room.
+    auto add = [&](const QString& condition, int bit) {
+        if (!condition.isEmpty())
+            parts << QStringLiteral("((NOT coalesce(%1, 0)) << %2)").arg(condition).arg(bit);
+    };
+    auto lists = [&](std::initializer_list<const char*> names, int bit) {
+        EventFilter only;
+        for (const EventFilterList& list : eventFilterLists()) {
+            for (const char* name : names) {
+                if (qstrcmp(list.name, name) == 0) {
+                    only.*list.any = f.*list.any;
+                    only.*list.none = f.*list.none;
+                }
+            }
+        }
+        QVariantList binds;
+        const QString p = predicate(only, QStringLiteral("events"), binds);
+        if (!p.isEmpty()) {
+            q.binds += binds;
+            add(QStringLiteral("(1") + p + QLatin1Char(')'), bit);
+        }
+    };
+    lists({ "type", "kind" }, TypeBit);
+    lists({ "channel" }, ChannelBit);
+    lists({ "channel_type" }, ChannelTypeBit);
+    lists({ "participant" }, ParticipantBit);
+    lists({ "tool" }, ToolBit);
+    lists({ "outcome" }, OutcomeBit);
+    if (f.blockedOnly)
+        add(QStringLiteral("events.blocked = 1"), BlockedBit);
+    else if (!f.includeBlocked)
+        add(QStringLiteral("events.blocked = 0"), BlockedBit);
+    if (f.afterMicros || f.beforeMicros) {
+        EventFilter time;
+        time.includeBlocked = true;
+        time.afterMicros = f.afterMicros;
+        time.beforeMicros = f.beforeMicros;
+        add(QStringLiteral("(1") + scope(time, q.binds) + QLatin1Char(')'), TimeBit);
+    }
+    // The rest (words, thread replies, the CLI's single-value fields) has no pane of its own.
+    EventFilter rest = f;
+    for (const EventFilterList& list : eventFilterLists()) {
+        (rest.*list.any).clear();
+        (rest.*list.none).clear();
+    }
+    QVariantList binds;
+    QString other = predicate(rest, QStringLiteral("events"), binds);
+    if (f.topLevelOnly)
+        other += QStringLiteral(" AND events.parent_id IS NULL");
+    if (!other.isEmpty()) {
+        q.binds += binds;
+        add(QStringLiteral("(1") + other + QLatin1Char(')'), OtherBit);
+    }
+    q.binds << roomId;
+    q.sql = QStringLiteral("SELECT type, kind, channel_id, channel_type, participant_id, tool_name, outcome, blocked, "
+                           "created_us, ")
+        + (parts.isEmpty() ? QStringLiteral("0") : parts.join(QStringLiteral(" | ")))
+        + QStringLiteral(" FROM events WHERE room_id = ?");
+    return q;
+}
+
 EventQuery EventQuery::page(qint64 roomId, const EventFilter& filter, const PageRequest& page)
 {
     if (page.afterIndex && page.beforeIndex)

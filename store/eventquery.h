@@ -28,6 +28,21 @@ struct EventQuery
     // any row in raw mode) and whether it is an event the filter lets through. For RowIndex.
     static EventQuery rowIndex(qint64 roomId, const EventFilter& filter);
 
+    // Every row of a room with the columns the panes count and, last, a mask of the filter's parts the row fails
+    // (FacetBit): a field's facet counts the rows that fail nothing but that field.
+    static EventQuery facets(qint64 roomId, const EventFilter& filter);
+    enum FacetBit {
+        TypeBit,
+        ChannelBit,
+        ChannelTypeBit,
+        ParticipantBit,
+        ToolBit,
+        OutcomeBit,
+        BlockedBit,
+        TimeBit,
+        OtherBit
+    };
+
     // The WHERE clause of a filter (without the room), appended to `binds`.
     static QString where(const EventFilter& filter, QVariantList& binds);
     // What applies to the row itself: blocked, top level, time. " AND ..." on the table `events`.

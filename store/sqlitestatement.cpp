@@ -49,6 +49,16 @@ void SqliteStatement::bindNull(int column)
     sqlite3_bind_null(m_stmt, column);
 }
 
+void SqliteStatement::bindAll(const QVariantList& binds)
+{
+    for (int i = 0; i < binds.size(); ++i) {
+        if (binds.at(i).typeId() == QMetaType::QString)
+            bind(i + 1, binds.at(i).toString());
+        else
+            bind(i + 1, binds.at(i).toLongLong());
+    }
+}
+
 bool SqliteStatement::step()
 {
     const int rc = sqlite3_step(m_stmt);

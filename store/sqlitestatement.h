@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QVariant>
 #include <sqlite3.h>
 
 // A prepared statement on the native handle of a QtSql SQLite connection, for the hot paths (bulk import,
@@ -20,6 +21,7 @@ public:
     void bindText(int column, const QByteArray& utf8);
     void bindBlob(int column, const QByteArray& bytes);
     void bindNull(int column);
+    void bindAll(const QVariantList& binds); // positional: strings as text, the rest as integers
 
     bool step(); // true while a row is ready; throws on error
     void reset();

@@ -15,6 +15,7 @@ StoreWorker::StoreWorker(QObject* parent)
     qRegisterMetaType<EventDetails>();
     qRegisterMetaType<ToolCallRecords>();
     qRegisterMetaType<RowIndex>();
+    qRegisterMetaType<FacetCounts>();
 }
 
 StoreWorker::~StoreWorker() = default;
@@ -138,4 +139,9 @@ void StoreWorker::findProblemCall(quint64 generation, qint64 roomId, qint64 from
 void StoreWorker::closeWorkspace()
 {
     m_workspace.reset();
+}
+
+void StoreWorker::loadFacets(quint64 generation, qint64 roomId, const EventFilter& filter)
+{
+    withWorkspace([&](Workspace& ws) { emit facetsLoaded(generation, ws.facets(roomId, filter)); });
 }

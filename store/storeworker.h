@@ -3,6 +3,7 @@
 #include "eventdetails.h"
 #include "eventfilter.h"
 #include "eventrecord.h"
+#include "facetcounts.h"
 #include "roomsummary.h"
 #include "rowindex.h"
 #include "sources/importreport.h"
@@ -12,6 +13,7 @@
 #include <memory>
 #include <QObject>
 #include <QStringList>
+#include <QVariant>
 
 class Workspace;
 
@@ -42,6 +44,8 @@ public slots:
     void loadBlock(
         quint64 generation, qint64 roomId, const EventFilter& filter, int block, qint64 fromIndex, int limit);
     void loadDetails(quint64 generation, qint64 roomId, qint64 index);
+    // The panes' counts under a filter (Workspace::facets).
+    void loadFacets(quint64 generation, qint64 roomId, const EventFilter& filter);
     // The values the room holds in the filter bar's fields, for completion (Workspace::roomValues).
     void loadRoomValues(quint64 generation, qint64 roomId);
     void findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward);
@@ -57,6 +61,7 @@ signals:
     void blockLoaded(
         quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
     void detailsLoaded(quint64 generation, const EventDetails& details);
+    void facetsLoaded(quint64 generation, const FacetCounts& facets);
     void roomValuesLoaded(quint64 generation, qint64 roomId, const QVariantMap& values); // field: QStringList
     void problemCallFound(quint64 generation, qint64 roomId, qint64 index); // -1: none that way
     void failed(const QString& message);

@@ -6,9 +6,11 @@
 #include "sqlitestatement.h"
 #include "storeerror.h"
 
+#include <array>
 #include <QAtomicInteger>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -258,18 +260,18 @@ RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int bloc
         throw StoreError(m_path, {}, QStringLiteral("a block holds at least one row"));
     RowIndex out;
     out.blockSize = blockSize;
-    out.total = countEvents(roomId, nullptr);
+    // The room's own count, which the importer sets as it finishes the room (the window lists rooms only then):
+    // count(*) would be a second pass over the room.
+    {
+        QSqlQuery total = exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { roomId });
+        out.total = total.next() ? total.value(0).toLongLong() : 0;
+    }
     // One pass over the indexes that serve the filter, on the native handle (a QVariant per row would cost more
     // than the scan at a million rows).
     const EventQuery eq = EventQuery::rowIndex(roomId, filter);
     const QByteArray sql = eq.sql.toUtf8();
     SqliteStatement q(m_handle, sql.constData());
-    for (int i = 0; i < eq.binds.size(); ++i) {
-        if (eq.binds.at(i).typeId() == QMetaType::QString)
-            q.bind(i + 1, eq.binds.at(i).toString());
-        else
-            q.bind(i + 1, eq.binds.at(i).toLongLong());
-    }
+    q.bindAll(eq.binds);
     while (q.step()) {
         if (q.int64(2) != 0)
             ++out.shown;
@@ -278,6 +280,102 @@ RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int bloc
         if (out.rows % blockSize == 0)
             out.anchors.append(q.int64(0));
         ++out.rows;
+    }
+    return out;
+}
+
+FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins, int limit)
+{
+    FacetCounts out;
+    out.roomId = roomId;
+    {
+        QSqlQuery span = exec(QStringLiteral("SELECT first_us, last_us FROM rooms WHERE id = ?"), { roomId });
+        if (span.next() && !span.isNull(0)) {
+            out.firstMicros = span.value(0).toLongLong();
+            out.lastMicros = span.value(1).toLongLong();
+            out.histogram.fill(0, std::max(1, bins));
+        }
+    }
+    const double binWidth = double(out.lastMicros - out.firstMicros + 1) / std::max(1, bins);
+
+    // The columns of EventQuery::facets, in order, with the mask bit that is each field's own.
+    struct Field
+    {
+        const char* name;
+        int bit;
+        int groupColumn; // the column that says what a value sits under, or -1
+        QHash<QByteArray, qint64> counts;
+        QHash<QByteArray, QByteArray> groups;
+    };
+    std::array<Field, 7> fields { {
+        { "type", EventQuery::TypeBit, 1, {}, {} },
+        { "kind", EventQuery::TypeBit, -1, {}, {} },
+        { "channel", EventQuery::ChannelBit, 3, {}, {} },
+        { "channel_type", EventQuery::ChannelTypeBit, -1, {}, {} },
+        { "participant", EventQuery::ParticipantBit, -1, {}, {} },
+        { "tool", EventQuery::ToolBit, -1, {}, {} },
+        { "outcome", EventQuery::OutcomeBit, -1, {}, {} },
+    } };
+    const EventQuery eq = EventQuery::facets(roomId, filter);
+    const QByteArray sql = eq.sql.toUtf8();
+    SqliteStatement q(m_handle, sql.constData());
+    q.bindAll(eq.binds);
+    sqlite3_stmt* st = q.handle();
+    auto text = [st](int column) {
+        // A view of SQLite's own buffer, valid until the next step: a lookup copies nothing.
+        const char* p = reinterpret_cast<const char*>(sqlite3_column_text(st, column));
+        return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(st, column)) : QByteArray();
+    };
+    const int maskColumn = 9;
+    while (q.step()) {
+        const int failed = sqlite3_column_int(st, maskColumn);
+        if (failed == 0)
+            ++out.shown;
+        // A facet counts the row when the row fails nothing but the facet's own field.
+        auto passesBut = [failed](int bit) { return (failed & ~(1 << bit)) == 0; };
+        for (int c = 0; c < int(fields.size()); ++c) {
+            Field& field = fields[c];
+            if (!passesBut(field.bit))
+                continue;
+            const QByteArray value = text(c);
+            if (value.isNull())
+                continue;
+            auto it = field.counts.find(value);
+            if (it != field.counts.end()) {
+                ++*it;
+                continue;
+            }
+            const QByteArray key(value.constData(), value.size()); // a deep copy: the view dies with the step
+            field.counts.insert(key, 1);
+            if (field.groupColumn >= 0) {
+                const QByteArray group = text(field.groupColumn);
+                field.groups.insert(key, QByteArray(group.constData(), group.size()));
+            }
+        }
+        if (passesBut(EventQuery::BlockedBit))
+            ++(sqlite3_column_int(st, 7) ? out.blocked : out.unblocked);
+        if (passesBut(EventQuery::TimeBit) && !out.histogram.isEmpty() && sqlite3_column_type(st, 8) != SQLITE_NULL) {
+            const qint64 bin = qint64((sqlite3_column_int64(st, 8) - out.firstMicros) / binWidth);
+            ++out.histogram[std::clamp<qint64>(bin, 0, out.histogram.size() - 1)];
+        }
+    }
+    for (const Field& field : fields) {
+        QVector<FacetValue> values;
+        values.reserve(field.counts.size());
+        for (auto it = field.counts.cbegin(); it != field.counts.cend(); ++it)
+            values.append({ QString::fromUtf8(it.key()), it.value(), QString::fromUtf8(field.groups.value(it.key())) });
+        std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
+            return a.count != b.count ? a.count > b.count : a.value < b.value;
+        });
+        qint64 more = 0;
+        for (qsizetype i = limit; i < values.size(); ++i)
+            more += values.at(i).count;
+        if (values.size() > limit)
+            values.resize(limit);
+        const QString name = QString::fromLatin1(field.name);
+        out.fields.insert(name, values);
+        if (more > 0)
+            out.more.insert(name, more);
     }
     return out;
 }

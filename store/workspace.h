@@ -2,6 +2,7 @@
 
 #include "eventfilter.h"
 #include "eventrecord.h"
+#include "facetcounts.h"
 #include "roomsummary.h"
 #include "rowindex.h"
 #include "runrecord.h"
@@ -45,6 +46,8 @@ public:
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
     // The counts of a room under `filter` and the index at the start of every block of `blockSize` rows.
     RowIndex indexRows(qint64 roomId, const EventFilter& filter, int blockSize);
+    // The panes' counts of a room under `filter` (see FacetCounts): one pass over the room's scan index.
+    FacetCounts facets(qint64 roomId, const EventFilter& filter, int bins = 120, int limit = 1000);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
     RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order

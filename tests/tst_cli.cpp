@@ -207,6 +207,46 @@ private slots:
         QVERIFY2(r.err.contains(QLatin1String("\n                    ^^^^^^^^^^")), qPrintable(r.err));
     }
 
+    // The panes' counts without a display: the manifest's outcomes and blocked rows, faceted under a query.
+    void facets()
+    {
+        auto facets = [&](const QString& room, const QString& query) {
+            Run r = run({ QStringLiteral("facets"), m_store, QStringLiteral("--room"), room, QStringLiteral("--json"),
+                QStringLiteral("--query"), query });
+            QMap<QString, qint64> out;
+            for (const QJsonObject& o : r.lines()) {
+                if (o.value(QLatin1String("field")).toString() == QLatin1String("blocked")) {
+                    out.insert(QStringLiteral("blocked"), o.value(QLatin1String("blocked")).toInteger());
+                    out.insert(QStringLiteral("shown"), o.value(QLatin1String("shown")).toInteger());
+                } else {
+                    out.insert(o.value(QLatin1String("field")).toString() + QLatin1Char(':')
+                            + o.value(QLatin1String("value")).toString(),
+                        o.value(QLatin1String("count")).toInteger());
+                }
+            }
+            return out;
+        };
+        // edge-tool-failed: five calls, two failed, one refused, one never answered (the manifest).
+        QMap<QString, qint64> f = facets(QStringLiteral("edge-tool-failed"), QStringLiteral("outcome:failed"));
+        QCOMPARE(f.value(QStringLiteral("outcome:failed")), 2);
+        QCOMPARE(f.value(QStringLiteral("outcome:refused")), 1);
+        QCOMPARE(f.value(QStringLiteral("shown")), 2);
+        QCOMPARE(f.value(QStringLiteral("type:tool_call_end")), 2); // the types of the two failed rows
+        QVERIFY(!f.contains(QStringLiteral("type:message")));
+        f = facets(QStringLiteral("edge-blocked-inbound"), QStringLiteral("blocked:only"));
+        QCOMPARE(f.value(QStringLiteral("blocked")), 3);
+        QCOMPARE(f.value(QStringLiteral("shown")), 3);
+
+        const Run text = run({ QStringLiteral("facets"), m_store, QStringLiteral("--room"),
+            QStringLiteral("edge-tool-failed"), QStringLiteral("--limit"), QStringLiteral("1") });
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains(QLatin1String("\ntool\n")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("(other values)")), qPrintable(text.out));
+        const Run bad = run({ QStringLiteral("facets"), m_store, QStringLiteral("--room"),
+            QStringLiteral("edge-tool-failed"), QStringLiteral("--query"), QStringLiteral("outcome:") });
+        QCOMPARE(bad.code, 2);
+    }
+
     void tools()
     {
         const Run r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"),

@@ -5,8 +5,10 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <numeric>
 #include <QDateTime>
 #include <QRandomGenerator>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace TestSupport;
@@ -265,6 +267,64 @@ private slots:
         }
         const qint64 ends = tools.value(QLatin1String("tool_call_end_rows")).toInteger();
         QCOMPARE(counts(ws, id, QStringLiteral("type:tool_call_end blocked:include"), true).first, ends);
+    }
+
+    // The panes' counts, faceted: a field's counts stay what the manifest says under a filter on that field,
+    // and the other fields count only what the filter lets through.
+    void facetsMatchTheManifest_data() { countsMatchTheManifest_data(); }
+
+    void facetsMatchTheManifest()
+    {
+        QFETCH(QString, room);
+        const QJsonObject facts = manifestRoom(QStringLiteral("edge_cases.sqlite"), room);
+        Workspace& ws = m_fixtures.get(QStringLiteral("edge_cases.sqlite"));
+        const qint64 id = ws.findRooms(room).first();
+        const qint64 events = facts.value(QLatin1String("event_count")).toInteger();
+        const qint64 blocked = facts.value(QLatin1String("blocked")).toArray().size();
+        const QJsonObject byType = facts.value(QLatin1String("by_type")).toObject();
+        const QJsonObject byChannel = facts.value(QLatin1String("by_source_channel")).toObject();
+        auto facets = [&](const QString& query) { return ws.facets(id, FilterQuery::parse(query).filter, 10); };
+        auto sum = [](const QVector<FacetValue>& values) {
+            qint64 n = 0;
+            for (const FacetValue& v : values)
+                n += v.count;
+            return n;
+        };
+
+        const FacetCounts all = facets(QStringLiteral("blocked:include"));
+        QCOMPARE(all.shown, events);
+        QCOMPARE(all.blocked, blocked);
+        QCOMPARE(all.unblocked, events - blocked);
+        QCOMPARE(all.fields.value(QStringLiteral("type")).size(), byType.size());
+        for (auto it = byType.begin(); it != byType.end(); ++it)
+            QCOMPARE(all.count(QStringLiteral("type"), it.key()), it.value().toInteger());
+        for (auto it = byChannel.begin(); it != byChannel.end(); ++it) {
+            if (!it.key().isEmpty())
+                QCOMPARE(all.count(QStringLiteral("channel"), it.key()), it.value().toInteger());
+        }
+        QCOMPARE(sum(all.fields.value(QStringLiteral("kind"))), events); // every row has a kind
+        QCOMPARE(std::accumulate(all.histogram.cbegin(), all.histogram.cend(), qint64(0)), events);
+
+        // Hidden blocked rows are still counted in their own pane.
+        const FacetCounts hidden = facets(QString());
+        QCOMPARE(hidden.blocked, blocked);
+        QCOMPARE(hidden.shown, events - blocked);
+
+        for (auto it = byType.begin(); it != byType.end(); ++it) {
+            const QString query = QStringLiteral("type:%1 blocked:include").arg(it.key());
+            const FacetCounts one = facets(query);
+            QCOMPARE(one.shown, it.value().toInteger());
+            QCOMPARE(one.shown, counts(ws, id, query, false).first); // the "X of Y" of the same filter
+            // The types pane still offers every type with its count; the others count this type's rows.
+            for (auto t = byType.begin(); t != byType.end(); ++t)
+                QCOMPARE(one.count(QStringLiteral("type"), t.key()), t.value().toInteger());
+            QSqlQuery typed = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND type = ? "
+                                                     "AND channel_type IS NOT NULL"),
+                { id, it.key() });
+            QVERIFY(typed.next());
+            QCOMPARE(sum(one.fields.value(QStringLiteral("channel_type"))), typed.value(0).toLongLong());
+            QCOMPARE(std::accumulate(one.histogram.cbegin(), one.histogram.cend(), qint64(0)), one.shown);
+        }
     }
 
     // What the filter bar offers to complete for a room: its types, channels and tools, as RoomKit counts them.
