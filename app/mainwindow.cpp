@@ -5,6 +5,8 @@
 #include "eventlistmodel.h"
 #include "eventlistview.h"
 #include "filterbar.h"
+#include "filterpane.h"
+#include "filterquery.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "sources/importer.h"
@@ -20,6 +22,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -54,6 +57,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_status(new QLabel(this))
     , m_filterBar(new FilterBar(this))
+    , m_filterPane(new FilterPane(this))
+    , m_filterDock(new QDockWidget(tr("Filters"), this))
     , m_summary(new QLabel(this))
     , m_details(new DetailsPane(this))
 {
@@ -89,8 +94,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->addWidget(events);
     m_splitter->addWidget(m_details);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 380, 640, 420 }); // a starting split; the user's own comes back next time
+    m_splitter->setSizes({ 240, 700, 320 }); // a starting split; the user's own comes back next time
     setCentralWidget(m_splitter);
+    m_filterDock->setObjectName(QStringLiteral("filterDock"));
+    m_filterDock->setWidget(m_filterPane);
+    addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
     statusBar()->addPermanentWidget(m_status);
     createActions();
 
@@ -193,8 +201,21 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
     connect(m_filterBar, &FilterBar::filterChanged, this, [this](const EventFilter& filter) {
-        if (m_eventModel->roomId() != 0)
+        m_filterPane->setFilter(filter);
+        if (m_eventModel->roomId() != 0) {
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
+            requestFacets();
+        }
+    });
+    // The panes write into the bar, which applies the filter and shows it as text.
+    connect(m_filterPane, &FilterPane::filterEdited, this,
+        [this](const EventFilter& filter) { m_filterBar->setText(FilterQuery::format(filter)); });
+    connect(m_store->counter(), &StoreWorker::facetsLoaded, this, [this](quint64 generation, const FacetCounts& f) {
+        m_facetsInFlight = false;
+        if (generation == m_facetsGeneration && f.roomId == m_eventModel->roomId())
+            m_filterPane->setCounts(f);
+        if (m_facetsStale)
+            requestFacets();
     });
     // The room's own values complete in the filter bar; read on the count worker, after the room's row index.
     connect(m_store->counter(), &StoreWorker::roomValuesLoaded, this,
@@ -209,6 +230,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
         m_eventModel->setRoom(roomId, m_filterBar->filter());
         m_filterBar->setCompletions({});
+        m_filterPane->clear();
+        requestFacets();
         QMetaObject::invokeMethod(m_store->counter(), "loadRoomValues", Qt::QueuedConnection,
             Q_ARG(quint64, ++m_valuesGeneration), Q_ARG(qint64, roomId));
         QString summary;
@@ -228,6 +251,7 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/docks")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry"))) {
         // The first run: most of the screen, never more than it.
         const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
@@ -314,6 +338,16 @@ void MainWindow::createActions()
         m_filterBar->edit()->setFocus(Qt::ShortcutFocusReason);
         m_filterBar->edit()->selectAll();
     });
+    QAction* panes = m_filterDock->toggleViewAction();
+    panes->setText(tr("Filter &Panes"));
+    panes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    panes->setStatusTip(tr("Types, channels, time, blocked rows, tools, outcomes and participants, with counts"));
+    view->addAction(panes);
+    // A pane shown again counts what it missed while hidden.
+    connect(m_filterDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_eventModel->roomId() != 0)
+            requestFacets();
+    });
     QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
     filterBack->setShortcut(QKeySequence::Back);
     QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });
@@ -383,6 +417,23 @@ void MainWindow::loadDetails(const QModelIndex& current)
     }
     QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
         Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(qint64, e->index));
+}
+
+void MainWindow::requestFacets()
+{
+    // Counts of a million rows take a quarter of a second: while one is out, filters typed in the meantime
+    // wait, and only the last of them is counted.
+    if (m_facetsInFlight) {
+        m_facetsStale = true;
+        return;
+    }
+    m_facetsStale = false;
+    if (m_eventModel->roomId() == 0 || !m_filterDock->isVisible())
+        return;
+    m_facetsInFlight = true;
+    QMetaObject::invokeMethod(m_store->counter(), "loadFacets", Qt::QueuedConnection,
+        Q_ARG(quint64, ++m_facetsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
+        Q_ARG(EventFilter, m_filterBar->filter()));
 }
 
 void MainWindow::moveSelection(int delta)
@@ -622,5 +673,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("window/docks"), saveState());
     event->accept();
 }

@@ -4,6 +4,8 @@
 
 class DetailsPane;
 class FilterBar;
+class FilterPane;
+class QDockWidget;
 class EventListModel;
 class EventListView;
 class QAbstractItemView;
@@ -45,6 +47,8 @@ public:
     RoomListModel* roomModel() const { return m_roomModel; }
     DetailsPane* detailsPane() const { return m_details; }
     FilterBar* filterBar() const { return m_filterBar; }
+    FilterPane* filterPane() const { return m_filterPane; }
+    QDockWidget* filterDock() const { return m_filterDock; }
     // Selects the event at `index` in the current room, loading pages until it is there.
     void goToIndex(qint64 index);
     // Moves to the next (or previous) tool call that failed, was refused or was never answered.
@@ -72,6 +76,8 @@ private:
     void moveSelection(int delta);
     qint64 currentIndex() const; // the selected event's index, or -1
     void loadDetails(const QModelIndex& current);
+    // Asks the count worker for the panes' counts; one request at a time, the latest filter when it is back.
+    void requestFacets();
 
     StoreThread* m_store;
     RoomListModel* m_roomModel;
@@ -85,6 +91,11 @@ private:
     QSplitter* m_splitter;
     QLabel* m_status;
     FilterBar* m_filterBar;
+    FilterPane* m_filterPane;
+    QDockWidget* m_filterDock;
+    quint64 m_facetsGeneration = 0;
+    bool m_facetsInFlight = false;
+    bool m_facetsStale = false; // the filter or room changed while a request was out
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
     quint64 m_detailsGeneration = 0;

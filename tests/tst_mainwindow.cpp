@@ -3,19 +3,26 @@
 #include "detailspane.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
+#include "facetmodel.h"
 #include "filterbar.h"
+#include "filterpane.h"
 #include "jsontreemodel.h"
 #include "mainwindow.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "sources/importer.h"
 #include "testsupport.h"
+#include "timehistogram.h"
 #include "timelineview.h"
 #include "workspace.h"
 
+#include <QAbstractProxyModel>
 #include <QAction>
 #include <QApplication>
+#include <QButtonGroup>
+#include <QDateTimeEdit>
 #include <QDialog>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -311,6 +318,105 @@ private slots:
 
     // A room of twenty thousand items: End shows the last one at the bottom of the timeline at once, with its
     // details, and Home the first, reading only the blocks on screen.
+    // The panes beside the timeline: ticking a value, the blocked rows and a stretch of time write the filter
+    // into the bar, and the timeline and "X of Y" follow; the counts are faceted; the bar's text ticks the panes.
+    void filterPanes()
+    {
+        MainWindow window;
+        showAndOpen(
+            window, copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("panes.sqlite")));
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(window.filterDock()->isVisible());
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-blocked-inbound")));
+        // The manifest: 13 events, 3 of them blocked (hidden by default), 7 messages.
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
+        FilterPane* pane = window.filterPane();
+        FacetModel* facets = pane->model();
+        FilterBar* bar = window.filterBar();
+        QTRY_COMPARE(pane->blockedCount()->text(), QStringLiteral("3 blocked rows, hidden"));
+        auto count = [&](const QString& field, const QString& value) {
+            return facets->valueIndex(field, value).data(FacetModel::CountRole).toLongLong();
+        };
+        auto ticked = [&](const QString& field, const QString& value) {
+            return facets->valueIndex(field, value).data(Qt::CheckStateRole).value<Qt::CheckState>() == Qt::Checked;
+        };
+
+        pane->blockedChoice()->button(1)->click(); // Include
+        QCOMPARE(bar->edit()->text(), QStringLiteral("blocked:include"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 13 of 13 events"));
+        QTRY_COMPARE(count(QStringLiteral("type"), QStringLiteral("message")), 7);
+        QCOMPARE(count(QStringLiteral("channel"), QStringLiteral("ws-web")), 4);
+
+        // Tick "message" the way the view does: through the proxy, with the check state.
+        auto* proxy = qobject_cast<QAbstractProxyModel*>(pane->values()->model());
+        QVERIFY(proxy);
+        const QModelIndex message
+            = proxy->mapFromSource(facets->valueIndex(QStringLiteral("type"), QStringLiteral("message")));
+        QVERIFY(message.isValid());
+        QVERIFY(proxy->setData(message, Qt::Checked, Qt::CheckStateRole));
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message blocked:include"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 7 of 13 events"));
+        QVERIFY(ticked(QStringLiteral("type"), QStringLiteral("message")));
+        for (int row = 0; row < window.eventModel()->rowCount(); ++row)
+            QTRY_COMPARE(window.eventModel()->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().type,
+                QStringLiteral("message"));
+        // Faceted: the types keep their own counts, the channels count messages alone.
+        QTRY_VERIFY(count(QStringLiteral("channel"), QStringLiteral("system")) < 4);
+        QCOMPARE(count(QStringLiteral("type"), QStringLiteral("channel_attached")), 3);
+        qint64 channels = 0;
+        for (const FacetValue& v : facets->counts().fields.value(QStringLiteral("channel")))
+            channels += v.count;
+        QCOMPARE(channels, 7);
+
+        // Only the blocked rows: the count of them stays in sight.
+        pane->blockedChoice()->button(2)->click();
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message blocked:only"));
+        QTRY_COMPARE(pane->blockedCount()->text(), QStringLiteral("3 blocked rows"));
+        QTRY_VERIFY(window.eventModel()->isIndexed());
+        const qint64 blockedMessages = window.eventModel()->shownCount();
+        QVERIFY(blockedMessages > 0 && blockedMessages <= 3);
+        pane->blockedChoice()->button(0)->click();
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of 13 events").arg(7 - blockedMessages));
+
+        // A stretch of time dragged across the histogram becomes after: and before:; All takes it away.
+        TimeHistogram* histogram = pane->histogram();
+        QTRY_VERIFY(!histogram->bins().isEmpty());
+        const int y = histogram->height() / 2;
+        QTest::mousePress(histogram, Qt::LeftButton, {}, QPoint(histogram->width() / 4, y));
+        QTest::mouseMove(histogram, QPoint(histogram->width() * 3 / 4, y));
+        QTest::mouseRelease(histogram, Qt::LeftButton, {}, QPoint(histogram->width() * 3 / 4, y));
+        QVERIFY2(bar->edit()->text().contains(QLatin1String("after:")), qPrintable(bar->edit()->text()));
+        QVERIFY(bar->edit()->text().contains(QLatin1String("before:")));
+        QCOMPARE(*bar->filter().afterMicros, histogram->timeAt(histogram->width() / 4) / 1000000 * 1000000);
+        QTRY_COMPARE(pane->fromEdit()->dateTime().toMSecsSinceEpoch() * 1000, *bar->filter().afterMicros);
+        QTRY_VERIFY(window.eventModel()->shownCount() < 7 - blockedMessages);
+        QToolButton* all = nullptr;
+        for (QToolButton* b : pane->findChildren<QToolButton*>())
+            if (b->text() == QLatin1String("All"))
+                all = b;
+        QVERIFY(all);
+        all->click();
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of 13 events").arg(7 - blockedMessages));
+
+        // The bar's text ticks the panes.
+        bar->setText(QStringLiteral("channel:ws-web -type:channel_attached"));
+        QVERIFY(ticked(QStringLiteral("channel"), QStringLiteral("ws-web")));
+        QVERIFY(!ticked(QStringLiteral("type"), QStringLiteral("message")));
+        QVERIFY(facets->valueIndex(QStringLiteral("type"), QStringLiteral("channel_attached"))
+                    .data(FacetModel::ExcludedRole)
+                    .toBool());
+        QCOMPARE(pane->blockedChoice()->checkedId(), 0);
+
+        // Hidden, the panes cost nothing; shown again they count what they missed.
+        window.filterDock()->hide();
+        bar->setText(QString());
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
+        window.filterDock()->show();
+        QTRY_COMPARE(facets->counts().shown, 10);
+    }
+
     void homeAndEndInABigRoom()
     {
         const QString source = growSupportRoom(m_dir, 20099, QStringLiteral("big-room.sqlite"));

@@ -2,6 +2,8 @@
 // the store worker on its own thread.
 
 #include "eventlistmodel.h"
+#include "facetmodel.h"
+#include "filterquery.h"
 #include "jsontreemodel.h"
 #include "roomlistmodel.h"
 #include "sources/importer.h"
@@ -11,6 +13,8 @@
 #include "workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QFont>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -48,6 +52,92 @@ private slots:
                 m_blockedRoom = r.id;
         }
         QVERIFY(m_blockedRoom != 0);
+    }
+
+    // The panes' values: types under their kinds, counts from the workspace, rows that keep their place while
+    // counts change, and ticks that ask for filters the bar can write.
+    void facets()
+    {
+        FacetModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        Workspace ws(m_workspace);
+        const FacetCounts all = ws.facets(m_bigRoom, {});
+        model.setCounts(all);
+        model.setFilter({});
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(model.rowCount(), 6); // types, channels, channel types, tools, outcomes, participants
+        const QModelIndex types = model.sectionIndex(QStringLiteral("type"));
+        QCOMPARE(types.data().toString(), QStringLiteral("Types"));
+        QCOMPARE(model.rowCount(types), all.fields.value(QStringLiteral("kind")).size());
+        const QModelIndex toolCall = model.valueIndex(QStringLiteral("kind"), QStringLiteral("tool_call"));
+        QCOMPARE(toolCall.parent(), types);
+        const QModelIndex end = model.valueIndex(QStringLiteral("type"), QStringLiteral("tool_call_end"));
+        QCOMPARE(end.parent(), toolCall);
+        QCOMPARE(end.data(FacetModel::CountRole).toLongLong(),
+            all.count(QStringLiteral("type"), QStringLiteral("tool_call_end")));
+        QCOMPARE(model.index(end.row(), FacetModel::CountColumn, toolCall).data().toString(),
+            QLocale().toString(all.count(QStringLiteral("type"), QStringLiteral("tool_call_end"))));
+        QVERIFY(model.flags(end) & Qt::ItemIsUserCheckable);
+        QVERIFY(!(model.flags(types) & Qt::ItemIsUserCheckable));
+
+        // Under a filter on the channel, the channels keep their rows, and a value left with none reads 0.
+        const QVector<FacetValue> channels = all.fields.value(QStringLiteral("channel"));
+        QVERIFY(channels.size() >= 2);
+        const QPersistentModelIndex second = model.valueIndex(QStringLiteral("channel"), channels.at(1).value);
+        EventFilter oneType;
+        oneType.types = { QStringLiteral("tool_call_end") };
+        model.setCounts(ws.facets(m_bigRoom, oneType));
+        QCOMPARE(resets.count(), 0);
+        QVERIFY(second.isValid());
+        QCOMPARE(model.valueIndex(QStringLiteral("channel"), channels.at(1).value), QModelIndex(second));
+        QCOMPARE(model.valueIndex(QStringLiteral("type"), QStringLiteral("message"))
+                     .data(FacetModel::CountRole)
+                     .toLongLong(),
+            all.count(QStringLiteral("type"), QStringLiteral("message"))); // its own field is not applied to it
+
+        // Ticks: a kind, then a type beside it turns the kind into its types; exclusion; only; clearing.
+        QSignalSpy edited(&model, &FacetModel::filterEdited);
+        QVERIFY(model.setData(toolCall, Qt::Checked, Qt::CheckStateRole));
+        QCOMPARE(edited.count(), 1);
+        EventFilter f = edited.last().first().value<EventFilter>();
+        QCOMPARE(FilterQuery::format(f), QStringLiteral("kind:tool_call"));
+        QCOMPARE(toolCall.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Unchecked); // until it comes back
+        model.setFilter(f);
+        QCOMPARE(toolCall.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        QCOMPARE(end.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked); // through its kind
+        f = model.toggled(end); // untick one type of a ticked kind: its other types stay
+        QVERIFY(f.kinds.isEmpty());
+        QVERIFY(f.types.contains(QStringLiteral("tool_call_start")));
+        QVERIFY(!f.types.contains(QStringLiteral("tool_call_end")));
+        model.setFilter(f);
+        QCOMPARE(toolCall.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::PartiallyChecked);
+        const QModelIndex message = model.valueIndex(QStringLiteral("kind"), QStringLiteral("message"));
+        f = model.toggled(message); // another kind while types are ticked: its types join them
+        QVERIFY(f.kinds.isEmpty());
+        QVERIFY(f.types.contains(QStringLiteral("message")));
+        f = model.excluded(model.valueIndex(QStringLiteral("channel"), channels.at(0).value));
+        QCOMPARE(f.excludeChannels, QStringList { channels.at(0).value });
+        model.setFilter(f);
+        const QModelIndex left = model.valueIndex(QStringLiteral("channel"), channels.at(0).value);
+        QVERIFY(left.data(FacetModel::ExcludedRole).toBool());
+        QVERIFY(left.data(Qt::FontRole).value<QFont>().strikeOut());
+        QVERIFY(model.toggled(left).excludeChannels.isEmpty()); // a tick on a struck-out value lets it back
+        f = model.only(model.valueIndex(QStringLiteral("type"), QStringLiteral("message")));
+        QCOMPARE(f.types, QStringList { QStringLiteral("message") });
+        QCOMPARE(model.cleared(end).types, QStringList());
+        QCOMPARE(model.cleared(end).excludeChannels, QStringList { channels.at(0).value });
+
+        // A value the filter names shows though the room has none of it, at 0.
+        EventFilter unknown;
+        unknown.tools = { QStringLiteral("no_such_tool") };
+        model.setFilter(unknown);
+        const QModelIndex none = model.valueIndex(QStringLiteral("tool"), QStringLiteral("no_such_tool"));
+        QVERIFY(none.isValid());
+        QCOMPARE(none.data(FacetModel::CountRole).toLongLong(), 0);
+        QCOMPARE(none.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+        model.clear();
+        QCOMPARE(model.rowCount(types), 0);
     }
 
     void roomList()

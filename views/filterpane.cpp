@@ -1,0 +1,265 @@
+#include "filterpane.h"
+
+#include "facetmodel.h"
+#include "timehistogram.h"
+
+#include <QButtonGroup>
+#include <QDateTimeEdit>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QRadioButton>
+#include <QSortFilterProxyModel>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace {
+
+enum Blocked { Hide, Include, Only };
+
+constexpr qint64 second = 1000000;
+
+QDateTime toDateTime(qint64 micros)
+{
+    return QDateTime::fromMSecsSinceEpoch(micros / 1000);
+}
+
+qint64 toMicros(const QDateTime& t)
+{
+    return t.toMSecsSinceEpoch() * 1000;
+}
+
+qint64 floorSecond(qint64 micros)
+{
+    return micros - ((micros % second) + second) % second;
+}
+
+} // namespace
+
+FilterPane::FilterPane(QWidget* parent)
+    : QWidget(parent)
+    , m_blocked(new QButtonGroup(this))
+    , m_blockedCount(new QLabel(this))
+    , m_histogram(new TimeHistogram(this))
+    , m_from(new QDateTimeEdit(this))
+    , m_to(new QDateTimeEdit(this))
+    , m_search(new QLineEdit(this))
+    , m_model(new FacetModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_values(new QTreeView(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    // Blocked rows: RoomKit's readers hide them; an auditor wants them alone.
+    auto* blocked = new QGroupBox(tr("Blocked rows"), this);
+    auto* blockedLayout = new QVBoxLayout(blocked);
+    auto* choices = new QHBoxLayout;
+    const std::pair<Blocked, QString> labels[]
+        = { { Hide, tr("&Hide") }, { Include, tr("I&nclude") }, { Only, tr("&Only") } };
+    for (const auto& [id, label] : labels) {
+        auto* button = new QRadioButton(label, blocked);
+        m_blocked->addButton(button, id);
+        choices->addWidget(button);
+    }
+    m_blocked->button(Hide)->setChecked(true);
+    m_blocked->button(Hide)->setToolTip(tr("Leave out rows a hook blocked, as RoomKit's readers do (blocked:hide)"));
+    m_blocked->button(Include)->setToolTip(tr("Show blocked rows among the others (blocked:include)"));
+    m_blocked->button(Only)->setToolTip(tr("Show only the rows a hook blocked (blocked:only)"));
+    choices->addStretch();
+    blockedLayout->addLayout(choices);
+    m_blockedCount->setObjectName(QStringLiteral("blockedCount"));
+    blockedLayout->addWidget(m_blockedCount);
+    layout->addWidget(blocked);
+    connect(m_blocked, &QButtonGroup::idClicked, this, [this](int id) {
+        EventFilter f = m_filter;
+        f.includeBlocked = id == Include;
+        f.blockedOnly = id == Only;
+        if (!(f == m_filter))
+            emit filterEdited(f);
+    });
+
+    // Time: the histogram, the two ends, and the room's last stretch.
+    auto* time = new QGroupBox(tr("Time"), this);
+    auto* timeLayout = new QVBoxLayout(time);
+    timeLayout->addWidget(m_histogram);
+    auto* ends = new QFormLayout;
+    for (QDateTimeEdit* edit : { m_from, m_to }) {
+        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        edit->setCalendarPopup(true);
+        connect(edit, &QDateTimeEdit::editingFinished, this, [this] {
+            if (m_showing || m_counts.histogram.isEmpty())
+                return;
+            // The room's own ends mean no bound; "to" holds its whole second.
+            const qint64 from = toMicros(m_from->dateTime()), to = toMicros(m_to->dateTime());
+            std::optional<qint64> after, before;
+            if (from > floorSecond(m_counts.firstMicros))
+                after = from;
+            if (to < floorSecond(m_counts.lastMicros))
+                before = to + second;
+            editTime(after, before);
+        });
+    }
+    m_from->setObjectName(QStringLiteral("timeFrom"));
+    m_to->setObjectName(QStringLiteral("timeTo"));
+    ends->addRow(tr("From"), m_from);
+    ends->addRow(tr("To"), m_to);
+    timeLayout->addLayout(ends);
+    auto* quick = new QHBoxLayout;
+    const std::pair<qint64, QString> ranges[]
+        = { { 15 * 60, tr("15 min") }, { 60 * 60, tr("1 hour") }, { 24 * 60 * 60, tr("1 day") }, { 0, tr("All") } };
+    for (const auto& [seconds, label] : ranges) {
+        auto* button = new QToolButton(time);
+        button->setText(label);
+        button->setToolTip(
+            seconds ? tr("The last %1 of the room, up to its last event").arg(label) : tr("All of the room's time"));
+        connect(button, &QToolButton::clicked, this, [this, s = seconds] { showLast(s); });
+        quick->addWidget(button);
+    }
+    quick->addStretch();
+    timeLayout->addLayout(quick);
+    layout->addWidget(time);
+    connect(m_histogram, &TimeHistogram::rangeSelected, this,
+        [this](qint64 from, qint64 to) { editTime(floorSecond(from), floorSecond(to) + second); });
+    connect(m_histogram, &TimeHistogram::rangeCleared, this, [this] { editTime(std::nullopt, std::nullopt); });
+
+    // The values, with a box that finds one among thousands of participants.
+    m_search->setPlaceholderText(tr("Find a value…"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setObjectName(QStringLiteral("facetSearch"));
+    layout->addWidget(m_search);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(FacetModel::ValueColumn);
+    m_values->setModel(m_proxy);
+    m_values->setObjectName(QStringLiteral("facetValues"));
+    m_values->setUniformRowHeights(true);
+    m_values->setAlternatingRowColors(true);
+    m_values->header()->setStretchLastSection(false);
+    m_values->header()->setSectionResizeMode(FacetModel::ValueColumn, QHeaderView::Stretch);
+    m_values->header()->setSectionResizeMode(FacetModel::CountColumn, QHeaderView::ResizeToContents);
+    m_values->setContextMenuPolicy(Qt::CustomContextMenu);
+    layout->addWidget(m_values, 1);
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        if (!text.isEmpty())
+            m_values->expandAll();
+    });
+    connect(m_values, &QWidget::customContextMenuRequested, this, &FilterPane::showValuesMenu);
+    connect(m_model, &FacetModel::filterEdited, this, &FilterPane::filterEdited);
+    // Sections open but for participants (thousands in a busy room); kinds open as they come.
+    auto openSections = [this] {
+        for (int row = 0; row < m_proxy->rowCount(); ++row) {
+            const QModelIndex section = m_proxy->index(row, 0);
+            if (section != m_proxy->mapFromSource(m_model->sectionIndex(QStringLiteral("participant"))))
+                m_values->expand(section);
+        }
+    };
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, openSections);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
+        if (parent.isValid() && parent == m_proxy->mapFromSource(m_model->sectionIndex(QStringLiteral("kind"))))
+            for (int row = first; row <= last; ++row)
+                m_values->expand(m_proxy->index(row, 0, parent));
+    });
+    clear();
+    openSections();
+}
+
+void FilterPane::clear()
+{
+    m_counts = FacetCounts();
+    m_model->clear();
+    m_histogram->setBins(0, 0, {});
+    m_blockedCount->clear();
+    m_showing = true;
+    m_from->setEnabled(false);
+    m_to->setEnabled(false);
+    m_showing = false;
+}
+
+void FilterPane::setCounts(const FacetCounts& counts)
+{
+    const bool otherRoom = counts.roomId != m_counts.roomId;
+    m_counts = counts;
+    m_model->setCounts(counts);
+    m_histogram->setBins(counts.firstMicros, counts.lastMicros, counts.histogram);
+    QString text
+        = counts.blocked == 1 ? tr("1 blocked row") : tr("%1 blocked rows").arg(QLocale().toString(counts.blocked));
+    if (!m_filter.includeBlocked && !m_filter.blockedOnly && counts.blocked > 0)
+        text += tr(", hidden");
+    m_blockedCount->setText(text);
+    if (otherRoom)
+        showTime();
+}
+
+void FilterPane::setFilter(const EventFilter& filter)
+{
+    m_filter = filter;
+    m_model->setFilter(filter);
+    m_blocked->button(filter.blockedOnly ? Only : filter.includeBlocked ? Include : Hide)->setChecked(true);
+    showTime();
+}
+
+void FilterPane::showTime()
+{
+    m_histogram->setRange(m_filter.afterMicros, m_filter.beforeMicros);
+    const bool known = !m_counts.histogram.isEmpty();
+    m_showing = true;
+    m_from->setEnabled(known);
+    m_to->setEnabled(known);
+    if (known) {
+        const QDateTime first = toDateTime(floorSecond(m_counts.firstMicros));
+        const QDateTime last = toDateTime(floorSecond(m_counts.lastMicros));
+        m_from->setDateTime(m_filter.afterMicros ? toDateTime(*m_filter.afterMicros) : first);
+        m_to->setDateTime(m_filter.beforeMicros ? toDateTime(*m_filter.beforeMicros - second) : last);
+    }
+    m_showing = false;
+}
+
+void FilterPane::editTime(std::optional<qint64> after, std::optional<qint64> before)
+{
+    EventFilter f = m_filter;
+    f.afterMicros = after;
+    f.beforeMicros = before;
+    if (!(f == m_filter))
+        emit filterEdited(f);
+}
+
+void FilterPane::showLast(qint64 seconds)
+{
+    if (seconds <= 0 || m_counts.histogram.isEmpty()) {
+        editTime(std::nullopt, std::nullopt);
+        return;
+    }
+    const qint64 after = floorSecond(m_counts.lastMicros) - seconds * second;
+    editTime(after > m_counts.firstMicros ? std::optional<qint64>(after) : std::nullopt, std::nullopt);
+}
+
+void FilterPane::showValuesMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_proxy->mapToSource(m_values->indexAt(pos).siblingAtColumn(0));
+    if (!index.isValid())
+        return;
+    const QString field = index.data(FacetModel::FieldRole).toString();
+    const QString value = index.data(FacetModel::ValueRole).toString();
+    QMenu menu(this);
+    if (!field.isEmpty()) {
+        menu.addAction(tr("Only “%1”").arg(value), this, [this, index] { emit filterEdited(m_model->only(index)); });
+        if (index.data(FacetModel::ExcludedRole).toBool())
+            menu.addAction(tr("Stop Leaving Out “%1”").arg(value), this,
+                [this, index] { emit filterEdited(m_model->toggled(index)); });
+        else
+            menu.addAction(
+                tr("Leave Out “%1”").arg(value), this, [this, index] { emit filterEdited(m_model->excluded(index)); });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Clear This Section"), this, [this, index] { emit filterEdited(m_model->cleared(index)); });
+    menu.exec(m_values->viewport()->mapToGlobal(pos));
+}
