@@ -9,6 +9,7 @@
 #include "filterquery.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
+#include "searchbar.h"
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "storethread.h"
@@ -20,6 +21,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -30,6 +32,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -41,6 +44,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <sqlite3.h>
@@ -59,6 +63,9 @@ MainWindow::MainWindow(QWidget* parent)
     , m_filterBar(new FilterBar(this))
     , m_filterPane(new FilterPane(this))
     , m_filterDock(new QDockWidget(tr("Filters"), this))
+    , m_searchBar(new SearchBar(this))
+    , m_resultsDock(new QDockWidget(tr("Search Results"), this))
+    , m_results(new QTreeWidget(this))
     , m_summary(new QLabel(this))
     , m_details(new DetailsPane(this))
 {
@@ -88,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary->setAutoFillBackground(true);
     m_summary->hide();
     eventsLayout->addWidget(m_filterBar);
+    eventsLayout->addWidget(m_searchBar);
     eventsLayout->addWidget(m_summary);
     eventsLayout->addWidget(m_eventViews);
     m_splitter->addWidget(m_roomList);
@@ -99,6 +107,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
     addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
+    m_results->setObjectName(QStringLiteral("searchResults"));
+    m_results->setHeaderLabels({ tr("Room"), tr("Index"), tr("Time"), tr("Type"), tr("Text") });
+    m_results->setRootIsDecorated(false);
+    m_results->setUniformRowHeights(true);
+    m_results->setAlternatingRowColors(true);
+    m_resultsDock->setObjectName(QStringLiteral("searchResultsDock"));
+    m_resultsDock->setWidget(m_results);
+    addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
+    m_resultsDock->hide();
     statusBar()->addPermanentWidget(m_status);
     createActions();
 
@@ -205,8 +222,73 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_eventModel->roomId() != 0) {
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
             requestFacets();
+            findMatches();
         }
     });
+    // Find in the room: the rows that match, stepped through with F3; found again when the filter changes.
+    connect(m_searchBar, &SearchBar::searchChanged, this, [this] {
+        m_goToFirstMatch = true;
+        findMatches();
+    });
+    connect(m_searchBar, &SearchBar::next, this, [this] { goToMatch(true); });
+    connect(m_searchBar, &SearchBar::previous, this, [this] { goToMatch(false); });
+    connect(m_store->counter(), &StoreWorker::rowsFound, this,
+        [this](quint64 generation, qint64 roomId, const QVector<qint64>& indexes) {
+            if (generation != m_matchesGeneration || roomId != m_eventModel->roomId())
+                return;
+            m_matches = indexes;
+            if (std::exchange(m_goToFirstMatch, false) && !m_matches.isEmpty()) {
+                const qint64 from = currentIndex();
+                const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), std::max<qint64>(from, 0));
+                goToIndex(it == m_matches.cend() ? m_matches.first() : *it);
+            }
+            showMatchPosition();
+        });
+    connect(m_searchBar, &SearchBar::searchAllRooms, this, [this](const QString& text) {
+        if (text.isEmpty())
+            return;
+        m_resultsDock->show();
+        m_results->clear();
+        QMetaObject::invokeMethod(m_store->counter(), "searchAllRooms", Qt::QueuedConnection,
+            Q_ARG(quint64, ++m_resultsGeneration), Q_ARG(QString, text),
+            Q_ARG(bool, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly));
+    });
+    connect(m_store->counter(), &StoreWorker::searchFound, this,
+        [this](quint64 generation, const QString& text, const SearchHits& hits) {
+            if (generation != m_resultsGeneration)
+                return;
+            m_resultsDock->setWindowTitle(hits.size() >= 1000
+                    ? tr("Search Results: the first 1,000 events holding “%1”").arg(text)
+                    : tr("Search Results: %1 events holding “%2”").arg(QLocale().toString(hits.size()), text));
+            QList<QTreeWidgetItem*> items;
+            for (const SearchHit& hit : hits) {
+                auto* item = new QTreeWidgetItem({ hit.room, QString::number(hit.index),
+                    hit.createdMicros ? QDateTime::fromMSecsSinceEpoch(hit.createdMicros / 1000)
+                                            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                                      : QString(),
+                    hit.type, hit.text.simplified().left(200) });
+                item->setData(0, Qt::UserRole, hit.roomId);
+                item->setData(1, Qt::UserRole, hit.index);
+                item->setToolTip(4, hit.text.left(2000));
+                items << item;
+            }
+            m_results->addTopLevelItems(items);
+            for (int c = 0; c < 4; ++c)
+                m_results->resizeColumnToContents(c);
+        });
+    connect(m_results, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const qint64 roomId = item->data(0, Qt::UserRole).toLongLong();
+        if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
+            statusBar()->showMessage(tr("Room %1 is hidden by the room filter.").arg(item->text(0)), 4000);
+            return;
+        }
+        goToIndex(item->data(1, Qt::UserRole).toLongLong());
+    });
+    for (QAbstractItemView* view :
+        { static_cast<QAbstractItemView*>(m_eventList), static_cast<QAbstractItemView*>(m_timeline) }) {
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showMatchPosition);
+    }
+
     // The panes write into the bar, which applies the filter and shows it as text.
     connect(m_filterPane, &FilterPane::filterEdited, this,
         [this](const EventFilter& filter) { m_filterBar->setText(FilterQuery::format(filter)); });
@@ -232,6 +314,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_filterBar->setCompletions({});
         m_filterPane->clear();
         requestFacets();
+        findMatches();
         QMetaObject::invokeMethod(m_store->counter(), "loadRoomValues", Qt::QueuedConnection,
             Q_ARG(quint64, ++m_valuesGeneration), Q_ARG(qint64, roomId));
         QString summary;
@@ -340,7 +423,7 @@ void MainWindow::createActions()
     });
     QAction* panes = m_filterDock->toggleViewAction();
     panes->setText(tr("Filter &Panes"));
-    panes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    panes->setShortcut(QKeySequence(Qt::Key_F9));
     panes->setStatusTip(tr("Types, channels, time, blocked rows, tools, outcomes and participants, with counts"));
     view->addAction(panes);
     // A pane shown again counts what it missed while hidden.
@@ -348,6 +431,22 @@ void MainWindow::createActions()
         if (visible && m_eventModel->roomId() != 0)
             requestFacets();
     });
+    QAction* find = view->addAction(tr("Find in the &Room"));
+    find->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    find->setStatusTip(tr("Words in messages, arguments and results, stepped through with F3"));
+    connect(find, &QAction::triggered, this, [this] {
+        m_searchBar->edit()->setFocus(Qt::ShortcutFocusReason);
+        m_searchBar->edit()->selectAll();
+    });
+    QAction* findAll = view->addAction(tr("Search &All Rooms"));
+    findAll->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_F));
+    connect(findAll, &QAction::triggered, this, [this] {
+        if (m_searchBar->text().isEmpty())
+            m_searchBar->edit()->setFocus(Qt::ShortcutFocusReason);
+        else
+            emit m_searchBar->searchAllRooms(m_searchBar->text());
+    });
+    view->addAction(m_resultsDock->toggleViewAction());
     QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
     filterBack->setShortcut(QKeySequence::Back);
     QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });
@@ -358,6 +457,11 @@ void MainWindow::createActions()
     next->setShortcut(QKeySequence(Qt::Key_J));
     QAction* previous = go->addAction(tr("Previous Event"), this, [this] { moveSelection(-1); });
     previous->setShortcut(QKeySequence(Qt::Key_K));
+    go->addSeparator();
+    QAction* nextMatch = go->addAction(tr("Next Match"), this, [this] { goToMatch(true); });
+    nextMatch->setShortcut(QKeySequence(Qt::Key_F3));
+    QAction* previousMatch = go->addAction(tr("Previous Match"), this, [this] { goToMatch(false); });
+    previousMatch->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
     go->addSeparator();
     QAction* nextProblem
         = go->addAction(tr("Next Failed, Refused or Unanswered Call"), this, [this] { goToProblemCall(true); });
@@ -392,6 +496,7 @@ void MainWindow::setRawMode(bool raw)
         return;
     m_eventViews->setCurrentWidget(raw ? static_cast<QWidget*>(m_eventList) : m_timeline);
     m_eventModel->setMode(raw ? EventListModel::Mode::Raw : EventListModel::Mode::Timeline);
+    findMatches(); // a card's match is its start in the timeline, the row itself in the raw rows
     if (m_rawAction)
         m_rawAction->setChecked(raw);
 }
@@ -434,6 +539,58 @@ void MainWindow::requestFacets()
     QMetaObject::invokeMethod(m_store->counter(), "loadFacets", Qt::QueuedConnection,
         Q_ARG(quint64, ++m_facetsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
         Q_ARG(EventFilter, m_filterBar->filter()));
+}
+
+void MainWindow::findMatches()
+{
+    m_matches.clear();
+    ++m_matchesGeneration;
+    const QString text = m_searchBar->text();
+    if (text.isEmpty() || m_eventModel->roomId() == 0) {
+        showMatchPosition();
+        return;
+    }
+    // The rows of the list under the filter that also hold the words: a card by its arguments or its result.
+    EventFilter f = m_filterBar->filter();
+    f.words += text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    f.timelineItems = !isRawMode();
+    m_searchBar->setSearching();
+    QMetaObject::invokeMethod(m_store->counter(), "findRows", Qt::QueuedConnection, Q_ARG(quint64, m_matchesGeneration),
+        Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(EventFilter, f));
+}
+
+void MainWindow::showMatchPosition()
+{
+    const qint64 current = currentIndex();
+    const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), current);
+    const int at = (it != m_matches.cend() && *it == current) ? int(it - m_matches.cbegin()) : -1;
+    m_searchBar->setPosition(at, int(m_matches.size()));
+}
+
+void MainWindow::goToMatch(bool forward)
+{
+    if (m_matches.isEmpty()) {
+        if (m_searchBar->text().isEmpty()) {
+            m_searchBar->edit()->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+        statusBar()->showMessage(tr("No matches for “%1” here.").arg(m_searchBar->text()), 4000);
+        return;
+    }
+    const qint64 current = currentIndex();
+    qint64 target = 0;
+    if (forward) {
+        const auto it = std::upper_bound(m_matches.cbegin(), m_matches.cend(), current);
+        target = it == m_matches.cend() ? m_matches.first() : *it;
+        if (it == m_matches.cend() && current >= 0)
+            statusBar()->showMessage(tr("Search went on from the top."), 3000);
+    } else {
+        const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), current);
+        target = (it == m_matches.cbegin() || current < 0) ? m_matches.last() : *(it - 1);
+        if (it == m_matches.cbegin() && current >= 0)
+            statusBar()->showMessage(tr("Search went on from the bottom."), 3000);
+    }
+    goToIndex(target);
 }
 
 void MainWindow::moveSelection(int delta)

@@ -5,6 +5,8 @@
 class DetailsPane;
 class FilterBar;
 class FilterPane;
+class SearchBar;
+class QTreeWidget;
 class QDockWidget;
 class EventListModel;
 class EventListView;
@@ -49,6 +51,11 @@ public:
     FilterBar* filterBar() const { return m_filterBar; }
     FilterPane* filterPane() const { return m_filterPane; }
     QDockWidget* filterDock() const { return m_filterDock; }
+    SearchBar* searchBar() const { return m_searchBar; }
+    QTreeWidget* searchResults() const { return m_results; }
+    const QVector<qint64>& searchMatches() const { return m_matches; }
+    // Selects the next (or previous) match of the search in the room, wrapping at the ends.
+    void goToMatch(bool forward);
     // Selects the event at `index` in the current room, loading pages until it is there.
     void goToIndex(qint64 index);
     // Moves to the next (or previous) tool call that failed, was refused or was never answered.
@@ -78,6 +85,8 @@ private:
     void loadDetails(const QModelIndex& current);
     // Asks the count worker for the panes' counts; one request at a time, the latest filter when it is back.
     void requestFacets();
+    void findMatches(); // the search's rows in the current room, under the current filter
+    void showMatchPosition(); // "n of N" for the current row
 
     StoreThread* m_store;
     RoomListModel* m_roomModel;
@@ -93,6 +102,13 @@ private:
     FilterBar* m_filterBar;
     FilterPane* m_filterPane;
     QDockWidget* m_filterDock;
+    SearchBar* m_searchBar;
+    QDockWidget* m_resultsDock;
+    QTreeWidget* m_results; // matches across rooms
+    QVector<qint64> m_matches; // the rows the search finds in the room, ascending
+    bool m_goToFirstMatch = false; // a new search: the first match at or after the current row is selected
+    quint64 m_matchesGeneration = 0;
+    quint64 m_resultsGeneration = 0;
     quint64 m_facetsGeneration = 0;
     bool m_facetsInFlight = false;
     bool m_facetsStale = false; // the filter or room changed while a request was out

@@ -16,6 +16,8 @@ StoreWorker::StoreWorker(QObject* parent)
     qRegisterMetaType<ToolCallRecords>();
     qRegisterMetaType<RowIndex>();
     qRegisterMetaType<FacetCounts>();
+    qRegisterMetaType<QVector<qint64>>();
+    qRegisterMetaType<SearchHits>();
 }
 
 StoreWorker::~StoreWorker() = default;
@@ -144,4 +146,15 @@ void StoreWorker::closeWorkspace()
 void StoreWorker::loadFacets(quint64 generation, qint64 roomId, const EventFilter& filter)
 {
     withWorkspace([&](Workspace& ws) { emit facetsLoaded(generation, ws.facets(roomId, filter)); });
+}
+
+void StoreWorker::findRows(quint64 generation, qint64 roomId, const EventFilter& filter)
+{
+    withWorkspace([&](Workspace& ws) { emit rowsFound(generation, roomId, ws.listRows(roomId, filter)); });
+}
+
+void StoreWorker::searchAllRooms(quint64 generation, const QString& text, bool includeBlocked)
+{
+    withWorkspace(
+        [&](Workspace& ws) { emit searchFound(generation, text, ws.searchRooms(text, 1000, includeBlocked)); });
 }

@@ -6,6 +6,7 @@
 #include "facetcounts.h"
 #include "roomsummary.h"
 #include "rowindex.h"
+#include "searchhit.h"
 #include "sources/importreport.h"
 
 #include <atomic>
@@ -46,6 +47,10 @@ public slots:
     void loadDetails(quint64 generation, qint64 roomId, qint64 index);
     // The panes' counts under a filter (Workspace::facets).
     void loadFacets(quint64 generation, qint64 roomId, const EventFilter& filter);
+    // The rows of the list that a search finds in a room (the filter holds its words), for F3 and Shift+F3.
+    void findRows(quint64 generation, qint64 roomId, const EventFilter& filter);
+    // Every room's events holding the words, for the list of results across rooms.
+    void searchAllRooms(quint64 generation, const QString& text, bool includeBlocked);
     // The values the room holds in the filter bar's fields, for completion (Workspace::roomValues).
     void loadRoomValues(quint64 generation, qint64 roomId);
     void findProblemCall(quint64 generation, qint64 roomId, qint64 fromIndex, bool forward);
@@ -62,6 +67,8 @@ signals:
         quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
     void detailsLoaded(quint64 generation, const EventDetails& details);
     void facetsLoaded(quint64 generation, const FacetCounts& facets);
+    void rowsFound(quint64 generation, qint64 roomId, const QVector<qint64>& indexes);
+    void searchFound(quint64 generation, const QString& text, const SearchHits& hits);
     void roomValuesLoaded(quint64 generation, qint64 roomId, const QVariantMap& values); // field: QStringList
     void problemCallFound(quint64 generation, qint64 roomId, qint64 index); // -1: none that way
     void failed(const QString& message);

@@ -284,6 +284,20 @@ RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int bloc
     return out;
 }
 
+QVector<qint64> Workspace::listRows(qint64 roomId, const EventFilter& filter, int limit)
+{
+    QVector<qint64> out;
+    const EventQuery eq = EventQuery::rowIndex(roomId, filter);
+    const QByteArray sql = eq.sql.toUtf8();
+    SqliteStatement q(m_handle, sql.constData());
+    q.bindAll(eq.binds);
+    while (out.size() < limit && q.step()) {
+        if (q.int64(1) != 0)
+            out.append(q.int64(0));
+    }
+    return out;
+}
+
 FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins, int limit)
 {
     FacetCounts out;
@@ -527,6 +541,25 @@ QByteArray Workspace::payload(qint64 eventRowId)
     SqliteStatement st(m_handle, "SELECT payload FROM events WHERE id = ?");
     st.bind(1, eventRowId);
     return st.step() ? st.bytes(0) : QByteArray();
+}
+
+SearchHits Workspace::searchRooms(const QString& text, int limit, bool includeBlocked)
+{
+    SearchHits hits;
+    if (text.trimmed().isEmpty())
+        return hits;
+    QSqlQuery q
+        = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.type, e.created_us, "
+                              "coalesce(e.text, e.tool_name, '') FROM events e JOIN rooms r ON r.id = e.room_id "
+                              "WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
+                + (includeBlocked ? QString() : QStringLiteral(" AND e.blocked = 0"))
+                + QStringLiteral(" ORDER BY e.room_id, e.seq LIMIT ?"),
+            { ftsQuery(text, false), limit });
+    while (q.next()) {
+        hits.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(), q.value(3).toString(),
+            q.value(4).toLongLong(), q.value(5).toString() });
+    }
+    return hits;
 }
 
 EventRecords Workspace::search(qint64 roomId, const QString& text, int limit, bool includeBlocked, bool bodyOnly)

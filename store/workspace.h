@@ -6,6 +6,7 @@
 #include "roomsummary.h"
 #include "rowindex.h"
 #include "runrecord.h"
+#include "searchhit.h"
 #include "toolcallrecord.h"
 
 #include <optional>
@@ -46,6 +47,9 @@ public:
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
     // The counts of a room under `filter` and the index at the start of every block of `blockSize` rows.
     RowIndex indexRows(qint64 roomId, const EventFilter& filter, int blockSize);
+    // The rows of the list under `filter` (timeline items, or raw rows), ascending by index, at most `limit`:
+    // what a search steps through with F3 (the search's words are in the filter).
+    QVector<qint64> listRows(qint64 roomId, const EventFilter& filter, int limit = 1000000);
     // The panes' counts of a room under `filter` (see FacetCounts): one pass over the room's scan index.
     FacetCounts facets(qint64 roomId, const EventFilter& filter, int bins = 120, int limit = 1000);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
@@ -64,6 +68,9 @@ public:
     // Full-text search over message text, tool arguments and results (`bodyOnly`: message text alone, as
     // RoomKit's own search_events reads). roomId 0 searches every room. Hits ascend by room and index.
     EventRecords search(qint64 roomId, const QString& text, int limit, bool includeBlocked, bool bodyOnly = false);
+
+    // The events of every room holding all the words, by room and index, at most `limit`.
+    SearchHits searchRooms(const QString& text, int limit, bool includeBlocked);
 
     // Runs `sql` with positional `binds`; throws StoreError naming the workspace on failure.
     QSqlQuery exec(const QString& sql, const QVariantList& binds = {});

@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
+#include "searchbar.h"
 #include "sources/importer.h"
 #include "testsupport.h"
 #include "timehistogram.h"
@@ -38,6 +39,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QUrl>
 
 using namespace TestSupport;
@@ -415,6 +417,79 @@ private slots:
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
         window.filterDock()->show();
         QTRY_COMPARE(facets->counts().shown, 10);
+    }
+
+    // Find in the room: the matches under the filter, F3 and Shift+F3 round them with "n of N"; a card matches by
+    // its result; All Rooms lists every room's matches and opens one.
+    void search()
+    {
+        MainWindow window;
+        showAndOpen(
+            window, copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("search.sqlite")));
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events"));
+        SearchBar* search = window.searchBar();
+        window.timeline()->setFocus();
+        QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(search->edit()->hasFocus());
+        // "502" is in the result of the call that failed at 8..10: its card is the match.
+        QTest::keyClicks(search->edit(), QStringLiteral("502"));
+        QTest::keyClick(search->edit(), Qt::Key_Return);
+        QTRY_COMPARE(window.searchMatches(), QVector<qint64>({ 8 }));
+        QTRY_COMPARE(window.timeline()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index, 8);
+        QTRY_COMPARE(search->positionText(), QStringLiteral("1 of 1"));
+        QCOMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events")); // nothing hidden
+
+        // Under a filter of messages, A-404 is in two of them.
+        window.filterBar()->setText(QStringLiteral("type:message"));
+        search->edit()->selectAll();
+        QTest::keyClicks(search->edit(), QStringLiteral("A-404"));
+        QTest::keyClick(search->edit(), Qt::Key_Return);
+        QTRY_COMPARE(window.searchMatches(), QVector<qint64>({ 6, 12 }));
+        auto current = [&] {
+            const EventRecord* e = window.eventModel()->loadedRecord(window.timeline()->currentIndex().row());
+            return e ? e->index : -1;
+        };
+        QTRY_COMPARE(current(), 6);
+        QTRY_COMPARE(search->positionText(), QStringLiteral("1 of 2"));
+        window.timeline()->setFocus();
+        QTest::keyClick(&window, Qt::Key_F3);
+        QTRY_COMPARE(current(), 12);
+        QCOMPARE(search->positionText(), QStringLiteral("2 of 2"));
+        QTest::keyClick(&window, Qt::Key_F3); // round to the top
+        QTRY_COMPARE(current(), 6);
+        QTest::keyClick(&window, Qt::Key_F3, Qt::ShiftModifier); // and back round to the bottom
+        QTRY_COMPARE(current(), 12);
+        window.timeline()->setCurrentIndex(window.eventModel()->index(0, 0));
+        QTRY_COMPARE(search->positionText(), QStringLiteral("2 matches"));
+        search->edit()->selectAll();
+        QTest::keyClicks(search->edit(), QStringLiteral("nowhere-to-be-found"));
+        QTest::keyClick(search->edit(), Qt::Key_Return);
+        QTRY_COMPARE(search->positionText(), QStringLiteral("no matches"));
+
+        // Every room: the list, and a match in another room opened at its row.
+        window.filterBar()->setText(QString());
+        search->edit()->selectAll();
+        QTest::keyClicks(search->edit(), QStringLiteral("order"));
+        QTest::keyClick(search->edit(), Qt::Key_F, Qt::ControlModifier | Qt::AltModifier);
+        QTreeWidget* results = window.searchResults();
+        QTRY_VERIFY(results->topLevelItemCount() > 1);
+        QVERIFY(results->isVisible());
+        QSet<QString> rooms;
+        QTreeWidgetItem* other = nullptr;
+        for (int i = 0; i < results->topLevelItemCount(); ++i) {
+            rooms << results->topLevelItem(i)->text(0);
+            if (!other && results->topLevelItem(i)->text(0) == QLatin1String("edge-parallel-same-tool"))
+                other = results->topLevelItem(i);
+        }
+        QVERIFY2(rooms.size() > 5, "orders are spoken of in many rooms");
+        QVERIFY(other);
+        emit results->itemActivated(other, 0);
+        QTRY_COMPARE(window.roomList()->currentRoom(), other->data(0, Qt::UserRole).toLongLong());
+        QTRY_COMPARE(window.eventList()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index,
+            other->text(1).toLongLong());
     }
 
     void homeAndEndInABigRoom()
