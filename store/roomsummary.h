@@ -2,6 +2,7 @@
 
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 // A room (RoomKit room, later an AG-UI thread or a CraftBot stream) with the counts the room list shows.
@@ -17,6 +18,7 @@ struct RoomSummary
     QString agentId;
     QString summary; // CraftBot head_summary: what the stored events follow on from
     QString participants; // who spoke in the room, comma-separated
+    QStringList channelTypes; // the channel types its events came on (sms, websocket, ai...)
     qint64 createdMicros = 0;
     qint64 eventCount = 0; // every stored row, blocked ones included
     qint64 blockedCount = 0;

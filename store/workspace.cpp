@@ -140,7 +140,8 @@ int Workspace::schemaVersion()
 namespace {
 const char* const roomColumns = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
                                 "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
-                                "r.first_us, r.last_us, r.owner, r.agent_id, r.summary, r.participants FROM rooms r "
+                                "r.first_us, r.last_us, r.owner, r.agent_id, r.summary, r.participants, "
+                                "r.channel_types FROM rooms r "
                                 "JOIN sources s ON s.id = r.source_id";
 
 RoomSummary readRoom(const QSqlQuery& q)
@@ -157,6 +158,7 @@ RoomSummary readRoom(const QSqlQuery& q)
     r.blockedCount = q.value(8).toLongLong();
     r.toolCalls = q.value(9).toLongLong();
     r.failed = q.value(10).toLongLong();
+    r.channelTypes = q.value(19).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
     r.refused = q.value(11).toLongLong();
     r.unserved = q.value(12).toLongLong();
     r.firstMicros = q.value(13).toLongLong();

@@ -29,6 +29,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -633,6 +634,50 @@ private slots:
         QTRY_COMPARE(window.roomList()->view()->model()->rowCount(), 3);
         window.roomList()->filterEdit()->clear();
         QTRY_COMPARE(window.roomList()->view()->model()->rowCount(), 26);
+
+        // The Show menu: what rooms hold, as the manifest says (one room with failed calls, three with blocked
+        // rows, two that spoke on SMS).
+        QMenu* menu = window.roomList()->showButton()->menu();
+        auto trigger = [&](const QString& text, QMenu* in = nullptr) {
+            in = in ? in : menu;
+            emit in->aboutToShow();
+            for (QAction* a : in->actions()) {
+                if (a->text().remove(QLatin1Char('&')) == text) {
+                    a->trigger();
+                    return a;
+                }
+            }
+            return static_cast<QAction*>(nullptr);
+        };
+        auto names = [&] {
+            QStringList out;
+            QAbstractItemModel* m = window.roomList()->view()->model();
+            for (int row = 0; row < m->rowCount(); ++row)
+                out << m->index(row, 0).data(RoomListModel::NativeIdRole).toString();
+            out.sort();
+            return out;
+        };
+        QVERIFY(trigger(QStringLiteral("With Failed Calls")));
+        QCOMPARE(names(), QStringList { QStringLiteral("edge-tool-failed") });
+        QCOMPARE(window.roomList()->showButton()->text(), QStringLiteral("Show (1)"));
+        trigger(QStringLiteral("With Failed Calls"));
+        QVERIFY(trigger(QStringLiteral("With Blocked Rows")));
+        QCOMPARE(names(),
+            QStringList({ QStringLiteral("edge-blocked-ai-output"), QStringLiteral("edge-blocked-inbound"),
+                QStringLiteral("edge-blocked-source-permissions") }));
+        trigger(QStringLiteral("Show All Rooms"));
+        emit menu->aboutToShow();
+        QMenu* channels = nullptr;
+        for (QAction* a : menu->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("Channel Type"))
+                channels = a->menu();
+        QVERIFY(channels);
+        QVERIFY(trigger(QStringLiteral("sms"), channels));
+        QCOMPARE(names(),
+            QStringList({ QStringLiteral("edge-blocked-inbound"), QStringLiteral("edge-plain-multichannel") }));
+        QCOMPARE(window.roomList()->showButton()->text(), QStringLiteral("Show (1)"));
+        trigger(QStringLiteral("Show All Rooms"));
+        QCOMPARE(window.roomList()->view()->model()->rowCount(), 26);
     }
 
     void badFileIsReportedAndTheWindowGoesOn()

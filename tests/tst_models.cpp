@@ -5,6 +5,7 @@
 #include "facetmodel.h"
 #include "filterquery.h"
 #include "jsontreemodel.h"
+#include "roomfilterproxy.h"
 #include "roomlistmodel.h"
 #include "sources/importer.h"
 #include "storethread.h"
@@ -15,7 +16,9 @@
 #include <QAbstractItemModelTester>
 #include <QFont>
 #include <QLocale>
+#include <QSet>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace TestSupport;
@@ -138,6 +141,62 @@ private slots:
         QCOMPARE(none.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
         model.clear();
         QCOMPARE(model.rowCount(types), 0);
+    }
+
+    // The room list's filters: rooms with failed calls, blocked rows, a channel type, recent activity.
+    void roomFilters()
+    {
+        RoomListModel rooms;
+        RoomFilterProxy proxy(&rooms);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Workspace ws(m_workspace);
+        rooms.setRooms(ws.rooms());
+        auto shown = [&] {
+            QSet<qint64> ids;
+            for (int row = 0; row < proxy.rowCount(); ++row)
+                ids << proxy.index(row, 0).data(RoomListModel::RoomIdRole).toLongLong();
+            return ids;
+        };
+        auto roomsOf = [&](const QString& sql, const QVariantList& binds = {}) {
+            QSet<qint64> ids;
+            QSqlQuery q = ws.exec(sql, binds);
+            while (q.next())
+                ids << q.value(0).toLongLong();
+            return ids;
+        };
+        QCOMPARE(proxy.rowCount(), 8);
+        proxy.setWithFailedCalls(true);
+        QCOMPARE(shown(), roomsOf(QStringLiteral("SELECT DISTINCT room_id FROM tool_calls WHERE outcome = 'failed'")));
+        proxy.setWithFailedCalls(false);
+        proxy.setWithBlockedRows(true);
+        QCOMPARE(shown(), roomsOf(QStringLiteral("SELECT DISTINCT room_id FROM events WHERE blocked = 1")));
+        QVERIFY(shown().contains(m_blockedRoom));
+        QVERIFY(proxy.rowCount() < 8);
+        QCOMPARE(proxy.activeFilters(), 1);
+        proxy.setWithBlockedRows(false);
+        const QStringList types = proxy.channelTypes();
+        QVERIFY(types.size() >= 2);
+        for (const QString& type : types) {
+            proxy.setChannelType(type);
+            QCOMPARE(shown(),
+                roomsOf(QStringLiteral("SELECT DISTINCT room_id FROM events WHERE channel_type = ?"), { type }));
+        }
+        proxy.setChannelType({});
+        // Within a span of the newest room's last event.
+        qint64 newest = 0;
+        for (const RoomSummary& r : rooms.rooms())
+            newest = std::max(newest, r.lastMicros);
+        const qint64 hour = 3600LL * 1000000;
+        proxy.setActiveWithin(hour);
+        QSet<qint64> recent;
+        for (const RoomSummary& r : rooms.rooms())
+            if (r.lastMicros != 0 && r.lastMicros >= newest - hour)
+                recent << r.id;
+        QCOMPARE(shown(), recent);
+        QVERIFY(!recent.isEmpty());
+        proxy.setActiveWithin(0);
+        QCOMPARE(proxy.rowCount(), 8);
+        QCOMPARE(proxy.activeFilters(), 0);
     }
 
     void roomList()

@@ -1,22 +1,27 @@
 #include "roomlistview.h"
 
+#include "roomfilterproxy.h"
 #include "roomlistmodel.h"
 
+#include <QActionGroup>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     : QWidget(parent)
     , m_model(model)
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new RoomFilterProxy(model, this))
+    , m_show(new QToolButton(this))
     , m_filter(new QLineEdit(this))
     , m_view(new QTreeView(this))
 {
-    m_proxy->setSourceModel(model);
     m_proxy->setSortRole(RoomListModel::SortRole);
     m_proxy->setFilterRole(RoomListModel::FilterRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -44,9 +49,20 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setMinimumWidth(300);
 
+    m_show->setObjectName(QStringLiteral("roomShow"));
+    m_show->setPopupMode(QToolButton::InstantPopup);
+    m_show->setToolTip(tr("Only rooms with failed calls, blocked rows, a channel type or recent activity"));
+    m_show->setMenu(new QMenu(m_show));
+    connect(m_show->menu(), &QMenu::aboutToShow, this, &RoomListView::fillShowMenu);
+    showActiveFilters();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_filter);
+    auto* top = new QHBoxLayout;
+    top->setSpacing(2);
+    top->addWidget(m_filter, 1);
+    top->addWidget(m_show);
+    layout->addLayout(top);
     layout->addWidget(m_view);
 
     connect(
@@ -54,6 +70,70 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
             if (current.isValid())
                 emit roomActivated(current.data(RoomListModel::RoomIdRole).toLongLong());
         });
+}
+
+void RoomListView::showActiveFilters()
+{
+    const int n = m_proxy->activeFilters();
+    m_show->setText(n == 0 ? tr("Show") : tr("Show (%1)").arg(n));
+}
+
+void RoomListView::fillShowMenu()
+{
+    // Built when it opens: the channel types are the rooms' own.
+    QMenu* menu = m_show->menu();
+    menu->clear();
+    QAction* failed = menu->addAction(tr("With &Failed Calls"), this, [this](bool on) {
+        m_proxy->setWithFailedCalls(on);
+        showActiveFilters();
+    });
+    failed->setCheckable(true);
+    failed->setChecked(m_proxy->withFailedCalls());
+    QAction* blocked = menu->addAction(tr("With &Blocked Rows"), this, [this](bool on) {
+        m_proxy->setWithBlockedRows(on);
+        showActiveFilters();
+    });
+    blocked->setCheckable(true);
+    blocked->setChecked(m_proxy->withBlockedRows());
+
+    QMenu* channels = menu->addMenu(tr("&Channel Type"));
+    auto* channelGroup = new QActionGroup(channels);
+    const QStringList types = QStringList { QString() } + m_proxy->channelTypes();
+    for (const QString& type : types) {
+        QAction* a = channels->addAction(type.isEmpty() ? tr("Any") : type, this, [this, type] {
+            m_proxy->setChannelType(type);
+            showActiveFilters();
+        });
+        a->setCheckable(true);
+        a->setChecked(m_proxy->channelType() == type);
+        channelGroup->addAction(a);
+    }
+
+    QMenu* activity = menu->addMenu(tr("Last &Activity"));
+    activity->setToolTipsVisible(true);
+    auto* activityGroup = new QActionGroup(activity);
+    constexpr qint64 hour = 3600LL * 1000000;
+    const std::pair<qint64, QString> spans[] = { { 0, tr("Any Time") }, { hour, tr("Within an Hour of the Newest") },
+        { 24 * hour, tr("Within a Day of the Newest") }, { 7 * 24 * hour, tr("Within a Week of the Newest") },
+        { 30 * 24 * hour, tr("Within 30 Days of the Newest") } };
+    for (const auto& [span, label] : spans) {
+        QAction* a = activity->addAction(label, this, [this, s = span] {
+            m_proxy->setActiveWithin(s);
+            showActiveFilters();
+        });
+        a->setToolTip(tr("Rooms whose last event is this close to the newest room's last event"));
+        a->setCheckable(true);
+        a->setChecked(m_proxy->activeWithin() == span);
+        activityGroup->addAction(a);
+    }
+    menu->addSeparator();
+    menu->addAction(tr("Show All Rooms"), this, [this] {
+        m_proxy->setWithFailedCalls(false);
+        m_proxy->setWithBlockedRows(false);
+        m_proxy->setChannelType({});
+        m_proxy->setActiveWithin(0);
+        showActiveFilters();
+    });
 }
 
 bool RoomListView::selectRoom(qint64 roomId)

@@ -3,11 +3,13 @@
 #include <QWidget>
 
 class QLineEdit;
-class QSortFilterProxyModel;
+class RoomFilterProxy;
+class QToolButton;
 class QTreeView;
 class RoomListModel;
 
-// The room list: a filter field over id and title, and a sortable table of rooms with their counts.
+// The room list: a filter field over id, title and participant, a menu of what rooms hold (failed calls,
+// blocked rows, a channel type, recent activity), and a sortable table of rooms with their counts.
 class RoomListView : public QWidget
 {
     Q_OBJECT
@@ -16,6 +18,8 @@ public:
 
     QLineEdit* filterEdit() const { return m_filter; }
     QTreeView* view() const { return m_view; }
+    RoomFilterProxy* proxy() const { return m_proxy; }
+    QToolButton* showButton() const { return m_show; } // the menu of what rooms hold
     // Selects the room with this workspace id; false when the filter hides it or it does not exist.
     bool selectRoom(qint64 roomId);
     qint64 currentRoom() const;
@@ -25,7 +29,11 @@ signals:
 
 private:
     RoomListModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    void fillShowMenu();
+    void showActiveFilters();
+
+    RoomFilterProxy* m_proxy;
+    QToolButton* m_show;
     QLineEdit* m_filter;
     QTreeView* m_view;
 };

@@ -305,9 +305,10 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
                        "failed = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'failed'), "
                        "refused = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'refused'), "
                        "unserved = (SELECT count(*) FROM tool_calls WHERE room_id = ? AND outcome = 'unserved'), "
-                       "participants = (SELECT group_concat(DISTINCT participant_id) FROM events WHERE room_id = ?) "
+                       "participants = (SELECT group_concat(DISTINCT participant_id) FROM events WHERE room_id = ?), "
+                       "channel_types = (SELECT group_concat(DISTINCT channel_type) FROM events WHERE room_id = ?) "
                        "WHERE id = ?"),
-        { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id, id, id, id, id });
+        { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id, id, id, id, id, id });
     commit();
     m_done += m_inBatch;
     m_inBatch = 0;

@@ -1,0 +1,85 @@
+#include "roomfilterproxy.h"
+
+#include "roomlistmodel.h"
+
+#include <algorithm>
+#include <QSet>
+
+RoomFilterProxy::RoomFilterProxy(RoomListModel* rooms, QObject* parent)
+    : QSortFilterProxyModel(parent)
+    , m_rooms(rooms)
+{
+    // Before the proxy's own handler, which filters the new rooms against the newest time.
+    connect(rooms, &QAbstractItemModel::modelReset, this, &RoomFilterProxy::findNewest);
+    setSourceModel(rooms);
+    findNewest();
+}
+
+void RoomFilterProxy::findNewest()
+{
+    m_newest = 0;
+    for (const RoomSummary& r : m_rooms->rooms())
+        m_newest = std::max(m_newest, r.lastMicros);
+}
+
+void RoomFilterProxy::refilter()
+{
+    // Qt 6.4 has no beginFilterChange(): invalidateFilter() re-runs filterAcceptsRow for every room.
+    invalidateFilter();
+}
+
+void RoomFilterProxy::setWithFailedCalls(bool on)
+{
+    m_failed = on;
+    refilter();
+}
+
+void RoomFilterProxy::setWithBlockedRows(bool on)
+{
+    m_blocked = on;
+    refilter();
+}
+
+void RoomFilterProxy::setChannelType(const QString& type)
+{
+    m_channelType = type;
+    refilter();
+}
+
+void RoomFilterProxy::setActiveWithin(qint64 micros)
+{
+    m_within = micros;
+    refilter();
+}
+
+int RoomFilterProxy::activeFilters() const
+{
+    return int(m_failed) + int(m_blocked) + int(!m_channelType.isEmpty()) + int(m_within > 0);
+}
+
+QStringList RoomFilterProxy::channelTypes() const
+{
+    QSet<QString> types;
+    for (const RoomSummary& r : m_rooms->rooms())
+        for (const QString& t : r.channelTypes)
+            types.insert(t);
+    QStringList out(types.cbegin(), types.cend());
+    out.sort();
+    return out;
+}
+
+bool RoomFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (!QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent))
+        return false;
+    const RoomSummary& r = m_rooms->rooms().at(sourceRow);
+    if (m_failed && r.failed == 0)
+        return false;
+    if (m_blocked && r.blockedCount == 0)
+        return false;
+    if (!m_channelType.isEmpty() && !r.channelTypes.contains(m_channelType))
+        return false;
+    if (m_within > 0 && (r.lastMicros == 0 || r.lastMicros < m_newest - m_within))
+        return false;
+    return true;
+}
