@@ -25,7 +25,7 @@ SearchBar::SearchBar(QWidget* parent)
     m_edit->setToolTip(tr("Enter or F3: the next match; Shift+Enter or Shift+F3: the one before. The rest of the "
                           "timeline stays in sight; the filter bar above hides what does not match."));
     m_position->setObjectName(QStringLiteral("searchPosition"));
-    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(QStringLiteral("99,999 of 99,999")));
+    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(QStringLiteral("999 of 9,999")));
     m_position->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_previous->setArrowType(Qt::UpArrow);
     m_previous->setToolTip(tr("Previous match (Shift+F3)"));
