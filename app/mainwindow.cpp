@@ -546,6 +546,7 @@ void MainWindow::findMatches()
     m_matches.clear();
     ++m_matchesGeneration;
     const QString text = m_searchBar->text();
+    m_timeline->setHighlights(text.split(QLatin1Char(' '), Qt::SkipEmptyParts));
     if (text.isEmpty() || m_eventModel->roomId() == 0) {
         showMatchPosition();
         return;

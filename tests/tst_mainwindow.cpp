@@ -14,6 +14,7 @@
 #include "sources/importer.h"
 #include "testsupport.h"
 #include "timehistogram.h"
+#include "timelinedelegate.h"
 #include "timelineview.h"
 #include "workspace.h"
 
@@ -455,6 +456,18 @@ private slots:
         };
         QTRY_COMPARE(current(), 6);
         QTRY_COMPARE(search->positionText(), QStringLiteral("1 of 2"));
+        // The word is marked where it shows, in the messages on screen.
+        auto marked = [&] {
+            const QImage shot = window.timeline()->viewport()->grab().toImage();
+            const QRgb mark = TimelineDelegate::highlightColour(false).rgb();
+            int n = 0;
+            for (int y = 0; y < shot.height(); ++y)
+                for (int x = 0; x < shot.width(); ++x)
+                    n += shot.pixel(x, y) == mark;
+            return n;
+        };
+        QCOMPARE(window.timeline()->highlights(), QStringList { QStringLiteral("A-404") });
+        QTRY_VERIFY(marked() > 50);
         window.timeline()->setFocus();
         QTest::keyClick(&window, Qt::Key_F3);
         QTRY_COMPARE(current(), 12);
@@ -469,6 +482,7 @@ private slots:
         QTest::keyClicks(search->edit(), QStringLiteral("nowhere-to-be-found"));
         QTest::keyClick(search->edit(), Qt::Key_Return);
         QTRY_COMPARE(search->positionText(), QStringLiteral("no matches"));
+        QTRY_COMPARE(marked(), 0);
 
         // Every room: the list, and a match in another room opened at its row.
         window.filterBar()->setText(QString());

@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QRegularExpression>
+#include <QTextLayout>
 
 namespace {
 
@@ -167,6 +168,64 @@ QStringList TimelineDelegate::openLines(const EventRecord& e, const ToolCallReco
     return lines;
 }
 
+QColor TimelineDelegate::highlightColour(bool dark)
+{
+    return dark ? QColor(0x8a, 0x6d, 0x00) : QColor(0xff, 0xe0, 0x6b);
+}
+
+void TimelineDelegate::paintHighlights(QPainter* p, const QRect& r, const QString& text, bool wrapped) const
+{
+    if (m_highlights.isEmpty() || text.isEmpty())
+        return;
+    // Where each word shows, as [start, end) in the text.
+    QList<std::pair<int, int>> spans;
+    for (const QString& word : m_highlights) {
+        for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0 && !word.isEmpty();
+             at = text.indexOf(word, at + word.size(), Qt::CaseInsensitive))
+            spans.append({ int(at), int(at + word.size()) });
+    }
+    if (spans.isEmpty())
+        return;
+    const bool dark = p->pen().color().lightness() > 128;
+    const QColor mark = highlightColour(dark);
+    const QFontMetrics fm(p->font());
+    if (!wrapped) {
+        const int top = r.top() + (r.height() - fm.height()) / 2;
+        for (const auto& [from, to] : spans) {
+            const int x = r.left() + fm.horizontalAdvance(text.left(from));
+            p->fillRect(QRect(x, top, fm.horizontalAdvance(text.mid(from, to - from)), fm.height()) & r, mark);
+        }
+        return;
+    }
+    // The same layout drawText(Qt::TextWordWrap) makes: lines of the rect's width, one line spacing apart.
+    QTextLayout layout(text, p->font());
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    qreal y = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(r.width());
+        line.setPosition(QPointF(0, y));
+        y += fm.lineSpacing();
+    }
+    layout.endLayout();
+    for (int i = 0; i < layout.lineCount(); ++i) {
+        const QTextLine line = layout.lineAt(i);
+        const int lineStart = line.textStart(), lineEnd = line.textStart() + line.textLength();
+        const int top = r.top() + int(line.y());
+        if (top > r.bottom())
+            break;
+        for (const auto& [from, to] : spans) {
+            const int a = std::max(from, lineStart), b = std::min(to, lineEnd);
+            if (a >= b)
+                continue;
+            const int x0 = r.left() + int(line.cursorToX(a)), x1 = r.left() + int(line.cursorToX(b));
+            p->fillRect(QRect(x0, top, x1 - x0, fm.height()) & r, mark);
+        }
+    }
+}
+
 const QStringList& TimelineDelegate::cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const
 {
     auto it = m_open.find(e.rowId);
@@ -292,6 +351,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         QString body = e.text;
         if (e.flags & EventFlags::Cancelled)
             body += tr(" [cut short]");
+        paintHighlights(p, g.body, body, true);
         p->drawText(g.body, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, body);
         if (!expanded
             && option.fontMetrics.boundingRect(QRect(0, 0, g.body.width(), 1 << 24), Qt::TextWordWrap, body).height()
@@ -324,8 +384,9 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const QString args = call ? call->arguments.simplified() : e.text;
         const QRect argsRect(g.header.left() + nameWidth + 6, g.header.top(), free - g.header.left() - nameWidth - 12,
             g.header.height());
-        p->drawText(argsRect, Qt::AlignLeft | Qt::AlignVCenter,
-            option.fontMetrics.elidedText(args, Qt::ElideRight, argsRect.width()));
+        const QString shownArgs = option.fontMetrics.elidedText(args, Qt::ElideRight, argsRect.width());
+        paintHighlights(p, argsRect, shownArgs, false);
+        p->drawText(argsRect, Qt::AlignLeft | Qt::AlignVCenter, shownArgs);
         // Line 2: timing and what is known of the pairing.
         const QRect second(g.body.left(), g.body.top(), g.body.width(), option.fontMetrics.lineSpacing());
         QList<QPair<QString, QColor>> badges;
@@ -391,11 +452,14 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         QString shown = e.text;
         if (!meta.isEmpty())
             shown += QStringLiteral("  · ") + meta.join(QStringLiteral(" · "));
-        if (expanded)
+        if (expanded) {
+            paintHighlights(p, rest, shown, true);
             p->drawText(rest, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, shown);
-        else
-            p->drawText(rest, Qt::AlignLeft | Qt::AlignVCenter,
-                QFontMetrics(small).elidedText(shown.simplified(), Qt::ElideRight, rest.width()));
+        } else {
+            const QString line = QFontMetrics(small).elidedText(shown.simplified(), Qt::ElideRight, rest.width());
+            paintHighlights(p, rest, line, false);
+            p->drawText(rest, Qt::AlignLeft | Qt::AlignVCenter, line);
+        }
         break;
     }
     }

@@ -26,9 +26,17 @@ public:
     static QString outcomeLabel(const QString& outcome); // "✓ served", "✗ failed", ...
     static QColor outcomeColour(const QString& outcome, bool dark);
     static constexpr int MaxResultLines = 60;
+    // Words of a search, marked wherever they show in a message, a card's arguments or a line (case aside).
+    void setHighlights(const QStringList& words) { m_highlights = words; }
+    const QStringList& highlights() const { return m_highlights; }
+    static QColor highlightColour(bool dark);
 
 private:
     const QStringList& cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const;
 
-    mutable QHash<qint64, QStringList> m_open; // by row id: formatting JSON once per open card
+    // Paints the marks behind `text` as drawText() lays it out in `r`: one line from the left, or wrapped.
+    void paintHighlights(QPainter* p, const QRect& r, const QString& text, bool wrapped) const;
+
+    mutable QHash<qint64, QStringList> m_open;
+    QStringList m_highlights; // by row id: formatting JSON once per open card
 };

@@ -310,6 +310,17 @@ QRegion TimelineView::visualRegionForSelection(const QItemSelection& selection) 
     return region;
 }
 
+void TimelineView::setHighlights(const QStringList& words)
+{
+    m_delegate->setHighlights(words);
+    viewport()->update();
+}
+
+const QStringList& TimelineView::highlights() const
+{
+    return m_delegate->highlights();
+}
+
 void TimelineView::setEmptyText(const QString& text)
 {
     if (text == m_emptyText)

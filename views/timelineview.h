@@ -20,6 +20,9 @@ public:
     int topRow() const { return m_topRow; }
     // What the view says, centred, while it has no rows (why it is empty); nothing when empty.
     void setEmptyText(const QString& text);
+    // The search's words, marked in the items that show them.
+    void setHighlights(const QStringList& words);
+    const QStringList& highlights() const;
     const QString& emptyText() const { return m_emptyText; }
     // The rows on screen, first and last (-1 when none).
     int firstVisibleRow() const;
