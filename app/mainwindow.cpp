@@ -335,6 +335,10 @@ MainWindow::MainWindow(QWidget* parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/docks")).toByteArray());
+    // The filter of the last session applies to the first room shown; the bar and "showing X of Y" say so.
+    const QString lastFilter = settings.value(QStringLiteral("filters/current")).toString();
+    if (!lastFilter.isEmpty())
+        m_filterBar->setText(lastFilter);
     if (!settings.contains(QStringLiteral("window/geometry"))) {
         // The first run: most of the screen, never more than it.
         const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
@@ -832,5 +836,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     settings.setValue(QStringLiteral("window/docks"), saveState());
+    settings.setValue(QStringLiteral("filters/current"), FilterQuery::format(m_filterBar->filter()));
     event->accept();
 }

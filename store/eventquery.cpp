@@ -104,19 +104,6 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
     return sql;
 }
 
-QString EventQuery::cardMatch(const EventFilter& f, QVariantList& binds)
-{
-    QVariantList inner;
-    const QString p = predicate(f, QStringLiteral("f"), inner);
-    if (p.isEmpty())
-        return {};
-    binds += inner;
-    return QStringLiteral("(events.kind = 'tool_call' AND EXISTS (SELECT 1 FROM tool_calls c JOIN events f ON "
-                          "f.room_id = c.room_id AND f.seq IN (c.end_seq, c.result_seq) WHERE c.room_id = "
-                          "events.room_id AND c.start_seq = events.seq")
-        + p + QStringLiteral("))");
-}
-
 QString EventQuery::where(const EventFilter& f, QVariantList& binds)
 {
     QString sql = scope(f, binds);
@@ -128,12 +115,31 @@ QString EventQuery::where(const EventFilter& f, QVariantList& binds)
 
 QString EventQuery::itemMatch(const EventFilter& f, QVariantList& binds)
 {
-    // By its own row, a card's start standing for its call (its outcome is the call's); or, for a card, by a
-    // row folded into it.
+    // By its own row, a card's start standing for its call (its outcome is the call's); or, for a card or an
+    // assembled message (AG-UI), by a row folded into it: its end or result, its deltas.
     const QString direct
         = QStringLiteral("(1") + predicate(f, QStringLiteral("events"), binds, true) + QLatin1Char(')');
-    const QString card = cardMatch(f, binds);
-    return card.isEmpty() ? direct : QStringLiteral("(") + direct + QStringLiteral(" OR ") + card + QLatin1Char(')');
+    QVariantList inner;
+    const QString p = predicate(f, QStringLiteral("f"), inner);
+    if (p.isEmpty())
+        return direct;
+    binds += inner;
+    binds += inner;
+    // CASE, not OR: in a select list SQLite evaluates both sides of AND and OR, and each EXISTS is a seek per
+    // row. A tool call names the message it answers in its message id (AG-UI parentMessageId): a message's own
+    // rows are those of its kind. INDEXED BY: without statistics SQLite would rather scan the room's covering
+    // index than seek the message's rows.
+    return QStringLiteral("(CASE WHEN ") + direct
+        + QStringLiteral(" THEN 1 WHEN events.kind = 'tool_call' THEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f "
+                         "ON f.room_id = c.room_id AND f.seq IN (c.end_seq, c.result_seq) WHERE c.room_id = "
+                         "events.room_id AND c.start_seq = events.seq")
+        + p
+        + QStringLiteral(") WHEN events.kind IN ('message', 'reasoning') AND events.message_id IS NOT NULL THEN "
+                         "EXISTS (SELECT 1 FROM events f INDEXED BY events_room_message WHERE f.room_id = "
+                         "events.room_id AND f.message_id IS NOT NULL AND f.message_id = events.message_id AND "
+                         "f.kind = events.kind AND ")
+        + QString(folded).replace(QLatin1String("events."), QLatin1String("f.")) + QStringLiteral(" != 0") + p
+        + QStringLiteral(") ELSE 0 END)");
 }
 
 EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
@@ -148,7 +154,8 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
         return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds) + QLatin1Char(')');
     };
     auto item = [&](QVariantList& binds) -> QString {
-        return QStringLiteral("(") + folded + QStringLiteral(" = 0 AND ") + itemMatch(rows, binds) + QLatin1Char(')');
+        return QStringLiteral("(CASE WHEN ") + folded + QStringLiteral(" != 0 THEN 0 ELSE ") + itemMatch(rows, binds)
+            + QStringLiteral(" END)");
     };
     EventQuery q;
     const QString itemExpr = f.timelineItems ? item(q.binds) : QStringLiteral("1");

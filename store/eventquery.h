@@ -51,10 +51,9 @@ struct EventQuery
     // `callOutcome`: a tool call's start row matches outcomes by its call's outcome (a timeline card).
     static QString predicate(
         const EventFilter& filter, const QString& t, QVariantList& binds, bool callOutcome = false);
-    // Whether a timeline item matches: by its own row, or, for a card, by its call's outcome or a folded row.
+    // Whether a timeline item matches: by its own row, or, for a card or a message, by its call's outcome or a
+    // folded row.
     static QString itemMatch(const EventFilter& filter, QVariantList& binds);
-    // A timeline card that matches by a row folded into it (its end or result), or empty with no predicate.
-    static QString cardMatch(const EventFilter& filter, QVariantList& binds);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
     static QString ftsMatch(const QStringList& words, bool any);
 };

@@ -110,10 +110,12 @@ INSERT INTO runs(room_id, group_id, kind, first_seq, last_seq, started_us, ended
 )SQL",
     // 3: the small columns of every row in room order, so that the passes over a whole room (the row index
     // under a filter, the facet counts) read this index alone and never a table row (payload and text make a
-    // row ten times as wide). About 80 bytes a row. And the channel types a room spoke on, for the room list.
+    // row ten times as wide). About 80 bytes a row. The rows of one assembled message (AG-UI), so that a message
+    // matches a filter by a row folded into it. And the channel types a room spoke on, for the room list.
     R"SQL(
 CREATE INDEX events_room_scan ON events(room_id, seq, blocked, flags, kind, type, channel_id, channel_type,
-  participant_id, tool_name, outcome, created_us);
+  participant_id, tool_name, outcome, created_us, message_id);
+CREATE INDEX events_room_message ON events(room_id, message_id) WHERE message_id IS NOT NULL;
 ALTER TABLE rooms ADD COLUMN channel_types TEXT;
 UPDATE rooms SET channel_types = (SELECT group_concat(DISTINCT channel_type) FROM events WHERE room_id = rooms.id);
 )SQL",

@@ -308,6 +308,34 @@ private slots:
         }
     }
 
+    // In the timeline a message matches a filter by a row folded into it, as a card does by its end: a filter
+    // on the deltas' type shows each message that has deltas, once, at its start.
+    void messagesMatchByTheirDeltas()
+    {
+        for (const RoomSummary& room : m_ws->rooms()) {
+            EventFilter f;
+            f.types = { QStringLiteral("TEXT_MESSAGE_CONTENT") };
+            f.timelineItems = true;
+            const EventRecords shown = m_ws->listEvents(room.id, f, PageRequest { 100000, 0, false, {}, {} });
+            QSet<QString> messages;
+            for (const EventRecord& e : everything(*m_ws, room.id)) {
+                if (e.type == QLatin1String("TEXT_MESSAGE_CONTENT") && !e.isBlocked())
+                    messages.insert(e.messageId);
+            }
+            QSet<QString> shownMessages;
+            for (const EventRecord& e : shown) {
+                QVERIFY2(!(e.flags & EventFlags::Folded), qPrintable(e.type));
+                shownMessages.insert(e.messageId);
+            }
+            QCOMPARE(shown.size(), messages.size());
+            QCOMPARE(shownMessages, messages);
+            const RowIndex index = m_ws->indexRows(room.id, f, 16);
+            QCOMPARE(index.rows, qint64(messages.size())); // the items
+            f.timelineItems = false;
+            QCOMPARE(index.shown, m_ws->countEvents(room.id, &f)); // the rows shown
+        }
+    }
+
     void searchFindsAssembledText()
     {
         // Words split across deltas are found once the message is assembled.

@@ -507,6 +507,25 @@ private slots:
             other->text(1).toLongLong());
     }
 
+    // The filter applied when the window closed is applied again at the next start.
+    void filterComesBack()
+    {
+        {
+            MainWindow window;
+            window.show();
+            window.filterBar()->setText(QStringLiteral("type:message -channel:sms"));
+            window.close();
+        }
+        MainWindow again;
+        QCOMPARE(again.filterBar()->edit()->text(), QStringLiteral("type:message -channel:sms"));
+        QCOMPARE(again.filterBar()->filter().types, QStringList { QStringLiteral("message") });
+        QCOMPARE(again.filterPane()->filter().excludeChannels, QStringList { QStringLiteral("sms") });
+        again.filterBar()->setText(QString());
+        again.close(); // and an empty one comes back empty, for the tests after this one
+        MainWindow third;
+        QVERIFY(third.filterBar()->edit()->text().isEmpty());
+    }
+
     void homeAndEndInABigRoom()
     {
         const QString source = growSupportRoom(m_dir, 20099, QStringLiteral("big-room.sqlite"));
