@@ -2,6 +2,7 @@
 
 #include "eventflags.h"
 #include "filterquery.h"
+#include "jsonline.h"
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "timeutil.h"
@@ -492,46 +493,62 @@ private:
             m_out << ws->countEvents(room, filtered ? &filter : nullptr) << Qt::endl;
             return Cli::Ok;
         }
-        const EventRecords rows
-            = conversation ? ws->conversation(room, page.limit, page.afterIndex) : ws->listEvents(room, filter, page);
         const bool json = parser.isSet(QStringLiteral("json"));
-        for (const EventRecord& e : rows)
-            m_out << (json ? eventJson(e) : eventText(e)) << '\n';
+        auto print = [&](const EventRecord& e) {
+            if (json)
+                m_out << eventJson(e) << '\n'; // QTextStream reads a QByteArray as UTF-8
+            else
+                m_out << eventText(e) << '\n';
+        };
+        if (conversation) {
+            for (const EventRecord& e : ws->conversation(room, page.limit, page.afterIndex))
+                print(e);
+        } else {
+            ws->forEachEvent(room, filter, page, print); // a line as each row is read: a room is never held whole
+        }
         m_out.flush();
         return Cli::Ok;
     }
 
-    static QString eventJson(const EventRecord& e)
+    static QByteArray eventJson(const EventRecord& e)
     {
-        QJsonObject o { { QStringLiteral("index"), e.index }, { QStringLiteral("id"), orNull(e.nativeId) },
-            { QStringLiteral("type"), e.type }, { QStringLiteral("kind"), e.kind },
-            { QStringLiteral("status"), orNull(e.status) }, { QStringLiteral("blocked_by"), orNull(e.blockedBy) },
-            { QStringLiteral("channel_id"), orNull(e.channelId) },
-            { QStringLiteral("channel_type"), orNull(e.channelType) },
-            { QStringLiteral("participant_id"), orNull(e.participantId) },
-            { QStringLiteral("correlation_id"), orNull(e.correlationId) },
-            { QStringLiteral("created_at"),
-                e.createdMicros ? QJsonValue(TimeUtil::formatMicros(e.createdMicros)) : QJsonValue() },
-            { QStringLiteral("group_id"), orNull(e.groupId) }, { QStringLiteral("message_id"), orNull(e.messageId) },
-            { QStringLiteral("synthetic"), e.isSynthetic() },
-            { QStringLiteral("line"), e.sourceLine > 0 ? QJsonValue(e.sourceLine) : QJsonValue() },
-            { QStringLiteral("text"), orNull(e.text) } };
+        // Written by JsonLine, not QJsonObject: an export is a line per row of a room of a million.
+        JsonLine o;
+        o.add("index", e.index);
+        o.addOrNull("id", e.nativeId);
+        o.add("type", e.type);
+        o.add("kind", e.kind);
+        o.addOrNull("status", e.status);
+        o.addOrNull("blocked_by", e.blockedBy);
+        o.addOrNull("channel_id", e.channelId);
+        o.addOrNull("channel_type", e.channelType);
+        o.addOrNull("participant_id", e.participantId);
+        o.addOrNull("correlation_id", e.correlationId);
+        if (e.createdMicros)
+            o.add("created_at", TimeUtil::formatMicros(e.createdMicros));
+        else
+            o.addNull("created_at");
+        o.addOrNull("group_id", e.groupId);
+        o.addOrNull("message_id", e.messageId);
+        o.add("synthetic", e.isSynthetic());
+        if (e.sourceLine > 0)
+            o.add("line", e.sourceLine);
+        else
+            o.addNull("line");
+        o.addOrNull("text", e.text);
         if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
-            o.insert(QStringLiteral("tool_name"), orNull(e.toolName));
-            o.insert(QStringLiteral("tool_id"), orNull(e.toolId));
-            o.insert(QStringLiteral("outcome"), orNull(e.outcome));
+            o.addOrNull("tool_name", e.toolName);
+            o.addOrNull("tool_id", e.toolId);
+            o.addOrNull("outcome", e.outcome);
         }
-        if (e.flags & EventFlags::MalformedJson)
-            o.insert(QStringLiteral("malformed"), true);
-        if (e.flags & EventFlags::InvalidUtf8)
-            o.insert(QStringLiteral("invalid_utf8"), true);
-        if (e.flags & EventFlags::Partial)
-            o.insert(QStringLiteral("partial"), true);
-        if (e.flags & EventFlags::Guessed)
-            o.insert(QStringLiteral("guessed"), true);
-        if (e.flags & EventFlags::Ambiguous)
-            o.insert(QStringLiteral("ambiguous"), true);
-        return line(o);
+        const std::pair<int, const char*> marks[] = { { EventFlags::MalformedJson, "malformed" },
+            { EventFlags::InvalidUtf8, "invalid_utf8" }, { EventFlags::Partial, "partial" },
+            { EventFlags::Guessed, "guessed" }, { EventFlags::Ambiguous, "ambiguous" } };
+        for (const auto& [flag, name] : marks) {
+            if (e.flags & flag)
+                o.add(name, true);
+        }
+        return o.text();
     }
 
     static QString eventText(const EventRecord& e)

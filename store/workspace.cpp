@@ -31,31 +31,33 @@ std::optional<qint64> optionalAt(const QSqlQuery& q, int column)
     return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
 }
 
-EventRecord readRecord(const QSqlQuery& q)
+// A row of EventQuery::columns, from the native statement: QSqlQuery's QVariant per value costs more than the
+// read at a million rows.
+EventRecord readRecord(const SqliteStatement& q)
 {
     EventRecord r;
-    r.rowId = q.value(0).toLongLong();
-    r.index = q.value(1).toLongLong();
-    r.nativeId = q.value(2).toString();
-    r.type = q.value(3).toString();
-    r.kind = q.value(4).toString();
-    r.status = q.value(5).toString();
-    r.blockedBy = q.value(6).toString();
-    r.channelId = q.value(7).toString();
-    r.channelType = q.value(8).toString();
-    r.participantId = q.value(9).toString();
-    r.correlationId = q.value(10).toString();
-    r.parentId = q.value(11).toString();
-    r.createdMicros = q.value(12).toLongLong();
-    r.role = q.value(13).toString();
-    r.toolName = q.value(14).toString();
-    r.toolId = q.value(15).toString();
-    r.outcome = q.value(16).toString();
-    r.text = q.value(17).toString();
-    r.flags = q.value(18).toInt();
-    r.groupId = q.value(19).toString();
-    r.messageId = q.value(20).toString();
-    r.sourceLine = q.value(21).toLongLong();
+    r.rowId = q.int64(0);
+    r.index = q.int64(1);
+    r.nativeId = q.text(2);
+    r.type = q.text(3);
+    r.kind = q.text(4);
+    r.status = q.text(5);
+    r.blockedBy = q.text(6);
+    r.channelId = q.text(7);
+    r.channelType = q.text(8);
+    r.participantId = q.text(9);
+    r.correlationId = q.text(10);
+    r.parentId = q.text(11);
+    r.createdMicros = q.int64(12);
+    r.role = q.text(13);
+    r.toolName = q.text(14);
+    r.toolId = q.text(15);
+    r.outcome = q.text(16);
+    r.text = q.text(17);
+    r.flags = int(q.int64(18));
+    r.groupId = q.text(19);
+    r.messageId = q.text(20);
+    r.sourceLine = q.int64(21);
     return r;
 }
 
@@ -234,12 +236,20 @@ QJsonObject Workspace::roomDetails(qint64 roomId)
     return details;
 }
 
+void Workspace::readEvents(
+    const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each)
+{
+    const QByteArray utf8 = sql.toUtf8();
+    SqliteStatement q(m_handle, utf8.constData());
+    q.bindAll(binds);
+    while (q.step())
+        each(readRecord(q));
+}
+
 EventRecords Workspace::readEvents(const QString& sql, const QVariantList& binds)
 {
     EventRecords out;
-    QSqlQuery q = exec(sql, binds);
-    while (q.next())
-        out.append(readRecord(q));
+    readEvents(sql, binds, [&](const EventRecord& e) { out.append(e); });
     return out;
 }
 
@@ -247,6 +257,13 @@ EventRecords Workspace::listEvents(qint64 roomId, const EventFilter& filter, con
 {
     const EventQuery q = EventQuery::page(roomId, filter, page);
     return readEvents(q.sql, q.binds);
+}
+
+void Workspace::forEachEvent(qint64 roomId, const EventFilter& filter, const PageRequest& page,
+    const std::function<void(const EventRecord&)>& each)
+{
+    const EventQuery q = EventQuery::page(roomId, filter, page);
+    readEvents(q.sql, q.binds, each);
 }
 
 qint64 Workspace::countEvents(qint64 roomId, const EventFilter* filter)

@@ -9,6 +9,7 @@
 #include "searchhit.h"
 #include "toolcallrecord.h"
 
+#include <functional>
 #include <optional>
 #include <QJsonObject>
 #include <QMap>
@@ -44,6 +45,9 @@ public:
     QMap<QString, QStringList> roomValues(qint64 roomId, int limit = 500);
 
     EventRecords listEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page);
+    // The same rows one at a time, for an export that never holds the room in memory.
+    void forEachEvent(qint64 roomId, const EventFilter& filter, const PageRequest& page,
+        const std::function<void(const EventRecord&)>& each);
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
     // The counts of a room under `filter` and the index at the start of every block of `blockSize` rows.
     RowIndex indexRows(qint64 roomId, const EventFilter& filter, int blockSize);
@@ -77,6 +81,7 @@ public:
 
 private:
     EventRecords readEvents(const QString& sql, const QVariantList& binds);
+    void readEvents(const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each);
 
     QString m_path;
     QString m_connection;

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <vector>
+
+// One JSON object on one line, byte for byte what QJsonDocument::Compact writes for the same QJsonObject (keys
+// in order, the same escapes), without building one: for `events --json`, QJsonObject's per-value allocations
+// cost three times the read of the row. Keys are ASCII literals; values are strings, integers, booleans or null.
+class JsonLine
+{
+public:
+    void add(const char* key, const QString& value); // a string (an empty one included)
+    void addOrNull(const char* key, const QString& value); // null when empty
+    void add(const char* key, qint64 value);
+    void add(const char* key, bool value);
+    void addNull(const char* key);
+    QByteArray text(); // the object, keys sorted; the line is then empty again
+
+    // A JSON string literal, quoted: UTF-8, with an unpaired surrogate escaped as QJsonDocument escapes it.
+    static void appendString(QByteArray& out, const QString& value);
+
+private:
+    struct Member
+    {
+        const char* key;
+        QByteArray value; // already JSON
+    };
+    std::vector<Member> m_members;
+};
