@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QMap>
+#include <QSqlQuery>
+#include <QSqlRecord>
 #include <QTest>
 #include <sqlite3.h>
 
@@ -414,6 +416,68 @@ private slots:
         QCOMPARE(tail.size(), 1);
         QCOMPARE(tail.first().nativeId, QStringLiteral("in-wal"));
         sqlite3_close(writer);
+    }
+
+    // A big room is made whole after its first batch (counted, its calls so far paired) so that a reader can
+    // show it while the rest imports; in the end the workspace is the same as one imported in a single batch.
+    void firstBatchIsWholeAndTheEndIsTheSame()
+    {
+        QTemporaryDir dir;
+        const QString source = growSupportRoom(dir, 1500, QStringLiteral("grown.sqlite"));
+        auto dump = [](Workspace& ws, const QString& sql) {
+            QStringList rows;
+            QSqlQuery q = ws.exec(sql);
+            while (q.next()) {
+                QStringList values;
+                for (int c = 0; c < q.record().count(); ++c)
+                    values << q.value(c).toString();
+                rows << values.join(QLatin1Char('|'));
+            }
+            return rows;
+        };
+        const QString calls = QStringLiteral(
+            "SELECT r.native_id, c.tool_name, c.tool_id, c.start_seq, c.end_seq, c.outcome, c.pairing, c.duration_ms "
+            "FROM tool_calls c JOIN rooms r ON r.id = c.room_id ORDER BY r.native_id, c.start_seq, c.end_seq");
+        const QString events = QStringLiteral(
+            "SELECT r.native_id, e.seq, e.flags FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY 1, 2");
+        const QString rooms = QStringLiteral("SELECT native_id, event_count, blocked_count, tool_calls, failed, "
+                                             "refused, unserved, first_us, last_us, synced_seq FROM rooms ORDER BY 1");
+
+        Workspace whole(dir.filePath(QStringLiteral("whole.sightline")));
+        ImportOptions once;
+        once.batchRows = 1000000;
+        Importer::import(whole, source, once);
+
+        Workspace batched(dir.filePath(QStringLiteral("batched.sightline")));
+        ImportOptions small;
+        small.batchRows = 100;
+        QVector<qint64> ready;
+        small.roomReady = [&](qint64 roomId) {
+            if (!ready.isEmpty() && ready.last() == roomId)
+                return; // the same room finished after its checkpoint
+            ready << roomId;
+            // Whole as far as it goes: the count is the rows committed, and every end read with its start is in
+            // its card.
+            QSqlQuery q = batched.exec(QStringLiteral("SELECT event_count, (SELECT count(*) FROM events WHERE "
+                                                      "room_id = rooms.id) FROM rooms WHERE id = ?"),
+                { roomId });
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toLongLong(), q.value(1).toLongLong());
+            QSqlQuery open = batched.exec(
+                QStringLiteral("SELECT count(*) FROM tool_calls c JOIN events e ON e.room_id = c.room_id AND e.seq = "
+                               "c.end_seq WHERE c.room_id = ? AND c.start_seq IS NOT NULL AND (e.flags & ?) = 0"),
+                { roomId, int(EventFlags::Folded) });
+            QVERIFY(open.next());
+            QCOMPARE(open.value(0).toLongLong(), 0);
+        };
+        Importer::import(batched, source, small);
+        // The grown room went first (the biggest), ready after its first batch.
+        QVERIFY(!ready.isEmpty());
+        QCOMPARE(ready.first(), batched.findRooms(QStringLiteral("sup-late-delivery")).first());
+
+        QCOMPARE(dump(batched, calls), dump(whole, calls));
+        QCOMPARE(dump(batched, events), dump(whole, events));
+        QCOMPARE(dump(batched, rooms), dump(whole, rooms));
     }
 
     void cancelKeepsWhatWasCommitted()

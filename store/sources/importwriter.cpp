@@ -121,6 +121,7 @@ void ImportWriter::beginRoom(const RoomCursor& room)
     m_counted = { room.nativeId, 0, 0 };
     m_lastSeq = room.syncedSeq;
     m_inBatch = 0;
+    m_roomCommits = 0;
     if (!m_insert) {
         m_insert = std::make_unique<SqliteStatement>(m_ws.handle(),
             "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
@@ -188,6 +189,7 @@ bool ImportWriter::insert(const StoredEvent& e)
         }
     }
     if (++m_inBatch >= m_options.batchRows) {
+        ++m_roomCommits;
         m_ws.exec(
             QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?) WHERE id = ?"), { m_lastSeq, m_room.id });
         commit();
@@ -291,7 +293,7 @@ void ImportWriter::replaceRuns(const RunRecords& runs)
     }
 }
 
-void ImportWriter::finishRoom(qint64 syncedSeq)
+void ImportWriter::updateRoom(qint64 syncedSeq)
 {
     const qint64 id = m_room.id;
     // QtSql binds positional '?' only, so the room id is bound once per use.
@@ -314,7 +316,20 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     m_inBatch = 0;
     if (m_options.progress)
         m_options.progress(m_done, m_total);
-    QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { id });
+    if (m_options.roomReady)
+        m_options.roomReady(id);
+}
+
+void ImportWriter::checkpointRoom(qint64 syncedSeq)
+{
+    updateRoom(syncedSeq);
+    begin();
+}
+
+void ImportWriter::finishRoom(qint64 syncedSeq)
+{
+    updateRoom(syncedSeq);
+    QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
     m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
     m_report.rooms.append(m_counted);
     m_cancelled = m_cancelled || (m_options.cancel && m_options.cancel->load());

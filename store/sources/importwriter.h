@@ -94,10 +94,15 @@ public:
     void replaceRuns(const RunRecords& runs);
     // Recounts the room, moves its cursor, commits, and adds the room to the report.
     void finishRoom(qint64 syncedSeq);
+    // The same in the middle of a room (its tool calls paired so far): what was read shows whole in a reader
+    // while the rest imports. A recount reads the room, so once early, not every batch.
+    void checkpointRoom(qint64 syncedSeq);
+    int roomCommits() const { return m_roomCommits; } // batches committed since beginRoom()
     // Keeps the problems with the source.
     void finish();
 
 private:
+    void updateRoom(qint64 syncedSeq); // recount, move the cursor, commit, report progress
     void begin();
     void commit();
     void rollback();
@@ -118,5 +123,6 @@ private:
     qint64 m_total = 0;
     qint64 m_done = 0;
     int m_inBatch = 0;
+    int m_roomCommits = 0;
     qint64 m_unlisted = 0;
 };

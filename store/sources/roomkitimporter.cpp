@@ -13,6 +13,7 @@
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -196,15 +197,20 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
 
     {
         qint64 total = 0;
+        QHash<qint64, qint64> rows;
         SqliteStatement count(src.handle(), "SELECT count(*) FROM events WHERE room_id = ? AND idx > ?");
         for (const RoomCursor& room : targets) {
             count.bind(1, room.nativeId);
             count.bind(2, room.syncedSeq);
             count.step();
+            rows.insert(room.id, count.int64(0));
             total += count.int64(0);
             count.reset();
         }
         writer.setTotal(total);
+        // The biggest room first: it is the one a reader waits for, and its first batch shows it (see below).
+        std::stable_sort(targets.begin(), targets.end(),
+            [&](const RoomCursor& a, const RoomCursor& b) { return rows.value(a.id) > rows.value(b.id); });
     }
 
     SqliteStatement read(src.handle(),
@@ -217,6 +223,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
         writer.beginRoom(room);
         QVector<ToolEvent> tools;
         qint64 synced = room.syncedSeq;
+        bool checkpointed = false;
         read.bind(1, room.nativeId);
         read.bind(2, room.syncedSeq);
         while (!writer.cancelled() && read.step()) {
@@ -257,6 +264,15 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                 t.arguments = e.arguments;
                 t.result = e.result;
                 tools.append(t);
+            }
+            // After a big room's first batch, its rows so far are made whole for a reader: the first screen of a
+            // store never opened before shows while the rest of it imports (pairing goes on as a sync's does).
+            if (!checkpointed && writer.roomCommits() > 0) {
+                checkpointed = true;
+                pairTools(writer, room.id, tools);
+                tools.clear();
+                writer.replaceRuns(responses(ws, room.id));
+                writer.checkpointRoom(synced);
             }
         }
         read.reset();
