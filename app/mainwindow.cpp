@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QProgressDialog>
 #include <QScreen>
 #include <QSettings>
@@ -44,6 +45,8 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -116,46 +119,81 @@ MainWindow::MainWindow(QWidget* parent)
     m_resultsDock->setWidget(m_results);
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
     m_resultsDock->hide();
+    m_importLabel = new QLabel(this);
+    m_importBar = new QProgressBar(this);
+    m_importBar->setMaximumWidth(160);
+    m_importBar->setTextVisible(true);
+    m_importCancel = new QToolButton(this);
+    m_importCancel->setText(tr("Cancel"));
+    m_importCancel->setToolTip(tr("Stop the import after its current batch; what was read stays"));
+    m_importCancel->setObjectName(QStringLiteral("importCancel"));
+    m_roomsRefresh = new QTimer(this);
+    m_roomsRefresh->setSingleShot(true);
+    m_roomsRefresh->setInterval(500);
+    for (QWidget* w : { static_cast<QWidget*>(m_importLabel), static_cast<QWidget*>(m_importBar),
+             static_cast<QWidget*>(m_importCancel) }) {
+        statusBar()->addPermanentWidget(w);
+        w->hide();
+    }
     statusBar()->addPermanentWidget(m_status);
     createActions();
 
     StoreWorker* worker = m_store->worker();
     m_eventModel->setCountWorker(m_store->counter());
     connect(m_store->counter(), &StoreWorker::failed, this, &MainWindow::showError);
-    connect(worker, &StoreWorker::workspaceOpened, this, [this](const QString& path) {
+    StoreWorker* importer = m_store->importer();
+    connect(worker, &StoreWorker::workspaceOpened, this, [this, importer](const QString& path) {
         setWindowFilePath(path);
-        // The counting connection opens the workspace once the first one has made (or migrated) it.
+        // The other connections open the workspace once the first one has made (or migrated) it.
         QMetaObject::invokeMethod(m_store->counter(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, path));
         if (!m_pendingImports.isEmpty()) {
-            m_progress = new QProgressDialog(
-                tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()), tr("Cancel"), 0, 0, this);
-            m_progress->setWindowModality(Qt::WindowModal);
-            m_progress->setMinimumDuration(300);
-            connect(m_progress, &QProgressDialog::canceled, this, [this] { m_store->worker()->cancelImport(); });
+            // In the background, on its own connection: the window stays in use, and the biggest room shows
+            // after its first batch while the rest imports.
+            m_importLabel->setText(tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()));
+            m_importBar->setRange(0, 0);
+            m_importBar->setValue(0);
+            m_importLabel->show();
+            m_importBar->show();
+            m_importCancel->show();
+            ++m_importsQueued;
+            QMetaObject::invokeMethod(importer, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, path));
             QMetaObject::invokeMethod(
-                m_store->worker(), "importSources", Qt::QueuedConnection, Q_ARG(QStringList, m_pendingImports));
+                importer, "importSources", Qt::QueuedConnection, Q_ARG(QStringList, m_pendingImports));
             m_pendingImports.clear();
             return;
         }
         QMetaObject::invokeMethod(
             m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
     });
-    connect(worker, &StoreWorker::importProgress, this, [this](qint64 done, qint64 total) {
-        if (!m_progress)
-            return;
-        // QProgressDialog takes int: scale to per mille so a million-row import does not overflow it.
-        m_progress->setMaximum(1000);
-        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 1000);
+    connect(importer, &StoreWorker::failed, this, &MainWindow::showError);
+    connect(importer, &StoreWorker::importProgress, this, [this](qint64 done, qint64 total) {
+        // QProgressBar takes int: per mille, so a million-row import does not overflow it.
+        m_importBar->setRange(0, 1000);
+        m_importBar->setValue(total > 0 ? int(done * 1000 / total) : 1000);
+        m_importBar->setToolTip(tr("%1 of %2 events read").arg(QLocale().toString(done), QLocale().toString(total)));
     });
-    connect(worker, &StoreWorker::imported, this, [this](const ImportReport& report) {
+    // A room made whole while the import goes on: the list shows it (not more than twice a second).
+    connect(importer, &StoreWorker::roomReady, this, [this] {
+        if (!m_roomsRefresh->isActive())
+            m_roomsRefresh->start();
+    });
+    connect(m_roomsRefresh, &QTimer::timeout, this, [this] {
+        QMetaObject::invokeMethod(
+            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+    });
+    connect(importer, &StoreWorker::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
         statusBar()->showMessage(
             tr("Imported %n new event(s) from %1", nullptr, int(report.added())).arg(report.source), 8000);
     });
-    connect(worker, &StoreWorker::importFinished, this, [this](bool cancelled) {
-        if (m_progress) {
-            m_progress->deleteLater();
-            m_progress = nullptr;
+    connect(importer, &StoreWorker::importFinished, this, [this](bool cancelled) {
+        // One reply for every import queued, even one that found no workspace; another may be queued behind it.
+        m_importsQueued = std::max(0, m_importsQueued - 1);
+        if (m_importsQueued == 0) {
+            m_importLabel->hide();
+            m_importBar->hide();
+            m_importCancel->hide();
+            m_roomsRefresh->stop();
         }
         if (cancelled)
             statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
@@ -167,16 +205,29 @@ MainWindow::MainWindow(QWidget* parent)
         QMetaObject::invokeMethod(
             m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
     });
+    connect(m_importCancel, &QToolButton::clicked, this, [this] { m_store->importer()->cancelImport(); });
     connect(worker, &StoreWorker::roomsLoaded, this, [this](quint64 generation, const RoomSummaries& rooms) {
         if (generation != m_roomsGeneration)
             return;
         const qint64 current = m_roomList->currentRoom();
+        const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
         m_roomModel->setRooms(rooms);
-        if (!m_roomList->selectRoom(current) && !rooms.isEmpty())
-            m_roomList->selectRoom(rooms.first().id);
+        if (!m_roomList->selectRoom(current) && !rooms.isEmpty()) {
+            // The first room with events: while a store imports, the one read first (the biggest).
+            const auto withEvents
+                = std::find_if(rooms.cbegin(), rooms.cend(), [](const RoomSummary& r) { return r.eventCount > 0; });
+            m_roomList->selectRoom(withEvents != rooms.cend() ? withEvents->id : rooms.first().id);
+        } else if (current != 0 && shownTotal >= 0) {
+            // The room shown grew (its import went on, or a sync): read it again.
+            for (const RoomSummary& r : rooms) {
+                if (r.id == current && r.eventCount != shownTotal)
+                    showRoom(current);
+            }
+        }
         if (rooms.isEmpty())
             m_eventModel->setRoom(0);
-        emit roomsShown();
+        if (!isImporting())
+            emit roomsShown();
     });
     connect(worker, &StoreWorker::failed, this, &MainWindow::showError);
     connect(worker, &StoreWorker::detailsLoaded, this, [this](quint64 generation, const EventDetails& details) {
@@ -309,24 +360,7 @@ MainWindow::MainWindow(QWidget* parent)
                 byField.insert(it.key(), it.value().toStringList());
             m_filterBar->setCompletions(byField);
         });
-    connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
-        m_eventModel->setRoom(roomId, m_filterBar->filter());
-        m_filterBar->setCompletions({});
-        m_filterPane->clear();
-        requestFacets();
-        findMatches();
-        QMetaObject::invokeMethod(m_store->counter(), "loadRoomValues", Qt::QueuedConnection,
-            Q_ARG(quint64, ++m_valuesGeneration), Q_ARG(qint64, roomId));
-        QString summary;
-        for (const RoomSummary& r : m_roomModel->rooms()) {
-            if (r.id == roomId)
-                summary = r.summary;
-        }
-        m_summary->setText(summary.isEmpty()
-                ? QString()
-                : tr("<b>Before these events</b> (summarised by the agent): %1").arg(summary.toHtmlEscaped()));
-        m_summary->setVisible(!summary.isEmpty());
-    });
+    connect(m_roomList, &RoomListView::roomActivated, this, &MainWindow::showRoom);
     connect(m_eventModel, &EventListModel::countsChanged, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
@@ -526,6 +560,26 @@ void MainWindow::loadDetails(const QModelIndex& current)
     }
     QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
         Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(qint64, e->index));
+}
+
+void MainWindow::showRoom(qint64 roomId)
+{
+    m_eventModel->setRoom(roomId, m_filterBar->filter());
+    m_filterBar->setCompletions({});
+    m_filterPane->clear();
+    requestFacets();
+    findMatches();
+    QMetaObject::invokeMethod(m_store->counter(), "loadRoomValues", Qt::QueuedConnection,
+        Q_ARG(quint64, ++m_valuesGeneration), Q_ARG(qint64, roomId));
+    QString summary;
+    for (const RoomSummary& r : m_roomModel->rooms()) {
+        if (r.id == roomId)
+            summary = r.summary;
+    }
+    m_summary->setText(summary.isEmpty()
+            ? QString()
+            : tr("<b>Before these events</b> (summarised by the agent): %1").arg(summary.toHtmlEscaped()));
+    m_summary->setVisible(!summary.isEmpty());
 }
 
 void MainWindow::requestFacets()
@@ -781,6 +835,8 @@ void MainWindow::openDemo()
 
 void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& importSources)
 {
+    // Whatever was importing into the workspace open now stops after its batch (what it committed stays).
+    m_store->importer()->cancelImport();
     m_pendingImports = importSources;
     m_eventModel->setRoom(0);
     m_roomModel->setRooms({});

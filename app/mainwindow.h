@@ -15,7 +15,9 @@ class QMenu;
 class QStackedWidget;
 class TimelineView;
 class QLabel;
-class QProgressDialog;
+class QProgressBar;
+class QTimer;
+class QToolButton;
 class QSplitter;
 class RoomListModel;
 class RoomListView;
@@ -35,6 +37,8 @@ public:
     // that. Errors are shown, never fatal.
     void openPath(const QString& path);
     void openDemo();
+    // An import is queued or running: the room list fills in as rooms are made whole.
+    bool isImporting() const { return !m_pendingImports.isEmpty() || m_importsQueued > 0; }
     // Sources opened before, newest first (the ones that still exist).
     QStringList recentFiles() const;
 
@@ -65,7 +69,7 @@ public:
     QString summaryText() const;
 
 signals:
-    void roomsShown(); // the room list was (re)loaded
+    void roomsShown(); // the room list was (re)loaded, with no import going on
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -85,6 +89,7 @@ private:
     void loadDetails(const QModelIndex& current);
     // Asks the count worker for the panes' counts; one request at a time, the latest filter when it is back.
     void requestFacets();
+    void showRoom(qint64 roomId); // the room's events, values, search and summary
     void findMatches(); // the search's rows in the current room, under the current filter
     void showMatchPosition(); // "n of N" for the current row
 
@@ -118,7 +123,11 @@ private:
     bool m_detailsPending = false; // the current row's record is not in memory yet
     quint64 m_problemGeneration = 0;
     quint64 m_valuesGeneration = 0;
-    QProgressDialog* m_progress = nullptr;
+    QLabel* m_importLabel = nullptr;
+    QProgressBar* m_importBar = nullptr; // the import's progress, in the status bar while it runs
+    QToolButton* m_importCancel = nullptr;
+    QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
+    int m_importsQueued = 0; // imports asked of the importer and not finished
     QStringList m_pendingImports;
     QStringList m_importProblems;
     quint64 m_roomsGeneration = 0;

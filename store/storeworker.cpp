@@ -49,11 +49,18 @@ void StoreWorker::openWorkspace(const QString& path)
 
 void StoreWorker::importSources(const QStringList& paths)
 {
+    if (m_closing.load() || !m_workspace) {
+        if (!m_closing.load())
+            emit failed(tr("No workspace is open."));
+        emit importFinished(m_closing.load()); // a window waiting for the import goes on
+        return;
+    }
     withWorkspace([&](Workspace& ws) {
-        m_cancel.store(false);
+        m_cancel.store(false); // a cancel meant for an import before this one
         ImportOptions options;
         options.cancel = &m_cancel;
         options.progress = [this](qint64 done, qint64 total) { emit importProgress(done, total); };
+        options.roomReady = [this](qint64 roomId) { emit roomReady(roomId); };
         bool cancelled = false;
         for (const QString& path : paths) {
             try {

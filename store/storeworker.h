@@ -33,6 +33,12 @@ public:
 
     // Thread-safe: asks a running import to stop after its current batch.
     void cancelImport() { m_cancel.store(true); }
+    // Thread-safe: the running import stops after its batch and no queued one starts (the window is closing).
+    void shutDown()
+    {
+        m_closing.store(true);
+        m_cancel.store(true);
+    }
 
 public slots:
     void openWorkspace(const QString& path);
@@ -61,6 +67,7 @@ signals:
     void importProgress(qint64 done, qint64 total);
     void imported(const ImportReport& report);
     void importFinished(bool cancelled);
+    void roomReady(qint64 roomId); // an import committed a room's rows so far, whole (ImportOptions::roomReady)
     void roomsLoaded(quint64 generation, const RoomSummaries& rooms);
     void rowsIndexed(quint64 generation, qint64 roomId, const RowIndex& index);
     void blockLoaded(
@@ -79,4 +86,5 @@ private:
 
     std::unique_ptr<Workspace> m_workspace;
     std::atomic<bool> m_cancel { false };
+    std::atomic<bool> m_closing { false };
 };

@@ -507,6 +507,41 @@ private slots:
             other->text(1).toLongLong());
     }
 
+    // A store never opened before: its biggest room shows after its first batch while the rest imports in the
+    // background, the window in use all along; when the import ends the room is read again, whole.
+    void firstScreenWhileImporting()
+    {
+        const QString source = growSupportRoom(m_dir, 80000, QStringLiteral("importing.sqlite"));
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(source);
+        QVERIFY(window.isImporting());
+        // The first screen of the grown room, before the import is done, with no modal dialog in the way.
+        QTRY_VERIFY_WITH_TIMEOUT(window.eventModel()->rowCount() > 0, 20000);
+        QVERIFY2(window.isImporting(), "the first screen came only after the whole import");
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            if (r.id == window.roomList()->currentRoom())
+                QCOMPARE(r.nativeId, QStringLiteral("sup-late-delivery")); // the biggest, read first
+        QVERIFY(QApplication::activeModalWidget() == nullptr);
+        QTRY_VERIFY(window.eventModel()->loadedRecord(0));
+        QCOMPARE(window.eventModel()->loadedRecord(0)->index, 0);
+        QCOMPARE(shown.count(), 0); // the list is not complete yet
+        auto* cancel = window.findChild<QToolButton*>(QStringLiteral("importCancel"));
+        QVERIFY(cancel && cancel->isVisible());
+
+        QVERIFY(shown.wait(60000));
+        QVERIFY(!window.isImporting());
+        QVERIFY(!cancel->isVisible());
+        qint64 events = 0;
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            if (r.nativeId == QLatin1String("sup-late-delivery"))
+                events = r.eventCount;
+        QVERIFY(events > 79000);
+        QTRY_COMPARE(window.eventModel()->totalCount(), events);
+    }
+
     // The filter applied when the window closed is applied again at the next start.
     void filterComesBack()
     {

@@ -470,7 +470,17 @@ private slots:
             QVERIFY(open.next());
             QCOMPARE(open.value(0).toLongLong(), 0);
         };
+        int checks = 0;
+        small.progress = [&](qint64, qint64) {
+            // After every batch, each room's count is its rows committed so far.
+            QSqlQuery q = batched.exec(QStringLiteral("SELECT count(*) FROM rooms WHERE event_count != (SELECT "
+                                                      "count(*) FROM events WHERE room_id = rooms.id)"));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toLongLong(), 0);
+            ++checks;
+        };
         Importer::import(batched, source, small);
+        QVERIFY(checks > 10);
         // The grown room went first (the biggest), ready after its first batch.
         QVERIFY(!ready.isEmpty());
         QCOMPARE(ready.first(), batched.findRooms(QStringLiteral("sup-late-delivery")).first());

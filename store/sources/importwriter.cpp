@@ -122,6 +122,9 @@ void ImportWriter::beginRoom(const RoomCursor& room)
     m_lastSeq = room.syncedSeq;
     m_inBatch = 0;
     m_roomCommits = 0;
+    m_batchAdded = 0;
+    m_batchFirstUs = 0;
+    m_batchLastUs = 0;
     if (!m_insert) {
         m_insert = std::make_unique<SqliteStatement>(m_ws.handle(),
             "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
@@ -179,6 +182,11 @@ bool ImportWriter::insert(const StoredEvent& e)
     const bool inserted = sqlite3_changes(m_ws.handle()) > 0;
     if (inserted) {
         ++m_counted.added;
+        ++m_batchAdded;
+        if (r.createdMicros != 0) {
+            m_batchFirstUs = m_batchFirstUs ? std::min(m_batchFirstUs, r.createdMicros) : r.createdMicros;
+            m_batchLastUs = std::max(m_batchLastUs, r.createdMicros);
+        }
         if (searchable) {
             m_fts->bind(1, sqlite3_last_insert_rowid(m_ws.handle()));
             bindText(*m_fts, 2, e.body);
@@ -190,8 +198,15 @@ bool ImportWriter::insert(const StoredEvent& e)
     }
     if (++m_inBatch >= m_options.batchRows) {
         ++m_roomCommits;
-        m_ws.exec(
-            QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?) WHERE id = ?"), { m_lastSeq, m_room.id });
+        // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
+        // span stay true while a big room imports (finishRoom recounts exactly).
+        m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), event_count = event_count + ?, "
+                                 "first_us = CASE WHEN ? = 0 THEN first_us ELSE min(coalesce(first_us, ?), ?) END, "
+                                 "last_us = max(coalesce(last_us, 0), ?) WHERE id = ?"),
+            { m_lastSeq, m_batchAdded, m_batchFirstUs, m_batchFirstUs, m_batchFirstUs, m_batchLastUs, m_room.id });
+        m_batchAdded = 0;
+        m_batchFirstUs = 0;
+        m_batchLastUs = 0;
         commit();
         m_done += m_inBatch;
         m_inBatch = 0;
@@ -311,6 +326,9 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
                        "channel_types = (SELECT group_concat(DISTINCT channel_type) FROM events WHERE room_id = ?) "
                        "WHERE id = ?"),
         { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id, id, id, id, id, id });
+    m_batchAdded = 0;
+    m_batchFirstUs = 0;
+    m_batchLastUs = 0;
     commit();
     m_done += m_inBatch;
     m_inBatch = 0;

@@ -124,5 +124,8 @@ private:
     qint64 m_done = 0;
     int m_inBatch = 0;
     int m_roomCommits = 0;
+    qint64 m_batchAdded = 0; // rows this batch added, and their time span (0: none)
+    qint64 m_batchFirstUs = 0;
+    qint64 m_batchLastUs = 0;
     qint64 m_unlisted = 0;
 };
