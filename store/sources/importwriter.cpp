@@ -196,7 +196,9 @@ bool ImportWriter::insert(const StoredEvent& e)
             m_fts->reset();
         }
     }
-    if (++m_inBatch >= m_options.batchRows) {
+    // A room's first batch is small: a big room shows after it (see checkpointRoom), and sooner is better.
+    const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
+    if (++m_inBatch >= batch) {
         ++m_roomCommits;
         // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
         // span stay true while a big room imports (finishRoom recounts exactly).

@@ -98,6 +98,7 @@ public:
     // while the rest imports. A recount reads the room, so once early, not every batch.
     void checkpointRoom(qint64 syncedSeq);
     int roomCommits() const { return m_roomCommits; } // batches committed since beginRoom()
+    static constexpr int FirstBatchRows = 1000; // a room's first transaction: enough for a first screen
     // Keeps the problems with the source.
     void finish();
 
