@@ -210,18 +210,26 @@ MainWindow::MainWindow(QWidget* parent)
         if (generation != m_roomsGeneration)
             return;
         const qint64 current = m_roomList->currentRoom();
+        const qint64 at = currentIndex();
         const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
+        // The room shown stays as it is (its place, its open cards) unless it grew.
+        m_keepingRoom = true;
         m_roomModel->setRooms(rooms);
-        if (!m_roomList->selectRoom(current) && !rooms.isEmpty()) {
+        const bool kept = m_roomList->selectRoom(current);
+        m_keepingRoom = false;
+        if (!kept && !rooms.isEmpty()) {
             // The first room with events: while a store imports, the one read first (the biggest).
             const auto withEvents
                 = std::find_if(rooms.cbegin(), rooms.cend(), [](const RoomSummary& r) { return r.eventCount > 0; });
             m_roomList->selectRoom(withEvents != rooms.cend() ? withEvents->id : rooms.first().id);
-        } else if (current != 0 && shownTotal >= 0) {
-            // The room shown grew (its import went on, or a sync): read it again.
+        } else if (kept) {
+            // The room shown grew (its import went on, or a sync): read it again, at the same event.
             for (const RoomSummary& r : rooms) {
-                if (r.id == current && r.eventCount != shownTotal)
+                if (r.id == current && r.eventCount != shownTotal) {
                     showRoom(current);
+                    if (at >= 0)
+                        m_eventModel->locate(at);
+                }
             }
         }
         if (rooms.isEmpty())
@@ -360,7 +368,10 @@ MainWindow::MainWindow(QWidget* parent)
                 byField.insert(it.key(), it.value().toStringList());
             m_filterBar->setCompletions(byField);
         });
-    connect(m_roomList, &RoomListView::roomActivated, this, &MainWindow::showRoom);
+    connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
+        if (!(m_keepingRoom && roomId == m_eventModel->roomId()))
+            showRoom(roomId);
+    });
     connect(m_eventModel, &EventListModel::countsChanged, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);

@@ -127,6 +127,7 @@ private:
     QProgressBar* m_importBar = nullptr; // the import's progress, in the status bar while it runs
     QToolButton* m_importCancel = nullptr;
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
+    bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     int m_importsQueued = 0; // imports asked of the importer and not finished
     QStringList m_pendingImports;
     QStringList m_importProblems;

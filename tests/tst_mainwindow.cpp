@@ -531,6 +531,11 @@ private slots:
         auto* cancel = window.findChild<QToolButton*>(QStringLiteral("importCancel"));
         QVERIFY(cancel && cancel->isVisible());
 
+        // An event picked while the room imports is still the one picked when it is read again, whole.
+        QTRY_VERIFY(window.eventModel()->loadedRecord(5));
+        window.timeline()->setCurrentIndex(window.eventModel()->index(5, 0));
+        const qint64 picked = window.eventModel()->loadedRecord(5)->index;
+
         QVERIFY(shown.wait(60000));
         QVERIFY(!window.isImporting());
         QVERIFY(!cancel->isVisible());
@@ -540,6 +545,8 @@ private slots:
                 events = r.eventCount;
         QVERIFY(events > 79000);
         QTRY_COMPARE(window.eventModel()->totalCount(), events);
+        QTRY_COMPARE(
+            window.timeline()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index, picked);
     }
 
     // The filter applied when the window closed is applied again at the next start.
