@@ -21,6 +21,7 @@ struct ToolEvent
     std::optional<qint64> durationMs;
     QString arguments; // as compact JSON
     QString result;
+    bool folded = false; // the importer already marked its row as shown in its card (an end it saw opened)
 };
 
 // Pairs tool starts with their ends (SOURCES.md §4.3, §4.5).

@@ -18,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlError>
+#include <QSet>
 #include <QSqlQuery>
 
 namespace {
@@ -125,12 +126,34 @@ void pairTools(ImportWriter& writer, qint64 roomId, const QVector<ToolEvent>& fr
         c.resultIndex = c.endIndex;
     }
     writer.insertToolCalls(calls);
-    // An end shows inside its call's card, at the start's place.
-    writer.workspace().exec(
-        QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq IN "
-                       "(SELECT end_seq FROM tool_calls WHERE room_id = ? AND start_seq IS NOT NULL "
-                       "AND end_seq IS NOT NULL)"),
-        { int(EventFlags::Folded), roomId, roomId });
+    // An end shows inside its call's card, at the start's place. The importer marked the ends it saw opened
+    // by the same (correlation, tool id) as it wrote them; only the pairs it could not see coming are fixed
+    // here (rewriting every end row again cost a seventh of the import).
+    QSet<qint64> paired;
+    for (const ToolCallRecord& c : calls) {
+        if (c.startIndex && c.endIndex)
+            paired.insert(*c.endIndex);
+    }
+    QVariantList fold, unfold;
+    for (const ToolEvent& e : fresh) {
+        if (e.isStart)
+            continue;
+        if (paired.contains(e.index) && !e.folded)
+            fold << e.index;
+        else if (!paired.contains(e.index) && e.folded)
+            unfold << e.index;
+    }
+    auto mark = [&](const QVariantList& seqs, bool on) {
+        for (qsizetype from = 0; from < seqs.size(); from += 500) {
+            const QVariantList chunk = seqs.mid(from, 500);
+            QString sql = on ? QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq IN (")
+                             : QStringLiteral("UPDATE events SET flags = flags & ~? WHERE room_id = ? AND seq IN (");
+            sql += QStringList(chunk.size(), QStringLiteral("?")).join(QLatin1Char(',')) + QLatin1Char(')');
+            writer.workspace().exec(sql, QVariantList { int(EventFlags::Folded), roomId } + chunk);
+        }
+    };
+    mark(fold, true);
+    mark(unfold, false);
 }
 
 // One AI response per correlation id, from its first to its last row.
@@ -224,6 +247,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
         QVector<ToolEvent> tools;
         qint64 synced = room.syncedSeq;
         bool checkpointed = false;
+        QHash<QString, int> openStarts; // (correlation, tool id) of the starts read and not yet ended
         read.bind(1, room.nativeId);
         read.bind(2, room.syncedSeq);
         while (!writer.cancelled() && read.step()) {
@@ -244,6 +268,20 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             if (!e.problem.isEmpty())
                 writer.note(place, e.problem);
             synced = std::max(synced, r.index);
+            // An end that an earlier start of the same (correlation, tool id) opened is written folded into its
+            // card, as the pairing will find it (pairTools fixes what this does not see).
+            if (r.kind == EventKind::ToolCall && !r.toolId.isEmpty()) {
+                const QString key = r.correlationId + QChar(0x1f) + r.toolId;
+                if (r.type == QLatin1String("tool_call_start")) {
+                    ++openStarts[key];
+                } else if (r.type == QLatin1String("tool_call_end")) {
+                    const auto open = openStarts.find(key);
+                    if (open != openStarts.end() && *open > 0) {
+                        --*open;
+                        r.flags |= EventFlags::Folded;
+                    }
+                }
+            }
             if (!writer.insert({ r, e.payload, e.body, e.arguments, e.result })) {
                 writer.note(
                     place, QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
@@ -263,6 +301,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                 t.durationMs = e.durationMs;
                 t.arguments = e.arguments;
                 t.result = e.result;
+                t.folded = r.flags & EventFlags::Folded;
                 tools.append(t);
             }
             // After a big room's first batch, its rows so far are made whole for a reader: the first screen of a
