@@ -373,6 +373,15 @@ private slots:
         QCOMPARE(late->endIndex, std::optional<qint64>(12));
         QCOMPARE(late->pairing, QStringLiteral("exact"));
         QCOMPARE(late->outcome, QStringLiteral("served"));
+        // The late end folds into its card, and the room's AI response stretches to it.
+        QVERIFY(ws.event(room, 12)->flags & EventFlags::Folded);
+        QSqlQuery span
+            = ws.exec(QStringLiteral("SELECT u.last_seq = (SELECT max(seq) FROM events WHERE room_id = ? "
+                                     "AND group_id = u.group_id) FROM runs u WHERE u.room_id = ? AND "
+                                     "u.group_id = (SELECT group_id FROM events WHERE room_id = ? AND seq = 12)"),
+                { room, room, room });
+        QVERIFY(span.next());
+        QVERIFY(span.value(0).toBool());
         QCOMPARE(Importer::import(ws, source).added(), 0);
     }
 
@@ -488,6 +497,16 @@ private slots:
         QCOMPARE(dump(batched, calls), dump(whole, calls));
         QCOMPARE(dump(batched, events), dump(whole, events));
         QCOMPARE(dump(batched, rooms), dump(whole, rooms));
+        const QString runs = QStringLiteral("SELECT r.native_id, u.group_id, u.kind, u.first_seq, u.last_seq, "
+                                            "u.started_us, u.ended_us FROM runs u JOIN rooms r ON r.id = u.room_id "
+                                            "ORDER BY 1, 4");
+        QCOMPARE(dump(batched, runs), dump(whole, runs));
+        // The responses are what a GROUP BY over the rows says.
+        QCOMPARE(dump(batched, runs),
+            dump(batched,
+                QStringLiteral("SELECT r.native_id, e.group_id, 'ai_response', min(e.seq), max(e.seq), "
+                               "min(e.created_us), max(e.created_us) FROM events e JOIN rooms r ON r.id = e.room_id "
+                               "WHERE e.group_id IS NOT NULL GROUP BY e.room_id, e.group_id ORDER BY 1, 4")));
     }
 
     void cancelKeepsWhatWasCommitted()

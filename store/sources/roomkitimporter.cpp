@@ -17,8 +17,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSqlError>
 #include <QSet>
+#include <QSqlError>
 #include <QSqlQuery>
 
 namespace {
@@ -156,26 +156,64 @@ void pairTools(ImportWriter& writer, qint64 roomId, const QVector<ToolEvent>& fr
     mark(unfold, false);
 }
 
-// One AI response per correlation id, from its first to its last row.
-RunRecords responses(Workspace& ws, qint64 roomId)
+// One AI response per correlation id, from its first to its last row: the runs the room had, stretched by the
+// rows read since, kept as they stream by (a GROUP BY over the room after each import cost a fourteenth of it).
+class Responses
 {
-    RunRecords runs;
-    QSqlQuery q = ws.exec(QStringLiteral("SELECT group_id, min(seq), max(seq), min(created_us), max(created_us) "
-                                         "FROM events WHERE room_id = ? AND group_id IS NOT NULL "
-                                         "GROUP BY group_id ORDER BY min(seq)"),
-        { roomId });
-    while (q.next()) {
-        RunRecord r;
-        r.groupId = q.value(0).toString();
-        r.kind = QStringLiteral("ai_response");
-        r.firstIndex = q.value(1).toLongLong();
-        r.lastIndex = q.value(2).toLongLong();
-        r.startMicros = q.value(3).toLongLong();
-        r.endMicros = q.value(4).toLongLong();
-        runs.append(r);
+public:
+    Responses(Workspace& ws, qint64 roomId)
+    {
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us FROM runs "
+                                             "WHERE room_id = ? AND kind = 'ai_response'"),
+            { roomId });
+        while (q.next()) {
+            m_spans.insert(q.value(0).toString(),
+                { q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(), q.value(4).toLongLong() });
+        }
     }
-    return runs;
-}
+
+    void add(const EventRecord& r)
+    {
+        if (r.groupId.isEmpty())
+            return;
+        auto it = m_spans.find(r.groupId);
+        if (it == m_spans.end()) {
+            m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros });
+            return;
+        }
+        it->first = std::min(it->first, r.index);
+        it->last = std::max(it->last, r.index);
+        if (r.createdMicros != 0) {
+            it->firstUs = it->firstUs ? std::min(it->firstUs, r.createdMicros) : r.createdMicros;
+            it->lastUs = std::max(it->lastUs, r.createdMicros);
+        }
+    }
+
+    RunRecords runs() const
+    {
+        RunRecords out;
+        for (auto it = m_spans.cbegin(); it != m_spans.cend(); ++it) {
+            RunRecord r;
+            r.groupId = it.key();
+            r.kind = QStringLiteral("ai_response");
+            r.firstIndex = it->first;
+            r.lastIndex = it->last;
+            r.startMicros = it->firstUs;
+            r.endMicros = it->lastUs;
+            out.append(r);
+        }
+        std::sort(out.begin(), out.end(),
+            [](const RunRecord& a, const RunRecord& b) { return *a.firstIndex < *b.firstIndex; });
+        return out;
+    }
+
+private:
+    struct Span
+    {
+        qint64 first, last, firstUs, lastUs;
+    };
+    QHash<QString, Span> m_spans;
+};
 
 } // namespace
 
@@ -247,6 +285,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
         QVector<ToolEvent> tools;
         qint64 synced = room.syncedSeq;
         bool checkpointed = false;
+        Responses responses(ws, room.id);
         QHash<QString, int> openStarts; // (correlation, tool id) of the starts read and not yet ended
         read.bind(1, room.nativeId);
         read.bind(2, room.syncedSeq);
@@ -282,6 +321,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                     }
                 }
             }
+            responses.add(r);
             if (!writer.insert({ r, e.payload, e.body, e.arguments, e.result })) {
                 writer.note(
                     place, QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
@@ -310,13 +350,13 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                 checkpointed = true;
                 pairTools(writer, room.id, tools);
                 tools.clear();
-                writer.replaceRuns(responses(ws, room.id));
+                writer.replaceRuns(responses.runs());
                 writer.checkpointRoom(synced);
             }
         }
         read.reset();
         pairTools(writer, room.id, tools);
-        writer.replaceRuns(responses(ws, room.id));
+        writer.replaceRuns(responses.runs());
         writer.finishRoom(synced);
     }
     writer.finish();
