@@ -105,7 +105,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->addWidget(events);
     m_splitter->addWidget(m_details);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 240, 700, 320 }); // a starting split; the user's own comes back next time
+    m_splitter->setSizes({ 250, 760, 330 }); // a starting split; the user's own comes back next time
     setCentralWidget(m_splitter);
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);

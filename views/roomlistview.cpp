@@ -47,7 +47,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->header()->setMinimumSectionSize(40);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
-    m_view->setMinimumWidth(300);
+    m_view->setMinimumWidth(220);
 
     m_show->setObjectName(QStringLiteral("roomShow"));
     m_show->setPopupMode(QToolButton::InstantPopup);
