@@ -620,6 +620,10 @@ private:
         const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
         const FacetCounts counts = ws->facets(room, filter, 1, limit);
         const bool json = parser.isSet(QStringLiteral("json"));
+        // A text line: the count right-aligned in a column, then what it counts.
+        auto countLine = [this](qint64 count, const QString& label) {
+            m_out << "  " << QString::number(count).rightJustified(12) << "  " << label << '\n';
+        };
         for (const QString& field :
             { QStringLiteral("kind"), QStringLiteral("type"), QStringLiteral("channel"), QStringLiteral("channel_type"),
                 QStringLiteral("participant"), QStringLiteral("tool"), QStringLiteral("outcome") }) {
@@ -636,8 +640,7 @@ private:
                         o.insert(QStringLiteral("group"), v.group);
                     m_out << line(o) << '\n';
                 } else {
-                    m_out << "  " << qSetFieldWidth(12) << Qt::right << v.count << qSetFieldWidth(0) << Qt::left << "  "
-                          << v.value << '\n';
+                    countLine(v.count, v.value);
                 }
             }
             if (counts.more.contains(field)) {
@@ -646,8 +649,7 @@ private:
                         { QStringLiteral("count"), counts.more.value(field) } })
                           << '\n';
                 else
-                    m_out << "  " << qSetFieldWidth(12) << Qt::right << counts.more.value(field) << qSetFieldWidth(0)
-                          << Qt::left << "  (other values)\n";
+                    countLine(counts.more.value(field), QStringLiteral("(other values)"));
             }
         }
         if (json) {
@@ -656,11 +658,11 @@ private:
                     { QStringLiteral("unblocked"), counts.unblocked }, { QStringLiteral("shown"), counts.shown } })
                   << '\n';
         } else {
-            m_out << "blocked\n  " << qSetFieldWidth(12) << Qt::right << counts.blocked << qSetFieldWidth(0) << Qt::left
-                  << "  blocked by a hook\n  " << qSetFieldWidth(12) << Qt::right << counts.unblocked
-                  << qSetFieldWidth(0) << Qt::left << "  not blocked\n"
-                  << "shown\n  " << qSetFieldWidth(12) << Qt::right << counts.shown << qSetFieldWidth(0) << Qt::left
-                  << "  events under the whole filter\n";
+            m_out << "blocked\n";
+            countLine(counts.blocked, QStringLiteral("blocked by a hook"));
+            countLine(counts.unblocked, QStringLiteral("not blocked"));
+            m_out << "shown\n";
+            countLine(counts.shown, QStringLiteral("events under the whole filter"));
         }
         m_out.flush();
         return Cli::Ok;

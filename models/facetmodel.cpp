@@ -4,6 +4,7 @@
 #include <functional>
 #include <QFont>
 #include <QGuiApplication>
+#include <QHash>
 #include <QLocale>
 #include <QPalette>
 
@@ -148,18 +149,15 @@ void FacetModel::setCounts(const FacetCounts& counts)
         for (const FacetValue& v : counts.fields.value(field))
             findOrInsert(section, field, v.value)->group = v.group;
     }
-    // Then every count, 0 for a value the other filters now leave out.
-    std::function<void(Node*)> update = [&](Node* parent) {
-        for (auto& child : parent->children) {
-            child->count = counts.count(child->field, child->value);
-            update(child.get());
-        }
-        if (!parent->children.empty())
-            emit dataChanged(
-                indexOf(parent->children.front().get(), 0), indexOf(parent->children.back().get(), CountColumn));
-    };
-    for (auto& section : m_sections)
-        update(section.get());
+    // Then every count, 0 for a value the other filters now leave out: looked up by field and value once, not
+    // by a walk of the field's list per row (a thousand participants on the GUI thread).
+    QHash<QString, QHash<QString, qint64>> byField;
+    for (auto it = counts.fields.cbegin(); it != counts.fields.cend(); ++it) {
+        QHash<QString, qint64>& values = byField[it.key()];
+        for (const FacetValue& v : it.value())
+            values.insert(v.value, v.count);
+    }
+    forEachNode([&](Node* n) { n->count = byField.value(n->field).value(n->value); });
 }
 
 void FacetModel::setFilter(const EventFilter& filter)
@@ -172,15 +170,22 @@ void FacetModel::setFilter(const EventFilter& filter)
             addMissing(section.get(), field, noneOf(filter, field));
         }
     }
-    std::function<void(Node*)> update = [&](Node* parent) {
-        for (auto& child : parent->children)
-            update(child.get());
+    forEachNode([](Node*) {}); // the ticks and strike-outs follow the filter
+}
+
+void FacetModel::forEachNode(const std::function<void(Node*)>& change)
+{
+    std::function<void(Node*)> walk = [&](Node* parent) {
+        for (auto& child : parent->children) {
+            change(child.get());
+            walk(child.get());
+        }
         if (!parent->children.empty())
             emit dataChanged(
                 indexOf(parent->children.front().get(), 0), indexOf(parent->children.back().get(), CountColumn));
     };
     for (auto& section : m_sections)
-        update(section.get());
+        walk(section.get());
 }
 
 QModelIndex FacetModel::sectionIndex(const QString& field) const

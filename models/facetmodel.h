@@ -3,6 +3,7 @@
 #include "eventfilter.h"
 #include "facetcounts.h"
 
+#include <functional>
 #include <memory>
 #include <QAbstractItemModel>
 #include <vector>
@@ -58,6 +59,8 @@ private:
     Node* findOrInsert(Node* parent, const QString& field, const QString& value);
     void addMissing(Node* section, const QString& field, const QStringList& values);
     bool isTicked(const Node* n) const;
+    // Runs `change` on every value and tells the views each section's rows changed.
+    void forEachNode(const std::function<void(Node*)>& change);
     bool isExcluded(const Node* n) const;
 
     std::vector<std::unique_ptr<Node>> m_sections;

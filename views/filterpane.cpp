@@ -178,10 +178,8 @@ void FilterPane::clear()
     m_model->clear();
     m_histogram->setBins(0, 0, {});
     m_blockedCount->clear();
-    m_showing = true;
     m_from->setEnabled(false);
     m_to->setEnabled(false);
-    m_showing = false;
 }
 
 void FilterPane::setCounts(const FacetCounts& counts)
