@@ -35,9 +35,19 @@ QString EventQuery::ftsMatch(const QStringList& words, bool any)
     return terms.join(any ? QStringLiteral(" OR ") : QStringLiteral(" "));
 }
 
-QString EventQuery::scope(const EventFilter& f, QVariantList& binds)
+QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& binds)
 {
     QString sql;
+    if (!f.groupId.isEmpty()) {
+        // group_id has no index (a scattered key, schema step 4): a RoomKit turn's AI response spans every row
+        // of its correlation id, so the rows are sought by (room_id, seq) within it. Other systems' runs need
+        // not hold all of their group's rows: there the room is read.
+        sql += QStringLiteral(" AND events.seq BETWEEN coalesce((SELECT min(first_seq) FROM runs WHERE room_id = ? "
+                              "AND group_id = ? AND kind = 'ai_response'), -9223372036854775807) AND "
+                              "coalesce((SELECT max(last_seq) FROM runs WHERE room_id = ? AND group_id = ? AND "
+                              "kind = 'ai_response'), 9223372036854775807)");
+        binds << roomId << f.groupId << roomId << f.groupId;
+    }
     if (f.blockedOnly)
         sql += QStringLiteral(" AND events.blocked = 1");
     else if (!f.includeBlocked)
@@ -104,9 +114,9 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
     return sql;
 }
 
-QString EventQuery::where(const EventFilter& f, QVariantList& binds)
+QString EventQuery::where(qint64 roomId, const EventFilter& f, QVariantList& binds)
 {
-    QString sql = scope(f, binds);
+    QString sql = scope(roomId, f, binds);
     if (!f.timelineItems)
         return sql + predicate(f, QStringLiteral("events"), binds);
     // An item is a row not folded into another; it matches when it does, or when a row of its card does.
@@ -162,7 +172,7 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     const QString directExpr = direct(q.binds);
     q.binds << roomId;
     QString sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
-        + QStringLiteral(" FROM events WHERE room_id = ?") + scope(f, q.binds) + QStringLiteral(" AND (")
+        + QStringLiteral(" FROM events WHERE room_id = ?") + scope(roomId, f, q.binds) + QStringLiteral(" AND (")
         + direct(q.binds);
     if (f.timelineItems)
         sql += QStringLiteral(" OR ") + item(q.binds);
@@ -211,7 +221,7 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
         time.includeBlocked = true;
         time.afterMicros = f.afterMicros;
         time.beforeMicros = f.beforeMicros;
-        add(QStringLiteral("(1") + scope(time, q.binds) + QLatin1Char(')'), TimeBit);
+        add(QStringLiteral("(1") + scope(roomId, time, q.binds) + QLatin1Char(')'), TimeBit);
     }
     // The rest (words, thread replies, the CLI's single-value fields) has no pane of its own.
     EventFilter rest = f;
@@ -246,7 +256,7 @@ EventQuery EventQuery::page(qint64 roomId, const EventFilter& filter, const Page
 
     EventQuery q;
     q.binds << roomId;
-    QString where = QStringLiteral("room_id = ?") + EventQuery::where(filter, q.binds);
+    QString where = QStringLiteral("room_id = ?") + EventQuery::where(roomId, filter, q.binds);
     // The tail windows (newest_first, before_index) read backwards and are turned around outside SQL.
     bool descending = page.newestFirst;
     if (page.afterIndex) {
@@ -272,7 +282,7 @@ EventQuery EventQuery::count(qint64 roomId, const EventFilter* filter)
     q.binds << roomId;
     q.sql = QStringLiteral("SELECT count(*) FROM events WHERE room_id = ?");
     if (filter)
-        q.sql += where(*filter, q.binds);
+        q.sql += where(roomId, *filter, q.binds);
     return q;
 }
 

@@ -43,10 +43,10 @@ struct EventQuery
         OtherBit
     };
 
-    // The WHERE clause of a filter (without the room), appended to `binds`.
-    static QString where(const EventFilter& filter, QVariantList& binds);
-    // What applies to the row itself: blocked, top level, time. " AND ..." on the table `events`.
-    static QString scope(const EventFilter& filter, QVariantList& binds);
+    // The WHERE clause of a filter in the room (which the caller's "room_id = ?" selects), appended to `binds`.
+    static QString where(qint64 roomId, const EventFilter& filter, QVariantList& binds);
+    // What applies to the row itself: blocked, top level, time, the span of a turn. " AND ..." on `events`.
+    static QString scope(qint64 roomId, const EventFilter& filter, QVariantList& binds);
     // What says whether a row matches (types, channels, tools, outcomes, words...), on the table alias `t`.
     // `callOutcome`: a tool call's start row matches outcomes by its call's outcome (a timeline card).
     static QString predicate(

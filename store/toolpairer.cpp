@@ -3,8 +3,8 @@
 #include "outcome.h"
 
 #include <algorithm>
-#include <deque>
 #include <QHash>
+#include <QVarLengthArray>
 
 namespace {
 
@@ -19,6 +19,16 @@ size_t qHash(const Key& key, size_t seed = 0)
 {
     return qHashMulti(seed, key.group, key.id);
 }
+
+// The open starts of one key, oldest first. Nearly every key holds one call: kept inline, as a std::deque's
+// first block (512 bytes) for each of a quarter of a million keys was most of a big room's pairing.
+struct OpenQueue
+{
+    QVarLengthArray<qsizetype, 2> positions;
+    qsizetype head = 0;
+
+    void push(qsizetype at) { positions.append(at); }
+};
 
 ToolCallRecord fromStart(const ToolEvent& start)
 {
@@ -70,13 +80,14 @@ ToolCallRecords pair(const QVector<ToolEvent>& events)
     ToolCallRecords calls;
     calls.reserve(events.size() / 2 + 1);
     // Open starts, as positions in `calls`, oldest first.
-    QHash<Key, std::deque<qsizetype>> byGroupAndId;
-    QHash<QString, std::deque<qsizetype>> byId;
-    QHash<Key, std::deque<qsizetype>> byGroupAndName; // for rows without a tool id
-    auto takeOpen = [&calls](std::deque<qsizetype>& queue) -> qsizetype {
-        while (!queue.empty()) {
-            const qsizetype at = queue.front();
-            queue.pop_front();
+    QHash<Key, OpenQueue> byGroupAndId;
+    QHash<QString, OpenQueue> byId;
+    QHash<Key, OpenQueue> byGroupAndName; // for rows without a tool id
+    byGroupAndId.reserve(events.size() / 2 + 1);
+    byId.reserve(events.size() / 2 + 1);
+    auto takeOpen = [&calls](OpenQueue& queue) -> qsizetype {
+        while (queue.head < queue.positions.size()) {
+            const qsizetype at = queue.positions[queue.head++];
             if (!calls[at].endIndex)
                 return at;
         }
@@ -88,10 +99,10 @@ ToolCallRecords pair(const QVector<ToolEvent>& events)
             const qsizetype at = calls.size();
             calls.append(fromStart(e));
             if (e.toolId.isEmpty()) {
-                byGroupAndName[Key { e.correlationId, e.toolName }].push_back(at);
+                byGroupAndName[Key { e.correlationId, e.toolName }].push(at);
             } else {
-                byGroupAndId[Key { e.correlationId, e.toolId }].push_back(at);
-                byId[e.toolId].push_back(at);
+                byGroupAndId[Key { e.correlationId, e.toolId }].push(at);
+                byId[e.toolId].push(at);
             }
             continue;
         }

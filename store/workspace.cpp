@@ -209,8 +209,7 @@ QMap<QString, QStringList> Workspace::roomValues(qint64 roomId, int limit)
     };
     // Each indexed column by a loose index scan: one seek per distinct value, not a step per row, so a room
     // of a million events with twenty types costs twenty seeks.
-    const std::pair<const char*, const char*> indexed[]
-        = { { "type", "type" }, { "channel", "channel_id" }, { "participant", "participant_id" } };
+    const std::pair<const char*, const char*> indexed[] = { { "type", "type" }, { "channel", "channel_id" } };
     for (const auto& [field, column] : indexed) {
         read(QLatin1String(field),
             QStringLiteral("WITH RECURSIVE v(x) AS (SELECT min(%1) FROM events WHERE room_id = ? UNION ALL "
@@ -218,6 +217,13 @@ QMap<QString, QStringList> Workspace::roomValues(qint64 roomId, int limit)
                            "WHERE v.x IS NOT NULL) SELECT x FROM v WHERE x IS NOT NULL AND x <> '' LIMIT ?")
                 .arg(QLatin1String(column)),
             { roomId, roomId, limit });
+    }
+    // Participants have no index of their own (schema step 4): the room keeps their list.
+    QSqlQuery q = exec(QStringLiteral("SELECT participants FROM rooms WHERE id = ?"), { roomId });
+    if (q.next()) {
+        QStringList participants = q.value(0).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
+        participants.sort();
+        out[QStringLiteral("participant")] = participants.mid(0, limit);
     }
     read(QStringLiteral("tool"),
         QStringLiteral(

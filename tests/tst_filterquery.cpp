@@ -2,6 +2,7 @@
 // same, and that the filters it makes count what the RoomKit manifest says, in the raw rows and the timeline.
 
 #include "filterquery.h"
+#include "sources/importer.h"
 #include "testsupport.h"
 #include "workspace.h"
 
@@ -370,6 +371,42 @@ private slots:
         // Leaving an outcome out leaves out the cards of calls that ended so, though their start rows carry none.
         QCOMPARE(indexes(QStringLiteral("tool:lookup_order -outcome:served"), true), QVector<qint64>({ 14 }));
         QCOMPARE(indexes(QStringLiteral("tool:lookup_order -outcome:served"), false), QVector<qint64>({ 9, 14, 15 }));
+    }
+
+    // correlation:ID shows every row of that turn, in every source system: a RoomKit turn is read only within
+    // its AI response's span (group_id has no index), so a row outside it would go missing.
+    void aTurnShowsAllItsRows_data()
+    {
+        QTest::addColumn<QString>("source");
+        for (const QString& store : FixtureWorkspaces::stores())
+            QTest::newRow(qPrintable(store)) << QStringLiteral("roomkit/") + store;
+        QTest::newRow("agui") << QStringLiteral("agui");
+        QTest::newRow("craftbot EVENT.md") << QStringLiteral("craftbot/EVENT.md"); // tasks: not all of a group's rows
+    }
+
+    void aTurnShowsAllItsRows()
+    {
+        QFETCH(QString, source);
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("turns.sightline")));
+        Importer::import(ws, dataFile(source));
+        QSqlQuery groups = ws.exec(QStringLiteral("SELECT room_id, group_id, count(*) FROM events "
+                                                  "WHERE group_id IS NOT NULL GROUP BY room_id, group_id"));
+        int turns = 0;
+        while (groups.next()) {
+            EventFilter f = FilterQuery::parse(
+                QStringLiteral("correlation:\"%1\" blocked:include").arg(groups.value(1).toString()))
+                                .filter;
+            QCOMPARE(f.groupId, groups.value(1).toString());
+            PageRequest all;
+            all.limit = 100000;
+            const EventRecords rows = ws.listEvents(groups.value(0).toLongLong(), f, all);
+            QCOMPARE(qint64(rows.size()), groups.value(2).toLongLong());
+            for (const EventRecord& r : rows)
+                QCOMPARE(r.groupId, f.groupId);
+            ++turns;
+        }
+        QVERIFY2(turns > 0, qPrintable(source + QStringLiteral(" has no turns")));
     }
 };
 

@@ -16,11 +16,6 @@ QVariant orNull(const QString& value)
 {
     return value.isEmpty() ? QVariant() : QVariant(value);
 }
-
-QVariant orNull(const std::optional<qint64>& value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
 } // namespace
 
 ImportWriter::ImportWriter(
@@ -32,6 +27,12 @@ ImportWriter::ImportWriter(
     , m_report(report)
 {
     m_report.source = sourcePath;
+    // A batch dirties a few thousand pages; with SQLite's default 2 MB cache they spill to the log before the
+    // commit and are written again by it.
+    SqliteStatement size(m_ws.handle(), "PRAGMA cache_size");
+    if (size.step())
+        m_cacheSize = size.int64(0);
+    sqlite3_exec(m_ws.handle(), "PRAGMA cache_size = -65536", nullptr, nullptr, nullptr);
 }
 
 ImportWriter::~ImportWriter()
@@ -40,6 +41,8 @@ ImportWriter::~ImportWriter()
     m_fts.reset();
     if (m_inTransaction)
         m_ws.db().rollback();
+    const QByteArray restore = "PRAGMA cache_size = " + QByteArray::number(m_cacheSize);
+    sqlite3_exec(m_ws.handle(), restore.constData(), nullptr, nullptr, nullptr);
 }
 
 void ImportWriter::begin()
@@ -299,14 +302,33 @@ void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
 void ImportWriter::replaceRuns(const RunRecords& runs)
 {
     m_ws.exec(QStringLiteral("DELETE FROM runs WHERE room_id = ?"), { m_room.id });
+    // A room of a million events has a quarter of a million turns: one statement, bound natively.
+    SqliteStatement st(m_ws.handle(),
+        "INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, ended_us, "
+        "outcome, detail, synthetic, usage_json, interrupts_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto bindOptional = [&st](int column, const std::optional<qint64>& value) {
+        if (value)
+            st.bind(column, *value);
+        else
+            st.bindNull(column);
+    };
     for (const RunRecord& r : runs) {
-        m_ws.exec(
-            QStringLiteral("INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, "
-                           "started_us, ended_us, outcome, detail, synthetic, usage_json, interrupts_json) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-            { m_room.id, r.groupId, r.kind, orNull(r.name), orNull(r.parentGroupId), orNull(r.firstIndex),
-                orNull(r.lastIndex), orNull(r.startMicros), orNull(r.endMicros), orNull(r.outcome), orNull(r.detail),
-                r.synthetic ? 1 : 0, orNull(r.usageJson), orNull(r.interruptsJson) });
+        st.bind(1, m_room.id);
+        st.bind(2, r.groupId);
+        st.bind(3, r.kind);
+        bindText(st, 4, r.name);
+        bindText(st, 5, r.parentGroupId);
+        bindOptional(6, r.firstIndex);
+        bindOptional(7, r.lastIndex);
+        bindOptional(8, r.startMicros);
+        bindOptional(9, r.endMicros);
+        bindText(st, 10, r.outcome);
+        bindText(st, 11, r.detail);
+        st.bind(12, qint64(r.synthetic ? 1 : 0));
+        bindText(st, 13, r.usageJson);
+        bindText(st, 14, r.interruptsJson);
+        st.step();
+        st.reset();
     }
 }
 

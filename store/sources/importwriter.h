@@ -129,4 +129,5 @@ private:
     qint64 m_batchFirstUs = 0;
     qint64 m_batchLastUs = 0;
     qint64 m_unlisted = 0;
+    qint64 m_cacheSize = -2000; // the connection's own, restored after the import
 };

@@ -303,9 +303,9 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             DecodedRoomKitEvent e = RoomKitRowDecoder::decode(read.bytes(9), columns);
             EventRecord& r = e.record;
             r.groupId = r.correlationId;
-            const QString place = QStringLiteral("room %1, index %2").arg(room.nativeId).arg(r.index);
+            auto place = [&] { return QStringLiteral("room %1, index %2").arg(room.nativeId).arg(r.index); };
             if (!e.problem.isEmpty())
-                writer.note(place, e.problem);
+                writer.note(place(), e.problem);
             synced = std::max(synced, r.index);
             // An end that an earlier start of the same (correlation, tool id) opened is written folded into its
             // card, as the pairing will find it (pairTools fixes what this does not see).
@@ -315,8 +315,9 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                     ++openStarts[key];
                 } else if (r.type == QLatin1String("tool_call_end")) {
                     const auto open = openStarts.find(key);
-                    if (open != openStarts.end() && *open > 0) {
-                        --*open;
+                    if (open != openStarts.end()) {
+                        if (--*open == 0)
+                            openStarts.erase(open); // the set stays as small as the calls still open
                         r.flags |= EventFlags::Folded;
                     }
                 }
@@ -324,7 +325,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             responses.add(r);
             if (!writer.insert({ r, e.payload, e.body, e.arguments, e.result })) {
                 writer.note(
-                    place, QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
+                    place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
                 continue;
             }
             if (r.kind == EventKind::ToolCall) {
