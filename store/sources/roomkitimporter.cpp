@@ -9,8 +9,10 @@
 #include "../toolpairer.h"
 #include "../workspace.h"
 #include "importwriter.h"
+#include "rowpipe.h"
 #include "sourcedatabase.h"
 
+#include <optional>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
@@ -289,18 +291,29 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
         QHash<QString, int> openStarts; // (correlation, tool id) of the starts read and not yet ended
         read.bind(1, room.nativeId);
         read.bind(2, room.syncedSeq);
-        while (!writer.cancelled() && read.step()) {
-            RoomKitColumns columns;
-            columns.id = read.text(0);
-            columns.type = read.text(1);
-            columns.index = read.int64(2);
-            columns.channelId = read.text(3);
-            columns.channelType = read.text(4);
-            columns.participantId = read.text(5);
-            columns.correlationId = read.text(6);
-            columns.parentId = read.text(7);
-            columns.createdSeconds = read.real(8);
-            DecodedRoomKitEvent e = RoomKitRowDecoder::decode(read.bytes(9), columns);
+        // The source is read and decoded on the pipe's thread; only this loop writes.
+        std::optional<RowPipe<DecodedRoomKitEvent>> rows;
+        rows.emplace([&read](auto&& put) {
+            while (read.step()) {
+                RoomKitColumns columns;
+                columns.id = read.text(0);
+                columns.type = read.text(1);
+                columns.index = read.int64(2);
+                columns.channelId = read.text(3);
+                columns.channelType = read.text(4);
+                columns.participantId = read.text(5);
+                columns.correlationId = read.text(6);
+                columns.parentId = read.text(7);
+                columns.createdSeconds = read.real(8);
+                if (!put(RoomKitRowDecoder::decode(read.bytes(9), columns)))
+                    return;
+            }
+        });
+        while (!writer.cancelled()) {
+            DecodedRoomKitEvent* next = rows->next();
+            if (!next)
+                break;
+            DecodedRoomKitEvent& e = *next;
             EventRecord& r = e.record;
             r.groupId = r.correlationId;
             auto place = [&] { return QStringLiteral("room %1, index %2").arg(room.nativeId).arg(r.index); };
@@ -355,6 +368,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                 writer.checkpointRoom(synced);
             }
         }
+        rows.reset(); // its thread stops before the statement it steps is reset
         read.reset();
         pairTools(writer, room.id, tools);
         writer.replaceRuns(responses.runs());
