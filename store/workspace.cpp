@@ -97,6 +97,11 @@ Workspace::Workspace(const QString& path)
         probe.finish();
         if (appId != Schema::ApplicationId && objects > 0)
             throw StoreError(path, {}, QStringLiteral("not a Sightline workspace (another application's database)"));
+        // 16 KB pages for a new workspace (a page size is fixed once the file has one): a row with its payload is
+        // 1-2 KB, and a million of them in 4 KB pages cost a fifth more to import (more pages through the log,
+        // twice: written, then checkpointed) with no gain in reading them.
+        if (objects == 0)
+            exec(QStringLiteral("PRAGMA page_size = 16384"));
         exec(QStringLiteral("PRAGMA journal_mode = WAL"));
         exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
         exec(QStringLiteral("PRAGMA foreign_keys = ON"));
