@@ -33,15 +33,24 @@ void SqliteStatement::bind(int column, const QString& text)
         bindText(column, text.toUtf8());
 }
 
+const QByteArray& SqliteStatement::keep(int column, const QByteArray& bytes)
+{
+    if (column > m_kept.size())
+        m_kept.resize(column);
+    return m_kept[column - 1] = bytes;
+}
+
 void SqliteStatement::bindText(int column, const QByteArray& utf8)
 {
+    const QByteArray& kept = keep(column, utf8);
     sqlite3_bind_text64(
-        m_stmt, column, utf8.constData(), static_cast<sqlite3_uint64>(utf8.size()), SQLITE_TRANSIENT, SQLITE_UTF8);
+        m_stmt, column, kept.constData(), static_cast<sqlite3_uint64>(kept.size()), SQLITE_STATIC, SQLITE_UTF8);
 }
 
 void SqliteStatement::bindBlob(int column, const QByteArray& bytes)
 {
-    sqlite3_bind_blob64(m_stmt, column, bytes.constData(), static_cast<sqlite3_uint64>(bytes.size()), SQLITE_TRANSIENT);
+    const QByteArray& kept = keep(column, bytes);
+    sqlite3_bind_blob64(m_stmt, column, kept.constData(), static_cast<sqlite3_uint64>(kept.size()), SQLITE_STATIC);
 }
 
 void SqliteStatement::bindNull(int column)

@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QString>
 #include <QVariant>
+#include <QVector>
 #include <sqlite3.h>
 
 // A prepared statement on the native handle of a QtSql SQLite connection, for the hot paths (bulk import,
@@ -35,8 +36,14 @@ public:
     sqlite3_stmt* handle() const { return m_stmt; }
 
 private:
+    // Text and blobs are bound without a copy (SQLITE_STATIC): the statement keeps a reference to each value
+    // (QByteArray is shared, not copied) until that parameter is bound again. A bulk import binds twenty values
+    // a row, the payload among them, and SQLite's own copy of each was a malloc and a memcpy.
+    const QByteArray& keep(int column, const QByteArray& bytes);
+
     sqlite3* m_db;
     sqlite3_stmt* m_stmt = nullptr;
+    QVector<QByteArray> m_kept; // by parameter, from 1
 };
 
 // The sqlite3* behind a QSqlDatabase, or nullptr when the driver is not QSQLITE.
