@@ -3,32 +3,9 @@
 #include "outcome.h"
 
 #include <algorithm>
-#include <QHash>
-#include <QVarLengthArray>
+#include <utility>
 
 namespace {
-
-struct Key
-{
-    QString group;
-    QString id;
-    bool operator==(const Key&) const = default;
-};
-
-size_t qHash(const Key& key, size_t seed = 0)
-{
-    return qHashMulti(seed, key.group, key.id);
-}
-
-// The open starts of one key, oldest first. Nearly every key holds one call: kept inline, as a std::deque's
-// first block (512 bytes) for each of a quarter of a million keys was most of a big room's pairing.
-struct OpenQueue
-{
-    QVarLengthArray<qsizetype, 2> positions;
-    qsizetype head = 0;
-
-    void push(qsizetype at) { positions.append(at); }
-};
 
 ToolCallRecord fromStart(const ToolEvent& start)
 {
@@ -73,67 +50,100 @@ void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
 
 } // namespace
 
-namespace ToolPairer {
-
-ToolCallRecords pair(const QVector<ToolEvent>& events)
+bool ToolPairer::add(const ToolEvent& e)
 {
-    ToolCallRecords calls;
-    calls.reserve(events.size() / 2 + 1);
-    // Open starts, as positions in `calls`, oldest first.
-    QHash<Key, OpenQueue> byGroupAndId;
-    QHash<QString, OpenQueue> byId;
-    QHash<Key, OpenQueue> byGroupAndName; // for rows without a tool id
-    byGroupAndId.reserve(events.size() / 2 + 1);
-    byId.reserve(events.size() / 2 + 1);
-    auto takeOpen = [&calls](OpenQueue& queue) -> qsizetype {
-        while (queue.head < queue.positions.size()) {
-            const qsizetype at = queue.positions[queue.head++];
-            if (!calls[at].endIndex)
-                return at;
-        }
-        return -1;
-    };
-
-    for (const ToolEvent& e : events) {
-        if (e.isStart) {
-            const qsizetype at = calls.size();
-            calls.append(fromStart(e));
-            if (e.toolId.isEmpty()) {
-                byGroupAndName[Key { e.correlationId, e.toolName }].push(at);
-            } else {
-                byGroupAndId[Key { e.correlationId, e.toolId }].push(at);
-                byId[e.toolId].push(at);
-            }
-            continue;
-        }
-        qsizetype at = -1;
-        QString pairing;
+    if (e.isStart) {
+        const qint64 serial = m_nextSerial++;
+        m_open.insert(serial, fromStart(e));
         if (e.toolId.isEmpty()) {
-            at = takeOpen(byGroupAndName[Key { e.correlationId, e.toolName }]);
-            pairing = QStringLiteral("name_only");
+            m_byGroupAndName[Key { e.correlationId, e.toolName }].append(serial);
         } else {
-            at = takeOpen(byGroupAndId[Key { e.correlationId, e.toolId }]);
-            pairing = QStringLiteral("exact");
-            if (at < 0) {
-                at = takeOpen(byId[e.toolId]);
-                pairing = QStringLiteral("id_only");
-            }
+            m_byGroupAndId[Key { e.correlationId, e.toolId }].append(serial);
+            m_byId[e.toolId].append(serial);
         }
-        if (at >= 0) {
-            close(calls[at], e, pairing);
-        } else {
-            ToolCallRecord orphan;
-            orphan.toolName = e.toolName;
-            orphan.toolId = e.toolId;
-            orphan.groupId = e.correlationId;
-            close(orphan, e, QStringLiteral("end_only"));
-            calls.append(orphan);
+        return false;
+    }
+    auto take = [](auto& hash, const auto& key) -> qint64 {
+        const auto it = hash.find(key);
+        if (it == hash.end())
+            return -1;
+        const qint64 serial = it->takeFirst();
+        if (it->isEmpty())
+            hash.erase(it); // closed keys go, so the tables hold only what is still open
+        return serial;
+    };
+    qint64 serial = -1;
+    QString pairing;
+    if (e.toolId.isEmpty()) {
+        serial = take(m_byGroupAndName, Key { e.correlationId, e.toolName });
+        pairing = QStringLiteral("name_only");
+    } else {
+        serial = take(m_byGroupAndId, Key { e.correlationId, e.toolId });
+        pairing = QStringLiteral("exact");
+        if (serial < 0) {
+            serial = take(m_byId, e.toolId);
+            pairing = QStringLiteral("id_only");
         }
     }
-    auto firstIndex = [](const ToolCallRecord& c) { return c.startIndex ? *c.startIndex : *c.endIndex; };
-    std::stable_sort(calls.begin(), calls.end(),
-        [&](const ToolCallRecord& a, const ToolCallRecord& b) { return firstIndex(a) < firstIndex(b); });
-    return calls;
+    if (serial < 0) {
+        ToolCallRecord orphan;
+        orphan.toolName = e.toolName;
+        orphan.toolId = e.toolId;
+        orphan.groupId = e.correlationId;
+        close(orphan, e, QStringLiteral("end_only"));
+        m_settled.append(orphan);
+        return false;
+    }
+    ToolCallRecord call = m_open.take(serial);
+    if (!call.toolId.isEmpty()) {
+        // It waited under its (correlation, id) and under its id alone: one took it, the other lets it go.
+        auto drop = [serial](auto& hash, const auto& key) {
+            const auto it = hash.find(key);
+            if (it == hash.end())
+                return;
+            it->removeOne(serial);
+            if (it->isEmpty())
+                hash.erase(it);
+        };
+        drop(m_byGroupAndId, Key { call.groupId, call.toolId });
+        drop(m_byId, call.toolId);
+    }
+    close(call, e, pairing);
+    m_settled.append(call);
+    return true;
 }
 
-} // namespace ToolPairer
+namespace {
+qint64 firstIndex(const ToolCallRecord& c)
+{
+    return c.startIndex ? *c.startIndex : *c.endIndex;
+}
+
+void sortByFirstIndex(ToolCallRecords& calls)
+{
+    std::stable_sort(calls.begin(), calls.end(),
+        [](const ToolCallRecord& a, const ToolCallRecord& b) { return firstIndex(a) < firstIndex(b); });
+}
+} // namespace
+
+ToolCallRecords ToolPairer::takeSettled()
+{
+    ToolCallRecords out = std::exchange(m_settled, {});
+    sortByFirstIndex(out);
+    return out;
+}
+
+ToolCallRecords ToolPairer::openCalls() const
+{
+    return m_open.values(); // by serial: the order the starts came in
+}
+
+ToolCallRecords ToolPairer::pair(const QVector<ToolEvent>& events)
+{
+    ToolPairer pairer;
+    for (const ToolEvent& e : events)
+        pairer.add(e);
+    ToolCallRecords calls = pairer.takeSettled() + pairer.openCalls();
+    sortByFirstIndex(calls);
+    return calls;
+}

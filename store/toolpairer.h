@@ -3,6 +3,8 @@
 #include "toolcallrecord.h"
 
 #include <optional>
+#include <QHash>
+#include <QMap>
 #include <QString>
 #include <QVector>
 
@@ -24,7 +26,7 @@ struct ToolEvent
     bool folded = false; // the importer already marked its row as shown in its card (an end it saw opened)
 };
 
-// Pairs tool starts with their ends (SOURCES.md §4.3, §4.5).
+// Pairs tool starts with their ends (SOURCES.md §4.3, §4.5), as the rows stream by.
 //
 // RoomKit's key is content.tool_id, but providers reuse ids such as "call_0" in every answer, so an end
 // pairs first with an open start of the same (correlation, tool_id): "exact". Failing that, with the
@@ -32,6 +34,39 @@ struct ToolEvent
 // open start of the same name in the same correlation: "name_only". A start that nothing closes is
 // "start_only" (outcome unserved); an end that nothing opened is "end_only" and keeps its own outcome.
 // Parallel calls of one tool carry distinct ids, so they pair exactly whatever their order.
-namespace ToolPairer {
-ToolCallRecords pair(const QVector<ToolEvent>& eventsInIndexOrder);
-}
+//
+// A call is settled once its end is read and never changes after, so an import writes calls as it goes and
+// keeps only the open ones: the pairs of a room of a million rows never sit in memory together. Fed the same
+// rows in the same order, it settles the same calls however the rows are cut into batches.
+class ToolPairer
+{
+public:
+    // The next row, in index order. For an end: whether it closed a start (then it shows inside that card).
+    bool add(const ToolEvent& event);
+    // The calls settled since the last call, in index order of their first row.
+    ToolCallRecords takeSettled();
+    // The starts nothing has closed yet (start_only), in index order.
+    ToolCallRecords openCalls() const;
+
+    // Everything at once: settled and open calls, in index order of their first row.
+    static ToolCallRecords pair(const QVector<ToolEvent>& eventsInIndexOrder);
+
+private:
+    struct Key
+    {
+        QString group;
+        QString id;
+        bool operator==(const Key&) const = default;
+        friend size_t qHash(const Key& key, size_t seed = 0) { return qHashMulti(seed, key.group, key.id); }
+    };
+    using Queue = QVector<qint64>; // open starts by serial, oldest first; nearly always one
+    qint64 takeOpen(Queue& queue);
+    void forget(qint64 serial); // a closed start leaves the other queue it waits in
+
+    qint64 m_nextSerial = 0;
+    QMap<qint64, ToolCallRecord> m_open; // by serial, which follows index order
+    QHash<Key, Queue> m_byGroupAndId;
+    QHash<QString, Queue> m_byId;
+    QHash<Key, Queue> m_byGroupAndName; // for rows without a tool id
+    ToolCallRecords m_settled;
+};

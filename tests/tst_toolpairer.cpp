@@ -1,5 +1,8 @@
 #include "toolpairer.h"
 
+#include <algorithm>
+#include <QRandomGenerator>
+#include <QSet>
 #include <QTest>
 
 namespace {
@@ -114,6 +117,49 @@ private slots:
         calls = ToolPairer::pair({ start(1, g, QStringLiteral("u")) });
         QCOMPARE(calls.first().durationMs, std::nullopt);
         QCOMPARE(calls.first().status, QStringLiteral("pending"));
+    }
+
+    // As an import uses it: rows one by one, settled calls taken at arbitrary cuts (batches), the open ones at
+    // the end. Whatever the cuts, the calls are those of the whole at once, and an end says it closed a start
+    // exactly when its call has both. Random rooms: reused ids across turns, ends without starts, starts without
+    // ends, calls without ids.
+    void streamedEqualsWhole()
+    {
+        QRandomGenerator random(20261130);
+        for (int room = 0; room < 200; ++room) {
+            QVector<ToolEvent> events;
+            const int rows = random.bounded(1, 60);
+            for (qint64 i = 0; i < rows; ++i) {
+                const QString group = QStringLiteral("g%1").arg(random.bounded(3));
+                const QString id
+                    = random.bounded(5) == 0 ? QString() : QStringLiteral("call_%1").arg(random.bounded(3));
+                const QString name = QStringLiteral("tool%1").arg(random.bounded(2));
+                events << (random.bounded(2) ? start(i, group, id, name)
+                                             : end(i, group, id, QStringLiteral("served"), 10, name));
+            }
+            ToolPairer pairer;
+            ToolCallRecords streamed;
+            QSet<qint64> closingEnds;
+            for (const ToolEvent& e : events) {
+                if (pairer.add(e))
+                    closingEnds.insert(e.index);
+                if (random.bounded(4) == 0)
+                    streamed += pairer.takeSettled();
+            }
+            streamed += pairer.takeSettled();
+            streamed += pairer.openCalls();
+            std::stable_sort(streamed.begin(), streamed.end(), [](const ToolCallRecord& a, const ToolCallRecord& b) {
+                return (a.startIndex ? *a.startIndex : *a.endIndex) < (b.startIndex ? *b.startIndex : *b.endIndex);
+            });
+            const ToolCallRecords whole = ToolPairer::pair(events);
+            QCOMPARE(describe(streamed), describe(whole));
+            QSet<qint64> paired;
+            for (const ToolCallRecord& c : whole) {
+                if (c.startIndex && c.endIndex)
+                    paired.insert(*c.endIndex);
+            }
+            QCOMPARE(closingEnds, paired);
+        }
     }
 };
 

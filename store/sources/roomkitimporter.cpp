@@ -19,9 +19,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <utility>
 
 namespace {
 
@@ -95,12 +95,10 @@ QVector<RoomCursor> importRooms(ImportWriter& writer, SourceDatabase& src, qint6
     return targets;
 }
 
-// Pairs what is new with the starts that were still open after the last sync, and replaces those.
-void pairTools(ImportWriter& writer, qint64 roomId, const QVector<ToolEvent>& fresh)
+// The calls the room's last sync left open, back in the pairer (what this import reads may close them), and
+// out of the table until the room is written again.
+void reopenCalls(ImportWriter& writer, qint64 roomId, ToolPairer& pairer)
 {
-    if (fresh.isEmpty())
-        return;
-    QVector<ToolEvent> events;
     QSqlQuery open = writer.workspace().exec(
         QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, started_us, status, arguments "
                        "FROM tool_calls WHERE room_id = ? AND pairing = 'start_only' ORDER BY start_seq"),
@@ -115,12 +113,14 @@ void pairTools(ImportWriter& writer, qint64 roomId, const QVector<ToolEvent>& fr
         e.createdMicros = open.value(4).toLongLong();
         e.contentStatus = open.value(5).toString();
         e.arguments = open.value(6).toString();
-        events.append(e);
+        pairer.add(e);
     }
     open.finish();
     writer.deleteToolCalls(true);
-    events += fresh;
-    ToolCallRecords calls = ToolPairer::pair(events);
+}
+
+void writeCalls(ImportWriter& writer, ToolCallRecords calls)
+{
     for (ToolCallRecord& c : calls) {
         // RoomKit stores arguments as a JSON object, so they always parse; the result sits on the end row.
         if (!c.arguments.isEmpty())
@@ -128,34 +128,6 @@ void pairTools(ImportWriter& writer, qint64 roomId, const QVector<ToolEvent>& fr
         c.resultIndex = c.endIndex;
     }
     writer.insertToolCalls(calls);
-    // An end shows inside its call's card, at the start's place. The importer marked the ends it saw opened
-    // by the same (correlation, tool id) as it wrote them; only the pairs it could not see coming are fixed
-    // here (rewriting every end row again cost a seventh of the import).
-    QSet<qint64> paired;
-    for (const ToolCallRecord& c : calls) {
-        if (c.startIndex && c.endIndex)
-            paired.insert(*c.endIndex);
-    }
-    QVariantList fold, unfold;
-    for (const ToolEvent& e : fresh) {
-        if (e.isStart)
-            continue;
-        if (paired.contains(e.index) && !e.folded)
-            fold << e.index;
-        else if (!paired.contains(e.index) && e.folded)
-            unfold << e.index;
-    }
-    auto mark = [&](const QVariantList& seqs, bool on) {
-        for (qsizetype from = 0; from < seqs.size(); from += 500) {
-            const QVariantList chunk = seqs.mid(from, 500);
-            QString sql = on ? QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq IN (")
-                             : QStringLiteral("UPDATE events SET flags = flags & ~? WHERE room_id = ? AND seq IN (");
-            sql += QStringList(chunk.size(), QStringLiteral("?")).join(QLatin1Char(',')) + QLatin1Char(')');
-            writer.workspace().exec(sql, QVariantList { int(EventFlags::Folded), roomId } + chunk);
-        }
-    };
-    mark(fold, true);
-    mark(unfold, false);
 }
 
 // One AI response per correlation id, from its first to its last row: the runs the room had, stretched by the
@@ -284,11 +256,16 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
         if (writer.cancelled())
             break;
         writer.beginRoom(room);
-        QVector<ToolEvent> tools;
         qint64 synced = room.syncedSeq;
-        bool checkpointed = false;
         Responses responses(ws, room.id);
-        QHash<QString, int> openStarts; // (correlation, tool id) of the starts read and not yet ended
+        // Calls are paired as their rows are read and written as they settle, batch by batch: an end is written
+        // folded into its card exactly when it closes a start, and only the calls still open stay in memory.
+        ToolPairer pairer;
+        reopenCalls(writer, room.id, pairer);
+        bool checkpointed = false;
+        bool openWritten = false; // the open calls are in the table as start_only (since the checkpoint)
+        int commitsSeen = 0;
+        qint64 lastIndex = room.syncedSeq;
         read.bind(1, room.nativeId);
         read.bind(2, room.syncedSeq);
         // The source is read and decoded on the pipe's thread; only this loop writes.
@@ -320,27 +297,14 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             if (!e.problem.isEmpty())
                 writer.note(place(), e.problem);
             synced = std::max(synced, r.index);
-            // An end that an earlier start of the same (correlation, tool id) opened is written folded into its
-            // card, as the pairing will find it (pairTools fixes what this does not see).
-            if (r.kind == EventKind::ToolCall && !r.toolId.isEmpty()) {
-                const QString key = r.correlationId + QChar(0x1f) + r.toolId;
-                if (r.type == QLatin1String("tool_call_start")) {
-                    ++openStarts[key];
-                } else if (r.type == QLatin1String("tool_call_end")) {
-                    const auto open = openStarts.find(key);
-                    if (open != openStarts.end()) {
-                        if (--*open == 0)
-                            openStarts.erase(open); // the set stays as small as the calls still open
-                        r.flags |= EventFlags::Folded;
-                    }
-                }
-            }
-            responses.add(r);
-            if (!writer.insert({ r, e.payload, e.body, e.arguments, e.result })) {
+            // Rows come in index order: a second row at the same index (a store without its unique index) is
+            // left out before it can open or close a call.
+            if (r.index == lastIndex) {
                 writer.note(
                     place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
                 continue;
             }
+            lastIndex = r.index;
             if (r.kind == EventKind::ToolCall) {
                 ToolEvent t;
                 t.index = r.index;
@@ -355,22 +319,39 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                 t.durationMs = e.durationMs;
                 t.arguments = e.arguments;
                 t.result = e.result;
-                t.folded = r.flags & EventFlags::Folded;
-                tools.append(t);
+                if (pairer.add(t))
+                    r.flags |= EventFlags::Folded; // shown inside its call's card, at the start's place
             }
-            // After a big room's first batch, its rows so far are made whole for a reader: the first screen of a
-            // store never opened before shows while the rest of it imports (pairing goes on as a sync's does).
-            if (!checkpointed && writer.roomCommits() > 0) {
+            responses.add(r);
+            if (!writer.insert({ r, e.payload, e.body, e.arguments, e.result })) {
+                writer.note(
+                    place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
+                continue;
+            }
+            if (writer.roomCommits() == commitsSeen)
+                continue;
+            commitsSeen = writer.roomCommits();
+            if (!checkpointed) {
+                // After a big room's first batch, its rows so far are made whole for a reader: the first screen of
+                // a store never opened before shows while the rest of it imports.
                 checkpointed = true;
-                pairTools(writer, room.id, tools);
-                tools.clear();
+                writeCalls(writer, pairer.takeSettled());
+                writeCalls(writer, pairer.openCalls());
+                openWritten = true;
                 writer.replaceRuns(responses.runs());
                 writer.checkpointRoom(synced);
+            } else {
+                if (std::exchange(openWritten, false))
+                    writer.deleteToolCalls(true); // they come back settled, or open at the end
+                writeCalls(writer, pairer.takeSettled());
             }
         }
         rows.reset(); // its thread stops before the statement it steps is reset
         read.reset();
-        pairTools(writer, room.id, tools);
+        if (openWritten)
+            writer.deleteToolCalls(true);
+        writeCalls(writer, pairer.takeSettled());
+        writeCalls(writer, pairer.openCalls());
         writer.replaceRuns(responses.runs());
         writer.finishRoom(synced);
     }
