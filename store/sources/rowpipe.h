@@ -73,6 +73,10 @@ public:
                 std::rethrow_exception(std::exchange(m_error, nullptr));
             return nullptr;
         }
+        // The rows just written go back to the reading thread to be freed: memory allocated on one thread and
+        // freed on another costs glibc's allocator a lock per block.
+        if (!m_current.empty())
+            m_spent.push_back(std::move(m_current));
         m_current = std::move(m_batches.front());
         m_batches.pop_front();
         m_changed.notify_all();
@@ -83,6 +87,12 @@ public:
 private:
     bool push(std::vector<Row>&& batch)
     {
+        std::deque<std::vector<Row>> spent;
+        {
+            std::lock_guard lock(m_mutex);
+            spent.swap(m_spent);
+        }
+        spent.clear(); // outside the lock
         std::unique_lock lock(m_mutex);
         m_changed.wait(lock, [this] { return int(m_batches.size()) < m_capacity || m_stopped; });
         if (m_stopped)
@@ -97,6 +107,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<std::vector<Row>> m_batches;
+    std::deque<std::vector<Row>> m_spent; // written, for the reading thread to free
     std::exception_ptr m_error;
     bool m_finished = false;
     bool m_stopped = false;
