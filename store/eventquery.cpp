@@ -38,15 +38,18 @@ QString EventQuery::ftsMatch(const QStringList& words, bool any)
 QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& binds)
 {
     QString sql;
-    if (!f.groupId.isEmpty()) {
-        // group_id has no index (a scattered key, schema step 4): a RoomKit turn's AI response spans every row
-        // of its correlation id, so the rows are sought by (room_id, seq) within it. Other systems' runs need
-        // not hold all of their group's rows: there the room is read.
+    // group_id and correlation_id have no index (scattered keys, schema step 4): a RoomKit turn's AI response
+    // spans every row of its correlation id (its group), so the rows are sought by (room_id, seq) within it.
+    // Other systems' runs need not hold all of their group's rows, nor have they AI responses: there the room
+    // is read.
+    for (const QString* turn : { &f.groupId, &f.correlationId }) {
+        if (turn->isEmpty())
+            continue;
         sql += QStringLiteral(" AND events.seq BETWEEN coalesce((SELECT min(first_seq) FROM runs WHERE room_id = ? "
                               "AND group_id = ? AND kind = 'ai_response'), -9223372036854775807) AND "
                               "coalesce((SELECT max(last_seq) FROM runs WHERE room_id = ? AND group_id = ? AND "
                               "kind = 'ai_response'), 9223372036854775807)");
-        binds << roomId << f.groupId << roomId << f.groupId;
+        binds << roomId << *turn << roomId << *turn;
     }
     if (f.blockedOnly)
         sql += QStringLiteral(" AND events.blocked = 1");

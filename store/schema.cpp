@@ -119,11 +119,11 @@ CREATE INDEX events_room_message ON events(room_id, message_id) WHERE message_id
 ALTER TABLE rooms ADD COLUMN channel_types TEXT;
 UPDATE rooms SET channel_types = (SELECT group_concat(DISTINCT channel_type) FROM events WHERE room_id = rooms.id);
 )SQL",
-    // 4: the indexes keyed on random ids go. A correlation id or a participant is a scattered key: each new row
-    // lands on another leaf of the index, so at a million rows these three cost more than the table itself to
-    // write (a 1M-row import: 19 s with them, 8 s without). Participants are read from the scan index (facets,
-    // filters) and rooms.participants (the filter bar's completion); a turn (group id) is looked for
-    // within its run's span of rows (runs, first_seq..last_seq).
+    // 4: the indexes keyed on scattered ids go. With a correlation id or a participant as key, each new row lands
+    // on another leaf of the index, so at a million rows these three cost more than the table itself to write (a
+    // pure SQL copy of 1M rows: 19 s with them, 8 s without). Participants are read from the scan index (facets,
+    // filters) and rooms.participants (the filter bar's completion); a turn (group or correlation id) is sought
+    // within its AI response's span of rows (runs, first_seq..last_seq), or read from the whole room elsewhere.
     R"SQL(
 DROP INDEX events_room_correlation_seq;
 DROP INDEX events_room_group_seq;

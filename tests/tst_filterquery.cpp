@@ -407,6 +407,19 @@ private slots:
             ++turns;
         }
         QVERIFY2(turns > 0, qPrintable(source + QStringLiteral(" has no turns")));
+        // The CLI's --correlation: the same rows where the correlation is the group (RoomKit), by their column.
+        QSqlQuery correlations = ws.exec(QStringLiteral("SELECT room_id, correlation_id, count(*) FROM events "
+                                                        "WHERE correlation_id IS NOT NULL GROUP BY room_id, "
+                                                        "correlation_id"));
+        while (correlations.next()) {
+            EventFilter f;
+            f.includeBlocked = true;
+            f.correlationId = correlations.value(1).toString();
+            PageRequest all;
+            all.limit = 100000;
+            const EventRecords rows = ws.listEvents(correlations.value(0).toLongLong(), f, all);
+            QCOMPARE(qint64(rows.size()), correlations.value(2).toLongLong());
+        }
     }
 };
 
