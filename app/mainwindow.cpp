@@ -51,6 +51,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <sqlite3.h>
+#include <utility>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -130,6 +131,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_roomsRefresh = new QTimer(this);
     m_roomsRefresh->setSingleShot(true);
     m_roomsRefresh->setInterval(500);
+    // While an import runs the list's counts move every two seconds, so every room is seen filling up. The room
+    // shown is read again only once a batch of it is made whole (roomReady): re-reading a growing room of a
+    // million rows every two seconds would take the import's own core.
+    m_importTick = new QTimer(this);
+    m_importTick->setInterval(2000);
     for (QWidget* w : { static_cast<QWidget*>(m_importLabel), static_cast<QWidget*>(m_importBar),
              static_cast<QWidget*>(m_importCancel) }) {
         statusBar()->addPermanentWidget(w);
@@ -155,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_importLabel->show();
             m_importBar->show();
             m_importCancel->show();
+            m_importTick->start();
             ++m_importsQueued;
             QMetaObject::invokeMethod(importer, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, path));
             QMetaObject::invokeMethod(
@@ -174,13 +181,16 @@ MainWindow::MainWindow(QWidget* parent)
     });
     // A room made whole while the import goes on: the list shows it (not more than twice a second).
     connect(importer, &StoreWorker::roomReady, this, [this] {
+        m_roomMadeWhole = true;
         if (!m_roomsRefresh->isActive())
             m_roomsRefresh->start();
     });
-    connect(m_roomsRefresh, &QTimer::timeout, this, [this] {
-        QMetaObject::invokeMethod(
-            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
-    });
+    for (QTimer* timer : { m_roomsRefresh, m_importTick }) {
+        connect(timer, &QTimer::timeout, this, [this] {
+            QMetaObject::invokeMethod(
+                m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+        });
+    }
     connect(importer, &StoreWorker::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
         statusBar()->showMessage(
@@ -194,6 +204,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_importBar->hide();
             m_importCancel->hide();
             m_roomsRefresh->stop();
+            m_importTick->stop();
         }
         if (cancelled)
             statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
@@ -222,7 +233,7 @@ MainWindow::MainWindow(QWidget* parent)
             const auto withEvents
                 = std::find_if(rooms.cbegin(), rooms.cend(), [](const RoomSummary& r) { return r.eventCount > 0; });
             m_roomList->selectRoom(withEvents != rooms.cend() ? withEvents->id : rooms.first().id);
-        } else if (kept) {
+        } else if (kept && (!isImporting() || std::exchange(m_roomMadeWhole, false))) {
             // The room shown grew (its import went on, or a sync): read it again, at the same event.
             for (const RoomSummary& r : rooms) {
                 if (r.id == current && r.eventCount != shownTotal) {
@@ -234,6 +245,7 @@ MainWindow::MainWindow(QWidget* parent)
         }
         if (rooms.isEmpty())
             m_eventModel->setRoom(0);
+        updateStatus();
         if (!isImporting())
             emit roomsShown();
     });
@@ -890,7 +902,15 @@ void MainWindow::updateStatus()
         m_timeline->setEmptyText({});
         return;
     }
-    m_status->setText(tr("showing %L1 of %L2 events").arg(shown).arg(total));
+    QString text = tr("showing %L1 of %L2 events").arg(shown).arg(total);
+    // A room still importing is read again once it is whole; until then the list's count runs ahead of it.
+    if (isImporting()) {
+        for (const RoomSummary& r : m_roomModel->rooms()) {
+            if (r.id == m_eventModel->roomId() && r.eventCount > total)
+                text += tr(" (%L1 imported so far)").arg(r.eventCount);
+        }
+    }
+    m_status->setText(text);
     // An empty timeline says why: an empty room, or a filter that leaves nothing.
     m_timeline->setEmptyText(total == 0     ? tr("This room has no events.")
             : m_eventModel->rowCount() == 0 ? tr("No event of the %L1 in this room matches the filter.").arg(total)
@@ -905,4 +925,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/docks"), saveState());
     settings.setValue(QStringLiteral("filters/current"), FilterQuery::format(m_filterBar->filter()));
     event->accept();
+}
+
+void MainWindow::setImportRefreshInterval(int ms)
+{
+    m_importTick->setInterval(ms);
 }

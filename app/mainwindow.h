@@ -39,6 +39,8 @@ public:
     void openDemo();
     // An import is queued or running: the room list fills in as rooms are made whole.
     bool isImporting() const { return !m_pendingImports.isEmpty() || m_importsQueued > 0; }
+    // How often the room list's counts move while an import runs (2 s).
+    void setImportRefreshInterval(int ms);
     // Sources opened before, newest first (the ones that still exist).
     QStringList recentFiles() const;
 
@@ -127,6 +129,8 @@ private:
     QProgressBar* m_importBar = nullptr; // the import's progress, in the status bar while it runs
     QToolButton* m_importCancel = nullptr;
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
+    QTimer* m_importTick = nullptr; // the list's counts while an import runs
+    bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     int m_importsQueued = 0; // imports asked of the importer and not finished
     QStringList m_pendingImports;

@@ -516,6 +516,7 @@ private slots:
         window.resize(1200, 800);
         window.show();
         QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.setImportRefreshInterval(100);
         window.openPath(source);
         QVERIFY(window.isImporting());
         // The first screen of the grown room, before the import is done, with no modal dialog in the way.
@@ -530,6 +531,19 @@ private slots:
         QCOMPARE(shown.count(), 0); // the list is not complete yet
         auto* cancel = window.findChild<QToolButton*>(QStringLiteral("importCancel"));
         QVERIFY(cancel && cancel->isVisible());
+        // The list's count of the room moves on while it imports, past what its first screen was read with.
+        QTRY_VERIFY(window.eventModel()->isIndexed());
+        const qint64 firstRead = window.eventModel()->totalCount();
+        auto listed = [&] {
+            for (const RoomSummary& r : window.roomModel()->rooms())
+                if (r.nativeId == QLatin1String("sup-late-delivery"))
+                    return r.eventCount;
+            return qint64(0);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(listed() > firstRead || !window.isImporting(), 20000);
+        QVERIFY2(window.isImporting(), "the list showed no count between the first screen and the import's end");
+        if (listed() > window.eventModel()->totalCount()) // and the status bar says the room is not read whole yet
+            QVERIFY2(window.statusText().contains(QStringLiteral("imported so far")), qPrintable(window.statusText()));
 
         // An event picked while the room imports is still the one picked when it is read again, whole.
         QTRY_VERIFY(window.eventModel()->loadedRecord(5));
