@@ -23,7 +23,6 @@ struct ToolEvent
     std::optional<qint64> durationMs;
     QString arguments; // as compact JSON
     QString result;
-    bool folded = false; // the importer already marked its row as shown in its card (an end it saw opened)
 };
 
 // Pairs tool starts with their ends (SOURCES.md §4.3, §4.5), as the rows stream by.
@@ -60,8 +59,6 @@ private:
         friend size_t qHash(const Key& key, size_t seed = 0) { return qHashMulti(seed, key.group, key.id); }
     };
     using Queue = QVector<qint64>; // open starts by serial, oldest first; nearly always one
-    qint64 takeOpen(Queue& queue);
-    void forget(qint64 serial); // a closed start leaves the other queue it waits in
 
     qint64 m_nextSerial = 0;
     QMap<qint64, ToolCallRecord> m_open; // by serial, which follows index order
