@@ -37,7 +37,7 @@ struct ImportOptions
 {
     std::function<void(qint64 done, qint64 total)> progress; // called between batches
     const std::atomic<bool>* cancel = nullptr; // checked between batches; what was committed stays
-    int batchRows = 5000; // rows per transaction
+    int batchRows = 20000; // rows per transaction: about a quarter of a second of import, 35 MB of pages
     // A room's rows so far are committed and whole (counted, tool calls paired): a reader can list and show it.
     std::function<void(qint64 roomId)> roomReady;
 };
