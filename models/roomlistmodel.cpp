@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QDateTime>
 #include <QGuiApplication>
+#include <QLocale>
 #include <QPalette>
 
 RoomListModel::RoomListModel(QObject* parent)
@@ -57,19 +58,22 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         return {};
     }
     const bool sort = role == SortRole;
+    // Counts sort as numbers and read with the locale's digit groups (900,001), as the panes and the status bar
+    // write them.
+    auto count = [sort](qint64 n) { return sort ? QVariant(n) : QVariant(QLocale().toString(n)); };
     switch (index.column()) {
     case RoomColumn:
         return r.title.isEmpty() ? r.nativeId : r.title;
     case SystemColumn:
         return r.system;
     case EventsColumn:
-        return r.eventCount;
+        return count(r.eventCount);
     case ToolCallsColumn:
-        return r.toolCalls;
+        return count(r.toolCalls);
     case FailedColumn:
-        return r.failed + r.refused + r.unserved;
+        return count(r.failed + r.refused + r.unserved);
     case BlockedColumn:
-        return r.blockedCount;
+        return count(r.blockedCount);
     case LastActivityColumn:
         if (sort)
             return r.lastMicros;

@@ -213,7 +213,9 @@ private slots:
         QCOMPARE(model.rowCount(), 8);
         QCOMPARE(model.columnCount(), int(RoomListModel::NUM_COLUMNS));
         const RoomSummary first = ws.rooms().first();
-        QCOMPARE(model.index(0, RoomListModel::EventsColumn).data().toLongLong(), first.eventCount);
+        QCOMPARE(
+            model.index(0, RoomListModel::EventsColumn).data(RoomListModel::SortRole).toLongLong(), first.eventCount);
+        QCOMPARE(model.index(0, RoomListModel::EventsColumn).data().toString(), QLocale().toString(first.eventCount));
         QCOMPARE(model.index(0, 0).data(RoomListModel::RoomIdRole).toLongLong(), first.id);
         QVERIFY(model.index(0, 0).data(RoomListModel::FilterRole).toString().contains(first.nativeId));
         QCOMPARE(model.headerData(RoomListModel::BlockedColumn, Qt::Horizontal).toString(), QStringLiteral("Blocked"));
