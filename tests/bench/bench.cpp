@@ -2,7 +2,7 @@
 // the real code, next to a baseline measured in the same run on the same file (raw SQLite through its C API, or
 // the sqlite3 command line), and their ratio. Ratios, not absolute times, are what carry across machines.
 //
-//   sightline_bench [--events 1000,100000,1000000] [--dir DIR] [--keep]
+//   sightline_bench [--events 1000,100000,1000000] [--dir DIR]   (stores generated in DIR are kept for the next run)
 
 #include "cli.h"
 #include "eventlistmodel.h"
