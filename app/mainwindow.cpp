@@ -179,18 +179,29 @@ MainWindow::MainWindow(QWidget* parent)
         m_importBar->setValue(total > 0 ? int(done * 1000 / total) : 1000);
         m_importBar->setToolTip(tr("%1 of %2 events read").arg(QLocale().toString(done), QLocale().toString(total)));
     });
-    // A room made whole while the import goes on: the list shows it (not more than twice a second).
-    connect(importer, &StoreWorker::roomReady, this, [this] {
+    // A room made whole while the import goes on: the list shows it at once, and then not more than twice a
+    // second (the first one is the biggest room's first batch: waiting out the half second first made a store's
+    // first screen half a second late).
+    auto loadRooms = [this] {
+        QMetaObject::invokeMethod(
+            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+    };
+    connect(importer, &StoreWorker::roomReady, this, [this, loadRooms] {
         m_roomMadeWhole = true;
-        if (!m_roomsRefresh->isActive())
-            m_roomsRefresh->start();
+        if (m_roomsRefresh->isActive()) {
+            m_roomsWaiting = true; // listed when the half second is over
+            return;
+        }
+        loadRooms();
+        m_roomsRefresh->start();
     });
-    for (QTimer* timer : { m_roomsRefresh, m_importTick }) {
-        connect(timer, &QTimer::timeout, this, [this] {
-            QMetaObject::invokeMethod(
-                m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
-        });
-    }
+    connect(m_roomsRefresh, &QTimer::timeout, this, [this, loadRooms] {
+        if (!std::exchange(m_roomsWaiting, false))
+            return;
+        loadRooms();
+        m_roomsRefresh->start();
+    });
+    connect(m_importTick, &QTimer::timeout, this, loadRooms);
     connect(importer, &StoreWorker::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
         statusBar()->showMessage(
@@ -204,6 +215,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_importBar->hide();
             m_importCancel->hide();
             m_roomsRefresh->stop();
+            m_roomsWaiting = false;
             m_importTick->stop();
         }
         if (cancelled)
@@ -229,10 +241,15 @@ MainWindow::MainWindow(QWidget* parent)
         const bool kept = m_roomList->selectRoom(current);
         m_keepingRoom = false;
         if (!kept && !rooms.isEmpty()) {
-            // The first room with events: while a store imports, the one read first (the biggest).
-            const auto withEvents
+            // The first room with events; while a store imports, the one read first: the biggest, whichever
+            // smaller rooms have been read by the time the list is.
+            auto pick
                 = std::find_if(rooms.cbegin(), rooms.cend(), [](const RoomSummary& r) { return r.eventCount > 0; });
-            m_roomList->selectRoom(withEvents != rooms.cend() ? withEvents->id : rooms.first().id);
+            if (isImporting()) {
+                pick = std::max_element(rooms.cbegin(), rooms.cend(),
+                    [](const RoomSummary& a, const RoomSummary& b) { return a.eventCount < b.eventCount; });
+            }
+            m_roomList->selectRoom(pick != rooms.cend() && pick->eventCount > 0 ? pick->id : rooms.first().id);
         } else if (kept && (!isImporting() || std::exchange(m_roomMadeWhole, false))) {
             // The room shown grew (its import went on, or a sync): read it again, at the same event.
             for (const RoomSummary& r : rooms) {

@@ -129,6 +129,7 @@ private:
     QProgressBar* m_importBar = nullptr; // the import's progress, in the status bar while it runs
     QToolButton* m_importCancel = nullptr;
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
+    bool m_roomsWaiting = false; // a room was made whole while m_roomsRefresh ran
     QTimer* m_importTick = nullptr; // the list's counts while an import runs
     bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
