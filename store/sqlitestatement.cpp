@@ -25,6 +25,14 @@ void SqliteStatement::bind(int column, qint64 value)
     sqlite3_bind_int64(m_stmt, column, value);
 }
 
+void SqliteStatement::bind(int column, const std::optional<qint64>& value)
+{
+    if (value)
+        bind(column, *value);
+    else
+        bindNull(column);
+}
+
 void SqliteStatement::bind(int column, const QString& text)
 {
     if (text.isNull())

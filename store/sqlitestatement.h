@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <QByteArray>
 #include <QString>
 #include <QVariant>
@@ -18,6 +19,7 @@ public:
     SqliteStatement& operator=(const SqliteStatement&) = delete;
 
     void bind(int column, qint64 value);
+    void bind(int column, const std::optional<qint64>& value); // NULL when there is none
     void bind(int column, const QString& text); // NULL for a null QString
     void bindText(int column, const QByteArray& utf8);
     void bindBlob(int column, const QByteArray& bytes);

@@ -261,37 +261,25 @@ void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
         "ended_us, duration_ms, duration_source, status, outcome, pairing, error, arguments, "
         "arguments_valid, result, result_seq, synthetic, ambiguous) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    auto bindOptional = [&st](int column, const std::optional<qint64>& value) {
-        if (value)
-            st.bind(column, *value);
-        else
-            st.bindNull(column);
-    };
     for (const ToolCallRecord& c : calls) {
         st.bind(1, m_room.id);
         bindText(st, 2, c.toolName);
         bindText(st, 3, c.toolId);
         bindText(st, 4, c.groupId);
-        bindOptional(5, c.startIndex);
-        bindOptional(6, c.endIndex);
-        bindOptional(7, c.startMicros);
-        bindOptional(8, c.endMicros);
-        bindOptional(9, c.durationMs);
+        st.bind(5, c.startIndex);
+        st.bind(6, c.endIndex);
+        st.bind(7, c.startMicros);
+        st.bind(8, c.endMicros);
+        st.bind(9, c.durationMs);
         bindText(st, 10, c.durationSource);
         bindText(st, 11, c.status);
         bindText(st, 12, c.outcome);
         st.bind(13, c.pairing);
         bindText(st, 14, c.error);
-        if (c.arguments.isNull())
-            st.bindNull(15);
-        else
-            st.bind(15, c.arguments);
-        bindOptional(16, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
-        if (c.result.isNull())
-            st.bindNull(17);
-        else
-            st.bind(17, c.result);
-        bindOptional(18, c.resultIndex);
+        st.bind(15, c.arguments); // NULL when there are none
+        st.bind(16, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
+        st.bind(17, c.result);
+        st.bind(18, c.resultIndex);
         st.bind(19, qint64(c.synthetic ? 1 : 0));
         st.bind(20, qint64(c.ambiguous ? 1 : 0));
         st.step();
@@ -306,22 +294,16 @@ void ImportWriter::replaceRuns(const RunRecords& runs)
     SqliteStatement st(m_ws.handle(),
         "INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, ended_us, "
         "outcome, detail, synthetic, usage_json, interrupts_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    auto bindOptional = [&st](int column, const std::optional<qint64>& value) {
-        if (value)
-            st.bind(column, *value);
-        else
-            st.bindNull(column);
-    };
     for (const RunRecord& r : runs) {
         st.bind(1, m_room.id);
         st.bind(2, r.groupId);
         st.bind(3, r.kind);
         bindText(st, 4, r.name);
         bindText(st, 5, r.parentGroupId);
-        bindOptional(6, r.firstIndex);
-        bindOptional(7, r.lastIndex);
-        bindOptional(8, r.startMicros);
-        bindOptional(9, r.endMicros);
+        st.bind(6, r.firstIndex);
+        st.bind(7, r.lastIndex);
+        st.bind(8, r.startMicros);
+        st.bind(9, r.endMicros);
         bindText(st, 10, r.outcome);
         bindText(st, 11, r.detail);
         st.bind(12, qint64(r.synthetic ? 1 : 0));
