@@ -9,8 +9,9 @@ RoomFilterProxy::RoomFilterProxy(RoomListModel* rooms, QObject* parent)
     : QSortFilterProxyModel(parent)
     , m_rooms(rooms)
 {
-    // Before the proxy's own handler, which filters the new rooms against the newest time.
+    // Before the proxy's own handlers, which filter the rooms against the newest time.
     connect(rooms, &QAbstractItemModel::modelReset, this, &RoomFilterProxy::findNewest);
+    connect(rooms, &QAbstractItemModel::dataChanged, this, &RoomFilterProxy::findNewest);
     setSourceModel(rooms);
     findNewest();
 }

@@ -1,5 +1,6 @@
 #include "roomlistmodel.h"
 
+#include <algorithm>
 #include <QBrush>
 #include <QDateTime>
 #include <QGuiApplication>
@@ -13,6 +14,16 @@ RoomListModel::RoomListModel(QObject* parent)
 
 void RoomListModel::setRooms(const RoomSummaries& rooms)
 {
+    // The same rooms in the same order, their counts moved (an import lists them every two seconds): changed in
+    // place, so the list keeps its scroll position, selection and sort.
+    const bool sameRooms = !rooms.isEmpty()
+        && std::equal(rooms.cbegin(), rooms.cend(), m_rooms.cbegin(), m_rooms.cend(),
+            [](const RoomSummary& a, const RoomSummary& b) { return a.id == b.id; });
+    if (sameRooms) {
+        m_rooms = rooms;
+        emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
+        return;
+    }
     beginResetModel();
     m_rooms = rooms;
     endResetModel();

@@ -219,6 +219,19 @@ private slots:
         QCOMPARE(model.index(0, 0).data(RoomListModel::RoomIdRole).toLongLong(), first.id);
         QVERIFY(model.index(0, 0).data(RoomListModel::FilterRole).toString().contains(first.nativeId));
         QCOMPARE(model.headerData(RoomListModel::BlockedColumn, Qt::Horizontal).toString(), QStringLiteral("Blocked"));
+        // The same rooms with new counts (an import going on): changed in place, no reset.
+        RoomSummaries grown = ws.rooms();
+        grown.first().eventCount += 1000;
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setRooms(grown);
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.index(0, RoomListModel::EventsColumn).data(RoomListModel::SortRole).toLongLong(),
+            first.eventCount + 1000);
+        // Other rooms: a reset.
+        model.setRooms(grown.mid(1));
+        QCOMPARE(reset.count(), 2);
+        QCOMPARE(model.rowCount(), 7);
         model.setRooms({});
         QCOMPARE(model.rowCount(), 0);
     }
