@@ -299,9 +299,12 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             synced = std::max(synced, r.index);
             // Rows come in index order: a second row at the same index (a store without its unique index) is
             // left out before it can open or close a call.
-            if (r.index == lastIndex) {
+            auto skipped = [&] {
                 writer.note(
                     place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
+            };
+            if (r.index == lastIndex) {
+                skipped();
                 continue;
             }
             lastIndex = r.index;
@@ -324,8 +327,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             }
             responses.add(r);
             if (!writer.insert({ r, e.payload, e.body, e.arguments, e.result })) {
-                writer.note(
-                    place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
+                skipped(); // already in the workspace
                 continue;
             }
             if (writer.roomCommits() == commitsSeen)
