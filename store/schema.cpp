@@ -1,10 +1,8 @@
 #include "schema.h"
 
+#include "sqlitestatement.h"
 #include "storeerror.h"
 
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QStringList>
 
 namespace {
 
@@ -131,13 +129,23 @@ DROP INDEX events_room_participant_seq;
 )SQL",
 };
 
-void exec(QSqlDatabase& db, const QString& sql, const QString& file, int step)
+// Runs one statement on the native handle; throws StoreError naming the file and the step.
+void execNative(sqlite3* db, const char* sql, const QString& file, int step)
 {
-    QSqlQuery query(db);
-    if (!query.exec(sql)) {
-        throw StoreError(file, QStringLiteral("schema step %1").arg(step),
-            QStringLiteral("migration failed: ") + query.lastError().text());
+    char* error = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        const QString message = QString::fromUtf8(error ? error : sqlite3_errmsg(db));
+        sqlite3_free(error);
+        throw StoreError(file, step > 0 ? QStringLiteral("schema step %1").arg(step) : QString(), message);
     }
+}
+
+int userVersion(sqlite3* db, const QString& file)
+{
+    SqliteStatement q(db, "PRAGMA user_version");
+    if (!q.step())
+        throw StoreError(file, {}, QStringLiteral("cannot read the workspace's schema version"));
+    return int(q.int64(0));
 }
 
 } // namespace
@@ -149,42 +157,76 @@ int latestVersion()
     return static_cast<int>(std::size(steps));
 }
 
-void migrate(QSqlDatabase& db, const QString& file, int upTo)
+void runScript(sqlite3* db, const char* script, const QString& file, int step)
 {
+    // SQLite parses one statement at a time and says where the next one starts (the tail), so a trigger's
+    // body, a ';' or a '--' inside a literal and comments are all read as SQLite reads them.
+    const char* next = script;
+    while (next && *next) {
+        sqlite3_stmt* statement = nullptr;
+        const char* tail = nullptr;
+        if (sqlite3_prepare_v2(db, next, -1, &statement, &tail) != SQLITE_OK) {
+            throw StoreError(file, QStringLiteral("schema step %1").arg(step),
+                QStringLiteral("migration failed: ") + QString::fromUtf8(sqlite3_errmsg(db)));
+        }
+        if (statement) { // null for what is only white space or comments
+            int rc = SQLITE_ROW;
+            while (rc == SQLITE_ROW)
+                rc = sqlite3_step(statement);
+            sqlite3_finalize(statement);
+            if (rc != SQLITE_DONE) {
+                throw StoreError(file, QStringLiteral("schema step %1").arg(step),
+                    QStringLiteral("migration failed: ") + QString::fromUtf8(sqlite3_errmsg(db)));
+            }
+        }
+        next = tail;
+    }
+}
+
+void migrate(QSqlDatabase& qdb, const QString& file, int upTo)
+{
+    sqlite3* db = nativeSqliteHandle(qdb);
+    if (!db)
+        throw StoreError(file, {}, QStringLiteral("the workspace is not opened through SQLite"));
     const int target = upTo < 0 ? latestVersion() : upTo;
-    QSqlQuery query(db);
-    query.exec(QStringLiteral("PRAGMA user_version"));
-    int version = query.next() ? query.value(0).toInt() : 0;
-    query.finish();
-    if (version > latestVersion()) {
-        throw StoreError(file, {},
+    auto tooNew = [&](int version) {
+        return StoreError(file, {},
             QStringLiteral("workspace schema version %1 was written by a newer Sightline (this one reads "
                            "up to %2)")
                 .arg(version)
                 .arg(latestVersion()));
+    };
+    // Most opens find the workspace up to date: that needs no write lock.
+    int version = userVersion(db, file);
+    if (version > latestVersion())
+        throw tooNew(version);
+    if (version >= target)
+        return;
+    // The write lock first, then the version: two processes opening one new workspace at once would otherwise
+    // both read 0 and both run step 1. The second waits here (busy timeout) and then finds nothing to do.
+    const int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+        throw StoreError(file, {},
+            QStringLiteral("another program (another Sightline?) is writing this workspace; try again when it is "
+                           "done"));
     }
-    for (; version < target; ++version) {
-        if (!db.transaction())
-            throw StoreError(file, {}, QStringLiteral("cannot begin a migration: ") + db.lastError().text());
-        try {
-            // QSqlQuery runs one statement at a time: drop the comments, then split on ';'.
-            QString script;
-            for (const QString& line : QString::fromUtf8(steps[version]).split(QLatin1Char('\n'))) {
-                const qsizetype comment = line.indexOf(QLatin1String("--"));
-                script += (comment >= 0 ? line.left(comment) : line) + QLatin1Char('\n');
-            }
-            for (const QString& statement : script.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
-                if (!statement.trimmed().isEmpty())
-                    exec(db, statement, file, version + 1);
-            }
-            exec(db, QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId), file, version + 1);
-            exec(db, QStringLiteral("PRAGMA user_version = %1").arg(version + 1), file, version + 1);
-        } catch (...) {
-            db.rollback();
-            throw;
+    if (rc != SQLITE_OK)
+        throw StoreError(file, {}, QStringLiteral("cannot begin a migration: ") + QString::fromUtf8(sqlite3_errmsg(db)));
+    try {
+        version = userVersion(db, file);
+        if (version > latestVersion())
+            throw tooNew(version);
+        for (; version < target; ++version) {
+            runScript(db, steps[version], file, version + 1);
+            execNative(db, QStringLiteral("PRAGMA application_id = %1").arg(ApplicationId).toUtf8().constData(), file,
+                version + 1);
+            execNative(db, QStringLiteral("PRAGMA user_version = %1").arg(version + 1).toUtf8().constData(), file,
+                version + 1);
         }
-        if (!db.commit())
-            throw StoreError(file, {}, QStringLiteral("cannot commit a migration: ") + db.lastError().text());
+        execNative(db, "COMMIT", file, 0); // every step or none: a failed one leaves the file as it was
+    } catch (...) {
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
     }
 }
 

@@ -55,6 +55,7 @@ bool ToolPairer::add(const ToolEvent& e)
     if (e.isStart) {
         const qint64 serial = m_nextSerial++;
         m_open.insert(serial, fromStart(e));
+        m_opened.append(serial);
         if (e.toolId.isEmpty()) {
             m_byGroupAndName[Key { e.correlationId, e.toolName }].append(serial);
         } else {
@@ -136,6 +137,17 @@ ToolCallRecords ToolPairer::takeSettled()
 ToolCallRecords ToolPairer::openCalls() const
 {
     return m_open.values(); // by serial: the order the starts came in
+}
+
+ToolCallRecords ToolPairer::takeOpened()
+{
+    ToolCallRecords out;
+    for (qint64 serial : std::exchange(m_opened, {})) {
+        const auto it = m_open.constFind(serial);
+        if (it != m_open.constEnd())
+            out.append(*it);
+    }
+    return out;
 }
 
 ToolCallRecords ToolPairer::pair(const QVector<ToolEvent>& events)

@@ -46,6 +46,9 @@ public:
     ToolCallRecords takeSettled();
     // The starts nothing has closed yet (start_only), in index order.
     ToolCallRecords openCalls() const;
+    // The starts added since the last call that nothing has closed yet, in index order: with takeSettled(), what
+    // an import writes at each commit so that the table holds exactly the calls of the rows committed.
+    ToolCallRecords takeOpened();
 
     // Everything at once: settled and open calls, in index order of their first row.
     static ToolCallRecords pair(const QVector<ToolEvent>& eventsInIndexOrder);
@@ -66,4 +69,5 @@ private:
     QHash<QString, Queue> m_byId;
     QHash<Key, Queue> m_byGroupAndName; // for rows without a tool id
     ToolCallRecords m_settled;
+    QVector<qint64> m_opened; // serials of the starts added since takeOpened()
 };

@@ -8,6 +8,8 @@
 
 #include <array>
 #include <QAtomicInteger>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -84,7 +86,7 @@ Workspace::Workspace(const QString& path)
     }
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(path);
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(BusyTimeoutMs));
     if (!m_db.open())
         throw StoreError(path, {}, QStringLiteral("cannot open the workspace: ") + m_db.lastError().text());
     m_handle = nativeSqliteHandle(m_db);
@@ -102,7 +104,7 @@ Workspace::Workspace(const QString& path)
         // twice: written, then checkpointed) with no gain in reading them.
         if (objects == 0)
             exec(QStringLiteral("PRAGMA page_size = 16384"));
-        exec(QStringLiteral("PRAGMA journal_mode = WAL"));
+        enterWal();
         exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
         exec(QStringLiteral("PRAGMA foreign_keys = ON"));
         Schema::migrate(m_db, path);
@@ -111,6 +113,30 @@ Workspace::Workspace(const QString& path)
         m_db = QSqlDatabase();
         QSqlDatabase::removeDatabase(m_connection);
         throw;
+    }
+}
+
+void Workspace::enterWal()
+{
+    // Switching a new file to WAL needs it alone, and SQLite answers "locked" at once rather than wait (its busy
+    // handler is not asked where waiting could deadlock): another Sightline creating the same workspace at the
+    // same moment is waited for here. A file already in WAL mode answers at once.
+    QElapsedTimer waited;
+    waited.start();
+    for (;;) {
+        char* error = nullptr;
+        const int rc = sqlite3_exec(m_handle, "PRAGMA journal_mode = WAL", nullptr, nullptr, &error);
+        const QString message = QString::fromUtf8(error ? error : "");
+        sqlite3_free(error);
+        if (rc == SQLITE_OK)
+            return;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited.elapsed() > BusyTimeoutMs) {
+            throw StoreError(m_path, {},
+                rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+                    ? QStringLiteral("another program (another Sightline?) holds this workspace locked")
+                    : QStringLiteral("cannot use the workspace's write-ahead log: ") + message);
+        }
+        QThread::msleep(10);
     }
 }
 

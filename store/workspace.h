@@ -79,7 +79,11 @@ public:
     // Runs `sql` with positional `binds`; throws StoreError naming the workspace on failure.
     QSqlQuery exec(const QString& sql, const QVariantList& binds = {});
 
+    // How long a statement waits for another connection's write lock before it fails.
+    static constexpr int BusyTimeoutMs = 5000;
+
 private:
+    void enterWal();
     EventRecords readEvents(const QString& sql, const QVariantList& binds);
     void readEvents(const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each);
 

@@ -1,13 +1,18 @@
 // Imports RoomKit's own stores and checks every fact RoomKit's store API reported for them (manifest.json).
 
 #include "eventflags.h"
+#include "roomkitstoregenerator.h"
 #include "sources/importer.h"
 #include "testsupport.h"
 #include "timeutil.h"
 #include "workspace.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRandomGenerator>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QMap>
 #include <QSqlQuery>
@@ -26,6 +31,59 @@ EventRecords everything(Workspace& ws, qint64 room)
     PageRequest page;
     page.limit = 1000000;
     return ws.listEvents(room, all, page);
+}
+
+QStringList dump(Workspace& ws, const QString& sql)
+{
+    QStringList rows;
+    QSqlQuery q = ws.exec(sql);
+    while (q.next()) {
+        QStringList values;
+        for (int c = 0; c < q.record().count(); ++c)
+            values << q.value(c).toString();
+        rows << values.join(QLatin1Char('|'));
+    }
+    return rows;
+}
+
+// Everything an import derives, as rows to compare: rooms with their counts and cursor, every call, every row's
+// index and flags, every turn.
+QMap<QString, QStringList> derived(Workspace& ws)
+{
+    return {
+        { QStringLiteral("rooms"),
+            dump(ws,
+                QStringLiteral("SELECT native_id, event_count, blocked_count, tool_calls, failed, refused, unserved, "
+                               "first_us, last_us, synced_seq, participants, channel_types FROM rooms ORDER BY 1")) },
+        { QStringLiteral("calls"),
+            dump(ws,
+                QStringLiteral("SELECT r.native_id, c.tool_name, c.tool_id, c.group_id, c.start_seq, c.end_seq, "
+                               "c.outcome, c.pairing, c.duration_ms, c.status, c.arguments, c.result, c.result_seq "
+                               "FROM tool_calls c JOIN rooms r ON r.id = c.room_id "
+                               "ORDER BY r.native_id, c.start_seq, c.end_seq")) },
+        { QStringLiteral("events"),
+            dump(ws,
+                QStringLiteral("SELECT r.native_id, e.seq, e.flags FROM events e JOIN rooms r ON r.id = e.room_id "
+                               "ORDER BY 1, 2")) },
+        { QStringLiteral("runs"),
+            dump(ws,
+                QStringLiteral("SELECT r.native_id, u.group_id, u.kind, u.first_seq, u.last_seq, u.started_us, "
+                               "u.ended_us FROM runs u JOIN rooms r ON r.id = u.room_id ORDER BY 1, 4, 2")) },
+    };
+}
+
+// Compares two workspaces' derived rows, naming the first difference.
+void compareDerived(Workspace& got, Workspace& want)
+{
+    const QMap<QString, QStringList> a = derived(got);
+    const QMap<QString, QStringList> b = derived(want);
+    for (auto it = b.cbegin(); it != b.cend(); ++it) {
+        const QStringList& mine = a.value(it.key());
+        QCOMPARE(mine.size(), it.value().size());
+        for (int i = 0; i < mine.size(); ++i)
+            QVERIFY2(mine.at(i) == it.value().at(i),
+                qPrintable(it.key() + QStringLiteral(": ") + mine.at(i) + QStringLiteral(" != ") + it.value().at(i)));
+    }
 }
 
 QMap<QString, qint64> countsOf(const QJsonObject& object)
@@ -433,17 +491,6 @@ private slots:
     {
         QTemporaryDir dir;
         const QString source = growSupportRoom(dir, 1500, QStringLiteral("grown.sqlite"));
-        auto dump = [](Workspace& ws, const QString& sql) {
-            QStringList rows;
-            QSqlQuery q = ws.exec(sql);
-            while (q.next()) {
-                QStringList values;
-                for (int c = 0; c < q.record().count(); ++c)
-                    values << q.value(c).toString();
-                rows << values.join(QLatin1Char('|'));
-            }
-            return rows;
-        };
         const QString calls = QStringLiteral(
             "SELECT r.native_id, c.tool_name, c.tool_id, c.start_seq, c.end_seq, c.outcome, c.pairing, c.duration_ms "
             "FROM tool_calls c JOIN rooms r ON r.id = c.room_id ORDER BY r.native_id, c.start_seq, c.end_seq");
@@ -507,6 +554,127 @@ private slots:
                 QStringLiteral("SELECT r.native_id, e.group_id, 'ai_response', min(e.seq), max(e.seq), "
                                "min(e.created_us), max(e.created_us) FROM events e JOIN rooms r ON r.id = e.room_id "
                                "WHERE e.group_id IS NOT NULL GROUP BY e.room_id, e.group_id ORDER BY 1, 4")));
+    }
+
+    // What a kill leaves: the workspace as it is on disk after any commit of an import. Each such state, copied
+    // and imported again, ends exactly as one clean import does: every call (open ones included), turn, flag
+    // and count.
+    void resumingAfterAnyCommitEqualsAClean()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("generated.sqlite"));
+        RoomKitStoreGenerator::write(source, 6000, 4, 0.8, 7);
+        const QString cleanPath = dir.filePath(QStringLiteral("clean.sightline"));
+        Workspace clean(cleanPath);
+        Importer::import(clean, source);
+        QSqlQuery open = clean.exec(QStringLiteral("SELECT count(*) FROM tool_calls WHERE pairing = 'start_only'"));
+        QVERIFY(open.next());
+        QVERIFY2(open.value(0).toInt() > 10, "the store has calls never answered"); // what a kill used to lose
+
+        const QString batchedPath = dir.filePath(QStringLiteral("batched.sightline"));
+        QStringList snapshots;
+        {
+            Workspace batched(batchedPath);
+            ImportOptions options;
+            options.batchRows = 250;
+            options.progress = [&](qint64, qint64) {
+                // Called right after a commit: the files are what a process killed now leaves behind.
+                const QString copy = dir.filePath(QStringLiteral("killed-%1.sightline").arg(snapshots.size()));
+                QVERIFY(QFile::copy(batchedPath, copy));
+                if (QFile::exists(batchedPath + QStringLiteral("-wal")))
+                    QVERIFY(QFile::copy(batchedPath + QStringLiteral("-wal"), copy + QStringLiteral("-wal")));
+                snapshots << copy;
+            };
+            Importer::import(batched, source, options);
+        }
+        QVERIFY(snapshots.size() > 20);
+        for (const QString& snapshot : snapshots) {
+            Workspace resumed(snapshot);
+            Importer::import(resumed, source);
+            compareDerived(resumed, clean);
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("resuming %1 differs").arg(QFileInfo(snapshot).fileName())));
+        }
+    }
+
+    // The same with a real kill: `sightline import` killed with SIGKILL at random moments, again and again, then
+    // run to its end, gives the workspace one clean import gives.
+    void killedImportsResumeToTheSame()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("generated.sqlite"));
+        RoomKitStoreGenerator::write(source, 60000, 5, 0.9, 11);
+        const QString cleanPath = dir.filePath(QStringLiteral("clean.sightline"));
+        auto runImport = [&](const QString& workspace, int killAfterMs) {
+            QProcess p;
+            p.start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("import"), source, QStringLiteral("-o"), workspace });
+            if (!p.waitForStarted())
+                return -1;
+            if (killAfterMs >= 0 && !p.waitForFinished(killAfterMs)) {
+                p.kill(); // SIGKILL: no handler runs, the transaction in flight is simply lost
+                p.waitForFinished();
+                return 1;
+            }
+            p.waitForFinished(120000);
+            return 0;
+        };
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(runImport(cleanPath, -1), 0);
+        const int cleanMs = int(timer.elapsed());
+        auto eventsIn = [](const QString& path) {
+            Workspace ws(path);
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT coalesce(sum(event_count), 0) FROM rooms"));
+            return q.next() ? q.value(0).toLongLong() : -1;
+        };
+        const qint64 total = eventsIn(cleanPath);
+        QRandomGenerator random(20261201);
+        const QString killedPath = dir.filePath(QStringLiteral("killed.sightline"));
+        int killedMidway = 0;
+        for (int round = 0; round < 4; ++round) {
+            runImport(killedPath, int(cleanMs * (0.1 + 0.6 * random.generateDouble())));
+            if (QFile::exists(killedPath) && eventsIn(killedPath) < total)
+                ++killedMidway;
+        }
+        QVERIFY2(killedMidway > 0, "no kill landed before the import's end");
+        QCOMPARE(runImport(killedPath, -1), 0);
+        Workspace clean(cleanPath);
+        Workspace resumed(killedPath);
+        compareDerived(resumed, clean);
+    }
+
+    // Two imports into one workspace at once (two windows, a window and a script): one imports, the other says
+    // who holds the workspace; neither fails in the middle of making it, and the workspace is a clean import's.
+    void twoImportsAtOnce()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("generated.sqlite"));
+        RoomKitStoreGenerator::write(source, 20000, 3, 0.8, 5);
+        for (int round = 0; round < 3; ++round) {
+            const QString shared = dir.filePath(QStringLiteral("shared-%1.sightline").arg(round));
+            QProcess first;
+            QProcess second;
+            for (QProcess* p : { &first, &second })
+                p->start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("import"), source, QStringLiteral("-o"), shared });
+            int succeeded = 0;
+            for (QProcess* p : { &first, &second }) {
+                QVERIFY(p->waitForFinished(120000));
+                const QString err = QString::fromUtf8(p->readAllStandardError());
+                if (p->exitCode() == 0) {
+                    ++succeeded;
+                    continue;
+                }
+                QCOMPARE(p->exitCode(), 1);
+                QVERIFY2(err.contains(QLatin1String("another Sightline")) && err.contains(shared), qPrintable(err));
+            }
+            QVERIFY(succeeded >= 1);
+            Workspace clean(dir.filePath(QStringLiteral("clean-%1.sightline").arg(round)));
+            Importer::import(clean, source);
+            Workspace ws(shared);
+            compareDerived(ws, clean);
+            if (QTest::currentTestFailed())
+                return;
+        }
     }
 
     void cancelKeepsWhatWasCommitted()

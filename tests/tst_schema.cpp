@@ -8,6 +8,9 @@
 #include "workspace.h"
 
 #include <QFile>
+#include <QSemaphore>
+#include <QThread>
+#include <sqlite3.h>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -147,6 +150,80 @@ private slots:
         // The search index came along unchanged.
         QCOMPARE(migrated.search(0, QStringLiteral("refund"), 100, true).size(),
             expected.search(0, QStringLiteral("refund"), 100, true).size());
+    }
+
+    // Statements are read as SQLite reads them: a trigger's body with its ';', a '--' and a ';' inside
+    // literals, and comments between statements.
+    void scriptsRunStatementByStatement()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("script.sqlite"));
+        execSql(path, QStringLiteral("SELECT 1"));
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        const char* script = R"SQL(
+-- a comment; with a semicolon
+CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT); /* a block comment; too */
+CREATE TABLE log(text TEXT);
+CREATE TRIGGER notes_logged AFTER INSERT ON notes BEGIN
+  INSERT INTO log VALUES ('added; ' || new.text);
+  INSERT INTO log VALUES ('-- not a comment');
+END;
+INSERT INTO notes(text) VALUES ('one -- two; three');
+)SQL";
+        Schema::runScript(db, script, path, 7);
+        sqlite3_stmt* st = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db, "SELECT group_concat(text, '|') FROM (SELECT text FROM log ORDER BY rowid)",
+                     -1, &st, nullptr),
+            SQLITE_OK);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        QCOMPARE(QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))),
+            QStringLiteral("added; one -- two; three|-- not a comment"));
+        sqlite3_finalize(st);
+        // A failing statement names the file and the step.
+        try {
+            Schema::runScript(db, "CREATE TABLE log(x);", path, 7);
+            QFAIL("a failing statement was not reported");
+        } catch (const StoreError& e) {
+            QVERIFY2(e.toString().startsWith(path + QStringLiteral(": schema step 7:")), qPrintable(e.toString()));
+        }
+        sqlite3_close(db);
+    }
+
+    // Several connections (two Sightlines, or a window and a CLI import) opening one new workspace at once:
+    // one migrates it under the write lock, the others wait and find it done.
+    void concurrentOpensMigrateOnce()
+    {
+        for (int round = 0; round < 5; ++round) {
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("shared.sightline"));
+            QStringList errors(4);
+            QList<QThread*> threads;
+            QSemaphore start;
+            for (int i = 0; i < 4; ++i) {
+                threads << QThread::create([&, i] {
+                    start.acquire();
+                    try {
+                        Workspace ws(path);
+                        if (ws.schemaVersion() != Schema::latestVersion())
+                            errors[i] = QStringLiteral("version %1").arg(ws.schemaVersion());
+                    } catch (const StoreError& e) {
+                        errors[i] = e.toString();
+                    }
+                });
+                threads.last()->start();
+            }
+            start.release(4);
+            for (QThread* t : threads) {
+                QVERIFY(t->wait(60000));
+                delete t;
+            }
+            for (const QString& error : errors)
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
+            QCOMPARE(ws.rooms().size(), manifestFile(QStringLiteral("edge_cases.sqlite")).value(QLatin1String("room_ids")).toArray().size());
+        }
     }
 
     void reopenKeepsEverything()

@@ -1,6 +1,7 @@
 #include "toolpairer.h"
 
 #include <algorithm>
+#include <QMap>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QTest>
@@ -159,6 +160,44 @@ private slots:
                     paired.insert(*c.endIndex);
             }
             QCOMPARE(closingEnds, paired);
+        }
+    }
+
+    // What an import keeps in its table at each commit: the calls settled so far, plus the starts opened since
+    // the last commit, minus the open rows a later end closed. At every cut that is exactly what pairing the rows
+    // read so far at once gives: a process killed after any commit leaves the calls of the rows it committed.
+    void tableAtEveryCommitEqualsWhole()
+    {
+        QRandomGenerator random(20261201);
+        for (int room = 0; room < 200; ++room) {
+            QVector<ToolEvent> events;
+            const int rows = random.bounded(1, 80);
+            for (qint64 i = 0; i < rows; ++i) {
+                const QString group = QStringLiteral("g%1").arg(random.bounded(3));
+                const QString id
+                    = random.bounded(5) == 0 ? QString() : QStringLiteral("call_%1").arg(random.bounded(4));
+                const QString name = QStringLiteral("tool%1").arg(random.bounded(2));
+                events << (random.bounded(2) ? start(i, group, id, name)
+                                             : end(i, group, id, QStringLiteral("served"), 10, name));
+            }
+            ToolPairer pairer;
+            QMap<qint64, ToolCallRecord> table; // by first index, as the workspace's table holds them
+            auto commit = [&] {
+                for (const ToolCallRecord& c : pairer.takeSettled()) {
+                    if (c.startIndex)
+                        table.remove(*c.startIndex); // its open row goes
+                    table.insert(c.startIndex ? *c.startIndex : *c.endIndex, c);
+                }
+                for (const ToolCallRecord& c : pairer.takeOpened())
+                    table.insert(*c.startIndex, c);
+            };
+            for (int i = 0; i < events.size(); ++i) {
+                pairer.add(events.at(i));
+                if (random.bounded(4) == 0 || i == events.size() - 1) {
+                    commit();
+                    QCOMPARE(describe(table.values()), describe(ToolPairer::pair(events.mid(0, i + 1))));
+                }
+            }
         }
     }
 };

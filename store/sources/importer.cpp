@@ -2,10 +2,12 @@
 
 #include "../schema.h"
 #include "../storeerror.h"
+#include "../workspace.h"
 #include "aguiimporter.h"
 #include "aguilogparser.h"
 #include "craftbotimporter.h"
 #include "eventmdparser.h"
+#include "importlock.h"
 #include "roomkitimporter.h"
 #include "sourcedatabase.h"
 
@@ -79,6 +81,11 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
         throw StoreError(path, {}, QStringLiteral("no such file"));
     if (format == Format::Unknown)
         format = detect(path);
+    if (format == Format::Workspace)
+        throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
+    if (format == Format::Unknown)
+        throw unsupported(path);
+    const ImportLock lock(workspace.path());
     switch (format) {
     case Format::RoomKitSqlite:
         return RoomKitImporter::run(workspace, path, options);

@@ -17,7 +17,7 @@ QString formatName(Format format);
 Format parseFormat(const QString& name);
 
 // Imports (or syncs) `path` into `workspace`. Throws StoreError naming the file when its format is not one
-// Sightline reads, or it cannot be read.
+// Sightline reads, or it cannot be read; WorkspaceBusy (importlock.h) when another import holds the workspace.
 ImportReport import(
     Workspace& workspace, const QString& path, const ImportOptions& options = {}, Format format = Format::Unknown);
 

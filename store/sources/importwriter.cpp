@@ -39,6 +39,9 @@ ImportWriter::~ImportWriter()
 {
     m_insert.reset();
     m_fts.reset();
+    m_deleteOpen.reset();
+    m_insertRun.reset();
+    m_updateRun.reset();
     if (m_inTransaction)
         m_ws.db().rollback();
     const QByteArray restore = "PRAGMA cache_size = " + QByteArray::number(m_cacheSize);
@@ -203,6 +206,8 @@ bool ImportWriter::insert(const StoredEvent& e)
     const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
     if (++m_inBatch >= batch) {
         ++m_roomCommits;
+        if (m_beforeCommit)
+            m_beforeCommit();
         // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
         // span stay true while a big room imports (finishRoom recounts exactly).
         m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), event_count = event_count + ?, "
@@ -254,6 +259,18 @@ void ImportWriter::deleteToolCalls(bool openOnly)
         { m_room.id });
 }
 
+void ImportWriter::deleteOpenCall(qint64 startSeq)
+{
+    if (!m_deleteOpen) {
+        m_deleteOpen = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "DELETE FROM tool_calls WHERE room_id = ? AND start_seq = ? AND pairing = 'start_only'");
+    }
+    m_deleteOpen->bind(1, m_room.id);
+    m_deleteOpen->bind(2, startSeq);
+    m_deleteOpen->step();
+    m_deleteOpen->reset();
+}
+
 void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
 {
     SqliteStatement st(m_ws.handle(),
@@ -291,31 +308,58 @@ void ImportWriter::replaceRuns(const RunRecords& runs)
 {
     m_ws.exec(QStringLiteral("DELETE FROM runs WHERE room_id = ?"), { m_room.id });
     // A room of a million events has a quarter of a million turns: one statement, bound natively.
-    SqliteStatement st(m_ws.handle(),
-        "INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, ended_us, "
-        "outcome, detail, synthetic, usage_json, interrupts_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    for (const RunRecord& r : runs) {
-        st.bind(1, m_room.id);
-        st.bind(2, r.groupId);
-        st.bind(3, r.kind);
-        bindText(st, 4, r.name);
-        bindText(st, 5, r.parentGroupId);
-        st.bind(6, r.firstIndex);
-        st.bind(7, r.lastIndex);
-        st.bind(8, r.startMicros);
-        st.bind(9, r.endMicros);
-        bindText(st, 10, r.outcome);
-        bindText(st, 11, r.detail);
-        st.bind(12, qint64(r.synthetic ? 1 : 0));
-        bindText(st, 13, r.usageJson);
-        bindText(st, 14, r.interruptsJson);
+    for (const RunRecord& r : runs)
+        writeRun(r, 0);
+}
+
+qint64 ImportWriter::writeRun(const RunRecord& r, qint64 rowId)
+{
+    if (!m_insertRun) {
+        m_insertRun = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, "
+            "ended_us, outcome, detail, synthetic, usage_json, interrupts_json) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        m_updateRun = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "UPDATE runs SET first_seq = ?, last_seq = ?, started_us = ?, ended_us = ?, outcome = ?, detail = ? "
+            "WHERE id = ?");
+    }
+    if (rowId != 0) {
+        SqliteStatement& st = *m_updateRun;
+        st.bind(1, r.firstIndex);
+        st.bind(2, r.lastIndex);
+        st.bind(3, r.startMicros);
+        st.bind(4, r.endMicros);
+        bindText(st, 5, r.outcome);
+        bindText(st, 6, r.detail);
+        st.bind(7, rowId);
         st.step();
         st.reset();
+        return rowId;
     }
+    SqliteStatement& st = *m_insertRun;
+    st.bind(1, m_room.id);
+    st.bind(2, r.groupId);
+    st.bind(3, r.kind);
+    bindText(st, 4, r.name);
+    bindText(st, 5, r.parentGroupId);
+    st.bind(6, r.firstIndex);
+    st.bind(7, r.lastIndex);
+    st.bind(8, r.startMicros);
+    st.bind(9, r.endMicros);
+    bindText(st, 10, r.outcome);
+    bindText(st, 11, r.detail);
+    st.bind(12, qint64(r.synthetic ? 1 : 0));
+    bindText(st, 13, r.usageJson);
+    bindText(st, 14, r.interruptsJson);
+    st.step();
+    st.reset();
+    return sqlite3_last_insert_rowid(m_ws.handle());
 }
 
 void ImportWriter::updateRoom(qint64 syncedSeq)
 {
+    if (m_beforeCommit)
+        m_beforeCommit();
     const qint64 id = m_room.id;
     // QtSql binds positional '?' only, so the room id is bound once per use.
     m_ws.exec(

@@ -5,6 +5,7 @@
 #include "../toolcallrecord.h"
 #include "importreport.h"
 
+#include <functional>
 #include <memory>
 #include <QByteArray>
 #include <QString>
@@ -90,8 +91,16 @@ public:
     // indexes it for search if it was not indexed yet and now has text to index.
     void refreshRow(const StoredEvent& event);
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
+    void deleteOpenCall(qint64 startSeq); // the start_only row of a call that an end has now closed
     void insertToolCalls(const ToolCallRecords& calls);
     void replaceRuns(const RunRecords& runs);
+    // Writes one run: a new row when `rowId` is 0, else that row again. Returns its row id.
+    qint64 writeRun(const RunRecord& run, qint64 rowId);
+    // Called inside every commit of the room, before it: what an importer derives from the rows as they stream
+    // by (paired calls, turns) is written in the same transaction as those rows and the cursor, so a process
+    // killed at any point leaves a workspace whose calls and turns are those of the rows it holds, and a
+    // resumed import ends where a clean one does.
+    void setBeforeCommit(std::function<void()> hook) { m_beforeCommit = std::move(hook); }
     // Recounts the room, moves its cursor, commits, and adds the room to the report.
     void finishRoom(qint64 syncedSeq);
     // The same in the middle of a room (its tool calls paired so far): what was read shows whole in a reader
@@ -116,6 +125,10 @@ private:
     ImportReport& m_report;
     std::unique_ptr<SqliteStatement> m_insert;
     std::unique_ptr<SqliteStatement> m_fts;
+    std::unique_ptr<SqliteStatement> m_deleteOpen;
+    std::unique_ptr<SqliteStatement> m_insertRun;
+    std::unique_ptr<SqliteStatement> m_updateRun;
+    std::function<void()> m_beforeCommit;
     RoomCursor m_room;
     ImportReport::Room m_counted;
     bool m_inTransaction = false;

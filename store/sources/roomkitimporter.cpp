@@ -16,6 +16,8 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
+#include <QScopeGuard>
+#include <QSet>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -95,10 +97,11 @@ QVector<RoomCursor> importRooms(ImportWriter& writer, SourceDatabase& src, qint6
     return targets;
 }
 
-// The calls the room's last sync left open, back in the pairer (what this import reads may close them), and
-// out of the table until the room is written again.
-void reopenCalls(ImportWriter& writer, qint64 roomId, ToolPairer& pairer)
+// The calls the room's last sync (or a killed import) left open, back in the pairer: what this import reads may
+// close them. Their rows stay in the table until an end closes them; returns their starts' indexes.
+QSet<qint64> reopenCalls(ImportWriter& writer, qint64 roomId, ToolPairer& pairer)
 {
+    QSet<qint64> starts;
     QSqlQuery open = writer.workspace().exec(
         QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, started_us, status, arguments "
                        "FROM tool_calls WHERE room_id = ? AND pairing = 'start_only' ORDER BY start_seq"),
@@ -114,9 +117,10 @@ void reopenCalls(ImportWriter& writer, qint64 roomId, ToolPairer& pairer)
         e.contentStatus = open.value(5).toString();
         e.arguments = open.value(6).toString();
         pairer.add(e);
+        starts.insert(e.index);
     }
-    open.finish();
-    writer.deleteToolCalls(true);
+    pairer.takeOpened(); // already in the table
+    return starts;
 }
 
 void writeCalls(ImportWriter& writer, ToolCallRecords calls)
@@ -131,18 +135,20 @@ void writeCalls(ImportWriter& writer, ToolCallRecords calls)
 }
 
 // One AI response per correlation id, from its first to its last row: the runs the room had, stretched by the
-// rows read since, kept as they stream by (a GROUP BY over the room after each import cost a fourteenth of it).
+// rows read since, kept as they stream by (a GROUP BY over the room after each import cost a fourteenth of it)
+// and written with every commit (only the ones its rows changed).
 class Responses
 {
 public:
     Responses(Workspace& ws, qint64 roomId)
     {
-        QSqlQuery q = ws.exec(QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us FROM runs "
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us, id FROM runs "
                                              "WHERE room_id = ? AND kind = 'ai_response'"),
             { roomId });
         while (q.next()) {
             m_spans.insert(q.value(0).toString(),
-                { q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(), q.value(4).toLongLong() });
+                { q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(), q.value(4).toLongLong(),
+                    q.value(5).toLongLong() });
         }
     }
 
@@ -152,41 +158,46 @@ public:
             return;
         auto it = m_spans.find(r.groupId);
         if (it == m_spans.end()) {
-            m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros });
+            m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros, 0 });
+            m_changed.insert(r.groupId);
             return;
         }
+        const Span before = *it;
         it->first = std::min(it->first, r.index);
         it->last = std::max(it->last, r.index);
         if (r.createdMicros != 0) {
             it->firstUs = it->firstUs ? std::min(it->firstUs, r.createdMicros) : r.createdMicros;
             it->lastUs = std::max(it->lastUs, r.createdMicros);
         }
+        if (it->first != before.first || it->last != before.last || it->firstUs != before.firstUs
+            || it->lastUs != before.lastUs)
+            m_changed.insert(r.groupId);
     }
 
-    RunRecords runs() const
+    // Writes the responses changed since the last call.
+    void write(ImportWriter& writer)
     {
-        RunRecords out;
-        for (auto it = m_spans.cbegin(); it != m_spans.cend(); ++it) {
+        for (const QString& group : std::exchange(m_changed, {})) {
+            Span& span = m_spans[group];
             RunRecord r;
-            r.groupId = it.key();
+            r.groupId = group;
             r.kind = QStringLiteral("ai_response");
-            r.firstIndex = it->first;
-            r.lastIndex = it->last;
-            r.startMicros = it->firstUs;
-            r.endMicros = it->lastUs;
-            out.append(r);
+            r.firstIndex = span.first;
+            r.lastIndex = span.last;
+            r.startMicros = span.firstUs;
+            r.endMicros = span.lastUs;
+            span.rowId = writer.writeRun(r, span.rowId);
         }
-        std::sort(out.begin(), out.end(),
-            [](const RunRecord& a, const RunRecord& b) { return *a.firstIndex < *b.firstIndex; });
-        return out;
     }
 
 private:
     struct Span
     {
         qint64 first, last, firstUs, lastUs;
+        qint64 rowId; // its row in runs, 0 until written
     };
     QHash<QString, Span> m_spans;
+    QSet<QString> m_changed;
 };
 
 } // namespace
@@ -248,23 +259,37 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
             [&](const RoomCursor& a, const RoomCursor& b) { return rows.value(a.id) > rows.value(b.id); });
     }
 
-    SqliteStatement read(src.handle(),
-        "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
-        "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
-        "WHERE room_id = ? AND idx > ? ORDER BY idx");
     for (const RoomCursor& room : targets) {
         if (writer.cancelled())
             break;
+        // Each room is read as the file is now: a writer that started since the open is read under its locks.
+        src.refresh();
+        SqliteStatement read(src.handle(),
+            "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
+            "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
+            "WHERE room_id = ? AND idx > ? ORDER BY idx");
         writer.beginRoom(room);
         qint64 synced = room.syncedSeq;
         Responses responses(ws, room.id);
         // Calls are paired as their rows are read and written as they settle, batch by batch: an end is written
         // folded into its card exactly when it closes a start, and only the calls still open stay in memory.
         ToolPairer pairer;
-        reopenCalls(writer, room.id, pairer);
+        QSet<qint64> openInTable = reopenCalls(writer, room.id, pairer);
+        writer.setBeforeCommit([&] {
+            const ToolCallRecords settled = pairer.takeSettled();
+            for (const ToolCallRecord& c : settled) {
+                if (c.startIndex && openInTable.remove(*c.startIndex))
+                    writer.deleteOpenCall(*c.startIndex); // a start an earlier commit wrote open, closed now
+            }
+            writeCalls(writer, settled);
+            const ToolCallRecords opened = pairer.takeOpened();
+            for (const ToolCallRecord& c : opened)
+                openInTable.insert(*c.startIndex);
+            writeCalls(writer, opened);
+            responses.write(writer);
+        });
+        const auto unhook = qScopeGuard([&writer] { writer.setBeforeCommit({}); }); // it holds this room's locals
         bool checkpointed = false;
-        bool openWritten = false; // the open calls are in the table as start_only (since the checkpoint)
-        int commitsSeen = 0;
         qint64 lastIndex = room.syncedSeq;
         read.bind(1, room.nativeId);
         read.bind(2, room.syncedSeq);
@@ -330,31 +355,14 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
                 skipped(); // already in the workspace
                 continue;
             }
-            if (writer.roomCommits() == commitsSeen)
-                continue;
-            commitsSeen = writer.roomCommits();
-            if (!checkpointed) {
-                // After a big room's first batch, its rows so far are made whole for a reader: the first screen of
-                // a store never opened before shows while the rest of it imports.
+            if (!checkpointed && writer.roomCommits() > 0) {
+                // After a big room's first batch (its calls and turns committed with it), the room is counted for a
+                // reader: the first screen of a store never opened before shows while the rest of it imports.
                 checkpointed = true;
-                writeCalls(writer, pairer.takeSettled());
-                writeCalls(writer, pairer.openCalls());
-                openWritten = true;
-                writer.replaceRuns(responses.runs());
                 writer.checkpointRoom(synced);
-            } else {
-                if (std::exchange(openWritten, false))
-                    writer.deleteToolCalls(true); // they come back settled, or open at the end
-                writeCalls(writer, pairer.takeSettled());
             }
         }
-        rows.reset(); // its thread stops before the statement it steps is reset
-        read.reset();
-        if (openWritten)
-            writer.deleteToolCalls(true);
-        writeCalls(writer, pairer.takeSettled());
-        writeCalls(writer, pairer.openCalls());
-        writer.replaceRuns(responses.runs());
+        rows.reset(); // its thread stops before the statement it steps is finalized
         writer.finishRoom(synced);
     }
     writer.finish();

@@ -52,32 +52,41 @@ bool SourceDatabase::looksLikeSqlite(const QString& path)
 
 SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
     : m_path(path)
-    , m_connection(nextConnectionName())
+    , m_busyTimeoutMs(busyTimeoutMs)
 {
-    QFile file(path);
-    if (!QFileInfo::exists(path))
-        throw StoreError(path, {}, QStringLiteral("no such file"));
+    open();
+}
+
+void SourceDatabase::open()
+{
+    QFile file(m_path);
+    if (!QFileInfo::exists(m_path))
+        throw StoreError(m_path, {}, QStringLiteral("no such file"));
     if (!file.open(QIODevice::ReadOnly))
-        throw StoreError(path, {}, QStringLiteral("cannot read: ") + file.errorString());
+        throw StoreError(m_path, {}, QStringLiteral("cannot read: ") + file.errorString());
     const QByteArray header = file.read(100);
-    checkHeader(path, header, file.size());
+    checkHeader(m_path, header, file.size());
     file.close();
 
     // Byte 18 is 2 for a WAL database. A rollback-journal database is read under SQLite's locks (mode=ro needs
     // no side file there); so is a WAL database whose -wal file exists (its writer may be running). A WAL
-    // database without one has no writer, and immutable=1 reads it without leaving -wal/-shm files behind.
+    // database without one has no writer now, and immutable=1 reads it without leaving -wal/-shm files behind;
+    // refresh() reopens it under the locks when a writer has started since.
     const bool wal = header.at(18) == 2;
-    const bool live = !wal || QFileInfo::exists(path + QStringLiteral("-wal"));
-    const QString uri = QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded)
+    const bool live = !wal || QFileInfo::exists(m_path + QStringLiteral("-wal"));
+    m_immutable = !live;
+    const QFileInfo info(m_path);
+    m_openedSize = info.size();
+    m_openedModified = info.lastModified();
+    const QString uri = QUrl::fromLocalFile(QFileInfo(m_path).absoluteFilePath()).toString(QUrl::FullyEncoded)
         + (live ? QStringLiteral("?mode=ro") : QStringLiteral("?immutable=1"));
+    m_connection = nextConnectionName();
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(uri);
     m_db.setConnectOptions(
-        QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
+        QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
     auto fail = [this](const QString& message) {
-        m_db.close();
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_connection);
+        close();
         throw StoreError(m_path, {}, message);
     };
     if (!m_db.open())
@@ -89,7 +98,7 @@ SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
         q = QSqlQuery();
         fail(error.contains(QLatin1String("locked"), Qt::CaseInsensitive)
                 ? QStringLiteral("the database is locked by another program (waited %1 ms): %2")
-                      .arg(busyTimeoutMs)
+                      .arg(m_busyTimeoutMs)
                       .arg(error)
                 : QStringLiteral("cannot read ") + what + QStringLiteral(": ") + error);
     };
@@ -102,11 +111,33 @@ SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
         failRead(q, QStringLiteral("the database schema"));
 }
 
-SourceDatabase::~SourceDatabase()
+void SourceDatabase::close()
 {
+    m_handle = nullptr;
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connection);
+}
+
+bool SourceDatabase::refresh()
+{
+    if (!m_immutable)
+        return false; // SQLite's locks already keep each read consistent
+    // immutable=1 promises SQLite the file never changes: it neither locks nor looks at a -wal file. A writer that
+    // started since (a -wal file now, or the file itself changed) would be read wrong, so the file is read again
+    // under the locks, as any store with a writer is.
+    const QFileInfo info(m_path);
+    if (!QFileInfo::exists(m_path + QStringLiteral("-wal")) && info.size() == m_openedSize
+        && info.lastModified() == m_openedModified)
+        return false;
+    close();
+    open();
+    return true;
+}
+
+SourceDatabase::~SourceDatabase()
+{
+    close();
 }
 
 bool SourceDatabase::hasTable(const QString& name)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDateTime>
 #include <QSqlDatabase>
 #include <QString>
 
@@ -24,6 +25,11 @@ public:
     QSqlDatabase& db() { return m_db; }
     sqlite3* handle() const { return m_handle; }
     int userVersion() const { return m_userVersion; }
+    bool isImmutable() const { return m_immutable; } // opened with immutable=1 (no writer when it was opened)
+    // Before a read: an immutable file that a writer has touched since it was opened (a -wal file beside it now,
+    // or another size or time) is opened again under SQLite's locks. True when it was reopened: statements
+    // prepared on the old handle must be prepared again. Throws StoreError as the constructor does.
+    bool refresh();
     bool hasTable(const QString& name);
     QStringList columns(const QString& table);
 
@@ -31,7 +37,14 @@ public:
     static bool looksLikeSqlite(const QString& path);
 
 private:
+    void open();
+    void close();
+
     QString m_path;
+    int m_busyTimeoutMs;
+    bool m_immutable = false;
+    qint64 m_openedSize = 0;
+    QDateTime m_openedModified;
     QString m_connection;
     QSqlDatabase m_db;
     sqlite3* m_handle = nullptr;
