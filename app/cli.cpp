@@ -4,6 +4,7 @@
 #include "filterquery.h"
 #include "jsonline.h"
 #include "sources/importer.h"
+#include "sources/importlock.h"
 #include "storeerror.h"
 #include "timeutil.h"
 #include "workspace.h"
@@ -292,7 +293,12 @@ private:
         if (format == Importer::Format::Unknown)
             throw Importer::unsupported(path);
         auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path));
-        reportProblems(Importer::import(*workspace, path, {}, format));
+        try {
+            reportProblems(Importer::import(*workspace, path, {}, format));
+        } catch (const WorkspaceBusy& e) {
+            // A window (or another command) is importing this source: what it has committed is read as it is.
+            m_err << "note: " << e.message() << "; showing what it has imported so far" << Qt::endl;
+        }
         return workspace;
     }
 
