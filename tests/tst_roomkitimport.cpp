@@ -485,6 +485,43 @@ private slots:
         sqlite3_close(writer);
     }
 
+    // A store with no writer when the import starts is read with immutable=1 (no side files); a writer that
+    // starts while the import runs is then read under SQLite's locks, so its rows are not missed.
+    void aWriterThatStartsMidImportIsSeen()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        QVERIFY(!QFile::exists(source + QStringLiteral("-wal")));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const QString late = QStringLiteral("sup-handoff-es");
+        sqlite3* writer = nullptr;
+        ImportOptions options;
+        options.roomReady = [&](qint64 roomId) {
+            if (writer || ws.findRooms(late).value(0) == roomId)
+                return;
+            // The first room is in; RoomKit starts and appends to a room not read yet, keeping its -wal.
+            QCOMPARE(sqlite3_open(source.toUtf8().constData(), &writer), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(writer,
+                         "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                         "INSERT INTO events SELECT 'late-row', room_id, idx + 1, type, visibility, source_channel_id,"
+                         " source_channel_type, participant_id, NULL, NULL, NULL, created_ts + 1,"
+                         " json_set(data, '$.id', 'late-row', '$.index', idx + 1) FROM events"
+                         " WHERE room_id = 'sup-handoff-es' AND idx = (SELECT max(idx) FROM events"
+                         " WHERE room_id = 'sup-handoff-es');",
+                         nullptr, nullptr, nullptr),
+                SQLITE_OK);
+        };
+        Importer::import(ws, source, options);
+        QVERIFY(writer);
+        const qint64 room = ws.findRooms(late).first();
+        const EventRecords tail = ws.listEvents(room, {}, PageRequest { 1, 0, true, {}, {} });
+        QCOMPARE(tail.size(), 1);
+        QCOMPARE(tail.first().nativeId, QStringLiteral("late-row"));
+        QCOMPARE(ws.room(room)->eventCount,
+            manifestRoom(QStringLiteral("support.sqlite"), late).value(QLatin1String("event_count")).toInteger() + 1);
+        sqlite3_close(writer);
+    }
+
     // A big room is made whole after its first batch (counted, its calls so far paired) so that a reader can
     // show it while the rest imports; in the end the workspace is the same as one imported in a single batch.
     void firstBatchIsWholeAndTheEndIsTheSame()
