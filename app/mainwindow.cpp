@@ -12,8 +12,7 @@
 #include "searchbar.h"
 #include "sources/importer.h"
 #include "storeerror.h"
-#include "storethread.h"
-#include "storeworker.h"
+#include "storeclient.h"
 #include "theme.h"
 #include "timelineview.h"
 
@@ -55,9 +54,9 @@
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_store(new StoreThread(this))
+    , m_store(new StoreClient(this))
     , m_roomModel(new RoomListModel(this))
-    , m_eventModel(new EventListModel(m_store->worker(), this))
+    , m_eventModel(new EventListModel(m_store, this))
     , m_roomList(new RoomListView(m_roomModel, this))
     , m_eventList(new EventListView(this))
     , m_timeline(new TimelineView(this))
@@ -144,36 +143,28 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_status);
     createActions();
 
-    StoreWorker* worker = m_store->worker();
-    m_eventModel->setCountWorker(m_store->counter());
-    connect(m_store->counter(), &StoreWorker::failed, this, &MainWindow::showError);
-    StoreWorker* importer = m_store->importer();
-    connect(worker, &StoreWorker::workspaceOpened, this, [this, importer](const QString& path) {
-        setWindowFilePath(path);
-        // The other connections open the workspace once the first one has made (or migrated) it.
-        QMetaObject::invokeMethod(m_store->counter(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, path));
-        if (!m_pendingImports.isEmpty()) {
-            // In the background, on its own connection: the window stays in use, and the biggest room shows
-            // after its first batch while the rest imports.
-            m_importLabel->setText(tr("Importing %1…").arg(QFileInfo(m_pendingImports.first()).fileName()));
-            m_importBar->setRange(0, 0);
-            m_importBar->setValue(0);
-            m_importLabel->show();
-            m_importBar->show();
-            m_importCancel->show();
-            m_importTick->start();
-            ++m_importsQueued;
-            QMetaObject::invokeMethod(importer, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, path));
-            QMetaObject::invokeMethod(
-                importer, "importSources", Qt::QueuedConnection, Q_ARG(QStringList, m_pendingImports));
-            m_pendingImports.clear();
-            return;
-        }
-        QMetaObject::invokeMethod(
-            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+    connect(m_store, &StoreClient::failed, this, [this](quint64, StoreClient::Kind kind, const QString& message) {
+        // A block or the row index that failed says so in the timeline itself (EventListModel::blockFailed).
+        if (kind != StoreClient::Kind::Block)
+            showError(message);
     });
-    connect(importer, &StoreWorker::failed, this, &MainWindow::showError);
-    connect(importer, &StoreWorker::importProgress, this, [this](qint64 done, qint64 total) {
+    connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {
+        setWindowFilePath(path);
+        if (!m_store->isImporting())
+            m_store->loadRooms();
+    });
+    // In the background, on its own connection: the window stays in use, and the biggest room shows after its
+    // first batch while the rest imports.
+    connect(m_store, &StoreClient::importStarted, this, [this](const QStringList& sources) {
+        m_importLabel->setText(tr("Importing %1…").arg(QFileInfo(sources.first()).fileName()));
+        m_importBar->setRange(0, 0);
+        m_importBar->setValue(0);
+        m_importLabel->show();
+        m_importBar->show();
+        m_importCancel->show();
+        m_importTick->start();
+    });
+    connect(m_store, &StoreClient::importProgress, this, [this](qint64 done, qint64 total) {
         // QProgressBar takes int: per mille, so a million-row import does not overflow it.
         m_importBar->setRange(0, 1000);
         m_importBar->setValue(total > 0 ? int(done * 1000 / total) : 1000);
@@ -182,42 +173,29 @@ MainWindow::MainWindow(QWidget* parent)
     // A room made whole while the import goes on: the list shows it at once, and then not more than twice a
     // second (the first one is the biggest room's first batch: waiting out the half second first made a store's
     // first screen half a second late).
-    auto loadRooms = [this] {
-        QMetaObject::invokeMethod(
-            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
-    };
-    connect(importer, &StoreWorker::roomReady, this, [this, loadRooms] {
+    connect(m_store, &StoreClient::roomReady, this, [this] {
         m_roomMadeWhole = true;
         if (m_roomsRefresh->isActive()) {
             m_roomsWaiting = true; // listed when the half second is over
             return;
         }
-        loadRooms();
+        m_store->loadRooms();
         m_roomsRefresh->start();
     });
-    connect(m_roomsRefresh, &QTimer::timeout, this, [this, loadRooms] {
+    connect(m_roomsRefresh, &QTimer::timeout, this, [this] {
         if (!std::exchange(m_roomsWaiting, false))
             return;
-        loadRooms();
+        m_store->loadRooms();
         m_roomsRefresh->start();
     });
-    connect(m_importTick, &QTimer::timeout, this, loadRooms);
-    connect(importer, &StoreWorker::imported, this, [this](const ImportReport& report) {
+    connect(m_importTick, &QTimer::timeout, m_store, &StoreClient::loadRooms);
+    connect(m_store, &StoreClient::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
         statusBar()->showMessage(
             tr("Imported %n new event(s) from %1", nullptr, int(report.added())).arg(report.source), 8000);
     });
-    connect(importer, &StoreWorker::importFinished, this, [this](bool cancelled) {
-        // One reply for every import queued, even one that found no workspace; another may be queued behind it.
-        m_importsQueued = std::max(0, m_importsQueued - 1);
-        if (m_importsQueued == 0) {
-            m_importLabel->hide();
-            m_importBar->hide();
-            m_importCancel->hide();
-            m_roomsRefresh->stop();
-            m_roomsWaiting = false;
-            m_importTick->stop();
-        }
+    connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
+        hideImportStatus();
         if (cancelled)
             statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
         if (!m_importProblems.isEmpty()) {
@@ -225,13 +203,10 @@ MainWindow::MainWindow(QWidget* parent)
                 tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
             m_importProblems.clear();
         }
-        QMetaObject::invokeMethod(
-            m_store->worker(), "loadRooms", Qt::QueuedConnection, Q_ARG(quint64, ++m_roomsGeneration));
+        m_store->loadRooms();
     });
-    connect(m_importCancel, &QToolButton::clicked, this, [this] { m_store->importer()->cancelImport(); });
-    connect(worker, &StoreWorker::roomsLoaded, this, [this](quint64 generation, const RoomSummaries& rooms) {
-        if (generation != m_roomsGeneration)
-            return;
+    connect(m_importCancel, &QToolButton::clicked, m_store, &StoreClient::cancelImport);
+    connect(m_store, &StoreClient::roomsLoaded, this, [this](quint64, const RoomSummaries& rooms) {
         const qint64 current = m_roomList->currentRoom();
         const qint64 at = currentIndex();
         const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
@@ -266,13 +241,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (!isImporting())
             emit roomsShown();
     });
-    connect(worker, &StoreWorker::failed, this, &MainWindow::showError);
-    connect(worker, &StoreWorker::detailsLoaded, this, [this](quint64 generation, const EventDetails& details) {
-        if (generation == m_detailsGeneration && details.roomId == m_eventModel->roomId())
+    connect(m_store, &StoreClient::detailsLoaded, this, [this](quint64, const EventDetails& details) {
+        if (details.roomId == m_eventModel->roomId())
             m_details->setDetails(details);
     });
-    connect(worker, &StoreWorker::problemCallFound, this, [this](quint64 generation, qint64 roomId, qint64 index) {
-        if (generation != m_problemGeneration || roomId != m_eventModel->roomId())
+    connect(m_store, &StoreClient::problemCallFound, this, [this](quint64, qint64 roomId, qint64 index) {
+        if (roomId != m_eventModel->roomId())
             return;
         if (index < 0)
             statusBar()->showMessage(tr("No more failed, refused or unanswered calls that way."), 4000);
@@ -280,6 +254,10 @@ MainWindow::MainWindow(QWidget* parent)
             goToIndex(index);
     });
     connect(m_details, &DetailsPane::goToIndex, this, &MainWindow::goToIndex);
+    connect(m_eventModel, &EventListModel::blockFailed, this, [this](int block, const QString& message) {
+        if (block < 0) // the row index: without it the room cannot be scrolled past its first screen
+            showError(tr("This room's events could not be counted:\n%1").arg(message));
+    });
     connect(m_eventModel, &EventListModel::indexReady, this, [this](qint64 index, int row) {
         if (row < 0 && !isRawMode()) {
             // Folded into a card or a message in the timeline: the raw rows show it on its own.
@@ -320,9 +298,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_searchBar, &SearchBar::next, this, [this] { goToMatch(true); });
     connect(m_searchBar, &SearchBar::previous, this, [this] { goToMatch(false); });
-    connect(m_store->counter(), &StoreWorker::rowsFound, this,
-        [this](quint64 generation, qint64 roomId, const QVector<qint64>& indexes) {
-            if (generation != m_matchesGeneration || roomId != m_eventModel->roomId())
+    connect(m_store, &StoreClient::rowsFound, this, [this](quint64 request, qint64 roomId, const QVector<qint64>& indexes) {
+            if (request != m_matchesRequest || roomId != m_eventModel->roomId())
                 return;
             m_matches = indexes;
             if (std::exchange(m_goToFirstMatch, false) && !m_matches.isEmpty()) {
@@ -337,14 +314,9 @@ MainWindow::MainWindow(QWidget* parent)
             return;
         m_resultsDock->show();
         m_results->clear();
-        QMetaObject::invokeMethod(m_store->counter(), "searchAllRooms", Qt::QueuedConnection,
-            Q_ARG(quint64, ++m_resultsGeneration), Q_ARG(QString, text),
-            Q_ARG(bool, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly));
+        m_store->searchAllRooms(text, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly);
     });
-    connect(m_store->counter(), &StoreWorker::searchFound, this,
-        [this](quint64 generation, const QString& text, const SearchHits& hits) {
-            if (generation != m_resultsGeneration)
-                return;
+    connect(m_store, &StoreClient::searchFound, this, [this](quint64, const QString& text, const SearchHits& hits) {
             m_resultsDock->setWindowTitle(hits.size() >= 1000
                     ? tr("Search Results: the first 1,000 events holding “%1”").arg(text)
                     : tr("Search Results: %1 events holding “%2”").arg(QLocale().toString(hits.size()), text));
@@ -380,22 +352,15 @@ MainWindow::MainWindow(QWidget* parent)
     // The panes write into the bar, which applies the filter and shows it as text.
     connect(m_filterPane, &FilterPane::filterEdited, this,
         [this](const EventFilter& filter) { m_filterBar->setText(FilterQuery::format(filter)); });
-    connect(m_store->counter(), &StoreWorker::facetsLoaded, this, [this](quint64 generation, const FacetCounts& f) {
-        m_facetsInFlight = false;
-        if (generation == m_facetsGeneration && f.roomId == m_eventModel->roomId())
+    connect(m_store, &StoreClient::facetsLoaded, this, [this](quint64, const FacetCounts& f) {
+        if (f.roomId == m_eventModel->roomId())
             m_filterPane->setCounts(f);
-        if (m_facetsStale)
-            requestFacets();
     });
     // The room's own values complete in the filter bar; read on the count worker, after the room's row index.
-    connect(m_store->counter(), &StoreWorker::roomValuesLoaded, this,
-        [this](quint64 generation, qint64 roomId, const QVariantMap& values) {
-            if (generation != m_valuesGeneration || roomId != m_eventModel->roomId())
-                return;
-            QMap<QString, QStringList> byField;
-            for (auto it = values.cbegin(); it != values.cend(); ++it)
-                byField.insert(it.key(), it.value().toStringList());
-            m_filterBar->setCompletions(byField);
+    connect(m_store, &StoreClient::roomValuesLoaded, this,
+        [this](quint64, qint64 roomId, const QMap<QString, QStringList>& values) {
+            if (roomId == m_eventModel->roomId())
+                m_filterBar->setCompletions(values);
         });
     connect(m_roomList, &RoomListView::roomActivated, this, [this](qint64 roomId) {
         if (!(m_keepingRoom && roomId == m_eventModel->roomId()))
@@ -598,8 +563,7 @@ void MainWindow::loadDetails(const QModelIndex& current)
         m_detailsPending = true;
         return;
     }
-    QMetaObject::invokeMethod(m_store->worker(), "loadDetails", Qt::QueuedConnection,
-        Q_ARG(quint64, ++m_detailsGeneration), Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(qint64, e->index));
+    m_store->loadDetails(m_eventModel->roomId(), e->index);
 }
 
 void MainWindow::showRoom(qint64 roomId)
@@ -609,8 +573,7 @@ void MainWindow::showRoom(qint64 roomId)
     m_filterPane->clear();
     requestFacets();
     findMatches();
-    QMetaObject::invokeMethod(m_store->counter(), "loadRoomValues", Qt::QueuedConnection,
-        Q_ARG(quint64, ++m_valuesGeneration), Q_ARG(qint64, roomId));
+    m_store->loadRoomValues(roomId);
     QString summary;
     for (const RoomSummary& r : m_roomModel->rooms()) {
         if (r.id == roomId)
@@ -624,25 +587,15 @@ void MainWindow::showRoom(qint64 roomId)
 
 void MainWindow::requestFacets()
 {
-    // Counts of a million rows take a quarter of a second: while one is out, filters typed in the meantime
-    // wait, and only the last of them is counted.
-    if (m_facetsInFlight) {
-        m_facetsStale = true;
-        return;
-    }
-    m_facetsStale = false;
-    if (m_eventModel->roomId() == 0 || !m_filterDock->isVisible())
-        return;
-    m_facetsInFlight = true;
-    QMetaObject::invokeMethod(m_store->counter(), "loadFacets", Qt::QueuedConnection,
-        Q_ARG(quint64, ++m_facetsGeneration), Q_ARG(qint64, m_eventModel->roomId()),
-        Q_ARG(EventFilter, m_filterBar->filter()));
+    // The client counts one filter at a time, the latest asked meanwhile next (StoreClient::loadFacets).
+    if (m_eventModel->roomId() != 0 && m_filterDock->isVisible())
+        m_store->loadFacets(m_eventModel->roomId(), m_filterBar->filter());
 }
 
 void MainWindow::findMatches()
 {
     m_matches.clear();
-    ++m_matchesGeneration;
+    m_matchesRequest = 0;
     const QString text = m_searchBar->text();
     m_timeline->setHighlights(text.split(QLatin1Char(' '), Qt::SkipEmptyParts));
     if (text.isEmpty() || m_eventModel->roomId() == 0) {
@@ -654,8 +607,7 @@ void MainWindow::findMatches()
     f.words += text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     f.timelineItems = !isRawMode();
     m_searchBar->setSearching();
-    QMetaObject::invokeMethod(m_store->counter(), "findRows", Qt::QueuedConnection, Q_ARG(quint64, m_matchesGeneration),
-        Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(EventFilter, f));
+    m_matchesRequest = m_store->findRows(m_eventModel->roomId(), f);
 }
 
 void MainWindow::showMatchPosition()
@@ -713,9 +665,7 @@ void MainWindow::goToProblemCall(bool forward)
     if (m_eventModel->roomId() == 0)
         return;
     const qint64 from = currentIndex() >= 0 ? currentIndex() : (forward ? -1 : std::numeric_limits<qint64>::max());
-    QMetaObject::invokeMethod(m_store->worker(), "findProblemCall", Qt::QueuedConnection,
-        Q_ARG(quint64, ++m_problemGeneration), Q_ARG(qint64, m_eventModel->roomId()), Q_ARG(qint64, from),
-        Q_ARG(bool, forward));
+    m_store->findProblemCall(m_eventModel->roomId(), from, forward);
 }
 
 void MainWindow::showShortcuts()
@@ -875,12 +825,28 @@ void MainWindow::openDemo()
 
 void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& importSources)
 {
-    // Whatever was importing into the workspace open now stops after its batch (what it committed stays).
-    m_store->importer()->cancelImport();
-    m_pendingImports = importSources;
+    // Whatever was importing into the workspace open now stops after its batch (what it committed stays), and
+    // nothing asked of it is shown any more.
+    hideImportStatus();
+    m_importProblems.clear();
     m_eventModel->setRoom(0);
     m_roomModel->setRooms({});
-    QMetaObject::invokeMethod(m_store->worker(), "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspacePath));
+    m_store->open(workspacePath, importSources);
+}
+
+void MainWindow::hideImportStatus()
+{
+    m_importLabel->hide();
+    m_importBar->hide();
+    m_importCancel->hide();
+    m_roomsRefresh->stop();
+    m_roomsWaiting = false;
+    m_importTick->stop();
+}
+
+bool MainWindow::isImporting() const
+{
+    return m_store->isImporting();
 }
 
 void MainWindow::showError(const QString& message)

@@ -21,7 +21,7 @@ class QToolButton;
 class QSplitter;
 class RoomListModel;
 class RoomListView;
-class StoreThread;
+class StoreClient;
 struct ImportReport;
 
 // The main window: rooms on the left, the selected room's events on the right, and a status bar that
@@ -38,7 +38,7 @@ public:
     void openPath(const QString& path);
     void openDemo();
     // An import is queued or running: the room list fills in as rooms are made whole.
-    bool isImporting() const { return !m_pendingImports.isEmpty() || m_importsQueued > 0; }
+    bool isImporting() const;
     // How often the room list's counts move while an import runs (2 s).
     void setImportRefreshInterval(int ms);
     // Sources opened before, newest first (the ones that still exist).
@@ -84,6 +84,7 @@ private:
     void fillRecentMenu();
     void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources);
+    void hideImportStatus();
     void showError(const QString& message);
     void updateStatus();
     void moveSelection(int delta);
@@ -95,7 +96,7 @@ private:
     void findMatches(); // the search's rows in the current room, under the current filter
     void showMatchPosition(); // "n of N" for the current row
 
-    StoreThread* m_store;
+    StoreClient* m_store;
     RoomListModel* m_roomModel;
     EventListModel* m_eventModel;
     RoomListView* m_roomList;
@@ -114,17 +115,10 @@ private:
     QTreeWidget* m_results; // matches across rooms
     QVector<qint64> m_matches; // the rows the search finds in the room, ascending
     bool m_goToFirstMatch = false; // a new search: the first match at or after the current row is selected
-    quint64 m_matchesGeneration = 0;
-    quint64 m_resultsGeneration = 0;
-    quint64 m_facetsGeneration = 0;
-    bool m_facetsInFlight = false;
-    bool m_facetsStale = false; // the filter or room changed while a request was out
+    quint64 m_matchesRequest = 0; // the search's rows in the room being found (0: none)
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
-    quint64 m_detailsGeneration = 0;
     bool m_detailsPending = false; // the current row's record is not in memory yet
-    quint64 m_problemGeneration = 0;
-    quint64 m_valuesGeneration = 0;
     QLabel* m_importLabel = nullptr;
     QProgressBar* m_importBar = nullptr; // the import's progress, in the status bar while it runs
     QToolButton* m_importCancel = nullptr;
@@ -133,8 +127,5 @@ private:
     QTimer* m_importTick = nullptr; // the list's counts while an import runs
     bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
-    int m_importsQueued = 0; // imports asked of the importer and not finished
-    QStringList m_pendingImports;
     QStringList m_importProblems;
-    quint64 m_roomsGeneration = 0;
 };

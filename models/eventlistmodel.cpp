@@ -1,7 +1,7 @@
 #include "eventlistmodel.h"
 
 #include "eventflags.h"
-#include "storeworker.h"
+#include "storeclient.h"
 #include "timeutil.h"
 
 #include <QBrush>
@@ -10,18 +10,20 @@
 #include <QGuiApplication>
 #include <QPalette>
 
-EventListModel::EventListModel(StoreWorker* worker, QObject* parent)
+EventListModel::EventListModel(StoreClient* client, QObject* parent)
     : QAbstractTableModel(parent)
-    , m_worker(worker)
+    , m_client(client)
 {
-    connect(worker, &StoreWorker::rowsIndexed, this, &EventListModel::onRowsIndexed);
-    connect(worker, &StoreWorker::blockLoaded, this, &EventListModel::onBlockLoaded);
-}
-
-void EventListModel::setCountWorker(StoreWorker* counter)
-{
-    m_counter = counter;
-    connect(counter, &StoreWorker::rowsIndexed, this, &EventListModel::onRowsIndexed);
+    // The client drops the answers of an earlier view: what comes is this room under this filter.
+    connect(client, &StoreClient::rowsIndexed, this, [this](quint64, qint64, const RowIndex& index) { onRowsIndexed(index); });
+    connect(client, &StoreClient::blockLoaded, this,
+        [this](quint64 request, qint64, int block, const EventRecords& events, const ToolCallRecords& calls) {
+            onBlockLoaded(request, block, events, calls);
+        });
+    connect(client, &StoreClient::failed, this, [this](quint64 request, StoreClient::Kind kind, const QString& message) {
+        if (kind == StoreClient::Kind::Block || kind == StoreClient::Kind::RowIndex)
+            onFailed(request, message);
+    });
 }
 
 EventFilter EventListModel::queryFilter() const
@@ -36,32 +38,31 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     beginResetModel();
     m_blocks.clear();
     m_requested.clear();
+    m_failed.clear();
     m_index.reset();
     m_rowCount = 0;
     if (roomId != m_roomId)
         m_expanded.clear();
     m_roomId = roomId;
     m_filter = filter;
-    ++m_generation;
     m_wanted.reset();
     m_shown = m_total = roomId == 0 ? 0 : -1;
     endResetModel();
     emit countsChanged(m_shown, m_total);
-    if (roomId == 0 || !m_worker)
+    if (!m_client)
         return;
-    // The first screen before the index: the worker answers in order, and the index grows with the room while
-    // a block does not. The index runs on the count worker when there is one, beside the blocks.
-    requestBlock(0);
-    QMetaObject::invokeMethod(m_counter ? m_counter.data() : m_worker.data(), "indexRows", Qt::QueuedConnection,
-        Q_ARG(quint64, m_generation), Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, queryFilter()),
-        Q_ARG(int, BlockSize));
+    // The client asks for the first block (the first screen) and then the row index.
+    const StoreClient::ViewRequests asked = m_client->setView(roomId, queryFilter(), BlockSize);
+    m_indexRequest = asked.index;
+    if (roomId != 0)
+        m_requested.insert(0, asked.firstBlock);
 }
 
 void EventListModel::requestBlock(int block) const
 {
-    if (!m_worker || m_roomId == 0 || m_blocks.contains(block) || m_requested.contains(block))
+    if (!m_client || m_roomId == 0 || m_blocks.contains(block) || m_requested.contains(block))
         return;
-    qint64 from = std::numeric_limits<qint64>::min();
+    std::optional<qint64> from;
     if (m_index) {
         if (block < 0 || block >= m_index->anchors.size())
             return;
@@ -69,10 +70,7 @@ void EventListModel::requestBlock(int block) const
     } else if (block != 0) {
         return; // only the first block can be read before the index says where the others start
     }
-    m_requested.insert(block);
-    QMetaObject::invokeMethod(m_worker, "loadBlock", Qt::QueuedConnection, Q_ARG(quint64, m_generation),
-        Q_ARG(qint64, m_roomId), Q_ARG(EventFilter, queryFilter()), Q_ARG(int, block), Q_ARG(qint64, from),
-        Q_ARG(int, BlockSize));
+    m_requested.insert(block, m_client->loadBlock(block, from));
 }
 
 void EventListModel::fetchRows(int first, int last) const
@@ -85,10 +83,8 @@ void EventListModel::fetchRows(int first, int last) const
         requestBlock(block);
 }
 
-void EventListModel::onRowsIndexed(quint64 generation, qint64 roomId, const RowIndex& index)
+void EventListModel::onRowsIndexed(const RowIndex& index)
 {
-    if (generation != m_generation || roomId != m_roomId)
-        return;
     // The first block was read on another connection: if the workspace changed in between, start again from
     // what the index says rather than show rows that disagree with it.
     const auto first = m_blocks.constFind(0);
@@ -115,12 +111,32 @@ void EventListModel::onRowsIndexed(quint64 generation, qint64 roomId, const RowI
     resolveWanted();
 }
 
-void EventListModel::onBlockLoaded(
-    quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls)
+void EventListModel::onFailed(quint64 request, const QString& message)
 {
-    if (generation != m_generation || roomId != m_roomId)
-        return; // a reply for a room or filter no longer shown
+    // A block that could not be read says so on its rows (not "Loading…" for ever); a view that shows it again
+    // asks for it again.
+    for (auto it = m_requested.begin(); it != m_requested.end(); ++it) {
+        if (it.value() != request)
+            continue;
+        const int block = it.key();
+        m_requested.erase(it);
+        m_failed.insert(block, message);
+        const int first = block * BlockSize;
+        const int last = std::min(first + BlockSize, m_rowCount) - 1;
+        if (last >= first)
+            emit dataChanged(index(first, 0), index(last, NUM_COLUMNS - 1));
+        emit blockFailed(block, message);
+        return;
+    }
+    if (request == m_indexRequest)
+        emit blockFailed(-1, message); // the counts stay unknown, and the window says why
+}
+
+void EventListModel::onBlockLoaded(quint64 request, int block, const EventRecords& events, const ToolCallRecords& calls)
+{
+    Q_UNUSED(request);
     m_requested.remove(block);
+    m_failed.remove(block);
     Block b;
     b.rows = events;
     b.used = ++m_tick;
@@ -185,7 +201,8 @@ const EventRecord* EventListModel::recordAt(int row) const
 {
     const Block* b = blockAt(row);
     if (!b) {
-        requestBlock(row / BlockSize);
+        if (!m_failed.contains(row / BlockSize))
+            requestBlock(row / BlockSize);
         return nullptr;
     }
     b->used = ++m_tick;
@@ -300,6 +317,16 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
         // The block is on its way: a placeholder row, repainted when it comes.
         if (role == LoadedRole)
             return false;
+        const auto failed = m_failed.constFind(index.row() / BlockSize);
+        if (failed != m_failed.constEnd()) {
+            if (role == Qt::DisplayRole && index.column() == TextColumn)
+                return tr("Could not read these events: %1").arg(*failed);
+            if (role == Qt::ToolTipRole)
+                return *failed;
+            if (role == Qt::ForegroundRole)
+                return QBrush(QColor(0xc0, 0x39, 0x2b));
+            return {};
+        }
         if (role == Qt::DisplayRole && index.column() == TextColumn)
             return tr("Loading…");
         if (role == Qt::ForegroundRole)

@@ -10,7 +10,7 @@
 #include <QPointer>
 #include <QSet>
 
-class StoreWorker;
+class StoreClient;
 
 // A room's events, one row each, read from the store worker in blocks as the view reaches them: the model never
 // holds a whole room. The store first answers with the room's first block (the first screen), then with a
@@ -42,9 +42,8 @@ public:
     // At most this many blocks stay in memory (16,384 rows), whatever the size of the room.
     static constexpr int MaxBlocks = 64;
 
-    explicit EventListModel(StoreWorker* worker, QObject* parent = nullptr);
-    // Counts go to this worker (its own connection to the same workspace), so they never hold up a block.
-    void setCountWorker(StoreWorker* counter);
+    // The model shows the client's view (StoreClient::setView): one event model per client.
+    explicit EventListModel(StoreClient* client, QObject* parent = nullptr);
 
     // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first block and the row index.
     void setRoom(qint64 roomId, const EventFilter& filter = {});
@@ -77,6 +76,8 @@ signals:
     void countsChanged(qint64 shown, qint64 total);
     void rowsLoaded(int first, int last); // a block came in
     void indexReady(qint64 index, int row);
+    // A block (-1: the row index) could not be read: its rows say so instead of "Loading…".
+    void blockFailed(int block, const QString& message);
 
 private:
     struct Block
@@ -86,9 +87,9 @@ private:
         mutable quint64 used = 0; // when it was last read, for eviction
     };
 
-    void onRowsIndexed(quint64 generation, qint64 roomId, const RowIndex& index);
-    void onBlockLoaded(
-        quint64 generation, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
+    void onRowsIndexed(const RowIndex& index);
+    void onBlockLoaded(quint64 request, int block, const EventRecords& events, const ToolCallRecords& calls);
+    void onFailed(quint64 request, const QString& message);
     const EventRecord* recordAt(int row) const; // asks for the block when it is not in memory
     const Block* blockAt(int row) const;
     void requestBlock(int block) const;
@@ -97,16 +98,16 @@ private:
     EventFilter queryFilter() const;
     GroupPosition groupPosition(int row) const;
 
-    QPointer<StoreWorker> m_worker;
-    QPointer<StoreWorker> m_counter;
+    QPointer<StoreClient> m_client;
     qint64 m_roomId = 0;
     EventFilter m_filter;
     Mode m_mode = Mode::Raw;
-    quint64 m_generation = 0;
     int m_rowCount = 0;
     std::optional<RowIndex> m_index;
     QHash<int, Block> m_blocks;
-    mutable QSet<int> m_requested; // blocks asked for and not yet answered
+    mutable QHash<int, quint64> m_requested; // blocks asked for and not yet answered: their requests
+    QHash<int, QString> m_failed; // blocks that could not be read, and why (until the room is shown again)
+    quint64 m_indexRequest = 0;
     mutable quint64 m_tick = 0;
     qint64 m_shown = -1;
     qint64 m_total = -1;

@@ -74,6 +74,33 @@ class TestMainWindow : public QObject
     }
 
 private slots:
+    // Open a store, then another before the first has opened: the second is imported into its own cached
+    // workspace (it used to go into the first one's), and the window shows it.
+    void aSecondOpenBeforeTheFirstHasOpened()
+    {
+        QTemporaryDir dir;
+        const QString a = copyFixture(dir, QStringLiteral("roomkit/many_rooms.sqlite"));
+        const QString b = copyFixture(dir, QStringLiteral("roomkit/edge_cases.sqlite"));
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(a);
+        window.openPath(b);
+        QVERIFY(shown.wait(20000));
+        QTRY_VERIFY(!window.isImporting());
+        QTRY_COMPARE(window.roomModel()->rooms().size(),
+            manifestFile(QStringLiteral("edge_cases.sqlite")).value(QLatin1String("room_ids")).toArray().size());
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            QVERIFY2(r.nativeId.startsWith(QLatin1String("edge-")), qPrintable(r.nativeId));
+        Workspace wb(Importer::cachedWorkspacePath(b));
+        QVERIFY(!wb.findRooms(QStringLiteral("edge-parallel-same-tool")).isEmpty());
+        if (QFile::exists(Importer::cachedWorkspacePath(a))) {
+            Workspace wa(Importer::cachedWorkspacePath(a));
+            QVERIFY(wa.findRooms(QStringLiteral("edge-parallel-same-tool")).isEmpty());
+        }
+    }
+
     void opensAStoreAndShowsARoom()
     {
         MainWindow window;

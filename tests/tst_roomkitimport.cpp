@@ -721,7 +721,7 @@ private slots:
         std::atomic<bool> cancel { false };
         ImportOptions options;
         options.batchRows = 50;
-        options.cancel = &cancel;
+        options.isCancelled = [&cancel] { return cancel.load(); };
         int progressCalls = 0;
         options.progress = [&](qint64 done, qint64 total) {
             ++progressCalls;

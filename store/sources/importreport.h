@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <QMetaType>
 #include <QString>
@@ -36,7 +35,7 @@ Q_DECLARE_METATYPE(ImportReport)
 struct ImportOptions
 {
     std::function<void(qint64 done, qint64 total)> progress; // called between batches
-    const std::atomic<bool>* cancel = nullptr; // checked between batches; what was committed stays
+    std::function<bool()> isCancelled; // asked before the first batch and between batches; what was committed stays
     int batchRows = 20000; // rows per transaction: about a quarter of a second of import, 35 MB of pages
     // A room's rows so far are committed and whole (counted, tool calls paired): a reader can list and show it.
     std::function<void(qint64 roomId)> roomReady;

@@ -27,6 +27,8 @@ ImportWriter::ImportWriter(
     , m_report(report)
 {
     m_report.source = sourcePath;
+    // A cancel asked before the import began: no room is started.
+    m_cancelled = m_options.isCancelled && m_options.isCancelled();
     // A batch dirties a few thousand pages; with SQLite's default 2 MB cache they spill to the log before the
     // commit and are written again by it.
     SqliteStatement size(m_ws.handle(), "PRAGMA cache_size");
@@ -222,7 +224,7 @@ bool ImportWriter::insert(const StoredEvent& e)
         m_inBatch = 0;
         if (m_options.progress)
             m_options.progress(m_done, m_total);
-        m_cancelled = m_options.cancel && m_options.cancel->load();
+        m_cancelled = m_options.isCancelled && m_options.isCancelled();
         begin();
     }
     return inserted;
@@ -400,7 +402,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
     m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
     m_report.rooms.append(m_counted);
-    m_cancelled = m_cancelled || (m_options.cancel && m_options.cancel->load());
+    m_cancelled = m_cancelled || (m_options.isCancelled && m_options.isCancelled());
 }
 
 void ImportWriter::finish()

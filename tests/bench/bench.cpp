@@ -9,8 +9,7 @@
 #include "mainwindow.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
-#include "storethread.h"
-#include "storeworker.h"
+#include "storeclient.h"
 #include "timelineview.h"
 #include "workspace.h"
 
@@ -152,18 +151,15 @@ qint64 residentKb(const char* field = "VmRSS:")
 // `workspace`, the timeline model, and the real view (only what it shows is read).
 struct Viewer
 {
-    StoreThread thread;
-    EventListModel model { thread.worker() };
+    StoreClient client;
+    EventListModel model { &client };
     TimelineView view;
 
     explicit Viewer(const QString& workspace)
     {
-        for (StoreWorker* w : { thread.worker(), thread.counter() }) {
-            QSignalSpy opened(w, &StoreWorker::workspaceOpened);
-            QMetaObject::invokeMethod(w, "openWorkspace", Qt::QueuedConnection, Q_ARG(QString, workspace));
-            waitFor([&] { return opened.count() > 0; });
-        }
-        model.setCountWorker(thread.counter());
+        QSignalSpy opened(&client, &StoreClient::workspaceOpened);
+        client.open(workspace);
+        waitFor([&] { return opened.count() > 0; });
         model.setMode(EventListModel::Mode::Timeline);
         view.setModel(&model);
         view.resize(900, 700);

@@ -1,0 +1,388 @@
+#include "storeclient.h"
+
+#include "eventkind.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "storeworker.h"
+#include "workspace.h"
+
+namespace {
+const char* const threadNames[] = { "sightline-store", "sightline-counts", "sightline-import" };
+} // namespace
+
+StoreClient::StoreClient(QObject* parent)
+    : QObject(parent)
+{
+    // For queued connections and QSignalSpy on the replies.
+    qRegisterMetaType<EventRecords>();
+    qRegisterMetaType<ToolCallRecords>();
+    qRegisterMetaType<RoomSummaries>();
+    qRegisterMetaType<RowIndex>();
+    qRegisterMetaType<EventDetails>();
+    qRegisterMetaType<FacetCounts>();
+    qRegisterMetaType<SearchHits>();
+    qRegisterMetaType<ImportReport>();
+    qRegisterMetaType<QVector<qint64>>();
+    for (int c = 0; c < 3; ++c) {
+        m_workers[c] = new StoreWorker;
+        m_workers[c]->moveToThread(&m_threads[c]);
+        m_threads[c].setObjectName(QLatin1String(threadNames[c]));
+        connect(&m_threads[c], &QThread::finished, m_workers[c], &QObject::deleteLater);
+        m_threads[c].start();
+    }
+}
+
+StoreClient::~StoreClient()
+{
+    m_closing.store(true); // the import stops after its current batch; what it committed stays
+    for (int c = 0; c < 3; ++c) {
+        StoreWorker* worker = m_workers[c];
+        QMetaObject::invokeMethod(worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
+        m_threads[c].quit();
+        m_threads[c].wait();
+    }
+}
+
+QString StoreClient::describe(Kind kind)
+{
+    switch (kind) {
+    case Kind::Open:
+        return tr("opening the workspace");
+    case Kind::Import:
+        return tr("importing");
+    case Kind::Rooms:
+        return tr("reading the rooms");
+    case Kind::RowIndex:
+        return tr("counting the room's events");
+    case Kind::Block:
+        return tr("reading the room's events");
+    case Kind::Details:
+        return tr("reading the event's details");
+    case Kind::Facets:
+        return tr("counting the filter panes' values");
+    case Kind::MatchingRows:
+        return tr("finding the words in the room");
+    case Kind::Search:
+        return tr("searching every room");
+    case Kind::RoomValues:
+        return tr("reading the room's values for completion");
+    case Kind::ProblemCall:
+        return tr("finding the next failed call");
+    case Kind::Task:
+        return tr("working on the workspace");
+    }
+    return {};
+}
+
+bool StoreClient::isWanted(quint64 request, Kind kind) const
+{
+    if (kind == Kind::Block || kind == Kind::RowIndex)
+        return m_viewOf.value(request) == m_viewId;
+    if (kind == Kind::Task)
+        return m_tasks.contains(request);
+    return m_latest[int(kind)] == request;
+}
+
+template<typename Result>
+quint64 StoreClient::post(Kind kind, Connection connection, std::function<Result(Workspace&)> work,
+    std::function<void(quint64, Result&)> deliver)
+{
+    const quint64 id = ++m_lastRequest;
+    m_latest[int(kind)] = id;
+    send<Result>(id, kind, connection, std::move(work), std::move(deliver), {});
+    return id;
+}
+
+template<typename Result>
+void StoreClient::send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
+    std::function<void(quint64, Result&)> deliver, std::function<void()> after)
+{
+    StoreWorker* worker = m_workers[connection];
+    QMetaObject::invokeMethod(
+        worker,
+        [this, worker, id, kind, work = std::move(work), deliver = std::move(deliver), after = std::move(after)]() mutable {
+            auto result = std::make_shared<std::optional<Result>>();
+            const QString error = StoreWorker::guarded([&] { result->emplace(work(worker->workspace())); });
+            // Back on the GUI thread; a client destroyed meanwhile drops the event with it.
+            QMetaObject::invokeMethod(
+                this,
+                [this, id, kind, error, result, deliver = std::move(deliver), after = std::move(after)] {
+                    const bool wanted = isWanted(id, kind);
+                    m_viewOf.remove(id);
+                    m_tasks.remove(id);
+                    if (wanted) {
+                        if (error.isEmpty())
+                            deliver(id, **result);
+                        else
+                            emit failed(id, kind, error);
+                    }
+                    if (after)
+                        after();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void StoreClient::open(const QString& workspacePath, const QStringList& sources)
+{
+    // Whatever was importing stops after its batch (what it committed stays).
+    cancelImport();
+    const quint64 openId = ++m_openId;
+    m_workspacePath = workspacePath;
+    m_opened = false;
+    m_importing = !sources.isEmpty();
+    // Everything asked of the workspace before is of no use now.
+    m_latest.fill(0);
+    m_viewOf.clear();
+    m_tasks.clear();
+    ++m_viewId;
+    m_viewRoom = 0;
+    m_facetsNext.reset();
+    // Every connection opens at once: two of them making a new workspace take turns under its write lock.
+    for (Connection c : { Browse, Count }) {
+        StoreWorker* worker = m_workers[c];
+        QMetaObject::invokeMethod(
+            worker,
+            [this, worker, workspacePath, openId, c] {
+                const QString error = StoreWorker::guarded([&] { worker->open(workspacePath); });
+                if (c != Browse && error.isEmpty())
+                    return;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, openId, workspacePath, error] {
+                        if (openId != m_openId)
+                            return; // another workspace was opened since
+                        if (!error.isEmpty()) {
+                            emit failed(0, Kind::Open, error);
+                            return;
+                        }
+                        if (std::exchange(m_opened, true))
+                            return;
+                        emit workspaceOpened(workspacePath);
+                    },
+                    Qt::QueuedConnection);
+            },
+            Qt::QueuedConnection);
+    }
+    if (!sources.isEmpty()) {
+        emit importStarted(sources);
+        runImport(openId, workspacePath, sources, ++m_importTickets);
+    }
+}
+
+void StoreClient::cancelImport()
+{
+    m_cancelledThrough.store(m_importTickets);
+}
+
+void StoreClient::runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket)
+{
+    StoreWorker* worker = m_workers[Import];
+    // Progress and rooms made whole are reported only while this is still the workspace open.
+    auto report = [this, openId](std::function<void()> signal) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, openId, signal = std::move(signal)] {
+                if (openId == m_openId)
+                    signal();
+            },
+            Qt::QueuedConnection);
+    };
+    QMetaObject::invokeMethod(
+        worker,
+        [this, worker, workspacePath, sources, ticket, report] {
+            auto cancelled = [this, ticket] { return m_closing.load() || ticket <= m_cancelledThrough.load(); };
+            bool stopped = cancelled();
+            if (!stopped) {
+                const QString error = StoreWorker::guarded([&] { worker->open(workspacePath); });
+                if (!error.isEmpty())
+                    report([this, error] { emit failed(0, Kind::Import, error); });
+                else {
+                    ImportOptions options;
+                    options.isCancelled = cancelled;
+                    options.progress = [this, report](qint64 done, qint64 total) {
+                        report([this, done, total] { emit importProgress(done, total); });
+                    };
+                    options.roomReady = [this, report](qint64 roomId) { report([this, roomId] { emit roomReady(roomId); }); };
+                    for (const QString& path : sources) {
+                        ImportReport result;
+                        const QString failure
+                            = StoreWorker::guarded([&] { result = Importer::import(worker->workspace(), path, options); });
+                        if (failure.isEmpty())
+                            report([this, result] { emit imported(result); });
+                        else
+                            report([this, failure] { emit failed(0, Kind::Import, failure); }); // the others still import
+                        stopped = result.cancelled || cancelled();
+                        if (stopped)
+                            break;
+                    }
+                }
+            }
+            report([this, stopped] {
+                m_importing = false;
+                emit importFinished(stopped);
+            });
+        },
+        Qt::QueuedConnection);
+}
+
+quint64 StoreClient::loadRooms()
+{
+    return post<RoomSummaries>(
+        Kind::Rooms, Browse, [](Workspace& ws) { return ws.rooms(); },
+        [this](quint64 id, RoomSummaries& rooms) { emit roomsLoaded(id, rooms); });
+}
+
+quint64 StoreClient::loadDetails(qint64 roomId, qint64 index)
+{
+    return post<std::optional<EventDetails>>(
+        Kind::Details, Browse,
+        [roomId, index](Workspace& ws) -> std::optional<EventDetails> {
+            const auto record = ws.event(roomId, index);
+            if (!record)
+                return std::nullopt;
+            EventDetails details;
+            details.roomId = roomId;
+            details.record = *record;
+            details.payload = ws.payload(record->rowId);
+            if (record->kind == EventKind::ToolCall)
+                details.call = ws.toolCallAt(roomId, index);
+            if (!record->parentId.isEmpty())
+                details.parentIndex = ws.indexOfNativeId(roomId, record->parentId);
+            return details;
+        },
+        [this](quint64 id, std::optional<EventDetails>& details) {
+            if (details)
+                emit detailsLoaded(id, *details);
+        });
+}
+
+quint64 StoreClient::loadFacets(qint64 roomId, const EventFilter& filter)
+{
+    const quint64 id = ++m_lastRequest;
+    m_latest[int(Kind::Facets)] = id; // the one counting now, if any, is no longer wanted
+    m_facetsNext = FacetsRequest { id, roomId, filter };
+    if (!m_facetsOut)
+        sendFacets();
+    return id;
+}
+
+void StoreClient::sendFacets()
+{
+    const FacetsRequest next = *std::exchange(m_facetsNext, std::nullopt);
+    m_facetsOut = true;
+    send<FacetCounts>(
+        next.id, Kind::Facets, Count,
+        [roomId = next.roomId, filter = next.filter](Workspace& ws) { return ws.facets(roomId, filter); },
+        [this](quint64 request, FacetCounts& facets) { emit facetsLoaded(request, facets); },
+        // Whatever came back (counts, a failure, or an answer no longer wanted), the latest filter asked
+        // meanwhile is counted next.
+        [this] {
+            m_facetsOut = false;
+            if (m_facetsNext)
+                sendFacets();
+        });
+}
+
+quint64 StoreClient::findRows(qint64 roomId, const EventFilter& filter)
+{
+    return post<QVector<qint64>>(
+        Kind::MatchingRows, Count, [roomId, filter](Workspace& ws) { return ws.listRows(roomId, filter); },
+        [this, roomId](quint64 id, QVector<qint64>& rows) { emit rowsFound(id, roomId, rows); });
+}
+
+quint64 StoreClient::searchAllRooms(const QString& text, bool includeBlocked, int limit)
+{
+    return post<SearchHits>(
+        Kind::Search, Count,
+        [text, includeBlocked, limit](Workspace& ws) { return ws.searchRooms(text, limit, includeBlocked); },
+        [this, text](quint64 id, SearchHits& hits) { emit searchFound(id, text, hits); });
+}
+
+quint64 StoreClient::loadRoomValues(qint64 roomId)
+{
+    return post<QMap<QString, QStringList>>(
+        Kind::RoomValues, Count, [roomId](Workspace& ws) { return ws.roomValues(roomId); },
+        [this, roomId](quint64 id, QMap<QString, QStringList>& values) { emit roomValuesLoaded(id, roomId, values); });
+}
+
+quint64 StoreClient::findProblemCall(qint64 roomId, qint64 fromIndex, bool forward)
+{
+    return post<qint64>(
+        Kind::ProblemCall, Browse,
+        [roomId, fromIndex, forward](Workspace& ws) {
+            return ws.nextProblemCall(roomId, fromIndex, forward).value_or(-1);
+        },
+        [this, roomId](quint64 id, qint64& index) { emit problemCallFound(id, roomId, index); });
+}
+
+StoreClient::ViewRequests StoreClient::setView(qint64 roomId, const EventFilter& filter, int blockSize)
+{
+    ++m_viewId;
+    m_viewOf.clear();
+    m_viewRoom = roomId;
+    m_viewFilter = filter;
+    m_viewBlockSize = blockSize;
+    if (roomId == 0)
+        return {};
+    // The first screen before the index: a connection answers in order, and the index grows with the room while
+    // a block does not. The index is read on the count connection, beside the blocks.
+    ViewRequests asked;
+    asked.firstBlock = loadBlock(0, std::nullopt);
+    asked.index = post<RowIndex>(
+        Kind::RowIndex, Count,
+        [roomId, filter, blockSize](Workspace& ws) { return ws.indexRows(roomId, filter, blockSize); },
+        [this, roomId](quint64 request, RowIndex& index) { emit rowsIndexed(request, roomId, index); });
+    m_viewOf.insert(asked.index, m_viewId);
+    return asked;
+}
+
+quint64 StoreClient::loadBlock(int block, std::optional<qint64> fromIndex)
+{
+    const qint64 roomId = m_viewRoom;
+    const EventFilter filter = m_viewFilter;
+    const int limit = m_viewBlockSize;
+    struct Block
+    {
+        EventRecords events;
+        ToolCallRecords calls;
+    };
+    const quint64 id = post<Block>(
+        Kind::Block, Browse,
+        [roomId, filter, limit, fromIndex](Workspace& ws) {
+            PageRequest page;
+            page.limit = limit;
+            if (fromIndex)
+                page.afterIndex = *fromIndex - 1;
+            Block b;
+            b.events = ws.listEvents(roomId, filter, page);
+            QVector<qint64> tools;
+            if (filter.timelineItems) {
+                for (const EventRecord& e : b.events) {
+                    if (e.kind == EventKind::ToolCall)
+                        tools << e.index;
+                }
+            }
+            if (!tools.isEmpty())
+                b.calls = ws.toolCallsShownAt(roomId, tools);
+            return b;
+        },
+        [this, roomId, block](quint64 request, Block& b) { emit blockLoaded(request, roomId, block, b.events, b.calls); });
+    m_viewOf.insert(id, m_viewId);
+    return id;
+}
+
+quint64 StoreClient::run(std::function<void(Workspace&)> work)
+{
+    const quint64 id = ++m_lastRequest;
+    m_tasks.insert(id);
+    send<bool>(
+        id, Kind::Task, Count,
+        [work = std::move(work)](Workspace& ws) {
+            work(ws);
+            return true;
+        },
+        [this](quint64 request, bool&) { emit taskDone(request); }, {});
+    return id;
+}

@@ -1,0 +1,167 @@
+#pragma once
+
+#include "eventdetails.h"
+#include "eventfilter.h"
+#include "eventrecord.h"
+#include "facetcounts.h"
+#include "roomsummary.h"
+#include "rowindex.h"
+#include "searchhit.h"
+#include "sources/importreport.h"
+#include "toolcallrecord.h"
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <QHash>
+#include <QMap>
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+#include <QThread>
+
+class StoreWorker;
+class Workspace;
+
+// The GUI's one way to the store: typed requests, each answered on the GUI thread by a signal that names it.
+//
+// Three connections to the workspace, each a StoreWorker on a thread of its own: one browses (the rows on
+// screen, details, rooms), one counts (what grows with the room: row indexes, facets, search), one imports, so
+// a page never waits behind a count and neither waits for an import (WAL lets readers read what the importer
+// committed while it writes). The client decides which connection serves a request and which replies are still
+// wanted: a request supersedes the ones of its kind before it, and their answers are dropped here, so no caller
+// keeps generation counters. Every reply, success or failure, carries its request's id.
+class StoreClient : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Kind {
+        Open,
+        Import,
+        Rooms,
+        RowIndex,
+        Block,
+        Details,
+        Facets,
+        MatchingRows,
+        Search,
+        RoomValues,
+        ProblemCall,
+        Task,
+    };
+    Q_ENUM(Kind)
+    static constexpr int KindCount = int(Kind::Task) + 1;
+
+    explicit StoreClient(QObject* parent = nullptr);
+    // The running import stops after its batch (what it committed stays); each connection closes on its thread.
+    ~StoreClient() override;
+
+    // Opens `workspacePath` (made or migrated as needed) on every connection, then imports `sources` into it in
+    // the background. An open replaces the one before it, even one not answered yet: nothing of the earlier one
+    // is imported or reported after it.
+    void open(const QString& workspacePath, const QStringList& sources = {});
+    const QString& workspacePath() const { return m_workspacePath; }
+    bool isOpen() const { return m_opened; } // the latest open has been answered
+    // Stops every import asked for so far after its current batch; one not started yet does not start.
+    void cancelImport();
+    bool isImporting() const { return m_importing; } // the latest open's import has not finished
+
+    quint64 loadRooms();
+    quint64 loadDetails(qint64 roomId, qint64 index);
+    // The panes' counts. Counting a million rows takes a quarter of a second: while one count is out, the
+    // latest filter asked meanwhile waits and is counted next, the ones before it never.
+    quint64 loadFacets(qint64 roomId, const EventFilter& filter);
+    // The rows of the list under `filter` (timeline items or raw rows) holding the search's words.
+    quint64 findRows(qint64 roomId, const EventFilter& filter);
+    quint64 searchAllRooms(const QString& text, bool includeBlocked, int limit = 1000);
+    quint64 loadRoomValues(qint64 roomId);
+    quint64 findProblemCall(qint64 roomId, qint64 fromIndex, bool forward);
+
+    // The room on screen: its first block and then its row index under `filter` (0: none). Blocks and indexes
+    // of an earlier view are dropped when they come.
+    struct ViewRequests
+    {
+        quint64 firstBlock = 0;
+        quint64 index = 0;
+    };
+    ViewRequests setView(qint64 roomId, const EventFilter& filter, int blockSize);
+    // Block `block` of the view: up to blockSize rows from index `fromIndex` on (nullopt: from the first), with
+    // the tool calls shown in them when the filter asks for timeline items.
+    quint64 loadBlock(int block, std::optional<qint64> fromIndex);
+    qint64 viewRoom() const { return m_viewRoom; }
+
+    // Runs `work` on the count connection, where work that reads a whole room or more goes (a report, an
+    // export): taskDone when it returns, failed when it throws. Tasks never supersede each other.
+    quint64 run(std::function<void(Workspace&)> work);
+
+    // A name for a kind of request, for messages: "reading the rooms".
+    static QString describe(Kind kind);
+
+signals:
+    void workspaceOpened(const QString& path);
+    void importStarted(const QStringList& sources);
+    void importProgress(qint64 done, qint64 total);
+    void imported(const ImportReport& report);
+    void importFinished(bool cancelled);
+    void roomReady(qint64 roomId); // the import committed a room's rows so far, whole (ImportOptions::roomReady)
+
+    void roomsLoaded(quint64 request, const RoomSummaries& rooms);
+    void rowsIndexed(quint64 request, qint64 roomId, const RowIndex& index);
+    void blockLoaded(
+        quint64 request, qint64 roomId, int block, const EventRecords& events, const ToolCallRecords& calls);
+    void detailsLoaded(quint64 request, const EventDetails& details);
+    void facetsLoaded(quint64 request, const FacetCounts& facets);
+    void rowsFound(quint64 request, qint64 roomId, const QVector<qint64>& indexes);
+    void searchFound(quint64 request, const QString& text, const SearchHits& hits);
+    void roomValuesLoaded(quint64 request, qint64 roomId, const QMap<QString, QStringList>& values);
+    void problemCallFound(quint64 request, qint64 roomId, qint64 index); // -1: none that way
+    void taskDone(quint64 request);
+    // A request, an open or an import failed: which one, and why. A superseded request fails silently.
+    void failed(quint64 request, StoreClient::Kind kind, const QString& message);
+
+private:
+    enum Connection { Browse, Count, Import };
+
+    // Sends `work` to a connection; `deliver` gets its result on the GUI thread if the request is still wanted.
+    template<typename Result>
+    quint64 post(Kind kind, Connection connection, std::function<Result(Workspace&)> work,
+        std::function<void(quint64, Result&)> deliver);
+    // The same under a given id; `after` runs on the GUI thread once the answer is back, wanted or not.
+    template<typename Result>
+    void send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
+        std::function<void(quint64, Result&)> deliver, std::function<void()> after);
+    bool isWanted(quint64 request, Kind kind) const;
+    QSet<quint64> m_tasks; // tasks not answered yet
+    void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket);
+    void sendFacets();
+
+    std::array<QThread, 3> m_threads;
+    std::array<StoreWorker*, 3> m_workers {};
+    quint64 m_lastRequest = 0;
+    std::array<quint64, KindCount> m_latest {}; // the request each kind waits for
+    quint64 m_openId = 0;
+    QString m_workspacePath;
+    bool m_opened = false;
+    bool m_importing = false;
+    // Imports are numbered as they are asked for; a cancel stops all those numbered so far.
+    quint64 m_importTickets = 0;
+    std::atomic<quint64> m_cancelledThrough { 0 };
+    std::atomic<bool> m_closing { false };
+    // The view.
+    quint64 m_viewId = 0;
+    qint64 m_viewRoom = 0;
+    EventFilter m_viewFilter;
+    int m_viewBlockSize = 256;
+    QHash<quint64, quint64> m_viewOf; // block and index requests: the view they were asked in
+    // Facets: one counting at a time, and the latest asked meanwhile.
+    struct FacetsRequest
+    {
+        quint64 id;
+        qint64 roomId;
+        EventFilter filter;
+    };
+    bool m_facetsOut = false;
+    std::optional<FacetsRequest> m_facetsNext;
+};
