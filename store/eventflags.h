@@ -15,6 +15,7 @@ enum : int {
     Ambiguous = 1 << 10, // ... and another call of the same name was running at the same time
     Folded = 1 << 11, // shown inside another row's item in the timeline: a call's end, arguments or result, a
                       // message's deltas and end (the raw view still shows it)
+    OutOfRange = 1 << 12, // a number the source wrote (a time, a duration) is out of any range: left out
     SearchIndexed = 1 << 7, // the row's text is in the full-text index (a sync indexes a row once, when whole)
 };
 } // namespace EventFlags

@@ -83,7 +83,21 @@ QString roleForChannelType(const QString& channelType, const QString& type)
     return QStringLiteral("user");
 }
 
-void fillFromColumns(EventRecord& r, const RoomKitColumns& c)
+void addProblem(DecodedRoomKitEvent& out, const QString& what)
+{
+    out.problem = out.problem.isEmpty() ? what : out.problem + QStringLiteral("; ") + what;
+}
+
+// The column's time is out of range and the payload gave none either: the row has no time, and says why.
+void noteTimeOutOfRange(DecodedRoomKitEvent& out, bool columnOutOfRange, double createdSeconds)
+{
+    if (!columnOutOfRange || out.record.createdMicros != 0)
+        return;
+    out.record.flags |= EventFlags::OutOfRange;
+    addProblem(out, QStringLiteral("created_ts %1 is out of range (the event has no time)").arg(createdSeconds));
+}
+
+void fillFromColumns(EventRecord& r, const RoomKitColumns& c, bool* timeOutOfRange)
 {
     r.nativeId = c.id;
     r.type = c.type;
@@ -93,7 +107,7 @@ void fillFromColumns(EventRecord& r, const RoomKitColumns& c)
     r.participantId = c.participantId;
     r.correlationId = c.correlationId;
     r.parentId = c.parentId;
-    r.createdMicros = TimeUtil::secondsToMicros(c.createdSeconds);
+    r.createdMicros = TimeUtil::secondsToMicros(c.createdSeconds, timeOutOfRange);
 }
 
 QString describeJsonError(const QByteArray& data, const QJsonParseError& error)
@@ -113,14 +127,15 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
     DecodedRoomKitEvent out;
     out.payload = data;
     EventRecord& r = out.record;
-    fillFromColumns(r, columns);
+    bool timeOutOfRange = false;
+    fillFromColumns(r, columns, &timeOutOfRange);
 
     QByteArray utf8 = data;
     bool invalid = false;
     const QString decoded = JsonText::decodeUtf8(data, &invalid);
     if (invalid) {
         r.flags |= EventFlags::InvalidUtf8;
-        out.problem = QStringLiteral("invalid UTF-8 in the event JSON (kept byte for byte)");
+        addProblem(out, QStringLiteral("invalid UTF-8 in the event JSON (kept byte for byte)"));
         utf8 = decoded.toUtf8(); // with U+FFFD in place of the bad bytes, so the rest can still be read
     }
 
@@ -131,9 +146,10 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         const QString what = parseError.error != QJsonParseError::NoError
             ? describeJsonError(utf8, parseError)
             : QStringLiteral("the event JSON is not an object");
-        out.problem = out.problem.isEmpty() ? what : out.problem + QStringLiteral("; ") + what;
+        addProblem(out, what);
         r.kind = EventKind::forRoomKitType(r.type);
         r.role = roleForChannelType(r.channelType, r.type);
+        noteTimeOutOfRange(out, timeOutOfRange, columns.createdSeconds);
         return out;
     }
 
@@ -180,8 +196,13 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         const QJsonValue result = content.value(QLatin1String("result"));
         out.result = JsonText::compact(result);
         const QJsonValue duration = content.value(QLatin1String("duration_ms"));
-        if (duration.isDouble())
-            out.durationMs = static_cast<qint64>(duration.toDouble());
+        if (duration.isDouble()) {
+            out.durationMs = TimeUtil::toMillis(duration.toDouble());
+            if (!out.durationMs) {
+                r.flags |= EventFlags::OutOfRange;
+                addProblem(out, QStringLiteral("duration_ms %1 is out of range (left out)").arg(duration.toDouble()));
+            }
+        }
         out.error = str(content, QLatin1String("error"));
         if (out.error.isEmpty())
             out.error = Outcome::errorOfResult(result);
@@ -194,6 +215,7 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         r.text = contentText(content);
         out.body = searchBody(content);
     }
+    noteTimeOutOfRange(out, timeOutOfRange, columns.createdSeconds);
     return out;
 }
 

@@ -106,9 +106,41 @@ QString formatMicros(qint64 micros)
     return out + QLatin1Char('Z');
 }
 
-qint64 secondsToMicros(double seconds)
+namespace {
+qint64 scaledToMicros(double value, double scale, bool* outOfRange)
 {
-    return static_cast<qint64>(std::llround(seconds * 1e6));
+    const double micros = value * scale;
+    const bool bad = !std::isfinite(micros) || micros < double(MinMicros) || micros > double(MaxMicros);
+    if (outOfRange)
+        *outOfRange = bad;
+    return bad ? 0 : static_cast<qint64>(std::llround(micros));
+}
+} // namespace
+
+qint64 secondsToMicros(double seconds, bool* outOfRange)
+{
+    return scaledToMicros(seconds, 1e6, outOfRange);
+}
+
+qint64 millisToMicros(double millis, bool* outOfRange)
+{
+    return scaledToMicros(millis, 1e3, outOfRange);
+}
+
+std::optional<qint64> toMillis(double millis)
+{
+    constexpr double limit = double(MaxMicros - MinMicros) / 1000;
+    if (!std::isfinite(millis) || millis < -limit || millis > limit)
+        return std::nullopt;
+    return static_cast<qint64>(millis);
+}
+
+std::optional<qint64> durationMs(qint64 fromMicros, qint64 toMicros)
+{
+    qint64 difference = 0;
+    if (__builtin_sub_overflow(toMicros, fromMicros, &difference))
+        return std::nullopt;
+    return difference / 1000;
 }
 
 } // namespace TimeUtil

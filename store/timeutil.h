@@ -16,7 +16,20 @@ std::optional<qint64> parseIsoToMicros(QStringView text);
 // Formats as "2026-03-01T12:00:05.123456Z" (fraction left out when it is zero).
 QString formatMicros(qint64 micros);
 
-// Epoch seconds as a double (RoomKit's created_ts) to microseconds, rounded.
-qint64 secondsToMicros(double seconds);
+// The times a source may hold: from year 1 to year 9999. A number outside them (1e32, NaN) is not a time, and
+// converting it to an integer would be undefined behaviour.
+constexpr qint64 MinMicros = -62135596800LL * 1000000;
+constexpr qint64 MaxMicros = 253402300799LL * 1000000;
+
+// Epoch seconds as a double (RoomKit's created_ts) to microseconds, rounded; 0 (no time) when it is out of
+// range, with `outOfRange` set.
+qint64 secondsToMicros(double seconds, bool* outOfRange = nullptr);
+// Epoch milliseconds as a double (AG-UI's timestamp) to microseconds, rounded; 0 when out of range, likewise.
+qint64 millisToMicros(double millis, bool* outOfRange = nullptr);
+// A number of milliseconds a source wrote (a duration), when it is a whole number of them that fits; nullopt
+// for NaN, infinities and what no duration can be (more than ten thousand years).
+std::optional<qint64> toMillis(double millis);
+// The milliseconds from one time to another; nullopt when the difference does not fit (times out of range).
+std::optional<qint64> durationMs(qint64 fromMicros, qint64 toMicros);
 
 } // namespace TimeUtil

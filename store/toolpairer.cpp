@@ -1,6 +1,7 @@
 #include "toolpairer.h"
 
 #include "outcome.h"
+#include "timeutil.h"
 
 #include <algorithm>
 #include <utility>
@@ -42,9 +43,10 @@ void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
     if (end.durationMs) {
         call.durationMs = end.durationMs;
         call.durationSource = QStringLiteral("recorded");
-    } else if (call.startMicros) {
-        call.durationMs = (end.createdMicros - *call.startMicros) / 1000;
-        call.durationSource = QStringLiteral("timestamps");
+    } else if (call.startMicros && *call.startMicros && end.createdMicros) {
+        call.durationMs = TimeUtil::durationMs(*call.startMicros, end.createdMicros);
+        if (call.durationMs)
+            call.durationSource = QStringLiteral("timestamps");
     }
 }
 

@@ -549,6 +549,34 @@ private slots:
                 QVERIFY(c.startIndex || c.endIndex || c.resultIndex);
         }
     }
+
+    // Timestamps no time can be (a difference of two of them overflowed, undefined behaviour): the rows have no
+    // time, are flagged, the problem names the line, and no duration is made from them.
+    void timestampsOutOfRange()
+    {
+        const QByteArray log = R"({"type":"RUN_STARTED","runId":"run_1","threadId":"th_1","timestamp":1784120174544}
+{"type":"TOOL_CALL_START","toolCallId":"call_1","toolCallName":"lookup_order","timestamp":-9.1e15}
+{"type":"TOOL_CALL_ARGS","toolCallId":"call_1","delta":"{}","timestamp":1784120174600}
+{"type":"TOOL_CALL_END","toolCallId":"call_1","timestamp":1e300}
+{"type":"TOOL_CALL_RESULT","toolCallId":"call_1","messageId":"m_1","content":"ok","timestamp":9.1e15}
+{"type":"RUN_FINISHED","runId":"run_1","threadId":"th_1","timestamp":1784120174700}
+)";
+        const QVector<AguiLine> lines = AguiLogParser::parse(log);
+        const AguiAssembly a = AguiAssembler::assemble(lines);
+        QCOMPARE(a.rows.size(), 6);
+        for (int i : { 1, 3, 4 }) {
+            QCOMPARE(a.rows[i].record.createdMicros, 0);
+            QVERIFY(a.rows[i].record.flags & EventFlags::OutOfRange);
+        }
+        QCOMPARE(a.rows[2].record.createdMicros, 1784120174600000);
+        QVERIFY(!(a.rows[2].record.flags & EventFlags::OutOfRange));
+        int named = 0;
+        for (const auto& p : a.problems)
+            named += p.second.contains(QLatin1String("out of range")) ? 1 : 0;
+        QCOMPARE(named, 3);
+        QCOMPARE(a.calls.size(), 1);
+        QVERIFY(!a.calls.first().durationMs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAguiImport)

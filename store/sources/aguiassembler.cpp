@@ -2,6 +2,7 @@
 
 #include "../eventflags.h"
 #include "../eventkind.h"
+#include "../timeutil.h"
 #include "../jsontext.h"
 #include "../outcome.h"
 
@@ -125,8 +126,14 @@ private:
                                                               : QStringLiteral("(untyped)");
         r.kind = EventKind::forAguiType(r.type);
         const QJsonValue ts = e.value(QLatin1String("timestamp"));
-        if (ts.isDouble())
-            r.createdMicros = qint64(std::llround(ts.toDouble() * 1000.0));
+        if (ts.isDouble()) {
+            bool outOfRange = false;
+            r.createdMicros = TimeUtil::millisToMicros(ts.toDouble(), &outOfRange);
+            if (outOfRange) {
+                r.flags |= EventFlags::OutOfRange;
+                problem(i, QStringLiteral("timestamp %1 is out of range (the event has no time)").arg(ts.toDouble()));
+            }
+        }
         r.groupId = openRun();
         m_out.rows.append(row);
         if (line.flags & EventFlags::MalformedJson)
@@ -510,7 +517,7 @@ private:
             r.messageId = value.value(QLatin1String("messageId")).toString();
             const QJsonValue created = value.value(QLatin1String("createdAt"));
             if (created.isDouble())
-                r.createdMicros = qint64(std::llround(created.toDouble() * 1000.0));
+                r.createdMicros = TimeUtil::millisToMicros(created.toDouble());
             m_userRows.append(i); // its text comes from a run's input or a messages snapshot, possibly later
             return;
         }
@@ -577,8 +584,9 @@ private:
             const std::optional<qint64> finished = c.resultMicros ? c.resultMicros : call.endMicros;
             if (call.startMicros && finished) {
                 call.endMicros = finished;
-                call.durationMs = (*finished - *call.startMicros) / 1000;
-                call.durationSource = QStringLiteral("timestamps");
+                call.durationMs = TimeUtil::durationMs(*call.startMicros, *finished);
+                if (call.durationMs)
+                    call.durationSource = QStringLiteral("timestamps");
             }
             call.synthetic = (call.endIndex && rec(*call.endIndex).isSynthetic())
                 || (call.resultIndex && rec(*call.resultIndex).isSynthetic());

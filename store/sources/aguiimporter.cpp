@@ -1,5 +1,7 @@
 #include "aguiimporter.h"
 
+#include "../timeutil.h"
+
 #include "../storeerror.h"
 #include "../workspace.h"
 #include "aguiassembler.h"
@@ -88,7 +90,7 @@ QVector<Thread> threadsOf(const QString& file, const QVector<AguiLine>& lines)
 
 qint64 millisToMicros(const QJsonValue& v)
 {
-    return v.isDouble() ? qint64(v.toDouble() * 1000.0) : 0;
+    return v.isDouble() ? TimeUtil::millisToMicros(v.toDouble()) : 0;
 }
 
 } // namespace

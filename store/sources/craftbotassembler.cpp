@@ -2,6 +2,7 @@
 
 #include "../eventflags.h"
 #include "../eventkind.h"
+#include "../timeutil.h"
 #include "../jsontext.h"
 #include "../outcome.h"
 #include "pyliteral.h"
@@ -244,8 +245,9 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
                                                                  : o.value(QLatin1String("message")).toString();
         }
         if (c->record.startMicros && c->record.endMicros) {
-            c->record.durationMs = (*c->record.endMicros - *c->record.startMicros) / 1000;
-            c->record.durationSource = QStringLiteral("timestamps");
+            c->record.durationMs = TimeUtil::durationMs(*c->record.startMicros, *c->record.endMicros);
+            if (c->record.durationMs)
+                c->record.durationSource = QStringLiteral("timestamps");
         }
     }
 

@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     columns.type = QStringLiteral("message");
     columns.index = 7;
     const DecodedRoomKitEvent decoded = RoomKitRowDecoder::decode(bytes, columns);
-    const bool flagged = decoded.record.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8);
+    const bool flagged
+        = decoded.record.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8 | EventFlags::OutOfRange);
     if (decoded.payload != bytes || decoded.problem.isEmpty() == flagged || decoded.record.index != 7
         || decoded.record.kind.isEmpty())
         std::abort();
