@@ -756,6 +756,13 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
     } catch (const StoreError& e) {
         err << "sightline: " << e.toString() << Qt::endl;
         return Error;
+    } catch (const std::bad_alloc&) {
+        err << "sightline: there was not enough memory for this (a source may hold a record too big to read)"
+            << Qt::endl;
+        return Error;
+    } catch (const std::exception& e) {
+        err << "sightline: unexpected error: " << e.what() << Qt::endl;
+        return Error;
     }
 }
 

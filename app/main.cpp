@@ -1,11 +1,14 @@
 #include "cli.h"
+#include "sqlitelibrary.h"
 #include "mainwindow.h"
 #include "theme.h"
 
 #include <cstdio>
 #include <QApplication>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QIcon>
+#include <QMessageBox>
 #include <QTextStream>
 
 int main(int argc, char** argv)
@@ -21,10 +24,21 @@ int main(int argc, char** argv)
         QCoreApplication app(argc, argv);
         QTextStream out(stdout);
         QTextStream err(stderr);
+        if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty()) {
+            err << "sightline: " << mismatch << Qt::endl;
+            return Cli::Error;
+        }
         return Cli::run(arguments, out, err);
     }
 
     QApplication app(argc, argv);
+    // Qt has taken its own options out (-style, -platform, ...): what is left names the file to open.
+    arguments = QApplication::arguments();
+    if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty()) {
+        QTextStream(stderr) << "sightline: " << mismatch << Qt::endl;
+        QMessageBox::critical(nullptr, QStringLiteral("Sightline"), mismatch);
+        return Cli::Error;
+    }
     QApplication::setApplicationDisplayName(QStringLiteral("Sightline"));
     // The installed icon and desktop file carry the app's id; a window manager matches the window to them.
     QGuiApplication::setDesktopFileName(QStringLiteral(SIGHTLINE_APP_ID));
@@ -34,8 +48,12 @@ int main(int argc, char** argv)
     window.show();
     // A file named on the command line; else the source opened last time; else the demo.
     const QStringList recent = window.recentFiles();
-    if (arguments.size() > 1)
+    if (arguments.size() > 1) {
+        // Said on standard error too, for whoever started it from a terminal or a script.
+        if (!QFileInfo::exists(arguments.at(1)))
+            QTextStream(stderr) << "sightline: " << arguments.at(1) << ": no such file" << Qt::endl;
         window.openPath(arguments.at(1));
+    }
     else if (!recent.isEmpty())
         window.openPath(recent.first());
     else

@@ -69,10 +69,38 @@ void SqliteStatement::bindNull(int column)
 void SqliteStatement::bindAll(const QVariantList& binds)
 {
     for (int i = 0; i < binds.size(); ++i) {
-        if (binds.at(i).typeId() == QMetaType::QString)
-            bind(i + 1, binds.at(i).toString());
-        else
-            bind(i + 1, binds.at(i).toLongLong());
+        const QVariant& value = binds.at(i);
+        const int column = i + 1;
+        if (value.isNull()) {
+            bindNull(column);
+            continue;
+        }
+        switch (value.typeId()) {
+        case QMetaType::QString:
+            bind(column, value.toString());
+            break;
+        case QMetaType::QByteArray:
+            bindBlob(column, value.toByteArray());
+            break;
+        case QMetaType::Double:
+        case QMetaType::Float:
+            sqlite3_bind_double(m_stmt, column, value.toDouble());
+            break;
+        case QMetaType::Bool:
+        case QMetaType::Int:
+        case QMetaType::UInt:
+        case QMetaType::Long:
+        case QMetaType::ULong:
+        case QMetaType::LongLong:
+        case QMetaType::ULongLong:
+        case QMetaType::Short:
+        case QMetaType::UShort:
+            bind(column, value.toLongLong());
+            break;
+        default:
+            throw StoreError(QString::fromUtf8(sqlite3_db_filename(m_db, "main")), {},
+                QStringLiteral("cannot bind a value of type %1 to a statement").arg(QLatin1String(value.typeName())));
+        }
     }
 }
 

@@ -24,7 +24,9 @@ public:
     void bindText(int column, const QByteArray& utf8);
     void bindBlob(int column, const QByteArray& bytes);
     void bindNull(int column);
-    void bindAll(const QVariantList& binds); // positional: strings as text, the rest as integers
+    // Positional: a null QVariant as NULL, strings as text, byte arrays as blobs, floating point as real, the
+    // integer types and bool as integers; any other type throws StoreError.
+    void bindAll(const QVariantList& binds);
 
     bool step(); // true while a row is ready; throws on error
     void reset();

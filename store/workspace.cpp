@@ -3,6 +3,7 @@
 #include "eventflags.h"
 #include "eventquery.h"
 #include "schema.h"
+#include "sqlitelibrary.h"
 #include "sqlitestatement.h"
 #include "storeerror.h"
 
@@ -77,6 +78,9 @@ Workspace::Workspace(const QString& path)
     : m_path(path)
     , m_connection(nextConnectionName())
 {
+    // Native calls on QtSql's handle are only sound when the driver runs the SQLite this build links.
+    if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty())
+        throw StoreError(path, {}, mismatch);
     QFile file(path);
     if (file.exists() && file.size() > 0) {
         if (!file.open(QIODevice::ReadOnly))

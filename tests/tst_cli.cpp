@@ -60,6 +60,28 @@ class TestCli : public QObject
 private slots:
     void initTestCase() { m_store = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")); }
 
+    // The window's own arguments come after Qt has taken its options out: `sightline -platform offscreen FILE`
+    // opens FILE (it used to try to open "-platform"). A file that is not there is named on stderr too.
+    void guiLeavesQtsOptionsToQt()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("gui-cache")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("gui-config")));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        p.setProcessEnvironment(env);
+        const QString missing = m_dir.filePath(QStringLiteral("not-there.sqlite"));
+        p.start(QStringLiteral(SIGHTLINE_BINARY),
+            { QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("-style"), QStringLiteral("fusion"),
+                missing });
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += QString::fromUtf8(p.readAllStandardError())).contains(QLatin1String("no such file")), 20000);
+        p.kill();
+        p.waitForFinished();
+        QVERIFY2(err.contains(missing + QStringLiteral(": no such file")), qPrintable(err));
+        QVERIFY2(!err.contains(QLatin1String("-platform")) && !err.contains(QLatin1String("-style")), qPrintable(err));
+    }
+
     void versionAndHelp()
     {
         Run r = run({ QStringLiteral("--version") });

@@ -2,11 +2,14 @@
 // versions 1 to 3 as sources.
 
 #include "schema.h"
+#include "sqlitelibrary.h"
+#include "sqlitestatement.h"
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <QDate>
 #include <QFile>
 #include <QSemaphore>
 #include <QThread>
@@ -224,6 +227,42 @@ INSERT INTO notes(text) VALUES ('one -- two; three');
             Importer::import(ws, dataFile(QStringLiteral("roomkit/edge_cases.sqlite")));
             QCOMPARE(ws.rooms().size(), manifestFile(QStringLiteral("edge_cases.sqlite")).value(QLatin1String("room_ids")).toArray().size());
         }
+    }
+
+    // Query values keep their type: NULL, real numbers and bytes were all bound as integers.
+    void boundValuesKeepTheirType()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("binds.sightline")));
+        SqliteStatement q(ws.handle(), "SELECT typeof(?1), typeof(?2), typeof(?3), typeof(?4), typeof(?5), typeof(?6), "
+                                       "?2, hex(?3), ?4, ?6");
+        q.bindAll({ QVariant(), 1.5, QByteArray("\x00\xff", 2), QStringLiteral("text"), qint64(1) << 40, true });
+        QVERIFY(q.step());
+        QCOMPARE(q.text(0), QStringLiteral("null"));
+        QCOMPARE(q.text(1), QStringLiteral("real"));
+        QCOMPARE(q.text(2), QStringLiteral("blob"));
+        QCOMPARE(q.text(3), QStringLiteral("text"));
+        QCOMPARE(q.text(4), QStringLiteral("integer"));
+        QCOMPARE(q.text(5), QStringLiteral("integer"));
+        QCOMPARE(q.real(6), 1.5);
+        QCOMPARE(q.text(7), QStringLiteral("00FF"));
+        QCOMPARE(q.text(8), QStringLiteral("text"));
+        QCOMPARE(q.int64(9), 1);
+        SqliteStatement other(ws.handle(), "SELECT ?");
+        QVERIFY_THROWS_EXCEPTION(StoreError, other.bindAll({ QVariant(QDate(2026, 12, 1)) }));
+    }
+
+    // The SQLite behind Qt's driver is the one Sightline calls on its handles; a difference is refused with a
+    // message that says what to install.
+    void theDriverRunsTheLinkedSqlite()
+    {
+        QVERIFY2(SqliteLibrary::check().isEmpty(), qPrintable(SqliteLibrary::check()));
+        const QString linked = QString::fromLatin1(sqlite3_libversion());
+        const QString source = QString::fromLatin1(sqlite3_sourceid());
+        QVERIFY(SqliteLibrary::compare(linked, source, linked, source).isEmpty());
+        const QString differs = SqliteLibrary::compare(QStringLiteral("3.46.0"), QStringLiteral("2024-05-23"), linked, source);
+        QVERIFY(differs.contains(QLatin1String("3.46.0")) && differs.contains(linked));
+        QVERIFY(differs.contains(QLatin1String("libqt6sql6-sqlite")));
     }
 
     void reopenKeepsEverything()

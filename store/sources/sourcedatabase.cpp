@@ -1,5 +1,6 @@
 #include "sourcedatabase.h"
 
+#include "../sqlitelibrary.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
 
@@ -54,6 +55,8 @@ SourceDatabase::SourceDatabase(const QString& path, int busyTimeoutMs)
     : m_path(path)
     , m_busyTimeoutMs(busyTimeoutMs)
 {
+    if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty())
+        throw StoreError(path, {}, mismatch);
     open();
 }
 
