@@ -326,7 +326,7 @@ private:
         int code = Cli::Ok;
         std::unique_ptr<Workspace> shared;
         if (parser.isSet(QStringLiteral("output")))
-            shared = std::make_unique<Workspace>(parser.value(QStringLiteral("output")));
+            shared = std::make_unique<Workspace>(parser.value(QStringLiteral("output")), Importer::workspaceMode(sources));
         for (const QString& source : sources) {
             try {
                 std::unique_ptr<Workspace> own;

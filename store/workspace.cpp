@@ -74,7 +74,7 @@ QString ftsQuery(const QString& text, bool bodyOnly)
 
 } // namespace
 
-Workspace::Workspace(const QString& path)
+Workspace::Workspace(const QString& path, QFileDevice::Permissions newFileMode)
     : m_path(path)
     , m_connection(nextConnectionName())
 {
@@ -82,6 +82,12 @@ Workspace::Workspace(const QString& path)
     if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty())
         throw StoreError(path, {}, mismatch);
     QFile file(path);
+    if (!file.exists()) {
+        // Made here with its mode rather than by SQLite with the process's default (readable by all).
+        if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, newFileMode) && !file.exists())
+            throw StoreError(path, {}, QStringLiteral("cannot create the workspace: ") + file.errorString());
+        file.close();
+    }
     if (file.exists() && file.size() > 0) {
         if (!file.open(QIODevice::ReadOnly))
             throw StoreError(path, {}, QStringLiteral("cannot read the workspace: ") + file.errorString());

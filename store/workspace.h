@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <optional>
+#include <QFileDevice>
 #include <QJsonObject>
 #include <QMap>
 #include <QSqlDatabase>
@@ -25,7 +26,10 @@ class Workspace
 public:
     // Opens (creating and migrating when needed) the workspace at `path`. Throws StoreError naming the file
     // when it is not a SQLite database, is another application's database, or is newer than this build.
-    explicit Workspace(const QString& path);
+    // A new file is made with `newFileMode` (its -wal and -shm files take the same from SQLite): a workspace
+    // holds copies of customer conversations, so by default only its owner may read it.
+    explicit Workspace(const QString& path, QFileDevice::Permissions newFileMode = OwnerOnly);
+    static constexpr QFileDevice::Permissions OwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
     ~Workspace();
     Workspace(const Workspace&) = delete;
     Workspace& operator=(const Workspace&) = delete;

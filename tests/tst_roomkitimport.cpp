@@ -680,6 +680,52 @@ private slots:
         compareDerived(resumed, clean);
     }
 
+    // A workspace holds copies of customer conversations: the cache folders are their owner's alone, and a
+    // workspace with its -wal and -shm files is readable by its owner only (they were readable by all).
+    void workspacesAreTheirOwnersAlone()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        const QString cached = Importer::cachedWorkspacePath(source);
+        const auto ownerOnlyDir = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
+        const auto owner = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+        auto mode = [](const QString& path) {
+            // Owner, group and other bits, as `ls -l` shows them (the user bits repeat the owner's).
+            return QFile::permissions(path) & QFileDevice::Permissions(0x7077);
+        };
+        const QString cache = QFileInfo(QFileInfo(cached).path()).path();
+        QCOMPARE(mode(QFileInfo(cached).path()), ownerOnlyDir);
+        QCOMPARE(mode(cache), ownerOnlyDir);
+        {
+            Workspace ws(cached);
+            Importer::import(ws, source);
+            for (const char* suffix : { "", "-wal", "-shm" }) {
+                QVERIFY2(QFile::exists(cached + QLatin1String(suffix)), suffix);
+                QCOMPARE(mode(cached + QLatin1String(suffix)), owner);
+            }
+        }
+        // One an older Sightline left readable by all is closed to others when it is used next.
+        QVERIFY(QFile::setPermissions(cached, owner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        QCOMPARE(Importer::cachedWorkspacePath(source), cached);
+        QCOMPARE(mode(cached), owner);
+
+        // Written elsewhere (import -o), a workspace is no more open than its sources.
+        const QString shared = copyFixture(dir, QStringLiteral("roomkit/edge_cases.sqlite"));
+        QVERIFY(QFile::setPermissions(source, owner | QFileDevice::ReadGroup));
+        QVERIFY(QFile::setPermissions(shared, owner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        QCOMPARE(Importer::workspaceMode({ source, shared }), owner | QFileDevice::ReadGroup);
+        QCOMPARE(Importer::workspaceMode({ shared }), owner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        QVERIFY(QFile::setPermissions(shared, owner));
+        QCOMPARE(Importer::workspaceMode({ source, shared }), owner);
+        QProcess p;
+        const QString out = dir.filePath(QStringLiteral("team.sightline"));
+        QVERIFY(QFile::setPermissions(shared, owner | QFileDevice::ReadGroup));
+        p.start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("import"), source, shared, QStringLiteral("-o"), out });
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(mode(out), owner | QFileDevice::ReadGroup);
+    }
+
     // Two imports into one workspace at once (two windows, a window and a script): one imports, the other says
     // who holds the workspace; neither fails in the middle of making it, and the workspace is a clean import's.
     void twoImportsAtOnce()

@@ -123,10 +123,42 @@ QString cachedWorkspacePath(const QString& sourcePath)
 {
     const QString canonical = QFileInfo(sourcePath).canonicalFilePath();
     const QByteArray key = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/workspaces");
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    const QString dir = cache + QStringLiteral("/workspaces");
     QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + QFileInfo(sourcePath).completeBaseName() + QLatin1Char('-')
+    // Workspaces hold copies of customer conversations: the folders are their owner's alone (0700).
+    const auto othersMay = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+        | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+    for (const QString& folder : { cache, dir }) {
+        if (QFile::permissions(folder) & othersMay)
+            QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    }
+    const QString path = dir + QLatin1Char('/') + QFileInfo(sourcePath).completeBaseName() + QLatin1Char('-')
         + QString::fromLatin1(key) + QStringLiteral(".sightline");
+    // One an older Sightline made readable by all (0644), with its side files, is closed to others now.
+    for (const char* suffix : { "", "-wal", "-shm" }) {
+        const QString file = path + QLatin1String(suffix);
+        if (QFile::exists(file) && (QFile::permissions(file) & othersMay))
+            QFile::setPermissions(file, Workspace::OwnerOnly);
+    }
+    return path;
+}
+
+QFileDevice::Permissions workspaceMode(const QStringList& sources)
+{
+    QFileDevice::Permissions mode = Workspace::OwnerOnly;
+    bool group = true;
+    bool others = true;
+    for (const QString& source : sources) {
+        const QFileDevice::Permissions p = QFile::permissions(source);
+        group = group && (p & QFileDevice::ReadGroup);
+        others = others && (p & QFileDevice::ReadOther);
+    }
+    if (group && !sources.isEmpty())
+        mode |= QFileDevice::ReadGroup;
+    if (others && !sources.isEmpty())
+        mode |= QFileDevice::ReadOther;
+    return mode;
 }
 
 } // namespace Importer

@@ -2,7 +2,9 @@
 
 #include "importreport.h"
 
+#include <QFileDevice>
 #include <QString>
+#include <QStringList>
 
 class StoreError;
 class Workspace;
@@ -24,6 +26,10 @@ ImportReport import(
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
 StoreError unsupported(const QString& path);
 
-// Where the cached workspace of a source lives: one per source file, keyed by its canonical path.
+// Where the cached workspace of a source lives: one per source file, keyed by its canonical path. The cache
+// folders are made readable by their owner alone, and so is a cached workspace an older Sightline left open.
 QString cachedWorkspacePath(const QString& sourcePath);
+// The mode for a workspace written elsewhere from `sources`: read and write for its owner, and read for the
+// group or others only where every source grants it (a workspace is never more open than what it copies).
+QFileDevice::Permissions workspaceMode(const QStringList& sources);
 } // namespace Importer
