@@ -127,6 +127,45 @@ DROP INDEX events_room_correlation_seq;
 DROP INDEX events_room_group_seq;
 DROP INDEX events_room_participant_seq;
 )SQL",
+    // 5: a full-text index that can forget. The contentless index of step 1 could drop a row's words only when
+    // given the exact text it had indexed, which nothing kept: a row whose text changed (an edit, a redaction, a
+    // message still streaming at the last sync) could never be indexed again. The text now lives in search_text,
+    // the index reads it as its external content, and triggers keep the two in step on every insert, update and
+    // delete (a room's rows deleted take their words with them). The words indexed so far move over as the old
+    // index holds them (fts5vocab gives each row's tokens in order), so no workspace needs importing again.
+    R"SQL(
+CREATE TABLE search_text(
+  event_id INTEGER PRIMARY KEY REFERENCES events(id) ON DELETE CASCADE,
+  body TEXT, arguments TEXT, result TEXT);
+CREATE VIRTUAL TABLE temp.old_words USING fts5vocab(main, 'events_fts', 'instance');
+CREATE TEMP TABLE old_tokens AS
+  SELECT doc, col, term FROM temp.old_words WHERE doc IN (SELECT id FROM events) ORDER BY doc, col, offset;
+-- Grouped along this index, each row's tokens are read in the order they were stored: (doc, rowid).
+CREATE INDEX temp.old_tokens_doc ON old_tokens(doc);
+INSERT INTO search_text(event_id, body, arguments, result)
+  SELECT doc,
+    group_concat(CASE WHEN col = 'body' THEN term END, ' '),
+    group_concat(CASE WHEN col = 'arguments' THEN term END, ' '),
+    group_concat(CASE WHEN col = 'result' THEN term END, ' ')
+  FROM temp.old_tokens GROUP BY doc ORDER BY doc;
+DROP TABLE temp.old_tokens;
+DROP TABLE temp.old_words;
+DROP TABLE events_fts;
+CREATE VIRTUAL TABLE events_fts USING fts5(body, arguments, result, content='search_text', content_rowid='event_id');
+INSERT INTO events_fts(events_fts) VALUES ('rebuild');
+CREATE TRIGGER search_text_inserted AFTER INSERT ON search_text BEGIN
+  INSERT INTO events_fts(rowid, body, arguments, result) VALUES (new.event_id, new.body, new.arguments, new.result);
+END;
+CREATE TRIGGER search_text_deleted AFTER DELETE ON search_text BEGIN
+  INSERT INTO events_fts(events_fts, rowid, body, arguments, result)
+    VALUES ('delete', old.event_id, old.body, old.arguments, old.result);
+END;
+CREATE TRIGGER search_text_updated AFTER UPDATE ON search_text BEGIN
+  INSERT INTO events_fts(events_fts, rowid, body, arguments, result)
+    VALUES ('delete', old.event_id, old.body, old.arguments, old.result);
+  INSERT INTO events_fts(rowid, body, arguments, result) VALUES (new.event_id, new.body, new.arguments, new.result);
+END;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSqlQuery>
 #include <QMap>
 #include <QRandomGenerator>
 #include <QSet>
@@ -394,6 +395,46 @@ private slots:
         QCOMPARE(ws.search(followed, QStringLiteral("portpc"), 20, false).size(),
             m_ws->search(whole_, QStringLiteral("portpc"), 20, false).size());
         QCOMPARE(ws.runs(followed).size(), 2);
+    }
+
+    // A message still streaming at a sync is searchable by what it holds so far; when a later sync reads the
+    // rest, the index forgets the words it had (a cut word, "ord") and learns the whole text. The index was
+    // contentless and took a row once, for good.
+    void aStreamingMessageIsIndexedAgainWhenItGrows()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("th_streaming.jsonl"));
+        const QByteArray head = R"({"type":"RUN_STARTED","runId":"run_1","threadId":"th_streaming","timestamp":1784120174544}
+{"type":"TEXT_MESSAGE_START","messageId":"m_1","role":"assistant","timestamp":1784120174600}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m_1","delta":"Your refund for ord","timestamp":1784120174610}
+)";
+        const QByteArray tail = R"({"type":"TEXT_MESSAGE_CONTENT","messageId":"m_1","delta":"er 42 was declined","timestamp":1784120174620}
+{"type":"TEXT_MESSAGE_END","messageId":"m_1","timestamp":1784120174630}
+{"type":"RUN_FINISHED","runId":"run_1","threadId":"th_streaming","timestamp":1784120174700}
+)";
+        writeAll(path, head);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        Importer::import(ws, path);
+        const qint64 roomId = ws.rooms().first().id;
+        auto found = [&](const char* word) { return ws.search(roomId, QLatin1String(word), 20, true).size(); };
+        QCOMPARE(found("refund"), 1);
+        QCOMPARE(found("ord"), 1);
+        QCOMPARE(found("declined"), 0);
+        writeAll(path, head + tail);
+        Importer::import(ws, path);
+        QCOMPARE(found("refund"), 1);
+        QCOMPARE(found("declined"), 1);
+        QCOMPARE(found("order"), 1);
+        QCOMPARE(found("ord"), 0);
+        QCOMPARE(ws.search(roomId, QStringLiteral("\"refund for order\""), 20, true).size(), 1);
+        // The index and its text agree row for row.
+        ws.exec(QStringLiteral("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)"));
+        // A room's rows deleted take their words with them.
+        ws.exec(QStringLiteral("DELETE FROM events WHERE room_id = ?"), { roomId });
+        QSqlQuery left = ws.exec(QStringLiteral("SELECT count(*) FROM events_fts WHERE events_fts MATCH 'refund'"));
+        QVERIFY(left.next());
+        QCOMPARE(left.value(0).toInt(), 0);
+        ws.exec(QStringLiteral("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)"));
     }
 
     // A dump of kaboo_thread_events: one {thread_id, event} object a line, threads interleaved.

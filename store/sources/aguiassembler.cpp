@@ -593,8 +593,8 @@ private:
             if (call.startIndex) {
                 EventRecord& start = rec(*call.startIndex);
                 start.text = call.toolName + QLatin1Char('(') + clip(call.arguments) + QLatin1Char(')');
-                if (!c.open || call.endIndex)
-                    m_out.rows[*call.startIndex].arguments = call.arguments; // searchable once complete
+                // Searchable as far as they have come: a later sync that reads the rest indexes them again.
+                m_out.rows[*call.startIndex].arguments = call.arguments;
             }
             if (call.endIndex)
                 rec(*call.endIndex).outcome = call.outcome;
@@ -626,8 +626,8 @@ private:
             }
             EventRecord& first = rec(m.firstIndex);
             first.text = m.text;
-            if (m.complete)
-                m_out.rows[m.firstIndex].body = m.text;
+            // Searchable as far as it has streamed: a later sync that reads the rest indexes it again.
+            m_out.rows[m.firstIndex].body = m.text;
         }
     }
 

@@ -49,11 +49,7 @@ void writeStream(ImportWriter& writer, const RoomCursor& cursor, const Stream& s
             writer.workspace().exec(
                 QStringLiteral("UPDATE events SET flags = ?, outcome = ?, tool_id = ?, group_id = ? "
                                "WHERE room_id = ? AND seq = ?"),
-                { row.record.flags
-                        | (row.body.isEmpty() && row.arguments.isEmpty() && row.result.isEmpty()
-                                ? 0
-                                : int(EventFlags::SearchIndexed)),
-                    row.record.outcome.isEmpty() ? QVariant() : QVariant(row.record.outcome), row.record.toolId,
+                { row.record.flags, row.record.outcome.isEmpty() ? QVariant() : QVariant(row.record.outcome), row.record.toolId,
                     row.record.groupId.isEmpty() ? QVariant() : QVariant(row.record.groupId), cursor.id,
                     row.record.index });
     }
@@ -63,43 +59,9 @@ void writeStream(ImportWriter& writer, const RoomCursor& cursor, const Stream& s
     writer.finishRoom(writer.cancelled() ? cursor.syncedSeq : stream.records.size() - 1);
 }
 
-// Removes a room's rows and their search entries. The index is contentless, so an entry is removed by
-// repeating what was indexed: the stored payloads, verbatim, give it back through the same assembler.
+// Removes a room's rows; their search text goes with them, and the index forgets it (schema step 5).
 void purgeRoom(Workspace& ws, qint64 roomId)
 {
-    QVector<qint64> ids;
-    QVector<int> flags;
-    QByteArray content;
-    {
-        QSqlQuery q = ws.exec(
-            QStringLiteral("SELECT id, flags, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
-        while (q.next()) {
-            ids << q.value(0).toLongLong();
-            flags << q.value(1).toInt();
-            content += q.value(2).toByteArray();
-        }
-    }
-    const CraftBotAssembly old = CraftBotAssembler::assemble(EventMdParser::parse(content).records);
-    SqliteStatement remove(ws.handle(),
-        "INSERT INTO events_fts(events_fts, rowid, body, arguments, result) "
-        "VALUES ('delete', ?, ?, ?, ?)");
-    for (qsizetype i = 0; i < ids.size() && i < old.rows.size(); ++i) {
-        if (!(flags[i] & EventFlags::SearchIndexed))
-            continue;
-        const StoredEvent& row = old.rows[i];
-        remove.bind(1, ids[i]);
-        auto text = [&remove](int column, const QString& value) {
-            if (value.isEmpty())
-                remove.bindNull(column);
-            else
-                remove.bind(column, value);
-        };
-        text(2, row.body);
-        text(3, row.arguments);
-        text(4, row.result);
-        remove.step();
-        remove.reset();
-    }
     ws.exec(QStringLiteral("DELETE FROM events WHERE room_id = ?"), { roomId });
     ws.exec(QStringLiteral("DELETE FROM tool_calls WHERE room_id = ?"), { roomId });
     ws.exec(QStringLiteral("DELETE FROM runs WHERE room_id = ?"), { roomId });

@@ -140,8 +140,13 @@ void ImportWriter::beginRoom(const RoomCursor& room)
             "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
             "text, flags, payload, group_id, message_id, source_line) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        m_fts = std::make_unique<SqliteStatement>(
-            m_ws.handle(), "INSERT INTO events_fts(rowid, body, arguments, result) VALUES (?, ?, ?, ?)");
+        // The index follows search_text by its triggers; a row's text that changes later is written again
+        // (refreshRow), and the index forgets the old words.
+        m_fts = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "INSERT INTO search_text(event_id, body, arguments, result) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(event_id) DO UPDATE SET body = excluded.body, arguments = excluded.arguments, "
+            "result = excluded.result WHERE body IS NOT excluded.body OR arguments IS NOT excluded.arguments "
+            "OR result IS NOT excluded.result");
     }
     begin();
 }
@@ -173,7 +178,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     bindText(st, 18, r.outcome);
     bindText(st, 19, r.text);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
-    st.bind(20, qint64(r.flags | (searchable ? EventFlags::SearchIndexed : 0)));
+    st.bind(20, qint64(r.flags));
     if (r.flags & EventFlags::InvalidUtf8)
         st.bindBlob(21, e.payload); // the bytes as they were; TEXT must be UTF-8
     else
@@ -195,14 +200,8 @@ bool ImportWriter::insert(const StoredEvent& e)
             m_batchFirstUs = m_batchFirstUs ? std::min(m_batchFirstUs, r.createdMicros) : r.createdMicros;
             m_batchLastUs = std::max(m_batchLastUs, r.createdMicros);
         }
-        if (searchable) {
-            m_fts->bind(1, sqlite3_last_insert_rowid(m_ws.handle()));
-            bindText(*m_fts, 2, e.body);
-            bindText(*m_fts, 3, e.arguments);
-            bindText(*m_fts, 4, e.result);
-            m_fts->step();
-            m_fts->reset();
-        }
+        if (searchable)
+            writeSearchText(sqlite3_last_insert_rowid(m_ws.handle()), e);
     }
     // A room's first batch is small: a big room shows after it (see checkpointRoom), and sooner is better.
     const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
@@ -232,26 +231,30 @@ bool ImportWriter::insert(const StoredEvent& e)
 
 void ImportWriter::refreshRow(const StoredEvent& e)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, text, flags FROM events WHERE room_id = ? AND seq = ?"),
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, text FROM events WHERE room_id = ? AND seq = ?"),
         { m_room.id, e.record.index });
     if (!q.next())
         return;
     const qint64 rowId = q.value(0).toLongLong();
     const QString text = q.value(1).toString();
-    const int flags = q.value(2).toInt();
     q.finish();
     if (text != e.record.text)
         m_ws.exec(QStringLiteral("UPDATE events SET text = ? WHERE id = ?"), { orNull(e.record.text), rowId });
-    if (!(flags & EventFlags::SearchIndexed) && (!e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty())) {
-        m_fts->bind(1, rowId);
-        bindText(*m_fts, 2, e.body);
-        bindText(*m_fts, 3, e.arguments);
-        bindText(*m_fts, 4, e.result);
-        m_fts->step();
-        m_fts->reset();
-        m_ws.exec(QStringLiteral("UPDATE events SET flags = flags | ? WHERE id = ?"),
-            { int(EventFlags::SearchIndexed), rowId });
+    writeSearchText(rowId, e);
+}
+
+void ImportWriter::writeSearchText(qint64 rowId, const StoredEvent& e)
+{
+    if (e.body.isEmpty() && e.arguments.isEmpty() && e.result.isEmpty()) {
+        m_ws.exec(QStringLiteral("DELETE FROM search_text WHERE event_id = ?"), { rowId });
+        return;
     }
+    m_fts->bind(1, rowId);
+    bindText(*m_fts, 2, e.body);
+    bindText(*m_fts, 3, e.arguments);
+    bindText(*m_fts, 4, e.result);
+    m_fts->step();
+    m_fts->reset();
 }
 
 void ImportWriter::deleteToolCalls(bool openOnly)

@@ -87,8 +87,8 @@ public:
     bool insert(const StoredEvent& event);
     bool cancelled() const { return m_cancelled; }
     // A row stored by an earlier sync whose derived text may have grown since (AG-UI: a message or arguments
-    // that completed later, a user message whose text a later snapshot gives): updates its display text, and
-    // indexes it for search if it was not indexed yet and now has text to index.
+    // that completed later, a user message whose text a later snapshot gives): updates its display text and its
+    // search text (the index forgets the words it had and learns the new ones).
     void refreshRow(const StoredEvent& event);
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
     void deleteOpenCall(qint64 startSeq); // the start_only row of a call that an end has now closed
@@ -113,6 +113,7 @@ public:
 
 private:
     void updateRoom(qint64 syncedSeq); // recount, move the cursor, commit, report progress
+    void writeSearchText(qint64 rowId, const StoredEvent& event); // none: the row leaves the index
     void begin();
     void commit();
     void rollback();
@@ -124,7 +125,7 @@ private:
     ImportOptions m_options;
     ImportReport& m_report;
     std::unique_ptr<SqliteStatement> m_insert;
-    std::unique_ptr<SqliteStatement> m_fts;
+    std::unique_ptr<SqliteStatement> m_fts; // upserts search_text
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;
     std::unique_ptr<SqliteStatement> m_updateRun;
