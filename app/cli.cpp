@@ -2,7 +2,7 @@
 
 #include "eventflags.h"
 #include "filterquery.h"
-#include "jsonline.h"
+#include "eventserializer.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "storeerror.h"
@@ -20,28 +20,7 @@
 
 namespace {
 
-const QStringList verbs = { QStringLiteral("import"), QStringLiteral("rooms"), QStringLiteral("events"),
-    QStringLiteral("tools"), QStringLiteral("facets") };
-
-QString generalHelp()
-{
-    return QStringLiteral(
-        "Usage: sightline [FILE|DIR]            open the GUI (the demo workspace when no file is given)\n"
-        "       sightline VERB [OPTIONS] ...    run without a display\n"
-        "\n"
-        "Verbs:\n"
-        "  import SOURCE... [-o WORKSPACE]  import (or sync what is new) into a workspace\n"
-        "  rooms SOURCE [--json]            list the rooms, empty ones included\n"
-        "  events SOURCE --room ID [...]    list a room's events (RoomKit's read contract)\n"
-        "  tools SOURCE --room ID [--json]  list a room's tool calls, start paired with end\n"
-        "  facets SOURCE --room ID [...]    count a room's events by type, channel, participant, tool, outcome\n"
-        "\n"
-        "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, a CraftBot\n"
-        "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
-        "roomkit|agui|craftbot|craftbot-sessions|workspace forces one).\n"
-        "A store is imported into a cached workspace first, and synced on every later run.\n"
-        "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' for all.\n");
-}
+QString generalHelp(); // from the verb table, below
 
 struct Failure
 {
@@ -93,93 +72,30 @@ QList<QCommandLineOption> commonOptions()
     };
 }
 
-// The verbs and their options: what they parse, what their --help says, and what the man page lists.
+class Session;
+
+// The verbs, listed once: what they parse, what their --help and `sightline --help` say, what the man page lists,
+// and what runs them.
 struct VerbSpec
 {
     QString name;
     QString positional;
     QString synopsis;
     QList<QCommandLineOption> options;
+    QString usage; // the line `sightline --help` shows, after the name
+    QString summary; // ... and what it says the verb does
+    int (Session::*run)(const QStringList& args) = nullptr;
 };
 
-const QVector<VerbSpec>& verbSpecs()
+const QVector<VerbSpec>& verbSpecs(); // after Session, whose verbs it names
+
+bool isVerb(const QString& name)
 {
-    static const QVector<VerbSpec> specs {
-        { QStringLiteral("import"), QStringLiteral("SOURCE..."),
-            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."),
-            { { QStringList { QStringLiteral("o"), QStringLiteral("output") },
-                QStringLiteral("the workspace to import into (default: each source's cached workspace)"),
-                QStringLiteral("WORKSPACE") } } },
-        { QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms, empty ones included."),
-            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
-        { QStringLiteral("events"), QStringLiteral("SOURCE"),
-            QStringLiteral("List a room's events, under RoomKit's read contract."),
-            {
-                { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
-                { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
-                { QStringLiteral("kind"),
-                    QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
-                                   "lifecycle, system, error, custom"),
-                    QStringLiteral("K") },
-                { QStringLiteral("group"),
-                    QStringLiteral("only events of this AI response: a RoomKit correlation id or an AG-UI run id"),
-                    QStringLiteral("ID") },
-                { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
-                    QStringLiteral("T") },
-                { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
-                { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"),
-                    QStringLiteral("T") },
-                { QStringLiteral("participant"), QStringLiteral("only events from this participant"),
-                    QStringLiteral("ID") },
-                { QStringLiteral("correlation"), QStringLiteral("only events of this AI response"),
-                    QStringLiteral("ID") },
-                { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"),
-                    QStringLiteral("TIME") },
-                { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"),
-                    QStringLiteral("TIME") },
-                { QStringLiteral("include-blocked"),
-                    QStringLiteral("include rows a hook blocked (left out by default)") },
-                { QStringLiteral("query"),
-                    QStringLiteral("a filter in the filter bar's language, as in the GUI, e.g. 'type:tool_call_end "
-                                   "outcome:failed -channel:sms after:2026-07-17T10:00 blocked:include \"a phrase\"'; "
-                                   "its terms add to the other options"),
-                    QStringLiteral("FILTER") },
-                { QStringLiteral("text"),
-                    QStringLiteral("only events whose message text, tool arguments or result hold every word of TEXT "
-                                   "(the GUI's search)"),
-                    QStringLiteral("TEXT") },
-                { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
-                { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
-                { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
-                    QStringLiteral("N") },
-                { QStringLiteral("newest-first"),
-                    QStringLiteral("take the window from the room's tail (still printed oldest first)") },
-                { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"),
-                    QStringLiteral("I") },
-                { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"),
-                    QStringLiteral("I") },
-                { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
-                { QStringLiteral("conversation"),
-                    QStringLiteral(
-                        "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
-                { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
-            } },
-        { QStringLiteral("tools"), QStringLiteral("SOURCE"),
-            QStringLiteral("List a room's tool calls, each start paired with its end."),
-            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
-                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
-        { QStringLiteral("facets"), QStringLiteral("SOURCE"),
-            QStringLiteral("Count a room's events by each value of type, kind, channel, channel type, participant, "
-                           "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "
-                           "field's counts apply every other part of it."),
-            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
-                { QStringLiteral("query"), QStringLiteral("a filter in the filter bar's language (see events)"),
-                    QStringLiteral("FILTER") },
-                { QStringLiteral("limit"), QStringLiteral("at most N values a field (default 20)"),
-                    QStringLiteral("N") },
-                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } } },
-    };
-    return specs;
+    for (const VerbSpec& s : verbSpecs()) {
+        if (s.name == name)
+            return true;
+    }
+    return false;
 }
 
 const VerbSpec& spec(const QString& name)
@@ -229,20 +145,16 @@ public:
     int run(const QStringList& args)
     {
         const QString verb = args.value(1);
-        if (verb == QLatin1String("import"))
-            return import(args);
-        if (verb == QLatin1String("rooms"))
-            return rooms(args);
-        if (verb == QLatin1String("events"))
-            return events(args);
-        if (verb == QLatin1String("tools"))
-            return tools(args);
-        if (verb == QLatin1String("facets"))
-            return facets(args);
+        for (const VerbSpec& v : verbSpecs()) {
+            if (v.name == verb)
+                return (this->*v.run)(args);
+        }
         usage(QStringLiteral("unknown verb '%1'").arg(verb));
     }
 
 private:
+    friend const QVector<VerbSpec>& verbSpecs();
+
     void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb)
     {
         const VerbSpec& verbSpec = spec(verb);
@@ -502,9 +414,9 @@ private:
         const bool json = parser.isSet(QStringLiteral("json"));
         auto print = [&](const EventRecord& e) {
             if (json)
-                m_out << eventJson(e) << '\n'; // QTextStream reads a QByteArray as UTF-8
+                m_out << EventSerializer::eventJson(e) << '\n'; // QTextStream reads a QByteArray as UTF-8
             else
-                m_out << eventText(e) << '\n';
+                m_out << EventSerializer::eventText(e) << '\n';
         };
         if (conversation) {
             for (const EventRecord& e : ws->conversation(room, page.limit, page.afterIndex))
@@ -516,64 +428,6 @@ private:
         return Cli::Ok;
     }
 
-    static QByteArray eventJson(const EventRecord& e)
-    {
-        // Written by JsonLine, not QJsonObject: an export is a line per row of a room of a million.
-        JsonLine o;
-        o.add("index", e.index);
-        o.addOrNull("id", e.nativeId);
-        o.add("type", e.type);
-        o.add("kind", e.kind);
-        o.addOrNull("status", e.status);
-        o.addOrNull("blocked_by", e.blockedBy);
-        o.addOrNull("channel_id", e.channelId);
-        o.addOrNull("channel_type", e.channelType);
-        o.addOrNull("participant_id", e.participantId);
-        o.addOrNull("correlation_id", e.correlationId);
-        if (e.createdMicros)
-            o.add("created_at", TimeUtil::formatMicros(e.createdMicros));
-        else
-            o.addNull("created_at");
-        o.addOrNull("group_id", e.groupId);
-        o.addOrNull("message_id", e.messageId);
-        o.add("synthetic", e.isSynthetic());
-        if (e.sourceLine > 0)
-            o.add("line", e.sourceLine);
-        else
-            o.addNull("line");
-        o.addOrNull("text", e.text);
-        if (!e.toolName.isEmpty() || e.kind == QLatin1String("tool_call")) {
-            o.addOrNull("tool_name", e.toolName);
-            o.addOrNull("tool_id", e.toolId);
-            o.addOrNull("outcome", e.outcome);
-        }
-        const std::pair<int, const char*> marks[] = { { EventFlags::MalformedJson, "malformed" },
-            { EventFlags::InvalidUtf8, "invalid_utf8" }, { EventFlags::Partial, "partial" },
-            { EventFlags::Guessed, "guessed" }, { EventFlags::Ambiguous, "ambiguous" } };
-        for (const auto& [flag, name] : marks) {
-            if (e.flags & flag)
-                o.add(name, true);
-        }
-        return o.text();
-    }
-
-    static QString eventText(const EventRecord& e)
-    {
-        QString out = QStringLiteral("%1  %2  %3").arg(e.index, 6).arg(TimeUtil::formatMicros(e.createdMicros), e.type);
-        if (!e.channelId.isEmpty())
-            out += QStringLiteral("  [") + e.channelId + QLatin1Char(']');
-        if (e.isBlocked())
-            out += QStringLiteral("  (blocked by ") + (e.blockedBy.isEmpty() ? QStringLiteral("?") : e.blockedBy)
-                + QLatin1Char(')');
-        if (!e.outcome.isEmpty())
-            out += QStringLiteral("  -> ") + e.outcome;
-        QString text = e.text;
-        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        if (text.size() > 160)
-            text = text.left(159) + QChar(0x2026);
-        return text.isEmpty() ? out : out + QStringLiteral("  ") + text;
-    }
-
     int tools(const QStringList& args)
     {
         QCommandLineParser parser;
@@ -583,31 +437,10 @@ private:
         const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const ToolCallRecord& c : ws->toolCalls(room)) {
-            if (json) {
-                QJsonObject o { { QStringLiteral("tool_name"), orNull(c.toolName) },
-                    { QStringLiteral("tool_id"), orNull(c.toolId) },
-                    { QStringLiteral("correlation_id"), orNull(c.groupId) },
-                    { QStringLiteral("start_index"), orNull(c.startIndex) },
-                    { QStringLiteral("end_index"), orNull(c.endIndex) },
-                    { QStringLiteral("duration_ms"), orNull(c.durationMs) },
-                    { QStringLiteral("duration_from"), orNull(c.durationSource) },
-                    { QStringLiteral("status"), orNull(c.status) }, { QStringLiteral("outcome"), c.outcome },
-                    { QStringLiteral("pairing"), c.pairing }, { QStringLiteral("error"), orNull(c.error) },
-                    { QStringLiteral("result_index"), orNull(c.resultIndex) },
-                    { QStringLiteral("arguments_valid"),
-                        c.argumentsValid ? QJsonValue(*c.argumentsValid) : QJsonValue() },
-                    { QStringLiteral("synthetic"), c.synthetic }, { QStringLiteral("ambiguous"), c.ambiguous } };
-                m_out << line(o) << '\n';
-            } else {
-                auto idx = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };
-                m_out << c.toolName << "  " << c.toolId << "  " << idx(c.startIndex) << ".." << idx(c.endIndex) << "  "
-                      << (c.durationMs ? QString::number(*c.durationMs) + QStringLiteral(" ms")
-                                     + (c.durationSource == QLatin1String("timestamps")
-                                             ? QStringLiteral(" (from timestamps)")
-                                             : QString())
-                                       : QStringLiteral("-"))
-                      << "  " << c.status << "  " << c.outcome << "  " << c.pairing << '\n';
-            }
+            if (json)
+                m_out << EventSerializer::callJson(c) << '\n';
+            else
+                m_out << EventSerializer::callText(c) << '\n';
         }
         m_out.flush();
         return Cli::Ok;
@@ -678,6 +511,117 @@ private:
     QTextStream& m_err;
 };
 
+const QVector<VerbSpec>& verbSpecs()
+{
+    static const QVector<VerbSpec> specs {
+        { QStringLiteral("import"), QStringLiteral("SOURCE..."),
+            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."),
+            { { QStringList { QStringLiteral("o"), QStringLiteral("output") },
+                QStringLiteral("the workspace to import into (default: each source's cached workspace)"),
+                QStringLiteral("WORKSPACE") } },
+            QStringLiteral("SOURCE... [-o WORKSPACE]"), QStringLiteral("import (or sync what is new) into a workspace"),
+            &Session::import },
+        { QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms, empty ones included."),
+            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") } }, QStringLiteral("SOURCE [--json]"),
+            QStringLiteral("list the rooms, empty ones included"), &Session::rooms },
+        { QStringLiteral("events"), QStringLiteral("SOURCE"),
+            QStringLiteral("List a room's events, under RoomKit's read contract."),
+            {
+                { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
+                { QStringLiteral("kind"),
+                    QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
+                                   "lifecycle, system, error, custom"),
+                    QStringLiteral("K") },
+                { QStringLiteral("group"),
+                    QStringLiteral("only events of this AI response: a RoomKit correlation id or an AG-UI run id"),
+                    QStringLiteral("ID") },
+                { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
+                    QStringLiteral("T") },
+                { QStringLiteral("channel"), QStringLiteral("only events from this channel id"), QStringLiteral("ID") },
+                { QStringLiteral("channel-type"), QStringLiteral("only events from this channel type"),
+                    QStringLiteral("T") },
+                { QStringLiteral("participant"), QStringLiteral("only events from this participant"),
+                    QStringLiteral("ID") },
+                { QStringLiteral("correlation"), QStringLiteral("only events of this AI response"),
+                    QStringLiteral("ID") },
+                { QStringLiteral("after"), QStringLiteral("only events created after TIME (exclusive)"),
+                    QStringLiteral("TIME") },
+                { QStringLiteral("before"), QStringLiteral("only events created before TIME (exclusive)"),
+                    QStringLiteral("TIME") },
+                { QStringLiteral("include-blocked"),
+                    QStringLiteral("include rows a hook blocked (left out by default)") },
+                { QStringLiteral("query"),
+                    QStringLiteral("a filter in the filter bar's language, as in the GUI, e.g. 'type:tool_call_end "
+                                   "outcome:failed -channel:sms after:2026-07-17T10:00 blocked:include \"a phrase\"'; "
+                                   "its terms add to the other options"),
+                    QStringLiteral("FILTER") },
+                { QStringLiteral("text"),
+                    QStringLiteral("only events whose message text, tool arguments or result hold every word of TEXT "
+                                   "(the GUI's search)"),
+                    QStringLiteral("TEXT") },
+                { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
+                { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
+                { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
+                    QStringLiteral("N") },
+                { QStringLiteral("newest-first"),
+                    QStringLiteral("take the window from the room's tail (still printed oldest first)") },
+                { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"),
+                    QStringLiteral("I") },
+                { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"),
+                    QStringLiteral("I") },
+                { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
+                { QStringLiteral("conversation"),
+                    QStringLiteral(
+                        "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+            },
+            QStringLiteral("SOURCE --room ID [...]"), QStringLiteral("list a room's events (RoomKit's read contract)"),
+            &Session::events },
+        { QStringLiteral("tools"), QStringLiteral("SOURCE"),
+            QStringLiteral("List a room's tool calls, each start paired with its end."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+            QStringLiteral("SOURCE --room ID [--json]"), QStringLiteral("list a room's tool calls, start paired with end"),
+            &Session::tools },
+        { QStringLiteral("facets"), QStringLiteral("SOURCE"),
+            QStringLiteral("Count a room's events by each value of type, kind, channel, channel type, participant, "
+                           "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "
+                           "field's counts apply every other part of it."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("query"), QStringLiteral("a filter in the filter bar's language (see events)"),
+                    QStringLiteral("FILTER") },
+                { QStringLiteral("limit"), QStringLiteral("at most N values a field (default 20)"),
+                    QStringLiteral("N") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+            QStringLiteral("SOURCE --room ID [...]"),
+            QStringLiteral("count a room's events by type, channel, participant, tool, outcome"), &Session::facets },
+    };
+    return specs;
+}
+
+QString generalHelp()
+{
+    QString verbs;
+    for (const VerbSpec& v : verbSpecs())
+        verbs += QStringLiteral("  %1  %2\n").arg(QString(v.name + QLatin1Char(' ') + v.usage).leftJustified(31), v.summary);
+    return QStringLiteral(
+               "Usage: sightline [FILE|DIR]            open the GUI (the demo workspace when no file is given)\n"
+               "       sightline VERB [OPTIONS] ...    run without a display\n"
+               "\n"
+               "Verbs:\n")
+        + verbs
+        + QStringLiteral(
+            "\n"
+            "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, a CraftBot\n"
+            "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
+            "roomkit|agui|craftbot|craftbot-sessions|workspace forces one).\n"
+            "A store is imported into a cached workspace first, and synced on every later run.\n"
+            "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' for "
+            "all.\n");
+}
+
+
 } // namespace
 
 namespace Cli {
@@ -720,7 +664,7 @@ QString manPage()
 bool isCliInvocation(const QStringList& arguments)
 {
     const QString first = arguments.value(1);
-    return verbs.contains(first) || first == QLatin1String("--help") || first == QLatin1String("-h")
+    return isVerb(first) || first == QLatin1String("--help") || first == QLatin1String("-h")
         || first == QLatin1String("--version") || first == QLatin1String("-v") || first == QLatin1String("help");
 }
 
@@ -732,7 +676,7 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
         out.flush();
         return Ok;
     }
-    if (first == QLatin1String("help") && verbs.contains(arguments.value(2)))
+    if (first == QLatin1String("help") && isVerb(arguments.value(2)))
         return run({ arguments.value(0), arguments.value(2), QStringLiteral("--help") }, out, err);
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
         out << generalHelp();

@@ -208,7 +208,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_importCancel, &QToolButton::clicked, m_store, &StoreClient::cancelImport);
     connect(m_store, &StoreClient::roomsLoaded, this, [this](quint64, const RoomSummaries& rooms) {
         const qint64 current = m_roomList->currentRoom();
-        const qint64 at = currentIndex();
         const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
         // The room shown stays as it is (its place, its open cards) unless it grew.
         m_keepingRoom = true;
@@ -226,12 +225,14 @@ MainWindow::MainWindow(QWidget* parent)
             }
             m_roomList->selectRoom(pick != rooms.cend() && pick->eventCount > 0 ? pick->id : rooms.first().id);
         } else if (kept && (!isImporting() || std::exchange(m_roomMadeWhole, false))) {
-            // The room shown grew (its import went on, or a sync): read it again, at the same event.
+            // The room shown grew (its import went on, or a sync): read again in place, the selection, the
+            // open cards and the scroll position kept.
             for (const RoomSummary& r : rooms) {
                 if (r.id == current && r.eventCount != shownTotal) {
-                    showRoom(current);
-                    if (at >= 0)
-                        m_eventModel->locate(at);
+                    m_eventModel->refresh();
+                    requestFacets();
+                    m_store->loadRoomValues(current);
+                    findMatches();
                 }
             }
         }

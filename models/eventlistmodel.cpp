@@ -1,6 +1,7 @@
 #include "eventlistmodel.h"
 
 #include "eventflags.h"
+#include "presentation.h"
 #include "storeclient.h"
 #include "timeutil.h"
 
@@ -39,6 +40,7 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     m_blocks.clear();
     m_requested.clear();
     m_failed.clear();
+    m_refreshing = false;
     m_index.reset();
     m_rowCount = 0;
     if (roomId != m_roomId)
@@ -83,8 +85,42 @@ void EventListModel::fetchRows(int first, int last) const
         requestBlock(block);
 }
 
+void EventListModel::refresh()
+{
+    if (m_roomId == 0 || !m_client)
+        return;
+    if (!m_index) {
+        setRoom(m_roomId, m_filter); // nothing is held yet that would be kept
+        return;
+    }
+    // The rows and blocks held stay on screen while the room is read again under a new view; the new row
+    // index says which of them still start where they did (asked again) and which moved (dropped).
+    m_requested.clear();
+    m_failed.clear();
+    m_refreshing = true;
+    const StoreClient::ViewRequests asked = m_client->setView(m_roomId, queryFilter(), BlockSize);
+    m_indexRequest = asked.index;
+    m_requested.insert(0, asked.firstBlock);
+}
+
 void EventListModel::onRowsIndexed(const RowIndex& index)
 {
+    QVector<int> moved;
+    if (std::exchange(m_refreshing, false) && m_index) {
+        for (auto it = m_blocks.begin(); it != m_blocks.end();) {
+            const int block = it.key();
+            const bool same = block < index.anchors.size() && block < m_index->anchors.size()
+                && index.anchors.at(block) == m_index->anchors.at(block);
+            if (!same) {
+                moved << block;
+                it = m_blocks.erase(it);
+                continue;
+            }
+            if (block != 0) // block 0 was asked with the view
+                m_requested.insert(block, m_client->loadBlock(block, index.anchors.at(block)));
+            ++it;
+        }
+    }
     // The first block was read on another connection: if the workspace changed in between, start again from
     // what the index says rather than show rows that disagree with it.
     const auto first = m_blocks.constFind(0);
@@ -104,6 +140,13 @@ void EventListModel::onRowsIndexed(const RowIndex& index)
         beginRemoveRows({}, rows, m_rowCount - 1);
         m_rowCount = rows;
         endRemoveRows();
+    }
+    for (int block : moved) {
+        // Rows whose block moved show as loading until a view asks for them again.
+        const int first = block * BlockSize;
+        const int last = std::min(first + BlockSize, m_rowCount) - 1;
+        if (last >= first)
+            emit dataChanged(this->index(first, 0), this->index(last, NUM_COLUMNS - 1));
     }
     m_shown = index.shown;
     m_total = index.total;
@@ -324,7 +367,7 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
             if (role == Qt::ToolTipRole)
                 return *failed;
             if (role == Qt::ForegroundRole)
-                return QBrush(QColor(0xc0, 0x39, 0x2b));
+                return QBrush(Presentation::problemColour());
             return {};
         }
         if (role == Qt::DisplayRole && index.column() == TextColumn)
@@ -362,10 +405,8 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
         // Blocked rows stay visible but dimmed: a hook refused them, nobody received them.
         if (e.isBlocked())
             return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
-        if (index.column() == TextColumn
-            && (e.outcome == QLatin1String("failed") || e.outcome == QLatin1String("refused")
-                || e.outcome == QLatin1String("unserved")))
-            return QBrush(QColor(0xc0, 0x39, 0x2b));
+        if (index.column() == TextColumn && Presentation::isProblem(e.outcome))
+            return QBrush(Presentation::problemColour());
         return {};
     case Qt::FontRole:
         if (e.flags & (EventFlags::MalformedJson | EventFlags::InvalidUtf8)) {

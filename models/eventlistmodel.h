@@ -48,6 +48,9 @@ public:
     // Shows `roomId` under `filter` (0: nothing). Clears the rows and reads the first block and the row index.
     void setRoom(qint64 roomId, const EventFilter& filter = {});
     void setMode(Mode mode); // reloads the room
+    // Reads the room again where it stands (it grew, or rows changed): no reset, the rows held stay until their
+    // blocks come again, new rows are inserted at the end, and the selection and open items keep their place.
+    void refresh();
     Mode mode() const { return m_mode; }
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     qint64 roomId() const { return m_roomId; }
@@ -108,6 +111,7 @@ private:
     mutable QHash<int, quint64> m_requested; // blocks asked for and not yet answered: their requests
     QHash<int, QString> m_failed; // blocks that could not be read, and why (until the room is shown again)
     quint64 m_indexRequest = 0;
+    bool m_refreshing = false; // refresh(): the next row index replaces the one held
     mutable quint64 m_tick = 0;
     qint64 m_shown = -1;
     qint64 m_total = -1;

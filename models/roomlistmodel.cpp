@@ -1,5 +1,7 @@
 #include "roomlistmodel.h"
 
+#include "presentation.h"
+
 #include <algorithm>
 #include <QBrush>
 #include <QDateTime>
@@ -60,7 +62,7 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if ((index.column() == FailedColumn && r.failed + r.refused + r.unserved > 0)
             || (index.column() == BlockedColumn && r.blockedCount > 0))
-            return QBrush(QColor(0xc0, 0x39, 0x2b));
+            return QBrush(Presentation::problemColour());
         return {};
     case Qt::DisplayRole:
     case SortRole:

@@ -5,6 +5,23 @@
 #include <QString>
 #include <QVector>
 
+// How a call's start and end were put together (SOURCES.md §4.3): the values of ToolCallRecord::pairing, as
+// stored and filtered.
+namespace Pairing {
+inline const QString Exact = QStringLiteral("exact"); // same correlation and tool id
+inline const QString IdOnly = QStringLiteral("id_only"); // same tool id, another correlation
+inline const QString NameOnly = QStringLiteral("name_only"); // no ids: same name, oldest open start
+inline const QString Guessed = QStringLiteral("guessed"); // CraftBot: by name and order, nothing else to go on
+inline const QString StartOnly = QStringLiteral("start_only"); // nothing closed it
+inline const QString EndOnly = QStringLiteral("end_only"); // nothing opened it
+} // namespace Pairing
+
+// Where a call's duration comes from.
+namespace DurationSource {
+inline const QString Recorded = QStringLiteral("recorded"); // duration_ms on the end
+inline const QString Timestamps = QStringLiteral("timestamps"); // end time less start time
+} // namespace DurationSource
+
 // One logical tool call: a start paired with its end (or one of them alone).
 struct ToolCallRecord
 {

@@ -18,7 +18,7 @@ ToolCallRecord fromStart(const ToolEvent& start)
     call.startMicros = start.createdMicros;
     call.status = start.contentStatus.isEmpty() ? QStringLiteral("pending") : start.contentStatus;
     call.outcome = Outcome::Unserved;
-    call.pairing = QStringLiteral("start_only");
+    call.pairing = Pairing::StartOnly;
     call.arguments = start.arguments;
     return call;
 }
@@ -42,11 +42,11 @@ void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
         call.arguments = end.arguments;
     if (end.durationMs) {
         call.durationMs = end.durationMs;
-        call.durationSource = QStringLiteral("recorded");
+        call.durationSource = DurationSource::Recorded;
     } else if (call.startMicros && *call.startMicros && end.createdMicros) {
         call.durationMs = TimeUtil::durationMs(*call.startMicros, end.createdMicros);
         if (call.durationMs)
-            call.durationSource = QStringLiteral("timestamps");
+            call.durationSource = DurationSource::Timestamps;
     }
 }
 
@@ -79,13 +79,13 @@ bool ToolPairer::add(const ToolEvent& e)
     QString pairing;
     if (e.toolId.isEmpty()) {
         serial = take(m_byGroupAndName, Key { e.correlationId, e.toolName });
-        pairing = QStringLiteral("name_only");
+        pairing = Pairing::NameOnly;
     } else {
         serial = take(m_byGroupAndId, Key { e.correlationId, e.toolId });
-        pairing = QStringLiteral("exact");
+        pairing = Pairing::Exact;
         if (serial < 0) {
             serial = take(m_byId, e.toolId);
-            pairing = QStringLiteral("id_only");
+            pairing = Pairing::IdOnly;
         }
     }
     if (serial < 0) {
@@ -93,7 +93,7 @@ bool ToolPairer::add(const ToolEvent& e)
         orphan.toolName = e.toolName;
         orphan.toolId = e.toolId;
         orphan.groupId = e.correlationId;
-        close(orphan, e, QStringLiteral("end_only"));
+        close(orphan, e, Pairing::EndOnly);
         m_settled.append(orphan);
         return false;
     }

@@ -371,6 +371,48 @@ private slots:
         QTRY_COMPARE(qint64(model.rowCount()), model.shownCount());
     }
 
+    // A room that grew (its import went on, a sync) is read again in place: no reset, new rows inserted at the
+    // end, the rows held keep their records until their blocks come again, and an open item stays open.
+    void refreshInPlace()
+    {
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("growing.sqlite");
+        const QString source = growSupportRoom(dir, 599, name);
+        Workspace ws(dir.filePath(QStringLiteral("g.sightline")));
+        Importer::import(ws, source);
+        const qint64 room = ws.findRooms(QStringLiteral("sup-late-delivery")).first();
+        StoreClient store;
+        openIn(store, ws.path());
+        EventListModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRoom(room);
+        QTRY_COMPARE(model.totalCount(), 516);
+        model.fetchRows(0, model.rowCount() - 1);
+        QTRY_VERIFY(!model.isLoading());
+        const qint64 at300 = model.loadedRecord(300)->index;
+        QVERIFY(model.setData(model.index(300, 0), true, EventListModel::ExpandedRole));
+
+        growSupportRoom(dir, 1300, name); // the same rows and 701 more
+        QCOMPARE(Importer::import(ws, source).added(), 701);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.refresh();
+        QVERIFY(model.loadedRecord(300)); // still on screen while it is read again
+        QTRY_COMPARE(model.totalCount(), 1217);
+        QTRY_VERIFY(!model.isLoading());
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(inserted.first().at(1).toInt(), 516);
+        QCOMPARE(inserted.first().at(2).toInt(), 1216);
+        QCOMPARE(model.loadedRecord(300)->index, at300);
+        QVERIFY(model.index(300, 0).data(EventListModel::ExpandedRole).toBool());
+        model.fetchRows(0, model.rowCount() - 1);
+        QTRY_VERIFY(!model.isLoading());
+        for (int row = 1; row < model.rowCount(); ++row)
+            QVERIFY(model.loadedRecord(row - 1)->index < model.loadedRecord(row)->index);
+        QCOMPARE(model.loadedRecord(1216)->index, 1300);
+    }
+
     void staleRepliesAreDropped()
     {
         StoreClient store;

@@ -142,7 +142,7 @@ void DetailsPane::setDetails(const EventDetails& details)
         QStringList call { QStringLiteral("<b>%1</b>").arg(c.toolName.toHtmlEscaped()), c.outcome, c.pairing };
         if (c.durationMs)
             call << tr("%1 ms").arg(*c.durationMs)
-                    + (c.durationSource == QLatin1String("timestamps") ? tr(" (from timestamps)") : QString());
+                    + (c.durationSource == DurationSource::Timestamps ? tr(" (from timestamps)") : QString());
         if (c.argumentsValid == false)
             call << tr("arguments are not valid JSON");
         html += QStringLiteral("<br>") + tr("Tool call: ") + call.join(QStringLiteral(" · "));

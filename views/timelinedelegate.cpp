@@ -1,5 +1,7 @@
 #include "timelinedelegate.h"
 
+#include "presentation.h"
+
 #include "eventflags.h"
 #include "eventlistmodel.h"
 #include "eventrecord.h"
@@ -105,66 +107,45 @@ TimelineDelegate::TimelineDelegate(QObject* parent)
 {
 }
 
-QString TimelineDelegate::outcomeLabel(const QString& outcome)
+TimelineDelegate::CardLines TimelineDelegate::openLines(const EventRecord& e, const ToolCallRecord& c)
 {
-    if (outcome == QLatin1String("served"))
-        return QStringLiteral("✓ served");
-    if (outcome == QLatin1String("failed"))
-        return QStringLiteral("✗ failed");
-    if (outcome == QLatin1String("refused"))
-        return QStringLiteral("⊘ refused");
-    if (outcome == QLatin1String("blocked"))
-        return QStringLiteral("⊗ blocked");
-    if (outcome == QLatin1String("unserved"))
-        return QStringLiteral("… unserved");
-    if (outcome == QLatin1String("cancelled"))
-        return QStringLiteral("■ cancelled");
-    return outcome;
-}
-
-QColor TimelineDelegate::outcomeColour(const QString& outcome, bool dark)
-{
-    QColor c(0x75, 0x75, 0x75); // unserved, and anything unknown
-    if (outcome == QLatin1String("served"))
-        c = QColor(0x2e, 0x7d, 0x32);
-    else if (outcome == QLatin1String("failed"))
-        c = QColor(0xc6, 0x28, 0x28);
-    else if (outcome == QLatin1String("refused"))
-        c = QColor(0xd8, 0x5b, 0x00);
-    else if (outcome == QLatin1String("blocked"))
-        c = QColor(0x7b, 0x1f, 0xa2);
-    else if (outcome == QLatin1String("cancelled"))
-        c = QColor(0x45, 0x5a, 0x64);
-    return dark ? c.lighter(165) : c;
-}
-
-QStringList TimelineDelegate::openLines(const EventRecord& e, const ToolCallRecord& c)
-{
-    QStringList lines;
-    lines << tr("Arguments") + (c.argumentsValid == false ? tr(" (not valid JSON: shown as sent)") : QString());
-    lines += c.arguments.isEmpty() ? QStringList { tr("(none)") } : jsonLines(c.arguments);
-    lines << tr("Result");
-    QStringList result = c.resultIndex || c.endIndex ? jsonLines(c.result)
-                                                     : QStringList { tr("(no result: nothing answered this call)") };
-    if (result.size() > MaxResultLines) {
+    CardLines lines;
+    auto add = [&lines](CardLine::Role role, const QString& text) { lines.append({ role, text }); };
+    auto addJson = [&](const QStringList& json) {
+        for (const QString& l : json)
+            add(CardLine::Json, l);
+    };
+    add(CardLine::Heading,
+        tr("Arguments") + (c.argumentsValid == false ? tr(" (not valid JSON: shown as sent)") : QString()));
+    if (c.arguments.isEmpty())
+        add(CardLine::Fact, tr("(none)"));
+    else
+        addJson(jsonLines(c.arguments));
+    add(CardLine::Heading, tr("Result"));
+    if (c.resultIndex || c.endIndex) {
+        QStringList result = jsonLines(c.result);
         const qsizetype more = result.size() - MaxResultLines;
-        result = result.mid(0, MaxResultLines);
-        result << tr("… %1 more lines: the details pane shows it all").arg(more);
+        if (more > 0)
+            result = result.mid(0, MaxResultLines);
+        addJson(result);
+        if (more > 0)
+            add(CardLine::Fact, tr("… %1 more lines: the details pane shows it all").arg(more));
+    } else {
+        add(CardLine::Fact, tr("(no result: nothing answered this call)"));
     }
-    lines += result;
     QStringList facts;
     if (c.startMicros)
         facts << tr("started %1").arg(TimeUtil::formatMicros(*c.startMicros));
     if (c.endMicros)
         facts << tr("ended %1").arg(TimeUtil::formatMicros(*c.endMicros));
     if (!facts.isEmpty())
-        lines << facts.join(QStringLiteral(" · "));
+        add(CardLine::Fact, facts.join(QStringLiteral(" · ")));
     QStringList ids { tr("tool id %1").arg(c.toolId.isEmpty() ? tr("(none)") : c.toolId) };
     if (!e.groupId.isEmpty())
         ids << tr("response %1").arg(e.groupId);
-    lines << ids.join(QStringLiteral(" · "));
+    add(CardLine::Fact, ids.join(QStringLiteral(" · ")));
     if (!c.error.isEmpty())
-        lines << tr("Error: %1").arg(c.error.simplified());
+        add(CardLine::Error, tr("Error: %1").arg(c.error.simplified()));
     return lines;
 }
 
@@ -226,15 +207,18 @@ void TimelineDelegate::paintHighlights(QPainter* p, const QRect& r, const QStrin
     }
 }
 
-const QStringList& TimelineDelegate::cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const
+const TimelineDelegate::CardLines& TimelineDelegate::cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const
 {
+    const size_t fingerprint = qHashMulti(0, e.groupId, call.arguments, call.result, call.error, call.toolId,
+        call.startMicros.value_or(0), call.endMicros.value_or(0), call.argumentsValid.value_or(true),
+        call.endIndex.value_or(-1), call.resultIndex.value_or(-1));
     auto it = m_open.find(e.rowId);
-    if (it == m_open.end()) {
+    if (it == m_open.end() || it->fingerprint != fingerprint) {
         if (m_open.size() > 256)
             m_open.clear();
-        it = m_open.insert(e.rowId, openLines(e, call));
+        it = m_open.insert(e.rowId, { fingerprint, openLines(e, call) });
     }
-    return *it;
+    return it->lines;
 }
 
 QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
@@ -363,13 +347,13 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
     }
     case TimelineLayout::Shape::Card: {
         const QString outcome = call ? call->outcome : e.outcome;
-        const QColor colour = outcomeColour(outcome, dark);
+        const QColor colour = Presentation::outcomeColour(outcome, dark);
         p->setPen(QPen(colour, 1.5));
         p->setBrush(pal.color(QPalette::Base));
         p->drawRoundedRect(QRectF(g.frame).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
         p->fillRect(QRect(g.frame.left(), g.frame.top() + 3, 4, g.frame.height() - 6), colour);
         // Line 1: the call, and how it ended.
-        QList<QPair<QString, QColor>> pills { { outcomeLabel(outcome), colour } };
+        QList<QPair<QString, QColor>> pills { { Presentation::outcomeLabel(outcome), colour } };
         const int free = drawPillsRight(p, g.header, pills);
         QFont bold = option.font;
         bold.setBold(true);
@@ -395,9 +379,9 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
             badges << qMakePair(tr("synthetic end"), note);
         if (call && call->ambiguous)
             badges << qMakePair(tr("ambiguous pair"), note);
-        else if (call && call->pairing == QLatin1String("guessed"))
+        else if (call && call->pairing == Pairing::Guessed)
             badges << qMakePair(tr("guessed pair"), note);
-        if (call && call->pairing == QLatin1String("end_only"))
+        if (call && call->pairing == Pairing::EndOnly)
             badges << qMakePair(tr("end without start"), note);
         if (call && call->argumentsValid == false)
             badges << qMakePair(tr("arguments not JSON"), note);
@@ -406,7 +390,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         QStringList facts;
         if (call && call->durationMs)
             facts << tr("%1 ms").arg(*call->durationMs)
-                    + (call->durationSource == QLatin1String("timestamps") ? tr(" (timestamps)") : QString());
+                    + (call->durationSource == DurationSource::Timestamps ? tr(" (timestamps)") : QString());
         facts << meta;
         p->setPen(dim);
         p->drawText(QRect(second.left(), second.top(), badgeLeft - second.left(), second.height()),
@@ -414,28 +398,30 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
             QFontMetrics(small).elidedText(
                 facts.join(QStringLiteral(" · ")), Qt::ElideRight, badgeLeft - second.left()));
         if (expanded && call) {
-            const QStringList& lines = cachedOpenLines(e, *call);
+            const CardLines& lines = cachedOpenLines(e, *call);
             QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
             mono.setPointSizeF(option.font.pointSizeF() * 0.9);
             const int line = option.fontMetrics.lineSpacing();
             int y = second.bottom() + 1;
-            for (const QString& l : lines) {
+            for (const CardLine& l : lines) {
                 const QRect r(g.body.left() + 8, y, g.body.width() - 8, line);
-                const bool heading = l == tr("Arguments") || l.startsWith(tr("Arguments (")) || l == tr("Result");
-                if (heading) {
+                switch (l.role) {
+                case CardLine::Heading:
                     p->setFont(bold);
                     p->setPen(text);
-                    p->drawText(r, Qt::AlignLeft | Qt::AlignVCenter, l);
-                } else if (l.startsWith(QLatin1Char(' ')) || l.startsWith(QLatin1Char('{'))
-                    || l.startsWith(QLatin1Char('[')) || l.startsWith(QLatin1Char('}'))
-                    || l.startsWith(QLatin1Char(']'))) {
+                    p->drawText(r, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+                    break;
+                case CardLine::Json:
                     p->setFont(mono);
-                    drawJsonLine(p, r, l, pal);
-                } else {
+                    drawJsonLine(p, r, l.text, pal);
+                    break;
+                case CardLine::Fact:
+                case CardLine::Error:
                     p->setFont(small);
-                    p->setPen(l.startsWith(tr("Error:")) ? outcomeColour(QStringLiteral("failed"), dark) : dim);
+                    p->setPen(l.role == CardLine::Error ? Presentation::problemColour(dark) : dim);
                     p->drawText(r, Qt::AlignLeft | Qt::AlignVCenter,
-                        QFontMetrics(small).elidedText(l, Qt::ElideRight, r.width()));
+                        QFontMetrics(small).elidedText(l.text, Qt::ElideRight, r.width()));
+                    break;
                 }
                 y += line;
             }

@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QStringList>
+#include <QVector>
 #include <QStyledItemDelegate>
 
 struct EventRecord;
@@ -21,10 +22,19 @@ public:
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
-    // What an open card shows below its two lines: arguments, result, times, ids and error.
-    static QStringList openLines(const EventRecord& e, const ToolCallRecord& call);
-    static QString outcomeLabel(const QString& outcome); // "✓ served", "✗ failed", ...
-    static QColor outcomeColour(const QString& outcome, bool dark);
+    // One line of what an open card shows below its two lines, with what it is (so it is drawn as such, not
+    // told apart by its text).
+    struct CardLine
+    {
+        enum Role { Heading, Json, Fact, Error };
+        Role role;
+        QString text;
+    };
+    using CardLines = QVector<CardLine>;
+    // Arguments, result, times, ids and error.
+    static CardLines openLines(const EventRecord& e, const ToolCallRecord& call);
+    // Forgets the open cards' lines kept for painting (the view calls it when the model's rows change).
+    void forgetOpenLines() { m_open.clear(); }
     static constexpr int MaxResultLines = 60;
     // Words of a search, marked wherever they show in a message, a card's arguments or a line (case aside).
     void setHighlights(const QStringList& words) { m_highlights = words; }
@@ -32,11 +42,18 @@ public:
     static QColor highlightColour(bool dark);
 
 private:
-    const QStringList& cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const;
+    const CardLines& cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const;
 
     // Paints the marks behind `text` as drawText() lays it out in `r`: one line from the left, or wrapped.
     void paintHighlights(QPainter* p, const QRect& r, const QString& text, bool wrapped) const;
 
-    mutable QHash<qint64, QStringList> m_open;
-    QStringList m_highlights; // by row id: formatting JSON once per open card
+    // An open card's lines, formatted once: by row id, with a fingerprint of what they were made from, so a row
+    // whose call or text changed (an edit, a redaction, a late result) is formatted again.
+    struct OpenLines
+    {
+        size_t fingerprint;
+        CardLines lines;
+    };
+    mutable QHash<qint64, OpenLines> m_open;
+    QStringList m_highlights;
 };

@@ -1,12 +1,14 @@
 #include "timelinelayout.h"
 
+#include "eventkind.h"
+
 #include <algorithm>
 
 TimelineLayout::Shape TimelineLayout::shapeOf(const EventRecord& e, bool hasCall)
 {
-    if (hasCall || e.kind == QLatin1String("tool_call"))
+    if (hasCall || e.kind == EventKind::ToolCall)
         return Shape::Card;
-    if (e.kind == QLatin1String("message") && !e.text.isEmpty())
+    if (e.kind == EventKind::Message && !e.text.isEmpty())
         return Shape::Bubble;
     return Shape::Compact;
 }

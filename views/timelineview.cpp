@@ -30,6 +30,9 @@ void TimelineView::setModel(QAbstractItemModel* model)
         updateGeometries();
         setTop(m_topRow, m_topOffset);
     });
+    // Rows that changed (read again, edited, redacted) are formatted again: nothing kept shows old text.
+    connect(model, &QAbstractItemModel::dataChanged, m_delegate, &TimelineDelegate::forgetOpenLines);
+    connect(model, &QAbstractItemModel::modelReset, m_delegate, &TimelineDelegate::forgetOpenLines);
     invalidate();
 }
 

@@ -398,7 +398,7 @@ private:
         c.record.startIndex = i;
         if (rec(i).createdMicros)
             c.record.startMicros = rec(i).createdMicros;
-        c.record.pairing = QStringLiteral("start_only");
+        c.record.pairing = Pairing::StartOnly;
         m_calls.append(c);
         m_callAt.insert(id, m_calls.size() - 1);
         m_lastCall = id;
@@ -420,7 +420,7 @@ private:
         Call c;
         c.record.toolId = id.isEmpty() ? QStringLiteral("call@%1").arg(i) : id;
         c.record.groupId = openRun();
-        c.record.pairing = QStringLiteral("end_only");
+        c.record.pairing = Pairing::EndOnly;
         m_calls.append(c);
         m_callAt.insert(c.record.toolId, m_calls.size() - 1);
         return m_calls.last();
@@ -575,7 +575,7 @@ private:
                 call.argumentsValid = parsesAsJson(call.arguments);
             const bool ended = call.endIndex || call.resultIndex;
             if (call.startIndex)
-                call.pairing = ended ? QStringLiteral("exact") : QStringLiteral("start_only");
+                call.pairing = ended ? Pairing::Exact : Pairing::StartOnly;
             if (!call.resultIndex)
                 call.outcome = Outcome::Unserved; // nothing answered it, whether or not its arguments closed
             call.status = call.resultIndex ? QStringLiteral("completed")
@@ -586,7 +586,7 @@ private:
                 call.endMicros = finished;
                 call.durationMs = TimeUtil::durationMs(*call.startMicros, *finished);
                 if (call.durationMs)
-                    call.durationSource = QStringLiteral("timestamps");
+                    call.durationSource = DurationSource::Timestamps;
             }
             call.synthetic = (call.endIndex && rec(*call.endIndex).isSynthetic())
                 || (call.resultIndex && rec(*call.resultIndex).isSynthetic());

@@ -1,8 +1,8 @@
 #include "aguiimporter.h"
 
-#include "../timeutil.h"
-
+#include "../eventkind.h"
 #include "../storeerror.h"
+#include "../timeutil.h"
 #include "../workspace.h"
 #include "aguiassembler.h"
 #include "aguilogparser.h"
@@ -179,7 +179,7 @@ ImportReport run(Workspace& ws, const QString& path, const ImportOptions& option
                 refresh.insert(*c.startIndex);
         }
         for (const StoredEvent& row : assembly.rows) {
-            if (row.record.type == QLatin1String("CUSTOM") && row.record.kind == QLatin1String("message"))
+            if (row.record.type == QLatin1String("CUSTOM") && row.record.kind == EventKind::Message)
                 refresh.insert(row.record.index);
         }
         for (qint64 index : refresh) {

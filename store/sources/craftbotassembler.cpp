@@ -208,7 +208,7 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
                 c.record.startMicros = records[i].micros;
             c.record.arguments = out.rows[i].arguments;
             c.record.argumentsValid = a.value.has_value();
-            c.record.pairing = QStringLiteral("start_only");
+            c.record.pairing = Pairing::StartOnly;
             c.record.outcome = Outcome::Unserved;
             c.record.status = QStringLiteral("running");
             if (!queue.empty()) {
@@ -224,11 +224,11 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
         if (!queue.empty()) {
             c = &calls[queue.front()];
             queue.pop_front();
-            c->record.pairing = QStringLiteral("guessed");
+            c->record.pairing = Pairing::Guessed;
         } else {
             Call orphan;
             orphan.record.toolName = a.name;
-            orphan.record.pairing = QStringLiteral("end_only");
+            orphan.record.pairing = Pairing::EndOnly;
             calls.append(orphan); // its start was summarised or rotated away: end_only says so, no warning
             c = &calls.last();
         }
@@ -247,7 +247,7 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
         if (c->record.startMicros && c->record.endMicros) {
             c->record.durationMs = TimeUtil::durationMs(*c->record.startMicros, *c->record.endMicros);
             if (c->record.durationMs)
-                c->record.durationSource = QStringLiteral("timestamps");
+                c->record.durationSource = DurationSource::Timestamps;
         }
     }
 
@@ -430,7 +430,7 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
             = QStringLiteral("%1:%2:%3")
                   .arg(c.record.groupId.isEmpty() ? QStringLiteral("main") : c.record.groupId, c.record.toolName)
                   .arg(c.record.startIndex ? *c.record.startIndex : *c.record.endIndex);
-        const int flags = (c.record.pairing == QLatin1String("guessed") ? int(EventFlags::Guessed) : 0)
+        const int flags = (c.record.pairing == Pairing::Guessed ? int(EventFlags::Guessed) : 0)
             | (c.record.ambiguous ? int(EventFlags::Ambiguous) : 0);
         for (const std::optional<qint64>& at : { c.record.startIndex, c.record.endIndex }) {
             if (!at)

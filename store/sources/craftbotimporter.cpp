@@ -1,6 +1,7 @@
 #include "craftbotimporter.h"
 
 #include "../eventflags.h"
+#include "../eventkind.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
 #include "../timeutil.h"
@@ -45,7 +46,7 @@ void writeStream(ImportWriter& writer, const RoomCursor& cursor, const Stream& s
     }
     // Flags and outcomes of earlier rows change when their partner arrives: refresh the action rows.
     for (const StoredEvent& row : assembly.rows) {
-        if (row.record.index <= cursor.syncedSeq && row.record.kind == QLatin1String("tool_call"))
+        if (row.record.index <= cursor.syncedSeq && row.record.kind == EventKind::ToolCall)
             writer.workspace().exec(
                 QStringLiteral("UPDATE events SET flags = ?, outcome = ?, tool_id = ?, group_id = ? "
                                "WHERE room_id = ? AND seq = ?"),

@@ -1,0 +1,56 @@
+#include "presentation.h"
+
+#include "outcome.h"
+
+#include <array>
+
+namespace Presentation {
+
+namespace {
+const std::array<Look, 6>& looks()
+{
+    static const std::array<Look, 6> table { {
+        { Outcome::Served, QStringLiteral("✓"), QColor(0x2e, 0x7d, 0x32) },
+        { Outcome::Failed, QStringLiteral("✗"), QColor(0xc6, 0x28, 0x28) },
+        { Outcome::Refused, QStringLiteral("⊘"), QColor(0xd8, 0x5b, 0x00) },
+        { Outcome::Blocked, QStringLiteral("⊗"), QColor(0x7b, 0x1f, 0xa2) },
+        { Outcome::Unserved, QStringLiteral("…"), QColor(0x75, 0x75, 0x75) },
+        { Outcome::Cancelled, QStringLiteral("■"), QColor(0x45, 0x5a, 0x64) },
+    } };
+    return table;
+}
+} // namespace
+
+Look outcome(const QString& outcome)
+{
+    for (const Look& look : looks()) {
+        if (look.word == outcome)
+            return look;
+    }
+    return { outcome, QString(), QColor(0x75, 0x75, 0x75) };
+}
+
+QString outcomeLabel(const QString& value)
+{
+    const Look look = outcome(value);
+    return look.symbol.isEmpty() ? look.word : look.symbol + QLatin1Char(' ') + look.word;
+}
+
+QColor outcomeColour(const QString& value, bool dark)
+{
+    const QColor c = outcome(value).light;
+    return dark ? c.lighter(165) : c;
+}
+
+QColor problemColour(bool dark)
+{
+    const QColor c(0xc0, 0x39, 0x2b);
+    return dark ? c.lighter(150) : c;
+}
+
+bool isProblem(const QString& outcome)
+{
+    return outcome == Outcome::Failed || outcome == Outcome::Refused || outcome == Outcome::Unserved;
+}
+
+} // namespace Presentation

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+// How an outcome looks wherever it is shown (the timeline's badges, the raw rows, the room list, the reports):
+// a word, a symbol and a colour of its own, so that no outcome is told by colour alone. One table, so the
+// timeline and a report never disagree.
+namespace Presentation {
+struct Look
+{
+    QString word; // as stored and filtered: served, failed, ...
+    QString symbol; // ✓ ✗ ⊘ ⊗ … ■
+    QColor light; // on a light background
+};
+
+// Its look; an outcome this build does not know shows as its own word, in grey, without a symbol.
+Look outcome(const QString& outcome);
+QString outcomeLabel(const QString& outcome); // "✓ served"
+QColor outcomeColour(const QString& outcome, bool dark);
+// The colour of something that went wrong (a failed call in the raw rows, a room with failed calls, a block
+// that could not be read), on a light or a dark background.
+QColor problemColour(bool dark = false);
+// Failed, refused or never answered: what ] and [ step through and the room list counts.
+bool isProblem(const QString& outcome);
+} // namespace Presentation
