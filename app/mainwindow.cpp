@@ -13,6 +13,10 @@
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "storeclient.h"
+#include "importstatus.h"
+#include "recentfiles.h"
+#include "searchresultsdock.h"
+#include "shortcutsdialog.h"
 #include "theme.h"
 #include "timelineview.h"
 
@@ -67,8 +71,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_filterPane(new FilterPane(this))
     , m_filterDock(new QDockWidget(tr("Filters"), this))
     , m_searchBar(new SearchBar(this))
-    , m_resultsDock(new QDockWidget(tr("Search Results"), this))
-    , m_results(new QTreeWidget(this))
+    , m_resultsDock(new SearchResultsDock(this))
+    , m_importStatus(new ImportStatus(this))
     , m_summary(new QLabel(this))
     , m_details(new DetailsPane(this))
 {
@@ -110,23 +114,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
     addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
-    m_results->setObjectName(QStringLiteral("searchResults"));
-    m_results->setHeaderLabels({ tr("Room"), tr("Index"), tr("Time"), tr("Type"), tr("Text") });
-    m_results->setRootIsDecorated(false);
-    m_results->setUniformRowHeights(true);
-    m_results->setAlternatingRowColors(true);
-    m_resultsDock->setObjectName(QStringLiteral("searchResultsDock"));
-    m_resultsDock->setWidget(m_results);
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
     m_resultsDock->hide();
-    m_importLabel = new QLabel(this);
-    m_importBar = new QProgressBar(this);
-    m_importBar->setMaximumWidth(160);
-    m_importBar->setTextVisible(true);
-    m_importCancel = new QToolButton(this);
-    m_importCancel->setText(tr("Cancel"));
-    m_importCancel->setToolTip(tr("Stop the import after its current batch; what was read stays"));
-    m_importCancel->setObjectName(QStringLiteral("importCancel"));
     m_roomsRefresh = new QTimer(this);
     m_roomsRefresh->setSingleShot(true);
     m_roomsRefresh->setInterval(500);
@@ -135,11 +124,7 @@ MainWindow::MainWindow(QWidget* parent)
     // million rows every two seconds would take the import's own core.
     m_importTick = new QTimer(this);
     m_importTick->setInterval(2000);
-    for (QWidget* w : { static_cast<QWidget*>(m_importLabel), static_cast<QWidget*>(m_importBar),
-             static_cast<QWidget*>(m_importCancel) }) {
-        statusBar()->addPermanentWidget(w);
-        w->hide();
-    }
+    statusBar()->addPermanentWidget(m_importStatus);
     statusBar()->addPermanentWidget(m_status);
     createActions();
 
@@ -156,20 +141,10 @@ MainWindow::MainWindow(QWidget* parent)
     // In the background, on its own connection: the window stays in use, and the biggest room shows after its
     // first batch while the rest imports.
     connect(m_store, &StoreClient::importStarted, this, [this](const QStringList& sources) {
-        m_importLabel->setText(tr("Importing %1…").arg(QFileInfo(sources.first()).fileName()));
-        m_importBar->setRange(0, 0);
-        m_importBar->setValue(0);
-        m_importLabel->show();
-        m_importBar->show();
-        m_importCancel->show();
+        m_importStatus->start(QFileInfo(sources.first()).fileName());
         m_importTick->start();
     });
-    connect(m_store, &StoreClient::importProgress, this, [this](qint64 done, qint64 total) {
-        // QProgressBar takes int: per mille, so a million-row import does not overflow it.
-        m_importBar->setRange(0, 1000);
-        m_importBar->setValue(total > 0 ? int(done * 1000 / total) : 1000);
-        m_importBar->setToolTip(tr("%1 of %2 events read").arg(QLocale().toString(done), QLocale().toString(total)));
-    });
+    connect(m_store, &StoreClient::importProgress, m_importStatus, &ImportStatus::setProgress);
     // A room made whole while the import goes on: the list shows it at once, and then not more than twice a
     // second (the first one is the biggest room's first batch: waiting out the half second first made a store's
     // first screen half a second late).
@@ -205,7 +180,7 @@ MainWindow::MainWindow(QWidget* parent)
         }
         m_store->loadRooms();
     });
-    connect(m_importCancel, &QToolButton::clicked, m_store, &StoreClient::cancelImport);
+    connect(m_importStatus, &ImportStatus::cancelRequested, m_store, &StoreClient::cancelImport);
     connect(m_store, &StoreClient::roomsLoaded, this, [this](quint64, const RoomSummaries& rooms) {
         const qint64 current = m_roomList->currentRoom();
         const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
@@ -313,37 +288,18 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_searchBar, &SearchBar::searchAllRooms, this, [this](const QString& text) {
         if (text.isEmpty())
             return;
-        m_resultsDock->show();
-        m_results->clear();
-        m_store->searchAllRooms(text, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly);
+        m_resultsDock->searching(text);
+        m_store->searchAllRooms(text, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly,
+            SearchResultsDock::Limit);
     });
-    connect(m_store, &StoreClient::searchFound, this, [this](quint64, const QString& text, const SearchHits& hits) {
-            m_resultsDock->setWindowTitle(hits.size() >= 1000
-                    ? tr("Search Results: the first 1,000 events holding “%1”").arg(text)
-                    : tr("Search Results: %1 events holding “%2”").arg(QLocale().toString(hits.size()), text));
-            QList<QTreeWidgetItem*> items;
-            for (const SearchHit& hit : hits) {
-                auto* item = new QTreeWidgetItem({ hit.room, QString::number(hit.index),
-                    hit.createdMicros ? QDateTime::fromMSecsSinceEpoch(hit.createdMicros / 1000)
-                                            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                                      : QString(),
-                    hit.type, hit.text.simplified().left(200) });
-                item->setData(0, Qt::UserRole, hit.roomId);
-                item->setData(1, Qt::UserRole, hit.index);
-                item->setToolTip(4, hit.text.left(2000));
-                items << item;
-            }
-            m_results->addTopLevelItems(items);
-            for (int c = 0; c < 4; ++c)
-                m_results->resizeColumnToContents(c);
-        });
-    connect(m_results, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        const qint64 roomId = item->data(0, Qt::UserRole).toLongLong();
+    connect(m_store, &StoreClient::searchFound, m_resultsDock,
+        [this](quint64, const QString& text, const SearchHits& hits) { m_resultsDock->setResults(text, hits); });
+    connect(m_resultsDock, &SearchResultsDock::hitActivated, this, [this](qint64 roomId, const QString& room, qint64 index) {
         if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
-            statusBar()->showMessage(tr("Room %1 is hidden by the room filter.").arg(item->text(0)), 4000);
+            statusBar()->showMessage(tr("Room %1 is hidden by the room filter.").arg(room), 4000);
             return;
         }
-        goToIndex(item->data(1, Qt::UserRole).toLongLong());
+        goToIndex(index);
     });
     for (QAbstractItemView* view :
         { static_cast<QAbstractItemView*>(m_eventList), static_cast<QAbstractItemView*>(m_timeline) }) {
@@ -415,7 +371,8 @@ void MainWindow::createActions()
             openPath(path);
     });
     m_recentMenu = file->addMenu(QIcon::fromTheme(QStringLiteral("document-open-recent")), tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    connect(m_recentMenu, &QMenu::aboutToShow, this,
+        [this] { RecentFiles::fillMenu(m_recentMenu, [this](const QString& path) { openPath(path); }); });
     QAction* demo = file->addAction(tr("Open &Demo Workspace"));
     connect(demo, &QAction::triggered, this, &MainWindow::openDemo);
     file->addSeparator();
@@ -671,41 +628,8 @@ void MainWindow::goToProblemCall(bool forward)
 
 void MainWindow::showShortcuts()
 {
-    // Made from the actions themselves, so the list is never out of date.
-    auto* dialog = new QDialog(this);
+    auto* dialog = new ShortcutsDialog(menuBar(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setObjectName(QStringLiteral("shortcuts"));
-    dialog->setWindowTitle(tr("Keyboard Shortcuts"));
-    auto* table = new QTableWidget(dialog);
-    table->setColumnCount(2);
-    table->setHorizontalHeaderLabels({ tr("Keys"), tr("Action") });
-    auto add = [table](const QString& keys, const QString& what) {
-        const int row = table->rowCount();
-        table->insertRow(row);
-        table->setItem(row, 0, new QTableWidgetItem(keys));
-        table->setItem(row, 1, new QTableWidgetItem(what));
-    };
-    for (QAction* menu : menuBar()->actions()) {
-        for (QAction* action : menu->menu()->actions()) {
-            if (action->shortcuts().isEmpty())
-                continue;
-            QStringList keys;
-            for (const QKeySequence& k : action->shortcuts())
-                keys << k.toString(QKeySequence::NativeText);
-            add(keys.join(tr(" or ")), QString(action->text()).remove(QLatin1Char('&')));
-        }
-    }
-    add(tr("Up, Down, Page Up, Page Down, Home, End"), tr("Move in the room and event lists"));
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->resizeColumnsToContents();
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
-    auto* layout = new QVBoxLayout(dialog);
-    layout->addWidget(table);
-    layout->addWidget(buttons);
-    dialog->resize(560, 420);
     dialog->show();
 }
 
@@ -745,7 +669,7 @@ void MainWindow::openPath(const QString& path)
     }
     const Importer::Format format = Importer::detect(path);
     if (format != Importer::Format::Unknown)
-        rememberFile(info.absoluteFilePath());
+        RecentFiles::remember(info.absoluteFilePath());
     switch (format) {
     case Importer::Format::Workspace:
         openWorkspace(path, {});
@@ -762,34 +686,14 @@ void MainWindow::openPath(const QString& path)
     }
 }
 
-void MainWindow::rememberFile(const QString& path)
+QTreeWidget* MainWindow::searchResults() const
 {
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("files/recent")).toStringList();
-    files.removeAll(path);
-    files.prepend(path);
-    settings.setValue(QStringLiteral("files/recent"), files.mid(0, 10));
+    return m_resultsDock->tree();
 }
 
 QStringList MainWindow::recentFiles() const
 {
-    QStringList existing;
-    for (const QString& f : QSettings().value(QStringLiteral("files/recent")).toStringList()) {
-        if (QFileInfo::exists(f))
-            existing << f;
-    }
-    return existing;
-}
-
-void MainWindow::fillRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = recentFiles();
-    for (const QString& f : files)
-        m_recentMenu->addAction(
-            QFileInfo(f).fileName() + QStringLiteral("  —  ") + QFileInfo(f).path(), this, [this, f] { openPath(f); });
-    if (files.isEmpty())
-        m_recentMenu->addAction(tr("(nothing opened yet)"))->setEnabled(false);
+    return RecentFiles::files();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -837,9 +741,7 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
 
 void MainWindow::hideImportStatus()
 {
-    m_importLabel->hide();
-    m_importBar->hide();
-    m_importCancel->hide();
+    m_importStatus->finish();
     m_roomsRefresh->stop();
     m_roomsWaiting = false;
     m_importTick->stop();

@@ -3,6 +3,8 @@
 #include <QMainWindow>
 
 class DetailsPane;
+class ImportStatus;
+class SearchResultsDock;
 class FilterBar;
 class FilterPane;
 class SearchBar;
@@ -58,7 +60,7 @@ public:
     FilterPane* filterPane() const { return m_filterPane; }
     QDockWidget* filterDock() const { return m_filterDock; }
     SearchBar* searchBar() const { return m_searchBar; }
-    QTreeWidget* searchResults() const { return m_results; }
+    QTreeWidget* searchResults() const;
     const QVector<qint64>& searchMatches() const { return m_matches; }
     // Selects the next (or previous) match of the search in the room, wrapping at the ends.
     void goToMatch(bool forward);
@@ -80,8 +82,6 @@ protected:
 
 private:
     void createActions();
-    void rememberFile(const QString& path);
-    void fillRecentMenu();
     void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources);
     void hideImportStatus();
@@ -111,17 +111,14 @@ private:
     FilterPane* m_filterPane;
     QDockWidget* m_filterDock;
     SearchBar* m_searchBar;
-    QDockWidget* m_resultsDock;
-    QTreeWidget* m_results; // matches across rooms
+    SearchResultsDock* m_resultsDock; // matches across rooms
+    ImportStatus* m_importStatus;
     QVector<qint64> m_matches; // the rows the search finds in the room, ascending
     bool m_goToFirstMatch = false; // a new search: the first match at or after the current row is selected
     quint64 m_matchesRequest = 0; // the search's rows in the room being found (0: none)
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
     bool m_detailsPending = false; // the current row's record is not in memory yet
-    QLabel* m_importLabel = nullptr;
-    QProgressBar* m_importBar = nullptr; // the import's progress, in the status bar while it runs
-    QToolButton* m_importCancel = nullptr;
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
     bool m_roomsWaiting = false; // a room was made whole while m_roomsRefresh ran
     QTimer* m_importTick = nullptr; // the list's counts while an import runs

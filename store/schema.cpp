@@ -127,12 +127,16 @@ DROP INDEX events_room_correlation_seq;
 DROP INDEX events_room_group_seq;
 DROP INDEX events_room_participant_seq;
 )SQL",
-    // 5: a full-text index that can forget. The contentless index of step 1 could drop a row's words only when
-    // given the exact text it had indexed, which nothing kept: a row whose text changed (an edit, a redaction, a
-    // message still streaming at the last sync) could never be indexed again. The text now lives in search_text,
-    // the index reads it as its external content, and triggers keep the two in step on every insert, update and
-    // delete (a room's rows deleted take their words with them). The words indexed so far move over as the old
-    // index holds them (fts5vocab gives each row's tokens in order), so no workspace needs importing again.
+    // 5: a full-text index that can forget. The index (step 1) is contentless: it drops a row's words only when
+    // given the exact text it indexed, which nothing kept, so a row whose text changed (an edit, a redaction, a
+    // message still streaming at the last sync) could never be indexed again. search_text now keeps what each row
+    // has in the index; triggers on it forget the old words whenever a row's text is updated or deleted (a room's
+    // rows deleted take theirs with them). A new row goes into both by SearchIndex::add, not by a trigger: a
+    // trigger makes every insert a statement with a savepoint, at which FTS5 writes out its pending words, one
+    // tiny segment per row (it doubled a whole import). The index stays contentless because an external-content
+    // index costs a tenth more to import into. The text of the rows indexed so far is what the index holds of
+    // them, their tokens in order (fts5vocab), which is exactly what forgetting them needs; the index is then
+    // made again from it, leaving out the words of rows deleted before (which it could never forget).
     R"SQL(
 CREATE TABLE search_text(
   event_id INTEGER PRIMARY KEY REFERENCES events(id) ON DELETE CASCADE,
@@ -150,12 +154,8 @@ INSERT INTO search_text(event_id, body, arguments, result)
   FROM temp.old_tokens GROUP BY doc ORDER BY doc;
 DROP TABLE temp.old_tokens;
 DROP TABLE temp.old_words;
-DROP TABLE events_fts;
-CREATE VIRTUAL TABLE events_fts USING fts5(body, arguments, result, content='search_text', content_rowid='event_id');
-INSERT INTO events_fts(events_fts) VALUES ('rebuild');
-CREATE TRIGGER search_text_inserted AFTER INSERT ON search_text BEGIN
-  INSERT INTO events_fts(rowid, body, arguments, result) VALUES (new.event_id, new.body, new.arguments, new.result);
-END;
+INSERT INTO events_fts(events_fts) VALUES ('delete-all');
+INSERT INTO events_fts(rowid, body, arguments, result) SELECT event_id, body, arguments, result FROM search_text;
 CREATE TRIGGER search_text_deleted AFTER DELETE ON search_text BEGIN
   INSERT INTO events_fts(events_fts, rowid, body, arguments, result)
     VALUES ('delete', old.event_id, old.body, old.arguments, old.result);

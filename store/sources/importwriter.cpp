@@ -1,5 +1,6 @@
 #include "importwriter.h"
 
+#include "../searchindex.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
 #include "../workspace.h"
@@ -40,7 +41,7 @@ ImportWriter::ImportWriter(
 ImportWriter::~ImportWriter()
 {
     m_insert.reset();
-    m_fts.reset();
+    m_search.reset();
     m_deleteOpen.reset();
     m_insertRun.reset();
     m_updateRun.reset();
@@ -140,13 +141,7 @@ void ImportWriter::beginRoom(const RoomCursor& room)
             "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
             "text, flags, payload, group_id, message_id, source_line) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        // The index follows search_text by its triggers; a row's text that changes later is written again
-        // (refreshRow), and the index forgets the old words.
-        m_fts = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "INSERT INTO search_text(event_id, body, arguments, result) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(event_id) DO UPDATE SET body = excluded.body, arguments = excluded.arguments, "
-            "result = excluded.result WHERE body IS NOT excluded.body OR arguments IS NOT excluded.arguments "
-            "OR result IS NOT excluded.result");
+        m_search = std::make_unique<SearchIndex>(m_ws.handle());
     }
     begin();
 }
@@ -201,7 +196,7 @@ bool ImportWriter::insert(const StoredEvent& e)
             m_batchLastUs = std::max(m_batchLastUs, r.createdMicros);
         }
         if (searchable)
-            writeSearchText(sqlite3_last_insert_rowid(m_ws.handle()), e);
+            m_search->add(sqlite3_last_insert_rowid(m_ws.handle()), e.body, e.arguments, e.result);
     }
     // A room's first batch is small: a big room shows after it (see checkpointRoom), and sooner is better.
     const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
@@ -240,21 +235,7 @@ void ImportWriter::refreshRow(const StoredEvent& e)
     q.finish();
     if (text != e.record.text)
         m_ws.exec(QStringLiteral("UPDATE events SET text = ? WHERE id = ?"), { orNull(e.record.text), rowId });
-    writeSearchText(rowId, e);
-}
-
-void ImportWriter::writeSearchText(qint64 rowId, const StoredEvent& e)
-{
-    if (e.body.isEmpty() && e.arguments.isEmpty() && e.result.isEmpty()) {
-        m_ws.exec(QStringLiteral("DELETE FROM search_text WHERE event_id = ?"), { rowId });
-        return;
-    }
-    m_fts->bind(1, rowId);
-    bindText(*m_fts, 2, e.body);
-    bindText(*m_fts, 3, e.arguments);
-    bindText(*m_fts, 4, e.result);
-    m_fts->step();
-    m_fts->reset();
+    m_search->set(rowId, e.body, e.arguments, e.result);
 }
 
 void ImportWriter::deleteToolCalls(bool openOnly)

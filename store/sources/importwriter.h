@@ -10,6 +10,7 @@
 #include <QByteArray>
 #include <QString>
 
+class SearchIndex;
 class SqliteStatement;
 class Workspace;
 
@@ -113,7 +114,6 @@ public:
 
 private:
     void updateRoom(qint64 syncedSeq); // recount, move the cursor, commit, report progress
-    void writeSearchText(qint64 rowId, const StoredEvent& event); // none: the row leaves the index
     void begin();
     void commit();
     void rollback();
@@ -125,7 +125,7 @@ private:
     ImportOptions m_options;
     ImportReport& m_report;
     std::unique_ptr<SqliteStatement> m_insert;
-    std::unique_ptr<SqliteStatement> m_fts; // upserts search_text
+    std::unique_ptr<SearchIndex> m_search;
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;
     std::unique_ptr<SqliteStatement> m_updateRun;

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <memory>
+#include <QString>
+
+class SqliteStatement;
+struct sqlite3;
+
+// The full-text index of message text, tool arguments and results, with the text it indexes (search_text, its
+// external content; schema step 5). The only writer of both: a row's text is added once, and set again
+// whenever it changes (a message that grew, an edit, a redaction), when the index forgets the words it had.
+class SearchIndex
+{
+public:
+    explicit SearchIndex(sqlite3* db);
+    ~SearchIndex();
+    SearchIndex(const SearchIndex&) = delete;
+    SearchIndex& operator=(const SearchIndex&) = delete;
+
+    // A new row's text (nothing when all three are empty).
+    void add(qint64 rowId, const QString& body, const QString& arguments, const QString& result);
+    // A row whose text may have changed: the index forgets its old words and learns the new ones; a row that
+    // had none is added, one that has none now leaves the index.
+    void set(qint64 rowId, const QString& body, const QString& arguments, const QString& result);
+    void remove(qint64 rowId);
+
+private:
+    std::unique_ptr<SqliteStatement> m_insertText;
+    std::unique_ptr<SqliteStatement> m_insertWords;
+    std::unique_ptr<SqliteStatement> m_update; // its trigger deletes the old words and adds the new
+    std::unique_ptr<SqliteStatement> m_delete; // its trigger deletes the old words
+};
