@@ -38,11 +38,6 @@ QJsonValue orNull(const QString& value)
     return value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
 }
 
-QJsonValue orNull(const std::optional<qint64>& value)
-{
-    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
-}
-
 QString line(const QJsonObject& object)
 {
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));

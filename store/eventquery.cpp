@@ -1,13 +1,11 @@
 #include "eventquery.h"
 
 #include "eventflags.h"
+#include "recordreader.h"
 #include "storeerror.h"
 
 #include <QStringList>
 
-const QString EventQuery::columns = QStringLiteral(
-    "id, seq, native_id, type, kind, status, blocked_by, channel_id, channel_type, participant_id, correlation_id, "
-    "parent_id, created_us, role, tool_name, tool_id, outcome, text, flags, group_id, message_id, source_line");
 
 namespace {
 
@@ -270,7 +268,7 @@ EventQuery EventQuery::page(qint64 roomId, const EventFilter& filter, const Page
         q.binds << *page.beforeIndex;
         descending = true;
     }
-    q.sql = QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM events WHERE ") + where
+    q.sql = QStringLiteral("SELECT ") + RecordReader::EventColumns + QStringLiteral(" FROM events WHERE ") + where
         + QStringLiteral(" ORDER BY seq ") + (descending ? QStringLiteral("DESC") : QStringLiteral("ASC"))
         + QStringLiteral(" LIMIT ? OFFSET ?");
     q.binds << page.limit << page.offset;
@@ -296,7 +294,7 @@ EventQuery EventQuery::conversation(qint64 roomId, int limit, std::optional<qint
     EventQuery q;
     q.binds << roomId;
     const QString base
-        = QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM events WHERE room_id = ? AND type = 'message'");
+        = QStringLiteral("SELECT ") + RecordReader::EventColumns + QStringLiteral(" FROM events WHERE room_id = ? AND type = 'message'");
     if (afterIndex) {
         q.sql = base + QStringLiteral(" AND seq > ? ORDER BY seq ASC LIMIT ?");
         q.binds << *afterIndex << limit;

@@ -13,7 +13,6 @@ struct EventQuery
     QString sql;
     QVariantList binds;
 
-    static const QString columns; // the EventRecord columns, in the order Workspace reads them
 
     // A page of events. Throws StoreError on a request the contract forbids (after and before together,
     // newest_first with a cursor, a negative limit or offset).

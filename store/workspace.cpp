@@ -2,6 +2,7 @@
 
 #include "eventflags.h"
 #include "eventquery.h"
+#include "recordreader.h"
 #include "schema.h"
 #include "sqlitelibrary.h"
 #include "sqlitestatement.h"
@@ -26,42 +27,6 @@ QString nextConnectionName()
 {
     static QAtomicInteger<quint64> counter;
     return QStringLiteral("sightline-workspace-%1").arg(counter.fetchAndAddRelaxed(1));
-}
-
-// A nullable integer column: nullopt for NULL.
-std::optional<qint64> optionalAt(const QSqlQuery& q, int column)
-{
-    return q.isNull(column) ? std::nullopt : std::optional<qint64>(q.value(column).toLongLong());
-}
-
-// A row of EventQuery::columns, from the native statement: QSqlQuery's QVariant per value costs more than the
-// read at a million rows.
-EventRecord readRecord(const SqliteStatement& q)
-{
-    EventRecord r;
-    r.rowId = q.int64(0);
-    r.index = q.int64(1);
-    r.nativeId = q.text(2);
-    r.type = q.text(3);
-    r.kind = q.text(4);
-    r.status = q.text(5);
-    r.blockedBy = q.text(6);
-    r.channelId = q.text(7);
-    r.channelType = q.text(8);
-    r.participantId = q.text(9);
-    r.correlationId = q.text(10);
-    r.parentId = q.text(11);
-    r.createdMicros = q.int64(12);
-    r.role = q.text(13);
-    r.toolName = q.text(14);
-    r.toolId = q.text(15);
-    r.outcome = q.text(16);
-    r.text = q.text(17);
-    r.flags = int(q.int64(18));
-    r.groupId = q.text(19);
-    r.messageId = q.text(20);
-    r.sourceLine = q.int64(21);
-    return r;
 }
 
 // A user's words as an FTS5 query: every term quoted, so punctuation is never FTS syntax.
@@ -180,55 +145,22 @@ int Workspace::schemaVersion()
     return q.next() ? q.value(0).toInt() : 0;
 }
 
-namespace {
-const char* const roomColumns = "SELECT r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, "
-                                "r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, r.unserved, "
-                                "r.first_us, r.last_us, r.owner, r.agent_id, r.summary, r.participants, "
-                                "r.channel_types FROM rooms r "
-                                "JOIN sources s ON s.id = r.source_id";
-
-RoomSummary readRoom(const QSqlQuery& q)
-{
-    RoomSummary r;
-    r.id = q.value(0).toLongLong();
-    r.nativeId = q.value(1).toString();
-    r.title = q.value(2).toString();
-    r.system = q.value(3).toString();
-    r.sourcePath = q.value(4).toString();
-    r.status = q.value(5).toString();
-    r.createdMicros = q.value(6).toLongLong();
-    r.eventCount = q.value(7).toLongLong();
-    r.blockedCount = q.value(8).toLongLong();
-    r.toolCalls = q.value(9).toLongLong();
-    r.failed = q.value(10).toLongLong();
-    r.channelTypes = q.value(19).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
-    r.refused = q.value(11).toLongLong();
-    r.unserved = q.value(12).toLongLong();
-    r.firstMicros = q.value(13).toLongLong();
-    r.lastMicros = q.value(14).toLongLong();
-    r.owner = q.value(15).toString();
-    r.agentId = q.value(16).toString();
-    r.summary = q.value(17).toString();
-    r.participants = q.value(18).toString();
-    return r;
-}
-} // namespace
-
 RoomSummaries Workspace::rooms()
 {
     RoomSummaries out;
-    QSqlQuery q = exec(QLatin1String(roomColumns) + QStringLiteral(" ORDER BY r.id"));
-    while (q.next())
-        out.append(readRoom(q));
+    read(QStringLiteral("SELECT ") + RecordReader::RoomColumns
+            + QStringLiteral(" FROM rooms r JOIN sources s ON s.id = r.source_id ORDER BY r.id"),
+        {}, [&](const SqliteStatement& q) { out.append(RecordReader::room(q)); });
     return out;
 }
 
 std::optional<RoomSummary> Workspace::room(qint64 roomId)
 {
-    QSqlQuery q = exec(QLatin1String(roomColumns) + QStringLiteral(" WHERE r.id = ?"), { roomId });
-    if (!q.next())
-        return std::nullopt;
-    return readRoom(q);
+    std::optional<RoomSummary> out;
+    read(QStringLiteral("SELECT ") + RecordReader::RoomColumns
+            + QStringLiteral(" FROM rooms r JOIN sources s ON s.id = r.source_id WHERE r.id = ?"),
+        { roomId }, [&](const SqliteStatement& q) { out = RecordReader::room(q); });
+    return out;
 }
 
 QVector<qint64> Workspace::findRooms(const QString& nativeId)
@@ -283,14 +215,19 @@ QJsonObject Workspace::roomDetails(qint64 roomId)
     return details;
 }
 
-void Workspace::readEvents(
-    const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each)
+void Workspace::read(const QString& sql, const QVariantList& binds, const std::function<void(const SqliteStatement&)>& row)
 {
     const QByteArray utf8 = sql.toUtf8();
     SqliteStatement q(m_handle, utf8.constData());
     q.bindAll(binds);
     while (q.step())
-        each(readRecord(q));
+        row(q);
+}
+
+void Workspace::readEvents(
+    const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each)
+{
+    read(sql, binds, [&](const SqliteStatement& q) { each(RecordReader::event(q)); });
 }
 
 EventRecords Workspace::readEvents(const QString& sql, const QVariantList& binds)
@@ -466,57 +403,23 @@ EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qin
     return readEvents(q.sql, q.binds);
 }
 
-namespace {
-const char* const toolCallColumns = "SELECT tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, "
-                                    "duration_ms, duration_source, status, outcome, pairing, error, arguments, "
-                                    "arguments_valid, result, result_seq, synthetic, ambiguous FROM tool_calls ";
-
-ToolCallRecord readToolCall(const QSqlQuery& q)
-{
-    ToolCallRecord c;
-    c.toolName = q.value(0).toString();
-    c.toolId = q.value(1).toString();
-    c.groupId = q.value(2).toString();
-    c.startIndex = optionalAt(q, 3);
-    c.endIndex = optionalAt(q, 4);
-    c.startMicros = optionalAt(q, 5);
-    c.endMicros = optionalAt(q, 6);
-    c.durationMs = optionalAt(q, 7);
-    c.durationSource = q.value(8).toString();
-    c.status = q.value(9).toString();
-    c.outcome = q.value(10).toString();
-    c.pairing = q.value(11).toString();
-    c.error = q.value(12).toString();
-    c.arguments = q.value(13).toString();
-    if (!q.isNull(14))
-        c.argumentsValid = q.value(14).toBool();
-    c.result = q.value(15).toString();
-    c.resultIndex = optionalAt(q, 16);
-    c.synthetic = q.value(17).toBool();
-    c.ambiguous = q.value(18).toBool();
-    return c;
-}
-} // namespace
-
 ToolCallRecords Workspace::toolCalls(qint64 roomId)
 {
     ToolCallRecords out;
-    QSqlQuery q = exec(QLatin1String(toolCallColumns)
-            + QStringLiteral("WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
-        { roomId });
-    while (q.next())
-        out.append(readToolCall(q));
+    read(QStringLiteral("SELECT ") + RecordReader::CallColumns
+            + QStringLiteral(" FROM tool_calls WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
+        { roomId }, [&](const SqliteStatement& q) { out.append(RecordReader::call(q)); });
     return out;
 }
 
 std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
 {
-    QSqlQuery q = exec(QLatin1String(toolCallColumns)
-            + QStringLiteral("WHERE room_id = ? AND (start_seq = ? OR end_seq = ? OR result_seq = ?) LIMIT 1"),
-        { roomId, index, index, index });
-    if (!q.next())
-        return std::nullopt;
-    return readToolCall(q);
+    std::optional<ToolCallRecord> out;
+    read(QStringLiteral("SELECT ") + RecordReader::CallColumns
+            + QStringLiteral(" FROM tool_calls WHERE room_id = ? AND (start_seq = ? OR end_seq = ? OR result_seq = ?) "
+                             "LIMIT 1"),
+        { roomId, index, index, index }, [&](const SqliteStatement& q) { out = RecordReader::call(q); });
+    return out;
 }
 
 ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>& indexes)
@@ -536,9 +439,8 @@ ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>
     const QStringList lookups { QString(QStringLiteral("WHERE room_id = ? AND start_seq IN ") + in),
         QString(QStringLiteral("WHERE room_id = ? AND start_seq IS NULL AND coalesce(end_seq, result_seq) IN ") + in) };
     for (const QString& where : lookups) {
-        QSqlQuery q = exec(QLatin1String(toolCallColumns) + where, QVariantList { roomId } + values);
-        while (q.next())
-            out.append(readToolCall(q));
+        read(QStringLiteral("SELECT ") + RecordReader::CallColumns + QStringLiteral(" FROM tool_calls ") + where,
+            QVariantList { roomId } + values, [&](const SqliteStatement& q) { out.append(RecordReader::call(q)); });
     }
     return out;
 }
@@ -568,7 +470,7 @@ std::optional<qint64> Workspace::indexOfNativeId(qint64 roomId, const QString& n
 std::optional<EventRecord> Workspace::event(qint64 roomId, qint64 index)
 {
     const EventRecords rows = readEvents(
-        QStringLiteral("SELECT ") + EventQuery::columns + QStringLiteral(" FROM events WHERE room_id = ? AND seq = ?"),
+        QStringLiteral("SELECT ") + RecordReader::EventColumns + QStringLiteral(" FROM events WHERE room_id = ? AND seq = ?"),
         { roomId, index });
     if (rows.isEmpty())
         return std::nullopt;
@@ -578,27 +480,9 @@ std::optional<EventRecord> Workspace::event(qint64 roomId, qint64 index)
 RunRecords Workspace::runs(qint64 roomId)
 {
     RunRecords out;
-    QSqlQuery q = exec(QStringLiteral("SELECT group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, "
-                                      "ended_us, outcome, detail, synthetic, usage_json, interrupts_json FROM runs "
-                                      "WHERE room_id = ? ORDER BY first_seq, id"),
-        { roomId });
-    while (q.next()) {
-        RunRecord r;
-        r.groupId = q.value(0).toString();
-        r.kind = q.value(1).toString();
-        r.name = q.value(2).toString();
-        r.parentGroupId = q.value(3).toString();
-        r.firstIndex = optionalAt(q, 4);
-        r.lastIndex = optionalAt(q, 5);
-        r.startMicros = optionalAt(q, 6);
-        r.endMicros = optionalAt(q, 7);
-        r.outcome = q.value(8).toString();
-        r.detail = q.value(9).toString();
-        r.synthetic = q.value(10).toBool();
-        r.usageJson = q.value(11).toString();
-        r.interruptsJson = q.value(12).toString();
-        out.append(r);
-    }
+    read(QStringLiteral("SELECT ") + RecordReader::RunColumns
+            + QStringLiteral(" FROM runs WHERE room_id = ? ORDER BY first_seq, id"),
+        { roomId }, [&](const SqliteStatement& q) { out.append(RecordReader::run(q)); });
     return out;
 }
 
@@ -633,7 +517,7 @@ EventRecords Workspace::search(qint64 roomId, const QString& text, int limit, bo
     const QString match = ftsQuery(text, bodyOnly);
     if (text.trimmed().isEmpty())
         return {};
-    QString sql = QStringLiteral("SELECT ") + EventQuery::columns
+    QString sql = QStringLiteral("SELECT ") + RecordReader::EventColumns
         + QStringLiteral(" FROM events WHERE id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
     QVariantList binds { match };
     if (roomId != 0) {

@@ -18,6 +18,7 @@
 #include <QString>
 
 struct sqlite3;
+class SqliteStatement;
 
 // Sightline's own SQLite file, through QtSql. One Workspace is one connection and belongs to the thread
 // that opened it: the GUI reaches it only through StoreWorker, which owns its own.
@@ -88,6 +89,8 @@ public:
 
 private:
     void enterWal();
+    // Runs `sql` on the native handle, calling `row` with each row (RecordReader makes records of them).
+    void read(const QString& sql, const QVariantList& binds, const std::function<void(const SqliteStatement&)>& row);
     EventRecords readEvents(const QString& sql, const QVariantList& binds);
     void readEvents(const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each);
 
