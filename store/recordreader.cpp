@@ -107,7 +107,7 @@ ToolCallRecord call(const SqliteStatement& q)
 
 const QString RunColumns
     = QStringLiteral("group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, ended_us, outcome, detail, "
-                     "synthetic, usage_json, interrupts_json");
+                     "synthetic, usage_json, interrupts_json, id");
 
 RunRecord run(const SqliteStatement& q)
 {
@@ -125,6 +125,7 @@ RunRecord run(const SqliteStatement& q)
     r.synthetic = q.int64(10) != 0;
     r.usageJson = q.text(11);
     r.interruptsJson = q.text(12);
+    r.rowId = q.int64(13);
     return r;
 }
 

@@ -7,6 +7,7 @@
 // One AI response, run or task: a group of events from its first to its last row.
 struct RunRecord
 {
+    qint64 rowId = 0; // the workspace's own key (0: not stored yet)
     QString groupId;
     QString kind; // ai_response | run | task
     QString name; // a CraftBot task's name

@@ -412,6 +412,15 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
     return out;
 }
 
+ToolCallRecords Workspace::openToolCalls(qint64 roomId)
+{
+    ToolCallRecords out;
+    read(QStringLiteral("SELECT ") + RecordReader::CallColumns
+            + QStringLiteral(" FROM tool_calls WHERE room_id = ? AND pairing = 'start_only' ORDER BY start_seq"),
+        { roomId }, [&](const SqliteStatement& q) { out.append(RecordReader::call(q)); });
+    return out;
+}
+
 std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
 {
     std::optional<ToolCallRecord> out;

@@ -63,6 +63,7 @@ public:
     FacetCounts facets(qint64 roomId, const EventFilter& filter, int bins = 120, int limit = 1000);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
+    ToolCallRecords openToolCalls(qint64 roomId); // the calls nothing has closed yet (start_only), by start
     RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order
     // The tool call whose start, end or result is at `index`, if any.
     std::optional<ToolCallRecord> toolCallAt(qint64 roomId, qint64 index);

@@ -193,9 +193,7 @@ ImportReport run(Workspace& ws, const QString& path, const ImportOptions& option
         QString title = assembly.firstUserText.simplified();
         if (title.size() > 120)
             title = title.left(119) + QChar(0x2026);
-        writer.workspace().exec(QStringLiteral("UPDATE rooms SET title = ?, status = ? WHERE id = ?"),
-            { title.isEmpty() ? QVariant() : QVariant(title),
-                assembly.lastRunOutcome.isEmpty() ? QVariant() : QVariant(assembly.lastRunOutcome), cursor.id });
+        writer.setRoomTitleAndStatus(title, assembly.lastRunOutcome);
         writer.finishRoom(writer.cancelled() ? cursor.syncedSeq : thread->lines.size() - 1);
     }
     writer.finish();

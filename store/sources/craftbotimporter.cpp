@@ -47,26 +47,12 @@ void writeStream(ImportWriter& writer, const RoomCursor& cursor, const Stream& s
     // Flags and outcomes of earlier rows change when their partner arrives: refresh the action rows.
     for (const StoredEvent& row : assembly.rows) {
         if (row.record.index <= cursor.syncedSeq && row.record.kind == EventKind::ToolCall)
-            writer.workspace().exec(
-                QStringLiteral("UPDATE events SET flags = ?, outcome = ?, tool_id = ?, group_id = ? "
-                               "WHERE room_id = ? AND seq = ?"),
-                { row.record.flags, row.record.outcome.isEmpty() ? QVariant() : QVariant(row.record.outcome), row.record.toolId,
-                    row.record.groupId.isEmpty() ? QVariant() : QVariant(row.record.groupId), cursor.id,
-                    row.record.index });
+            writer.refreshDerived(row.record);
     }
     writer.deleteToolCalls(false);
     writer.insertToolCalls(assembly.calls);
     writer.replaceRuns(assembly.runs);
     writer.finishRoom(writer.cancelled() ? cursor.syncedSeq : stream.records.size() - 1);
-}
-
-// Removes a room's rows; their search text goes with them, and the index forgets it (schema step 5).
-void purgeRoom(Workspace& ws, qint64 roomId)
-{
-    ws.exec(QStringLiteral("DELETE FROM events WHERE room_id = ?"), { roomId });
-    ws.exec(QStringLiteral("DELETE FROM tool_calls WHERE room_id = ?"), { roomId });
-    ws.exec(QStringLiteral("DELETE FROM runs WHERE room_id = ?"), { roomId });
-    ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = -1 WHERE id = ?"), { roomId });
 }
 
 QByteArray fingerprint(const QVector<EventMdRecord>& records)
@@ -101,21 +87,16 @@ ImportReport importEventMd(Workspace& ws, const QString& path, const ImportOptio
     RoomCursor cursor;
     writer.transaction([&] {
         const qint64 sourceId = writer.upsertSource(QStringLiteral("craftbot"), report.format, QString());
-        QSqlQuery previous = ws.exec(QStringLiteral("SELECT r.id, r.native_json FROM rooms r WHERE r.source_id = ? AND "
-                                                    "r.native_id = ?"),
-            { sourceId, stream.room.nativeId });
-        if (previous.next()) {
-            const QString before = QJsonDocument::fromJson(previous.value(1).toString().toUtf8())
+        if (const auto previous = writer.storedRoom(sourceId, stream.room.nativeId)) {
+            const QString before = QJsonDocument::fromJson(previous->second)
                                        .object()
                                        .value(QLatin1String("first_record_sha1"))
                                        .toString();
-            const qint64 roomId = previous.value(0).toLongLong();
-            previous.finish();
             if (!before.isEmpty() && before != QString::fromLatin1(print)) {
                 writer.note(QString(),
                     QStringLiteral("the log was rotated or rewritten since the last import: its rows "
                                    "were read again from the start"));
-                purgeRoom(ws, roomId);
+                writer.clearRoom(previous->first);
             }
         }
         cursor = writer.upsertRoom(sourceId, stream.room);

@@ -238,6 +238,40 @@ void ImportWriter::refreshRow(const StoredEvent& e)
     m_search->set(rowId, e.body, e.arguments, e.result);
 }
 
+std::optional<std::pair<qint64, QByteArray>> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, native_json FROM rooms WHERE source_id = ? AND native_id = ?"),
+        { sourceId, nativeId });
+    if (!q.next())
+        return std::nullopt;
+    return std::pair { q.value(0).toLongLong(), q.value(1).toString().toUtf8() };
+}
+
+void ImportWriter::clearRoom(qint64 roomId)
+{
+    for (const char* table : { "events", "tool_calls", "runs" })
+        m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE room_id = ?").arg(QLatin1String(table)), { roomId });
+    m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = -1 WHERE id = ?"), { roomId });
+}
+
+void ImportWriter::refreshDerived(const EventRecord& r)
+{
+    m_ws.exec(QStringLiteral("UPDATE events SET flags = ?, outcome = ?, tool_id = ?, group_id = ? "
+                             "WHERE room_id = ? AND seq = ?"),
+        { r.flags, orNull(r.outcome), orNull(r.toolId), orNull(r.groupId), m_room.id, r.index });
+}
+
+void ImportWriter::setRoomTitleAndStatus(const QString& title, const QString& status)
+{
+    m_ws.exec(QStringLiteral("UPDATE rooms SET title = ?, status = ? WHERE id = ?"),
+        { orNull(title), orNull(status), m_room.id });
+}
+
+ToolCallRecords ImportWriter::openCalls()
+{
+    return m_ws.openToolCalls(m_room.id);
+}
+
 void ImportWriter::deleteToolCalls(bool openOnly)
 {
     m_ws.exec(openOnly ? QStringLiteral("DELETE FROM tool_calls WHERE room_id = ? AND pairing = 'start_only'")

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <QByteArray>
 #include <QString>
 
@@ -77,6 +78,11 @@ public:
 
     qint64 upsertSource(const QString& system, const QString& format, const QString& schemaVersion);
     RoomCursor upsertRoom(qint64 sourceId, const RoomInfo& room);
+    // The room the source holds under `nativeId`, when an earlier import made it: its id and its JSON as stored.
+    std::optional<std::pair<qint64, QByteArray>> storedRoom(qint64 sourceId, const QString& nativeId);
+    // Removes a room's rows, calls and runs (their search text goes with them), and starts its cursor again: a
+    // log rotated or rewritten since the last import is read again from the start.
+    void clearRoom(qint64 roomId);
     // Records "FILE: PLACE: problem" in the report (the first thousand, then a count).
     void note(const QString& place, const QString& problem);
     void setTotal(qint64 rows) { m_total = rows; }
@@ -91,6 +97,13 @@ public:
     // that completed later, a user message whose text a later snapshot gives): updates its display text and its
     // search text (the index forgets the words it had and learns the new ones).
     void refreshRow(const StoredEvent& event);
+    // A row stored by an earlier sync whose derived columns depend on rows read since (CraftBot: its flags,
+    // outcome, id and task once its partner arrives).
+    void refreshDerived(const EventRecord& record);
+    // The room's title and status as a later read makes them (AG-UI: its first question, how its last run ended).
+    void setRoomTitleAndStatus(const QString& title, const QString& status);
+    // The calls of the room that nothing has closed yet (start_only), in index order.
+    ToolCallRecords openCalls();
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
     void deleteOpenCall(qint64 startSeq); // the start_only row of a call that an end has now closed
     void insertToolCalls(const ToolCallRecords& calls);

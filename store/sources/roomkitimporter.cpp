@@ -99,23 +99,19 @@ QVector<RoomCursor> importRooms(ImportWriter& writer, SourceDatabase& src, qint6
 
 // The calls the room's last sync (or a killed import) left open, back in the pairer: what this import reads may
 // close them. Their rows stay in the table until an end closes them; returns their starts' indexes.
-QSet<qint64> reopenCalls(ImportWriter& writer, qint64 roomId, ToolPairer& pairer)
+QSet<qint64> reopenCalls(ImportWriter& writer, ToolPairer& pairer)
 {
     QSet<qint64> starts;
-    QSqlQuery open = writer.workspace().exec(
-        QStringLiteral("SELECT tool_name, tool_id, group_id, start_seq, started_us, status, arguments "
-                       "FROM tool_calls WHERE room_id = ? AND pairing = 'start_only' ORDER BY start_seq"),
-        { roomId });
-    while (open.next()) {
+    for (const ToolCallRecord& c : writer.openCalls()) {
         ToolEvent e;
         e.isStart = true;
-        e.toolName = open.value(0).toString();
-        e.toolId = open.value(1).toString();
-        e.correlationId = open.value(2).toString();
-        e.index = open.value(3).toLongLong();
-        e.createdMicros = open.value(4).toLongLong();
-        e.contentStatus = open.value(5).toString();
-        e.arguments = open.value(6).toString();
+        e.toolName = c.toolName;
+        e.toolId = c.toolId;
+        e.correlationId = c.groupId;
+        e.index = *c.startIndex;
+        e.createdMicros = c.startMicros.value_or(0);
+        e.contentStatus = c.status;
+        e.arguments = c.arguments;
         pairer.add(e);
         starts.insert(e.index);
     }
@@ -142,13 +138,12 @@ class Responses
 public:
     Responses(Workspace& ws, qint64 roomId)
     {
-        QSqlQuery q = ws.exec(QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us, id FROM runs "
-                                             "WHERE room_id = ? AND kind = 'ai_response'"),
-            { roomId });
-        while (q.next()) {
-            m_spans.insert(q.value(0).toString(),
-                { q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(), q.value(4).toLongLong(),
-                    q.value(5).toLongLong() });
+        for (const RunRecord& r : ws.runs(roomId)) {
+            if (r.kind == QLatin1String("ai_response")) {
+                m_spans.insert(r.groupId,
+                    { r.firstIndex.value_or(0), r.lastIndex.value_or(0), r.startMicros.value_or(0),
+                        r.endMicros.value_or(0), r.rowId });
+            }
         }
     }
 
@@ -274,7 +269,7 @@ ImportReport run(Workspace& ws, const QString& sourcePath, const ImportOptions& 
         // Calls are paired as their rows are read and written as they settle, batch by batch: an end is written
         // folded into its card exactly when it closes a start, and only the calls still open stay in memory.
         ToolPairer pairer;
-        QSet<qint64> openInTable = reopenCalls(writer, room.id, pairer);
+        QSet<qint64> openInTable = reopenCalls(writer, pairer);
         writer.setBeforeCommit([&] {
             const ToolCallRecords settled = pairer.takeSettled();
             for (const ToolCallRecord& c : settled) {
