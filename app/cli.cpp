@@ -401,9 +401,15 @@ private:
         auto ws = openSource(source, forcedFormat(parser));
         const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
         if (parser.isSet(QStringLiteral("count"))) {
-            // Without a filter every committed row counts, blocked ones included (RoomKit's get_event_count).
-            const bool filtered = filter != EventFilter() || parser.isSet(QStringLiteral("include-blocked"));
-            m_out << ws->countEvents(room, filtered ? &filter : nullptr) << Qt::endl;
+            // Without any filter or window every committed row counts, blocked ones included (RoomKit's
+            // get_event_count); with one, exactly the rows the same command lists (blocked:hide, the default
+            // filter said out loud, counts what it shows).
+            bool given = false;
+            for (const char* option : { "type", "exclude-type", "kind", "group", "channel", "channel-type", "participant",
+                     "correlation", "after", "before", "include-blocked", "top-level-only", "query", "text", "limit",
+                     "offset", "newest-first", "after-index", "before-index" })
+                given = given || parser.isSet(QLatin1String(option));
+            m_out << (given ? ws->countEvents(room, filter, page) : ws->countEvents(room)) << Qt::endl;
             return Cli::Ok;
         }
         const bool json = parser.isSet(QStringLiteral("json"));

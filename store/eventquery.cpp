@@ -4,6 +4,7 @@
 #include "recordreader.h"
 #include "storeerror.h"
 
+#include <climits>
 #include <QStringList>
 
 
@@ -168,16 +169,19 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
         return QStringLiteral("(CASE WHEN ") + folded + QStringLiteral(" != 0 THEN 0 ELSE ") + itemMatch(rows, binds)
             + QStringLiteral(" END)");
     };
+    // Each part is made in its own statement: the operands of one `+` chain are evaluated in no set order, and
+    // two parts that append binds in one expression bound them out of order (a time bound with a channel counted
+    // nothing).
     EventQuery q;
     const QString itemExpr = f.timelineItems ? item(q.binds) : QStringLiteral("1");
     const QString directExpr = direct(q.binds);
     q.binds << roomId;
-    QString sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
-        + QStringLiteral(" FROM events WHERE room_id = ?") + scope(roomId, f, q.binds) + QStringLiteral(" AND (")
-        + direct(q.binds);
-    if (f.timelineItems)
-        sql += QStringLiteral(" OR ") + item(q.binds);
-    q.sql = sql + QStringLiteral(") ORDER BY seq");
+    const QString scoped = scope(roomId, f, q.binds);
+    const QString directWhere = direct(q.binds);
+    const QString itemWhere = f.timelineItems ? QStringLiteral(" OR ") + item(q.binds) : QString();
+    q.sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
+        + QStringLiteral(" FROM events WHERE room_id = ?") + scoped + QStringLiteral(" AND (") + directWhere
+        + itemWhere + QStringLiteral(") ORDER BY seq");
     return q;
 }
 
@@ -284,6 +288,15 @@ EventQuery EventQuery::count(qint64 roomId, const EventFilter* filter)
     q.sql = QStringLiteral("SELECT count(*) FROM events WHERE room_id = ?");
     if (filter)
         q.sql += where(roomId, *filter, q.binds);
+    return q;
+}
+
+EventQuery EventQuery::count(qint64 roomId, const EventFilter& filter, const PageRequest& window)
+{
+    if (!window.afterIndex && !window.beforeIndex && window.offset == 0 && window.limit == INT_MAX)
+        return count(roomId, &filter); // the whole of it: a count over the indexes, no row read
+    EventQuery q = page(roomId, filter, window);
+    q.sql = QStringLiteral("SELECT count(*) FROM (") + q.sql + QLatin1Char(')');
     return q;
 }
 

@@ -20,6 +20,8 @@ struct EventQuery
     // The count a page stands for: every committed row without a filter, blocked ones included; with a
     // filter, exactly the rows a page would serve.
     static EventQuery count(qint64 roomId, const EventFilter* filter);
+    // How many rows page(roomId, filter, page) serves: its cursor, limit and offset too.
+    static EventQuery count(qint64 roomId, const EventFilter& filter, const PageRequest& page);
     // Messages only, blocked ones included: the newest `limit` ascending, or forward from afterIndex.
     static EventQuery conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex);
 

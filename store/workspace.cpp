@@ -257,6 +257,15 @@ qint64 Workspace::countEvents(qint64 roomId, const EventFilter* filter)
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
+qint64 Workspace::countEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page)
+{
+    const EventQuery eq = EventQuery::count(roomId, filter, page);
+    const QByteArray sql = eq.sql.toUtf8();
+    SqliteStatement q(m_handle, sql.constData());
+    q.bindAll(eq.binds);
+    return q.step() ? q.int64(0) : 0;
+}
+
 RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int blockSize)
 {
     if (blockSize <= 0)

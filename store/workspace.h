@@ -54,6 +54,8 @@ public:
     void forEachEvent(qint64 roomId, const EventFilter& filter, const PageRequest& page,
         const std::function<void(const EventRecord&)>& each);
     qint64 countEvents(qint64 roomId, const EventFilter* filter = nullptr);
+    // How many rows listEvents(roomId, filter, page) returns.
+    qint64 countEvents(qint64 roomId, const EventFilter& filter, const PageRequest& page);
     // The counts of a room under `filter` and the index at the start of every block of `blockSize` rows.
     RowIndex indexRows(qint64 roomId, const EventFilter& filter, int blockSize);
     // The rows of the list under `filter` (timeline items, or raw rows), ascending by index, at most `limit`:

@@ -171,6 +171,26 @@ private slots:
         const Run messages = run({ QStringLiteral("events"), m_store, QStringLiteral("--room"), room,
             QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--json") });
         QCOMPARE(r.out.trimmed().toInt(), messages.lines().size());
+        // With any filter or window, --count is exactly what the same command lists: blocked:hide (the default
+        // said out loud) counted every row, and a cursor was ignored.
+        const QList<QStringList> windows { { QStringLiteral("--query"), QStringLiteral("blocked:hide") },
+            { QStringLiteral("--after-index"), QStringLiteral("10") },
+            { QStringLiteral("--after-index"), QStringLiteral("2"), QStringLiteral("--limit"), QStringLiteral("4") },
+            { QStringLiteral("--before-index"), QStringLiteral("9"), QStringLiteral("--include-blocked") },
+            { QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--newest-first") },
+            { QStringLiteral("--offset"), QStringLiteral("4") },
+            { QStringLiteral("--query"), QStringLiteral("blocked:only") },
+            { QStringLiteral("--after"), QStringLiteral("2020-01-01T00:00:00Z"), QStringLiteral("--channel"),
+                QStringLiteral("sms-twilio") } };
+        for (const QStringList& window : windows) {
+            const QStringList base { QStringLiteral("events"), m_store, QStringLiteral("--room"), room };
+            const Run listed = run(base + window + QStringList { QStringLiteral("--json") });
+            const Run counted = run(base + window + QStringList { QStringLiteral("--count") });
+            QCOMPARE(listed.code, 0);
+            QVERIFY2(counted.out.trimmed().toInt() == listed.lines().size(),
+                qPrintable(window.join(QLatin1Char(' ')) + QStringLiteral(": counts ") + counted.out.trimmed()
+                    + QStringLiteral(", lists %1").arg(listed.lines().size())));
+        }
 
         // The manifest's own calls, through the CLI.
         const QString plain = QStringLiteral("edge-plain-multichannel");

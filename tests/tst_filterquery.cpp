@@ -350,6 +350,28 @@ private slots:
 
     // Words search message text, arguments and results: a card matches by its result, which only its end row
     // holds; in the raw rows that end row is the match.
+    // A time bound that holds every event changes nothing, whatever it is combined with, in the raw rows and the
+    // timeline (a time bound with any other filter emptied the timeline).
+    void aTimeBoundWithOtherFiltersChangesNothingWhenItHoldsEverything()
+    {
+        Workspace& ws = m_fixtures.get(QStringLiteral("support.sqlite"));
+        for (const RoomSummary& room : ws.rooms()) {
+            for (const QString& other : { QString(), QStringLiteral("channel:ai-support"), QStringLiteral("type:message"),
+                     QStringLiteral("kind:tool_call"), QStringLiteral("outcome:served"), QStringLiteral("-channel:system") }) {
+                for (bool timeline : { false, true }) {
+                    const auto plain = counts(ws, room.id, other, timeline);
+                    for (const QString& bound : { QStringLiteral("after:2020-01-01"), QStringLiteral("before:2099-01-01"),
+                             QStringLiteral("after:2020-01-01 before:2099-01-01") }) {
+                        const QString query = QString(other + QLatin1Char(' ') + bound).trimmed();
+                        QVERIFY2(counts(ws, room.id, query, timeline) == plain,
+                            qPrintable(room.nativeId + QStringLiteral(": ") + query
+                                + (timeline ? QStringLiteral(" (timeline)") : QString())));
+                    }
+                }
+            }
+        }
+    }
+
     void wordsFindCards()
     {
         Workspace& ws = m_fixtures.get(QStringLiteral("edge_cases.sqlite"));
