@@ -83,31 +83,45 @@ bool StoreClient::isWanted(quint64 request, Kind kind) const
     return m_latest[int(kind)] == request;
 }
 
+void StoreClient::want(Kind kind, quint64 request)
+{
+    m_latest[int(kind)] = request;
+    m_wanted[int(kind)].store(request);
+}
+
 template<typename Result>
 quint64 StoreClient::post(Kind kind, Connection connection, std::function<Result(Workspace&)> work,
     std::function<void(quint64, Result&)> deliver)
 {
     const quint64 id = ++m_lastRequest;
-    m_latest[int(kind)] = id;
-    send<Result>(id, kind, connection, std::move(work), std::move(deliver), {});
+    const bool ofView = kind == Kind::Block || kind == Kind::RowIndex;
+    if (!ofView)
+        want(kind, id);
+    send<Result>(id, kind, connection, std::move(work), std::move(deliver), {}, ofView ? m_viewId : 0);
     return id;
 }
 
 template<typename Result>
 void StoreClient::send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
-    std::function<void(quint64, Result&)> deliver, std::function<void()> after)
+    std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view)
 {
     StoreWorker* worker = m_workers[connection];
     QMetaObject::invokeMethod(
         worker,
-        [this, worker, id, kind, work = std::move(work), deliver = std::move(deliver), after = std::move(after)]() mutable {
+        [this, worker, id, kind, view, work = std::move(work), deliver = std::move(deliver),
+            after = std::move(after)]() mutable {
+            // Superseded while it waited its turn: not run, and its answer (none) dropped as any superseded one.
+            const bool superseded = view != 0 ? m_currentView.load() != view
+                : kind != Kind::Task && m_wanted[int(kind)].load() != id;
             auto result = std::make_shared<std::optional<Result>>();
-            const QString error = StoreWorker::guarded([&] { result->emplace(work(worker->workspace())); });
+            const QString error = superseded
+                ? QString()
+                : StoreWorker::guarded([&] { result->emplace(work(worker->workspace())); });
             // Back on the GUI thread; a client destroyed meanwhile drops the event with it.
             QMetaObject::invokeMethod(
                 this,
                 [this, id, kind, error, result, deliver = std::move(deliver), after = std::move(after)] {
-                    const bool wanted = isWanted(id, kind);
+                    const bool wanted = isWanted(id, kind) && (result->has_value() || !error.isEmpty());
                     m_viewOf.remove(id);
                     m_tasks.remove(id);
                     if (wanted) {
@@ -134,9 +148,11 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources)
     m_importing = !sources.isEmpty();
     // Everything asked of the workspace before is of no use now.
     m_latest.fill(0);
+    for (auto& wanted : m_wanted)
+        wanted.store(0);
     m_viewOf.clear();
     m_tasks.clear();
-    ++m_viewId;
+    m_currentView.store(++m_viewId);
     m_viewRoom = 0;
     m_facetsNext.reset();
     // Every connection opens at once: two of them making a new workspace take turns under its write lock.
@@ -261,7 +277,7 @@ quint64 StoreClient::loadDetails(qint64 roomId, qint64 index)
 quint64 StoreClient::loadFacets(qint64 roomId, const EventFilter& filter)
 {
     const quint64 id = ++m_lastRequest;
-    m_latest[int(Kind::Facets)] = id; // the one counting now, if any, is no longer wanted
+    want(Kind::Facets, id); // the one counting now, if any, is no longer wanted
     m_facetsNext = FacetsRequest { id, roomId, filter };
     if (!m_facetsOut)
         sendFacets();
@@ -319,7 +335,7 @@ quint64 StoreClient::findProblemCall(qint64 roomId, qint64 fromIndex, bool forwa
 
 StoreClient::ViewRequests StoreClient::setView(qint64 roomId, const EventFilter& filter, int blockSize)
 {
-    ++m_viewId;
+    m_currentView.store(++m_viewId);
     m_viewOf.clear();
     m_viewRoom = roomId;
     m_viewFilter = filter;

@@ -131,7 +131,7 @@ private:
     // The same under a given id; `after` runs on the GUI thread once the answer is back, wanted or not.
     template<typename Result>
     void send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
-        std::function<void(quint64, Result&)> deliver, std::function<void()> after);
+        std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view = 0);
     bool isWanted(quint64 request, Kind kind) const;
     QSet<quint64> m_tasks; // tasks not answered yet
     void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket);
@@ -141,6 +141,11 @@ private:
     std::array<StoreWorker*, 3> m_workers {};
     quint64 m_lastRequest = 0;
     std::array<quint64, KindCount> m_latest {}; // the request each kind waits for
+    // The same, and the view, for the workers to read: a request superseded before its turn comes is not run
+    // (typing a word into the find box asks for every prefix of it; only the last is worth reading a room for).
+    std::array<std::atomic<quint64>, KindCount> m_wanted {};
+    std::atomic<quint64> m_currentView { 1 };
+    void want(Kind kind, quint64 request);
     quint64 m_openId = 0;
     QString m_workspacePath;
     bool m_opened = false;
@@ -150,7 +155,7 @@ private:
     std::atomic<quint64> m_cancelledThrough { 0 };
     std::atomic<bool> m_closing { false };
     // The view.
-    quint64 m_viewId = 0;
+    quint64 m_viewId = 1; // never 0: a request of no view says 0
     qint64 m_viewRoom = 0;
     EventFilter m_viewFilter;
     int m_viewBlockSize = 256;

@@ -337,6 +337,15 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
             rawMs(store,
                 "SELECT event_id FROM events_fts WHERE events_fts MATCH 'refund' AND room_id = 'room-big' LIMIT 200"),
             QStringLiteral("RoomKit's own FTS5 (C API)"), QStringLiteral("≤ 200 ms") };
+        // Find in the room (Ctrl+Shift+F): every timeline item holding the word, a card by its end's result too,
+        // what F3 steps through.
+        EventFilter find;
+        find.words = { QStringLiteral("invoice") };
+        find.timelineItems = true;
+        const double findMs = medianMs(3, [&] { ws.listRows(bigRoom, find); });
+        rows << Row { QStringLiteral("find in the room, every timeline item holding a word"), findMs,
+            rawMs(store, "SELECT event_id FROM events_fts WHERE events_fts MATCH 'invoice' AND room_id = 'room-big'"),
+            QStringLiteral("RoomKit's own FTS5, every hit (C API)"), QStringLiteral("≤ 200 ms") };
     }
 
     // Export the room as JSON Lines: today the CLI's events --json, against sqlite3 -json on the source.
