@@ -32,6 +32,22 @@ ToolEvent end(qint64 index, const QString& group, const QString& id, const QStri
     return e;
 }
 
+// A random room of fewer than `maxRows` tool rows: starts and ends in three turns, ids reused across turns from
+// `ids` of them, a fifth of the rows without an id, two tools.
+QVector<ToolEvent> randomRoom(QRandomGenerator& random, int maxRows, int ids)
+{
+    QVector<ToolEvent> events;
+    const int rows = random.bounded(1, maxRows);
+    for (qint64 i = 0; i < rows; ++i) {
+        const QString group = QStringLiteral("g%1").arg(random.bounded(3));
+        const QString id = random.bounded(5) == 0 ? QString() : QStringLiteral("call_%1").arg(random.bounded(ids));
+        const QString name = QStringLiteral("tool%1").arg(random.bounded(2));
+        events << (random.bounded(2) ? start(i, group, id, name)
+                                     : end(i, group, id, QStringLiteral("served"), 10, name));
+    }
+    return events;
+}
+
 // "start..end:pairing:outcome" for each call, in order.
 QStringList describe(const ToolCallRecords& calls)
 {
@@ -128,16 +144,7 @@ private slots:
     {
         QRandomGenerator random(20261130);
         for (int room = 0; room < 200; ++room) {
-            QVector<ToolEvent> events;
-            const int rows = random.bounded(1, 60);
-            for (qint64 i = 0; i < rows; ++i) {
-                const QString group = QStringLiteral("g%1").arg(random.bounded(3));
-                const QString id
-                    = random.bounded(5) == 0 ? QString() : QStringLiteral("call_%1").arg(random.bounded(3));
-                const QString name = QStringLiteral("tool%1").arg(random.bounded(2));
-                events << (random.bounded(2) ? start(i, group, id, name)
-                                             : end(i, group, id, QStringLiteral("served"), 10, name));
-            }
+            const QVector<ToolEvent> events = randomRoom(random, 60, 3);
             ToolPairer pairer;
             ToolCallRecords streamed;
             QSet<qint64> closingEnds;
@@ -170,16 +177,7 @@ private slots:
     {
         QRandomGenerator random(20261201);
         for (int room = 0; room < 200; ++room) {
-            QVector<ToolEvent> events;
-            const int rows = random.bounded(1, 80);
-            for (qint64 i = 0; i < rows; ++i) {
-                const QString group = QStringLiteral("g%1").arg(random.bounded(3));
-                const QString id
-                    = random.bounded(5) == 0 ? QString() : QStringLiteral("call_%1").arg(random.bounded(4));
-                const QString name = QStringLiteral("tool%1").arg(random.bounded(2));
-                events << (random.bounded(2) ? start(i, group, id, name)
-                                             : end(i, group, id, QStringLiteral("served"), 10, name));
-            }
+            const QVector<ToolEvent> events = randomRoom(random, 80, 4);
             ToolPairer pairer;
             QMap<qint64, ToolCallRecord> table; // by first index, as the workspace's table holds them
             auto commit = [&] {
