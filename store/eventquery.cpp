@@ -103,14 +103,17 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
     equals("participant_id", f.participantId);
     equals("correlation_id", f.correlationId);
     equals("group_id", f.groupId);
+    // The rows holding the words, as a list made once. On the rows folded into a card or a message (a correlated
+    // subquery, run once per card) the list must not drive the loop: without statistics SQLite would walk every
+    // hit for every card (minutes at a million events). The unary + keeps it a check on the row found.
+    const QString id = (t == QLatin1String("events") ? QString() : QStringLiteral("+")) + t + QStringLiteral(".id");
     if (!f.words.isEmpty()) {
-        sql += QStringLiteral(" AND ") + t
-            + QStringLiteral(".id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
+        sql += QStringLiteral(" AND ") + id + QStringLiteral(" IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
         binds << ftsMatch(f.words, false);
     }
     if (!f.excludeWords.isEmpty()) {
-        sql += QStringLiteral(" AND ") + t
-            + QStringLiteral(".id NOT IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
+        sql += QStringLiteral(" AND ") + id
+            + QStringLiteral(" NOT IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
         binds << ftsMatch(f.excludeWords, true);
     }
     return sql;
