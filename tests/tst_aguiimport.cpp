@@ -437,6 +437,20 @@ private slots:
         ws.exec(QStringLiteral("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)"));
     }
 
+    // A folder named with or without its trailing slash, or through "..", is one source with one cached
+    // workspace (it had two: the name came from the path as typed).
+    void aFolderHasOneCache()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("threads"))));
+        const QString plain = dir.filePath(QStringLiteral("threads"));
+        const QString cached = Importer::cachedWorkspacePath(plain);
+        QVERIFY(QFileInfo(cached).fileName().startsWith(QLatin1String("threads-")));
+        for (const QString& same : { QString(plain + QLatin1Char('/')), dir.filePath(QStringLiteral("threads/../threads/")),
+                 dir.filePath(QStringLiteral("./threads")) })
+            QCOMPARE(Importer::cachedWorkspacePath(same), cached);
+    }
+
     // A dump of kaboo_thread_events: one {thread_id, event} object a line, threads interleaved.
     void wrappedLinesOfSeveralThreads()
     {

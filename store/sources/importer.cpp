@@ -133,7 +133,8 @@ QString cachedWorkspacePath(const QString& sourcePath)
         if (QFile::permissions(folder) & othersMay)
             QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
-    const QString path = dir + QLatin1Char('/') + QFileInfo(sourcePath).completeBaseName() + QLatin1Char('-')
+    // Named from the canonical path too: "threads" and "threads/" are one source and one cache.
+    const QString path = dir + QLatin1Char('/') + QFileInfo(canonical).completeBaseName() + QLatin1Char('-')
         + QString::fromLatin1(key) + QStringLiteral(".sightline");
     // One an older Sightline made readable by all (0644), with its side files, is closed to others now.
     for (const char* suffix : { "", "-wal", "-shm" }) {
