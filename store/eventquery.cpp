@@ -214,7 +214,8 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
             add(QStringLiteral("(1") + p + QLatin1Char(')'), bit);
         }
     };
-    lists({ "type", "kind" }, TypeBit);
+    lists({ "type" }, TypeBit);
+    lists({ "kind" }, KindBit);
     lists({ "channel" }, ChannelBit);
     lists({ "channel_type" }, ChannelTypeBit);
     lists({ "participant" }, ParticipantBit);

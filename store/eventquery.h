@@ -34,6 +34,7 @@ struct EventQuery
     static EventQuery facets(qint64 roomId, const EventFilter& filter);
     enum FacetBit {
         TypeBit,
+        KindBit, // its own: a type filter narrows the kind counts, and a kind filter the type counts
         ChannelBit,
         ChannelTypeBit,
         ParticipantBit,

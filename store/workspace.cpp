@@ -335,7 +335,7 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
     };
     std::array<Field, 7> fields { {
         { "type", EventQuery::TypeBit, 1, {}, {} },
-        { "kind", EventQuery::TypeBit, -1, {}, {} },
+        { "kind", EventQuery::KindBit, -1, {}, {} },
         { "channel", EventQuery::ChannelBit, 3, {}, {} },
         { "channel_type", EventQuery::ChannelTypeBit, -1, {}, {} },
         { "participant", EventQuery::ParticipantBit, -1, {}, {} },

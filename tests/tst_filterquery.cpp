@@ -325,6 +325,17 @@ private slots:
             QVERIFY(typed.next());
             QCOMPARE(sum(one.fields.value(QStringLiteral("channel_type"))), typed.value(0).toLongLong());
             QCOMPARE(std::accumulate(one.histogram.cbegin(), one.histogram.cend(), qint64(0)), one.shown);
+            // Kind is a field of its own: the type filter narrows its counts to the type's kind (kind and type
+            // shared one mask, so the kinds pane ignored a type filter).
+            QCOMPARE(sum(one.fields.value(QStringLiteral("kind"))), one.shown);
+            QCOMPARE(one.fields.value(QStringLiteral("kind")).size(), 1);
+        }
+        // And a kind filter narrows the type counts to its types, its own counts unchanged.
+        for (const FacetValue& kind : all.fields.value(QStringLiteral("kind"))) {
+            const FacetCounts one = facets(QStringLiteral("kind:%1 blocked:include").arg(kind.value));
+            QCOMPARE(one.shown, kind.count);
+            QCOMPARE(sum(one.fields.value(QStringLiteral("type"))), kind.count);
+            QCOMPARE(sum(one.fields.value(QStringLiteral("kind"))), events);
         }
     }
 
