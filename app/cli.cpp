@@ -209,15 +209,17 @@ private:
         return workspace;
     }
 
-    qint64 roomId(Workspace& ws, const QString& nativeId)
+    // The room `nativeId` of the workspace opened for `source` (errors name the source as the user gave it, not
+    // its cached workspace).
+    qint64 roomId(Workspace& ws, const QString& source, const QString& nativeId)
     {
         if (nativeId.isEmpty())
             usage(QStringLiteral("--room ID is required"));
         const QVector<qint64> ids = ws.findRooms(nativeId);
         if (ids.isEmpty())
-            throw StoreError(ws.path(), {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
+            throw StoreError(source, {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
         if (ids.size() > 1) {
-            throw StoreError(ws.path(), {},
+            throw StoreError(source, {},
                 QStringLiteral("room '%1' is in %2 sources of this workspace").arg(nativeId).arg(ids.size()));
         }
         return ids.first();
@@ -399,7 +401,7 @@ private:
             usage(QStringLiteral("--conversation takes only --limit and --after-index"));
 
         auto ws = openSource(source, forcedFormat(parser));
-        const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
+        const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));
         if (parser.isSet(QStringLiteral("count"))) {
             // Without any filter or window every committed row counts, blocked ones included (RoomKit's
             // get_event_count); with one, exactly the rows the same command lists (blocked:hide, the default
@@ -435,7 +437,7 @@ private:
         parse(parser, args, QStringLiteral("tools"));
         const QString source = single(parser);
         auto ws = openSource(source, forcedFormat(parser));
-        const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
+        const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const ToolCallRecord& c : ws->toolCalls(room)) {
             if (json)
@@ -457,7 +459,7 @@ private:
             addQuery(filter, parser.value(QStringLiteral("query")));
         const int limit = countOption(parser, QStringLiteral("limit"), 20);
         auto ws = openSource(source, forcedFormat(parser));
-        const qint64 room = roomId(*ws, parser.value(QStringLiteral("room")));
+        const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));
         const FacetCounts counts = ws->facets(room, filter, 1, limit);
         const bool json = parser.isSet(QStringLiteral("json"));
         // A text line: the count right-aligned in a column, then what it counts.

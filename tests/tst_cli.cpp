@@ -437,6 +437,8 @@ private slots:
         r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"), QStringLiteral("no-such-room") });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QLatin1String("no room 'no-such-room'")), qPrintable(r.err));
+        // Named by the source the user gave, not by its cached workspace.
+        QVERIFY2(r.err.startsWith(QStringLiteral("sightline: ") + m_store + QStringLiteral(": no room")), qPrintable(r.err));
 
         // One bad source among several: the others import, the exit code says something failed.
         r = run({ QStringLiteral("import"), text, m_store, QStringLiteral("-o"),

@@ -594,6 +594,13 @@ private slots:
         QTRY_COMPARE(window.eventModel()->totalCount(), events);
         QTRY_COMPARE(
             window.timeline()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index, picked);
+        // The Filters pane's span is the whole room's now, not its first batch's (read again in place, the pane's
+        // To stayed at the first batch's last event).
+        qint64 lastMicros = 0;
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            if (r.nativeId == QLatin1String("sup-late-delivery"))
+                lastMicros = r.lastMicros;
+        QTRY_COMPARE(window.filterPane()->toEdit()->dateTime().toSecsSinceEpoch(), lastMicros / 1000000);
     }
 
     // The filter applied when the window closed is applied again at the next start.

@@ -184,7 +184,9 @@ void FilterPane::clear()
 
 void FilterPane::setCounts(const FacetCounts& counts)
 {
-    const bool otherRoom = counts.roomId != m_counts.roomId;
+    // Another room, or the same one grown (its import went on, a sync): the From and To edits show its span.
+    const bool otherSpan = counts.roomId != m_counts.roomId || counts.firstMicros != m_counts.firstMicros
+        || counts.lastMicros != m_counts.lastMicros;
     m_counts = counts;
     m_model->setCounts(counts);
     m_histogram->setBins(counts.firstMicros, counts.lastMicros, counts.histogram);
@@ -193,7 +195,7 @@ void FilterPane::setCounts(const FacetCounts& counts)
     if (!m_filter.includeBlocked && !m_filter.blockedOnly && counts.blocked > 0)
         text += tr(", hidden");
     m_blockedCount->setText(text);
-    if (otherRoom)
+    if (otherSpan)
         showTime();
 }
 
