@@ -167,7 +167,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
         statusBar()->showMessage(
-            tr("Imported %n new event(s) from %1", nullptr, int(report.added())).arg(report.source), 8000);
+            report.added() == 1 ? tr("Imported 1 new event from %1").arg(report.source)
+                                : tr("Imported %1 new events from %2").arg(QLocale().toString(report.added()), report.source),
+            8000);
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();

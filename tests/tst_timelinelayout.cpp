@@ -1,5 +1,6 @@
 // Timeline geometry as plain arithmetic: shapes by kind, sides by role, and heights that a view can trust.
 
+#include "timelinedelegate.h"
 #include "timelinelayout.h"
 
 #include <QFont>
@@ -143,6 +144,21 @@ private slots:
         const auto narrow = TimelineLayout::layout(
             TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, 300, fm, longText, true);
         QVERIFY(narrow.height > open.height);
+    }
+
+    // A search's words are marked where they show as whole words, case aside, as the index matches them (a
+    // word inside a longer one was marked though it was no match).
+    void highlightsAreWholeWords()
+    {
+        using Spans = QList<std::pair<int, int>>;
+        const QStringList words { QStringLiteral("refund") };
+        QCOMPARE(TimelineDelegate::highlightSpans(QStringLiteral("Refund issued; refunds and refunded."), words),
+            (Spans { { 0, 6 } }));
+        QCOMPARE(TimelineDelegate::highlightSpans(QStringLiteral("a refund, (refund) refund"), words),
+            (Spans { { 2, 8 }, { 11, 17 }, { 19, 25 } }));
+        QCOMPARE(TimelineDelegate::highlightSpans(QStringLiteral("prerefund refund_id"), words), (Spans { { 10, 16 } }));
+        QCOMPARE(TimelineDelegate::highlightSpans(QStringLiteral("refund"), { QStringLiteral("refund"), QString() }),
+            (Spans { { 0, 6 } }));
     }
 
     void compact()

@@ -154,17 +154,31 @@ QColor TimelineDelegate::highlightColour(bool dark)
     return dark ? QColor(0x8a, 0x6d, 0x00) : QColor(0xff, 0xe0, 0x6b);
 }
 
+QList<std::pair<int, int>> TimelineDelegate::highlightSpans(const QString& text, const QStringList& words)
+{
+    // Whole words only, as the full-text index (FTS5's unicode61: letters and digits make words) matches them:
+    // "refund" is not marked inside "Refunds", and is in "refund_id".
+    auto isWordChar = [](QChar c) { return c.isLetterOrNumber(); };
+    QList<std::pair<int, int>> spans;
+    for (const QString& word : words) {
+        if (word.isEmpty())
+            continue;
+        for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0;
+             at = text.indexOf(word, at + word.size(), Qt::CaseInsensitive)) {
+            const qsizetype end = at + word.size();
+            const bool whole = (at == 0 || !isWordChar(text.at(at - 1))) && (end == text.size() || !isWordChar(text.at(end)));
+            if (whole)
+                spans.append({ int(at), int(end) });
+        }
+    }
+    return spans;
+}
+
 void TimelineDelegate::paintHighlights(QPainter* p, const QRect& r, const QString& text, bool wrapped) const
 {
     if (m_highlights.isEmpty() || text.isEmpty())
         return;
-    // Where each word shows, as [start, end) in the text.
-    QList<std::pair<int, int>> spans;
-    for (const QString& word : m_highlights) {
-        for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0 && !word.isEmpty();
-             at = text.indexOf(word, at + word.size(), Qt::CaseInsensitive))
-            spans.append({ int(at), int(at + word.size()) });
-    }
+    const QList<std::pair<int, int>> spans = highlightSpans(text, m_highlights);
     if (spans.isEmpty())
         return;
     const bool dark = p->pen().color().lightness() > 128;

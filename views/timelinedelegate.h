@@ -40,6 +40,8 @@ public:
     void setHighlights(const QStringList& words) { m_highlights = words; }
     const QStringList& highlights() const { return m_highlights; }
     static QColor highlightColour(bool dark);
+    // Where the words show in `text`, as [start, end): whole words, case aside.
+    static QList<std::pair<int, int>> highlightSpans(const QString& text, const QStringList& words);
 
 private:
     const CardLines& cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const;
