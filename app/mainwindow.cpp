@@ -148,8 +148,11 @@ MainWindow::MainWindow(QWidget* parent)
     // A room made whole while the import goes on: the list shows it at once, and then not more than twice a
     // second (the first one is the biggest room's first batch: waiting out the half second first made a store's
     // first screen half a second late).
-    connect(m_store, &StoreClient::roomReady, this, [this] {
-        m_roomMadeWhole = true;
+    connect(m_store, &StoreClient::roomReady, this, [this](qint64 roomId) {
+        // Only the room shown made whole is read again; another room's rows only move the list's counts (and the
+        // status bar's "imported so far").
+        if (roomId == m_eventModel->roomId())
+            m_roomMadeWhole = true;
         if (m_roomsRefresh->isActive()) {
             m_roomsWaiting = true; // listed when the half second is over
             return;
@@ -333,6 +336,7 @@ MainWindow::MainWindow(QWidget* parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/docks")).toByteArray());
+    m_resultsDock->hide(); // it comes back empty: shown again by the next search of every room
     // The filter of the last session applies to the first room shown; the bar and "showing X of Y" say so.
     const QString lastFilter = settings.value(QStringLiteral("filters/current")).toString();
     if (!lastFilter.isEmpty())

@@ -603,6 +603,28 @@ private slots:
         QTRY_COMPARE(window.filterPane()->toEdit()->dateTime().toSecsSinceEpoch(), lastMicros / 1000000);
     }
 
+    // The Search Results dock holds nothing at a start: it does not come back empty, taking a third of the
+    // window, because it was open when the window closed.
+    void searchResultsStartHidden()
+    {
+        {
+            MainWindow window;
+            window.resize(1200, 800);
+            window.show();
+            auto* dock = window.findChild<QDockWidget*>(QStringLiteral("searchResultsDock"));
+            QVERIFY(dock);
+            dock->show();
+            QVERIFY(dock->isVisible());
+            window.close(); // the docks' state is saved
+        }
+        MainWindow again;
+        again.resize(1200, 800);
+        again.show();
+        auto* dock = again.findChild<QDockWidget*>(QStringLiteral("searchResultsDock"));
+        QVERIFY(dock);
+        QVERIFY(!dock->isVisible());
+    }
+
     // The filter applied when the window closed is applied again at the next start.
     void filterComesBack()
     {
