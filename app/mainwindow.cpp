@@ -210,9 +210,7 @@ MainWindow::MainWindow(QWidget* parent)
             for (const RoomSummary& r : rooms) {
                 if (r.id == current && r.eventCount != shownTotal) {
                     m_eventModel->refresh();
-                    requestFacets();
-                    m_store->loadRoomValues(current);
-                    findMatches();
+                    readAroundTheRoom(current);
                 }
             }
         }
@@ -530,14 +528,19 @@ void MainWindow::loadDetails(const QModelIndex& current)
     m_store->loadDetails(m_eventModel->roomId(), e->index);
 }
 
+void MainWindow::readAroundTheRoom(qint64 roomId)
+{
+    requestFacets();
+    findMatches();
+    m_store->loadRoomValues(roomId);
+}
+
 void MainWindow::showRoom(qint64 roomId)
 {
     m_eventModel->setRoom(roomId, m_filterBar->filter());
     m_filterBar->setCompletions({});
     m_filterPane->clear();
-    requestFacets();
-    findMatches();
-    m_store->loadRoomValues(roomId);
+    readAroundTheRoom(roomId);
     QString summary;
     for (const RoomSummary& r : m_roomModel->rooms()) {
         if (r.id == roomId)

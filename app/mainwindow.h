@@ -93,6 +93,9 @@ private:
     // Asks the count worker for the panes' counts; one request at a time, the latest filter when it is back.
     void requestFacets();
     void showRoom(qint64 roomId); // the room's events, values, search and summary
+    // What is read beside the room's events, again when they change: the panes' counts, the search's matches,
+    // the values the filter bar completes.
+    void readAroundTheRoom(qint64 roomId);
     void findMatches(); // the search's rows in the current room, under the current filter
     void showMatchPosition(); // "n of N" for the current row
 

@@ -18,8 +18,8 @@ EventListModel::EventListModel(StoreClient* client, QObject* parent)
     // The client drops the answers of an earlier view: what comes is this room under this filter.
     connect(client, &StoreClient::rowsIndexed, this, [this](quint64, qint64, const RowIndex& index) { onRowsIndexed(index); });
     connect(client, &StoreClient::blockLoaded, this,
-        [this](quint64 request, qint64, int block, const EventRecords& events, const ToolCallRecords& calls) {
-            onBlockLoaded(request, block, events, calls);
+        [this](quint64, qint64, int block, const EventRecords& events, const ToolCallRecords& calls) {
+            onBlockLoaded(block, events, calls);
         });
     connect(client, &StoreClient::failed, this, [this](quint64 request, StoreClient::Kind kind, const QString& message) {
         if (kind == StoreClient::Kind::Block || kind == StoreClient::Kind::RowIndex)
@@ -175,9 +175,8 @@ void EventListModel::onFailed(quint64 request, const QString& message)
         emit blockFailed(-1, message); // the counts stay unknown, and the window says why
 }
 
-void EventListModel::onBlockLoaded(quint64 request, int block, const EventRecords& events, const ToolCallRecords& calls)
+void EventListModel::onBlockLoaded(int block, const EventRecords& events, const ToolCallRecords& calls)
 {
-    Q_UNUSED(request);
     m_requested.remove(block);
     m_failed.remove(block);
     Block b;

@@ -91,7 +91,7 @@ private:
     };
 
     void onRowsIndexed(const RowIndex& index);
-    void onBlockLoaded(quint64 request, int block, const EventRecords& events, const ToolCallRecords& calls);
+    void onBlockLoaded(int block, const EventRecords& events, const ToolCallRecords& calls);
     void onFailed(quint64 request, const QString& message);
     const EventRecord* recordAt(int row) const; // asks for the block when it is not in memory
     const Block* blockAt(int row) const;

@@ -31,6 +31,7 @@ SearchIndex::SearchIndex(sqlite3* db)
           "UPDATE search_text SET body = ?1, arguments = ?2, result = ?3 WHERE event_id = ?4 AND (body IS NOT ?1 "
           "OR arguments IS NOT ?2 OR result IS NOT ?3)"))
     , m_delete(std::make_unique<SqliteStatement>(db, "DELETE FROM search_text WHERE event_id = ?"))
+    , m_has(std::make_unique<SqliteStatement>(db, "SELECT 1 FROM search_text WHERE event_id = ?"))
 {
 }
 
@@ -54,9 +55,10 @@ void SearchIndex::set(qint64 rowId, const QString& body, const QString& argument
     if (sqlite3_changes(sqlite3_db_handle(m_update->handle())) > 0)
         return;
     // Nothing changed: the row has this text already, or none yet.
-    SqliteStatement has(sqlite3_db_handle(m_update->handle()), "SELECT 1 FROM search_text WHERE event_id = ?");
-    has.bind(1, rowId);
-    if (!has.step())
+    m_has->bind(1, rowId);
+    const bool has = m_has->step();
+    m_has->reset();
+    if (!has)
         add(rowId, body, arguments, result);
 }
 

@@ -29,4 +29,5 @@ private:
     std::unique_ptr<SqliteStatement> m_insertWords;
     std::unique_ptr<SqliteStatement> m_update; // its trigger deletes the old words and adds the new
     std::unique_ptr<SqliteStatement> m_delete; // its trigger deletes the old words
+    std::unique_ptr<SqliteStatement> m_has;
 };

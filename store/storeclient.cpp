@@ -74,10 +74,10 @@ QString StoreClient::describe(Kind kind)
     return {};
 }
 
-bool StoreClient::isWanted(quint64 request, Kind kind) const
+bool StoreClient::isWanted(quint64 request, Kind kind, quint64 view) const
 {
-    if (kind == Kind::Block || kind == Kind::RowIndex)
-        return m_viewOf.value(request) == m_viewId;
+    if (view != 0) // blocks and row indexes: wanted while their view is the one shown
+        return view == m_viewId;
     if (kind == Kind::Task)
         return m_tasks.contains(request);
     return m_latest[int(kind)] == request;
@@ -120,9 +120,8 @@ void StoreClient::send(quint64 id, Kind kind, Connection connection, std::functi
             // Back on the GUI thread; a client destroyed meanwhile drops the event with it.
             QMetaObject::invokeMethod(
                 this,
-                [this, id, kind, error, result, deliver = std::move(deliver), after = std::move(after)] {
-                    const bool wanted = isWanted(id, kind) && (result->has_value() || !error.isEmpty());
-                    m_viewOf.remove(id);
+                [this, id, kind, view, error, result, deliver = std::move(deliver), after = std::move(after)] {
+                    const bool wanted = isWanted(id, kind, view) && (result->has_value() || !error.isEmpty());
                     m_tasks.remove(id);
                     if (wanted) {
                         if (error.isEmpty())
@@ -150,37 +149,37 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources)
     m_latest.fill(0);
     for (auto& wanted : m_wanted)
         wanted.store(0);
-    m_viewOf.clear();
     m_tasks.clear();
     m_currentView.store(++m_viewId);
     m_viewRoom = 0;
     m_facetsNext.reset();
-    // Every connection opens at once: two of them making a new workspace take turns under its write lock.
-    for (Connection c : { Browse, Count }) {
-        StoreWorker* worker = m_workers[c];
-        QMetaObject::invokeMethod(
-            worker,
-            [this, worker, workspacePath, openId, c] {
-                const QString error = StoreWorker::guarded([&] { worker->open(workspacePath); });
-                if (c != Browse && error.isEmpty())
-                    return;
-                QMetaObject::invokeMethod(
-                    this,
-                    [this, openId, workspacePath, error] {
-                        if (openId != m_openId)
-                            return; // another workspace was opened since
-                        if (!error.isEmpty()) {
-                            emit failed(0, Kind::Open, error);
-                            return;
-                        }
-                        if (std::exchange(m_opened, true))
-                            return;
-                        emit workspaceOpened(workspacePath);
-                    },
-                    Qt::QueuedConnection);
-            },
-            Qt::QueuedConnection);
-    }
+    // Every connection opens at once: two of them making a new workspace take turns under its write lock. The
+    // browse connection answers for the open (the others would only say the same again); a count connection
+    // that could not open fails its own requests, each named.
+    StoreWorker* counter = m_workers[Count];
+    QMetaObject::invokeMethod(
+        counter, [counter, workspacePath] { StoreWorker::guarded([&] { counter->open(workspacePath); }); },
+        Qt::QueuedConnection);
+    StoreWorker* browser = m_workers[Browse];
+    QMetaObject::invokeMethod(
+        browser,
+        [this, browser, workspacePath, openId] {
+            const QString error = StoreWorker::guarded([&] { browser->open(workspacePath); });
+            QMetaObject::invokeMethod(
+                this,
+                [this, openId, workspacePath, error] {
+                    if (openId != m_openId)
+                        return; // another workspace was opened since
+                    if (!error.isEmpty()) {
+                        emit failed(0, Kind::Open, error);
+                        return;
+                    }
+                    m_opened = true;
+                    emit workspaceOpened(workspacePath);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
     if (!sources.isEmpty()) {
         emit importStarted(sources);
         runImport(openId, workspacePath, sources, ++m_importTickets);
@@ -336,7 +335,6 @@ quint64 StoreClient::findProblemCall(qint64 roomId, qint64 fromIndex, bool forwa
 StoreClient::ViewRequests StoreClient::setView(qint64 roomId, const EventFilter& filter, int blockSize)
 {
     m_currentView.store(++m_viewId);
-    m_viewOf.clear();
     m_viewRoom = roomId;
     m_viewFilter = filter;
     m_viewBlockSize = blockSize;
@@ -350,7 +348,6 @@ StoreClient::ViewRequests StoreClient::setView(qint64 roomId, const EventFilter&
         Kind::RowIndex, Count,
         [roomId, filter, blockSize](Workspace& ws) { return ws.indexRows(roomId, filter, blockSize); },
         [this, roomId](quint64 request, RowIndex& index) { emit rowsIndexed(request, roomId, index); });
-    m_viewOf.insert(asked.index, m_viewId);
     return asked;
 }
 
@@ -385,7 +382,6 @@ quint64 StoreClient::loadBlock(int block, std::optional<qint64> fromIndex)
             return b;
         },
         [this, roomId, block](quint64 request, Block& b) { emit blockLoaded(request, roomId, block, b.events, b.calls); });
-    m_viewOf.insert(id, m_viewId);
     return id;
 }
 

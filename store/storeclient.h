@@ -132,7 +132,7 @@ private:
     template<typename Result>
     void send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
         std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view = 0);
-    bool isWanted(quint64 request, Kind kind) const;
+    bool isWanted(quint64 request, Kind kind, quint64 view) const; // view: the one a block or index was asked in
     QSet<quint64> m_tasks; // tasks not answered yet
     void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket);
     void sendFacets();
@@ -159,7 +159,6 @@ private:
     qint64 m_viewRoom = 0;
     EventFilter m_viewFilter;
     int m_viewBlockSize = 256;
-    QHash<quint64, quint64> m_viewOf; // block and index requests: the view they were asked in
     // Facets: one counting at a time, and the latest asked meanwhile.
     struct FacetsRequest
     {
