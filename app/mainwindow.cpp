@@ -195,14 +195,11 @@ MainWindow::MainWindow(QWidget* parent)
         const bool kept = m_roomList->selectRoom(current);
         m_keepingRoom = false;
         if (!kept && !rooms.isEmpty()) {
-            // The first room with events; while a store imports, the one read first: the biggest, whichever
-            // smaller rooms have been read by the time the list is.
-            auto pick
-                = std::find_if(rooms.cbegin(), rooms.cend(), [](const RoomSummary& r) { return r.eventCount > 0; });
-            if (isImporting()) {
-                pick = std::max_element(rooms.cbegin(), rooms.cend(),
-                    [](const RoomSummary& a, const RoomSummary& b) { return a.eventCount < b.eventCount; });
-            }
+            // The biggest room: the one an import reads first, so the room picked is the same whether the list
+            // comes while the store imports or after (the first room with events in list order made it depend on
+            // timing). Ties go to the first in list order.
+            const auto pick = std::max_element(rooms.cbegin(), rooms.cend(),
+                [](const RoomSummary& a, const RoomSummary& b) { return a.eventCount < b.eventCount; });
             m_roomList->selectRoom(pick != rooms.cend() && pick->eventCount > 0 ? pick->id : rooms.first().id);
         } else if (kept && (!isImporting() || std::exchange(m_roomMadeWhole, false))) {
             // The room shown grew (its import went on, or a sync): read again in place, the selection, the
