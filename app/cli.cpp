@@ -319,46 +319,61 @@ private:
         return value;
     }
 
-    static std::optional<qint64> timeOption(const QCommandLineParser& parser, const QString& name)
+    // The filter of a verb's options and its --query, read as one filter bar text: an option is the field of
+    // the same name (--type T is type:T, --exclude-type T is -type:T, --correlation and --group are group:), so
+    // that the one rule of the language holds between them too: the same field twice means either value.
+    EventFilter filterOf(const QCommandLineParser& parser)
     {
-        if (!parser.isSet(name))
-            return std::nullopt;
-        const auto micros = TimeUtil::parseIsoToMicros(parser.value(name));
-        if (!micros)
-            usage(QStringLiteral("--%1 takes an ISO 8601 time such as 2026-03-01T12:00:05Z, not '%2'")
-                      .arg(name, parser.value(name)));
-        return micros;
-    }
-
-    // The filter bar's text on top of the other options: a field given both ways means either value.
-    static void addQuery(EventFilter& filter, const QString& text)
-    {
-        const FilterQuery::Result r = FilterQuery::parse(text);
-        if (!r.ok()) {
+        QStringList terms;
+        auto add = [&](const char* option, const char* field, bool negated = false) {
+            if (!parser.optionNames().contains(QLatin1String(option)))
+                return;
+            for (const QString& value : parser.values(QLatin1String(option)))
+                terms << FilterQuery::term(QLatin1String(field), value, negated);
+        };
+        add("type", "type");
+        add("exclude-type", "type", true);
+        add("kind", "kind");
+        add("group", "group");
+        add("correlation", "group");
+        add("channel", "channel");
+        add("channel-type", "channel_type");
+        add("participant", "participant");
+        for (const char* bound : { "after", "before" }) {
+            if (!parser.isSet(QLatin1String(bound)))
+                continue;
+            // The filter bar's reading of a time: a date, or a date and time, local unless it says Z or an offset.
+            const QString value = parser.value(QLatin1String(bound));
+            if (!TimeUtil::parseUserTime(value)) {
+                usage(QStringLiteral("--%1 takes a date or a date and time such as 2026-03-01 or 2026-03-01T12:00:05Z "
+                                     "(local time unless it ends in Z or an offset), not '%2'")
+                          .arg(QLatin1String(bound), value));
+            }
+            terms << FilterQuery::term(QLatin1String(bound), value);
+        }
+        if (parser.optionNames().contains(QLatin1String("include-blocked")))
+            terms << QStringLiteral("blocked:include");
+        // --text: every word of it, as the search field reads it.
+        for (const QString& word : parser.value(QStringLiteral("text")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            terms << FilterQuery::term(QStringLiteral("text"), word);
+        const QString query = parser.value(QStringLiteral("query"));
+        const FilterQuery::Result own = FilterQuery::parse(query);
+        if (!own.ok()) {
             // The text again with a caret under the place, as a compiler does.
             usage(QStringLiteral("--query: %1 (at column %2)\n  %3\n  %4%5")
-                      .arg(r.error)
-                      .arg(r.position + 1)
-                      .arg(text, QString(r.position, QLatin1Char(' ')), QString(r.length, QLatin1Char('^'))));
+                      .arg(own.error)
+                      .arg(own.position + 1)
+                      .arg(query, QString(own.position, QLatin1Char(' ')), QString(own.length, QLatin1Char('^'))));
         }
-        const EventFilter& q = r.filter;
-        for (const EventFilterList& list : eventFilterLists()) {
-            filter.*list.any += q.*list.any;
-            filter.*list.none += q.*list.none;
-        }
-        filter.words += q.words;
-        filter.excludeWords += q.excludeWords;
-        if (!q.groupId.isEmpty()) {
-            if (!filter.groupId.isEmpty() && filter.groupId != q.groupId)
-                usage(QStringLiteral("--group and the query's group: name different AI responses"));
-            filter.groupId = q.groupId;
-        }
-        if (q.afterMicros)
-            filter.afterMicros = std::max(filter.afterMicros.value_or(*q.afterMicros), *q.afterMicros);
-        if (q.beforeMicros)
-            filter.beforeMicros = std::min(filter.beforeMicros.value_or(*q.beforeMicros), *q.beforeMicros);
-        filter.includeBlocked = filter.includeBlocked || q.includeBlocked;
-        filter.blockedOnly = q.blockedOnly;
+        if (!own.note.isEmpty())
+            m_err << "note: --query: " << own.note << Qt::endl;
+        const QString whole = QString(terms.join(QLatin1Char(' ')) + QLatin1Char(' ') + query).trimmed();
+        const FilterQuery::Result r = FilterQuery::parse(whole);
+        if (!r.ok())
+            usage(QStringLiteral("the options and --query: %1 (%2)").arg(r.error, whole));
+        EventFilter filter = r.filter;
+        filter.topLevelOnly = parser.optionNames().contains(QLatin1String("top-level-only"));
+        return filter;
     }
 
     int events(const QStringList& args)
@@ -367,24 +382,7 @@ private:
         parse(parser, args, QStringLiteral("events"));
         const QString source = single(parser);
 
-        EventFilter filter;
-        filter.types = parser.values(QStringLiteral("type"));
-        filter.excludeTypes = parser.values(QStringLiteral("exclude-type"));
-        filter.kinds = parser.values(QStringLiteral("kind"));
-        filter.groupId = parser.value(QStringLiteral("group"));
-        filter.channelId = parser.value(QStringLiteral("channel"));
-        filter.channelType = parser.value(QStringLiteral("channel-type"));
-        filter.participantId = parser.value(QStringLiteral("participant"));
-        filter.correlationId = parser.value(QStringLiteral("correlation"));
-        filter.afterMicros = timeOption(parser, QStringLiteral("after"));
-        filter.beforeMicros = timeOption(parser, QStringLiteral("before"));
-        filter.includeBlocked = parser.isSet(QStringLiteral("include-blocked"));
-        filter.topLevelOnly = parser.isSet(QStringLiteral("top-level-only"));
-        if (parser.isSet(QStringLiteral("query")))
-            addQuery(filter, parser.value(QStringLiteral("query")));
-        filter.words += parser.value(QStringLiteral("text")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        if (filter.afterMicros && filter.beforeMicros && *filter.afterMicros >= *filter.beforeMicros)
-            usage(QStringLiteral("--after must be earlier than --before"));
+        const EventFilter filter = filterOf(parser);
 
         PageRequest page;
         page.limit = countOption(parser, QStringLiteral("limit"), INT_MAX);
@@ -454,9 +452,7 @@ private:
         QCommandLineParser parser;
         parse(parser, args, QStringLiteral("facets"));
         const QString source = single(parser);
-        EventFilter filter;
-        if (parser.isSet(QStringLiteral("query")))
-            addQuery(filter, parser.value(QStringLiteral("query")));
+        const EventFilter filter = filterOf(parser);
         const int limit = countOption(parser, QStringLiteral("limit"), 20);
         auto ws = openSource(source, forcedFormat(parser));
         const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));

@@ -11,28 +11,31 @@
 // card whose end failed matches outcome:failed and type:tool_call_end.
 struct EventFilter
 {
-    QStringList types;
-    QStringList excludeTypes;
-    QStringList kinds; // canonical kinds (eventkind.h), across every source system
-    QString channelId;
-    QString channelType;
-    QString participantId;
-    QString correlationId;
-    QString groupId; // one AI response: correlation id, run id or task
-    std::optional<qint64> afterMicros;
-    std::optional<qint64> beforeMicros;
-    // The filter bar's fields (FilterQuery): any of the values, none of the excluded ones.
-    QStringList excludeKinds;
+    // Each list field: a row matches one of its values (when there are any) and none of its excluded ones. The
+    // same field given twice means either value, in the filter bar, the panes and on the command line alike.
+    QStringList types, excludeTypes; // exclude wins over types, as RoomKit's exclude_types does
+    QStringList kinds, excludeKinds; // canonical kinds (eventkind.h), across every source system
     QStringList channels, excludeChannels;
     QStringList channelTypes, excludeChannelTypes;
     QStringList participants, excludeParticipants;
     QStringList tools, excludeTools;
     QStringList outcomes, excludeOutcomes; // a card matches by its call's outcome
+    QStringList groups, excludeGroups; // AI responses: a RoomKit correlation id, an AG-UI run id, a CraftBot task
+    std::optional<qint64> afterMicros; // exclusive
+    std::optional<qint64> beforeMicros; // exclusive
     QStringList words, excludeWords; // full-text: every word or "phrase" in message text, arguments or results
     bool blockedOnly = false; // only the rows a hook blocked (includeBlocked is then implied)
     bool includeBlocked = false;
     bool topLevelOnly = false; // RoomKit's top_level_only: no thread replies (parent_event_id is null)
     bool timelineItems = false; // one row per timeline item: rows folded into a card or a message left out
+
+    // Blocked rows are left out unless a term asks for them: blocked:include or blocked:only, or
+    // outcome:blocked (the end of a blocked call is itself a blocked row: asking for those calls and hiding
+    // their ends found nothing, without saying why).
+    bool hidesBlocked() const
+    {
+        return !includeBlocked && !blockedOnly && !outcomes.contains(QLatin1String("blocked"));
+    }
 
     bool operator==(const EventFilter&) const = default;
 };
@@ -48,9 +51,9 @@ struct EventFilterList
     QStringList EventFilter::*none;
 };
 
-inline const std::array<EventFilterList, 7>& eventFilterLists()
+inline const std::array<EventFilterList, 8>& eventFilterLists()
 {
-    static const std::array<EventFilterList, 7> lists { {
+    static const std::array<EventFilterList, 8> lists { {
         { "type", "type", &EventFilter::types, &EventFilter::excludeTypes },
         { "kind", "kind", &EventFilter::kinds, &EventFilter::excludeKinds },
         { "channel", "channel_id", &EventFilter::channels, &EventFilter::excludeChannels },
@@ -58,6 +61,7 @@ inline const std::array<EventFilterList, 7>& eventFilterLists()
         { "participant", "participant_id", &EventFilter::participants, &EventFilter::excludeParticipants },
         { "tool", "tool_name", &EventFilter::tools, &EventFilter::excludeTools },
         { "outcome", "outcome", &EventFilter::outcomes, &EventFilter::excludeOutcomes },
+        { "group", "group_id", &EventFilter::groups, &EventFilter::excludeGroups },
     } };
     return lists;
 }

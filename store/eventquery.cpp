@@ -24,6 +24,16 @@ const QString folded = QStringLiteral("(events.flags & %1)").arg(int(EventFlags:
 
 } // namespace
 
+QString EventQuery::outcomeOf(const QString& t, bool callOutcome)
+{
+    // A card's start row stands for its call: its outcome is the call's, which only the end row holds. In the
+    // raw rows the row that settled a call carries its outcome; a call never answered has only its start, which
+    // then carries it (unserved): outcome:unserved found nothing there.
+    return QStringLiteral("coalesce(%1.outcome, CASE WHEN %1.kind = 'tool_call' THEN (SELECT c.outcome FROM "
+                          "tool_calls c WHERE c.room_id = %1.room_id AND c.start_seq = %1.seq%2) END)")
+        .arg(t, callOutcome ? QString() : QStringLiteral(" AND c.end_seq IS NULL AND c.result_seq IS NULL"));
+}
+
 QString EventQuery::ftsMatch(const QStringList& words, bool any)
 {
     QStringList terms;
@@ -41,18 +51,16 @@ QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& bin
     // spans every row of its correlation id (its group), so the rows are sought by (room_id, seq) within it.
     // Other systems' runs need not hold all of their group's rows, nor have they AI responses: there the room
     // is read.
-    for (const QString* turn : { &f.groupId, &f.correlationId }) {
-        if (turn->isEmpty())
-            continue;
+    if (f.groups.size() == 1) {
         sql += QStringLiteral(" AND events.seq BETWEEN coalesce((SELECT min(first_seq) FROM runs WHERE room_id = ? "
                               "AND group_id = ? AND kind = 'ai_response'), -9223372036854775807) AND "
                               "coalesce((SELECT max(last_seq) FROM runs WHERE room_id = ? AND group_id = ? AND "
                               "kind = 'ai_response'), 9223372036854775807)");
-        binds << roomId << *turn << roomId << *turn;
+        binds << roomId << f.groups.first() << roomId << f.groups.first();
     }
     if (f.blockedOnly)
         sql += QStringLiteral(" AND events.blocked = 1");
-    else if (!f.includeBlocked)
+    else if (f.hidesBlocked())
         sql += QStringLiteral(" AND events.blocked = 0");
     if (f.topLevelOnly)
         sql += QStringLiteral(" AND events.parent_id IS NULL");
@@ -74,11 +82,8 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         if (values.isEmpty())
             return;
         QString c = t + QLatin1Char('.') + QLatin1String(column);
-        // A card's start row stands for its call: its outcome is the call's, which only the end row holds.
-        if (callOutcome && qstrcmp(column, "outcome") == 0)
-            c = QStringLiteral("coalesce(%1.outcome, (SELECT c.outcome FROM tool_calls c WHERE c.room_id = "
-                               "%1.room_id AND c.start_seq = %1.seq AND %1.kind = 'tool_call'))")
-                    .arg(t);
+        if (qstrcmp(column, "outcome") == 0)
+            c = outcomeOf(t, callOutcome);
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
         if (negate) {
             sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
@@ -92,17 +97,6 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         in(list.column, f.*list.any, false);
         in(list.column, f.*list.none, true);
     }
-    auto equals = [&](const char* column, const QString& value) {
-        if (!value.isEmpty()) {
-            sql += QStringLiteral(" AND ") + t + QLatin1Char('.') + QLatin1String(column) + QStringLiteral(" = ?");
-            binds << value;
-        }
-    };
-    equals("channel_id", f.channelId);
-    equals("channel_type", f.channelType);
-    equals("participant_id", f.participantId);
-    equals("correlation_id", f.correlationId);
-    equals("group_id", f.groupId);
     // The rows holding the words, as a list made once. On the rows folded into a card or a message (a correlated
     // subquery, run once per card) the list must not drive the loop: without statistics SQLite would walk every
     // hit for every card (minutes at a million events). The unary + keeps it a check on the row found.
@@ -223,7 +217,7 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
     lists({ "outcome" }, OutcomeBit);
     if (f.blockedOnly)
         add(QStringLiteral("events.blocked = 1"), BlockedBit);
-    else if (!f.includeBlocked)
+    else if (f.hidesBlocked())
         add(QStringLiteral("events.blocked = 0"), BlockedBit);
     if (f.afterMicros || f.beforeMicros) {
         EventFilter time;
@@ -232,12 +226,12 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
         time.beforeMicros = f.beforeMicros;
         add(QStringLiteral("(1") + scope(roomId, time, q.binds) + QLatin1Char(')'), TimeBit);
     }
-    // The rest (words, thread replies, the CLI's single-value fields) has no pane of its own.
-    EventFilter rest = f;
-    for (const EventFilterList& list : eventFilterLists()) {
-        (rest.*list.any).clear();
-        (rest.*list.none).clear();
-    }
+    // The rest (words, AI responses, thread replies) has no pane of its own.
+    EventFilter rest;
+    rest.groups = f.groups;
+    rest.excludeGroups = f.excludeGroups;
+    rest.words = f.words;
+    rest.excludeWords = f.excludeWords;
     QVariantList binds;
     QString other = predicate(rest, QStringLiteral("events"), binds);
     if (f.topLevelOnly)
@@ -247,8 +241,8 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
         add(QStringLiteral("(1") + other + QLatin1Char(')'), OtherBit);
     }
     q.binds << roomId;
-    q.sql = QStringLiteral("SELECT type, kind, channel_id, channel_type, participant_id, tool_name, outcome, blocked, "
-                           "created_us, ")
+    q.sql = QStringLiteral("SELECT type, kind, channel_id, channel_type, participant_id, tool_name, ")
+        + outcomeOf(QStringLiteral("events"), false) + QStringLiteral(", blocked, created_us, ")
         + (parts.isEmpty() ? QStringLiteral("0") : parts.join(QStringLiteral(" | ")))
         + QStringLiteral(" FROM events WHERE room_id = ?");
     return q;

@@ -58,4 +58,7 @@ struct EventQuery
     static QString itemMatch(const EventFilter& filter, QVariantList& binds);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
     static QString ftsMatch(const QStringList& words, bool any);
+    // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;
+    // else only when the start is the call's one row).
+    static QString outcomeOf(const QString& t, bool callOutcome);
 };

@@ -1,8 +1,10 @@
 #include "filterquery.h"
 
 #include "eventkind.h"
+#include "timeutil.h"
 
 #include <algorithm>
+#include <climits>
 #include <QDateTime>
 #include <QTimeZone>
 
@@ -45,31 +47,6 @@ bool readValue(const QString& text, int& i, QString& value, QString& error)
     return true;
 }
 
-std::optional<qint64> parseTime(const QString& value)
-{
-    // ISO 8601 as people type it: a date, a date and time to the minute, second or millisecond; local time
-    // unless it says Z or an offset.
-    for (const Qt::DateFormat format : { Qt::ISODateWithMs, Qt::ISODate }) {
-        QDateTime t = QDateTime::fromString(value, format);
-        if (t.isValid())
-            return t.toMSecsSinceEpoch() * 1000;
-    }
-    const QDate day = QDate::fromString(value, Qt::ISODate);
-    if (day.isValid())
-        return day.startOfDay().toMSecsSinceEpoch() * 1000;
-    return std::nullopt;
-}
-
-QString formatTime(qint64 micros)
-{
-    const QDateTime t = QDateTime::fromMSecsSinceEpoch(micros / 1000);
-    if (micros % 1000000 != 0)
-        return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz"));
-    if (t.time().second() != 0)
-        return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
-    return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm"));
-}
-
 QString quoted(const QString& value)
 {
     bool plain = !value.isEmpty() && !value.startsWith(QLatin1Char('-'));
@@ -104,13 +81,18 @@ QString canonicalField(const QString& name)
 
 } // namespace
 
+QString FilterQuery::term(const QString& field, const QString& value, bool negated)
+{
+    return (negated ? QStringLiteral("-") : QString()) + field + QLatin1Char(':') + quoted(value);
+}
+
 QStringList FilterQuery::fields()
 {
     QStringList names;
     for (const EventFilterList& list : eventFilterLists())
         names << QLatin1String(list.name);
     return names
-        + QStringList { QStringLiteral("group"), QStringLiteral("after"), QStringLiteral("before"),
+        + QStringList { QStringLiteral("after"), QStringLiteral("before"),
               QStringLiteral("blocked"), QStringLiteral("text") };
 }
 
@@ -137,7 +119,11 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
         r.filter = {};
         return r;
     };
-    bool sawBlocked = false;
+    // Times and blocked: the same field twice means either, a negated one none of them (as for every field).
+    std::optional<qint64> after, notAfter, before, notBefore;
+    enum : int { Unblocked = 1, Blocked = 2 };
+    int blockedAny = 0, blockedNone = 0;
+    Token lastBlocked;
     int i = 0;
     while (i < text.size()) {
         if (text.at(i).isSpace()) {
@@ -155,16 +141,24 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
         while (j < text.size() && (text.at(j).isLetter() || text.at(j) == QLatin1Char('_')))
             ++j;
         QString error;
-        if (j > i && j < text.size() && text.at(j) == QLatin1Char(':')) {
+        if (j > i && j < text.size() && text.at(j) == QLatin1Char(':')
+            && fields().contains(canonicalField(text.mid(i, j - i)))) {
             t.field = canonicalField(text.mid(i, j - i));
             i = j + 1;
             if (!readValue(text, i, t.value, error)) {
                 t.length = i - t.position;
                 return fail(t, error);
             }
-        } else if (!readValue(text, i, t.value, error)) {
-            t.length = i - t.position;
-            return fail(t, error);
+        } else {
+            // Not a field (a URL, a time of day, a typo): the whole of it is searched as text, and the bar says so.
+            if (j > i && j < text.size() && text.at(j) == QLatin1Char(':') && r.note.isEmpty()) {
+                r.note = QStringLiteral("\"%1\" is not a field, so \"%1:\" is searched as text; the fields are %2")
+                             .arg(text.mid(i, j - i), fields().join(QStringLiteral(", ")));
+            }
+            if (!readValue(text, i, t.value, error)) {
+                t.length = i - t.position;
+                return fail(t, error);
+            }
         }
         t.length = i - t.position;
 
@@ -175,12 +169,6 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
             (t.negated ? f.excludeWords : f.words) << v;
             continue;
         }
-        if (!fields().contains(t.field)) {
-            return fail(t,
-                QStringLiteral("unknown field \"%1\"; the fields are %2")
-                    .arg(text.mid(t.position + (t.negated ? 1 : 0), j - t.position - (t.negated ? 1 : 0)),
-                        fields().join(QStringLiteral(", "))));
-        }
         if (v.isEmpty())
             return fail(t, QStringLiteral("%1: needs a value").arg(t.field));
         const QStringList fixed = valuesOf(t.field);
@@ -188,29 +176,47 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
             return fail(t, QStringLiteral("%1: is one of %2").arg(t.field, fixed.join(QStringLiteral(", "))));
         const auto list = std::find_if(eventFilterLists().cbegin(), eventFilterLists().cend(),
             [&](const EventFilterList& l) { return t.field == QLatin1String(l.name); });
-        if (list != eventFilterLists().cend())
-            (f.*(t.negated ? list->none : list->any)) << v;
-        else if (t.negated) // the rest say one thing: no "not" form
-            return fail(t, QStringLiteral("%1: cannot be negated").arg(t.field));
-        else if (t.field == QLatin1String("group")) {
-            if (!f.groupId.isEmpty())
-                return fail(t, QStringLiteral("group: give one"));
-            f.groupId = v;
+        if (list != eventFilterLists().cend()) {
+            QStringList& values = f.*(t.negated ? list->none : list->any);
+            if (!values.contains(v))
+                values << v;
         } else if (t.field == QLatin1String("after") || t.field == QLatin1String("before")) {
-            const auto micros = parseTime(v);
-            if (!micros)
-                return fail(
-                    t, QStringLiteral("%1: expects a date or a date and time, such as 2026-07-17T10:00").arg(t.field));
-            (t.field == QLatin1String("after") ? f.afterMicros : f.beforeMicros) = micros;
+            const auto micros = TimeUtil::parseUserTime(v);
+            if (!micros) {
+                return fail(t,
+                    QStringLiteral("%1: expects a date or a date and time, such as 2026-07-17 or 2026-07-17T10:00 "
+                                   "(local time unless it ends in Z or an offset)")
+                        .arg(t.field));
+            }
+            // Either of two lower bounds is the earlier; either of two upper bounds the later; none of several
+            // the tightest.
+            auto keep = [](std::optional<qint64>& bound, qint64 value, bool lowest) {
+                bound = bound ? (lowest ? std::min(*bound, value) : std::max(*bound, value)) : value;
+            };
+            if (t.field == QLatin1String("after"))
+                t.negated ? keep(notAfter, *micros, true) : keep(after, *micros, true);
+            else
+                t.negated ? keep(notBefore, *micros, false) : keep(before, *micros, false);
         } else if (t.field == QLatin1String("blocked")) {
-            if (sawBlocked)
-                return fail(t, QStringLiteral("blocked: give one"));
-            sawBlocked = true;
-            f.includeBlocked = v != QLatin1String("hide");
-            f.blockedOnly = v == QLatin1String("only");
+            const int rows = v == QLatin1String("hide") ? Unblocked : v == QLatin1String("only") ? Blocked
+                                                                                                 : Unblocked | Blocked;
+            (t.negated ? blockedNone : blockedAny) |= rows;
+            lastBlocked = t;
         }
     }
-    if (f.afterMicros && f.beforeMicros && *f.afterMicros >= *f.beforeMicros) {
+    // Different fields all apply: a lower bound and a negated upper one (not before X: from X on), the later.
+    if (after || notBefore)
+        f.afterMicros = std::max(after.value_or(LLONG_MIN), notBefore ? *notBefore - 1 : LLONG_MIN);
+    if (before || notAfter)
+        f.beforeMicros = std::min(before.value_or(LLONG_MAX), notAfter ? *notAfter + 1 : LLONG_MAX);
+    if (blockedAny || blockedNone) {
+        const int rows = (blockedAny ? blockedAny : Unblocked | Blocked) & ~blockedNone;
+        if (rows == 0)
+            return fail(lastBlocked, QStringLiteral("blocked: leaves no row, blocked or not"));
+        f.includeBlocked = rows != Unblocked;
+        f.blockedOnly = rows == Blocked;
+    }
+    if (f.afterMicros && f.beforeMicros && *f.afterMicros >= *f.beforeMicros - 1) {
         Token whole;
         whole.length = int(text.size());
         return fail(whole, QStringLiteral("after: is not before before:, so nothing can match"));
@@ -227,12 +233,10 @@ QString FilterQuery::format(const EventFilter& f)
         for (const QString& v : f.*list.none)
             terms << QLatin1Char('-') + QLatin1String(list.name) + QLatin1Char(':') + quoted(v);
     }
-    if (!f.groupId.isEmpty())
-        terms << QStringLiteral("group:") + quoted(f.groupId);
     if (f.afterMicros)
-        terms << QStringLiteral("after:") + formatTime(*f.afterMicros);
+        terms << QStringLiteral("after:") + TimeUtil::formatUserTime(*f.afterMicros);
     if (f.beforeMicros)
-        terms << QStringLiteral("before:") + formatTime(*f.beforeMicros);
+        terms << QStringLiteral("before:") + TimeUtil::formatUserTime(*f.beforeMicros);
     if (f.blockedOnly)
         terms << QStringLiteral("blocked:only");
     else if (f.includeBlocked)

@@ -107,6 +107,58 @@ QString formatMicros(qint64 micros)
 }
 
 namespace {
+
+// Splits micros into whole milliseconds (floored) and the microseconds left.
+std::pair<qint64, qint64> splitMillis(qint64 micros)
+{
+    qint64 millis = micros / 1000;
+    qint64 rest = micros % 1000;
+    if (rest < 0) {
+        rest += 1000;
+        --millis;
+    }
+    return { millis, rest };
+}
+
+} // namespace
+
+std::optional<qint64> parseUserTime(QStringView text)
+{
+    text = text.trimmed();
+    QString full = text.toString();
+    if (full.size() == 10)
+        full += QStringLiteral("T00:00"); // a plain date: its first instant
+    const std::optional<qint64> asUtc = parseIsoToMicros(full);
+    if (!asUtc || full.size() < 11)
+        return std::nullopt;
+    // After the date, a zone is the only place a letter Z, a plus or a minus can be.
+    const QStringView clock = QStringView(full).mid(11);
+    if (clock.contains(QLatin1Char('Z')) || clock.contains(QLatin1Char('z')) || clock.contains(QLatin1Char('+'))
+        || clock.contains(QLatin1Char('-')))
+        return asUtc;
+    // No zone: the same wall-clock reading in local time (QDateTime knows the offset of that day, DST included).
+    const auto [millis, rest] = splitMillis(*asUtc);
+    const QDateTime wall = QDateTime::fromMSecsSinceEpoch(millis, Qt::UTC);
+    const QDateTime local(wall.date(), wall.time(), Qt::LocalTime);
+    return local.toMSecsSinceEpoch() * 1000 + rest;
+}
+
+QString formatUserTime(qint64 micros)
+{
+    const auto [millis, rest] = splitMillis(micros);
+    const QDateTime t = QDateTime::fromMSecsSinceEpoch(millis, Qt::LocalTime);
+    if (rest != 0) {
+        return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss."))
+            + QString::number(t.time().msec() * 1000 + rest).rightJustified(6, QLatin1Char('0'));
+    }
+    if (t.time().msec() != 0)
+        return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz"));
+    if (t.time().second() != 0)
+        return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
+    return t.toString(QStringLiteral("yyyy-MM-ddTHH:mm"));
+}
+
+namespace {
 qint64 scaledToMicros(double value, double scale, bool* outOfRange)
 {
     const double micros = value * scale;

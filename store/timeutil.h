@@ -16,6 +16,14 @@ std::optional<qint64> parseIsoToMicros(QStringView text);
 // Formats as "2026-03-01T12:00:05.123456Z" (fraction left out when it is zero).
 QString formatMicros(qint64 micros);
 
+// A time as a person types it, in the filter bar and on the command line alike, so that the same text means
+// the same instant everywhere: a date (its first instant), or a date and a time to the minute, second or
+// microsecond; in local time unless it ends in Z or an offset.
+std::optional<qint64> parseUserTime(QStringView text);
+// What parseUserTime reads back to `micros`: local time, as short as the value allows ("2026-03-01T12:00",
+// "…:05", "…:05.123", "…:05.123456").
+QString formatUserTime(qint64 micros);
+
 // The times a source may hold: from year 1 to year 9999. A number outside them (1e32, NaN) is not a time, and
 // converting it to an integer would be undefined behaviour.
 constexpr qint64 MinMicros = -62135596800LL * 1000000;

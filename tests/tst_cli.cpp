@@ -241,12 +241,17 @@ private slots:
             QCOMPARE(o.value(QLatin1String("status")).toString(), QStringLiteral("blocked"));
 
         // A mistake is shown in place, with a caret under it, and nothing is listed.
-        r = events({ QStringLiteral("--query"), QStringLiteral("tool:get_tracking colour:red") });
+        r = events({ QStringLiteral("--query"), QStringLiteral("tool:get_tracking outcome:bad") });
         QCOMPARE(r.code, 2);
         QVERIFY(r.out.isEmpty());
-        QVERIFY2(r.err.contains(QLatin1String("unknown field \"colour\"")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("outcome: is one of")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QLatin1String("(at column 19)")), qPrintable(r.err));
-        QVERIFY2(r.err.contains(QLatin1String("\n                    ^^^^^^^^^^")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("\n                    ^^^^^^^^^^^")), qPrintable(r.err));
+        // A word that looks like a field but names none is text, and a note on stderr says so.
+        r = events({ QStringLiteral("--query"), QStringLiteral("tool:get_tracking colour:red") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(QLatin1String("\"colour\" is not a field")), qPrintable(r.err));
     }
 
     // The panes' counts without a display: the manifest's outcomes and blocked rows, faceted under a query.
@@ -398,7 +403,7 @@ private slots:
                                    << "--limit takes a number";
         QTest::newRow("bad time") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"),
             QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after"), QStringLiteral("yesterday") }
-                                  << "ISO 8601";
+                                  << "a date or a date and time";
         QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"),
             QStringLiteral("--colour") } << "Unknown option";
         QTest::newRow("no source") << QStringList { QStringLiteral("rooms") } << "exactly one SOURCE";

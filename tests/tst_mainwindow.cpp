@@ -322,11 +322,23 @@ private slots:
 
         // A mistake: said where, and the cards stay as they were.
         bar->edit()->selectAll();
-        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed colour:red"));
+        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed kind:colour"));
         QTest::keyClick(bar->edit(), Qt::Key_Return);
         QVERIFY2(bar->error().contains(QLatin1String("Column 16")), qPrintable(bar->error()));
-        QVERIFY(bar->error().contains(QLatin1String("colour")));
+        QVERIFY(bar->error().contains(QLatin1String("kind: is one of")));
         QCOMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
+        // A word with a colon that names no field is text, and a note under the bar says so (a typo is seen).
+        bar->edit()->selectAll();
+        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed colour:red"));
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        QVERIFY(bar->error().isEmpty());
+        QVERIFY2(bar->note().contains(QLatin1String("\"colour\" is not a field")), qPrintable(bar->note()));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 0 of 19 events"));
+        bar->edit()->selectAll();
+        QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed"));
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        QVERIFY(bar->note().isEmpty());
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
 
         // Another filter, then back and forward through the ones applied.
         bar->edit()->selectAll();

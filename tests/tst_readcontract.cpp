@@ -102,9 +102,13 @@ private slots:
             filter.types = { QStringLiteral("message") };
         if (call.contains(QLatin1String("exclude_types=[system, channel_*, participant_*]")))
             filter.excludeTypes = QStringList { QStringLiteral("system") } + channelAndParticipantTypes;
-        filter.channelType = argument(call, QStringLiteral("source_channel_type"));
-        filter.correlationId = argument(call, QStringLiteral("correlation_id"));
-        filter.participantId = argument(call, QStringLiteral("participant_id"));
+        // RoomKit's single-valued fields are lists of one; its correlation id is the AI response, the group.
+        for (auto [field, list] : { std::pair { "source_channel_type", &EventFilter::channelTypes },
+                 std::pair { "correlation_id", &EventFilter::groups },
+                 std::pair { "participant_id", &EventFilter::participants } }) {
+            if (const QString v = argument(call, QLatin1String(field)); !v.isEmpty())
+                filter.*list = QStringList { v };
+        }
         filter.topLevelOnly = call.contains(QLatin1String("top_level_only=True"));
         if (const QString v = argument(call, QStringLiteral("after_time")); !v.isEmpty())
             filter.afterMicros = TimeUtil::parseIsoToMicros(v);
@@ -137,7 +141,7 @@ private slots:
         if (!facts.value(QLatin1String("list_order_indices_ascending")).toBool()) {
             // RoomKit 0.59 listed this back-dated room in insertion order; Sightline always orders by index.
             // Offset windows are cut from the room's indices in index order; other answers just sort.
-            if (!page.afterIndex && !page.beforeIndex && filter.correlationId.isEmpty() && !filter.afterMicros) {
+            if (!page.afterIndex && !page.beforeIndex && filter.groups.isEmpty() && !filter.afterMicros) {
                 QVector<qint64> all;
                 const QJsonArray range = facts.value(QLatin1String("index_range")).toArray();
                 const QVector<qint64> gaps = toIndices(facts.value(QLatin1String("index_gaps")).toArray());

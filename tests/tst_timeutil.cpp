@@ -58,6 +58,37 @@ private slots:
         QCOMPARE(TimeUtil::formatMicros(*TimeUtil::parseIsoToMicros(text)), text);
     }
 
+    // What people type: the filter bar and the command line read it alike. Without a zone, local time.
+    void userTime_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("same"); // the same instant written with its zone, or "" when invalid
+        const QString offset = QDateTime(QDate(2026, 3, 1), QTime(12, 0), Qt::LocalTime).toString(Qt::ISODate).mid(19);
+        const QString zone = offset.isEmpty() ? QStringLiteral("Z") : offset;
+        QTest::newRow("date") << "2026-03-01" << QStringLiteral("2026-03-01T00:00:00") + zone;
+        QTest::newRow("minutes") << "2026-03-01T12:00" << QStringLiteral("2026-03-01T12:00:00") + zone;
+        QTest::newRow("µs") << "2026-03-01T12:00:05.000042" << QStringLiteral("2026-03-01T12:00:05.000042") + zone;
+        QTest::newRow("Z kept") << "2026-03-01T12:00:05Z" << "2026-03-01T12:00:05Z";
+        QTest::newRow("offset kept") << "2026-03-01T14:00:05+02:00" << "2026-03-01T12:00:05Z";
+        QTest::newRow("not a date") << "yesterday" << "";
+        QTest::newRow("bad day") << "2026-02-30" << "";
+        QTest::newRow("date and junk") << "2026-03-01junk" << "";
+    }
+
+    void userTime()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, same);
+        const auto parsed = TimeUtil::parseUserTime(text);
+        QCOMPARE(parsed.has_value(), !same.isEmpty());
+        if (!parsed)
+            return;
+        QCOMPARE(*parsed, *TimeUtil::parseIsoToMicros(same));
+        // Written back, it reads back the same, to the microsecond.
+        for (const qint64 delta : { qint64(0), qint64(1), qint64(999), qint64(1000), qint64(-1) })
+            QCOMPARE(*TimeUtil::parseUserTime(TimeUtil::formatUserTime(*parsed + delta)), *parsed + delta);
+    }
+
     void secondsToMicros()
     {
         // RoomKit's created_ts REAL keeps only about 7 digits after the point at this magnitude: rounding,

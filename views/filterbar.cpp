@@ -39,6 +39,7 @@ FilterBar::FilterBar(QWidget* parent)
     : QWidget(parent)
     , m_edit(new QLineEdit(this))
     , m_error(new QLabel(this))
+    , m_note(new QLabel(this))
     , m_saved(new QToolButton(this))
     , m_completer(new QCompleter(this))
     , m_words(new QStringListModel(this))
@@ -61,6 +62,10 @@ FilterBar::FilterBar(QWidget* parent)
     m_error->setPalette(errorPalette);
     m_error->setMargin(3);
     m_error->hide();
+    m_note->setObjectName(QStringLiteral("filterNote"));
+    m_note->setWordWrap(true);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    m_note->hide();
     m_saved->setText(tr("Saved"));
     m_saved->setToolTip(tr("Saved filters"));
     m_saved->setPopupMode(QToolButton::InstantPopup);
@@ -124,12 +129,18 @@ FilterBar::FilterBar(QWidget* parent)
     line->addWidget(m_saved);
     layout->addLayout(line);
     layout->addWidget(m_error);
+    layout->addWidget(m_note);
     updateCompletions();
 }
 
 QString FilterBar::error() const
 {
     return m_error->isHidden() ? QString() : m_error->text();
+}
+
+QString FilterBar::note() const
+{
+    return m_note->isHidden() ? QString() : m_note->text();
 }
 
 void FilterBar::setText(const QString& text)
@@ -147,6 +158,8 @@ void FilterBar::apply(bool record, bool explain)
         return; // the last valid filter stays applied
     }
     showError({}, -1, false);
+    m_note->setText(r.note);
+    m_note->setVisible(!r.note.isEmpty());
     if (text == m_appliedText && r.filter == m_filter)
         return;
     m_appliedText = text;

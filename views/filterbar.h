@@ -15,7 +15,8 @@ class QToolButton;
 // The one-line filter above the timeline, in FilterQuery's language. Enter (or a pause in typing) applies
 // it; a mistake is shown in place with its column and the last valid filter stays applied. Completion offers
 // the field names and the values of fields with a fixed set. Every filter applied goes on a stack that
-// Alt+Left and Alt+Right walk (as hotspot's filter history does); filters can be saved by name.
+// Alt+Left and Alt+Right walk (as hotspot's filter history does); filters can be saved by name. A word that
+// looks like a field but is none (a URL, a typo) is searched as text, and a quiet note under the bar says so.
 class FilterBar : public QWidget
 {
     Q_OBJECT
@@ -25,6 +26,7 @@ public:
     QLineEdit* edit() const { return m_edit; }
     const EventFilter& filter() const { return m_filter; } // the one applied
     QString error() const; // the mistake shown, empty when none
+    QString note() const; // how the filter applied was read, when it may not be what was meant; else empty
     // Sets the text and applies it (what a pane or a saved filter does).
     void setText(const QString& text);
     bool back(); // Alt+Left: the filter applied before this one
@@ -52,6 +54,7 @@ private:
     QLineEdit* m_edit;
     QString m_help; // the field's tooltip: the language in brief
     QLabel* m_error;
+    QLabel* m_note;
     QToolButton* m_saved;
     QCompleter* m_completer;
     QStringListModel* m_words;
