@@ -254,6 +254,44 @@ private slots:
         QVERIFY2(r.err.contains(QLatin1String("\"colour\" is not a field")), qPrintable(r.err));
     }
 
+    // An option is the filter bar's field of the same name: the same field both ways means either value, for
+    // every field (--type and --channel combined with --query differently), and --correlation is the bar's
+    // correlation: (it read RoomKit's own column only: 0 against 56 on an AG-UI thread).
+    void optionsAreTheBarsFields()
+    {
+        const QString agui = dataFile(QStringLiteral("agui"));
+        const QString thread = QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg");
+        auto count = [&](const QString& source, const QString& room, QStringList args) {
+            const Run r = run(QStringList { QStringLiteral("events"), source, QStringLiteral("--room"), room,
+                                  QStringLiteral("--count") }
+                + args);
+            if (r.code != 0)
+                qWarning("%s", qPrintable(r.err));
+            return r.out.trimmed().toLongLong();
+        };
+        const qint64 run = count(agui, thread, { QStringLiteral("--query"), QStringLiteral("group:run_70md92ec499fnnng") });
+        QVERIFY(run > 0);
+        QCOMPARE(count(agui, thread, { QStringLiteral("--correlation"), QStringLiteral("run_70md92ec499fnnng") }), run);
+        QCOMPARE(count(agui, thread, { QStringLiteral("--query"), QStringLiteral("correlation:run_70md92ec499fnnng") }), run);
+
+        const QString room = QStringLiteral("edge-plain-multichannel");
+        auto both = [&](const char* option, const char* field, const QString& a, const QString& b) {
+            const qint64 one = count(m_store, room, { QStringLiteral("--query"), QLatin1String(field) + QLatin1Char(':') + a });
+            const qint64 other = count(m_store, room, { QStringLiteral("--query"), QLatin1String(field) + QLatin1Char(':') + b });
+            QVERIFY2(one > 0 && other > 0, field);
+            QCOMPARE(count(m_store, room, { QLatin1String(option), a, QStringLiteral("--query"),
+                         QLatin1String(field) + QLatin1Char(':') + b }),
+                one + other);
+        };
+        both("--type", "type", QStringLiteral("message"), QStringLiteral("channel_attached"));
+        both("--channel", "channel", QStringLiteral("ws-web"), QStringLiteral("ai-support"));
+        // A date alone, on the command line as in the bar: its first instant, local time unless it says Z.
+        const qint64 all = count(m_store, room, { QStringLiteral("--query"), QStringLiteral("blocked:hide") });
+        QCOMPARE(count(m_store, room, { QStringLiteral("--after"), QStringLiteral("2020-01-01") }), all);
+        QCOMPARE(count(m_store, room, { QStringLiteral("--query"), QStringLiteral("after:2020-01-01") }), all);
+        QCOMPARE(count(m_store, room, { QStringLiteral("--before"), QStringLiteral("2020-01-01T00:00Z") }), 0);
+    }
+
     // The panes' counts without a display: the manifest's outcomes and blocked rows, faceted under a query.
     void facets()
     {

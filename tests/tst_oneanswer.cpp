@@ -1,0 +1,406 @@
+// One filter, one answer: a table of filters run on every room of every fixture source, asked everywhere a
+// user can ask it (the raw rows and the timeline as the store pages them, their row index and "X of Y", the
+// filter panes' counts, the event model the window shows, and the CLI's `events --json` and `events --count`),
+// and every answer compared with a reference the test computes from the rows themselves.
+
+#include "cli.h"
+#include "eventlistmodel.h"
+#include "filterquery.h"
+#include "sources/importer.h"
+#include "storeclient.h"
+#include "testsupport.h"
+#include "timeutil.h"
+#include "workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+// What the test knows of a room: every row, blocked ones included, and every call.
+struct Room
+{
+    RoomSummary summary;
+    EventRecords rows;
+    QHash<qint64, ToolCallRecord> callByStart;
+};
+
+QString valueOf(const EventRecord& r, const QString& field)
+{
+    if (field == QLatin1String("type"))
+        return r.type;
+    if (field == QLatin1String("kind"))
+        return r.kind;
+    if (field == QLatin1String("channel"))
+        return r.channelId;
+    if (field == QLatin1String("channel_type"))
+        return r.channelType;
+    if (field == QLatin1String("participant"))
+        return r.participantId;
+    if (field == QLatin1String("tool"))
+        return r.toolName;
+    if (field == QLatin1String("group"))
+        return r.groupId;
+    qFatal("no field %s", qPrintable(field));
+}
+
+// The reference: the filter's meaning as the README states it, in plain code over the rows.
+class Reference
+{
+public:
+    Reference(const Room& room, const EventFilter& f)
+        : m_room(room)
+        , m_f(f)
+    {
+    }
+
+    // A row's outcome: its own; for a call's start, its call's when `asCard` (a card stands for its call) or
+    // when the start is the call's only row (a call never answered).
+    QString outcomeOf(const EventRecord& r, bool asCard) const
+    {
+        if (!r.outcome.isEmpty() || r.kind != QLatin1String("tool_call"))
+            return r.outcome;
+        const auto call = m_room.callByStart.find(r.index);
+        if (call == m_room.callByStart.end())
+            return {};
+        if (asCard || (!call->endIndex && !call->resultIndex))
+            return call->outcome;
+        return {};
+    }
+
+    bool inScope(const EventRecord& r) const
+    {
+        if (m_f.blockedOnly ? !r.isBlocked() : (m_f.hidesBlocked() && r.isBlocked()))
+            return false;
+        if (m_f.afterMicros && !(r.createdMicros > *m_f.afterMicros))
+            return false;
+        if (m_f.beforeMicros && !(r.createdMicros < *m_f.beforeMicros))
+            return false;
+        return true;
+    }
+
+    // Every list field: one of its values when it has any, none of its excluded ones. `skip`: a field left out
+    // (a pane counts its own field's values under the rest of the filter).
+    bool matches(const EventRecord& r, bool asCard, const QString& skip = {}) const
+    {
+        for (const EventFilterList& list : eventFilterLists()) {
+            const QString field = QLatin1String(list.name);
+            if (field == skip)
+                continue;
+            const QString v = field == QLatin1String("outcome") ? outcomeOf(r, asCard) : valueOf(r, field);
+            const QStringList& any = m_f.*list.any;
+            const QStringList& none = m_f.*list.none;
+            if (!any.isEmpty() && (v.isEmpty() || !any.contains(v)))
+                return false;
+            if (!v.isEmpty() && none.contains(v))
+                return false;
+        }
+        return true;
+    }
+
+    QVector<qint64> rawRows() const
+    {
+        QVector<qint64> out;
+        for (const EventRecord& r : m_room.rows) {
+            if (inScope(r) && matches(r, false))
+                out << r.index;
+        }
+        return out;
+    }
+
+    // A timeline item (a row not folded into another) matches by its own row, a card by its call's outcome, or
+    // by a row folded into it: a call's end or result, a message's deltas.
+    QVector<qint64> timelineItems() const
+    {
+        QHash<qint64, const EventRecord*> byIndex;
+        QMultiHash<QString, const EventRecord*> foldedByMessage;
+        for (const EventRecord& r : m_room.rows) {
+            byIndex.insert(r.index, &r);
+            if ((r.flags & EventFlags::Folded) && !r.messageId.isEmpty())
+                foldedByMessage.insert(r.messageId + QLatin1Char('/') + r.kind, &r);
+        }
+        QVector<qint64> out;
+        for (const EventRecord& r : m_room.rows) {
+            if ((r.flags & EventFlags::Folded) || !inScope(r))
+                continue;
+            bool match = matches(r, true);
+            if (!match && r.kind == QLatin1String("tool_call")) {
+                const auto call = m_room.callByStart.find(r.index);
+                if (call != m_room.callByStart.end()) {
+                    for (const std::optional<qint64>& folded : { call->endIndex, call->resultIndex }) {
+                        if (folded && byIndex.contains(*folded) && matches(*byIndex.value(*folded), false))
+                            match = true;
+                    }
+                }
+            }
+            if (!match && !r.messageId.isEmpty()
+                && (r.kind == QLatin1String("message") || r.kind == QLatin1String("reasoning"))) {
+                for (const EventRecord* folded : foldedByMessage.values(r.messageId + QLatin1Char('/') + r.kind))
+                    match = match || matches(*folded, false);
+            }
+            if (match)
+                out << r.index;
+        }
+        return out;
+    }
+
+    // The panes' counts of `field`: every row the rest of the filter lets through, by its value.
+    QMap<QString, qint64> paneCounts(const QString& field) const
+    {
+        QMap<QString, qint64> out;
+        for (const EventRecord& r : m_room.rows) {
+            if (!inScope(r) || !matches(r, false, field))
+                continue;
+            const QString v = field == QLatin1String("outcome") ? outcomeOf(r, false) : valueOf(r, field);
+            if (!v.isEmpty())
+                ++out[v];
+        }
+        return out;
+    }
+
+private:
+    const Room& m_room;
+    const EventFilter& m_f;
+};
+
+} // namespace
+
+class TestOneAnswer : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QStringList m_workspaces;
+    int m_asked = 0;
+
+    // The filters of the table for a room: each field alone with values the room has, negated, with blocked
+    // rows hidden, included and alone, a field repeated, and each with a time bound that cuts the room.
+    static QStringList filtersFor(const Room& room)
+    {
+        QStringList base { QString(), QStringLiteral("blocked:include"), QStringLiteral("blocked:only") };
+        QMap<QString, QStringList> values;
+        for (const EventRecord& r : room.rows) {
+            for (const char* field : { "type", "kind", "channel", "channel_type", "participant", "tool", "group" }) {
+                const QString v = valueOf(r, QLatin1String(field));
+                QStringList& seen = values[QLatin1String(field)];
+                if (!v.isEmpty() && !seen.contains(v) && seen.size() < 2)
+                    seen << v;
+            }
+        }
+        for (auto it = values.cbegin(); it != values.cend(); ++it) {
+            for (const QString& v : it.value()) {
+                base << FilterQuery::term(it.key(), v) << FilterQuery::term(it.key(), v, true)
+                     << FilterQuery::term(it.key(), v) + QStringLiteral(" blocked:include");
+            }
+            if (it.value().size() == 2) // the same field twice: either value
+                base << FilterQuery::term(it.key(), it.value().at(0)) + QLatin1Char(' ')
+                        + FilterQuery::term(it.key(), it.value().at(1));
+        }
+        for (const QString& outcome : FilterQuery::valuesOf(QStringLiteral("outcome")))
+            base << QStringLiteral("outcome:") + outcome << QStringLiteral("-outcome:") + outcome;
+        base << QStringLiteral("outcome:failed outcome:refused blocked:include");
+        if (room.rows.size() < 2)
+            return base;
+        // Time bounds: one that holds everything, and ones that cut the room in the middle, each way.
+        const qint64 middle = room.rows.at(room.rows.size() / 2).createdMicros;
+        const QStringList bounds { QStringLiteral("after:2000-01-01T00:00Z"),
+            QStringLiteral("after:") + TimeUtil::formatUserTime(middle),
+            QStringLiteral("before:") + TimeUtil::formatUserTime(middle),
+            QStringLiteral("-after:") + TimeUtil::formatUserTime(middle) };
+        QStringList all = base;
+        for (const QString& bound : bounds) {
+            for (const QString& other : base)
+                all << QString(other + QLatin1Char(' ') + bound).trimmed();
+        }
+        return all;
+    }
+
+    // Waits for `done` while the store's threads answer, a millisecond at a time (QTRY's 50 ms steps made a
+    // table of thousands of questions take minutes).
+    template<typename Done>
+    static bool settles(Done done)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        while (!done()) {
+            if (timer.elapsed() > 20000)
+                return false;
+            QTest::qWait(1);
+        }
+        return true;
+    }
+
+    static Room roomOf(Workspace& ws, const RoomSummary& summary)
+    {
+        Room room;
+        room.summary = summary;
+        EventFilter everything;
+        everything.includeBlocked = true;
+        PageRequest all;
+        all.limit = 1000000;
+        room.rows = ws.listEvents(summary.id, everything, all);
+        for (const ToolCallRecord& c : ws.toolCalls(summary.id)) {
+            if (c.startIndex)
+                room.callByStart.insert(*c.startIndex, c);
+        }
+        return room;
+    }
+
+    static QVector<qint64> cli(const QStringList& args, QString* error = nullptr)
+    {
+        QString out, err;
+        QTextStream o(&out), e(&err);
+        const int code = Cli::run(QStringList { QStringLiteral("sightline") } + args, o, e);
+        o.flush();
+        e.flush();
+        if (code != Cli::Ok)
+            qFatal("sightline %s: %s", qPrintable(args.join(QLatin1Char(' '))), qPrintable(err));
+        if (error)
+            *error = err;
+        QVector<qint64> indexes;
+        for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const QJsonObject o = QJsonDocument::fromJson(line.toUtf8()).object();
+            indexes << (o.isEmpty() ? line.toLongLong() : o.value(QLatin1String("index")).toInteger());
+        }
+        return indexes;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const QStringList sources { QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("roomkit/support.sqlite"),
+            QStringLiteral("roomkit/many_rooms.sqlite"), QStringLiteral("agui"), QStringLiteral("craftbot/EVENT.md"),
+            QStringLiteral("craftbot/sessions.db") };
+        for (const QString& source : sources) {
+            const QString path = m_dir.filePath(QString(source).replace(QLatin1Char('/'), QLatin1Char('_')) + QStringLiteral(".sightline"));
+            Workspace ws(path);
+            Importer::import(ws, dataFile(source));
+            m_workspaces << path;
+        }
+    }
+
+    void everyPathAgrees_data()
+    {
+        QTest::addColumn<QString>("workspace");
+        for (const QString& path : m_workspaces)
+            QTest::newRow(qPrintable(QFileInfo(path).completeBaseName())) << path;
+    }
+
+    // The store's answers (pages, counts, row index, panes) and the CLI's, for every filter on every room.
+    void everyPathAgrees()
+    {
+        QFETCH(QString, workspace);
+        Workspace ws(workspace);
+        int rooms = 0;
+        for (const RoomSummary& summary : ws.rooms()) {
+            const Room room = roomOf(ws, summary);
+            ++rooms;
+            for (const QString& text : filtersFor(room)) {
+                const FilterQuery::Result parsed = FilterQuery::parse(text);
+                QVERIFY2(parsed.ok(), qPrintable(text + QStringLiteral(": ") + parsed.error));
+                EventFilter f = parsed.filter;
+                const Reference ref(room, f);
+                const QVector<qint64> raw = ref.rawRows();
+                const QVector<qint64> items = ref.timelineItems();
+                const QString where = summary.nativeId + QStringLiteral(" | ") + text;
+                PageRequest all;
+                all.limit = 1000000;
+                // The raw rows: the page, its count, its row index.
+                QVERIFY2(indices(ws.listEvents(summary.id, f, all)) == raw, qPrintable(where + QStringLiteral(" (raw rows)")));
+                QVERIFY2(ws.countEvents(summary.id, &f) == raw.size(), qPrintable(where + QStringLiteral(" (count)")));
+                const RowIndex rawIndex = ws.indexRows(summary.id, f, 64);
+                QVERIFY2(rawIndex.rows == raw.size() && rawIndex.shown == raw.size(), qPrintable(where + QStringLiteral(" (raw index)")));
+                // The timeline: its items, and "showing X of Y" counting the events the filter lets through.
+                EventFilter timeline = f;
+                timeline.timelineItems = true;
+                QVERIFY2(indices(ws.listEvents(summary.id, timeline, all)) == items,
+                    qPrintable(where + QStringLiteral(" (timeline items)")));
+                const RowIndex itemIndex = ws.indexRows(summary.id, timeline, 64);
+                QVERIFY2(itemIndex.rows == items.size(), qPrintable(where + QStringLiteral(" (timeline index)")));
+                QVERIFY2(itemIndex.shown == raw.size(), qPrintable(where + QStringLiteral(" (timeline: events shown)")));
+                // The panes: the events shown, and each field's counts under the rest of the filter.
+                const FacetCounts facets = ws.facets(summary.id, f, 4, 1000);
+                QVERIFY2(facets.shown == raw.size(), qPrintable(where + QStringLiteral(" (panes: shown)")));
+                for (const char* field : { "type", "tool", "outcome", "channel" }) {
+                    const QMap<QString, qint64> want = ref.paneCounts(QLatin1String(field));
+                    QMap<QString, qint64> got;
+                    for (const FacetValue& v : facets.fields.value(QLatin1String(field))) {
+                        if (v.count > 0)
+                            got.insert(v.value, v.count);
+                    }
+                    QVERIFY2(got == want, qPrintable(where + QStringLiteral(" (pane %1)").arg(QLatin1String(field))));
+                }
+                // The command line, as a user types it.
+                const QStringList args { QStringLiteral("events"), workspace, QStringLiteral("--format"),
+                    QStringLiteral("workspace"), QStringLiteral("--room"), summary.nativeId, QStringLiteral("--query"),
+                    text.isEmpty() ? QStringLiteral("blocked:hide") : text };
+                QVERIFY2(cli(args + QStringList { QStringLiteral("--json") }) == raw, qPrintable(where + QStringLiteral(" (CLI --json)")));
+                QVERIFY2(cli(args + QStringList { QStringLiteral("--count") }) == QVector<qint64> { raw.size() },
+                    qPrintable(where + QStringLiteral(" (CLI --count)")));
+                ++m_asked;
+            }
+        }
+        QVERIFY(rooms > 0);
+    }
+
+    // The event model the window shows, in both modes, under QAbstractItemModelTester: its rows and its
+    // "X of Y" for the table's filters on the rooms of the RoomKit edge cases and the AG-UI threads.
+    void theWindowsModelAgrees_data()
+    {
+        QTest::addColumn<QString>("workspace");
+        QTest::newRow("edge_cases") << m_workspaces.at(0);
+        QTest::newRow("agui") << m_workspaces.at(3);
+        QTest::newRow("craftbot") << m_workspaces.at(4);
+    }
+
+    void theWindowsModelAgrees()
+    {
+        QFETCH(QString, workspace);
+        StoreClient store;
+        QSignalSpy opened(&store, &StoreClient::workspaceOpened);
+        store.open(workspace);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+        EventListModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Workspace ws(workspace);
+        for (const RoomSummary& summary : ws.rooms()) {
+            const Room room = roomOf(ws, summary);
+            const QStringList filters = filtersFor(room);
+            // Every fifth filter of the table: each kind of term comes up in every room.
+            for (int i = 0; i < filters.size(); i += 5) {
+                const EventFilter f = FilterQuery::parse(filters.at(i)).filter;
+                const Reference ref(room, f);
+                for (const EventListModel::Mode mode : { EventListModel::Mode::Raw, EventListModel::Mode::Timeline }) {
+                    const QString where = summary.nativeId + QStringLiteral(" | ") + filters.at(i)
+                        + (mode == EventListModel::Mode::Raw ? QStringLiteral(" (raw)") : QStringLiteral(" (timeline)"));
+                    const QVector<qint64> want = mode == EventListModel::Mode::Raw ? ref.rawRows() : ref.timelineItems();
+                    model.setMode(mode);
+                    model.setRoom(summary.id, f);
+                    QVERIFY2(settles([&] { return model.isIndexed() && !model.isLoading(); }), qPrintable(where));
+                    QVERIFY2(model.rowCount() == want.size(), qPrintable(where + QStringLiteral(": %1 rows").arg(model.rowCount())));
+                    QVERIFY2(model.shownCount() == ref.rawRows().size(), qPrintable(where + QStringLiteral(" shown")));
+                    QVERIFY2(model.totalCount() == room.rows.size(), qPrintable(where + QStringLiteral(" total")));
+                    if (want.isEmpty())
+                        continue;
+                    model.fetchRows(0, model.rowCount() - 1);
+                    QVERIFY2(settles([&] { return !model.isLoading(); }), qPrintable(where));
+                    QVector<qint64> got;
+                    for (int row = 0; row < model.rowCount(); ++row)
+                        got << model.loadedRecord(row)->index;
+                    QVERIFY2(got == want, qPrintable(where));
+                }
+            }
+        }
+    }
+
+    void cleanupTestCase() { qInfo("%d filters asked of every path", m_asked); }
+};
+
+QTEST_GUILESS_MAIN(TestOneAnswer)
+#include "tst_oneanswer.moc"
