@@ -14,6 +14,10 @@ struct EventDetails
     EventRecord record;
     QByteArray payload; // verbatim
     std::optional<ToolCallRecord> call;
+    // When the row is a call's start: the payloads of its end and of its result row (AG-UI), verbatim, so that
+    // the pane shows the call whole (its start alone said "pending" with no error for a call that failed).
+    QByteArray endPayload;
+    QByteArray resultPayload;
     std::optional<qint64> parentIndex; // RoomKit's thread root (parent_event_id), when it is in the room
 };
 

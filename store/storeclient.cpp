@@ -263,6 +263,15 @@ quint64 StoreClient::loadDetails(qint64 roomId, qint64 index)
             details.payload = ws.payload(record->rowId);
             if (record->kind == EventKind::ToolCall)
                 details.call = ws.toolCallAt(roomId, index);
+            if (details.call && details.call->startIndex == index) {
+                auto payloadAt = [&](const std::optional<qint64>& at) {
+                    const auto row = at && *at != index ? ws.event(roomId, *at) : std::nullopt;
+                    return row ? ws.payload(row->rowId) : QByteArray();
+                };
+                details.endPayload = payloadAt(details.call->endIndex);
+                if (details.call->resultIndex != details.call->endIndex)
+                    details.resultPayload = payloadAt(details.call->resultIndex);
+            }
             if (!record->parentId.isEmpty())
                 details.parentIndex = ws.indexOfNativeId(roomId, record->parentId);
             return details;

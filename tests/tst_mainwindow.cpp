@@ -217,6 +217,17 @@ private slots:
         QVERIFY(details->header()->text().contains(problems[2].outcome));
         QVERIFY(details->model()->rowCount() > 5);
         QVERIFY(details->raw()->toPlainText().contains(QLatin1String("\"tool_call_start\"")));
+        // The call whole, not its start alone (which said "pending" and no error): what Sightline made of it,
+        // then its start and its end rows, the error among them.
+        QStringList keys;
+        for (int row = 0; row < details->model()->rowCount(); ++row)
+            keys << details->model()->index(row, JsonTreeModel::KeyColumn).data().toString();
+        QVERIFY2(keys.contains(QLatin1String("start")) && keys.contains(QLatin1String("end"))
+                && keys.contains(QLatin1String("outcome")),
+            qPrintable(keys.join(QLatin1Char(','))));
+        QVERIFY(details->raw()->toPlainText().contains(QLatin1String("\"tool_call_end\"")));
+        QVERIFY(!problems[2].error.isEmpty());
+        QVERIFY(details->raw()->toPlainText().contains(problems[2].error.left(20)));
         QToolButton* toEnd = details->linkButton(QStringLiteral("end"));
         QVERIFY(toEnd->isVisibleTo(details));
         toEnd->click();

@@ -1,6 +1,7 @@
 #include "detailspane.h"
 
 #include "eventflags.h"
+#include "eventserializer.h"
 #include "jsontreemodel.h"
 #include "timeutil.h"
 
@@ -13,6 +14,8 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -164,11 +167,30 @@ void DetailsPane::setDetails(const EventDetails& details)
     showLink(m_toResult,
         details.call && details.call->resultIndex != details.call->endIndex ? details.call->resultIndex : std::nullopt);
 
-    const bool json = m_model->setJson(details.payload);
+    // A call's start shows the call whole: what Sightline made of it, then its start, end and result rows.
+    QByteArray shown = details.payload;
+    QString raw = QString::fromUtf8(details.payload);
+    if (!details.endPayload.isEmpty() || !details.resultPayload.isEmpty()) {
+        QJsonObject whole = QJsonDocument::fromJson(EventSerializer::callJson(*details.call)).object();
+        auto part = [&](const char* key, const QByteArray& payload) {
+            if (payload.isEmpty())
+                return;
+            const QJsonDocument doc = QJsonDocument::fromJson(payload);
+            whole.insert(QLatin1String(key),
+                doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QString::fromUtf8(payload)));
+            raw += QStringLiteral("\n\n── %1 ──\n").arg(QLatin1String(key)) + QString::fromUtf8(payload);
+        };
+        part("start", details.payload);
+        part("end", details.endPayload);
+        part("result", details.resultPayload);
+        shown = QJsonDocument(whole).toJson(QJsonDocument::Compact);
+        raw = QStringLiteral("── start ──\n") + raw;
+    }
+    const bool json = m_model->setJson(shown);
     m_tree->expandToDepth(0);
     m_tabs->setTabEnabled(0, json);
     m_tabs->setCurrentIndex(json ? 0 : 1); // a CraftBot record is markdown: its raw text is what there is
-    m_raw->setPlainText(QString::fromUtf8(details.payload));
+    m_raw->setPlainText(raw);
 }
 
 QString DetailsPane::valueText(const QModelIndex& index) const
