@@ -199,7 +199,7 @@ private:
             return std::make_unique<Workspace>(path);
         if (format == Importer::Format::Unknown)
             throw Importer::unsupported(path);
-        auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path));
+        auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path, format));
         try {
             reportProblems(Importer::import(*workspace, path, {}, format));
         } catch (const WorkspaceBusy& e) {

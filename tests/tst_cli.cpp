@@ -424,6 +424,14 @@ private slots:
         r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("roomkit") });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(log), qPrintable(r.err));
+        // A wrong --format that reads (a markdown log as AG-UI: every line a problem) leaves the source's own
+        // cache as it was: the junk room it made stayed in it for good.
+        r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("agui"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.contains(QLatin1String("not JSON")));
+        r = run({ QStringLiteral("rooms"), log, QStringLiteral("--json") });
+        QCOMPARE(r.lines().size(), 1);
+        QCOMPARE(r.lines().first().value(QLatin1String("system")).toString(), QStringLiteral("craftbot"));
     }
 
     void usageErrors_data()
