@@ -211,16 +211,41 @@ private:
 
     // The room `nativeId` of the workspace opened for `source` (errors name the source as the user gave it, not
     // its cached workspace).
-    qint64 roomId(Workspace& ws, const QString& source, const QString& nativeId)
+    qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser)
     {
+        const QString nativeId = parser.value(QStringLiteral("room"));
         if (nativeId.isEmpty())
             usage(QStringLiteral("--room ID is required"));
-        const QVector<qint64> ids = ws.findRooms(nativeId);
+        QVector<qint64> ids = ws.findRooms(nativeId);
         if (ids.isEmpty())
             throw StoreError(source, {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
+        // A workspace made of several sources (import -o) can hold one room id from each: --source names one,
+        // by its path or its file name.
+        const QString from = parser.value(QStringLiteral("source"));
+        QStringList sources;
+        QVector<qint64> named;
+        for (const qint64 id : ids) {
+            const QString path = ws.room(id)->sourcePath;
+            sources << path;
+            if (!from.isEmpty()
+                && (QFileInfo(path).fileName() == from
+                    || QFileInfo(path).canonicalFilePath() == QFileInfo(from).canonicalFilePath()))
+                named << id;
+        }
+        if (!from.isEmpty()) {
+            if (named.isEmpty()) {
+                throw StoreError(source, {},
+                    QStringLiteral("no room '%1' from the source '%2'; it is in: %3")
+                        .arg(nativeId, from, sources.join(QStringLiteral(", "))));
+            }
+            ids = named;
+        }
         if (ids.size() > 1) {
             throw StoreError(source, {},
-                QStringLiteral("room '%1' is in %2 sources of this workspace").arg(nativeId).arg(ids.size()));
+                QStringLiteral("room '%1' is in %2 sources of this workspace (%3): name one with --source PATH")
+                    .arg(nativeId)
+                    .arg(ids.size())
+                    .arg(sources.join(QStringLiteral(", "))));
         }
         return ids.first();
     }
@@ -265,7 +290,8 @@ private:
         for (const RoomSummary& r : ws->rooms()) {
             if (json) {
                 QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
-                    { QStringLiteral("system"), r.system }, { QStringLiteral("status"), orNull(r.status) },
+                    { QStringLiteral("system"), r.system }, { QStringLiteral("source"), r.sourcePath },
+                    { QStringLiteral("status"), orNull(r.status) },
                     { QStringLiteral("event_count"), r.eventCount },
                     { QStringLiteral("blocked_count"), r.blockedCount }, { QStringLiteral("tool_calls"), r.toolCalls },
                     { QStringLiteral("failed"), r.failed }, { QStringLiteral("refused"), r.refused },
@@ -399,7 +425,7 @@ private:
             usage(QStringLiteral("--conversation takes only --limit and --after-index"));
 
         auto ws = openSource(source, forcedFormat(parser));
-        const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));
+        const qint64 room = roomId(*ws, source, parser);
         if (parser.isSet(QStringLiteral("count"))) {
             // Without any filter or window every committed row counts, blocked ones included (RoomKit's
             // get_event_count); with one, exactly the rows the same command lists (blocked:hide, the default
@@ -435,7 +461,7 @@ private:
         parse(parser, args, QStringLiteral("tools"));
         const QString source = single(parser);
         auto ws = openSource(source, forcedFormat(parser));
-        const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));
+        const qint64 room = roomId(*ws, source, parser);
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const ToolCallRecord& c : ws->toolCalls(room)) {
             if (json)
@@ -455,7 +481,7 @@ private:
         const EventFilter filter = filterOf(parser);
         const int limit = countOption(parser, QStringLiteral("limit"), 20);
         auto ws = openSource(source, forcedFormat(parser));
-        const qint64 room = roomId(*ws, source, parser.value(QStringLiteral("room")));
+        const qint64 room = roomId(*ws, source, parser);
         const FacetCounts counts = ws->facets(room, filter, 1, limit);
         const bool json = parser.isSet(QStringLiteral("json"));
         // A text line: the count right-aligned in a column, then what it counts.
@@ -527,6 +553,10 @@ const QVector<VerbSpec>& verbSpecs()
             QStringLiteral("List a room's events, under RoomKit's read contract."),
             {
                 { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("source"),
+                    QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
+                                   "room id from several (import -o)"),
+                    QStringLiteral("PATH") },
                 { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
                 { QStringLiteral("kind"),
                     QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
@@ -580,6 +610,10 @@ const QVector<VerbSpec>& verbSpecs()
         { QStringLiteral("tools"), QStringLiteral("SOURCE"),
             QStringLiteral("List a room's tool calls, each start paired with its end."),
             { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("source"),
+                    QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
+                                   "room id from several (import -o)"),
+                    QStringLiteral("PATH") },
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
             QStringLiteral("SOURCE --room ID [--json]"), QStringLiteral("list a room's tool calls, start paired with end"),
             &Session::tools },
@@ -588,6 +622,10 @@ const QVector<VerbSpec>& verbSpecs()
                            "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "
                            "field's counts apply every other part of it."),
             { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("source"),
+                    QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
+                                   "room id from several (import -o)"),
+                    QStringLiteral("PATH") },
                 { QStringLiteral("query"), QStringLiteral("a filter in the filter bar's language (see events)"),
                     QStringLiteral("FILTER") },
                 { QStringLiteral("limit"), QStringLiteral("at most N values a field (default 20)"),

@@ -360,6 +360,28 @@ private slots:
         r = run({ QStringLiteral("rooms"), workspace, QStringLiteral("--json") });
         QCOMPARE(r.code, 0);
         QCOMPARE(r.lines().size(), 26);
+        for (const QJsonObject& o : r.lines())
+            QCOMPARE(o.value(QLatin1String("source")).toString(), QFileInfo(m_store).canonicalFilePath());
+
+        // Two sources with the same room ids in one workspace: a room is named by its source too, and the error
+        // that finds two says how.
+        const QString copy = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("copy.sqlite"));
+        QCOMPARE(run({ QStringLiteral("import"), copy, QStringLiteral("-o"), workspace }).code, 0);
+        const QStringList events { QStringLiteral("events"), workspace, QStringLiteral("--room"),
+            QStringLiteral("edge-tool-failed"), QStringLiteral("--count") };
+        r = run(events);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("is in 2 sources")) && r.err.contains(QLatin1String("--source"))
+                && r.err.contains(QLatin1String("copy.sqlite")),
+            qPrintable(r.err));
+        r = run(events + QStringList { QStringLiteral("--source"), QStringLiteral("copy.sqlite") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("19"));
+        r = run(events + QStringList { QStringLiteral("--source"), m_store });
+        QCOMPARE(r.out.trimmed(), QStringLiteral("19"));
+        r = run(events + QStringList { QStringLiteral("--source"), QStringLiteral("nowhere.sqlite") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("no room 'edge-tool-failed' from the source 'nowhere.sqlite'")), qPrintable(r.err));
     }
 
     // The other systems through the same verbs: native type in "type", canonical kind in "kind", and what the
