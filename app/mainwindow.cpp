@@ -230,21 +230,34 @@ MainWindow::MainWindow(QWidget* parent)
             goToIndex(index);
     });
     connect(m_details, &DetailsPane::goToIndex, this, &MainWindow::goToIndex);
+    connect(m_store, &StoreClient::itemHoldingFound, this, [this](quint64, qint64 roomId, qint64 index, qint64 item) {
+        if (roomId != m_eventModel->roomId() || isRawMode())
+            return;
+        if (item < 0) { // held by nothing the timeline shows: the raw rows show it on its own
+            setRawMode(true);
+            m_eventModel->locate(index);
+            return;
+        }
+        m_openWhenLocated = item;
+        m_eventModel->locate(item);
+    });
     connect(m_eventModel, &EventListModel::blockFailed, this, [this](int block, const QString& message) {
         if (block < 0) // the row index: without it the room cannot be scrolled past its first screen
             showError(tr("This room's events could not be counted:\n%1").arg(message));
     });
     connect(m_eventModel, &EventListModel::indexReady, this, [this](qint64 index, int row) {
         if (row < 0 && !isRawMode()) {
-            // Folded into a card or a message in the timeline: the raw rows show it on its own.
-            setRawMode(true);
-            m_eventModel->locate(index);
+            // Folded into a card or a message in the timeline: the item that holds it is selected and opened
+            // there (switching to the raw rows lost the reader's place).
+            m_store->findItemHolding(m_eventModel->roomId(), index);
             return;
         }
         if (row < 0) {
             statusBar()->showMessage(tr("Event %1 is not shown under the current filter.").arg(index), 4000);
             return;
         }
+        if (std::exchange(m_openWhenLocated, -1) == index)
+            m_eventModel->setData(m_eventModel->index(row, 0), true, EventListModel::ExpandedRole);
         eventList()->setCurrentIndex(m_eventModel->index(row, 0));
         eventList()->scrollTo(m_eventModel->index(row, 0), QAbstractItemView::PositionAtCenter);
     });
@@ -496,11 +509,15 @@ void MainWindow::setRawMode(bool raw)
 {
     if (raw == isRawMode())
         return;
+    // The event selected stays selected both ways (in the timeline, the card or message that holds it).
+    const qint64 keep = currentIndex();
     m_eventViews->setCurrentWidget(raw ? static_cast<QWidget*>(m_eventList) : m_timeline);
     m_eventModel->setMode(raw ? EventListModel::Mode::Raw : EventListModel::Mode::Timeline);
     findMatches(); // a card's match is its start in the timeline, the row itself in the raw rows
     if (m_rawAction)
         m_rawAction->setChecked(raw);
+    if (keep >= 0)
+        m_eventModel->locate(keep);
 }
 
 qint64 MainWindow::currentIndex() const

@@ -125,6 +125,7 @@ private:
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
     bool m_roomsWaiting = false; // a room was made whole while m_roomsRefresh ran
     QTimer* m_importTick = nullptr; // the list's counts while an import runs
+    qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
     bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QStringList m_importProblems;

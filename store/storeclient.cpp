@@ -341,6 +341,13 @@ quint64 StoreClient::findProblemCall(qint64 roomId, qint64 fromIndex, bool forwa
         [this, roomId](quint64 id, qint64& index) { emit problemCallFound(id, roomId, index); });
 }
 
+quint64 StoreClient::findItemHolding(qint64 roomId, qint64 index)
+{
+    return post<qint64>(
+        Kind::Holder, Browse, [roomId, index](Workspace& ws) { return ws.itemHolding(roomId, index).value_or(-1); },
+        [this, roomId, index](quint64 id, qint64& item) { emit itemHoldingFound(id, roomId, index, item); });
+}
+
 StoreClient::ViewRequests StoreClient::setView(qint64 roomId, const EventFilter& filter, int blockSize)
 {
     m_currentView.store(++m_viewId);

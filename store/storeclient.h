@@ -49,6 +49,7 @@ public:
         Search,
         RoomValues,
         ProblemCall,
+        Holder,
         Task,
     };
     Q_ENUM(Kind)
@@ -78,6 +79,8 @@ public:
     quint64 searchAllRooms(const QString& text, bool includeBlocked, int limit = 1000);
     quint64 loadRoomValues(qint64 roomId);
     quint64 findProblemCall(qint64 roomId, qint64 fromIndex, bool forward);
+    // The timeline item that holds a folded row (Workspace::itemHolding): itemHoldingFound.
+    quint64 findItemHolding(qint64 roomId, qint64 index);
 
     // The room on screen: its first block and then its row index under `filter` (0: none). Blocks and indexes
     // of an earlier view are dropped when they come.
@@ -117,6 +120,7 @@ signals:
     void searchFound(quint64 request, const QString& text, const SearchHits& hits);
     void roomValuesLoaded(quint64 request, qint64 roomId, const QMap<QString, QStringList>& values);
     void problemCallFound(quint64 request, qint64 roomId, qint64 index); // -1: none that way
+    void itemHoldingFound(quint64 request, qint64 roomId, qint64 index, qint64 item); // item -1: none
     void taskDone(quint64 request);
     // A request, an open or an import failed: which one, and why. A superseded request fails silently.
     void failed(quint64 request, StoreClient::Kind kind, const QString& message);

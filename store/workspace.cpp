@@ -1,6 +1,7 @@
 #include "workspace.h"
 
 #include "eventflags.h"
+#include "eventkind.h"
 #include "eventquery.h"
 #include "recordreader.h"
 #include "schema.h"
@@ -472,6 +473,23 @@ std::optional<qint64> Workspace::nextProblemCall(qint64 roomId, qint64 fromIndex
             + QStringLiteral(" LIMIT 1"),
         { roomId, fromIndex });
     if (!q.next())
+        return std::nullopt;
+    return q.value(0).toLongLong();
+}
+
+std::optional<qint64> Workspace::itemHolding(qint64 roomId, qint64 index)
+{
+    const std::optional<EventRecord> row = event(roomId, index);
+    if (!row || !(row->flags & EventFlags::Folded))
+        return std::nullopt;
+    QSqlQuery q = row->kind == EventKind::ToolCall
+        ? exec(QStringLiteral("SELECT start_seq FROM tool_calls WHERE room_id = ? AND (end_seq = ? OR result_seq = ?) "
+                              "AND start_seq IS NOT NULL LIMIT 1"),
+              { roomId, index, index })
+        : exec(QStringLiteral("SELECT min(seq) FROM events WHERE room_id = ? AND message_id = ? AND kind = ? AND "
+                              "(flags & ?) = 0"),
+              { roomId, row->messageId, row->kind, int(EventFlags::Folded) });
+    if (!q.next() || q.value(0).isNull())
         return std::nullopt;
     return q.value(0).toLongLong();
 }

@@ -74,6 +74,10 @@ public:
     // The index where the next (or previous) tool call that failed, was refused or was never answered shows,
     // after (before) `fromIndex`; nullopt when there is none.
     std::optional<qint64> nextProblemCall(qint64 roomId, qint64 fromIndex, bool forward);
+    // The timeline item that folds the row at `index` into itself: its call's card (the start) for a call's end
+    // or result, its message's first row for a streamed message's delta; nullopt when it is an item itself or
+    // nothing holds it.
+    std::optional<qint64> itemHolding(qint64 roomId, qint64 index);
     std::optional<EventRecord> event(qint64 roomId, qint64 index);
     std::optional<qint64> indexOfNativeId(qint64 roomId, const QString& nativeId);
     QByteArray payload(qint64 eventRowId);

@@ -230,12 +230,29 @@ private slots:
         QVERIFY(details->raw()->toPlainText().contains(problems[2].error.left(20)));
         QToolButton* toEnd = details->linkButton(QStringLiteral("end"));
         QVERIFY(toEnd->isVisibleTo(details));
+        // The end is folded into its card: going to it stays in the timeline and opens the card.
+        toEnd->click();
+        QTRY_VERIFY(window.eventModel()->index(window.eventList()->currentIndex().row(), 0)
+                        .data(EventListModel::ExpandedRole)
+                        .toBool());
+        QCOMPARE(currentIndex(), *problems[2].startIndex);
+        QVERIFY(!window.isRawMode());
+        // R keeps the event selected both ways: the start in the raw rows, then its end, then its card again.
+        QTest::keyClick(&window, Qt::Key_R);
+        QVERIFY(window.isRawMode());
+        QTRY_COMPARE(currentIndex(), *problems[2].startIndex);
+        QTRY_VERIFY(toEnd->isVisibleTo(details));
         toEnd->click();
         QTRY_COMPARE(currentIndex(), *problems[2].endIndex);
         QTRY_COMPARE(details->details().record.type, QStringLiteral("tool_call_end"));
-
-        // The end is folded into its card in the timeline: going to it shows the raw rows.
-        QVERIFY(window.isRawMode());
+        QTest::keyClick(&window, Qt::Key_R);
+        QVERIFY(!window.isRawMode());
+        QTRY_COMPARE(currentIndex(), *problems[2].startIndex);
+        QTest::keyClick(&window, Qt::Key_R);
+        QTRY_COMPARE(currentIndex(), *problems[2].startIndex);
+        QTRY_COMPARE(details->details().record.index, *problems[2].startIndex);
+        toEnd->click();
+        QTRY_COMPARE(currentIndex(), *problems[2].endIndex);
 
         // j and k move one event.
         QTest::keyClick(&window, Qt::Key_J);
@@ -243,6 +260,7 @@ private slots:
         const qint64 after = currentIndex();
         QTest::keyClick(&window, Qt::Key_K);
         QTRY_VERIFY(currentIndex() < after);
+        QTRY_COMPARE(details->details().record.index, currentIndex());
 
         // A value saved to a file is the value, whole.
         QModelIndex content;
