@@ -109,7 +109,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->addWidget(events);
     m_splitter->addWidget(m_details);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 250, 760, 330 }); // a starting split; the user's own comes back next time
+    // A starting split (the user's own comes back next time): the room list wide enough for its ids, events and
+    // problem calls.
+    m_splitter->setSizes({ 360, 680, 320 });
     setCentralWidget(m_splitter);
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);

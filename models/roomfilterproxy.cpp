@@ -29,9 +29,9 @@ void RoomFilterProxy::refilter()
     invalidateFilter();
 }
 
-void RoomFilterProxy::setWithFailedCalls(bool on)
+void RoomFilterProxy::setWithProblemCalls(bool on)
 {
-    m_failed = on;
+    m_problems = on;
     refilter();
 }
 
@@ -55,7 +55,7 @@ void RoomFilterProxy::setActiveWithin(qint64 micros)
 
 int RoomFilterProxy::activeFilters() const
 {
-    return int(m_failed) + int(m_blocked) + int(!m_channelType.isEmpty()) + int(m_within > 0);
+    return int(m_problems) + int(m_blocked) + int(!m_channelType.isEmpty()) + int(m_within > 0);
 }
 
 QStringList RoomFilterProxy::channelTypes() const
@@ -74,7 +74,7 @@ bool RoomFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     if (!QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent))
         return false;
     const RoomSummary& r = m_rooms->rooms().at(sourceRow);
-    if (m_failed && r.failed == 0)
+    if (m_problems && r.failed + r.refused + r.unserved == 0)
         return false;
     if (m_blocked && r.blockedCount == 0)
         return false;

@@ -13,11 +13,11 @@ class RoomFilterProxy : public QSortFilterProxyModel
 public:
     explicit RoomFilterProxy(RoomListModel* rooms, QObject* parent = nullptr);
 
-    void setWithFailedCalls(bool on);
+    void setWithProblemCalls(bool on); // failed, refused or never answered: the Problems column
     void setWithBlockedRows(bool on);
     void setChannelType(const QString& type); // empty: any
     void setActiveWithin(qint64 micros); // 0: any time
-    bool withFailedCalls() const { return m_failed; }
+    bool withProblemCalls() const { return m_problems; }
     bool withBlockedRows() const { return m_blocked; }
     const QString& channelType() const { return m_channelType; }
     qint64 activeWithin() const { return m_within; }
@@ -33,7 +33,7 @@ private:
     void findNewest();
 
     RoomListModel* m_rooms;
-    bool m_failed = false;
+    bool m_problems = false;
     bool m_blocked = false;
     QString m_channelType;
     qint64 m_within = 0;

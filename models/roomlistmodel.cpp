@@ -60,7 +60,7 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
             ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
             : QVariant();
     case Qt::ForegroundRole:
-        if ((index.column() == FailedColumn && r.failed + r.refused + r.unserved > 0)
+        if ((index.column() == ProblemsColumn && r.failed + r.refused + r.unserved > 0)
             || (index.column() == BlockedColumn && r.blockedCount > 0))
             return QBrush(Presentation::problemColour());
         return {};
@@ -83,7 +83,7 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         return count(r.eventCount);
     case ToolCallsColumn:
         return count(r.toolCalls);
-    case FailedColumn:
+    case ProblemsColumn:
         return count(r.failed + r.refused + r.unserved);
     case BlockedColumn:
         return count(r.blockedCount);
@@ -102,8 +102,8 @@ QVariant RoomListModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal)
         return {};
-    if (role == Qt::ToolTipRole && section == FailedColumn)
-        return tr("Tool calls that failed, were refused or were never answered");
+    if (role == Qt::ToolTipRole && section == ProblemsColumn)
+        return tr("Problem calls: tool calls that failed, were refused or were never answered");
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -115,8 +115,8 @@ QVariant RoomListModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Events");
     case ToolCallsColumn:
         return tr("Tools");
-    case FailedColumn:
-        return tr("Failed");
+    case ProblemsColumn:
+        return tr("Problems");
     case BlockedColumn:
         return tr("Blocked");
     case LastActivityColumn:

@@ -11,13 +11,14 @@ class RoomListModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column {
+        // What a reviewer scans first comes first: a narrow list still shows the events and the problems.
         RoomColumn,
-        SystemColumn,
         EventsColumn,
-        ToolCallsColumn,
-        FailedColumn,
+        ProblemsColumn, // failed, refused or never answered calls
         BlockedColumn,
+        ToolCallsColumn,
         LastActivityColumn,
+        SystemColumn,
         NUM_COLUMNS
     };
     enum Roles { RoomIdRole = Qt::UserRole, NativeIdRole, SortRole, FilterRole };

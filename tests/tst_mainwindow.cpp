@@ -38,6 +38,8 @@
 #include <QSignalSpy>
 #include <QStyle>
 #include <QTableWidget>
+#include <QHeaderView>
+#include <QSettings>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -813,7 +815,10 @@ private slots:
 
     void roomFilter()
     {
+        // A first run (no saved layout) in the size it takes on a desktop screen.
+        QSettings().remove(QStringLiteral("window"));
         MainWindow window;
+        window.resize(1500, 900);
         window.show();
         QSignalSpy shown(&window, &MainWindow::roomsShown);
         window.openPath(
@@ -849,10 +854,17 @@ private slots:
             out.sort();
             return out;
         };
-        QVERIFY(trigger(QStringLiteral("With Failed Calls")));
-        QCOMPARE(names(), QStringList { QStringLiteral("edge-tool-failed") });
+        // The rooms with a number in the Problems column: failed, refused or unanswered calls.
+        QVERIFY(trigger(QStringLiteral("With Problem Calls (failed, refused, unanswered)")));
+        QCOMPARE(names(),
+            QStringList({ QStringLiteral("edge-stream-interrupted"), QStringLiteral("edge-tool-failed"),
+                QStringLiteral("edge-tool-refused-hook"), QStringLiteral("edge-tool-refused-policy") }));
         QCOMPARE(window.roomList()->showButton()->text(), QStringLiteral("Show (1)"));
-        trigger(QStringLiteral("With Failed Calls"));
+        // The column is seen at the window's default width, not cut off.
+        const QHeaderView* header = window.roomList()->view()->header();
+        QVERIFY(header->sectionViewportPosition(RoomListModel::ProblemsColumn) + header->sectionSize(RoomListModel::ProblemsColumn)
+            <= window.roomList()->view()->viewport()->width());
+        trigger(QStringLiteral("With Problem Calls (failed, refused, unanswered)"));
         QVERIFY(trigger(QStringLiteral("With Blocked Rows")));
         QCOMPARE(names(),
             QStringList({ QStringLiteral("edge-blocked-ai-output"), QStringLiteral("edge-blocked-inbound"),

@@ -46,12 +46,13 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setMinimumSectionSize(40);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
     m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setMinimumWidth(220);
 
     m_show->setObjectName(QStringLiteral("roomShow"));
     m_show->setPopupMode(QToolButton::InstantPopup);
-    m_show->setToolTip(tr("Only rooms with failed calls, blocked rows, a channel type or recent activity"));
+    m_show->setToolTip(tr("Only rooms with problem calls, blocked rows, a channel type or recent activity"));
     m_show->setMenu(new QMenu(m_show));
     connect(m_show->menu(), &QMenu::aboutToShow, this, &RoomListView::fillShowMenu);
     showActiveFilters();
@@ -83,12 +84,12 @@ void RoomListView::fillShowMenu()
     // Built when it opens: the channel types are the rooms' own.
     QMenu* menu = m_show->menu();
     menu->clear();
-    QAction* failed = menu->addAction(tr("With &Failed Calls"), this, [this](bool on) {
-        m_proxy->setWithFailedCalls(on);
+    QAction* failed = menu->addAction(tr("With &Problem Calls (failed, refused, unanswered)"), this, [this](bool on) {
+        m_proxy->setWithProblemCalls(on);
         showActiveFilters();
     });
     failed->setCheckable(true);
-    failed->setChecked(m_proxy->withFailedCalls());
+    failed->setChecked(m_proxy->withProblemCalls());
     QAction* blocked = menu->addAction(tr("With &Blocked Rows"), this, [this](bool on) {
         m_proxy->setWithBlockedRows(on);
         showActiveFilters();
@@ -128,7 +129,7 @@ void RoomListView::fillShowMenu()
     }
     menu->addSeparator();
     menu->addAction(tr("Show All Rooms"), this, [this] {
-        m_proxy->setWithFailedCalls(false);
+        m_proxy->setWithProblemCalls(false);
         m_proxy->setWithBlockedRows(false);
         m_proxy->setChannelType({});
         m_proxy->setActiveWithin(0);
