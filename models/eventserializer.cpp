@@ -85,6 +85,7 @@ QByteArray callJson(const ToolCallRecord& c)
     o.addOrNull("duration_from", c.durationSource);
     o.addOrNull("status", c.status);
     o.add("outcome", c.outcome);
+    o.addOrNull("blocked_by", c.blockedBy);
     o.add("pairing", c.pairing);
     o.addOrNull("error", c.error);
     addOrNull(o, "result_index", c.resultIndex);

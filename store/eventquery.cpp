@@ -58,10 +58,15 @@ QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& bin
                               "kind = 'ai_response'), 9223372036854775807)");
         binds << roomId << f.groups.first() << roomId << f.groups.first();
     }
-    if (f.blockedOnly)
+    if (f.blockedOnly && f.timelineItems) {
+        // A blocked call's card: its start is not a blocked row, its end (folded into the card) is.
+        sql += QStringLiteral(" AND (events.blocked = 1 OR ") + outcomeOf(QStringLiteral("events"), true)
+            + QStringLiteral(" = 'blocked')");
+    } else if (f.blockedOnly) {
         sql += QStringLiteral(" AND events.blocked = 1");
-    else if (f.hidesBlocked())
+    } else if (f.hidesBlocked()) {
         sql += QStringLiteral(" AND events.blocked = 0");
+    }
     if (f.topLevelOnly)
         sql += QStringLiteral(" AND events.parent_id IS NULL");
     if (f.afterMicros) {
@@ -160,7 +165,9 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     rows.timelineItems = false;
     // Placeholders bind in the order they appear in the text: the select list, then the WHERE clause.
     auto direct = [&](QVariantList& binds) -> QString {
-        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds) + QLatin1Char(')');
+        // An event shown is a row of the raw rows: under blocked:only a blocked card's start is not one.
+        return QStringLiteral("(1") + predicate(rows, QStringLiteral("events"), binds)
+            + (f.blockedOnly ? QStringLiteral(" AND events.blocked = 1") : QString()) + QLatin1Char(')');
     };
     auto item = [&](QVariantList& binds) -> QString {
         return QStringLiteral("(CASE WHEN ") + folded + QStringLiteral(" != 0 THEN 0 ELSE ") + itemMatch(rows, binds)

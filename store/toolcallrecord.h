@@ -44,6 +44,7 @@ struct ToolCallRecord
     std::optional<qint64> resultIndex; // where the result is, when it is not the end row itself
     bool synthetic = false; // the end or result was made up by the source system, not the agent
     bool ambiguous = false; // a guessed pair that overlaps another call of the same name
+    QString blockedBy; // the hook that blocked it, when its end row is blocked
 };
 
 Q_DECLARE_METATYPE(ToolCallRecord)

@@ -446,6 +446,27 @@ private slots:
         QCOMPARE(indexes(QStringLiteral("tool:lookup_order -outcome:served"), false), QVector<qint64>({ 9, 14, 15 }));
     }
 
+    // A blocked call's card says who blocked it, and blocked:only shows it in the timeline (its start is not a
+    // blocked row, so the card was hidden while "X of Y" counted its end).
+    void aBlockedCardIsABlockedItem()
+    {
+        Workspace& ws = m_fixtures.get(QStringLiteral("edge_cases.sqlite"));
+        const qint64 id = ws.findRooms(QStringLiteral("edge-blocked-ai-output")).first();
+        EventFilter only = FilterQuery::parse(QStringLiteral("blocked:only")).filter;
+        only.timelineItems = true;
+        PageRequest all;
+        all.limit = 1000;
+        // The card (at its start, 3) and the blocked message (5).
+        QCOMPARE(indices(ws.listEvents(id, only, all)), QVector<qint64>({ 3, 5 }));
+        const RowIndex index = ws.indexRows(id, only, 4);
+        QCOMPARE(index.rows, 2);
+        QCOMPARE(index.shown, 2); // the events shown: the blocked rows, the call's end and the message
+        const std::optional<ToolCallRecord> call = ws.toolCallAt(id, 3);
+        QVERIFY(call);
+        QCOMPARE(call->outcome, QStringLiteral("blocked"));
+        QCOMPARE(call->blockedBy, QStringLiteral("pii_guard"));
+    }
+
     // correlation:ID shows every row of that turn, in every source system: a RoomKit turn is read only within
     // its AI response's span (group_id has no index), so a row outside it would go missing.
     void aTurnShowsAllItsRows_data()

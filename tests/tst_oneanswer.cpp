@@ -74,9 +74,12 @@ public:
         return {};
     }
 
-    bool inScope(const EventRecord& r) const
+    // `asItem`: as a timeline item, where blocked:only also shows the card of a blocked call (its start is not
+    // a blocked row; its end, folded into the card, is).
+    bool inScope(const EventRecord& r, bool asItem = false) const
     {
-        if (m_f.blockedOnly ? !r.isBlocked() : (m_f.hidesBlocked() && r.isBlocked()))
+        const bool blocked = r.isBlocked() || (asItem && outcomeOf(r, true) == QLatin1String("blocked"));
+        if (m_f.blockedOnly ? !blocked : (m_f.hidesBlocked() && r.isBlocked()))
             return false;
         if (m_f.afterMicros && !(r.createdMicros > *m_f.afterMicros))
             return false;
@@ -127,7 +130,7 @@ public:
         }
         QVector<qint64> out;
         for (const EventRecord& r : m_room.rows) {
-            if ((r.flags & EventFlags::Folded) || !inScope(r))
+            if ((r.flags & EventFlags::Folded) || !inScope(r, true))
                 continue;
             bool match = matches(r, true);
             if (!match && r.kind == QLatin1String("tool_call")) {

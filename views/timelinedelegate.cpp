@@ -367,7 +367,11 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         p->drawRoundedRect(QRectF(g.frame).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
         p->fillRect(QRect(g.frame.left(), g.frame.top() + 3, 4, g.frame.height() - 6), colour);
         // Line 1: the call, and how it ended.
-        QList<QPair<QString, QColor>> pills { { Presentation::outcomeLabel(outcome), colour } };
+        // A blocked call says by whom, as its end row does (the end is folded into the card).
+        const QString label = call && !call->blockedBy.isEmpty()
+            ? Presentation::outcomeLabel(outcome) + tr(" by %1").arg(call->blockedBy)
+            : Presentation::outcomeLabel(outcome);
+        QList<QPair<QString, QColor>> pills { { label, colour } };
         const int free = drawPillsRight(p, g.header, pills);
         QFont bold = option.font;
         bold.setBold(true);
