@@ -814,6 +814,10 @@ void MainWindow::updateStatus()
         return;
     }
     QString text = tr("showing %L1 of %L2 events").arg(shown).arg(total);
+    // The timeline folds rows into items (a call's start and end are one card): say how many items, when
+    // that is not the number of events (14 rows shown as 11 items read as a wrong count).
+    if (!isRawMode() && m_eventModel->isIndexed() && m_eventModel->rowCount() != shown)
+        text += m_eventModel->rowCount() == 1 ? tr(" as 1 item") : tr(" as %L1 items").arg(m_eventModel->rowCount());
     // A room still importing is read again once it is whole; until then the list's count runs ahead of it.
     if (isImporting()) {
         for (const RoomSummary& r : m_roomModel->rooms()) {

@@ -122,12 +122,12 @@ private slots:
                 picked = r.nativeId;
         QCOMPARE(picked, QStringLiteral("edge-parallel-same-tool"));
         QTRY_COMPARE(window.eventModel()->rowCount(), 16);
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 24 of 24 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 24 of 24 events as 16 items"));
 
         // A room with blocked rows: they are left out by default, and the status says so. The timeline shows
         // the one call as one card; the raw rows show its end on its own.
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-blocked-inbound")));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
         QTRY_COMPARE(window.eventModel()->rowCount(), 9);
         QVERIFY(!window.isRawMode());
         QTest::keyClick(&window, Qt::Key_R);
@@ -148,10 +148,10 @@ private slots:
         QVERIFY(shown.wait(10000));
         QCOMPARE(window.roomModel()->rowCount(), 2);
         QVERIFY(selectRoomNamed(window, QStringLiteral("ef4a2f")));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 24 of 24 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 24 of 24 events as 17 items"));
         QVERIFY(window.summaryText().contains(QLatin1String("Events rolled up for 2026-05-04T12:07:29")));
         QVERIFY(selectRoomNamed(window, QStringLiteral("__main__")));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 101 of 101 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 101 of 101 events as 89 items"));
         QCOMPARE(window.summaryText(), QString());
     }
 
@@ -316,7 +316,7 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events as 14 items"));
         EventListModel* model = window.eventModel();
         auto shownIndexes = [model] {
             QVector<qint64> out;
@@ -392,7 +392,13 @@ private slots:
         QTRY_VERIFY(bar->completions().contains(QStringLiteral("tool:delete_account")));
         QVERIFY(!bar->completions().contains(QStringLiteral("tool:get_tracking")));
         bar->edit()->clear();
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of %1 events").arg(model->totalCount()));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 6 of 6 events as 5 items"));
+        QCOMPARE(model->totalCount(), 6);
+        // The raw rows are the events themselves: no items to count apart.
+        QTest::keyClick(&window, Qt::Key_R);
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 6 of 6 events"));
+        QTest::keyClick(&window, Qt::Key_R);
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 6 of 6 events as 5 items"));
         QVERIFY(window.timeline()->emptyText().isEmpty());
     }
 
@@ -410,7 +416,7 @@ private slots:
         QVERIFY(window.filterDock()->isVisible());
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-blocked-inbound")));
         // The manifest: 13 events, 3 of them blocked (hidden by default), 7 messages.
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
         FilterPane* pane = window.filterPane();
         FacetModel* facets = pane->model();
         FilterBar* bar = window.filterBar();
@@ -424,7 +430,7 @@ private slots:
 
         pane->blockedChoice()->button(1)->click(); // Include
         QCOMPARE(bar->edit()->text(), QStringLiteral("blocked:include"));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 13 of 13 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 13 of 13 events as 12 items"));
         QTRY_COMPARE(count(QStringLiteral("type"), QStringLiteral("message")), 7);
         QCOMPARE(count(QStringLiteral("channel"), QStringLiteral("ws-web")), 4);
 
@@ -492,7 +498,7 @@ private slots:
         // Hidden, the panes cost nothing; shown again they count what they missed.
         window.filterDock()->hide();
         bar->setText(QString());
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
         window.filterDock()->show();
         QTRY_COMPARE(facets->counts().shown, 10);
     }
@@ -507,7 +513,7 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events as 14 items"));
         SearchBar* search = window.searchBar();
         window.timeline()->setFocus();
         QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
@@ -518,7 +524,7 @@ private slots:
         QTRY_COMPARE(window.searchMatches(), QVector<qint64>({ 8 }));
         QTRY_COMPARE(window.timeline()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index, 8);
         QTRY_COMPARE(search->positionText(), QStringLiteral("1 of 1"));
-        QCOMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events")); // nothing hidden
+        QCOMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events as 14 items")); // nothing hidden
 
         // Under a filter of messages, A-404 is in two of them.
         window.filterBar()->setText(QStringLiteral("type:message"));
