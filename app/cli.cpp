@@ -144,7 +144,11 @@ public:
             if (v.name == verb)
                 return (this->*v.run)(args);
         }
-        usage(QStringLiteral("unknown verb '%1'").arg(verb));
+        QStringList verbs;
+        for (const VerbSpec& v : verbSpecs())
+            verbs << v.name;
+        usage(QStringLiteral("'%1' is neither a verb nor a file; the verbs are %2")
+                  .arg(verb, verbs.join(QStringLiteral(", "))));
     }
 
 private:
@@ -701,7 +705,11 @@ QString manPage()
 bool isCliInvocation(const QStringList& arguments)
 {
     const QString first = arguments.value(1);
-    return isVerb(first) || first == QLatin1String("--help") || first == QLatin1String("-h")
+    // A bare word that names no file is a verb mistyped (`sightline exprot`): a usage error, never a window
+    // that tries to open it.
+    static const QRegularExpression word(QStringLiteral("^[a-z][a-z-]*$"));
+    const bool mistypedVerb = word.match(first).hasMatch() && !QFileInfo::exists(first);
+    return isVerb(first) || mistypedVerb || first == QLatin1String("--help") || first == QLatin1String("-h")
         || first == QLatin1String("--version") || first == QLatin1String("-v") || first == QLatin1String("help");
 }
 

@@ -472,6 +472,8 @@ private slots:
         QTest::newRow("bad time") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"),
             QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after"), QStringLiteral("yesterday") }
                                   << "a date or a date and time";
+        QTest::newRow("a verb mistyped") << QStringList { QStringLiteral("exprot"), QStringLiteral("STORE") }
+                                         << "'exprot' is neither a verb nor a file; the verbs are import, rooms";
         QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"),
             QStringLiteral("--colour") } << "Unknown option";
         QTest::newRow("no source") << QStringList { QStringLiteral("rooms") } << "exactly one SOURCE";
