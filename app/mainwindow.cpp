@@ -371,8 +371,12 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(tr("Open a RoomKit store or a Sightline workspace"));
     connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a store or workspace"), QString(),
-            tr("Stores and workspaces (*.sqlite *.sqlite3 *.db *.sightline);;All files (*)"));
+        // Every format Sightline reads is offered by default: the logs too, not only the databases.
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a store, a log or a workspace"), QString(),
+            tr("Everything Sightline reads (*.sqlite *.sqlite3 *.db *.sightline *.jsonl *.ndjson *.json *.md);;"
+               "RoomKit stores and workspaces (*.sqlite *.sqlite3 *.db *.sightline);;"
+               "AG-UI thread logs (*.jsonl *.ndjson *.json);;"
+               "CraftBot logs (*.md sessions.db);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });

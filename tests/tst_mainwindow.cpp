@@ -41,6 +41,8 @@
 #include <QHeaderView>
 #include <QSettings>
 #include <QTest>
+#include <QTimer>
+#include <QFileDialog>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -799,6 +801,30 @@ private slots:
         QCOMPARE(QApplication::style()->name(), QStringLiteral("fusion"));
         system->trigger();
         QVERIFY(QApplication::palette().color(QPalette::Base).lightness() >= 128);
+    }
+
+    // File > Open offers every format Sightline reads by default, the logs too (it offered databases only).
+    void openOffersTheLogs()
+    {
+        MainWindow window;
+        window.show();
+        QAction* open = nullptr;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence::Open)
+                open = a;
+        }
+        QVERIFY(open);
+        QStringList filters;
+        QTimer::singleShot(0, &window, [&] {
+            QTRY_VERIFY(window.findChild<QFileDialog*>());
+            QFileDialog* dialog = window.findChild<QFileDialog*>();
+            filters = dialog->nameFilters();
+            dialog->reject();
+        });
+        open->trigger();
+        QVERIFY(!filters.isEmpty());
+        for (const char* pattern : { "*.sqlite", "*.sightline", "*.jsonl", "*.md" })
+            QVERIFY2(filters.first().contains(QLatin1String(pattern)), qPrintable(filters.first()));
     }
 
     void shortcutsAreListed()
