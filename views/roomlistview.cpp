@@ -42,12 +42,15 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the source's own order until the user sorts
     m_view->setAlternatingRowColors(true);
     m_view->setAllColumnsShowFocus(true);
-    // Counts size to their contents; the room's name takes what is left, but never less than a readable width.
+    // Counts size to their contents; the room's id starts at a readable width the user can change (as the
+    // column that takes what is left it was squeezed to a hundred pixels by the counts beside it), and the
+    // columns past the list's width scroll.
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setMinimumSectionSize(40);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
-    m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
+    m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Interactive);
+    m_view->header()->resizeSection(RoomListModel::RoomColumn, m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 26);
     m_view->setMinimumWidth(220);
 
     m_show->setObjectName(QStringLiteral("roomShow"));

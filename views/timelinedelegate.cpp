@@ -349,13 +349,24 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         QString body = e.text;
         if (e.flags & EventFlags::Cancelled)
             body += tr(" [cut short]");
-        paintHighlights(p, g.body, body, true);
-        p->drawText(g.body, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, body);
-        if (!expanded
+        // A message taller than its closed bubble shows the whole lines that fit, and the hint on a line of
+        // its own under them (drawn over the last line, it hid the text it stood on).
+        QRect textRect = g.body;
+        const int line = option.fontMetrics.lineSpacing();
+        const bool cut = !expanded
             && option.fontMetrics.boundingRect(QRect(0, 0, g.body.width(), 1 << 24), Qt::TextWordWrap, body).height()
-                > g.body.height()) {
+                > g.body.height();
+        if (cut)
+            textRect.setHeight(std::max(1, g.body.height() / line - 1) * line);
+        p->save();
+        p->setClipRect(textRect, Qt::IntersectClip);
+        paintHighlights(p, textRect, body, true);
+        p->drawText(textRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, body);
+        p->restore();
+        if (cut) {
             p->setPen(dim);
-            p->drawText(g.body, Qt::AlignRight | Qt::AlignBottom, tr("… Enter shows all"));
+            p->drawText(QRect(g.body.left(), textRect.bottom() + 1, g.body.width(), g.body.bottom() - textRect.bottom()),
+                Qt::AlignRight | Qt::AlignVCenter, tr("… Enter shows all"));
         }
         break;
     }
