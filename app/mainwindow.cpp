@@ -765,6 +765,7 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     m_importProblems.clear();
     m_eventModel->setRoom(0);
     m_roomModel->setRooms({});
+    m_resultsDock->clear();
     m_store->open(workspacePath, importSources);
 }
 

@@ -9,6 +9,7 @@ struct SearchHit
 {
     qint64 roomId = 0;
     QString room; // the room's native id
+    QString roomTitle; // its title, when it has one
     qint64 index = 0;
     QString type;
     qint64 createdMicros = 0; // 0: no time

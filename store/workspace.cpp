@@ -536,14 +536,21 @@ SearchHits Workspace::searchRooms(const QString& text, int limit, bool includeBl
         return hits;
     QSqlQuery q
         = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.type, e.created_us, "
-                              "coalesce(e.text, e.tool_name, '') FROM events e JOIN rooms r ON r.id = e.room_id "
+                              "coalesce(e.text, e.tool_name, ''), r.title FROM events e JOIN rooms r ON r.id = e.room_id "
                               "WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
                 + (includeBlocked ? QString() : QStringLiteral(" AND e.blocked = 0"))
                 + QStringLiteral(" ORDER BY e.room_id, e.seq LIMIT ?"),
             { ftsQuery(text, false), limit });
     while (q.next()) {
-        hits.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(), q.value(3).toString(),
-            q.value(4).toLongLong(), q.value(5).toString() });
+        SearchHit hit;
+        hit.roomId = q.value(0).toLongLong();
+        hit.room = q.value(1).toString();
+        hit.index = q.value(2).toLongLong();
+        hit.type = q.value(3).toString();
+        hit.createdMicros = q.value(4).toLongLong();
+        hit.text = q.value(5).toString();
+        hit.roomTitle = q.value(6).toString();
+        hits.append(hit);
     }
     return hits;
 }

@@ -589,6 +589,25 @@ private slots:
         QTRY_COMPARE(window.roomList()->currentRoom(), other->data(0, Qt::UserRole).toLongLong());
         QTRY_COMPARE(window.eventList()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index,
             other->text(1).toLongLong());
+
+        // One hit is "1 event"; a long search is elided in the title (a dock's title sets its least width).
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("searchResultsDock"));
+        search->edit()->selectAll();
+        QTest::keyClicks(search->edit(), QStringLiteral("\"also A-404\""));
+        QTest::keyClick(search->edit(), Qt::Key_F, Qt::ControlModifier | Qt::AltModifier);
+        QTRY_COMPARE(results->topLevelItemCount(), 1);
+        QTRY_VERIFY2(dock->windowTitle().startsWith(QLatin1String("Search Results: 1 event holding")),
+            qPrintable(dock->windowTitle()));
+        search->edit()->setText(QString(300, QLatin1Char('w')));
+        QTest::keyClick(search->edit(), Qt::Key_F, Qt::ControlModifier | Qt::AltModifier);
+        QTRY_VERIFY(dock->windowTitle().contains(QLatin1String("holding")));
+        QVERIFY2(dock->windowTitle().size() < 100, qPrintable(dock->windowTitle()));
+        // Another source opened: the hits of this one are gone, and so is the dock.
+        QSignalSpy shownAgain(&window, &MainWindow::roomsShown);
+        window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("other.sqlite")));
+        QVERIFY(shownAgain.wait(10000));
+        QCOMPARE(results->topLevelItemCount(), 0);
+        QVERIFY(!dock->isVisible());
     }
 
     // A store never opened before: its biggest room shows after its first batch while the rest imports in the

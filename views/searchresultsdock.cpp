@@ -20,22 +20,50 @@ SearchResultsDock::SearchResultsDock(QWidget* parent)
     });
 }
 
+namespace {
+// The searched text as the title quotes it: a long one elided, since a dock's title sets its least width (a
+// long search widened the window past the screen).
+QString quotedText(const QString& text)
+{
+    const QString simple = text.simplified();
+    return simple.size() > 40 ? simple.left(39) + QStringLiteral("…") : simple;
+}
+} // namespace
+
 void SearchResultsDock::searching(const QString& text)
 {
     show();
     m_tree->clear();
-    setWindowTitle(tr("Search Results: looking for “%1”…").arg(text));
+    setWindowTitle(tr("Search Results: looking for “%1”…").arg(quotedText(text)));
+}
+
+void SearchResultsDock::clear()
+{
+    m_tree->clear();
+    setWindowTitle(tr("Search Results"));
+    hide();
+}
+
+int SearchResultsDock::hitCount() const
+{
+    return m_tree->topLevelItemCount();
 }
 
 void SearchResultsDock::setResults(const QString& text, const SearchHits& hits)
 {
     m_tree->clear();
     setWindowTitle(hits.size() >= Limit
-            ? tr("Search Results: the first %1 events holding “%2”").arg(QLocale().toString(Limit), text)
-            : tr("Search Results: %1 events holding “%2”").arg(QLocale().toString(hits.size()), text));
+            ? tr("Search Results: the first %1 events holding “%2”").arg(QLocale().toString(Limit), quotedText(text))
+            : hits.size() == 1 ? tr("Search Results: 1 event holding “%1”").arg(quotedText(text))
+                               : tr("Search Results: %1 events holding “%2”")
+                                     .arg(QLocale().toString(hits.size()), quotedText(text)));
     QList<QTreeWidgetItem*> items;
     for (const SearchHit& hit : hits) {
-        auto* item = new QTreeWidgetItem({ hit.room, QString::number(hit.index),
+        // A room by its title when it has one (an AG-UI thread's id says little), its id beside it.
+        const QString room = hit.roomTitle.isEmpty() || hit.roomTitle == hit.room
+            ? hit.room
+            : QStringLiteral("%1 (%2)").arg(hit.roomTitle.simplified().left(60), hit.room);
+        auto* item = new QTreeWidgetItem({ room, QString::number(hit.index),
             hit.createdMicros
                 ? QDateTime::fromMSecsSinceEpoch(hit.createdMicros / 1000).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
                 : QString(),
@@ -43,6 +71,7 @@ void SearchResultsDock::setResults(const QString& text, const SearchHits& hits)
         item->setData(0, Qt::UserRole, hit.roomId);
         item->setData(1, Qt::UserRole, hit.index);
         item->setToolTip(4, hit.text.left(2000));
+        item->setToolTip(0, room);
         items << item;
     }
     m_tree->addTopLevelItems(items);

@@ -17,6 +17,8 @@ public:
     static constexpr int Limit = 1000; // the first this many are listed
     void searching(const QString& text); // shown, emptied, until the results come
     void setResults(const QString& text, const SearchHits& hits);
+    void clear(); // emptied and hidden: another workspace's hits would lead nowhere
+    int hitCount() const;
     QTreeWidget* tree() const { return m_tree; }
 
 signals:
