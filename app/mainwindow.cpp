@@ -2,6 +2,7 @@
 
 #include "demo/demostore.h"
 #include "detailspane.h"
+#include "eventactions.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
 #include "filterbar.h"
@@ -71,6 +72,15 @@ MainWindow::MainWindow(QWidget* parent)
     , m_filterPane(new FilterPane(this))
     , m_filterDock(new QDockWidget(tr("Filters"), this))
     , m_searchBar(new SearchBar(this))
+    , m_eventActions(new EventActions(
+          [this](const EventRecord&) {
+              for (const RoomSummary& r : m_roomModel->rooms()) {
+                  if (r.id == m_eventModel->roomId())
+                      return tr("%1, room %2").arg(r.sourcePath, r.nativeId);
+              }
+              return QString();
+          },
+          this))
     , m_resultsDock(new SearchResultsDock(this))
     , m_importStatus(new ImportStatus(this))
     , m_summary(new QLabel(this))
@@ -115,6 +125,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_splitter);
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
+    m_eventActions->attach(m_eventList);
+    m_eventActions->attach(m_timeline);
     addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
     m_resultsDock->hide();

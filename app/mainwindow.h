@@ -8,6 +8,7 @@ class SearchResultsDock;
 class FilterBar;
 class FilterPane;
 class SearchBar;
+class EventActions;
 class QTreeWidget;
 class QDockWidget;
 class EventListModel;
@@ -50,6 +51,7 @@ public:
     // The view showing the room's events now: the timeline, or the raw rows.
     QAbstractItemView* eventList() const;
     TimelineView* timeline() const { return m_timeline; }
+    EventActions* eventActions() const { return m_eventActions; }
     EventListView* rawList() const { return m_eventList; }
     bool isRawMode() const;
     void setRawMode(bool raw);
@@ -114,6 +116,7 @@ private:
     FilterPane* m_filterPane;
     QDockWidget* m_filterDock;
     SearchBar* m_searchBar;
+    EventActions* m_eventActions;
     SearchResultsDock* m_resultsDock; // matches across rooms
     ImportStatus* m_importStatus;
     QVector<qint64> m_matches; // the rows the search finds in the room, ascending

@@ -12,6 +12,7 @@
 #include "roomlistview.h"
 #include "searchbar.h"
 #include "sources/importer.h"
+#include "eventactions.h"
 #include "testsupport.h"
 #include "timehistogram.h"
 #include "timelinedelegate.h"
@@ -41,6 +42,7 @@
 #include <QHeaderView>
 #include <QSettings>
 #include <QTest>
+#include <QClipboard>
 #include <QTimer>
 #include <QFileDialog>
 #include <QToolButton>
@@ -306,6 +308,44 @@ private slots:
         QTest::keyClick(window.timeline(), Qt::Key_Space);
         QVERIFY(!card.data(EventListModel::ExpandedRole).toBool());
         QTRY_COMPARE(window.timeline()->visualRect(card).height(), closed);
+
+        // Ctrl+C copies the call whole as JSON (it copied the row's index), its arguments parsed.
+        const ToolCallRecord call = card.data(EventListModel::CallRole).value<ToolCallRecord>();
+        QGuiApplication::clipboard()->clear();
+        QTest::keyClick(window.timeline(), Qt::Key_C, Qt::ControlModifier);
+        const QJsonObject copied = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
+        QCOMPARE(copied.value(QLatin1String("tool_name")).toString(), call.toolName);
+        QCOMPARE(copied.value(QLatin1String("outcome")).toString(), call.outcome);
+        QVERIFY(copied.value(QLatin1String("arguments")).isObject());
+        // The card's menu: the call, its arguments, its result, the event, a reference to find it again.
+        std::unique_ptr<QMenu> menu(window.eventActions()->menuFor(card, &window));
+        QStringList items;
+        for (QAction* a : menu->actions())
+            items << a->text();
+        QCOMPARE(items,
+            QStringList({ QStringLiteral("Copy Call as JSON"), QStringLiteral("Copy Arguments"),
+                QStringLiteral("Copy Result"), QStringLiteral("Copy Event as JSON"),
+                QStringLiteral("Copy Reference (Source, Room, Index)") }));
+        menu->actions().at(1)->trigger();
+        QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()),
+            QJsonDocument::fromJson(call.arguments.toUtf8()));
+        menu->actions().at(4)->trigger();
+        const QString reference = QGuiApplication::clipboard()->text();
+        QVERIFY2(reference.contains(QLatin1String("card.sqlite")) && reference.contains(QLatin1String("edge-tool-failed"))
+                && reference.endsWith(QStringLiteral("index %1").arg(*call.startIndex)),
+            qPrintable(reference));
+        // A message copies its text.
+        QTest::keyClick(window.timeline(), Qt::Key_Home);
+        QModelIndex message;
+        for (int row = 0; row < window.eventModel()->rowCount() && !message.isValid(); ++row) {
+            const QModelIndex i = window.eventModel()->index(row, 0);
+            if (i.data(EventListModel::RecordRole).value<EventRecord>().type == QLatin1String("message"))
+                message = i;
+        }
+        QVERIFY(message.isValid());
+        window.timeline()->setCurrentIndex(message);
+        QTest::keyClick(window.timeline(), Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QGuiApplication::clipboard()->text(), message.data(EventListModel::RecordRole).value<EventRecord>().text);
     }
 
     // The filter bar: a filter typed and applied shows the cards it matches and says so in the status bar; a
