@@ -288,6 +288,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
     connect(m_filterBar, &FilterBar::filterChanged, this, [this](const EventFilter& filter) {
         m_filterPane->setFilter(filter);
+        // An active filter is seen at a glance: in the dock's title, and as the bar's tint (FilterBar).
+        m_filterDock->setWindowTitle(filter.terms() == 0 ? tr("Filters")
+                : filter.terms() == 1                     ? tr("Filters: 1 term active")
+                                                          : tr("Filters: %1 terms active").arg(filter.terms()));
         if (m_eventModel->roomId() != 0) {
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
             requestFacets();

@@ -15,6 +15,7 @@ struct FacetModel::Node
     QString group; // a channel's type
     QStringList fields; // a section's fields
     qint64 count = 0;
+    bool inRoom = true; // false: a value the filter names that the room shown has none of
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
@@ -157,19 +158,31 @@ void FacetModel::setCounts(const FacetCounts& counts)
         for (const FacetValue& v : it.value())
             values.insert(v.value, v.count);
     }
-    forEachNode([&](Node* n) { n->count = byField.value(n->field).value(n->value); });
+    // A value the filter names is listed even when this room has none of it (a filter carried over from
+    // another room or a restart), so that it can be seen and unticked.
+    addFilterValues();
+    forEachNode([&](Node* n) {
+        const auto field = byField.constFind(n->field);
+        n->inRoom = field != byField.constEnd() && field->contains(n->value);
+        n->count = n->inRoom ? field->value(n->value) : 0;
+    });
+}
+
+void FacetModel::addFilterValues()
+{
+    for (auto& section : m_sections) {
+        for (const QString& field : section->fields) {
+            addMissing(section.get(), field, anyOf(m_filter, field));
+            addMissing(section.get(), field, noneOf(m_filter, field));
+        }
+    }
 }
 
 void FacetModel::setFilter(const EventFilter& filter)
 {
     m_filter = filter;
     // A value the filter names shows even when the room has none of it.
-    for (auto& section : m_sections) {
-        for (const QString& field : section->fields) {
-            addMissing(section.get(), field, anyOf(filter, field));
-            addMissing(section.get(), field, noneOf(filter, field));
-        }
-    }
+    addFilterValues();
     forEachNode([](Node*) {}); // the ticks and strike-outs follow the filter
 }
 
@@ -385,6 +398,8 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole: {
         if (section)
             return {};
+        if (!n->inRoom && !m_counts.fields.isEmpty())
+            return tr("%1: this room has none; the filter names it (untick to clear)").arg(n->value);
         if (isExcluded(n))
             return tr("Left out: -%1:%2").arg(n->field, n->value);
         const QString events = n->count == 1 ? tr("1 event") : tr("%1 events").arg(QLocale().toString(n->count));
@@ -404,11 +419,13 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
         return Qt::Unchecked;
     }
     case Qt::FontRole: {
-        if (!section && !isExcluded(n))
+        const bool absent = !section && !n->inRoom && !m_counts.fields.isEmpty();
+        if (!section && !isExcluded(n) && !absent)
             return {};
         QFont font;
         font.setBold(section);
-        font.setStrikeOut(!section);
+        font.setStrikeOut(!section && isExcluded(n));
+        font.setItalic(absent); // named by the filter, not in this room
         return font;
     }
     case Qt::ForegroundRole:
@@ -423,6 +440,8 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
         return n->value;
     case CountRole:
         return n->count;
+    case InRoomRole:
+        return n->inRoom;
     case ExcludedRole:
         return isExcluded(n);
     default:

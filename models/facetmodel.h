@@ -19,7 +19,7 @@ class FacetModel : public QAbstractItemModel
     Q_OBJECT
 public:
     enum Column { ValueColumn, CountColumn, NUM_COLUMNS };
-    enum Roles { FieldRole = Qt::UserRole, ValueRole, CountRole, ExcludedRole };
+    enum Roles { FieldRole = Qt::UserRole, ValueRole, CountRole, ExcludedRole, InRoomRole };
 
     explicit FacetModel(QObject* parent = nullptr);
     ~FacetModel() override;
@@ -58,6 +58,7 @@ private:
     QModelIndex indexOf(const Node* n, int column = 0) const;
     Node* findOrInsert(Node* parent, const QString& field, const QString& value);
     void addMissing(Node* section, const QString& field, const QStringList& values);
+    void addFilterValues(); // the values the filter names, listed whether or not the room has them
     bool isTicked(const Node* n) const;
     // Runs `change` on every value and tells the views each section's rows changed.
     void forEachNode(const std::function<void(Node*)>& change);

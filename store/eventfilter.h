@@ -37,6 +37,19 @@ struct EventFilter
         return !includeBlocked && !blockedOnly && !outcomes.contains(QLatin1String("blocked"));
     }
 
+    // How many terms the filter holds (each value, word, bound, and blocked rows other than hidden): 0 when it
+    // lets every unblocked row through. What the window shows to make an active filter seen at a glance.
+    int terms() const
+    {
+        int n = int(words.size() + excludeWords.size()) + (afterMicros ? 1 : 0) + (beforeMicros ? 1 : 0)
+            + (includeBlocked || blockedOnly ? 1 : 0) + (topLevelOnly ? 1 : 0);
+        for (const QStringList* list : { &types, &excludeTypes, &kinds, &excludeKinds, &channels, &excludeChannels,
+                 &channelTypes, &excludeChannelTypes, &participants, &excludeParticipants, &tools, &excludeTools,
+                 &outcomes, &excludeOutcomes, &groups, &excludeGroups })
+            n += int(list->size());
+        return n;
+    }
+
     bool operator==(const EventFilter&) const = default;
 };
 

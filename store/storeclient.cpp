@@ -68,6 +68,8 @@ QString StoreClient::describe(Kind kind)
         return tr("reading the room's values for completion");
     case Kind::ProblemCall:
         return tr("finding the next failed call");
+    case Kind::Holder:
+        return tr("finding the card that holds the event");
     case Kind::Task:
         return tr("working on the workspace");
     }

@@ -2,6 +2,7 @@
 
 #include "filterquery.h"
 
+#include <QApplication>
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QHBoxLayout>
@@ -138,6 +139,27 @@ QString FilterBar::error() const
     return m_error->isHidden() ? QString() : m_error->text();
 }
 
+void FilterBar::updateTint()
+{
+    // A filter in force tints the field, so that a filter carried over from another room or a restart is seen;
+    // from the application's palette each time, so that it follows a change of theme.
+    QPalette tinted = QApplication::palette(m_edit);
+    if (m_active) {
+        const QColor base = tinted.color(QPalette::Base), mark = tinted.color(QPalette::Highlight);
+        tinted.setColor(QPalette::Base,
+            QColor((base.red() * 5 + mark.red()) / 6, (base.green() * 5 + mark.green()) / 6,
+                (base.blue() * 5 + mark.blue()) / 6));
+    }
+    m_edit->setPalette(tinted);
+}
+
+void FilterBar::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ApplicationPaletteChange)
+        updateTint();
+    QWidget::changeEvent(event);
+}
+
 QString FilterBar::note() const
 {
     return m_note->isHidden() ? QString() : m_note->text();
@@ -158,6 +180,8 @@ void FilterBar::apply(bool record, bool explain)
         return; // the last valid filter stays applied
     }
     showError({}, -1, false);
+    m_active = r.filter.terms() > 0;
+    updateTint();
     m_note->setText(r.note);
     m_note->setVisible(!r.note.isEmpty());
     if (text == m_appliedText && r.filter == m_filter)

@@ -27,6 +27,7 @@ public:
     const EventFilter& filter() const { return m_filter; } // the one applied
     QString error() const; // the mistake shown, empty when none
     QString note() const; // how the filter applied was read, when it may not be what was meant; else empty
+    bool isActive() const { return m_active; } // a filter with any term is in force (the field is tinted)
     // Sets the text and applies it (what a pane or a saved filter does).
     void setText(const QString& text);
     bool back(); // Alt+Left: the filter applied before this one
@@ -49,6 +50,8 @@ private:
     void apply(bool record, bool explain = true);
     void showError(const QString& message, int position, bool banner);
     void updateCompletions();
+    void updateTint();
+    void changeEvent(QEvent* event) override;
     void fillSavedMenu();
 
     QLineEdit* m_edit;
@@ -63,4 +66,5 @@ private:
     QString m_appliedText;
     QStringList m_history;
     int m_at = -1;
+    bool m_active = false;
 };

@@ -40,6 +40,21 @@ qint64 floorSecond(qint64 micros)
     return micros - ((micros % second) + second) % second;
 }
 
+// A span of seconds as people say it: "45 s", "2 min 12 s", "3 h 5 min", "2 days 4 h".
+QString spanText(qint64 s)
+{
+    if (s < 60)
+        return FilterPane::tr("%1 s").arg(s);
+    if (s < 3600)
+        return s % 60 ? FilterPane::tr("%1 min %2 s").arg(s / 60).arg(s % 60) : FilterPane::tr("%1 min").arg(s / 60);
+    if (s < 86400)
+        return (s / 60) % 60 ? FilterPane::tr("%1 h %2 min").arg(s / 3600).arg((s / 60) % 60)
+                             : FilterPane::tr("%1 h").arg(s / 3600);
+    const qint64 days = s / 86400, hours = (s / 3600) % 24;
+    const QString d = days == 1 ? FilterPane::tr("1 day") : FilterPane::tr("%1 days").arg(days);
+    return hours ? FilterPane::tr("%1 %2 h").arg(d).arg(hours) : d;
+}
+
 } // namespace
 
 FilterPane::FilterPane(QWidget* parent)
@@ -49,6 +64,7 @@ FilterPane::FilterPane(QWidget* parent)
     , m_histogram(new TimeHistogram(this))
     , m_from(new QDateTimeEdit(this))
     , m_to(new QDateTimeEdit(this))
+    , m_timeNote(new QLabel(this))
     , m_search(new QLineEdit(this))
     , m_model(new FacetModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
@@ -124,6 +140,11 @@ FilterPane::FilterPane(QWidget* parent)
     }
     quick->addStretch();
     timeLayout->addLayout(quick);
+    m_timeNote->setObjectName(QStringLiteral("timeNote"));
+    m_timeNote->setWordWrap(true);
+    m_timeNote->setForegroundRole(QPalette::PlaceholderText);
+    m_timeNote->hide();
+    timeLayout->addWidget(m_timeNote);
     layout->addWidget(time);
     connect(m_histogram, &TimeHistogram::rangeSelected, this,
         [this](qint64 from, qint64 to) { editTime(floorSecond(from), floorSecond(to) + second); });
@@ -196,6 +217,8 @@ void FilterPane::setCounts(const FacetCounts& counts)
         text += tr(", hidden");
     m_blockedCount->setText(text);
     if (otherSpan)
+        m_timeNote->hide();
+    if (otherSpan)
         showTime();
 }
 
@@ -225,6 +248,7 @@ void FilterPane::showTime()
 
 void FilterPane::editTime(std::optional<qint64> after, std::optional<qint64> before)
 {
+    m_timeNote->hide();
     EventFilter f = m_filter;
     f.afterMicros = after;
     f.beforeMicros = before;
@@ -240,6 +264,12 @@ void FilterPane::showLast(qint64 seconds)
     }
     const qint64 after = floorSecond(m_counts.lastMicros) - seconds * second;
     editTime(after > m_counts.firstMicros ? std::optional<qint64>(after) : std::nullopt, std::nullopt);
+    if (after <= m_counts.firstMicros) {
+        // A range longer than the room holds all of it: said, rather than a click that seems to do nothing.
+        m_timeNote->setText(tr("The room spans %1, all of it within the last %2.")
+                                .arg(spanText((m_counts.lastMicros - m_counts.firstMicros) / second), spanText(seconds)));
+        m_timeNote->show();
+    }
 }
 
 void FilterPane::showValuesMenu(const QPoint& pos)

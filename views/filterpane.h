@@ -38,6 +38,7 @@ public:
     TimeHistogram* histogram() const { return m_histogram; }
     QDateTimeEdit* fromEdit() const { return m_from; }
     QDateTimeEdit* toEdit() const { return m_to; }
+    QLabel* timeNote() const { return m_timeNote; } // says when a quick range holds the whole room
     // The time filter of the last `seconds` of the room (up to its last event); 0: all of it.
     void showLast(qint64 seconds);
 
@@ -56,6 +57,7 @@ private:
     TimeHistogram* m_histogram;
     QDateTimeEdit* m_from;
     QDateTimeEdit* m_to;
+    QLabel* m_timeNote;
     QLineEdit* m_search;
     FacetModel* m_model;
     QSortFilterProxyModel* m_proxy;
