@@ -42,6 +42,7 @@
 #include <QHeaderView>
 #include <QSettings>
 #include <QTest>
+#include <QFont>
 #include <QClipboard>
 #include <QTimer>
 #include <QFileDialog>
@@ -536,6 +537,40 @@ private slots:
                     .data(FacetModel::ExcludedRole)
                     .toBool());
         QCOMPARE(pane->blockedChoice()->checkedId(), 0);
+
+        // An active filter is seen at a glance: the dock's title counts its terms, the bar is tinted.
+        QCOMPARE(window.filterDock()->windowTitle(), QStringLiteral("Filters: 2 terms active"));
+        QVERIFY(bar->isActive());
+        QVERIFY(bar->edit()->palette().color(QPalette::Base) != QApplication::palette().color(QPalette::Base));
+
+        // A quick range longer than the room says so (the room spans a few minutes).
+        for (QToolButton* b : pane->findChildren<QToolButton*>()) {
+            if (b->text() == QLatin1String("1 day"))
+                b->click();
+        }
+        QVERIFY(pane->timeNote()->isVisible());
+        QVERIFY2(pane->timeNote()->text().contains(QLatin1String("all of it within the last 1 day")),
+            qPrintable(pane->timeNote()->text()));
+
+        // A filter carried to a room without its value: the value is listed (in italics, "this room has none")
+        // so that it can be unticked.
+        bar->setText(QStringLiteral("tool:delete_account"));
+        QVERIFY(!pane->timeNote()->isVisible());
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-plain-multichannel")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 0 of 11 events"));
+        QTRY_COMPARE(facets->counts().roomId, window.eventModel()->roomId());
+        const QModelIndex absent = facets->valueIndex(QStringLiteral("tool"), QStringLiteral("delete_account"));
+        QVERIFY(absent.isValid());
+        QVERIFY(!absent.data(FacetModel::InRoomRole).toBool());
+        QVERIFY(absent.data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(absent.data(Qt::ToolTipRole).toString().contains(QLatin1String("this room has none")));
+        QVERIFY(ticked(QStringLiteral("tool"), QStringLiteral("delete_account")));
+        QVERIFY(facets->setData(absent, Qt::Unchecked, Qt::CheckStateRole));
+        QCOMPARE(bar->edit()->text(), QString());
+        QCOMPARE(window.filterDock()->windowTitle(), QStringLiteral("Filters"));
+        QVERIFY(!bar->isActive());
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 11 of 11 events"));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-blocked-inbound")));
 
         // Hidden, the panes cost nothing; shown again they count what they missed.
         window.filterDock()->hide();

@@ -224,6 +224,9 @@ void FilterPane::setCounts(const FacetCounts& counts)
 
 void FilterPane::setFilter(const EventFilter& filter)
 {
+    // The note of a quick range is about that click: whatever filter comes next takes it away (showLast sets it
+    // after the filter it asked for has come back here).
+    m_timeNote->hide();
     m_filter = filter;
     m_model->setFilter(filter);
     m_blocked->button(filter.blockedOnly ? Only : filter.includeBlocked ? Include : Hide)->setChecked(true);
