@@ -19,6 +19,7 @@
 #include "searchresultsdock.h"
 #include "shortcutsdialog.h"
 #include "theme.h"
+#include "timelinedelegate.h"
 #include "timelineview.h"
 
 #include <QAction>
@@ -577,15 +578,24 @@ void MainWindow::showRoom(qint64 roomId)
     m_filterBar->setCompletions({});
     m_filterPane->clear();
     readAroundTheRoom(roomId);
-    QString summary;
+    QStringList banner;
+    bool guessedByDesign = false;
     for (const RoomSummary& r : m_roomModel->rooms()) {
-        if (r.id == roomId)
-            summary = r.summary;
+        if (r.id != roomId)
+            continue;
+        if (!r.summary.isEmpty())
+            banner << tr("<b>Before these events</b> (summarised by the agent): %1").arg(r.summary.toHtmlEscaped());
+        // CraftBot keeps no call ids: every pair is a guess. Said once for the room, so that the cards badge only
+        // what is doubtful (a badge on 5,822 cards of 5,823 said nothing).
+        guessedByDesign = r.system == QLatin1String("craftbot") && r.toolCalls > 0;
+        if (guessedByDesign) {
+            banner << tr("<b>Tool calls are paired by name and order</b>: CraftBot keeps no call ids. Only the "
+                         "pairs that overlapped another call of the same tool are marked ambiguous.");
+        }
     }
-    m_summary->setText(summary.isEmpty()
-            ? QString()
-            : tr("<b>Before these events</b> (summarised by the agent): %1").arg(summary.toHtmlEscaped()));
-    m_summary->setVisible(!summary.isEmpty());
+    m_timeline->timelineDelegate()->setPairsGuessedByDesign(guessedByDesign);
+    m_summary->setText(banner.join(QStringLiteral("<br>")));
+    m_summary->setVisible(!banner.isEmpty());
 }
 
 void MainWindow::requestFacets()

@@ -30,6 +30,23 @@ Look outcome(const QString& outcome)
     return { outcome, QString(), QColor(0x75, 0x75, 0x75) };
 }
 
+QString outcomeMeaning(const QString& value)
+{
+    if (value == QLatin1String("served"))
+        return QStringLiteral("Served: the tool ran and answered.");
+    if (value == QLatin1String("failed"))
+        return QStringLiteral("Failed: the tool ran and reported an error.");
+    if (value == QLatin1String("refused"))
+        return QStringLiteral("Refused: a gate or the handler turned the call down before it ran.");
+    if (value == QLatin1String("blocked"))
+        return QStringLiteral("Blocked: a hook stopped the call's end from reaching anyone.");
+    if (value == QLatin1String("unserved"))
+        return QStringLiteral("Unserved: nothing ever answered the call.");
+    if (value == QLatin1String("cancelled"))
+        return QStringLiteral("Cancelled: the call was stopped before it ended.");
+    return value;
+}
+
 QString outcomeLabel(const QString& value)
 {
     const Look look = outcome(value);

@@ -17,6 +17,8 @@ struct Look
 // Its look; an outcome this build does not know shows as its own word, in grey, without a symbol.
 Look outcome(const QString& outcome);
 QString outcomeLabel(const QString& outcome); // "✓ served"
+// What it means, in a sentence (a badge's tooltip, a report's legend).
+QString outcomeMeaning(const QString& outcome);
 QColor outcomeColour(const QString& outcome, bool dark);
 // The colour of something that went wrong (a failed call in the raw rows, a room with failed calls, a block
 // that could not be read), on a light or a dark background.

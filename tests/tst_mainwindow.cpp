@@ -157,7 +157,42 @@ private slots:
         QVERIFY(window.summaryText().contains(QLatin1String("Events rolled up for 2026-05-04T12:07:29")));
         QVERIFY(selectRoomNamed(window, QStringLiteral("__main__")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 101 of 101 events as 89 items"));
-        QCOMPARE(window.summaryText(), QString());
+        QVERIFY(!window.summaryText().contains(QLatin1String("Events rolled up")));
+        // Every CraftBot pair is a guess: the room says it once, and the cards badge only what is doubtful.
+        QVERIFY(window.summaryText().contains(QLatin1String("paired by name and order")));
+        TimelineDelegate* delegate = window.timeline()->timelineDelegate();
+        QVERIFY(delegate->pairsGuessedByDesign());
+        int guessed = 0;
+        for (int row = 0; row < window.eventModel()->rowCount(); ++row) {
+            const QVariant call = window.eventModel()->index(row, 0).data(EventListModel::CallRole);
+            if (!call.isValid())
+                continue;
+            const ToolCallRecord c = call.value<ToolCallRecord>();
+            guessed += c.pairing == QLatin1String("guessed");
+            for (const TimelineDelegate::Badge& b : delegate->badgesOf(c)) {
+                QVERIFY2(b.text != QLatin1String("guessed pair"), qPrintable(c.toolName));
+                QVERIFY(!b.meaning.isEmpty()); // every badge says what it means on hover
+            }
+        }
+        QVERIFY(guessed > 0);
+        // Elsewhere a guessed pair keeps its badge, and every badge its meaning.
+        delegate->setPairsGuessedByDesign(false);
+        ToolCallRecord lone;
+        lone.toolName = QStringLiteral("lookup");
+        lone.pairing = QStringLiteral("guessed");
+        lone.synthetic = true;
+        lone.argumentsValid = false;
+        QStringList texts;
+        for (const TimelineDelegate::Badge& b : delegate->badgesOf(lone))
+            texts << b.text;
+        QCOMPARE(texts, QStringList({ QStringLiteral("synthetic end"), QStringLiteral("guessed pair"),
+                            QStringLiteral("arguments not JSON") }));
+        // An AG-UI thread's calls carry ids: its guessed pairs (none) would be badged.
+        window.openPath(dataFile(QStringLiteral("agui")));
+        QVERIFY(shown.wait(10000));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 0);
+        QVERIFY(!delegate->pairsGuessedByDesign());
+        QVERIFY(!window.summaryText().contains(QLatin1String("paired by name and order")));
     }
 
     void aboutNamesVersionsAndLicences()

@@ -9,6 +9,9 @@
 #include "timeutil.h"
 
 #include <QApplication>
+#include <QAbstractItemView>
+#include <QToolTip>
+#include <QHelpEvent>
 #include <QDateTime>
 #include <QFontDatabase>
 #include <QJsonDocument>
@@ -86,18 +89,29 @@ void drawPill(QPainter* p, const QRect& r, const QString& text, const QColor& co
     p->drawText(r, Qt::AlignCenter, text);
 }
 
+// Where pills go, from the right edge of `line` leftwards (what is painted and what a hover finds).
+QVector<QRect> pillRects(const QFontMetrics& fm, const QRect& line, const QStringList& texts)
+{
+    QVector<QRect> rects;
+    int right = line.right();
+    for (const QString& text : texts) {
+        const int w = fm.horizontalAdvance(text) + fm.height();
+        rects << QRect(right - w + 1, line.top() + 1, w, line.height() - 2);
+        right -= w + 4;
+    }
+    return rects;
+}
+
 // Pills from the right edge leftwards; returns where they start.
 int drawPillsRight(QPainter* p, const QRect& line, const QList<QPair<QString, QColor>>& pills)
 {
-    const QFontMetrics fm = p->fontMetrics();
-    int right = line.right();
-    for (const auto& [text, colour] : pills) {
-        const int w = fm.horizontalAdvance(text) + fm.height();
-        const QRect r(right - w + 1, line.top() + 1, w, line.height() - 2);
-        drawPill(p, r, text, colour);
-        right -= w + 4;
-    }
-    return right;
+    QStringList texts;
+    for (const auto& pill : pills)
+        texts << pill.first;
+    const QVector<QRect> rects = pillRects(p->fontMetrics(), line, texts);
+    for (int i = 0; i < rects.size(); ++i)
+        drawPill(p, rects.at(i), pills.at(i).first, pills.at(i).second);
+    return rects.isEmpty() ? line.right() : rects.last().left() - 4;
 }
 
 } // namespace
@@ -105,6 +119,70 @@ int drawPillsRight(QPainter* p, const QRect& line, const QList<QPair<QString, QC
 TimelineDelegate::TimelineDelegate(QObject* parent)
     : QStyledItemDelegate(parent)
 {
+}
+
+QVector<TimelineDelegate::Badge> TimelineDelegate::badgesOf(const ToolCallRecord& call) const
+{
+    QVector<Badge> out;
+    if (call.synthetic) {
+        out.append({ tr("synthetic end"),
+            tr("The source system made this end up (it closed a call nobody answered): the agent's tool did not "
+               "send it.") });
+    }
+    if (call.ambiguous) {
+        out.append({ tr("ambiguous pair"),
+            tr("Paired by name and order, while another call of %1 ran at the same time: this end may be that "
+               "call's.")
+                .arg(call.toolName) });
+    } else if (call.pairing == Pairing::Guessed && !m_pairsGuessedByDesign) {
+        out.append({ tr("guessed pair"),
+            tr("The source keeps no call ids: this start and end were paired by tool name and order.") });
+    }
+    if (call.pairing == Pairing::EndOnly) {
+        out.append({ tr("end without start"),
+            tr("This end's start is not in the log: it began before the log does, or was lost.") });
+    }
+    if (call.argumentsValid == false)
+        out.append({ tr("arguments not JSON"), tr("The arguments as the agent sent them do not parse as JSON.") });
+    return out;
+}
+
+bool TimelineDelegate::helpEvent(
+    QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option, const QModelIndex& index)
+{
+    // A badge says what it means when the pointer rests on it; the outcome pill says how the call ended.
+    const QVariant callValue = index.data(EventListModel::CallRole);
+    if (event->type() != QEvent::ToolTip || !callValue.isValid() || !index.data(EventListModel::LoadedRole).toBool())
+        return QStyledItemDelegate::helpEvent(event, view, option, index);
+    const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
+    const ToolCallRecord call = callValue.value<ToolCallRecord>();
+    const bool expanded = index.data(EventListModel::ExpandedRole).toBool();
+    const int openCount = expanded ? int(cachedOpenLines(e, call).size()) : 0;
+    const auto g = TimelineLayout::layout(TimelineLayout::Shape::Card, TimelineLayout::sideOf(e), option.rect.width(),
+        option.fontMetrics, e.text, expanded, openCount);
+    const QPoint at = event->pos() - option.rect.topLeft();
+    QString tip;
+    const QString label = call.blockedBy.isEmpty()
+        ? Presentation::outcomeLabel(call.outcome)
+        : Presentation::outcomeLabel(call.outcome) + tr(" by %1").arg(call.blockedBy);
+    if (pillRects(option.fontMetrics, g.header, { label }).first().contains(at))
+        tip = Presentation::outcomeMeaning(call.outcome);
+    QFont small = option.font;
+    small.setPointSizeF(option.font.pointSizeF() * 0.85);
+    const QRect second(g.body.left(), g.body.top(), g.body.width(), option.fontMetrics.lineSpacing());
+    const QVector<Badge> badges = badgesOf(call);
+    QStringList texts;
+    for (const Badge& b : badges)
+        texts << b.text;
+    const QVector<QRect> rects = pillRects(QFontMetrics(small), second, texts);
+    for (int i = 0; i < rects.size(); ++i) {
+        if (rects.at(i).contains(at))
+            tip = badges.at(i).meaning;
+    }
+    if (tip.isEmpty())
+        return QStyledItemDelegate::helpEvent(event, view, option, index);
+    QToolTip::showText(event->globalPos(), tip, view);
+    return true;
 }
 
 TimelineDelegate::CardLines TimelineDelegate::openLines(const EventRecord& e, const ToolCallRecord& c)
@@ -404,16 +482,10 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const QRect second(g.body.left(), g.body.top(), g.body.width(), option.fontMetrics.lineSpacing());
         QList<QPair<QString, QColor>> badges;
         const QColor note = dark ? QColor(0xff, 0xcc, 0x80) : QColor(0x8d, 0x5b, 0x00);
-        if (call && call->synthetic)
-            badges << qMakePair(tr("synthetic end"), note);
-        if (call && call->ambiguous)
-            badges << qMakePair(tr("ambiguous pair"), note);
-        else if (call && call->pairing == Pairing::Guessed)
-            badges << qMakePair(tr("guessed pair"), note);
-        if (call && call->pairing == Pairing::EndOnly)
-            badges << qMakePair(tr("end without start"), note);
-        if (call && call->argumentsValid == false)
-            badges << qMakePair(tr("arguments not JSON"), note);
+        if (call) {
+            for (const Badge& b : badgesOf(*call))
+                badges << qMakePair(b.text, note);
+        }
         p->setFont(small);
         const int badgeLeft = drawPillsRight(p, second, badges);
         QStringList facts;

@@ -20,6 +20,20 @@ public:
     explicit TimelineDelegate(QObject* parent = nullptr);
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    bool helpEvent(QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option,
+        const QModelIndex& index) override;
+
+    // A card's badges, each with what it means (shown when the pointer rests on it).
+    struct Badge
+    {
+        QString text;
+        QString meaning;
+    };
+    QVector<Badge> badgesOf(const ToolCallRecord& call) const;
+    // A room whose every pair is a guess (CraftBot keeps no call ids): the room says it once, and its cards
+    // badge only the ambiguous pairs.
+    void setPairsGuessedByDesign(bool guessed) { m_pairsGuessedByDesign = guessed; }
+    bool pairsGuessedByDesign() const { return m_pairsGuessedByDesign; }
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
     // One line of what an open card shows below its two lines, with what it is (so it is drawn as such, not
@@ -58,4 +72,5 @@ private:
     };
     mutable QHash<qint64, OpenLines> m_open;
     QStringList m_highlights;
+    bool m_pairsGuessedByDesign = false;
 };

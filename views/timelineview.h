@@ -16,6 +16,7 @@ class TimelineView : public QAbstractItemView
 public:
     explicit TimelineView(QWidget* parent = nullptr);
     void setModel(QAbstractItemModel* model) override;
+    TimelineDelegate* timelineDelegate() const { return m_delegate; }
     void toggleCurrent();
     int topRow() const { return m_topRow; }
     // What the view says, centred, while it has no rows (why it is empty); nothing when empty.
