@@ -1,14 +1,24 @@
 #pragma once
 
 #include <array>
+#include <climits>
 #include <optional>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 // What a reader asks for, with RoomKit's EventFilter semantics (seeds/000, SOURCES.md §1.6):
 // exclude_types wins over types, both time bounds are exclusive, and blocked rows are left out
 // unless includeBlocked is set. In the timeline (timelineItems) an item matches when any of its rows does: a
 // card whose end failed matches outcome:failed and type:tool_call_end.
+// A span of tool call durations in milliseconds, both ends included (duration:>5000 is 5001 and more).
+struct DurationRange
+{
+    qint64 min = 0;
+    qint64 max = LLONG_MAX;
+    bool operator==(const DurationRange&) const = default;
+};
+
 struct EventFilter
 {
     // Each list field: a row matches one of its values (when there are any) and none of its excluded ones. The
@@ -21,6 +31,10 @@ struct EventFilter
     QStringList tools, excludeTools;
     QStringList outcomes, excludeOutcomes; // a card matches by its call's outcome
     QStringList groups, excludeGroups; // AI responses: a RoomKit correlation id, an AG-UI run id, a CraftBot task
+    // A call's pairing (exact, id_only, name_only, guessed, start_only, end_only) and duration: matched at the
+    // row where its card is (its start; its end when it has none), and by the card in the timeline.
+    QStringList pairings, excludePairings;
+    QVector<DurationRange> durations, excludeDurations;
     std::optional<qint64> afterMicros; // exclusive
     std::optional<qint64> beforeMicros; // exclusive
     QStringList words, excludeWords; // full-text: every word or "phrase" in message text, arguments or results
@@ -41,11 +55,12 @@ struct EventFilter
     // lets every unblocked row through. What the window shows to make an active filter seen at a glance.
     int terms() const
     {
-        int n = int(words.size() + excludeWords.size()) + (afterMicros ? 1 : 0) + (beforeMicros ? 1 : 0)
+        int n = int(words.size() + excludeWords.size() + durations.size() + excludeDurations.size())
+            + (afterMicros ? 1 : 0) + (beforeMicros ? 1 : 0)
             + (includeBlocked || blockedOnly ? 1 : 0) + (topLevelOnly ? 1 : 0);
         for (const QStringList* list : { &types, &excludeTypes, &kinds, &excludeKinds, &channels, &excludeChannels,
                  &channelTypes, &excludeChannelTypes, &participants, &excludeParticipants, &tools, &excludeTools,
-                 &outcomes, &excludeOutcomes, &groups, &excludeGroups })
+                 &outcomes, &excludeOutcomes, &groups, &excludeGroups, &pairings, &excludePairings })
             n += int(list->size());
         return n;
     }
@@ -64,9 +79,9 @@ struct EventFilterList
     QStringList EventFilter::*none;
 };
 
-inline const std::array<EventFilterList, 8>& eventFilterLists()
+inline const std::array<EventFilterList, 9>& eventFilterLists()
 {
-    static const std::array<EventFilterList, 8> lists { {
+    static const std::array<EventFilterList, 9> lists { {
         { "type", "type", &EventFilter::types, &EventFilter::excludeTypes },
         { "kind", "kind", &EventFilter::kinds, &EventFilter::excludeKinds },
         { "channel", "channel_id", &EventFilter::channels, &EventFilter::excludeChannels },
@@ -75,6 +90,7 @@ inline const std::array<EventFilterList, 8>& eventFilterLists()
         { "tool", "tool_name", &EventFilter::tools, &EventFilter::excludeTools },
         { "outcome", "outcome", &EventFilter::outcomes, &EventFilter::excludeOutcomes },
         { "group", "group_id", &EventFilter::groups, &EventFilter::excludeGroups },
+        { "pairing", "pairing", &EventFilter::pairings, &EventFilter::excludePairings }, // its call's (EventQuery)
     } };
     return lists;
 }

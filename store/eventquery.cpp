@@ -34,6 +34,17 @@ QString EventQuery::outcomeOf(const QString& t, bool callOutcome)
         .arg(t, callOutcome ? QString() : QStringLiteral(" AND c.end_seq IS NULL AND c.result_seq IS NULL"));
 }
 
+QString EventQuery::callValue(const QString& t, const QString& expression)
+{
+    // At the row where a call's card is: its start, or its end (result) when it has no start. Both seeks on
+    // tool_calls(room_id, start_seq), the second among the few calls without a start.
+    return QStringLiteral("(CASE WHEN %1.kind = 'tool_call' THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
+                          "c.room_id = %1.room_id AND c.start_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
+                          "c.room_id = %1.room_id AND c.start_seq IS NULL AND coalesce(c.end_seq, c.result_seq) = "
+                          "%1.seq)) END)")
+        .arg(t, expression);
+}
+
 QString EventQuery::ftsMatch(const QStringList& words, bool any)
 {
     QStringList terms;
@@ -89,6 +100,8 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         QString c = t + QLatin1Char('.') + QLatin1String(column);
         if (qstrcmp(column, "outcome") == 0)
             c = outcomeOf(t, callOutcome);
+        else if (qstrcmp(column, "pairing") == 0)
+            c = callValue(t, QStringLiteral("c.pairing"));
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
         if (negate) {
             sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
@@ -102,6 +115,24 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         in(list.column, f.*list.any, false);
         in(list.column, f.*list.none, true);
     }
+    // Durations: one of the spans, none of the excluded ones; a row that is no call's card has none.
+    auto spans = [&](const QVector<DurationRange>& ranges, bool negate) {
+        if (ranges.isEmpty())
+            return;
+        const QString d = callValue(t, QStringLiteral("c.duration_ms"));
+        QStringList any;
+        for (const DurationRange& r : ranges) {
+            any << d + QStringLiteral(" BETWEEN ? AND ?");
+            binds << r.min << r.max;
+        }
+        const QString either = QLatin1Char('(') + any.join(QStringLiteral(" OR ")) + QLatin1Char(')');
+        if (negate)
+            sql += QStringLiteral(" AND (") + d + QStringLiteral(" IS NULL OR NOT ") + either + QLatin1Char(')');
+        else
+            sql += QStringLiteral(" AND ") + either;
+    };
+    spans(f.durations, false);
+    spans(f.excludeDurations, true);
     // The rows holding the words, as a list made once. On the rows folded into a card or a message (a correlated
     // subquery, run once per card) the list must not drive the loop: without statistics SQLite would walk every
     // hit for every card (minutes at a million events). The unary + keeps it a check on the row found.
@@ -239,6 +270,10 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
     rest.excludeGroups = f.excludeGroups;
     rest.words = f.words;
     rest.excludeWords = f.excludeWords;
+    rest.pairings = f.pairings;
+    rest.excludePairings = f.excludePairings;
+    rest.durations = f.durations;
+    rest.excludeDurations = f.excludeDurations;
     QVariantList binds;
     QString other = predicate(rest, QStringLiteral("events"), binds);
     if (f.topLevelOnly)

@@ -61,4 +61,6 @@ struct EventQuery
     // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;
     // else only when the start is the call's one row).
     static QString outcomeOf(const QString& t, bool callOutcome);
+    // `expression` of the call whose card is at row `t` (its start; its end when it has none), else NULL.
+    static QString callValue(const QString& t, const QString& expression);
 };

@@ -12,6 +12,8 @@ namespace {
 
 const QStringList outcomeValues { QStringLiteral("served"), QStringLiteral("failed"), QStringLiteral("refused"),
     QStringLiteral("blocked"), QStringLiteral("unserved"), QStringLiteral("cancelled") };
+const QStringList pairingValues { QStringLiteral("exact"), QStringLiteral("id_only"), QStringLiteral("name_only"),
+    QStringLiteral("guessed"), QStringLiteral("start_only"), QStringLiteral("end_only") };
 const QStringList blockedValues { QStringLiteral("hide"), QStringLiteral("include"), QStringLiteral("only") };
 
 struct Token
@@ -45,6 +47,60 @@ bool readValue(const QString& text, int& i, QString& value, QString& error)
     while (i < text.size() && !text.at(i).isSpace())
         value += text.at(i++);
     return true;
+}
+
+// A duration term's value: >N, >=N, <N, <=N, N or A..B milliseconds.
+std::optional<DurationRange> parseDuration(const QString& value)
+{
+    auto number = [](QStringView text) -> std::optional<qint64> {
+        bool ok = false;
+        const qint64 n = text.toLongLong(&ok);
+        return ok && n >= 0 && !text.startsWith(QLatin1Char('+')) ? std::optional(n) : std::nullopt;
+    };
+    const QStringView v(value);
+    DurationRange r;
+    if (const qsizetype dots = v.indexOf(QLatin1String("..")); dots > 0) {
+        const auto a = number(v.left(dots)), b = number(v.mid(dots + 2));
+        if (!a || !b || *a > *b)
+            return std::nullopt;
+        r.min = *a;
+        r.max = *b;
+        return r;
+    }
+    for (const auto& [op, skip] : { std::pair { ">=", 2 }, std::pair { "<=", 2 }, std::pair { ">", 1 },
+             std::pair { "<", 1 } }) {
+        if (!v.startsWith(QLatin1String(op)))
+            continue;
+        const auto n = number(v.mid(skip));
+        if (!n)
+            return std::nullopt;
+        if (op[0] == '>') {
+            if (skip == 1 && *n == LLONG_MAX)
+                return std::nullopt;
+            r.min = skip == 2 ? *n : *n + 1;
+        } else {
+            if (skip == 1 && *n == 0)
+                return std::nullopt; // nothing lasts less than nothing
+            r.max = skip == 2 ? *n : *n - 1;
+        }
+        return r;
+    }
+    const auto n = number(v);
+    if (!n)
+        return std::nullopt;
+    r.min = r.max = *n;
+    return r;
+}
+
+QString formatDuration(const DurationRange& r)
+{
+    if (r.min == r.max)
+        return QString::number(r.min);
+    if (r.max == LLONG_MAX)
+        return QStringLiteral(">=") + QString::number(r.min);
+    if (r.min == 0)
+        return QStringLiteral("<=") + QString::number(r.max);
+    return QString::number(r.min) + QStringLiteral("..") + QString::number(r.max);
 }
 
 QString quoted(const QString& value)
@@ -92,7 +148,7 @@ QStringList FilterQuery::fields()
     for (const EventFilterList& list : eventFilterLists())
         names << QLatin1String(list.name);
     return names
-        + QStringList { QStringLiteral("after"), QStringLiteral("before"),
+        + QStringList { QStringLiteral("duration"), QStringLiteral("after"), QStringLiteral("before"),
               QStringLiteral("blocked"), QStringLiteral("text") };
 }
 
@@ -105,6 +161,8 @@ QStringList FilterQuery::valuesOf(const QString& field)
         return blockedValues;
     if (f == QLatin1String("kind"))
         return EventKind::all();
+    if (f == QLatin1String("pairing"))
+        return pairingValues;
     return {};
 }
 
@@ -180,6 +238,15 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
             QStringList& values = f.*(t.negated ? list->none : list->any);
             if (!values.contains(v))
                 values << v;
+        } else if (t.field == QLatin1String("duration")) {
+            const std::optional<DurationRange> range = parseDuration(v);
+            if (!range) {
+                return fail(t,
+                    QStringLiteral("duration: expects milliseconds, such as >5000, <=100, 250 or 200..800"));
+            }
+            QVector<DurationRange>& ranges = t.negated ? f.excludeDurations : f.durations;
+            if (!ranges.contains(*range))
+                ranges << *range;
         } else if (t.field == QLatin1String("after") || t.field == QLatin1String("before")) {
             const auto micros = TimeUtil::parseUserTime(v);
             if (!micros) {
@@ -233,6 +300,10 @@ QString FilterQuery::format(const EventFilter& f)
         for (const QString& v : f.*list.none)
             terms << QLatin1Char('-') + QLatin1String(list.name) + QLatin1Char(':') + quoted(v);
     }
+    for (const DurationRange& r : f.durations)
+        terms << QStringLiteral("duration:") + formatDuration(r);
+    for (const DurationRange& r : f.excludeDurations)
+        terms << QStringLiteral("-duration:") + formatDuration(r);
     if (f.afterMicros)
         terms << QStringLiteral("after:") + TimeUtil::formatUserTime(*f.afterMicros);
     if (f.beforeMicros)

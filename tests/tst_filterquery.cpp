@@ -6,6 +6,7 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <climits>
 #include <numeric>
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -145,6 +146,19 @@ private slots:
                                           });
         QTest::newRow("not a URL") << QStringLiteral("-ftp://x")
                                    << with([](EventFilter& f) { f.excludeWords = { QStringLiteral("ftp://x") }; });
+        // A call's pairing and duration.
+        QTest::newRow("pairing") << QStringLiteral("pairing:guessed -pairing:exact") << with([](EventFilter& f) {
+            f.pairings = { QStringLiteral("guessed") };
+            f.excludePairings = { QStringLiteral("exact") };
+        });
+        QTest::newRow("longer than") << QStringLiteral("duration:>5000")
+                                     << with([](EventFilter& f) { f.durations = { DurationRange { 5001, LLONG_MAX } }; });
+        QTest::newRow("at most, or a span, or exactly")
+            << QStringLiteral("duration:<=100 duration:200..800 duration:42") << with([](EventFilter& f) {
+                   f.durations = { DurationRange { 0, 100 }, DurationRange { 200, 800 }, DurationRange { 42, 42 } };
+               });
+        QTest::newRow("not shorter than") << QStringLiteral("-duration:<250")
+                                          << with([](EventFilter& f) { f.excludeDurations = { DurationRange { 0, 249 } }; });
         QTest::newRow("a lone dash is a word")
             << QStringLiteral("-") << with([](EventFilter& f) { f.words = { QStringLiteral("-") }; });
         QTest::newRow("unicode") << QStringLiteral("participant:Zoë \"naïve café\"") << with([](EventFilter& f) {
@@ -197,6 +211,10 @@ private slots:
         QTest::newRow("empty range") << QStringLiteral("after:2026-02-01 before:2026-01-01") << 0
                                      << QStringLiteral("nothing can match");
         QTest::newRow("empty phrase") << QStringLiteral("a \"\"") << 2 << QStringLiteral("empty phrase");
+        QTest::newRow("not a pairing") << QStringLiteral("pairing:maybe") << 0 << QStringLiteral("exact, id_only");
+        QTest::newRow("not a duration") << QStringLiteral("x duration:long") << 2 << QStringLiteral(">5000");
+        QTest::newRow("a span backwards") << QStringLiteral("duration:800..200") << 0 << QStringLiteral("milliseconds");
+        QTest::newRow("less than nothing") << QStringLiteral("duration:<0") << 0 << QStringLiteral("milliseconds");
     }
 
     void rejects()

@@ -12,6 +12,7 @@
 #include "timeutil.h"
 #include "workspace.h"
 
+#include <algorithm>
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -29,6 +30,7 @@ struct Room
     RoomSummary summary;
     EventRecords rows;
     QHash<qint64, ToolCallRecord> callByStart;
+    QHash<qint64, ToolCallRecord> callByCard; // where its card is: its start, or its end when it has none
 };
 
 QString valueOf(const EventRecord& r, const QString& field)
@@ -96,7 +98,9 @@ public:
             const QString field = QLatin1String(list.name);
             if (field == skip)
                 continue;
-            const QString v = field == QLatin1String("outcome") ? outcomeOf(r, asCard) : valueOf(r, field);
+            const QString v = field == QLatin1String("outcome") ? outcomeOf(r, asCard)
+                : field == QLatin1String("pairing")             ? cardCall(r).pairing
+                                                                : valueOf(r, field);
             const QStringList& any = m_f.*list.any;
             const QStringList& none = m_f.*list.none;
             if (!any.isEmpty() && (v.isEmpty() || !any.contains(v)))
@@ -104,7 +108,22 @@ public:
             if (!v.isEmpty() && none.contains(v))
                 return false;
         }
+        // Durations: a call's, at its card's row.
+        const std::optional<qint64> d = r.kind == QLatin1String("tool_call") ? cardCall(r).durationMs : std::nullopt;
+        auto within = [&d](const QVector<DurationRange>& ranges) {
+            return d && std::any_of(ranges.cbegin(), ranges.cend(),
+                [&](const DurationRange& range) { return *d >= range.min && *d <= range.max; });
+        };
+        if (!m_f.durations.isEmpty() && !within(m_f.durations))
+            return false;
+        if (!m_f.excludeDurations.isEmpty() && within(m_f.excludeDurations))
+            return false;
         return true;
+    }
+
+    ToolCallRecord cardCall(const EventRecord& r) const
+    {
+        return r.kind == QLatin1String("tool_call") ? m_room.callByCard.value(r.index) : ToolCallRecord();
     }
 
     QVector<qint64> rawRows() const
@@ -207,6 +226,24 @@ class TestOneAnswer : public QObject
         }
         for (const QString& outcome : FilterQuery::valuesOf(QStringLiteral("outcome")))
             base << QStringLiteral("outcome:") + outcome << QStringLiteral("-outcome:") + outcome;
+        // The call fields: every pairing the room has, and durations on either side of its median call.
+        QStringList pairings;
+        QVector<qint64> durations;
+        for (const ToolCallRecord& c : room.callByCard) {
+            if (!pairings.contains(c.pairing))
+                pairings << c.pairing;
+            if (c.durationMs)
+                durations << *c.durationMs;
+        }
+        for (const QString& p : pairings)
+            base << QStringLiteral("pairing:") + p << QStringLiteral("-pairing:") + p;
+        if (!durations.isEmpty()) {
+            std::sort(durations.begin(), durations.end());
+            const QString median = QString::number(durations.at(durations.size() / 2));
+            base << QStringLiteral("duration:>") + median << QStringLiteral("duration:<=") + median
+                 << QStringLiteral("-duration:>") + median << QStringLiteral("duration:0..") + median
+                 << QStringLiteral("duration:<10 duration:>") + median;
+        }
         base << QStringLiteral("outcome:failed outcome:refused blocked:include");
         if (room.rows.size() < 2)
             return base;
@@ -251,6 +288,8 @@ class TestOneAnswer : public QObject
         for (const ToolCallRecord& c : ws.toolCalls(summary.id)) {
             if (c.startIndex)
                 room.callByStart.insert(*c.startIndex, c);
+            if (const std::optional<qint64> card = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
+                room.callByCard.insert(*card, c);
         }
         return room;
     }
