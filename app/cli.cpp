@@ -221,6 +221,24 @@ private:
         if (nativeId.isEmpty())
             usage(QStringLiteral("--room ID is required"));
         QVector<qint64> ids = ws.findRooms(nativeId);
+        if (ids.isEmpty()) {
+            // A part of an id names the one room whose id holds it (an AG-UI thread by its th_… part).
+            QStringList holders;
+            for (const RoomSummary& r : ws.rooms()) {
+                if (r.nativeId.contains(nativeId)) {
+                    ids << r.id;
+                    holders << r.nativeId;
+                }
+            }
+            holders.removeDuplicates();
+            if (holders.size() > 1) {
+                throw StoreError(source, {},
+                    QStringLiteral("'%1' is part of %2 room ids (%3): give more of one")
+                        .arg(nativeId)
+                        .arg(holders.size())
+                        .arg(holders.mid(0, 5).join(QStringLiteral(", "))));
+            }
+        }
         if (ids.isEmpty())
             throw StoreError(source, {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
         // A workspace made of several sources (import -o) can hold one room id from each: --source names one,
@@ -357,7 +375,7 @@ private:
         QStringList terms;
         auto add = [&](const char* option, const char* field, bool negated = false) {
             if (!parser.optionNames().contains(QLatin1String(option)))
-                return;
+                return; // not given (nor, for some verbs, defined)
             for (const QString& value : parser.values(QLatin1String(option)))
                 terms << FilterQuery::term(QLatin1String(field), value, negated);
         };
@@ -369,8 +387,10 @@ private:
         add("channel", "channel");
         add("channel-type", "channel_type");
         add("participant", "participant");
+        // optionNames(): the options given (isSet and value warn about an option the verb does not define).
+        const QStringList given = parser.optionNames();
         for (const char* bound : { "after", "before" }) {
-            if (!parser.isSet(QLatin1String(bound)))
+            if (!given.contains(QLatin1String(bound)))
                 continue;
             // The filter bar's reading of a time: a date, or a date and time, local unless it says Z or an offset.
             const QString value = parser.value(QLatin1String(bound));
@@ -381,12 +401,14 @@ private:
             }
             terms << FilterQuery::term(QLatin1String(bound), value);
         }
-        if (parser.optionNames().contains(QLatin1String("include-blocked")))
+        if (given.contains(QLatin1String("include-blocked")))
             terms << QStringLiteral("blocked:include");
         // --text: every word of it, as the search field reads it.
-        for (const QString& word : parser.value(QStringLiteral("text")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            terms << FilterQuery::term(QStringLiteral("text"), word);
-        const QString query = parser.value(QStringLiteral("query"));
+        if (given.contains(QLatin1String("text"))) {
+            for (const QString& word : parser.value(QStringLiteral("text")).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                terms << FilterQuery::term(QStringLiteral("text"), word);
+        }
+        const QString query = given.contains(QLatin1String("query")) ? parser.value(QStringLiteral("query")) : QString();
         const FilterQuery::Result own = FilterQuery::parse(query);
         if (!own.ok()) {
             // The text again with a caret under the place, as a compiler does.
@@ -402,7 +424,7 @@ private:
         if (!r.ok())
             usage(QStringLiteral("the options and --query: %1 (%2)").arg(r.error, whole));
         EventFilter filter = r.filter;
-        filter.topLevelOnly = parser.optionNames().contains(QLatin1String("top-level-only"));
+        filter.topLevelOnly = given.contains(QLatin1String("top-level-only"));
         return filter;
     }
 
@@ -556,7 +578,7 @@ const QVector<VerbSpec>& verbSpecs()
         { QStringLiteral("events"), QStringLiteral("SOURCE"),
             QStringLiteral("List a room's events, under RoomKit's read contract."),
             {
-                { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+                { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
                 { QStringLiteral("source"),
                     QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
                                    "room id from several (import -o)"),
@@ -613,7 +635,7 @@ const QVector<VerbSpec>& verbSpecs()
             &Session::events },
         { QStringLiteral("tools"), QStringLiteral("SOURCE"),
             QStringLiteral("List a room's tool calls, each start paired with its end."),
-            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
                 { QStringLiteral("source"),
                     QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
                                    "room id from several (import -o)"),
@@ -625,7 +647,7 @@ const QVector<VerbSpec>& verbSpecs()
             QStringLiteral("Count a room's events by each value of type, kind, channel, channel type, participant, "
                            "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "
                            "field's counts apply every other part of it."),
-            { { QStringLiteral("room"), QStringLiteral("the room's id"), QStringLiteral("ID") },
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
                 { QStringLiteral("source"),
                     QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
                                    "room id from several (import -o)"),

@@ -292,6 +292,26 @@ private slots:
         QCOMPARE(count(m_store, room, { QStringLiteral("--before"), QStringLiteral("2020-01-01T00:00Z") }), 0);
     }
 
+    // --room takes a part of an id that one room's id alone holds (an AG-UI thread by its th_… part); a part
+    // that several hold is named with them. A verb without a filter option says nothing of one (facets warned
+    // "option not defined: after").
+    void aRoomByAPartOfItsId()
+    {
+        const QString agui = dataFile(QStringLiteral("agui"));
+        Run r = run({ QStringLiteral("events"), agui, QStringLiteral("--room"), QStringLiteral("th_nmhryq4wy0xyvq373sbg"),
+            QStringLiteral("--count") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("281"));
+        r = run({ QStringLiteral("events"), agui, QStringLiteral("--room"), QStringLiteral("maya.okafor"),
+            QStringLiteral("--count") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("is part of 2 room ids")), qPrintable(r.err));
+        r = run({ QStringLiteral("facets"), m_store, QStringLiteral("--room"), QStringLiteral("edge-tool-failed"),
+            QStringLiteral("--query"), QStringLiteral("type:tool_call_end") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    }
+
     // The panes' counts without a display: the manifest's outcomes and blocked rows, faceted under a query.
     void facets()
     {
