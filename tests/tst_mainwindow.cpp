@@ -14,6 +14,7 @@
 #include "sources/importer.h"
 #include "eventactions.h"
 #include "testsupport.h"
+#include "timeutil.h"
 #include "timehistogram.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
@@ -23,7 +24,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QButtonGroup>
-#include <QDateTimeEdit>
 #include <QDialog>
 #include <QDockWidget>
 #include <QDropEvent>
@@ -553,7 +553,7 @@ private slots:
         QVERIFY2(bar->edit()->text().contains(QLatin1String("after:")), qPrintable(bar->edit()->text()));
         QVERIFY(bar->edit()->text().contains(QLatin1String("before:")));
         QCOMPARE(*bar->filter().afterMicros, histogram->timeAt(histogram->width() / 4) / 1000000 * 1000000);
-        QTRY_COMPARE(pane->fromEdit()->dateTime().toMSecsSinceEpoch() * 1000, *bar->filter().afterMicros);
+        QTRY_COMPARE(*TimeUtil::parseUserTime(pane->fromEdit()->text()), *bar->filter().afterMicros / 1000000 * 1000000);
         QTRY_VERIFY(window.eventModel()->shownCount() < 7 - blockedMessages);
         QToolButton* all = nullptr;
         for (QToolButton* b : pane->findChildren<QToolButton*>())
@@ -563,6 +563,25 @@ private slots:
         all->click();
         QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of 13 events").arg(7 - blockedMessages));
+
+        // From and To take a date and time typed whole.
+        QLineEdit* from = pane->fromEdit();
+        const QDateTime start = QDateTime::fromString(from->text(), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        QVERIFY(start.isValid());
+        from->setFocus();
+        from->selectAll();
+        QTest::keyClicks(from, start.addSecs(60).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        QTest::keyClick(from, Qt::Key_Return);
+        QTRY_VERIFY2(bar->edit()->text().contains(QLatin1String("after:")), qPrintable(bar->edit()->text()));
+        QCOMPARE(*bar->filter().afterMicros, start.addSecs(60).toMSecsSinceEpoch() * 1000);
+        all->click();
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
+        // A mistake is marked and leaves the filter as it was.
+        from->selectAll();
+        QTest::keyClicks(from, QStringLiteral("yesterday"));
+        QTest::keyClick(from, Qt::Key_Return);
+        QVERIFY(from->toolTip().startsWith(QLatin1String("Not a time")));
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
 
         // The bar's text ticks the panes.
         bar->setText(QStringLiteral("channel:ws-web -type:channel_attached"));
@@ -780,7 +799,7 @@ private slots:
         for (const RoomSummary& r : window.roomModel()->rooms())
             if (r.nativeId == QLatin1String("sup-late-delivery"))
                 lastMicros = r.lastMicros;
-        QTRY_COMPARE(window.filterPane()->toEdit()->dateTime().toSecsSinceEpoch(), lastMicros / 1000000);
+        QTRY_COMPARE(*TimeUtil::parseUserTime(window.filterPane()->toEdit()->text()) / 1000000, lastMicros / 1000000);
     }
 
     // The Search Results dock holds nothing at a start: it does not come back empty, taking a third of the

@@ -4,7 +4,9 @@
 #include "timehistogram.h"
 
 #include <QButtonGroup>
-#include <QDateTimeEdit>
+#include "timeutil.h"
+
+#include <QDateTime>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -25,14 +27,10 @@ enum Blocked { Hide, Include, Only };
 
 constexpr qint64 second = 1000000;
 
-QDateTime toDateTime(qint64 micros)
+// A time as the From and To fields show it: local, to the second (what parseUserTime reads back).
+QString fieldText(qint64 micros)
 {
-    return QDateTime::fromMSecsSinceEpoch(micros / 1000);
-}
-
-qint64 toMicros(const QDateTime& t)
-{
-    return t.toMSecsSinceEpoch() * 1000;
+    return QDateTime::fromMSecsSinceEpoch(micros / 1000).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
 qint64 floorSecond(qint64 micros)
@@ -62,8 +60,8 @@ FilterPane::FilterPane(QWidget* parent)
     , m_blocked(new QButtonGroup(this))
     , m_blockedCount(new QLabel(this))
     , m_histogram(new TimeHistogram(this))
-    , m_from(new QDateTimeEdit(this))
-    , m_to(new QDateTimeEdit(this))
+    , m_from(new QLineEdit(this))
+    , m_to(new QLineEdit(this))
     , m_timeNote(new QLabel(this))
     , m_search(new QLineEdit(this))
     , m_model(new FacetModel(this))
@@ -106,14 +104,28 @@ FilterPane::FilterPane(QWidget* parent)
     auto* timeLayout = new QVBoxLayout(time);
     timeLayout->addWidget(m_histogram);
     auto* ends = new QFormLayout;
-    for (QDateTimeEdit* edit : { m_from, m_to }) {
-        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        edit->setCalendarPopup(true);
-        connect(edit, &QDateTimeEdit::editingFinished, this, [this] {
+    // Typed whole, as the filter language reads a time (a date, or a date and time, local unless it says Z
+    // or an offset): a date-time spin box took typing a section at a time, and a whole date typed into it
+    // came out a second off.
+    const QString help = tr("A date or a date and time, such as 2026-03-09 or 2026-03-09 12:00:30 (local time "
+                            "unless it ends in Z or an offset); Enter applies it");
+    for (QLineEdit* edit : { m_from, m_to }) {
+        edit->setPlaceholderText(QStringLiteral("yyyy-mm-dd hh:mm:ss"));
+        edit->setToolTip(help);
+        connect(edit, &QLineEdit::editingFinished, this, [this, help] {
             if (m_showing || m_counts.histogram.isEmpty())
                 return;
+            const auto typedFrom = TimeUtil::parseUserTime(m_from->text());
+            const auto typedTo = TimeUtil::parseUserTime(m_to->text());
+            for (QLineEdit* e : { m_from, m_to }) {
+                const bool bad = !TimeUtil::parseUserTime(e->text());
+                e->setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 1px solid #c0392b; }") : QString());
+                e->setToolTip(bad ? tr("Not a time: %1").arg(help) : help);
+            }
+            if (!typedFrom || !typedTo)
+                return; // the filter applied stays
             // The room's own ends mean no bound; "to" holds its whole second.
-            const qint64 from = toMicros(m_from->dateTime()), to = toMicros(m_to->dateTime());
+            const qint64 from = *typedFrom, to = floorSecond(*typedTo);
             std::optional<qint64> after, before;
             if (from > floorSecond(m_counts.firstMicros))
                 after = from;
@@ -241,10 +253,11 @@ void FilterPane::showTime()
     m_from->setEnabled(known);
     m_to->setEnabled(known);
     if (known) {
-        const QDateTime first = toDateTime(floorSecond(m_counts.firstMicros));
-        const QDateTime last = toDateTime(floorSecond(m_counts.lastMicros));
-        m_from->setDateTime(m_filter.afterMicros ? toDateTime(*m_filter.afterMicros) : first);
-        m_to->setDateTime(m_filter.beforeMicros ? toDateTime(*m_filter.beforeMicros - second) : last);
+        m_from->setText(fieldText(m_filter.afterMicros ? *m_filter.afterMicros : floorSecond(m_counts.firstMicros)));
+        m_to->setText(
+            fieldText(m_filter.beforeMicros ? *m_filter.beforeMicros - second : floorSecond(m_counts.lastMicros)));
+        for (QLineEdit* e : { m_from, m_to })
+            e->setStyleSheet(QString());
     }
     m_showing = false;
 }

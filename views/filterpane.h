@@ -7,7 +7,6 @@
 
 class FacetModel;
 class QButtonGroup;
-class QDateTimeEdit;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -36,8 +35,8 @@ public:
     QButtonGroup* blockedChoice() const { return m_blocked; }
     QLabel* blockedCount() const { return m_blockedCount; }
     TimeHistogram* histogram() const { return m_histogram; }
-    QDateTimeEdit* fromEdit() const { return m_from; }
-    QDateTimeEdit* toEdit() const { return m_to; }
+    QLineEdit* fromEdit() const { return m_from; }
+    QLineEdit* toEdit() const { return m_to; }
     QLabel* timeNote() const { return m_timeNote; } // says when a quick range holds the whole room
     // The time filter of the last `seconds` of the room (up to its last event); 0: all of it.
     void showLast(qint64 seconds);
@@ -55,8 +54,8 @@ private:
     QButtonGroup* m_blocked;
     QLabel* m_blockedCount;
     TimeHistogram* m_histogram;
-    QDateTimeEdit* m_from;
-    QDateTimeEdit* m_to;
+    QLineEdit* m_from;
+    QLineEdit* m_to;
     QLabel* m_timeNote;
     QLineEdit* m_search;
     FacetModel* m_model;
