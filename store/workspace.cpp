@@ -343,6 +343,15 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         { "tool", EventQuery::ToolBit, -1, {}, {} },
         { "outcome", EventQuery::OutcomeBit, -1, {}, {} },
     } };
+    // The outcomes of the calls that have only their start (unserved): the start row stands for them.
+    QHash<qint64, QByteArray> loneStarts;
+    {
+        QSqlQuery open = exec(QStringLiteral("SELECT start_seq, outcome FROM tool_calls WHERE room_id = ? AND start_seq "
+                                             "IS NOT NULL AND end_seq IS NULL AND result_seq IS NULL"),
+            { roomId });
+        while (open.next())
+            loneStarts.insert(open.value(0).toLongLong(), open.value(1).toString().toUtf8());
+    }
     const EventQuery eq = EventQuery::facets(roomId, filter);
     const QByteArray sql = eq.sql.toUtf8();
     SqliteStatement q(m_handle, sql.constData());
@@ -354,6 +363,7 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(st, column)) : QByteArray();
     };
     const int maskColumn = 9;
+    const int outcomeColumn = 6, seqColumn = 10;
     while (q.step()) {
         const int failed = sqlite3_column_int(st, maskColumn);
         if (failed == 0)
@@ -364,7 +374,9 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
             Field& field = fields[c];
             if (!passesBut(field.bit))
                 continue;
-            const QByteArray value = text(c);
+            QByteArray value = text(c);
+            if (value.isNull() && c == outcomeColumn && !loneStarts.isEmpty())
+                value = loneStarts.value(sqlite3_column_int64(st, seqColumn));
             if (value.isNull())
                 continue;
             auto it = field.counts.find(value);
