@@ -225,7 +225,7 @@ void FilterPane::setCounts(const FacetCounts& counts)
     m_histogram->setBins(counts.firstMicros, counts.lastMicros, counts.histogram);
     QString text
         = counts.blocked == 1 ? tr("1 blocked row") : tr("%1 blocked rows").arg(QLocale().toString(counts.blocked));
-    if (!m_filter.includeBlocked && !m_filter.blockedOnly && counts.blocked > 0)
+    if (m_filter.hidesBlocked() && counts.blocked > 0)
         text += tr(", hidden");
     m_blockedCount->setText(text);
     if (otherSpan)
@@ -241,7 +241,8 @@ void FilterPane::setFilter(const EventFilter& filter)
     m_timeNote->hide();
     m_filter = filter;
     m_model->setFilter(filter);
-    m_blocked->button(filter.blockedOnly ? Only : filter.includeBlocked ? Include : Hide)->setChecked(true);
+    // outcome:blocked shows blocked rows too (a blocked call's end is one): the choice says what is shown.
+    m_blocked->button(filter.blockedOnly ? Only : !filter.hidesBlocked() ? Include : Hide)->setChecked(true);
     showTime();
 }
 
