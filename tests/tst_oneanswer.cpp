@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "eventlistmodel.h"
+#include "eventquery.h"
 #include "filterquery.h"
 #include "sources/importer.h"
 #include "storeclient.h"
@@ -19,6 +20,9 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
+#include <QSet>
+#include <QSqlQuery>
+#include <QRegularExpression>
 
 using namespace TestSupport;
 
@@ -56,9 +60,12 @@ QString valueOf(const EventRecord& r, const QString& field)
 class Reference
 {
 public:
-    Reference(const Room& room, const EventFilter& f)
+    // `hits`: the rows that hold the filter's words, as the full-text index says (which rows hold a word is
+    // SQLite's FTS5 to say; what the test checks is everything made of them: cards, messages, counts).
+    Reference(const Room& room, const EventFilter& f, const QSet<qint64>& hits = {})
         : m_room(room)
         , m_f(f)
+        , m_hits(hits)
     {
     }
 
@@ -117,6 +124,8 @@ public:
         if (!m_f.durations.isEmpty() && !within(m_f.durations))
             return false;
         if (!m_f.excludeDurations.isEmpty() && within(m_f.excludeDurations))
+            return false;
+        if (!m_f.words.isEmpty() && !m_hits.contains(r.index))
             return false;
         return true;
     }
@@ -189,6 +198,7 @@ public:
 private:
     const Room& m_room;
     const EventFilter& m_f;
+    QSet<qint64> m_hits;
 };
 
 } // namespace
@@ -245,6 +255,16 @@ class TestOneAnswer : public QObject
                  << QStringLiteral("duration:<10 duration:>") + median;
         }
         base << QStringLiteral("outcome:failed outcome:refused blocked:include");
+        // Words: two of a message's, and one of a call's arguments (a card found by its start or its end).
+        QStringList words;
+        for (const EventRecord& r : room.rows) {
+            for (const QString& w : r.text.split(QRegularExpression(QStringLiteral("[^\\w]+")), Qt::SkipEmptyParts)) {
+                if (w.size() >= 4 && !words.contains(w) && words.size() < 2)
+                    words << w;
+            }
+        }
+        for (const QString& w : words)
+            base << w << w + QStringLiteral(" kind:tool_call") << w + QStringLiteral(" blocked:include");
         if (room.rows.size() < 2)
             return base;
         // Time bounds: one that holds everything, and ones that cut the room in the middle, each way.
@@ -274,6 +294,20 @@ class TestOneAnswer : public QObject
             QTest::qWait(1);
         }
         return true;
+    }
+
+    // The rows of the room that hold every word of the filter, by the full-text index itself.
+    static QSet<qint64> hitsOf(Workspace& ws, qint64 room, const EventFilter& f)
+    {
+        QSet<qint64> hits;
+        if (f.words.isEmpty())
+            return hits;
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ? AND id IN (SELECT rowid FROM "
+                                             "events_fts WHERE events_fts MATCH ?)"),
+            { room, EventQuery::ftsMatch(f.words, false) });
+        while (q.next())
+            hits.insert(q.value(0).toLongLong());
+        return hits;
     }
 
     static Room roomOf(Workspace& ws, const RoomSummary& summary)
@@ -347,7 +381,7 @@ private slots:
                 const FilterQuery::Result parsed = FilterQuery::parse(text);
                 QVERIFY2(parsed.ok(), qPrintable(text + QStringLiteral(": ") + parsed.error));
                 EventFilter f = parsed.filter;
-                const Reference ref(room, f);
+                const Reference ref(room, f, hitsOf(ws, summary.id, f));
                 const QVector<qint64> raw = ref.rawRows();
                 const QVector<qint64> items = ref.timelineItems();
                 const QString where = summary.nativeId + QStringLiteral(" | ") + text;
@@ -417,7 +451,7 @@ private slots:
             // Every fifth filter of the table: each kind of term comes up in every room.
             for (int i = 0; i < filters.size(); i += 5) {
                 const EventFilter f = FilterQuery::parse(filters.at(i)).filter;
-                const Reference ref(room, f);
+                const Reference ref(room, f, hitsOf(ws, summary.id, f));
                 for (const EventListModel::Mode mode : { EventListModel::Mode::Raw, EventListModel::Mode::Timeline }) {
                     const QString where = summary.nativeId + QStringLiteral(" | ") + filters.at(i)
                         + (mode == EventListModel::Mode::Raw ? QStringLiteral(" (raw)") : QStringLiteral(" (timeline)"));
