@@ -9,6 +9,7 @@
 #include "timeutil.h"
 #include "workspace.h"
 
+#include <algorithm>
 #include <climits>
 #include <memory>
 #include <QCommandLineParser>
@@ -27,6 +28,24 @@ struct Failure
     int code;
     QString message;
 };
+
+// Letters to change, add or drop to turn one word into the other (Levenshtein), for "did you mean".
+int editDistance(const QString& a, const QString& b)
+{
+    QVector<int> row(b.size() + 1);
+    for (int j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (int i = 1; i <= a.size(); ++i) {
+        int diagonal = row[0];
+        row[0] = i;
+        for (int j = 1; j <= b.size(); ++j) {
+            const int up = row[j];
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1) });
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
 
 [[noreturn]] void usage(const QString& message)
 {
@@ -145,10 +164,18 @@ public:
                 return (this->*v.run)(args);
         }
         QStringList verbs;
-        for (const VerbSpec& v : verbSpecs())
+        QString nearest;
+        int best = 3; // two letters off at most: a typo, not another word
+        for (const VerbSpec& v : verbSpecs()) {
             verbs << v.name;
-        usage(QStringLiteral("'%1' is neither a verb nor a file; the verbs are %2")
-                  .arg(verb, verbs.join(QStringLiteral(", "))));
+            if (const int d = editDistance(verb, v.name); d < best) {
+                best = d;
+                nearest = v.name;
+            }
+        }
+        usage(QStringLiteral("'%1' is neither a verb nor a file; %2the verbs are %3")
+                  .arg(verb, nearest.isEmpty() ? QString() : QStringLiteral("did you mean '%1'? ").arg(nearest),
+                      verbs.join(QStringLiteral(", "))));
     }
 
 private:
@@ -197,8 +224,15 @@ private:
     {
         if (!QFileInfo::exists(path))
             throw StoreError(path, {}, QStringLiteral("no such file"));
+        const Importer::Format detected = Importer::detect(path);
         if (format == Importer::Format::Unknown)
-            format = Importer::detect(path);
+            format = detected;
+        // A file Sightline recognises read as another format gives nothing but a flood of problems and a junk
+        // room: refused, naming what it is. --format is for what detection cannot tell.
+        if (detected != Importer::Format::Unknown && format != detected) {
+            usage(QStringLiteral("%1 is a %2 source, not %3: leave out --format, or give --format %2")
+                      .arg(path, Importer::formatName(detected), Importer::formatName(format)));
+        }
         if (format == Importer::Format::Workspace)
             return std::make_unique<Workspace>(path);
         if (format == Importer::Format::Unknown)
@@ -236,7 +270,7 @@ private:
                     QStringLiteral("'%1' is part of %2 room ids (%3): give more of one")
                         .arg(nativeId)
                         .arg(holders.size())
-                        .arg(holders.mid(0, 5).join(QStringLiteral(", "))));
+                        .arg(holders.mid(0, 5).join(QStringLiteral(", ")) + (holders.size() > 5 ? QStringLiteral(", …") : QString())));
             }
         }
         if (ids.isEmpty())
@@ -518,11 +552,13 @@ private:
             { QStringLiteral("kind"), QStringLiteral("type"), QStringLiteral("channel"), QStringLiteral("channel_type"),
                 QStringLiteral("participant"), QStringLiteral("tool"), QStringLiteral("outcome") }) {
             const QVector<FacetValue> values = counts.fields.value(field);
-            if (values.isEmpty())
+            if (std::none_of(values.cbegin(), values.cend(), [](const FacetValue& v) { return v.count > 0; }))
                 continue;
             if (!json)
                 m_out << field << '\n';
             for (const FacetValue& v : values) {
+                if (v.count == 0)
+                    continue; // what the room holds but the filter leaves out: the panes list it, the counts not
                 if (json) {
                     QJsonObject o { { QStringLiteral("field"), field }, { QStringLiteral("value"), v.value },
                         { QStringLiteral("count"), v.count } };

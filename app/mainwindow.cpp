@@ -126,6 +126,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_splitter);
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
+    connect(m_eventActions, &EventActions::copied, this,
+        [this](const QString& what) { statusBar()->showMessage(tr("Copied %1").arg(what), 3000); });
     m_eventActions->attach(m_eventList);
     m_eventActions->attach(m_timeline);
     addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
@@ -239,10 +241,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::problemCallFound, this, [this](quint64, qint64 roomId, qint64 index) {
         if (roomId != m_eventModel->roomId())
             return;
-        if (index < 0)
+        if (index < 0) {
             statusBar()->showMessage(tr("No more failed, refused or unanswered calls that way."), 4000);
-        else
+        } else {
+            // The call is where the keys go next (Enter opens it), wherever ] was pressed.
+            eventList()->setFocus(Qt::ShortcutFocusReason);
             goToIndex(index);
+        }
     });
     connect(m_details, &DetailsPane::goToIndex, this, &MainWindow::goToIndex);
     connect(m_store, &StoreClient::itemHoldingFound, this, [this](quint64, qint64 roomId, qint64 index, qint64 item) {
@@ -792,6 +797,9 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     m_eventModel->setRoom(0);
     m_roomModel->setRooms({});
     m_resultsDock->clear();
+    // The title names what is open: the source, or the workspace opened as it is.
+    setWindowTitle(tr("%1 — Sightline")
+            .arg(QFileInfo(importSources.isEmpty() ? workspacePath : importSources.first()).fileName()));
     m_store->open(workspacePath, importSources);
 }
 

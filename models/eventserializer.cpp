@@ -107,7 +107,8 @@ QString callText(const ToolCallRecord& c)
         : QStringLiteral("-");
     return c.toolName + QStringLiteral("  ") + c.toolId + QStringLiteral("  ") + index(c.startIndex)
         + QStringLiteral("..") + index(c.endIndex) + QStringLiteral("  ") + duration + QStringLiteral("  ") + c.status
-        + QStringLiteral("  ") + c.outcome + QStringLiteral("  ") + c.pairing;
+        + QStringLiteral("  ") + c.outcome + QStringLiteral("  ") + c.pairing
+        + (c.ambiguous ? QStringLiteral(" ambiguous") : QString()) + (c.synthetic ? QStringLiteral(" synthetic") : QString());
 }
 
 } // namespace EventSerializer

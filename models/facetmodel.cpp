@@ -141,8 +141,10 @@ void FacetModel::setCounts(const FacetCounts& counts)
     for (const FacetValue& v : counts.fields.value(QStringLiteral("kind")))
         findOrInsert(types, QStringLiteral("kind"), v.value);
     for (const FacetValue& v : counts.fields.value(QStringLiteral("type"))) {
-        const QModelIndex kind = valueIndex(QStringLiteral("kind"), v.group);
-        findOrInsert(kind.isValid() ? node(kind) : types, QStringLiteral("type"), v.value);
+        // Under its kind, made first when the kinds' counts left it out: a type listed at the section's level
+        // stayed there, a second time, once its kind came.
+        Node* kind = v.group.isEmpty() ? types : findOrInsert(types, QStringLiteral("kind"), v.group);
+        findOrInsert(kind, QStringLiteral("type"), v.value);
     }
     for (size_t s = 1; s < m_sections.size(); ++s) {
         Node* section = m_sections[s].get();

@@ -34,14 +34,24 @@ QString EventQuery::outcomeOf(const QString& t, bool callOutcome)
         .arg(t, callOutcome ? QString() : QStringLiteral(" AND c.end_seq IS NULL AND c.result_seq IS NULL"));
 }
 
-QString EventQuery::callValue(const QString& t, const QString& expression)
+QString EventQuery::callValue(const QString& t, const QString& expression, bool card)
 {
-    // At the row where a call's card is: its start, or its end (result) when it has no start. Both seeks on
-    // tool_calls(room_id, start_seq), the second among the few calls without a start.
+    // A card: at its start, or its end (result) when it has no start. A raw row: where the call's outcome is,
+    // its end or its result, or its start when nothing answered it, so that pairing:, duration: and outcome:
+    // meet on one row (on the start, duration:>100 outcome:failed found no row while the timeline showed two
+    // cards). Each a seek on an index of tool_calls (schema steps 1 and 6).
+    if (card) {
+        return QStringLiteral("(CASE WHEN %1.kind = 'tool_call' THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
+                              "c.room_id = %1.room_id AND c.start_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
+                              "c.room_id = %1.room_id AND c.start_seq IS NULL AND coalesce(c.end_seq, c.result_seq) = "
+                              "%1.seq)) END)")
+            .arg(t, expression);
+    }
     return QStringLiteral("(CASE WHEN %1.kind = 'tool_call' THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
-                          "c.room_id = %1.room_id AND c.start_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
-                          "c.room_id = %1.room_id AND c.start_seq IS NULL AND coalesce(c.end_seq, c.result_seq) = "
-                          "%1.seq)) END)")
+                          "c.room_id = %1.room_id AND c.end_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
+                          "c.room_id = %1.room_id AND c.result_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
+                          "c.room_id = %1.room_id AND c.start_seq = %1.seq AND c.end_seq IS NULL AND c.result_seq "
+                          "IS NULL)) END)")
         .arg(t, expression);
 }
 
@@ -123,7 +133,7 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         if (qstrcmp(column, "outcome") == 0)
             c = outcomeOf(t, callOutcome);
         else if (qstrcmp(column, "pairing") == 0)
-            c = callValue(t, QStringLiteral("c.pairing"));
+            c = callValue(t, QStringLiteral("c.pairing"), callOutcome);
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
         if (negate) {
             sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
@@ -141,7 +151,7 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
     auto spans = [&](const QVector<DurationRange>& ranges, bool negate) {
         if (ranges.isEmpty())
             return;
-        const QString d = callValue(t, QStringLiteral("c.duration_ms"));
+        const QString d = callValue(t, QStringLiteral("c.duration_ms"), callOutcome);
         QStringList any;
         for (const DurationRange& r : ranges) {
             any << d + QStringLiteral(" BETWEEN ? AND ?");

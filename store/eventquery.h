@@ -63,6 +63,7 @@ struct EventQuery
     // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;
     // else only when the start is the call's one row).
     static QString outcomeOf(const QString& t, bool callOutcome);
-    // `expression` of the call whose card is at row `t` (its start; its end when it has none), else NULL.
-    static QString callValue(const QString& t, const QString& expression);
+    // `expression` of the call at row `t`, else NULL: a `card`'s call (at its start; its end when it has none),
+    // or, in the raw rows, the call the row settles (its end or result; its start when nothing answered it).
+    static QString callValue(const QString& t, const QString& expression, bool card);
 };

@@ -372,8 +372,9 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         auto passesBut = [failed](int bit) { return (failed & ~(1 << bit)) == 0; };
         for (int c = 0; c < int(fields.size()); ++c) {
             Field& field = fields[c];
-            if (!passesBut(field.bit))
-                continue;
+            // A value of a row the rest of the filter leaves out is listed too, with 0: the panes show what the
+            // room holds under any filter (a filter carried over left them empty headers).
+            const bool counted = passesBut(field.bit);
             QByteArray value = text(c);
             if (value.isNull() && c == outcomeColumn && !loneStarts.isEmpty())
                 value = loneStarts.value(sqlite3_column_int64(st, seqColumn));
@@ -381,11 +382,11 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
                 continue;
             auto it = field.counts.find(value);
             if (it != field.counts.end()) {
-                ++*it;
+                *it += counted ? 1 : 0;
                 continue;
             }
             const QByteArray key(value.constData(), value.size()); // a deep copy: the view dies with the step
-            field.counts.insert(key, 1);
+            field.counts.insert(key, counted ? 1 : 0);
             if (field.groupColumn >= 0) {
                 const QByteArray group = text(field.groupColumn);
                 field.groups.insert(key, QByteArray(group.constData(), group.size()));

@@ -462,15 +462,16 @@ private slots:
         QCOMPARE(r.lines().first().value(QLatin1String("text")).toString(), QStringLiteral("thanks 🙏"));
         QCOMPARE(r.lines().first().value(QLatin1String("line")).toInteger(), 14);
 
-        // --format reads a file as the named format, and says so when it is not.
-        r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("roomkit") });
-        QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(log), qPrintable(r.err));
-        // A wrong --format that reads (a markdown log as AG-UI: every line a problem) leaves the source's own
-        // cache as it was: the junk room it made stayed in it for good.
-        r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("agui"), QStringLiteral("--json") });
+        // A --format other than what the file is, is refused, naming what it is: read anyway (a markdown log as
+        // AG-UI) it gave a flood of problems, exit 0, and a junk room.
+        for (const QString& wrong : { QStringLiteral("roomkit"), QStringLiteral("agui") }) {
+            r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), wrong, QStringLiteral("--json") });
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(log + QStringLiteral(" is a craftbot source, not ") + wrong), qPrintable(r.err));
+            QVERIFY(r.out.isEmpty());
+        }
+        r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("craftbot"), QStringLiteral("--json") });
         QCOMPARE(r.code, 0);
-        QVERIFY(r.err.contains(QLatin1String("not JSON")));
         r = run({ QStringLiteral("rooms"), log, QStringLiteral("--json") });
         QCOMPARE(r.lines().size(), 1);
         QCOMPARE(r.lines().first().value(QLatin1String("system")).toString(), QStringLiteral("craftbot"));
@@ -494,6 +495,8 @@ private slots:
                                   << "a date or a date and time";
         QTest::newRow("a verb mistyped") << QStringList { QStringLiteral("exprot"), QStringLiteral("STORE") }
                                          << "'exprot' is neither a verb nor a file; the verbs are import, rooms";
+        QTest::newRow("a verb misspelt") << QStringList { QStringLiteral("evnets"), QStringLiteral("STORE") }
+                                         << "did you mean 'events'?";
         QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"),
             QStringLiteral("--colour") } << "Unknown option";
         QTest::newRow("no source") << QStringList { QStringLiteral("rooms") } << "exactly one SOURCE";

@@ -42,6 +42,7 @@
 #include <QHeaderView>
 #include <QSettings>
 #include <QTest>
+#include <QStatusBar>
 #include <QFont>
 #include <QClipboard>
 #include <QTimer>
@@ -330,10 +331,11 @@ private slots:
             return;
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
         QTRY_VERIFY(window.eventModel()->rowCount() > 0);
-        window.timeline()->setFocus();
+        // ] pressed in the room list: the first call that went wrong is selected, and the keys go to it.
+        window.roomList()->view()->setFocus();
         QTest::keyClick(&window, Qt::Key_BracketRight);
-        // (Focus makes the first row current; ] then jumps to the first call that went wrong.)
         QTRY_VERIFY(window.timeline()->currentIndex().data(EventListModel::CallRole).isValid());
+        QTRY_VERIFY(window.timeline()->hasFocus());
         const QModelIndex card = window.timeline()->currentIndex();
         QCOMPARE(card.data(EventListModel::CallRole).value<ToolCallRecord>().outcome == QLatin1String("served"), false);
         const int closed = window.timeline()->visualRect(card).height();
@@ -345,10 +347,13 @@ private slots:
         QVERIFY(!card.data(EventListModel::ExpandedRole).toBool());
         QTRY_COMPARE(window.timeline()->visualRect(card).height(), closed);
 
-        // Ctrl+C copies the call whole as JSON (it copied the row's index), its arguments parsed.
+        // Ctrl+C copies the call whole as JSON (it copied the row's index), its arguments parsed, and says so.
         const ToolCallRecord call = card.data(EventListModel::CallRole).value<ToolCallRecord>();
         QGuiApplication::clipboard()->clear();
         QTest::keyClick(window.timeline(), Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Copied the call as JSON"));
+        // The title names the file open.
+        QCOMPARE(window.windowTitle(), QStringLiteral("card.sqlite — Sightline"));
         const QJsonObject copied = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
         QCOMPARE(copied.value(QLatin1String("tool_name")).toString(), call.toolName);
         QCOMPARE(copied.value(QLatin1String("outcome")).toString(), call.outcome);
@@ -576,11 +581,25 @@ private slots:
         QCOMPARE(*bar->filter().afterMicros, start.addSecs(60).toMSecsSinceEpoch() * 1000);
         all->click();
         QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
-        // A mistake is marked and leaves the filter as it was.
+        // A mistake is marked, said under the fields, and leaves the filter as it was; so is From after To.
         from->selectAll();
         QTest::keyClicks(from, QStringLiteral("yesterday"));
         QTest::keyClick(from, Qt::Key_Return);
         QVERIFY(from->toolTip().startsWith(QLatin1String("Not a time")));
+        QVERIFY(pane->timeNote()->isVisible() && pane->timeNote()->text().contains(QStringLiteral("“yesterday” is not a time")));
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
+        from->setText(start.addDays(2).toString(QStringLiteral("yyyy-MM-dd")));
+        QTest::keyClick(from, Qt::Key_Return);
+        QVERIFY(pane->timeNote()->text().contains(QLatin1String("From is after To")));
+        QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
+        // A day alone in To is the whole day.
+        from->setText(start.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        QLineEdit* to = pane->toEdit();
+        to->setText(start.toString(QStringLiteral("yyyy-MM-dd")));
+        QTest::keyClick(to, Qt::Key_Return);
+        QVERIFY(!pane->timeNote()->isVisible());
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of 13 events").arg(7 - blockedMessages));
+        all->click();
         QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
 
         // The bar's text ticks the panes.
@@ -619,6 +638,10 @@ private slots:
         QVERIFY(absent.data(Qt::FontRole).value<QFont>().italic());
         QVERIFY(absent.data(Qt::ToolTipRole).toString().contains(QLatin1String("this room has none")));
         QVERIFY(ticked(QStringLiteral("tool"), QStringLiteral("delete_account")));
+        // The room's own values are listed under the filter that leaves them all out, with 0.
+        QVERIFY(facets->valueIndex(QStringLiteral("type"), QStringLiteral("message")).isValid());
+        QCOMPARE(count(QStringLiteral("type"), QStringLiteral("message")), 0);
+        QVERIFY(facets->valueIndex(QStringLiteral("channel"), QStringLiteral("sms-twilio")).isValid());
         QVERIFY(facets->setData(absent, Qt::Unchecked, Qt::CheckStateRole));
         QCOMPARE(bar->edit()->text(), QString());
         QCOMPARE(window.filterDock()->windowTitle(), QStringLiteral("Filters"));

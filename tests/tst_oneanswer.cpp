@@ -35,6 +35,7 @@ struct Room
     EventRecords rows;
     QHash<qint64, ToolCallRecord> callByStart;
     QHash<qint64, ToolCallRecord> callByCard; // where its card is: its start, or its end when it has none
+    QHash<qint64, ToolCallRecord> callBySettling; // the rows that settle it: its end and result, or a lone start
 };
 
 QString valueOf(const EventRecord& r, const QString& field)
@@ -106,7 +107,7 @@ public:
             if (field == skip)
                 continue;
             const QString v = field == QLatin1String("outcome") ? outcomeOf(r, asCard)
-                : field == QLatin1String("pairing")             ? cardCall(r).pairing
+                : field == QLatin1String("pairing")             ? callAt(r, asCard).pairing
                                                                 : valueOf(r, field);
             const QStringList& any = m_f.*list.any;
             const QStringList& none = m_f.*list.none;
@@ -116,7 +117,7 @@ public:
                 return false;
         }
         // Durations: a call's, at its card's row.
-        const std::optional<qint64> d = r.kind == QLatin1String("tool_call") ? cardCall(r).durationMs : std::nullopt;
+        const std::optional<qint64> d = r.kind == QLatin1String("tool_call") ? callAt(r, asCard).durationMs : std::nullopt;
         auto within = [&d](const QVector<DurationRange>& ranges) {
             return d && std::any_of(ranges.cbegin(), ranges.cend(),
                 [&](const DurationRange& range) { return *d >= range.min && *d <= range.max; });
@@ -130,9 +131,13 @@ public:
         return true;
     }
 
-    ToolCallRecord cardCall(const EventRecord& r) const
+    // A call's pairing and duration: a card's at its start; in the raw rows, on the rows that settle it (where
+    // its outcome is), so that they meet outcome: on one row.
+    ToolCallRecord callAt(const EventRecord& r, bool asCard) const
     {
-        return r.kind == QLatin1String("tool_call") ? m_room.callByCard.value(r.index) : ToolCallRecord();
+        if (r.kind != QLatin1String("tool_call"))
+            return {};
+        return asCard ? m_room.callByCard.value(r.index) : m_room.callBySettling.value(r.index);
     }
 
     QVector<qint64> rawRows() const
@@ -250,7 +255,9 @@ class TestOneAnswer : public QObject
         if (!durations.isEmpty()) {
             std::sort(durations.begin(), durations.end());
             const QString median = QString::number(durations.at(durations.size() / 2));
-            base << QStringLiteral("duration:>") + median << QStringLiteral("duration:<=") + median
+            base << QStringLiteral("duration:>") + median + QStringLiteral(" outcome:failed")
+                 << QStringLiteral("pairing:exact outcome:served") << QStringLiteral("duration:>") + median
+                 << QStringLiteral("duration:<=") + median
                  << QStringLiteral("-duration:>") + median << QStringLiteral("duration:0..") + median
                  << QStringLiteral("duration:<10 duration:>") + median;
         }
@@ -324,6 +331,12 @@ class TestOneAnswer : public QObject
                 room.callByStart.insert(*c.startIndex, c);
             if (const std::optional<qint64> card = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
                 room.callByCard.insert(*card, c);
+            if (c.endIndex)
+                room.callBySettling.insert(*c.endIndex, c);
+            if (c.resultIndex)
+                room.callBySettling.insert(*c.resultIndex, c);
+            if (c.startIndex && !c.endIndex && !c.resultIndex)
+                room.callBySettling.insert(*c.startIndex, c);
         }
         return room;
     }

@@ -30,11 +30,6 @@ QString pretty(const QString& text)
     return doc.isNull() ? text : QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
 }
 
-void copy(const QString& text)
-{
-    QGuiApplication::clipboard()->setText(text);
-}
-
 } // namespace
 
 EventActions::EventActions(Locator locator, QObject* parent)
@@ -69,7 +64,13 @@ QString EventActions::copyText(const QModelIndex& index) const
     return QString::fromUtf8(EventSerializer::eventJson(e));
 }
 
-QMenu* EventActions::menuFor(const QModelIndex& index, QWidget* parent) const
+void EventActions::copy(const QString& text, const QString& what)
+{
+    QGuiApplication::clipboard()->setText(text);
+    emit copied(what);
+}
+
+QMenu* EventActions::menuFor(const QModelIndex& index, QWidget* parent)
 {
     auto* menu = new QMenu(parent);
     menu->setObjectName(QStringLiteral("eventMenu"));
@@ -81,17 +82,20 @@ QMenu* EventActions::menuFor(const QModelIndex& index, QWidget* parent) const
     const QVariant callData = index.data(EventListModel::CallRole);
     if (callData.isValid()) {
         const ToolCallRecord call = callData.value<ToolCallRecord>();
-        QAction* whole = menu->addAction(tr("Copy Call as JSON"), [call] { copy(callJson(call)); });
+        QAction* whole
+            = menu->addAction(tr("Copy Call as JSON"), this, [this, call] { copy(callJson(call), tr("the call as JSON")); });
         whole->setShortcut(QKeySequence::Copy);
-        menu->addAction(tr("Copy Arguments"), [call] { copy(pretty(call.arguments)); })
+        menu->addAction(tr("Copy Arguments"), this, [this, call] { copy(pretty(call.arguments), tr("the arguments")); })
             ->setEnabled(!call.arguments.isEmpty());
-        menu->addAction(tr("Copy Result"), [call] { copy(pretty(call.result)); })->setEnabled(!call.result.isEmpty());
+        menu->addAction(tr("Copy Result"), this, [this, call] { copy(pretty(call.result), tr("the result")); })
+            ->setEnabled(!call.result.isEmpty());
     } else if (!e.text.isEmpty()) {
-        QAction* text = menu->addAction(tr("Copy Text"), [e] { copy(e.text); });
+        QAction* text = menu->addAction(tr("Copy Text"), this, [this, e] { copy(e.text, tr("the text")); });
         text->setShortcut(QKeySequence::Copy);
     }
-    menu->addAction(tr("Copy Event as JSON"), [e] { copy(QString::fromUtf8(EventSerializer::eventJson(e))); });
-    menu->addAction(tr("Copy Reference (Source, Room, Index)"), [this, e] { copy(reference(e)); });
+    menu->addAction(tr("Copy Event as JSON"), this,
+        [this, e] { copy(QString::fromUtf8(EventSerializer::eventJson(e)), tr("the event as JSON")); });
+    menu->addAction(tr("Copy Reference (Source, Room, Index)"), this, [this, e] { copy(reference(e), tr("a reference")); });
     return menu;
 }
 
@@ -113,8 +117,10 @@ void EventActions::attach(QAbstractItemView* view)
     copyAction->setShortcutContext(Qt::WidgetShortcut);
     connect(copyAction, &QAction::triggered, this, [this, view] {
         const QString text = copyText(view->currentIndex());
-        if (!text.isEmpty())
-            copy(text);
+        if (!text.isEmpty()) {
+            const bool card = view->currentIndex().data(EventListModel::CallRole).isValid();
+            copy(text, card ? tr("the call as JSON") : tr("the event"));
+        }
     });
     view->addAction(copyAction);
 }

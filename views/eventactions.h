@@ -25,7 +25,7 @@ public:
     // Gives `view` the context menu and Ctrl+C.
     void attach(QAbstractItemView* view);
     // The menu for the row at `index` (what MainWindow's tests and the view's right click open).
-    QMenu* menuFor(const QModelIndex& index, QWidget* parent) const;
+    QMenu* menuFor(const QModelIndex& index, QWidget* parent);
     // What Ctrl+C copies of the row at `index`: a card's call as JSON, a message's text, else the event as JSON.
     QString copyText(const QModelIndex& index) const;
 
@@ -33,6 +33,11 @@ public:
     static QString callJson(const ToolCallRecord& call);
     QString reference(const EventRecord& e) const;
 
+signals:
+    void copied(const QString& what); // for the status bar: "Copied the call as JSON"
+
 private:
+    void copy(const QString& text, const QString& what);
+
     Locator m_locator;
 };

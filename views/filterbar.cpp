@@ -62,6 +62,7 @@ FilterBar::FilterBar(QWidget* parent)
     errorPalette.setColor(QPalette::BrightText, Qt::white);
     m_error->setPalette(errorPalette);
     m_error->setMargin(3);
+    m_error->setWordWrap(true); // a long message wraps rather than widening the window's middle
     m_error->hide();
     m_note->setObjectName(QStringLiteral("filterNote"));
     m_note->setWordWrap(true);

@@ -116,13 +116,27 @@ FilterPane::FilterPane(QWidget* parent)
             if (m_showing || m_counts.histogram.isEmpty())
                 return;
             const auto typedFrom = TimeUtil::parseUserTime(m_from->text());
-            const auto typedTo = TimeUtil::parseUserTime(m_to->text());
+            auto typedTo = TimeUtil::parseUserTime(m_to->text());
+            // A day alone in To is the whole of it, as a person means "to the 9th".
+            if (typedTo && m_to->text().trimmed().size() == 10)
+                *typedTo += 86400 * second - second;
+            QString problem;
             for (QLineEdit* e : { m_from, m_to }) {
-                const bool bad = !TimeUtil::parseUserTime(e->text());
+                const bool bad = !TimeUtil::parseUserTime(e->text())
+                    || (e == m_from && typedFrom && typedTo && *typedFrom > *typedTo);
                 e->setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 1px solid #c0392b; }") : QString());
                 e->setToolTip(bad ? tr("Not a time: %1").arg(help) : help);
+                if (bad && problem.isEmpty()) {
+                    problem = TimeUtil::parseUserTime(e->text())
+                        ? tr("From is after To: nothing could match. The filter applied stays.")
+                        : tr("“%1” is not a time: type a date or a date and time, such as 2026-03-09 or "
+                             "2026-03-09 12:00:30. The filter applied stays.")
+                              .arg(e->text());
+                }
             }
-            if (!typedFrom || !typedTo)
+            m_timeNote->setText(problem);
+            m_timeNote->setVisible(!problem.isEmpty());
+            if (!problem.isEmpty())
                 return; // the filter applied stays
             // The room's own ends mean no bound; "to" holds its whole second.
             const qint64 from = *typedFrom, to = floorSecond(*typedTo);
