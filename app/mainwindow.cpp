@@ -318,7 +318,10 @@ MainWindow::MainWindow(QWidget* parent)
             if (std::exchange(m_goToFirstMatch, false) && !m_matches.isEmpty()) {
                 const qint64 from = currentIndex();
                 const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), std::max<qint64>(from, 0));
-                goToIndex(it == m_matches.cend() ? m_matches.first() : *it);
+                const qint64 target = it == m_matches.cend() ? m_matches.first() : *it;
+                if (!isRawMode())
+                    m_openWhenLocated = target; // opened, as F3 opens what it finds
+                goToIndex(target);
             }
             showMatchPosition();
         });
@@ -659,6 +662,9 @@ void MainWindow::goToMatch(bool forward)
         if (it == m_matches.cbegin() && current >= 0)
             statusBar()->showMessage(tr("Search went on from the bottom."), 3000);
     }
+    // The item found is opened: a card's match may be in its result, a message's below its closed lines.
+    if (!isRawMode())
+        m_openWhenLocated = target;
     goToIndex(target);
 }
 

@@ -96,8 +96,9 @@ QString formatDuration(const DurationRange& r)
 {
     if (r.min == r.max)
         return QString::number(r.min);
+    // As people write them: >100 rather than >=101.
     if (r.max == LLONG_MAX)
-        return QStringLiteral(">=") + QString::number(r.min);
+        return r.min > 0 ? QStringLiteral(">") + QString::number(r.min - 1) : QStringLiteral(">=0");
     if (r.min == 0)
         return QStringLiteral("<=") + QString::number(r.max);
     return QString::number(r.min) + QStringLiteral("..") + QString::number(r.max);

@@ -679,6 +679,8 @@ private slots:
         QTRY_COMPARE(window.timeline()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index, 8);
         QTRY_COMPARE(search->positionText(), QStringLiteral("1 of 1"));
         QCOMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events as 14 items")); // nothing hidden
+        // The card found is opened: the word is in its result, which a closed card does not show.
+        QTRY_VERIFY(window.timeline()->currentIndex().data(EventListModel::ExpandedRole).toBool());
 
         // Under a filter of messages, A-404 is in two of them.
         window.filterBar()->setText(QStringLiteral("type:message"));
