@@ -276,8 +276,11 @@ MainWindow::MainWindow(QWidget* parent)
             statusBar()->showMessage(tr("Event %1 is not shown under the current filter.").arg(index), 4000);
             return;
         }
-        if (std::exchange(m_openWhenLocated, -1) == index)
+        // Only the item asked to be opened is: an answer for another locate that comes first leaves it waiting.
+        if (m_openWhenLocated == index) {
+            m_openWhenLocated = -1;
             m_eventModel->setData(m_eventModel->index(row, 0), true, EventListModel::ExpandedRole);
+        }
         eventList()->setCurrentIndex(m_eventModel->index(row, 0));
         eventList()->scrollTo(m_eventModel->index(row, 0), QAbstractItemView::PositionAtCenter);
     });
