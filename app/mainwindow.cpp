@@ -585,6 +585,7 @@ void MainWindow::readAroundTheRoom(qint64 roomId)
 
 void MainWindow::showRoom(qint64 roomId)
 {
+    m_openWhenLocated = -1; // a card of the room left is not opened in this one
     m_eventModel->setRoom(roomId, m_filterBar->filter());
     m_filterBar->setCompletions({});
     m_filterPane->clear();
