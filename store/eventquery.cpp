@@ -55,28 +55,6 @@ QString EventQuery::callValue(const QString& t, const QString& expression, bool 
         .arg(t, expression);
 }
 
-QString EventQuery::wordCandidates(qint64 roomId, const EventFilter& f, QVariantList& binds)
-{
-    // A row holds the words only if it is a hit, and an item only if it or a row folded into it is one: its
-    // call's end or result, its message's deltas. So only the hits and what holds them are read, by seq (the
-    // whole room's cards were each checked against the hits: 0.7 s at a million events). What they are
-    // checked against stays the full predicate.
-    const QString hits = QStringLiteral("SELECT h.seq, h.message_id, h.kind FROM events h WHERE h.room_id = ? AND "
-                                        "h.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)");
-    const QString match = ftsMatch(f.words, false);
-    QString sql = QStringLiteral(" AND (events.seq IN (SELECT seq FROM (") + hits
-        + QStringLiteral(") UNION ALL SELECT c.start_seq FROM (") + hits
-        + QStringLiteral(") x JOIN tool_calls c ON c.room_id = ? AND (c.end_seq = x.seq OR c.result_seq = x.seq))");
-    binds << roomId << match << roomId << match << roomId;
-    if (f.timelineItems) {
-        // A streamed message's item is a row of the same message id and kind.
-        sql += QStringLiteral(" OR events.message_id IN (SELECT message_id FROM (") + hits
-            + QStringLiteral(") WHERE message_id IS NOT NULL)");
-        binds << roomId << match;
-    }
-    return sql + QLatin1Char(')');
-}
-
 QString EventQuery::ftsMatch(const QStringList& words, bool any)
 {
     QStringList terms;
@@ -246,10 +224,9 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
     const QString scoped = scope(roomId, f, q.binds);
     const QString directWhere = direct(q.binds);
     const QString itemWhere = f.timelineItems ? QStringLiteral(" OR ") + item(q.binds) : QString();
-    const QString candidates = f.words.isEmpty() ? QString() : wordCandidates(roomId, f, q.binds);
     q.sql = QStringLiteral("SELECT seq, ") + itemExpr + QStringLiteral(", ") + directExpr
         + QStringLiteral(" FROM events WHERE room_id = ?") + scoped + QStringLiteral(" AND (") + directWhere
-        + itemWhere + QStringLiteral(")") + candidates + QStringLiteral(" ORDER BY seq");
+        + itemWhere + QStringLiteral(") ORDER BY seq");
     return q;
 }
 

@@ -58,8 +58,6 @@ struct EventQuery
     static QString itemMatch(const EventFilter& filter, QVariantList& binds);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
     static QString ftsMatch(const QStringList& words, bool any);
-    // " AND (...)": the rows that can hold the filter's words (the hits, the cards and messages holding them).
-    static QString wordCandidates(qint64 roomId, const EventFilter& f, QVariantList& binds);
     // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;
     // else only when the start is the call's one row).
     static QString outcomeOf(const QString& t, bool callOutcome);

@@ -166,8 +166,8 @@ CREATE TRIGGER search_text_updated AFTER UPDATE ON search_text BEGIN
   INSERT INTO events_fts(rowid, body, arguments, result) VALUES (new.event_id, new.body, new.arguments, new.result);
 END;
 )SQL",
-    // 6: a call found from its end or its result row: the card that holds a row of the full-text hits (find in
-    // the room read every card of a million-event room against the hits; it now reads the hits' cards).
+    // 6: a call found from its end or its result row: in the raw rows a call's pairing and duration are on the
+    // rows that settle it (EventQuery::callValue), and the card that holds a folded row is found from it.
     R"SQL(
 CREATE INDEX tool_calls_room_end ON tool_calls(room_id, end_seq) WHERE end_seq IS NOT NULL;
 CREATE INDEX tool_calls_room_result ON tool_calls(room_id, result_seq) WHERE result_seq IS NOT NULL;
