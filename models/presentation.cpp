@@ -10,12 +10,18 @@ namespace {
 const std::array<Look, 6>& looks()
 {
     static const std::array<Look, 6> table { {
-        { Outcome::Served, QStringLiteral("✓"), QColor(0x2e, 0x7d, 0x32) },
-        { Outcome::Failed, QStringLiteral("✗"), QColor(0xc6, 0x28, 0x28) },
-        { Outcome::Refused, QStringLiteral("⊘"), QColor(0xd8, 0x5b, 0x00) },
-        { Outcome::Blocked, QStringLiteral("⊗"), QColor(0x7b, 0x1f, 0xa2) },
-        { Outcome::Unserved, QStringLiteral("…"), QColor(0x75, 0x75, 0x75) },
-        { Outcome::Cancelled, QStringLiteral("■"), QColor(0x45, 0x5a, 0x64) },
+        { Outcome::Served, QStringLiteral("✓"), QColor(0x2e, 0x7d, 0x32),
+            QStringLiteral("Served: the tool ran and answered.") },
+        { Outcome::Failed, QStringLiteral("✗"), QColor(0xc6, 0x28, 0x28),
+            QStringLiteral("Failed: the tool ran and reported an error.") },
+        { Outcome::Refused, QStringLiteral("⊘"), QColor(0xd8, 0x5b, 0x00),
+            QStringLiteral("Refused: a gate or the handler turned the call down before it ran.") },
+        { Outcome::Blocked, QStringLiteral("⊗"), QColor(0x7b, 0x1f, 0xa2),
+            QStringLiteral("Blocked: a hook stopped the call's end from reaching anyone.") },
+        { Outcome::Unserved, QStringLiteral("…"), QColor(0x75, 0x75, 0x75),
+            QStringLiteral("Unserved: nothing ever answered the call.") },
+        { Outcome::Cancelled, QStringLiteral("■"), QColor(0x45, 0x5a, 0x64),
+            QStringLiteral("Cancelled: the call was stopped before it ended.") },
     } };
     return table;
 }
@@ -27,24 +33,12 @@ Look outcome(const QString& outcome)
         if (look.word == outcome)
             return look;
     }
-    return { outcome, QString(), QColor(0x75, 0x75, 0x75) };
+    return { outcome, QString(), QColor(0x75, 0x75, 0x75), outcome };
 }
 
 QString outcomeMeaning(const QString& value)
 {
-    if (value == QLatin1String("served"))
-        return QStringLiteral("Served: the tool ran and answered.");
-    if (value == QLatin1String("failed"))
-        return QStringLiteral("Failed: the tool ran and reported an error.");
-    if (value == QLatin1String("refused"))
-        return QStringLiteral("Refused: a gate or the handler turned the call down before it ran.");
-    if (value == QLatin1String("blocked"))
-        return QStringLiteral("Blocked: a hook stopped the call's end from reaching anyone.");
-    if (value == QLatin1String("unserved"))
-        return QStringLiteral("Unserved: nothing ever answered the call.");
-    if (value == QLatin1String("cancelled"))
-        return QStringLiteral("Cancelled: the call was stopped before it ended.");
-    return value;
+    return outcome(value).meaning;
 }
 
 QString outcomeLabel(const QString& value)

@@ -12,6 +12,7 @@ struct Look
     QString word; // as stored and filtered: served, failed, ...
     QString symbol; // ✓ ✗ ⊘ ⊗ … ■
     QColor light; // on a light background
+    QString meaning; // in a sentence: a badge's tooltip, a report's legend
 };
 
 // Its look; an outcome this build does not know shows as its own word, in grey, without a symbol.
