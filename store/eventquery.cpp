@@ -239,14 +239,19 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
         if (!condition.isEmpty())
             parts << QStringLiteral("((NOT coalesce(%1, 0)) << %2)").arg(condition).arg(bit);
     };
-    auto lists = [&](std::initializer_list<const char*> names, int bit) {
+    // The fields with a pane of their own, each its own bit; every other part of the filter is the rest.
+    const std::pair<const char*, int> panes[] = { { "type", TypeBit }, { "kind", KindBit },
+        { "channel", ChannelBit }, { "channel_type", ChannelTypeBit }, { "participant", ParticipantBit },
+        { "tool", ToolBit }, { "outcome", OutcomeBit } };
+    EventFilter rest = f;
+    for (const auto& [name, bit] : panes) {
         EventFilter only;
         for (const EventFilterList& list : eventFilterLists()) {
-            for (const char* name : names) {
-                if (qstrcmp(list.name, name) == 0) {
-                    only.*list.any = f.*list.any;
-                    only.*list.none = f.*list.none;
-                }
+            if (qstrcmp(list.name, name) == 0) {
+                only.*list.any = f.*list.any;
+                only.*list.none = f.*list.none;
+                (rest.*list.any).clear();
+                (rest.*list.none).clear();
             }
         }
         QVariantList binds;
@@ -255,14 +260,7 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
             q.binds += binds;
             add(QStringLiteral("(1") + p + QLatin1Char(')'), bit);
         }
-    };
-    lists({ "type" }, TypeBit);
-    lists({ "kind" }, KindBit);
-    lists({ "channel" }, ChannelBit);
-    lists({ "channel_type" }, ChannelTypeBit);
-    lists({ "participant" }, ParticipantBit);
-    lists({ "tool" }, ToolBit);
-    lists({ "outcome" }, OutcomeBit);
+    }
     if (f.blockedOnly)
         add(QStringLiteral("events.blocked = 1"), BlockedBit);
     else if (f.hidesBlocked())
@@ -274,16 +272,8 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
         time.beforeMicros = f.beforeMicros;
         add(QStringLiteral("(1") + scope(roomId, time, q.binds) + QLatin1Char(')'), TimeBit);
     }
-    // The rest (words, AI responses, thread replies) has no pane of its own.
-    EventFilter rest;
-    rest.groups = f.groups;
-    rest.excludeGroups = f.excludeGroups;
-    rest.words = f.words;
-    rest.excludeWords = f.excludeWords;
-    rest.pairings = f.pairings;
-    rest.excludePairings = f.excludePairings;
-    rest.durations = f.durations;
-    rest.excludeDurations = f.excludeDurations;
+    // The rest (words, AI responses, pairings, durations, thread replies): predicate() reads no time or blocked
+    // rows, which have bits of their own above.
     QVariantList binds;
     QString other = predicate(rest, QStringLiteral("events"), binds);
     if (f.topLevelOnly)
