@@ -219,25 +219,31 @@ private:
             m_err << "warning: " << problem << Qt::endl;
     }
 
+    // The format `path` is read as: the one detected, or a `forced` one where detection cannot tell. A file
+    // Sightline recognises read as another format gives nothing but a flood of problems and a junk room: refused,
+    // naming what it is (by import as by every verb that reads a source).
+    static Importer::Format formatOf(const QString& path, Importer::Format forced)
+    {
+        const Importer::Format detected = Importer::detect(path);
+        if (detected != Importer::Format::Unknown && forced != Importer::Format::Unknown && forced != detected) {
+            usage(QStringLiteral("%1 is a %2 source, not %3: leave out --format, or give --format %2")
+                      .arg(path, Importer::formatName(detected), Importer::formatName(forced)));
+        }
+        return detected != Importer::Format::Unknown ? detected : forced;
+    }
+
     // A workspace as it is, or a source synced into its cached workspace.
     std::unique_ptr<Workspace> openSource(const QString& path, Importer::Format format)
     {
         if (!QFileInfo::exists(path))
             throw StoreError(path, {}, QStringLiteral("no such file"));
-        const Importer::Format detected = Importer::detect(path);
-        if (format == Importer::Format::Unknown)
-            format = detected;
-        // A file Sightline recognises read as another format gives nothing but a flood of problems and a junk
-        // room: refused, naming what it is. --format is for what detection cannot tell.
-        if (detected != Importer::Format::Unknown && format != detected) {
-            usage(QStringLiteral("%1 is a %2 source, not %3: leave out --format, or give --format %2")
-                      .arg(path, Importer::formatName(detected), Importer::formatName(format)));
-        }
+        format = formatOf(path, format);
         if (format == Importer::Format::Workspace)
             return std::make_unique<Workspace>(path);
         if (format == Importer::Format::Unknown)
             throw Importer::unsupported(path);
-        auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path, format));
+        // (A --format other than what the file is was refused above: the cache holds the file as it is.)
+        auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path));
         try {
             reportProblems(Importer::import(*workspace, path, {}, format));
         } catch (const WorkspaceBusy& e) {
@@ -323,7 +329,7 @@ private:
                 if (!shared)
                     own = std::make_unique<Workspace>(Importer::cachedWorkspacePath(source));
                 Workspace& ws = shared ? *shared : *own;
-                const ImportReport report = Importer::import(ws, source, {}, forcedFormat(parser));
+                const ImportReport report = Importer::import(ws, source, {}, formatOf(source, forcedFormat(parser)));
                 reportProblems(report);
                 m_out << source << " (" << report.format << ")\n";
                 for (const ImportReport::Room& room : report.rooms)
@@ -406,10 +412,12 @@ private:
     // that the one rule of the language holds between them too: the same field twice means either value.
     EventFilter filterOf(const QCommandLineParser& parser)
     {
+        // optionNames(): the options given (isSet and value warn about an option the verb does not define).
+        const QStringList given = parser.optionNames();
         QStringList terms;
         auto add = [&](const char* option, const char* field, bool negated = false) {
-            if (!parser.optionNames().contains(QLatin1String(option)))
-                return; // not given (nor, for some verbs, defined)
+            if (!given.contains(QLatin1String(option)))
+                return;
             for (const QString& value : parser.values(QLatin1String(option)))
                 terms << FilterQuery::term(QLatin1String(field), value, negated);
         };
@@ -421,8 +429,6 @@ private:
         add("channel", "channel");
         add("channel-type", "channel_type");
         add("participant", "participant");
-        // optionNames(): the options given (isSet and value warn about an option the verb does not define).
-        const QStringList given = parser.optionNames();
         for (const char* bound : { "after", "before" }) {
             if (!given.contains(QLatin1String(bound)))
                 continue;

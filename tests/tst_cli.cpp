@@ -472,6 +472,11 @@ private slots:
         }
         r = run({ QStringLiteral("rooms"), log, QStringLiteral("--format"), QStringLiteral("craftbot"), QStringLiteral("--json") });
         QCOMPARE(r.code, 0);
+        // import as every other verb.
+        r = run({ QStringLiteral("import"), log, QStringLiteral("--format"), QStringLiteral("agui"), QStringLiteral("-o"),
+            m_dir.filePath(QStringLiteral("wrong-format.sightline")) });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("is a craftbot source, not agui")), qPrintable(r.err));
         r = run({ QStringLiteral("rooms"), log, QStringLiteral("--json") });
         QCOMPARE(r.lines().size(), 1);
         QCOMPARE(r.lines().first().value(QLatin1String("system")).toString(), QStringLiteral("craftbot"));

@@ -121,17 +121,17 @@ FilterPane::FilterPane(QWidget* parent)
             if (typedTo && m_to->text().trimmed().size() == 10)
                 *typedTo += 86400 * second - second;
             QString problem;
+            const bool backwards = typedFrom && typedTo && *typedFrom > *typedTo;
             for (QLineEdit* e : { m_from, m_to }) {
-                const bool bad = !TimeUtil::parseUserTime(e->text())
-                    || (e == m_from && typedFrom && typedTo && *typedFrom > *typedTo);
+                const bool unread = !(e == m_from ? typedFrom : typedTo);
+                const bool bad = unread || (e == m_from && backwards);
                 e->setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 1px solid #c0392b; }") : QString());
                 e->setToolTip(bad ? tr("Not a time: %1").arg(help) : help);
                 if (bad && problem.isEmpty()) {
-                    problem = TimeUtil::parseUserTime(e->text())
-                        ? tr("From is after To: nothing could match. The filter applied stays.")
-                        : tr("“%1” is not a time: type a date or a date and time, such as 2026-03-09 or "
-                             "2026-03-09 12:00:30. The filter applied stays.")
-                              .arg(e->text());
+                    problem = unread ? tr("“%1” is not a time: type a date or a date and time, such as 2026-03-09 "
+                                          "or 2026-03-09 12:00:30. The filter applied stays.")
+                                           .arg(e->text())
+                                     : tr("From is after To: nothing could match. The filter applied stays.");
                 }
             }
             m_timeNote->setText(problem);

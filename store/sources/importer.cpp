@@ -119,14 +119,10 @@ StoreError unsupported(const QString& path)
     return StoreError(path, {}, what);
 }
 
-QString cachedWorkspacePath(const QString& sourcePath, Format format)
+QString cachedWorkspacePath(const QString& sourcePath)
 {
     const QString canonical = QFileInfo(sourcePath).canonicalFilePath();
-    // A source read as another format than the one it is (a --format given by mistake) gets a cache of its
-    // own: a wrong guess once left a junk room in the source's cache for good.
-    const bool other = format != Format::Unknown && format != detect(sourcePath);
-    const QString keyed = other ? canonical + QLatin1Char('\n') + formatName(format) : canonical;
-    const QByteArray key = QCryptographicHash::hash(keyed.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
+    const QByteArray key = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     const QString dir = cache + QStringLiteral("/workspaces");
     QDir().mkpath(dir);

@@ -28,8 +28,7 @@ StoreError unsupported(const QString& path);
 
 // Where the cached workspace of a source lives: one per source file, keyed by its canonical path. The cache
 // folders are made readable by their owner alone, and so is a cached workspace an older Sightline left open.
-// Read as a `format` other than the one detected, a source has a cache of its own.
-QString cachedWorkspacePath(const QString& sourcePath, Format format = Format::Unknown);
+QString cachedWorkspacePath(const QString& sourcePath);
 // The mode for a workspace written elsewhere from `sources`: read and write for its owner, and read for the
 // group or others only where every source grants it (a workspace is never more open than what it copies).
 QFileDevice::Permissions workspaceMode(const QStringList& sources);
