@@ -172,6 +172,40 @@ END;
 CREATE INDEX tool_calls_room_end ON tool_calls(room_id, end_seq) WHERE end_seq IS NOT NULL;
 CREATE INDEX tool_calls_room_result ON tool_calls(room_id, result_seq) WHERE result_seq IS NOT NULL;
 )SQL",
+    // 7: what reviewers add (notes, labels and marks on events, cards and rooms; a room's review status) and the
+    // journal of every change. Each is kept against the room's row, which a sync or the re-import of a rotated
+    // log keeps, and the event's source index with a fingerprint of its payload, by which an event a rotated
+    // log moved is found again (AnnotationStore::relink). A change is in the workspace at once, so every filter,
+    // count and verb sees it; `saved` and `present` say whether a row is in the workspace as last saved and as
+    // edited now: undo and redo flip `present`, Save deletes what is not present and marks the rest saved, all in
+    // one transaction, and Discard does the reverse. Rows of either table that differ are the unsaved changes.
+    R"SQL(
+CREATE TABLE annotations(
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  seq INTEGER,                          -- the event (a card: its start); NULL: the room itself
+  fingerprint TEXT,                     -- of the event's payload, to find it again when its index moved
+  detached INTEGER NOT NULL DEFAULT 0,  -- its event is no longer in the source (rotated away)
+  kind TEXT NOT NULL,                   -- note | label | mark | review
+  value TEXT,                           -- a note's text, a label's name, a review status
+  author TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  saved INTEGER NOT NULL DEFAULT 0,
+  present INTEGER NOT NULL DEFAULT 1);
+CREATE INDEX annotations_room_seq ON annotations(room_id, seq, kind);
+CREATE TABLE labels(name TEXT PRIMARY KEY, color TEXT NOT NULL);
+CREATE TABLE journal(
+  id INTEGER PRIMARY KEY,
+  at_ms INTEGER NOT NULL,
+  author TEXT NOT NULL,
+  action TEXT NOT NULL,                 -- note added, label removed, marked, review ... (Journal::Action)
+  room_id INTEGER REFERENCES rooms(id) ON DELETE CASCADE,
+  seq INTEGER,
+  before TEXT, after TEXT,
+  saved INTEGER NOT NULL DEFAULT 0,
+  present INTEGER NOT NULL DEFAULT 1);
+CREATE INDEX journal_room ON journal(room_id, at_ms);
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

@@ -1,5 +1,6 @@
 #include "importwriter.h"
 
+#include "../annotationstore.h"
 #include "../searchindex.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
@@ -417,6 +418,9 @@ void ImportWriter::checkpointRoom(qint64 syncedSeq)
 void ImportWriter::finishRoom(qint64 syncedSeq)
 {
     updateRoom(syncedSeq);
+    // A re-read log (rotated, rewritten) may have moved the events reviewers annotated: each is found again by
+    // its payload. One short query when nothing moved, so every room is checked, also one a killed run cleared.
+    AnnotationStore(m_ws).relink(m_room.id);
     QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
     m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
     m_report.rooms.append(m_counted);

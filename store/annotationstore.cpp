@@ -1,0 +1,381 @@
+#include "annotationstore.h"
+
+#include "journal.h"
+#include "storeerror.h"
+#include "workspace.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QSqlQuery>
+#include <QVariant>
+#include <sqlite3.h>
+
+namespace {
+
+QVariant orNull(const std::optional<qint64>& v)
+{
+    return v ? QVariant(*v) : QVariant();
+}
+
+// Colours told apart by people with the common colour vision deficiencies (Okabe and Ito), then more.
+const char* const palette[] = { "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+    "#999999", "#8C564B", "#17BECF" };
+
+Annotation annotationOf(const QSqlQuery& q)
+{
+    // SELECT id, room_id, seq, kind, value, author, at_ms, saved, detached
+    Annotation a;
+    a.id = q.value(0).toLongLong();
+    a.roomId = q.value(1).toLongLong();
+    if (!q.value(2).isNull())
+        a.index = q.value(2).toLongLong();
+    a.kind = Annotation::kindFromName(q.value(3).toString()).value_or(Annotation::Kind::Note);
+    a.value = q.value(4).toString();
+    a.author = q.value(5).toString();
+    a.atMs = q.value(6).toLongLong();
+    a.saved = q.value(7).toBool();
+    a.detached = q.value(8).toBool();
+    return a;
+}
+
+const QString columns = QStringLiteral("id, room_id, seq, kind, value, author, at_ms, saved, detached");
+
+} // namespace
+
+QString Annotation::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Note:
+        return QStringLiteral("note");
+    case Kind::Label:
+        return QStringLiteral("label");
+    case Kind::Mark:
+        return QStringLiteral("mark");
+    case Kind::Review:
+        return QStringLiteral("review");
+    }
+    return {};
+}
+
+std::optional<Annotation::Kind> Annotation::kindFromName(const QString& name)
+{
+    for (Kind k : { Kind::Note, Kind::Label, Kind::Mark, Kind::Review }) {
+        if (kindName(k) == name)
+            return k;
+    }
+    return std::nullopt;
+}
+
+AnnotationStore::AnnotationStore(Workspace& workspace)
+    : m_ws(workspace)
+{
+}
+
+QString AnnotationStore::fingerprint(const QByteArray& payload)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(payload, QCryptographicHash::Sha256).toHex().left(32));
+}
+
+template<typename Work> EditSteps AnnotationStore::transaction(Work&& work)
+{
+    // IMMEDIATE: the write lock first, so that a reader's snapshot never has to be upgraded (which could fail).
+    // Inside a caller's transaction (many notes written at once) a savepoint, undone alone on failure.
+    const bool outer = sqlite3_get_autocommit(m_ws.handle()) != 0;
+    m_ws.exec(outer ? QStringLiteral("BEGIN IMMEDIATE") : QStringLiteral("SAVEPOINT annotate"));
+    try {
+        EditSteps steps = work();
+        m_ws.exec(outer ? QStringLiteral("COMMIT") : QStringLiteral("RELEASE annotate"));
+        return steps;
+    } catch (...) {
+        if (outer)
+            m_ws.exec(QStringLiteral("ROLLBACK"));
+        else {
+            m_ws.exec(QStringLiteral("ROLLBACK TO annotate"));
+            m_ws.exec(QStringLiteral("RELEASE annotate"));
+        }
+        throw;
+    }
+}
+
+void AnnotationStore::requireEvent(qint64 roomId, std::optional<qint64> index)
+{
+    QSqlQuery room = m_ws.exec(QStringLiteral("SELECT 1 FROM rooms WHERE id = ?"), { roomId });
+    if (!room.next())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("there is no room %1 in the workspace").arg(roomId));
+    if (!index)
+        return;
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT 1 FROM events WHERE room_id = ? AND seq = ?"), { roomId, *index });
+    if (!q.next())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(*index));
+}
+
+qint64 AnnotationStore::insert(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind,
+    const QString& value, const QString& author)
+{
+    requireEvent(roomId, index);
+    QVariant print;
+    if (index) {
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"),
+            { roomId, *index });
+        if (q.next())
+            print = fingerprint(q.value(0).toByteArray());
+    }
+    QSqlQuery q = m_ws.exec(
+        QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, kind, value, author, at_ms) VALUES (?, ?, "
+                       "?, ?, ?, ?, ?)"),
+        { roomId, orNull(index), print, Annotation::kindName(kind), value.isNull() ? QVariant() : QVariant(value),
+            author, QDateTime::currentMSecsSinceEpoch() });
+    return q.lastInsertId().toLongLong();
+}
+
+std::optional<qint64> AnnotationStore::find(
+    qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value)
+{
+    QString sql = QStringLiteral("SELECT id FROM annotations WHERE room_id = ? AND kind = ? AND present = 1 AND ");
+    QVariantList binds { roomId, Annotation::kindName(kind) };
+    if (index) {
+        sql += QStringLiteral("seq = ?");
+        binds << *index;
+    } else {
+        sql += QStringLiteral("seq IS NULL");
+    }
+    if (!value.isNull()) {
+        sql += QStringLiteral(" AND value = ?");
+        binds << value;
+    }
+    QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY id LIMIT 1"), binds);
+    return q.next() ? std::optional<qint64>(q.value(0).toLongLong()) : std::nullopt;
+}
+
+EditSteps AnnotationStore::addNote(qint64 roomId, std::optional<qint64> index, const QString& text, const QString& author)
+{
+    const QString note = text.trimmed();
+    if (note.isEmpty())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("a note needs some text"));
+    return transaction([&] {
+        const qint64 id = insert(roomId, index, Annotation::Kind::Note, note, author);
+        const qint64 entry = Journal(m_ws).record(Journal::Action::NoteAdded, roomId, index, {}, note, author);
+        return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };
+    });
+}
+
+EditSteps AnnotationStore::remove(qint64 annotationId, const QString& author)
+{
+    return transaction([&] {
+        QSqlQuery q = m_ws.exec(
+            QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM annotations WHERE id = ? AND present = 1"),
+            { annotationId });
+        if (!q.next())
+            throw StoreError(m_ws.path(), {}, QStringLiteral("there is no annotation %1").arg(annotationId));
+        const Annotation a = annotationOf(q);
+        q.finish();
+        m_ws.exec(QStringLiteral("UPDATE annotations SET present = 0 WHERE id = ?"), { annotationId });
+        Journal::Action action = Journal::Action::NoteRemoved;
+        if (a.kind == Annotation::Kind::Label)
+            action = Journal::Action::LabelRemoved;
+        else if (a.kind == Annotation::Kind::Mark)
+            action = Journal::Action::Unmarked;
+        else if (a.kind == Annotation::Kind::Review)
+            action = Journal::Action::Review;
+        const qint64 entry = Journal(m_ws).record(action, a.roomId, a.index, a.value, {}, author);
+        return EditSteps { { EditStep::Annotations, annotationId, false }, { EditStep::Journal, entry, true } };
+    });
+}
+
+EditSteps AnnotationStore::setMarked(qint64 roomId, qint64 index, bool marked, const QString& author)
+{
+    return transaction([&] {
+        const std::optional<qint64> mark = find(roomId, index, Annotation::Kind::Mark, {});
+        if (marked == mark.has_value())
+            return EditSteps {};
+        Journal journal(m_ws);
+        if (marked) {
+            const qint64 id = insert(roomId, index, Annotation::Kind::Mark, {}, author);
+            const qint64 entry = journal.record(Journal::Action::Marked, roomId, index, {}, {}, author);
+            return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };
+        }
+        m_ws.exec(QStringLiteral("UPDATE annotations SET present = 0 WHERE id = ?"), { *mark });
+        const qint64 entry = journal.record(Journal::Action::Unmarked, roomId, index, {}, {}, author);
+        return EditSteps { { EditStep::Annotations, *mark, false }, { EditStep::Journal, entry, true } };
+    });
+}
+
+EditSteps AnnotationStore::addLabel(
+    qint64 roomId, std::optional<qint64> index, const QString& name, const QString& author)
+{
+    const QString label = name.trimmed().toLower();
+    if (label.isEmpty() || label.contains(QLatin1Char(' ')) || label.contains(QLatin1Char(':')))
+        throw StoreError(m_ws.path(), {}, QStringLiteral("a label is one word without a colon: \"%1\"").arg(name));
+    return transaction([&] {
+        if (find(roomId, index, Annotation::Kind::Label, label))
+            return EditSteps {};
+        QSqlQuery known = m_ws.exec(QStringLiteral("SELECT count(*), sum(name = ?) FROM labels"), { label });
+        known.next();
+        const int count = known.value(0).toInt();
+        const bool exists = known.value(1).toInt() > 0;
+        known.finish();
+        if (!exists) {
+            m_ws.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES (?, ?)"),
+                { label, QString::fromLatin1(palette[count % std::size(palette)]) });
+        }
+        const qint64 id = insert(roomId, index, Annotation::Kind::Label, label, author);
+        const qint64 entry = Journal(m_ws).record(Journal::Action::LabelAdded, roomId, index, {}, label, author);
+        return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };
+    });
+}
+
+EditSteps AnnotationStore::removeLabel(
+    qint64 roomId, std::optional<qint64> index, const QString& name, const QString& author)
+{
+    const std::optional<qint64> id = find(roomId, index, Annotation::Kind::Label, name.trimmed().toLower());
+    return id ? remove(*id, author) : EditSteps {};
+}
+
+EditSteps AnnotationStore::setReview(qint64 roomId, const QString& status, const QString& author)
+{
+    if (!ReviewStatus::all().contains(status)) {
+        throw StoreError(m_ws.path(), {},
+            QStringLiteral("\"%1\" is no review status (%2)").arg(status, ReviewStatus::all().join(QStringLiteral(", "))));
+    }
+    return transaction([&] {
+        requireEvent(roomId, std::nullopt);
+        const std::optional<Annotation> before = review(roomId);
+        const QString was = before ? before->value : ReviewStatus::Unreviewed;
+        if (was == status)
+            return EditSteps {};
+        EditSteps steps;
+        // One review row a room: the status before is taken out, so a room's review is the row present.
+        if (before) {
+            m_ws.exec(QStringLiteral("UPDATE annotations SET present = 0 WHERE id = ?"), { before->id });
+            steps.append({ EditStep::Annotations, before->id, false });
+        }
+        steps.append({ EditStep::Annotations, insert(roomId, std::nullopt, Annotation::Kind::Review, status, author), true });
+        steps.append({ EditStep::Journal,
+            Journal(m_ws).record(Journal::Action::Review, roomId, std::nullopt, was, status, author), true });
+        return steps;
+    });
+}
+
+void AnnotationStore::apply(const EditSteps& steps, bool redo)
+{
+    transaction([&] {
+        for (const EditStep& s : steps) {
+            const char* table = s.table == EditStep::Journal ? "journal" : "annotations";
+            m_ws.exec(QStringLiteral("UPDATE %1 SET present = ? WHERE id = ?").arg(QLatin1String(table)),
+                { redo == s.present ? 1 : 0, s.id });
+        }
+        return EditSteps {};
+    });
+}
+
+Annotations AnnotationStore::annotations(qint64 roomId)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT ") + columns
+            + QStringLiteral(" FROM annotations WHERE room_id = ? AND present = 1 ORDER BY seq IS NOT NULL, seq, id"),
+        { roomId });
+    Annotations out;
+    while (q.next())
+        out.append(annotationOf(q));
+    return out;
+}
+
+Annotations AnnotationStore::notes(qint64 roomId)
+{
+    QString sql = QStringLiteral("SELECT ") + columns
+        + QStringLiteral(" FROM annotations WHERE kind = 'note' AND present = 1");
+    QVariantList binds;
+    if (roomId != 0) {
+        sql += QStringLiteral(" AND room_id = ?");
+        binds << roomId;
+    }
+    QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY room_id, seq IS NOT NULL, seq, id"), binds);
+    Annotations out;
+    while (q.next())
+        out.append(annotationOf(q));
+    return out;
+}
+
+std::optional<Annotation> AnnotationStore::review(qint64 roomId)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT ") + columns
+            + QStringLiteral(" FROM annotations WHERE room_id = ? AND seq IS NULL AND kind = 'review' AND present = 1 "
+                             "ORDER BY id DESC LIMIT 1"),
+        { roomId });
+    return q.next() ? std::optional<Annotation>(annotationOf(q)) : std::nullopt;
+}
+
+QMap<QString, QString> AnnotationStore::labelColors()
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT name, color FROM labels ORDER BY name"));
+    QMap<QString, QString> out;
+    while (q.next())
+        out.insert(q.value(0).toString(), q.value(1).toString());
+    return out;
+}
+
+int AnnotationStore::unsavedChanges()
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT count(*) FROM journal WHERE saved != present"));
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+void AnnotationStore::save()
+{
+    transaction([&] {
+        for (const char* table : { "annotations", "journal" }) {
+            m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE present = 0").arg(QLatin1String(table)));
+            m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE saved = 0").arg(QLatin1String(table)));
+        }
+        return EditSteps {};
+    });
+}
+
+void AnnotationStore::discard()
+{
+    transaction([&] {
+        for (const char* table : { "annotations", "journal" }) {
+            m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE saved = 0").arg(QLatin1String(table)));
+            m_ws.exec(QStringLiteral("UPDATE %1 SET present = 1 WHERE present = 0").arg(QLatin1String(table)));
+        }
+        return EditSteps {};
+    });
+}
+
+void AnnotationStore::relink(qint64 roomId)
+{
+    transaction([&] {
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT a.id, a.seq, a.fingerprint, e.payload FROM annotations a LEFT "
+                                               "JOIN events e ON e.room_id = a.room_id AND e.seq = a.seq WHERE "
+                                               "a.room_id = ? AND a.seq IS NOT NULL AND a.fingerprint IS NOT NULL"),
+            { roomId });
+        QHash<QString, QVector<qint64>> moved; // fingerprint -> annotations no longer at their index
+        while (q.next()) {
+            if (q.value(3).isNull() || fingerprint(q.value(3).toByteArray()) != q.value(2).toString())
+                moved[q.value(2).toString()].append(q.value(0).toLongLong());
+        }
+        q.finish();
+        if (moved.isEmpty())
+            return EditSteps {};
+        // Rare (a rotated log re-read): one pass over the room's payloads finds where each event went.
+        QHash<QString, qint64> found;
+        QSqlQuery events = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"),
+            { roomId });
+        while (events.next() && found.size() < moved.size()) {
+            const QString print = fingerprint(events.value(1).toByteArray());
+            if (moved.contains(print) && !found.contains(print))
+                found.insert(print, events.value(0).toLongLong());
+        }
+        events.finish();
+        for (auto it = moved.cbegin(); it != moved.cend(); ++it) {
+            for (qint64 id : it.value()) {
+                if (found.contains(it.key())) {
+                    m_ws.exec(QStringLiteral("UPDATE annotations SET seq = ?, detached = 0 WHERE id = ?"),
+                        { found.value(it.key()), id });
+                } else {
+                    m_ws.exec(QStringLiteral("UPDATE annotations SET detached = 1 WHERE id = ?"), { id });
+                }
+            }
+        }
+        return EditSteps {};
+    });
+}

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "annotation.h"
+#include "editsteps.h"
+
+#include <optional>
+#include <QMap>
+#include <QString>
+
+class Workspace;
+
+// Notes, labels, marks and review statuses in a workspace, with their journal entries (schema step 7).
+//
+// A change is written at once, each with its journal entry in one transaction, so every filter, count and verb
+// sees it; what it did is returned as EditSteps, which undo and redo flip. Nothing is deleted before save():
+// until then an undone note is a row not present, and ids hold for redo. save() and discard() each run in one
+// transaction, so a process killed during either leaves the workspace as it was or as it was to be.
+class AnnotationStore
+{
+public:
+    explicit AnnotationStore(Workspace& workspace);
+
+    EditSteps addNote(qint64 roomId, std::optional<qint64> index, const QString& text, const QString& author);
+    // Takes out any annotation (a note, a label, a mark) by its id.
+    EditSteps remove(qint64 annotationId, const QString& author);
+    // Nothing when the event already is (or is not) marked.
+    EditSteps setMarked(qint64 roomId, qint64 index, bool marked, const QString& author);
+    // Nothing when the item already has (or has not) the label. A new label gets a colour of its own.
+    EditSteps addLabel(qint64 roomId, std::optional<qint64> index, const QString& name, const QString& author);
+    EditSteps removeLabel(qint64 roomId, std::optional<qint64> index, const QString& name, const QString& author);
+    // Nothing when the room already has that status. Throws StoreError for a status not in ReviewStatus::all().
+    EditSteps setReview(qint64 roomId, const QString& status, const QString& author);
+
+    // Redoes (`redo`) or undoes what an edit did.
+    void apply(const EditSteps& steps, bool redo);
+
+    // The annotations a room has now: the room's own first, then by index and age.
+    Annotations annotations(qint64 roomId);
+    // The notes of a room (0: every room), as the workspace has them now, by room and index.
+    Annotations notes(qint64 roomId = 0);
+    // The room's review status now; nullopt when nobody reviewed it.
+    std::optional<Annotation> review(qint64 roomId);
+    // Every label name with its colour (#rrggbb), by name.
+    QMap<QString, QString> labelColors();
+
+    // How many journal entries were made or undone since the last save.
+    int unsavedChanges();
+    void save();
+    void discard();
+
+    // After a re-import rewrote a room's events (a rotated log), points each annotation at the index where its
+    // event now is, found by its payload's fingerprint, or marks it detached when the event is gone.
+    void relink(qint64 roomId);
+
+    // The fingerprint of an event's verbatim payload.
+    static QString fingerprint(const QByteArray& payload);
+
+private:
+    template<typename Work> EditSteps transaction(Work&& work);
+    qint64 insert(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value,
+        const QString& author);
+    std::optional<qint64> find(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value);
+    void requireEvent(qint64 roomId, std::optional<qint64> index);
+
+    Workspace& m_ws;
+};

@@ -1,0 +1,88 @@
+#include "journal.h"
+
+#include "workspace.h"
+
+#include <QDateTime>
+#include <QSqlQuery>
+#include <QVariant>
+
+Journal::Journal(Workspace& workspace)
+    : m_ws(workspace)
+{
+}
+
+QString Journal::name(Action action)
+{
+    switch (action) {
+    case Action::NoteAdded:
+        return QStringLiteral("note_added");
+    case Action::NoteRemoved:
+        return QStringLiteral("note_removed");
+    case Action::LabelAdded:
+        return QStringLiteral("label_added");
+    case Action::LabelRemoved:
+        return QStringLiteral("label_removed");
+    case Action::Marked:
+        return QStringLiteral("marked");
+    case Action::Unmarked:
+        return QStringLiteral("unmarked");
+    case Action::Review:
+        return QStringLiteral("review");
+    }
+    return {};
+}
+
+QString Journal::describe(const JournalEntry& e)
+{
+    QString what = e.action;
+    what.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (e.action == name(Action::Review))
+        return QStringLiteral("review: %1 → %2").arg(e.before.isEmpty() ? QStringLiteral("unreviewed") : e.before, e.after);
+    if (e.action == name(Action::NoteAdded) || e.action == name(Action::LabelAdded))
+        return what + QStringLiteral(": ") + e.after;
+    if (e.action == name(Action::NoteRemoved) || e.action == name(Action::LabelRemoved))
+        return what + QStringLiteral(": ") + e.before;
+    return what;
+}
+
+qint64 Journal::record(Action action, qint64 roomId, std::optional<qint64> index, const QString& before,
+    const QString& after, const QString& author)
+{
+    QSqlQuery q = m_ws.exec(
+        QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after) VALUES (?, ?, ?, ?, ?, "
+                       "?, ?)"),
+        { QDateTime::currentMSecsSinceEpoch(), author, name(action), roomId,
+            index ? QVariant(*index) : QVariant(), before.isNull() ? QVariant() : QVariant(before),
+            after.isNull() ? QVariant() : QVariant(after) });
+    return q.lastInsertId().toLongLong();
+}
+
+JournalEntries Journal::entries(qint64 roomId)
+{
+    QString sql = QStringLiteral(
+        "SELECT j.id, j.at_ms, j.author, j.action, j.room_id, r.native_id, j.seq, j.before, j.after, j.saved "
+        "FROM journal j LEFT JOIN rooms r ON r.id = j.room_id WHERE j.present = 1");
+    QVariantList binds;
+    if (roomId != 0) {
+        sql += QStringLiteral(" AND j.room_id = ?");
+        binds << roomId;
+    }
+    QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY j.id"), binds);
+    JournalEntries out;
+    while (q.next()) {
+        JournalEntry e;
+        e.id = q.value(0).toLongLong();
+        e.atMs = q.value(1).toLongLong();
+        e.author = q.value(2).toString();
+        e.action = q.value(3).toString();
+        e.roomId = q.value(4).toLongLong();
+        e.room = q.value(5).toString();
+        if (!q.value(6).isNull())
+            e.index = q.value(6).toLongLong();
+        e.before = q.value(7).toString();
+        e.after = q.value(8).toString();
+        e.saved = q.value(9).toBool();
+        out.append(e);
+    }
+    return out;
+}

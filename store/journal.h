@@ -1,0 +1,32 @@
+#pragma once
+
+#include "journalentry.h"
+
+#include <optional>
+#include <QString>
+
+class Workspace;
+
+// The edit journal: every change made to a workspace (a note, a label, a mark, a review status; next, edits and
+// redactions), who made it and when, with what it was before and after. An entry is written with its change,
+// undone and redone with it (EditSteps), and saved with it.
+class Journal
+{
+public:
+    enum class Action { NoteAdded, NoteRemoved, LabelAdded, LabelRemoved, Marked, Unmarked, Review };
+
+    explicit Journal(Workspace& workspace);
+
+    // Writes an entry (unsaved, present) and returns its id; inside the caller's transaction.
+    qint64 record(Action action, qint64 roomId, std::optional<qint64> index, const QString& before,
+        const QString& after, const QString& author);
+    // The entries as the workspace holds them now (saved or not), oldest first; roomId 0: every room.
+    JournalEntries entries(qint64 roomId = 0);
+
+    static QString name(Action action); // as stored: note_added ...
+    // What an entry did, for people: "note added", "review: in review → done".
+    static QString describe(const JournalEntry& entry);
+
+private:
+    Workspace& m_ws;
+};
