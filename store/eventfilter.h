@@ -35,6 +35,11 @@ struct EventFilter
     // row where its card is (its start; its end when it has none), and by the card in the timeline.
     QStringList pairings, excludePairings;
     QVector<DurationRange> durations, excludeDurations;
+    // What reviewers added (AnnotationStore), matched at the row (a card: any of its rows): a label's name, a
+    // word in a note (ASCII letters in either case), and a state: marked, noted, labelled.
+    QStringList labels, excludeLabels;
+    QStringList notes, excludeNotes;
+    QStringList states, excludeStates;
     std::optional<qint64> afterMicros; // exclusive
     std::optional<qint64> beforeMicros; // exclusive
     QStringList words, excludeWords; // full-text: every word or "phrase" in message text, arguments or results
@@ -53,17 +58,7 @@ struct EventFilter
 
     // How many terms the filter holds (each value, word, bound, and blocked rows other than hidden): 0 when it
     // lets every unblocked row through. What the window shows to make an active filter seen at a glance.
-    int terms() const
-    {
-        int n = int(words.size() + excludeWords.size() + durations.size() + excludeDurations.size())
-            + (afterMicros ? 1 : 0) + (beforeMicros ? 1 : 0)
-            + (includeBlocked || blockedOnly ? 1 : 0) + (topLevelOnly ? 1 : 0);
-        for (const QStringList* list : { &types, &excludeTypes, &kinds, &excludeKinds, &channels, &excludeChannels,
-                 &channelTypes, &excludeChannelTypes, &participants, &excludeParticipants, &tools, &excludeTools,
-                 &outcomes, &excludeOutcomes, &groups, &excludeGroups, &pairings, &excludePairings })
-            n += int(list->size());
-        return n;
-    }
+    int terms() const;
 
     bool operator==(const EventFilter&) const = default;
 };
@@ -79,9 +74,9 @@ struct EventFilterList
     QStringList EventFilter::*none;
 };
 
-inline const std::array<EventFilterList, 9>& eventFilterLists()
+inline const std::array<EventFilterList, 12>& eventFilterLists()
 {
-    static const std::array<EventFilterList, 9> lists { {
+    static const std::array<EventFilterList, 12> lists { {
         { "type", "type", &EventFilter::types, &EventFilter::excludeTypes },
         { "kind", "kind", &EventFilter::kinds, &EventFilter::excludeKinds },
         { "channel", "channel_id", &EventFilter::channels, &EventFilter::excludeChannels },
@@ -91,8 +86,21 @@ inline const std::array<EventFilterList, 9>& eventFilterLists()
         { "outcome", "outcome", &EventFilter::outcomes, &EventFilter::excludeOutcomes },
         { "group", "group_id", &EventFilter::groups, &EventFilter::excludeGroups },
         { "pairing", "pairing", &EventFilter::pairings, &EventFilter::excludePairings }, // its call's (EventQuery)
+        { "label", "label", &EventFilter::labels, &EventFilter::excludeLabels }, // annotations (EventQuery)
+        { "note", "note", &EventFilter::notes, &EventFilter::excludeNotes },
+        { "is", "is", &EventFilter::states, &EventFilter::excludeStates },
     } };
     return lists;
+}
+
+inline int EventFilter::terms() const
+{
+    int n = int(words.size() + excludeWords.size() + durations.size() + excludeDurations.size())
+        + (afterMicros ? 1 : 0) + (beforeMicros ? 1 : 0) + (includeBlocked || blockedOnly ? 1 : 0)
+        + (topLevelOnly ? 1 : 0);
+    for (const EventFilterList& list : eventFilterLists())
+        n += int((this->*list.any).size() + (this->*list.none).size());
+    return n;
 }
 
 // Which window of the filtered rows a page holds. A page always comes back ascending by index.

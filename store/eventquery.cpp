@@ -55,6 +55,45 @@ QString EventQuery::callValue(const QString& t, const QString& expression, bool 
         .arg(t, expression);
 }
 
+QString EventQuery::annotated(const QString& t, const QString& field, const QStringList& values, QVariantList& binds)
+{
+    // Whether row `t` has one of `values`: a seek per row on annotations(room_id, seq, kind), only when the
+    // filter asks. A detached annotation's event is gone from the source: it marks no other row.
+    auto exists = [&t](const QString& condition) {
+        return QStringLiteral("EXISTS (SELECT 1 FROM annotations a WHERE a.room_id = %1.room_id AND a.seq = %1.seq "
+                              "AND a.present = 1 AND a.detached = 0 AND %2)")
+            .arg(t, condition);
+    };
+    if (field == QLatin1String("label")) { // names are kept in lower case
+        QStringList names;
+        for (const QString& v : values)
+            names << v.toLower();
+        return exists(QStringLiteral("a.kind = 'label' AND a.value IN (") + placeholders(names, binds) + QLatin1Char(')'));
+    }
+    if (field == QLatin1String("note")) {
+        QStringList any;
+        for (QString word : values) {
+            word.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+                .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+                .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+            any << QStringLiteral("a.value LIKE ? ESCAPE '\\'");
+            binds << QString(QLatin1Char('%') + word + QLatin1Char('%'));
+        }
+        return exists(QStringLiteral("a.kind = 'note' AND (") + any.join(QStringLiteral(" OR ")) + QLatin1Char(')'));
+    }
+    // is: a state each, its kind of annotation.
+    QStringList kinds;
+    for (const QString& state : values) {
+        if (state == QLatin1String("marked"))
+            kinds << QStringLiteral("'mark'");
+        else if (state == QLatin1String("noted"))
+            kinds << QStringLiteral("'note'");
+        else if (state == QLatin1String("labelled"))
+            kinds << QStringLiteral("'label'");
+    }
+    return kinds.isEmpty() ? QStringLiteral("0") : exists(QStringLiteral("a.kind IN (") + kinds.join(QLatin1Char(',')) + QLatin1Char(')'));
+}
+
 QString EventQuery::ftsMatch(const QStringList& words, bool any)
 {
     QStringList terms;
@@ -107,6 +146,11 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
     auto in = [&](const char* column, const QStringList& values, bool negate) {
         if (values.isEmpty())
             return;
+        if (qstrcmp(column, "label") == 0 || qstrcmp(column, "note") == 0 || qstrcmp(column, "is") == 0) {
+            sql += QStringLiteral(" AND ") + (negate ? QStringLiteral("NOT ") : QString())
+                + annotated(t, QLatin1String(column), values, binds);
+            return;
+        }
         QString c = t + QLatin1Char('.') + QLatin1String(column);
         if (qstrcmp(column, "outcome") == 0)
             c = outcomeOf(t, callOutcome);

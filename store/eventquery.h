@@ -56,6 +56,8 @@ struct EventQuery
     // Whether a timeline item matches: by its own row, or, for a card or a message, by its call's outcome or a
     // folded row.
     static QString itemMatch(const EventFilter& filter, QVariantList& binds);
+    // Whether row `t` has an annotation of `field` (label, note, is) with one of `values`: an EXISTS clause.
+    static QString annotated(const QString& t, const QString& field, const QStringList& values, QVariantList& binds);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
     static QString ftsMatch(const QStringList& words, bool any);
     // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;

@@ -164,6 +164,8 @@ QStringList FilterQuery::valuesOf(const QString& field)
         return EventKind::all();
     if (f == QLatin1String("pairing"))
         return pairingValues;
+    if (f == QLatin1String("is"))
+        return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled") };
     return {};
 }
 

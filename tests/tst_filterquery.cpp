@@ -151,6 +151,15 @@ private slots:
             f.pairings = { QStringLiteral("guessed") };
             f.excludePairings = { QStringLiteral("exact") };
         });
+        // What reviewers added.
+        QTest::newRow("annotations") << QStringLiteral("label:pii -label:bug note:\"call back\" is:marked -is:noted")
+                                     << with([](EventFilter& f) {
+                                            f.labels = { QStringLiteral("pii") };
+                                            f.excludeLabels = { QStringLiteral("bug") };
+                                            f.notes = { QStringLiteral("call back") };
+                                            f.states = { QStringLiteral("marked") };
+                                            f.excludeStates = { QStringLiteral("noted") };
+                                        });
         QTest::newRow("longer than") << QStringLiteral("duration:>5000")
                                      << with([](EventFilter& f) { f.durations = { DurationRange { 5001, LLONG_MAX } }; });
         QTest::newRow("at most, or a span, or exactly")
@@ -212,6 +221,7 @@ private slots:
                                      << QStringLiteral("nothing can match");
         QTest::newRow("empty phrase") << QStringLiteral("a \"\"") << 2 << QStringLiteral("empty phrase");
         QTest::newRow("not a pairing") << QStringLiteral("pairing:maybe") << 0 << QStringLiteral("exact, id_only");
+        QTest::newRow("not a state") << QStringLiteral("is:starred") << 0 << QStringLiteral("marked, noted, labelled");
         QTest::newRow("not a duration") << QStringLiteral("x duration:long") << 2 << QStringLiteral(">5000");
         QTest::newRow("a span backwards") << QStringLiteral("duration:800..200") << 0 << QStringLiteral("milliseconds");
         QTest::newRow("less than nothing") << QStringLiteral("duration:<0") << 0 << QStringLiteral("milliseconds");

@@ -3,6 +3,7 @@
 // filter panes' counts, the event model the window shows, and the CLI's `events --json` and `events --count`),
 // and every answer compared with a reference the test computes from the rows themselves.
 
+#include "annotationstore.h"
 #include "cli.h"
 #include "eventlistmodel.h"
 #include "eventquery.h"
@@ -34,6 +35,9 @@ struct Room
     RoomSummary summary;
     EventRecords rows;
     QHash<qint64, ToolCallRecord> callByStart;
+    // What reviewers added, by index: label names, note texts, and the marked rows.
+    QHash<qint64, QStringList> labels, notes;
+    QSet<qint64> marked;
     QHash<qint64, ToolCallRecord> callByCard; // where its card is: its start, or its end when it has none
     QHash<qint64, ToolCallRecord> callBySettling; // the rows that settle it: its end and result, or a lone start
 };
@@ -106,6 +110,11 @@ public:
             const QString field = QLatin1String(list.name);
             if (field == skip)
                 continue;
+            if (field == QLatin1String("label") || field == QLatin1String("note") || field == QLatin1String("is")) {
+                if (!annotationsMatch(r, field, m_f.*list.any, m_f.*list.none))
+                    return false;
+                continue;
+            }
             const QString v = field == QLatin1String("outcome") ? outcomeOf(r, asCard)
                 : field == QLatin1String("pairing")             ? callAt(r, asCard).pairing
                                                                 : valueOf(r, field);
@@ -129,6 +138,33 @@ public:
         if (!m_f.words.isEmpty() && !m_hits.contains(r.index))
             return false;
         return true;
+    }
+
+    // A row's annotations of `field` (several labels, several notes, its states): one of `any` when there are
+    // any, none of `none`. A note matches a word it contains, in either case.
+    bool annotationsMatch(const EventRecord& r, const QString& field, const QStringList& any, const QStringList& none) const
+    {
+        QStringList mine;
+        if (field == QLatin1String("label"))
+            mine = m_room.labels.value(r.index);
+        if (field == QLatin1String("is")) {
+            if (m_room.marked.contains(r.index))
+                mine << QStringLiteral("marked");
+            if (m_room.notes.contains(r.index))
+                mine << QStringLiteral("noted");
+            if (m_room.labels.contains(r.index))
+                mine << QStringLiteral("labelled");
+        }
+        auto has = [&](const QString& value) {
+            if (field != QLatin1String("note"))
+                return mine.contains(value, Qt::CaseInsensitive);
+            const QStringList notes = m_room.notes.value(r.index);
+            return std::any_of(notes.cbegin(), notes.cend(),
+                [&](const QString& n) { return n.contains(value, Qt::CaseInsensitive); });
+        };
+        if (!any.isEmpty() && std::none_of(any.cbegin(), any.cend(), has))
+            return false;
+        return std::none_of(none.cbegin(), none.cend(), has);
     }
 
     // A call's pairing and duration: a card's at its start; in the raw rows, on the rows that settle it (where
@@ -262,6 +298,12 @@ class TestOneAnswer : public QObject
                  << QStringLiteral("duration:<10 duration:>") + median;
         }
         base << QStringLiteral("outcome:failed outcome:refused blocked:include");
+        // What reviewers added: labels, words of notes, states, alone, negated, twice, and with other fields.
+        base << QStringLiteral("label:pii") << QStringLiteral("-label:pii") << QStringLiteral("label:PII label:bug")
+             << QStringLiteral("-label:bug kind:tool_call") << QStringLiteral("note:refund") << QStringLiteral("-note:refund")
+             << QStringLiteral("note:refund note:nothing-like-it") << QStringLiteral("is:marked")
+             << QStringLiteral("-is:marked") << QStringLiteral("is:noted is:labelled")
+             << QStringLiteral("is:marked label:pii blocked:include") << QStringLiteral("-is:labelled outcome:failed");
         // Words: two of a message's, and one of a call's arguments (a card found by its start or its end).
         QStringList words;
         for (const EventRecord& r : room.rows) {
@@ -326,6 +368,16 @@ class TestOneAnswer : public QObject
         PageRequest all;
         all.limit = 1000000;
         room.rows = ws.listEvents(summary.id, everything, all);
+        for (const Annotation& a : AnnotationStore(ws).annotations(summary.id)) {
+            if (!a.index)
+                continue;
+            if (a.kind == Annotation::Kind::Label)
+                room.labels[*a.index] << a.value;
+            else if (a.kind == Annotation::Kind::Note)
+                room.notes[*a.index] << a.value;
+            else if (a.kind == Annotation::Kind::Mark)
+                room.marked.insert(*a.index);
+        }
         for (const ToolCallRecord& c : ws.toolCalls(summary.id)) {
             if (c.startIndex)
                 room.callByStart.insert(*c.startIndex, c);
@@ -370,6 +422,26 @@ private slots:
             const QString path = m_dir.filePath(QString(source).replace(QLatin1Char('/'), QLatin1Char('_')) + QStringLiteral(".sightline"));
             Workspace ws(path);
             Importer::import(ws, dataFile(source));
+            // Reviewers' labels, notes and marks on rows of every kind, folded ones (a call's end) included.
+            AnnotationStore store(ws);
+            ws.exec(QStringLiteral("BEGIN"));
+            for (const RoomSummary& room : ws.rooms()) {
+                QSqlQuery q = ws.exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ?"), { room.id });
+                QVector<qint64> indexes;
+                while (q.next())
+                    indexes << q.value(0).toLongLong();
+                for (qint64 i : indexes) {
+                    if (i % 7 == 3)
+                        store.addLabel(room.id, i, QStringLiteral("pii"), QStringLiteral("test"));
+                    if (i % 11 == 5)
+                        store.addLabel(room.id, i, QStringLiteral("bug"), QStringLiteral("test"));
+                    if (i % 5 == 1)
+                        store.addNote(room.id, i, QStringLiteral("Check the REFUND %1").arg(i), QStringLiteral("test"));
+                    if (i % 3 == 0)
+                        store.setMarked(room.id, i, true, QStringLiteral("test"));
+                }
+            }
+            ws.exec(QStringLiteral("COMMIT"));
             m_workspaces << path;
         }
     }
