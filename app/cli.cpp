@@ -1,8 +1,10 @@
 #include "cli.h"
 
+#include "annotationstore.h"
 #include "eventflags.h"
-#include "filterquery.h"
 #include "eventserializer.h"
+#include "filterquery.h"
+#include "journal.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "storeerror.h"
@@ -18,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSettings>
 
 namespace {
 
@@ -363,14 +366,18 @@ private:
                     { QStringLiteral("last_at"),
                         r.lastMicros ? QJsonValue(TimeUtil::formatMicros(r.lastMicros)) : QJsonValue() },
                     { QStringLiteral("owner"), orNull(r.owner) }, { QStringLiteral("agent"), orNull(r.agentId) },
-                    { QStringLiteral("summary"), orNull(r.summary) } };
+                    { QStringLiteral("summary"), orNull(r.summary) },
+                    { QStringLiteral("review"), r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review },
+                    { QStringLiteral("reviewer"), orNull(r.reviewer) }, { QStringLiteral("notes"), r.notes } };
                 m_out << line(o) << '\n';
             } else {
                 m_out << r.nativeId
                       << (r.title.isEmpty() ? QString() : QStringLiteral(" \"") + r.title + QLatin1Char('"')) << "  "
                       << r.system << "  events " << r.eventCount << "  blocked " << r.blockedCount << "  tools "
                       << r.toolCalls << " (failed " << r.failed << ", refused " << r.refused << ", unserved "
-                      << r.unserved << ")  " << timeOrDash(r.firstMicros) << " .. " << timeOrDash(r.lastMicros) << '\n';
+                      << r.unserved << ")  " << timeOrDash(r.firstMicros) << " .. " << timeOrDash(r.lastMicros)
+                      << (r.review.isEmpty() ? QString() : QStringLiteral("  review: %1 (%2)").arg(r.review, r.reviewer))
+                      << (r.notes > 0 ? QStringLiteral("  notes %1").arg(r.notes) : QString()) << '\n';
             }
         }
         m_out.flush();
@@ -600,6 +607,126 @@ private:
         return Cli::Ok;
     }
 
+    // Who signs a change made here: --author, else the name the window asks for once, else the login name.
+    QString author(const QCommandLineParser& parser)
+    {
+        QString name = parser.value(QStringLiteral("author")).trimmed();
+        if (name.isEmpty())
+            name = QSettings().value(QStringLiteral("editor/author")).toString();
+        if (name.isEmpty())
+            name = qEnvironmentVariable("USER");
+        if (name.isEmpty())
+            usage(QStringLiteral("who is making this change? give --author NAME"));
+        return name;
+    }
+
+    // The room's index as the journal and notes print it.
+    static QJsonValue indexValue(const std::optional<qint64>& index)
+    {
+        return index ? QJsonValue(*index) : QJsonValue();
+    }
+
+    int notes(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("notes"));
+        const QString source = single(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = parser.isSet(QStringLiteral("room")) ? roomId(*ws, source, parser) : 0;
+        const bool json = parser.isSet(QStringLiteral("json"));
+        QHash<qint64, QString> names;
+        for (const RoomSummary& r : ws->rooms())
+            names.insert(r.id, r.nativeId);
+        for (const Annotation& a : AnnotationStore(*ws).notes(room)) {
+            const QString at = TimeUtil::formatMicros(a.atMs * 1000);
+            if (json) {
+                m_out << line({ { QStringLiteral("room"), names.value(a.roomId) },
+                             { QStringLiteral("index"), indexValue(a.index) }, { QStringLiteral("author"), a.author },
+                             { QStringLiteral("at"), at }, { QStringLiteral("text"), a.value },
+                             { QStringLiteral("saved"), a.saved }, { QStringLiteral("detached"), a.detached } })
+                      << '\n';
+            } else {
+                QString text = a.value;
+                text.replace(QLatin1Char('\n'), QStringLiteral(" / "));
+                m_out << names.value(a.roomId) << "  " << (a.index ? QString::number(*a.index) : QStringLiteral("room"))
+                      << "  " << a.author << "  " << at << "  " << text
+                      << (a.saved ? QString() : QStringLiteral("  (not saved)"))
+                      << (a.detached ? QStringLiteral("  (its event is no longer in the source)") : QString()) << '\n';
+            }
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
+    int note(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("note"));
+        const QString source = single(parser);
+        const QString text = parser.value(QStringLiteral("text"));
+        if (text.trimmed().isEmpty())
+            usage(QStringLiteral("--text TEXT is required"));
+        const std::optional<qint64> index = indexOption(parser, QStringLiteral("index"));
+        const QString who = author(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = roomId(*ws, source, parser);
+        AnnotationStore store(*ws);
+        store.saveOnly(store.addNote(room, index, text, who));
+        m_out << "note added to " << (index ? QStringLiteral("event %1").arg(*index) : QStringLiteral("the room"))
+              << " of " << ws->room(room)->nativeId << " by " << who << Qt::endl;
+        return Cli::Ok;
+    }
+
+    int review(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("review"));
+        const QString source = single(parser);
+        QString status = parser.value(QStringLiteral("status")).trimmed().toLower();
+        status.replace(QLatin1Char('-'), QLatin1Char(' ')).replace(QLatin1Char('_'), QLatin1Char(' '));
+        if (!ReviewStatus::all().contains(status)) {
+            usage(QStringLiteral("--status is one of: %1 (not '%2')")
+                      .arg(ReviewStatus::all().join(QStringLiteral(", ")), parser.value(QStringLiteral("status"))));
+        }
+        const QString who = author(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = roomId(*ws, source, parser);
+        AnnotationStore store(*ws);
+        const EditSteps steps = store.setReview(room, status, who);
+        store.saveOnly(steps);
+        m_out << ws->room(room)->nativeId << ": review " << status
+              << (steps.isEmpty() ? QStringLiteral(" (it already was)") : QStringLiteral(" by ") + who) << Qt::endl;
+        return Cli::Ok;
+    }
+
+    int journal(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("journal"));
+        const QString source = single(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = parser.isSet(QStringLiteral("room")) ? roomId(*ws, source, parser) : 0;
+        const bool json = parser.isSet(QStringLiteral("json"));
+        for (const JournalEntry& e : Journal(*ws).entries(room)) {
+            const QString at = TimeUtil::formatMicros(e.atMs * 1000);
+            if (json) {
+                m_out << line({ { QStringLiteral("at"), at }, { QStringLiteral("author"), e.author },
+                             { QStringLiteral("action"), e.action }, { QStringLiteral("room"), e.room },
+                             { QStringLiteral("index"), indexValue(e.index) }, { QStringLiteral("before"), orNull(e.before) },
+                             { QStringLiteral("after"), orNull(e.after) }, { QStringLiteral("saved"), e.saved } })
+                      << '\n';
+            } else {
+                QString what = Journal::describe(e);
+                what.replace(QLatin1Char('\n'), QStringLiteral(" / "));
+                m_out << at << "  " << e.author << "  " << e.room << "  "
+                      << (e.index ? QString::number(*e.index) : QStringLiteral("room")) << "  " << what
+                      << (e.saved ? QString() : QStringLiteral("  (not saved)")) << '\n';
+            }
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
     QTextStream& m_out;
     QTextStream& m_err;
 };
@@ -701,15 +828,56 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
             QStringLiteral("SOURCE --room ID [...]"),
             QStringLiteral("count a room's events by type, channel, participant, tool, outcome"), &Session::facets },
+        { QStringLiteral("notes"), QStringLiteral("SOURCE"),
+            QStringLiteral("List the notes reviewers wrote on rooms and events, with who wrote each and when."),
+            { { QStringLiteral("room"), QStringLiteral("only this room's (its id, or a part of it)"), QStringLiteral("ID") },
+                { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                    QStringLiteral("PATH") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+            QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the notes on rooms and events"),
+            &Session::notes },
+        { QStringLiteral("note"), QStringLiteral("SOURCE"),
+            QStringLiteral("Add a note to a room, or to one of its events, signed and saved at once."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+                { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                    QStringLiteral("PATH") },
+                { QStringLiteral("index"), QStringLiteral("the event's index (default: a note on the room)"), QStringLiteral("N") },
+                { QStringLiteral("text"), QStringLiteral("what the note says"), QStringLiteral("TEXT") },
+                { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+                    QStringLiteral("NAME") } },
+            QStringLiteral("SOURCE --room ID [--index N] --text TEXT"), QStringLiteral("add a note to a room or an event"),
+            &Session::note },
+        { QStringLiteral("review"), QStringLiteral("SOURCE"),
+            QStringLiteral("Set a room's review status (unreviewed, in review, done), signed and saved at once."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+                { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                    QStringLiteral("PATH") },
+                { QStringLiteral("status"), QStringLiteral("unreviewed, in-review or done"), QStringLiteral("STATUS") },
+                { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+                    QStringLiteral("NAME") } },
+            QStringLiteral("SOURCE --room ID --status S"), QStringLiteral("set a room's review status"), &Session::review },
+        { QStringLiteral("journal"), QStringLiteral("SOURCE"),
+            QStringLiteral("List every change made to the workspace: when, who, the room and event, what, before and "
+                           "after."),
+            { { QStringLiteral("room"), QStringLiteral("only this room's (its id, or a part of it)"), QStringLiteral("ID") },
+                { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                    QStringLiteral("PATH") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+            QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the changes made to the workspace"),
+            &Session::journal },
     };
     return specs;
 }
 
 QString generalHelp()
 {
+    // The summaries in one column, after the longest usage.
+    qsizetype width = 0;
+    for (const VerbSpec& v : verbSpecs())
+        width = std::max(width, v.name.size() + 1 + v.usage.size());
     QString verbs;
     for (const VerbSpec& v : verbSpecs())
-        verbs += QStringLiteral("  %1  %2\n").arg(QString(v.name + QLatin1Char(' ') + v.usage).leftJustified(31), v.summary);
+        verbs += QStringLiteral("  %1  %2\n").arg(QString(v.name + QLatin1Char(' ') + v.usage).leftJustified(width), v.summary);
     return QStringLiteral(
                "Usage: sightline [FILE|DIR]            open the GUI (the demo workspace when no file is given)\n"
                "       sightline VERB [OPTIONS] ...    run without a display\n"

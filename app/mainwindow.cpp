@@ -2,12 +2,15 @@
 
 #include "demo/demostore.h"
 #include "detailspane.h"
+#include "editor.h"
 #include "eventactions.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
 #include "filterbar.h"
 #include "filterpane.h"
 #include "filterquery.h"
+#include "journaldock.h"
+#include "notespanel.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "searchbar.h"
@@ -86,8 +89,11 @@ MainWindow::MainWindow(QWidget* parent)
     , m_importStatus(new ImportStatus(this))
     , m_summary(new QLabel(this))
     , m_details(new DetailsPane(this))
+    , m_editor(new Editor(m_store, m_eventModel, this))
+    , m_notes(new NotesPanel(m_editor, m_eventModel, this))
+    , m_journalDock(new JournalDock(m_store, this))
 {
-    setWindowTitle(tr("Sightline"));
+    setWindowTitle(tr("Sightline[*]"));
     setAcceptDrops(true);
     m_eventList->setModel(m_eventModel);
     m_timeline->setModel(m_eventModel);
@@ -118,7 +124,13 @@ MainWindow::MainWindow(QWidget* parent)
     eventsLayout->addWidget(m_eventViews);
     m_splitter->addWidget(m_roomList);
     m_splitter->addWidget(events);
-    m_splitter->addWidget(m_details);
+    // The event's details over its notes, labels and mark.
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_details);
+    right->addWidget(m_notes);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 1);
+    m_splitter->addWidget(right);
     m_splitter->setStretchFactor(1, 1);
     // A starting split (the user's own comes back next time): the room list wide enough for its ids, events and
     // problem calls.
@@ -133,6 +145,48 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_resultsDock);
     m_resultsDock->hide();
+    addDockWidget(Qt::BottomDockWidgetArea, m_journalDock);
+    m_journalDock->hide();
+    // The editor acts on the room shown and the event selected; its changes show wherever annotations do.
+    m_editor->setCurrent([this] { return std::pair<qint64, qint64>(m_eventModel->roomId(), currentIndex()); });
+    m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) { m_editor->addEventItems(menu, index); });
+    connect(m_editor, &Editor::changed, this, [this] {
+        m_eventModel->reloadAnnotations();
+        m_journalDock->reload();
+        m_store->loadRooms(); // review statuses and note counts
+        // A filter on what reviewers add answers again.
+        const EventFilter& f = m_eventModel->filter();
+        if (!(f.labels.isEmpty() && f.excludeLabels.isEmpty() && f.notes.isEmpty() && f.excludeNotes.isEmpty()
+                && f.states.isEmpty() && f.excludeStates.isEmpty())) {
+            m_eventModel->refresh();
+            readAroundTheRoom(m_eventModel->roomId());
+        }
+    });
+    connect(m_editor, &Editor::modifiedChanged, this, &QWidget::setWindowModified);
+    // A room's review status and notes, from the room list's context menu.
+    m_roomList->view()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_roomList->view(), &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QAbstractItemView* view = m_roomList->view();
+        const QModelIndex index = view->indexAt(at);
+        if (!index.isValid())
+            return;
+        view->setCurrentIndex(index);
+        auto* menu = new QMenu(view);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        m_editor->addReviewMenu(menu->addMenu(tr("&Review Status")), index.data(RoomListModel::RoomIdRole).toLongLong());
+        menu->addAction(m_editor->roomNoteAction());
+        menu->popup(view->viewport()->mapToGlobal(at));
+    });
+    connect(m_editor, &Editor::message, this, [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+    connect(m_editor, &Editor::goToIndex, this, &MainWindow::goToIndex);
+    connect(m_journalDock, &JournalDock::goTo, this, [this](qint64 roomId, qint64 index) {
+        if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
+            statusBar()->showMessage(tr("That room is hidden by the room filter."), 4000);
+            return;
+        }
+        if (index >= 0)
+            goToIndex(index);
+    });
     m_roomsRefresh = new QTimer(this);
     m_roomsRefresh->setSingleShot(true);
     m_roomsRefresh->setInterval(500);
@@ -152,6 +206,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
+        m_editor->workspaceOpened();
         if (!m_store->isImporting())
             m_store->loadRooms();
     });
@@ -424,11 +479,16 @@ void MainWindow::createActions()
     QAction* demo = file->addAction(tr("Open &Demo Workspace"));
     connect(demo, &QAction::triggered, this, &MainWindow::openDemo);
     file->addSeparator();
+    file->addAction(m_editor->saveAction());
+    file->addAction(m_editor->revertAction());
+    file->addSeparator();
     QAction* quit = file->addAction(
         QIcon::fromTheme(QStringLiteral("application-exit"), style()->standardIcon(QStyle::SP_DialogCloseButton)),
         tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    m_editor->fillEditMenu(menuBar()->addMenu(tr("&Edit")));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_rawAction = view->addAction(tr("&Raw Rows"));
@@ -496,6 +556,10 @@ void MainWindow::createActions()
             emit m_searchBar->searchAllRooms(m_searchBar->text());
     });
     view->addAction(m_resultsDock->toggleViewAction());
+    QAction* journal = m_journalDock->toggleViewAction();
+    journal->setText(tr("Edit &Journal"));
+    journal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+    view->addAction(journal);
     QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
     filterBack->setShortcut(QKeySequence::Back);
     QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });
@@ -564,6 +628,7 @@ qint64 MainWindow::currentIndex() const
 void MainWindow::loadDetails(const QModelIndex& current)
 {
     m_detailsPending = false;
+    m_notes->showItem(current.isValid() ? current.data(EventListModel::EventIndexRole).toLongLong() : -1);
     if (!current.isValid()) {
         m_details->clear();
         return;
@@ -800,6 +865,9 @@ void MainWindow::openDemo()
 
 void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& importSources)
 {
+    // The workspace open now may hold unsaved changes: saved first (then this goes on), dropped, or kept open.
+    if (!m_editor->confirmLeave([this, workspacePath, importSources] { openWorkspace(workspacePath, importSources); }))
+        return;
     // Whatever was importing into the workspace open now stops after its batch (what it committed stays), and
     // nothing asked of it is shown any more.
     hideImportStatus();
@@ -808,7 +876,7 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     m_roomModel->setRooms({});
     m_resultsDock->clear();
     // The title names what is open: the source, or the workspace opened as it is.
-    setWindowTitle(tr("%1 — Sightline")
+    setWindowTitle(tr("%1[*] — Sightline")
             .arg(QFileInfo(importSources.isEmpty() ? workspacePath : importSources.first()).fileName()));
     m_store->open(workspacePath, importSources);
 }
@@ -883,6 +951,14 @@ void MainWindow::updateStatus()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // Unsaved notes, labels, marks or reviews: save them (the window closes once they are), drop them, or stay.
+    if (!m_closing && !m_editor->confirmLeave([this] {
+            m_closing = true;
+            close();
+        })) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());

@@ -3,6 +3,9 @@
 #include <QMainWindow>
 
 class DetailsPane;
+class Editor;
+class JournalDock;
+class NotesPanel;
 class ImportStatus;
 class SearchResultsDock;
 class FilterBar;
@@ -58,6 +61,9 @@ public:
     EventListModel* eventModel() const { return m_eventModel; }
     RoomListModel* roomModel() const { return m_roomModel; }
     DetailsPane* detailsPane() const { return m_details; }
+    Editor* editor() const { return m_editor; }
+    JournalDock* journalDock() const { return m_journalDock; }
+    NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
     FilterPane* filterPane() const { return m_filterPane; }
     QDockWidget* filterDock() const { return m_filterDock; }
@@ -124,6 +130,10 @@ private:
     quint64 m_matchesRequest = 0; // the search's rows in the room being found (0: none)
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
+    Editor* m_editor;
+    NotesPanel* m_notes;
+    JournalDock* m_journalDock;
+    bool m_closing = false; // saved on the way out: the window closes once the save is back
     bool m_detailsPending = false; // the current row's record is not in memory yet
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
     bool m_roomsWaiting = false; // a room was made whole while m_roomsRefresh ran

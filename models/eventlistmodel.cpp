@@ -16,6 +16,10 @@ EventListModel::EventListModel(StoreClient* client, QObject* parent)
     , m_client(client)
 {
     // The client drops the answers of an earlier view: what comes is this room under this filter.
+    connect(client, &StoreClient::annotationsLoaded, this,
+        [this](quint64, qint64 roomId, const Annotations& annotations, const QMap<QString, QString>& colours) {
+            onAnnotationsLoaded(roomId, annotations, colours);
+        });
     connect(client, &StoreClient::rowsIndexed, this, [this](quint64, qint64, const RowIndex& index) { onRowsIndexed(index); });
     connect(client, &StoreClient::blockLoaded, this,
         [this](quint64, qint64, int block, const EventRecords& events, const ToolCallRecords& calls) {
@@ -45,9 +49,14 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     m_rowCount = 0;
     if (roomId != m_roomId)
         m_expanded.clear();
+    const bool newRoom = roomId != m_roomId;
     m_roomId = roomId;
     m_filter = filter;
     m_wanted.reset();
+    if (newRoom) {
+        m_annotations.clear();
+        m_annotated.clear();
+    }
     m_shown = m_total = roomId == 0 ? 0 : -1;
     endResetModel();
     emit countsChanged(m_shown, m_total);
@@ -58,6 +67,69 @@ void EventListModel::setRoom(qint64 roomId, const EventFilter& filter)
     m_indexRequest = asked.index;
     if (roomId != 0)
         m_requested.insert(0, asked.firstBlock);
+    if (newRoom && roomId != 0)
+        reloadAnnotations();
+}
+
+void EventListModel::reloadAnnotations()
+{
+    if (m_client && m_roomId != 0)
+        m_annotationsRequest = m_client->loadAnnotations(m_roomId);
+}
+
+Annotations EventListModel::annotationsAt(qint64 index) const
+{
+    QVector<int> at = m_annotated.values(index);
+    std::sort(at.begin(), at.end());
+    Annotations out;
+    for (int i : at)
+        out.append(m_annotations.at(i));
+    return out;
+}
+
+void EventListModel::onAnnotationsLoaded(
+    qint64 roomId, const Annotations& annotations, const QMap<QString, QString>& colors)
+{
+    if (roomId != m_roomId)
+        return;
+    // The events whose annotations changed, before and after, are repainted where they are in memory.
+    QSet<qint64> touched;
+    auto key = [](const Annotation& a) { return std::tuple(a.id, a.value, a.index.value_or(-1), a.detached); };
+    QSet<qint64> oldIds, newIds;
+    QHash<qint64, Annotation> before;
+    for (const Annotation& a : m_annotations)
+        before.insert(a.id, a);
+    for (const Annotation& a : annotations) {
+        const auto it = before.constFind(a.id);
+        if (it == before.constEnd() || key(*it) != key(a)) {
+            if (a.index)
+                touched.insert(*a.index);
+        }
+        before.remove(a.id);
+    }
+    for (const Annotation& gone : before) {
+        if (gone.index)
+            touched.insert(*gone.index);
+    }
+    const bool coloursChanged = colors != m_labelColors;
+    m_annotations = annotations;
+    m_labelColors = colors;
+    m_annotated.clear();
+    for (int i = 0; i < m_annotations.size(); ++i) {
+        const Annotation& a = m_annotations.at(i);
+        if (a.index && !a.detached)
+            m_annotated.insert(*a.index, i);
+    }
+    if (coloursChanged && m_rowCount > 0) {
+        emit dataChanged(index(0, 0), index(m_rowCount - 1, NUM_COLUMNS - 1));
+    } else {
+        for (qint64 i : std::as_const(touched)) {
+            const int row = rowOfIndex(i);
+            if (row >= 0)
+                emit dataChanged(index(row, 0), index(row, NUM_COLUMNS - 1));
+        }
+    }
+    emit annotationsChanged();
 }
 
 void EventListModel::requestBlock(int block) const
@@ -400,6 +472,27 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
         return m_expanded.contains(e.index);
     case GroupPositionRole:
         return int(groupPosition(index.row()));
+    case MarkedRole:
+    case LabelsRole:
+    case NotesRole: {
+        bool marked = false;
+        QStringList labels, notes;
+        for (const Annotation& a : annotationsAt(e.index)) {
+            if (a.kind == Annotation::Kind::Mark)
+                marked = true;
+            else if (a.kind == Annotation::Kind::Label)
+                labels << a.value;
+            else if (a.kind == Annotation::Kind::Note)
+                notes << a.value;
+        }
+        return role == MarkedRole ? QVariant(marked) : role == LabelsRole ? QVariant(labels) : QVariant(notes);
+    }
+    case LabelColorsRole: {
+        QVariantMap colours;
+        for (auto it = m_labelColors.cbegin(); it != m_labelColors.cend(); ++it)
+            colours.insert(it.key(), it.value());
+        return colours;
+    }
     case Qt::ForegroundRole:
         // Blocked rows stay visible but dimmed: a hook refused them, nobody received them.
         if (e.isBlocked())
@@ -424,6 +517,14 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
             lines << tr("The stored JSON of this row is malformed; it is shown from the store's columns.");
         if (e.flags & EventFlags::InvalidUtf8)
             lines << tr("The stored row is not valid UTF-8; it is kept byte for byte.");
+        for (const Annotation& a : annotationsAt(e.index)) {
+            if (a.kind == Annotation::Kind::Note)
+                lines << tr("Note by %1: %2").arg(a.author, a.value);
+            else if (a.kind == Annotation::Kind::Label)
+                lines << tr("Label: %1").arg(a.value);
+            else if (a.kind == Annotation::Kind::Mark)
+                lines << tr("Marked by %1").arg(a.author);
+        }
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::TextAlignmentRole:
@@ -449,7 +550,17 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
         text.replace(QLatin1Char('\n'), QLatin1Char(' '));
         if (e.isBlocked())
             text = tr("[blocked by %1] ").arg(e.blockedBy) + text;
-        return text;
+        // What reviewers added, ahead of the text: a mark, labels, a note.
+        QString added;
+        for (const Annotation& a : annotationsAt(e.index)) {
+            if (a.kind == Annotation::Kind::Mark)
+                added.prepend(QStringLiteral("⚑ "));
+            else if (a.kind == Annotation::Kind::Label)
+                added += QLatin1Char('#') + a.value + QLatin1Char(' ');
+            else if (a.kind == Annotation::Kind::Note && !added.contains(QStringLiteral("✎")))
+                added += QStringLiteral("✎ ");
+        }
+        return QString(added + text);
     }
     }
     return {};

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "annotation.h"
 #include "eventfilter.h"
 #include "eventrecord.h"
 #include "rowindex.h"
@@ -34,6 +35,10 @@ public:
         ExpandedRole, // whether the item is open (settable)
         GroupPositionRole, // GroupPosition: where the row sits in its AI response
         LoadedRole, // whether the row's record is in memory
+        MarkedRole, // whether a reviewer marked the event
+        LabelsRole, // its labels' names (QStringList)
+        NotesRole, // its notes' texts (QStringList)
+        LabelColorsRole, // every label's colour by name (QVariantMap of "#rrggbb")
     };
     enum GroupPosition { NoGroup, GroupFirst, GroupMiddle, GroupLast, GroupSingle };
     // Raw: every stored row. Timeline: one row per item (a call's card at its start, a message once).
@@ -70,6 +75,13 @@ public:
     // filter hides it).
     void locate(qint64 index);
 
+    // What reviewers added to the room (notes, labels, marks, its review), read when the room is set and again
+    // when reloadAnnotations() is called after an edit; the rows whose annotations changed are repainted.
+    void reloadAnnotations();
+    const Annotations& annotations() const { return m_annotations; }
+    Annotations annotationsAt(qint64 index) const; // the event's (its card's), oldest first
+    const QMap<QString, QString>& labelColors() const { return m_labelColors; }
+
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -81,6 +93,7 @@ signals:
     void indexReady(qint64 index, int row);
     // A block (-1: the row index) could not be read: its rows say so instead of "Loading…".
     void blockFailed(int block, const QString& message);
+    void annotationsChanged(); // the room's annotations were read again
 
 private:
     struct Block
@@ -117,4 +130,9 @@ private:
     qint64 m_total = -1;
     std::optional<qint64> m_wanted; // an index locate() is waiting for
     QSet<qint64> m_expanded; // indexes of the open items
+    void onAnnotationsLoaded(qint64 roomId, const Annotations& annotations, const QMap<QString, QString>& colors);
+    Annotations m_annotations; // the room's, as last read
+    QMultiHash<qint64, int> m_annotated; // event index -> position in m_annotations
+    QMap<QString, QString> m_labelColors;
+    quint64 m_annotationsRequest = 0;
 };

@@ -1,5 +1,6 @@
 #include "roomfilterproxy.h"
 
+#include "annotation.h"
 #include "roomlistmodel.h"
 
 #include <algorithm>
@@ -53,9 +54,16 @@ void RoomFilterProxy::setActiveWithin(qint64 micros)
     refilter();
 }
 
+void RoomFilterProxy::setReview(const QString& status)
+{
+    m_review = status;
+    refilter();
+}
+
 int RoomFilterProxy::activeFilters() const
 {
-    return int(m_problems) + int(m_blocked) + int(!m_channelType.isEmpty()) + int(m_within > 0);
+    return int(m_problems) + int(m_blocked) + int(!m_channelType.isEmpty()) + int(m_within > 0)
+        + int(!m_review.isEmpty());
 }
 
 QStringList RoomFilterProxy::channelTypes() const
@@ -81,6 +89,8 @@ bool RoomFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     if (!m_channelType.isEmpty() && !r.channelTypes.contains(m_channelType))
         return false;
     if (m_within > 0 && (r.lastMicros == 0 || r.lastMicros < m_newest - m_within))
+        return false;
+    if (!m_review.isEmpty() && (r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review) != m_review)
         return false;
     return true;
 }

@@ -17,11 +17,13 @@ public:
     void setWithBlockedRows(bool on);
     void setChannelType(const QString& type); // empty: any
     void setActiveWithin(qint64 micros); // 0: any time
+    void setReview(const QString& status); // a ReviewStatus; empty: any
+    const QString& review() const { return m_review; }
     bool withProblemCalls() const { return m_problems; }
     bool withBlockedRows() const { return m_blocked; }
     const QString& channelType() const { return m_channelType; }
     qint64 activeWithin() const { return m_within; }
-    int activeFilters() const; // how many of the four are set
+    int activeFilters() const; // how many of the five are set
     // Every channel type the rooms have, sorted.
     QStringList channelTypes() const;
 
@@ -37,5 +39,6 @@ private:
     bool m_blocked = false;
     QString m_channelType;
     qint64 m_within = 0;
+    QString m_review;
     qint64 m_newest = 0; // the last event of the newest room
 };

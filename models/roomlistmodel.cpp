@@ -1,5 +1,6 @@
 #include "roomlistmodel.h"
 
+#include "annotation.h"
 #include "presentation.h"
 
 #include <algorithm>
@@ -51,10 +52,17 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         return r.id;
     case NativeIdRole:
         return r.nativeId;
+    case ReviewRole:
+        return r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review;
     case FilterRole:
         return QStringList { r.nativeId, r.title, r.owner, r.participants }.join(QLatin1Char(' '));
     case Qt::ToolTipRole:
-        return tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed();
+        if (index.column() == ReviewColumn && !r.review.isEmpty()) {
+            return tr("%1 by %2, %3").arg(r.review, r.reviewer,
+                QDateTime::fromMSecsSinceEpoch(r.reviewedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        }
+        return QString(tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed()
+            + (r.notes > 0 ? tr("\n%n note(s)", nullptr, int(r.notes)) : QString()));
     case Qt::TextAlignmentRole:
         return index.column() >= EventsColumn && index.column() <= BlockedColumn
             ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
@@ -87,6 +95,11 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         return count(r.failed + r.refused + r.unserved);
     case BlockedColumn:
         return count(r.blockedCount);
+    case ReviewColumn:
+        // Sorted by how far along: unreviewed, in review, done.
+        if (sort)
+            return int(ReviewStatus::all().indexOf(r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review));
+        return r.review == ReviewStatus::Unreviewed ? QString() : r.review;
     case LastActivityColumn:
         if (sort)
             return r.lastMicros;
@@ -119,6 +132,8 @@ QVariant RoomListModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Problems");
     case BlockedColumn:
         return tr("Blocked");
+    case ReviewColumn:
+        return tr("Review");
     case LastActivityColumn:
         return tr("Last activity");
     }

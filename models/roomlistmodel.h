@@ -16,12 +16,13 @@ public:
         EventsColumn,
         ProblemsColumn, // failed, refused or never answered calls
         BlockedColumn,
+        ReviewColumn, // unreviewed (empty), in review, done
         ToolCallsColumn,
         LastActivityColumn,
         SystemColumn,
         NUM_COLUMNS
     };
-    enum Roles { RoomIdRole = Qt::UserRole, NativeIdRole, SortRole, FilterRole };
+    enum Roles { RoomIdRole = Qt::UserRole, NativeIdRole, SortRole, FilterRole, ReviewRole };
 
     explicit RoomListModel(QObject* parent = nullptr);
 

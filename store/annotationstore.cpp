@@ -330,6 +330,20 @@ void AnnotationStore::save()
     });
 }
 
+void AnnotationStore::saveOnly(const EditSteps& steps)
+{
+    transaction([&] {
+        for (const EditStep& step : steps) {
+            const QLatin1String table(step.table == EditStep::Journal ? "journal" : "annotations");
+            if (step.present)
+                m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE id = ?").arg(table), { step.id });
+            else
+                m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE id = ?").arg(table), { step.id });
+        }
+        return EditSteps {};
+    });
+}
+
 void AnnotationStore::discard()
 {
     transaction([&] {

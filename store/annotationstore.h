@@ -47,6 +47,9 @@ public:
     int unsavedChanges();
     void save();
     void discard();
+    // Saves the rows of one edit alone (the command line's, written for good at once), leaving any other
+    // unsaved change (a window's) as it is.
+    void saveOnly(const EditSteps& steps);
 
     // After a re-import rewrote a room's events (a rotated log), points each annotation at the index where its
     // event now is, found by its payload's fingerprint, or marks it detached when the event is gone.

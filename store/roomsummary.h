@@ -28,6 +28,10 @@ struct RoomSummary
     qint64 unserved = 0;
     qint64 firstMicros = 0; // 0 when the room is empty
     qint64 lastMicros = 0;
+    QString review; // its review status (ReviewStatus); empty: nobody reviewed it
+    QString reviewer; // who set it, and when (ms since the epoch)
+    qint64 reviewedMs = 0;
+    qint64 notes = 0; // notes on the room and its events
 };
 
 Q_DECLARE_METATYPE(RoomSummary)

@@ -1,13 +1,15 @@
 #include "storeclient.h"
 
+#include "annotationstore.h"
 #include "eventkind.h"
+#include "journal.h"
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "storeworker.h"
 #include "workspace.h"
 
 namespace {
-const char* const threadNames[] = { "sightline-store", "sightline-counts", "sightline-import" };
+const char* const threadNames[] = { "sightline-store", "sightline-counts", "sightline-import", "sightline-edits" };
 } // namespace
 
 StoreClient::StoreClient(QObject* parent)
@@ -23,7 +25,10 @@ StoreClient::StoreClient(QObject* parent)
     qRegisterMetaType<SearchHits>();
     qRegisterMetaType<ImportReport>();
     qRegisterMetaType<QVector<qint64>>();
-    for (int c = 0; c < 3; ++c) {
+    qRegisterMetaType<EditSteps>();
+    qRegisterMetaType<Annotations>();
+    qRegisterMetaType<JournalEntries>();
+    for (int c = 0; c < Connections; ++c) {
         m_workers[c] = new StoreWorker;
         m_workers[c]->moveToThread(&m_threads[c]);
         m_threads[c].setObjectName(QLatin1String(threadNames[c]));
@@ -35,7 +40,8 @@ StoreClient::StoreClient(QObject* parent)
 StoreClient::~StoreClient()
 {
     m_closing.store(true); // the import stops after its current batch; what it committed stays
-    for (int c = 0; c < 3; ++c) {
+    // Each connection closes after the work queued before it: an edit or a save asked last is written.
+    for (int c = 0; c < Connections; ++c) {
         StoreWorker* worker = m_workers[c];
         QMetaObject::invokeMethod(worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
         m_threads[c].quit();
@@ -72,6 +78,12 @@ QString StoreClient::describe(Kind kind)
         return tr("finding the card that holds the event");
     case Kind::Task:
         return tr("working on the workspace");
+    case Kind::Edit:
+        return tr("writing the change");
+    case Kind::Annotations:
+        return tr("reading the notes, labels and marks");
+    case Kind::Journal:
+        return tr("reading the journal");
     }
     return {};
 }
@@ -80,7 +92,7 @@ bool StoreClient::isWanted(quint64 request, Kind kind, quint64 view) const
 {
     if (view != 0) // blocks and row indexes: wanted while their view is the one shown
         return view == m_viewId;
-    if (kind == Kind::Task)
+    if (kind == Kind::Task || kind == Kind::Edit)
         return m_tasks.contains(request);
     return m_latest[int(kind)] == request;
 }
@@ -114,7 +126,7 @@ void StoreClient::send(quint64 id, Kind kind, Connection connection, std::functi
             after = std::move(after)]() mutable {
             // Superseded while it waited its turn: not run, and its answer (none) dropped as any superseded one.
             const bool superseded = view != 0 ? m_currentView.load() != view
-                : kind != Kind::Task && m_wanted[int(kind)].load() != id;
+                : kind != Kind::Task && kind != Kind::Edit && m_wanted[int(kind)].load() != id;
             auto result = std::make_shared<std::optional<Result>>();
             const QString error = superseded
                 ? QString()
@@ -158,10 +170,12 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources)
     // Every connection opens at once: two of them making a new workspace take turns under its write lock. The
     // browse connection answers for the open (the others would only say the same again); a count connection
     // that could not open fails its own requests, each named.
-    StoreWorker* counter = m_workers[Count];
-    QMetaObject::invokeMethod(
-        counter, [counter, workspacePath] { StoreWorker::guarded([&] { counter->open(workspacePath); }); },
-        Qt::QueuedConnection);
+    for (Connection c : { Count, Edits }) {
+        StoreWorker* worker = m_workers[c];
+        QMetaObject::invokeMethod(
+            worker, [worker, workspacePath] { StoreWorker::guarded([&] { worker->open(workspacePath); }); },
+            Qt::QueuedConnection);
+    }
     StoreWorker* browser = m_workers[Browse];
     QMetaObject::invokeMethod(
         browser,
@@ -415,4 +429,47 @@ quint64 StoreClient::run(std::function<void(Workspace&)> work)
         },
         [this](quint64 request, bool&) { emit taskDone(request); }, {});
     return id;
+}
+
+quint64 StoreClient::edit(std::function<EditSteps(AnnotationStore&)> work)
+{
+    const quint64 id = ++m_lastRequest;
+    m_tasks.insert(id);
+    send<EditSteps>(
+        id, Kind::Edit, Edits,
+        [work = std::move(work)](Workspace& ws) {
+            AnnotationStore store(ws);
+            return work(store);
+        },
+        [this](quint64 request, EditSteps& steps) { emit edited(request, steps); }, {});
+    return id;
+}
+
+quint64 StoreClient::loadAnnotations(qint64 roomId)
+{
+    struct Loaded
+    {
+        Annotations annotations;
+        QMap<QString, QString> colors;
+    };
+    return post<Loaded>(
+        Kind::Annotations, Edits,
+        [roomId](Workspace& ws) {
+            AnnotationStore store(ws);
+            return Loaded { store.annotations(roomId), store.labelColors() };
+        },
+        [this, roomId](quint64 request, Loaded& l) { emit annotationsLoaded(request, roomId, l.annotations, l.colors); });
+}
+
+quint64 StoreClient::loadJournal()
+{
+    struct Loaded
+    {
+        JournalEntries entries;
+        int unsaved = 0;
+    };
+    return post<Loaded>(
+        Kind::Journal, Edits,
+        [](Workspace& ws) { return Loaded { Journal(ws).entries(), AnnotationStore(ws).unsavedChanges() }; },
+        [this](quint64 request, Loaded& l) { emit journalLoaded(request, l.entries, l.unsaved); });
 }

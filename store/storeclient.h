@@ -1,9 +1,12 @@
 #pragma once
 
+#include "annotation.h"
+#include "editsteps.h"
 #include "eventdetails.h"
 #include "eventfilter.h"
 #include "eventrecord.h"
 #include "facetcounts.h"
+#include "journalentry.h"
 #include "roomsummary.h"
 #include "rowindex.h"
 #include "searchhit.h"
@@ -22,6 +25,7 @@
 #include <QStringList>
 #include <QThread>
 
+class AnnotationStore;
 class StoreWorker;
 class Workspace;
 
@@ -51,9 +55,12 @@ public:
         ProblemCall,
         Holder,
         Task,
+        Edit,
+        Annotations,
+        Journal,
     };
     Q_ENUM(Kind)
-    static constexpr int KindCount = int(Kind::Task) + 1;
+    static constexpr int KindCount = int(Kind::Journal) + 1;
 
     explicit StoreClient(QObject* parent = nullptr);
     // The running import stops after its batch (what it committed stays); each connection closes on its thread.
@@ -99,6 +106,14 @@ public:
     // export): taskDone when it returns, failed when it throws. Tasks never supersede each other.
     quint64 run(std::function<void(Workspace&)> work);
 
+    // An edit (a note, a label, a mark, a review; undo, redo, save, discard) on a connection of its own, so that
+    // it never waits behind a count or a page. Edits run in the order asked and are never superseded; the
+    // annotations and the journal are read on the same connection, so a read asked after an edit sees it.
+    // edited(request, steps) with what `work` changed.
+    quint64 edit(std::function<EditSteps(AnnotationStore&)> work);
+    quint64 loadAnnotations(qint64 roomId); // annotationsLoaded
+    quint64 loadJournal(); // journalLoaded: every room's
+
     // A name for a kind of request, for messages: "reading the rooms".
     static QString describe(Kind kind);
 
@@ -122,11 +137,18 @@ signals:
     void problemCallFound(quint64 request, qint64 roomId, qint64 index); // -1: none that way
     void itemHoldingFound(quint64 request, qint64 roomId, qint64 index, qint64 item); // item -1: none
     void taskDone(quint64 request);
+    void edited(quint64 request, const EditSteps& steps);
+    void annotationsLoaded(quint64 request, qint64 roomId, const Annotations& annotations,
+        const QMap<QString, QString>& labelColors);
+    // The journal, and how many of its entries are not saved (made since the last save, or left by a session
+    // that ended without saving).
+    void journalLoaded(quint64 request, const JournalEntries& entries, int unsaved);
     // A request, an open or an import failed: which one, and why. A superseded request fails silently.
     void failed(quint64 request, StoreClient::Kind kind, const QString& message);
 
 private:
-    enum Connection { Browse, Count, Import };
+    enum Connection { Browse, Count, Import, Edits };
+    static constexpr int Connections = 4;
 
     // Sends `work` to a connection; `deliver` gets its result on the GUI thread if the request is still wanted.
     template<typename Result>
@@ -137,12 +159,12 @@ private:
     void send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
         std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view = 0);
     bool isWanted(quint64 request, Kind kind, quint64 view) const; // view: the one a block or index was asked in
-    QSet<quint64> m_tasks; // tasks not answered yet
+    QSet<quint64> m_tasks; // tasks and edits not answered yet
     void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket);
     void sendFacets();
 
-    std::array<QThread, 3> m_threads;
-    std::array<StoreWorker*, 3> m_workers {};
+    std::array<QThread, Connections> m_threads;
+    std::array<StoreWorker*, Connections> m_workers {};
     quint64 m_lastRequest = 0;
     std::array<quint64, KindCount> m_latest {}; // the request each kind waits for
     // The same, and the view, for the workers to read: a request superseded before its turn comes is not run

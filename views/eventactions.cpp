@@ -96,6 +96,8 @@ QMenu* EventActions::menuFor(const QModelIndex& index, QWidget* parent)
     menu->addAction(tr("Copy Event as JSON"), this,
         [this, e] { copy(QString::fromUtf8(EventSerializer::eventJson(e)), tr("the event as JSON")); });
     menu->addAction(tr("Copy Reference (Source, Room, Index)"), this, [this, e] { copy(reference(e), tr("a reference")); });
+    if (m_more)
+        m_more(menu, index);
     return menu;
 }
 

@@ -22,6 +22,8 @@ public:
     using Locator = std::function<QString(const EventRecord&)>;
     explicit EventActions(Locator locator, QObject* parent = nullptr);
 
+    // What else the menu of a row offers (the editor's items), added after the copies.
+    void setMoreItems(std::function<void(QMenu*, const QModelIndex&)> more) { m_more = std::move(more); }
     // Gives `view` the context menu and Ctrl+C.
     void attach(QAbstractItemView* view);
     // The menu for the row at `index` (what MainWindow's tests and the view's right click open).
@@ -40,4 +42,5 @@ private:
     void copy(const QString& text, const QString& what);
 
     Locator m_locator;
+    std::function<void(QMenu*, const QModelIndex&)> m_more;
 };

@@ -1,5 +1,6 @@
 #include "roomlistview.h"
 
+#include "annotation.h"
 #include "roomfilterproxy.h"
 #include "roomlistmodel.h"
 
@@ -113,6 +114,18 @@ void RoomListView::fillShowMenu()
         channelGroup->addAction(a);
     }
 
+    QMenu* review = menu->addMenu(tr("&Review Status"));
+    auto* reviewGroup = new QActionGroup(review);
+    for (const QString& status : QStringList { QString() } + ReviewStatus::all()) {
+        QAction* a = review->addAction(status.isEmpty() ? tr("Any") : status, this, [this, status] {
+            m_proxy->setReview(status);
+            showActiveFilters();
+        });
+        a->setCheckable(true);
+        a->setChecked(m_proxy->review() == status);
+        reviewGroup->addAction(a);
+    }
+
     QMenu* activity = menu->addMenu(tr("Last &Activity"));
     activity->setToolTipsVisible(true);
     auto* activityGroup = new QActionGroup(activity);
@@ -136,6 +149,7 @@ void RoomListView::fillShowMenu()
         m_proxy->setWithBlockedRows(false);
         m_proxy->setChannelType({});
         m_proxy->setActiveWithin(0);
+        m_proxy->setReview({});
         showActiveFilters();
     });
 }

@@ -114,6 +114,24 @@ int drawPillsRight(QPainter* p, const QRect& line, const QList<QPair<QString, QC
     return rects.isEmpty() ? line.right() : rects.last().left() - 4;
 }
 
+// What reviewers added to the item, as pills: its mark, its labels in their colours, how many notes it has.
+QList<QPair<QString, QColor>> annotationPills(const QModelIndex& index, bool dark)
+{
+    QList<QPair<QString, QColor>> pills;
+    const QStringList notes = index.data(EventListModel::NotesRole).toStringList();
+    if (!notes.isEmpty())
+        pills << qMakePair(QStringLiteral("✎ %1").arg(notes.size()), dark ? QColor(0xff, 0xe0, 0x82) : QColor(0x7a, 0x5c, 0x00));
+    const QVariantMap colours = index.data(EventListModel::LabelColorsRole).toMap();
+    const QStringList labels = index.data(EventListModel::LabelsRole).toStringList();
+    for (auto it = labels.crbegin(); it != labels.crend(); ++it) {
+        QColor c(colours.value(*it).toString());
+        pills << qMakePair(*it, dark ? c.lighter(130) : c.darker(130));
+    }
+    if (index.data(EventListModel::MarkedRole).toBool())
+        pills << qMakePair(QStringLiteral("⚑"), dark ? QColor(0xff, 0x8a, 0x65) : QColor(0xd8, 0x43, 0x15));
+    return pills;
+}
+
 } // namespace
 
 TimelineDelegate::TimelineDelegate(QObject* parent)
@@ -407,6 +425,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
     if (e.isSynthetic())
         meta << tr("synthetic");
 
+    const QList<QPair<QString, QColor>> added = annotationPills(index, dark);
     switch (shape) {
     case TimelineLayout::Shape::Bubble: {
         QColor fill = side == TimelineLayout::Side::Left ? pal.color(QPalette::AlternateBase)
@@ -417,11 +436,12 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         p->setBrush(fill);
         p->drawRoundedRect(QRectF(g.frame).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8);
         p->setFont(small);
+        const int free = drawPillsRight(p, g.header, added);
         p->setPen(dim);
         const QString who = e.role.isEmpty() ? e.type : e.role;
         p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetrics(small).elidedText(
-                who + QStringLiteral(" · ") + meta.join(QStringLiteral(" · ")), Qt::ElideRight, g.header.width()));
+            QFontMetrics(small).elidedText(who + QStringLiteral(" · ") + meta.join(QStringLiteral(" · ")),
+                Qt::ElideRight, free - g.header.left()));
         p->setFont(option.font);
         p->setPen(text);
         QString body = e.text;
@@ -460,7 +480,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const QString label = call && !call->blockedBy.isEmpty()
             ? Presentation::outcomeLabel(outcome) + tr(" by %1").arg(call->blockedBy)
             : Presentation::outcomeLabel(outcome);
-        QList<QPair<QString, QColor>> pills { { label, colour } };
+        QList<QPair<QString, QColor>> pills = QList<QPair<QString, QColor>> { { label, colour } } + added;
         const int free = drawPillsRight(p, g.header, pills);
         QFont bold = option.font;
         bold.setBold(true);
@@ -535,7 +555,9 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const QString head = (expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ")) + e.type + QStringLiteral("  ");
         const int headWidth = QFontMetrics(small).horizontalAdvance(head);
         p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter, head);
-        const QRect rest(g.body.left() + headWidth, g.body.top(), g.body.width() - headWidth, g.body.height());
+        const int free = drawPillsRight(p, QRect(g.body.left(), g.body.top(), g.body.width(), QFontMetrics(small).height() + 2), added);
+        p->setPen(dim);
+        const QRect rest(g.body.left() + headWidth, g.body.top(), free - g.body.left() - headWidth, g.body.height());
         QString shown = e.text;
         if (!meta.isEmpty())
             shown += QStringLiteral("  · ") + meta.join(QStringLiteral(" · "));

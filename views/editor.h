@@ -1,0 +1,111 @@
+#pragma once
+
+#include "annotation.h"
+#include "editsteps.h"
+
+#include <functional>
+#include <optional>
+#include <QHash>
+#include <QObject>
+
+class AnnotationStore;
+class EventListModel;
+class QAction;
+class QMenu;
+class QModelIndex;
+class QUndoStack;
+class QWidget;
+class StoreClient;
+
+// The editor: notes, labels, marks and review statuses, each an undoable change (QUndoStack) written to the
+// workspace at once through the store's edit connection, kept until Save (or dropped by Revert), and signed
+// with the reviewer's name (asked once, kept in the settings). MainWindow composes it: it gives the editor the
+// room and event it acts on and puts its actions in the menus.
+class Editor : public QObject
+{
+    Q_OBJECT
+public:
+    Editor(StoreClient* client, EventListModel* events, QWidget* window);
+
+    // The room shown and the selected event's index (-1: none), asked when an action runs.
+    using Current = std::function<std::pair<qint64, qint64>()>;
+    void setCurrent(Current current) { m_current = std::move(current); }
+
+    QUndoStack* undoStack() const { return m_stack; }
+    // The name edits are signed with; asks for it once when it is not set (empty when the reviewer declines).
+    QString author();
+    void setAuthor(const QString& name); // kept in the settings
+    // Unsaved changes: this session's, or a session's that ended without saving.
+    bool isModified() const;
+    int leftoverChanges() const { return m_leftover; }
+
+    // The changes, as the actions make them (the current room and event when not given).
+    void setMarked(qint64 roomId, qint64 index, bool marked);
+    void addNote(qint64 roomId, std::optional<qint64> index, const QString& text);
+    void addLabel(qint64 roomId, std::optional<qint64> index, const QString& name);
+    void remove(const Annotation& annotation);
+    void setReview(qint64 roomId, const QString& status);
+    // Writes every change for good, in one transaction; `then` runs once it is saved.
+    void save(std::function<void()> then = {});
+    void revert(); // drops every unsaved change, this session's and any left before
+    // Selects the next (previous) marked event of the room.
+    void goToMark(bool forward);
+    // Whether the window may close (or open another workspace) now: when there are unsaved changes, asks to
+    // save them, drop them or stay. `proceed` runs once saving is done, when the answer was to save.
+    bool confirmLeave(const std::function<void()>& proceed);
+
+    // The actions, for the menus and the tests.
+    QAction* saveAction() const { return m_save; }
+    QAction* undoAction() const { return m_undo; }
+    QAction* redoAction() const { return m_redo; }
+    QAction* markAction() const { return m_mark; }
+    QAction* noteAction() const { return m_note; }
+    QAction* labelAction() const { return m_label; }
+    QAction* roomNoteAction() const { return m_roomNote; }
+    QAction* revertAction() const { return m_revert; }
+    QAction* nextMarkAction() const { return m_nextMark; }
+    QAction* previousMarkAction() const { return m_previousMark; }
+    QAction* authorAction() const { return m_authorAction; }
+    // The Edit menu's items, and the room's review status as a submenu of `menu`.
+    void fillEditMenu(QMenu* menu);
+    void addReviewMenu(QMenu* menu, qint64 roomId);
+    // The items an event's context menu gains: mark, note, label, and removing its notes and labels.
+    void addEventItems(QMenu* menu, const QModelIndex& index);
+
+    // The workspace was opened: its journal says whether a session left unsaved changes.
+    void workspaceOpened();
+
+signals:
+    void changed(); // a change was written, undone, redone, saved or dropped: what shows annotations reads again
+    void modifiedChanged(bool modified);
+    void goToIndex(qint64 index);
+    void message(const QString& text); // for the status bar
+
+private:
+    void push(const QString& text, std::function<EditSteps(AnnotationStore&)> work);
+    quint64 after(quint64 request, std::function<void()> done);
+    void askNote(qint64 roomId, std::optional<qint64> index);
+    void askLabel(qint64 roomId, std::optional<qint64> index);
+    void setLeftover(int count);
+    void updateActions();
+
+    StoreClient* m_client;
+    EventListModel* m_events;
+    QWidget* m_window;
+    QUndoStack* m_stack;
+    Current m_current;
+    QHash<quint64, std::function<void()>> m_after; // what runs when an edit request is back
+    int m_leftover = 0; // unsaved changes a session before this one left
+    bool m_wasModified = false;
+    QAction* m_save;
+    QAction* m_undo;
+    QAction* m_redo;
+    QAction* m_mark;
+    QAction* m_note;
+    QAction* m_label;
+    QAction* m_roomNote;
+    QAction* m_revert;
+    QAction* m_nextMark;
+    QAction* m_previousMark;
+    QAction* m_authorAction;
+};
