@@ -62,7 +62,7 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
                 QDateTime::fromMSecsSinceEpoch(r.reviewedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")));
         }
         return QString(tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed()
-            + (r.notes > 0 ? tr("\n%n note(s)", nullptr, int(r.notes)) : QString()));
+            + (r.notes > 0 ? (r.notes == 1 ? tr("\n1 note") : tr("\n%1 notes").arg(r.notes)) : QString()));
     case Qt::TextAlignmentRole:
         return index.column() >= EventsColumn && index.column() <= BlockedColumn
             ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

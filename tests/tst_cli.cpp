@@ -482,6 +482,72 @@ private slots:
         QCOMPARE(r.lines().first().value(QLatin1String("system")).toString(), QStringLiteral("craftbot"));
     }
 
+    // Notes and reviews from the command line: signed, saved at once, listed, and in the journal; and the
+    // filter finds what was noted.
+    void notesReviewAndJournal()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        Run r = run({ QStringLiteral("note"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--index"), QStringLiteral("6"), QStringLiteral("--text"), QStringLiteral("lookup was fast"),
+            QStringLiteral("--author"), QStringLiteral("Ana Lima") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("note added to event 6 of sup-duplicate-charge by Ana Lima"));
+        r = run({ QStringLiteral("note"), store, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"),
+            QStringLiteral("--text"), QStringLiteral("whole room checked"), QStringLiteral("--author"), QStringLiteral("Ben") });
+        QCOMPARE(r.code, 0);
+        r = run({ QStringLiteral("review"), store, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"),
+            QStringLiteral("--status"), QStringLiteral("in-review"), QStringLiteral("--author"), QStringLiteral("Ben") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("sup-late-delivery: review in review by Ben"));
+        r = run({ QStringLiteral("review"), store, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"),
+            QStringLiteral("--status"), QStringLiteral("in review"), QStringLiteral("--author"), QStringLiteral("Ben") });
+        QVERIFY(r.out.contains(QLatin1String("it already was")));
+
+        r = run({ QStringLiteral("notes"), store, QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> notes = r.lines();
+        QCOMPARE(notes.size(), 2);
+        QCOMPARE(notes[0].value(QLatin1String("room")).toString(), QStringLiteral("sup-late-delivery"));
+        QVERIFY(notes[0].value(QLatin1String("index")).isNull());
+        QCOMPARE(notes[1].value(QLatin1String("index")).toInteger(), 6);
+        QCOMPARE(notes[1].value(QLatin1String("author")).toString(), QStringLiteral("Ana Lima"));
+        QCOMPARE(notes[1].value(QLatin1String("saved")).toBool(), true);
+        r = run({ QStringLiteral("notes"), store, QStringLiteral("--room"), QStringLiteral("duplicate") });
+        QCOMPARE(r.out.count(QLatin1Char('\n')), 1);
+        QVERIFY(r.out.contains(QLatin1String("lookup was fast")));
+
+        r = run({ QStringLiteral("journal"), store, QStringLiteral("--json") });
+        const QList<QJsonObject> journal = r.lines();
+        QCOMPARE(journal.size(), 3); // the second review changed nothing
+        QCOMPARE(journal[2].value(QLatin1String("action")).toString(), QStringLiteral("review"));
+        QCOMPARE(journal[2].value(QLatin1String("before")).toString(), QStringLiteral("unreviewed"));
+        QCOMPARE(journal[2].value(QLatin1String("after")).toString(), QStringLiteral("in review"));
+
+        r = run({ QStringLiteral("rooms"), store, QStringLiteral("--json") });
+        for (const QJsonObject& room : r.lines()) {
+            const bool late = room.value(QLatin1String("id")).toString() == QLatin1String("sup-late-delivery");
+            QCOMPARE(room.value(QLatin1String("review")).toString(), late ? QStringLiteral("in review") : QStringLiteral("unreviewed"));
+        }
+        r = run({ QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--query"), QStringLiteral("note:FAST"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 6 }));
+
+        // Mistakes say what is wrong and change nothing.
+        r = run({ QStringLiteral("review"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--status"), QStringLiteral("finished"), QStringLiteral("--author"), QStringLiteral("Ben") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("unreviewed, in review, done")));
+        r = run({ QStringLiteral("note"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--index"), QStringLiteral("999"), QStringLiteral("--text"), QStringLiteral("x"),
+            QStringLiteral("--author"), QStringLiteral("Ben") });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains(QLatin1String("no event at index 999")));
+        r = run({ QStringLiteral("note"), store, QStringLiteral("--room"), QStringLiteral("duplicate") });
+        QCOMPARE(r.code, 2);
+        QCOMPARE(run({ QStringLiteral("journal"), store, QStringLiteral("--json") }).lines().size(), 3);
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

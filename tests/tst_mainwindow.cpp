@@ -1,6 +1,12 @@
 // The main window, offscreen: open a store, pick a room, see its events and the "showing X of Y" status.
 
+#include "annotationstore.h"
 #include "detailspane.h"
+#include "editor.h"
+#include "journal.h"
+#include "journaldock.h"
+#include "journalmodel.h"
+#include "notespanel.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
 #include "facetmodel.h"
@@ -31,6 +37,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -1014,9 +1021,118 @@ private slots:
         QStringList keys;
         for (int row = 0; row < table->rowCount(); ++row)
             keys << table->item(row, 0)->text();
-        for (const char* k : { "]", "[", "J", "K", "Ctrl+L", "Ctrl+O" })
+        for (const char* k : { "]", "[", "J", "K", "Ctrl+L", "Ctrl+O", "M", "Ctrl+S", "Ctrl+Z", "Ctrl+Shift+N" })
             QVERIFY2(keys.join(QLatin1Char(' ')).contains(QLatin1String(k)), k);
         dialog->close();
+    }
+
+    // A reviewer marks an event (M), undoes and redoes it, notes and labels it, reviews the room, filters by
+    // what was added, saves (Ctrl+S), and closing with a change unsaved asks first.
+    void annotateUndoRedoSaveAndClose()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        QString workspace;
+        {
+            MainWindow window;
+            window.editor()->setAuthor(QStringLiteral("Ana Lima"));
+            showAndOpen(window, store);
+            workspace = Importer::cachedWorkspacePath(store);
+            QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+            QTRY_VERIFY(window.eventModel()->rowCount() > 4);
+            QTRY_VERIFY(window.eventModel()->index(3, 0).data(EventListModel::LoadedRole).toBool());
+            window.timeline()->setFocus();
+            window.timeline()->setCurrentIndex(window.eventModel()->index(3, 0));
+            const QModelIndex row = window.eventModel()->index(3, 0);
+            const qint64 index = row.data(EventListModel::EventIndexRole).toLongLong();
+            QVERIFY(!window.isWindowModified());
+
+            QTest::keyClick(window.timeline(), Qt::Key_M);
+            QTRY_VERIFY(row.data(EventListModel::MarkedRole).toBool());
+            QVERIFY(window.isWindowModified());
+            QCOMPARE(window.editor()->undoAction()->text(), QStringLiteral("&Undo Mark Event %1").arg(index));
+            QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+            QTRY_VERIFY(!row.data(EventListModel::MarkedRole).toBool());
+            QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+            QTRY_VERIFY(row.data(EventListModel::MarkedRole).toBool());
+            QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QLatin1String("Marked by Ana Lima")));
+
+            const qint64 room = window.eventModel()->roomId();
+            window.editor()->addNote(room, index, QStringLiteral("Customer charged twice"));
+            window.editor()->addLabel(room, index, QStringLiteral("PII"));
+            window.editor()->setReview(room, QStringLiteral("done"));
+            QTRY_COMPARE(row.data(EventListModel::NotesRole).toStringList(), QStringList { QStringLiteral("Customer charged twice") });
+            QTRY_COMPARE(row.data(EventListModel::LabelsRole).toStringList(), QStringList { QStringLiteral("pii") });
+            // The notes panel follows the selected event.
+            QTRY_COMPARE(window.notesPanel()->list()->count(), 2);
+            QVERIFY(window.notesPanel()->list()->item(0)->text().contains(QLatin1String("Ana Lima")));
+            // The room list shows the review, and filters by it.
+            QTRY_COMPARE(window.roomModel()->index(0, 0).isValid(), true);
+            QTRY_VERIFY([&] {
+                for (const RoomSummary& r : window.roomModel()->rooms())
+                    if (r.id == room)
+                        return r.review == QLatin1String("done") && r.reviewer == QLatin1String("Ana Lima");
+                return false;
+            }());
+            // The journal dock lists every change, the undone mark's undo and redo as one.
+            QTRY_COMPARE(window.journalDock()->model()->rowCount(), 4);
+            QVERIFY(!window.journalDock()->model()->index(0, 0).data(JournalModel::SavedRole).toBool());
+
+            // Filtering by what was added: the marked event alone.
+            window.filterBar()->setText(QStringLiteral("is:marked label:pii"));
+            QTRY_COMPARE(window.statusText(), QStringLiteral("showing 1 of 24 events"));
+            window.filterBar()->setText(QString());
+
+            // Saved: the title's mark goes, the journal's entries are saved.
+            QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
+            QTRY_VERIFY(!window.isWindowModified());
+            QTRY_VERIFY(window.journalDock()->model()->index(0, 0).data(JournalModel::SavedRole).toBool());
+
+            // One more change, then closing: the window asks, and Save keeps it.
+            window.editor()->addNote(room, std::nullopt, QStringLiteral("Reviewed with finance"));
+            QTRY_VERIFY(window.isWindowModified());
+            bool asked = false;
+            QTimer::singleShot(200, [&] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                if (!box)
+                    return;
+                asked = true;
+                box->button(QMessageBox::Save)->click();
+            });
+            window.close();
+            QTRY_VERIFY(asked);
+            QTRY_VERIFY(!window.isVisible());
+        }
+        Workspace ws(workspace);
+        AnnotationStore saved(ws);
+        QCOMPARE(saved.unsavedChanges(), 0);
+        QCOMPARE(saved.notes().size(), 2);
+        QCOMPARE(saved.notes().first().value, QStringLiteral("Reviewed with finance")); // the room's first
+        QCOMPARE(Journal(ws).entries().size(), 5);
+    }
+
+    // A session that ended without saving leaves its changes in the workspace: the next window says so, and
+    // Revert drops them.
+    void changesLeftUnsavedAreOffered()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        {
+            Workspace ws(Importer::cachedWorkspacePath(store));
+            Importer::import(ws, store);
+            AnnotationStore(ws).addNote(ws.rooms().first().id, 0, QStringLiteral("left unsaved"), QStringLiteral("ana"));
+        }
+        MainWindow window;
+        QSignalSpy said(window.editor(), &Editor::message);
+        showAndOpen(window, store);
+        QTRY_VERIFY(window.isWindowModified());
+        QCOMPARE(window.editor()->leftoverChanges(), 1);
+        QTRY_VERIFY(!said.isEmpty());
+        QVERIFY(said.first().first().toString().contains(QLatin1String("1 change made before was never saved")));
+        window.editor()->revert();
+        QTRY_VERIFY(!window.isWindowModified());
+        Workspace ws(Importer::cachedWorkspacePath(store));
+        QTRY_COMPARE(AnnotationStore(ws).notes().size(), 0);
     }
 
     void roomFilter()

@@ -1,7 +1,9 @@
 // The item models under QAbstractItemModelTester: the room list, and the event list that reads pages from
 // the store worker on its own thread.
 
+#include "annotationstore.h"
 #include "eventlistmodel.h"
+#include "journalmodel.h"
 #include "facetmodel.h"
 #include "filterquery.h"
 #include "jsontreemodel.h"
@@ -13,6 +15,8 @@
 #include "workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
+#include <QFont>
 #include <QFont>
 #include <QLocale>
 #include <QSet>
@@ -660,6 +664,89 @@ private slots:
 
     // A cancel asked while an import is still queued behind another: it never starts (the import used to clear
     // the cancel as it began, and run to its end).
+    // What reviewers add shows at its rows: an edit written through the client, then read again, repaints the
+    // rows it touched (and no reset), and the roles say what the delegate paints.
+    void annotationsRepaintTheirRows()
+    {
+        StoreClient store;
+        openIn(store);
+        EventListModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRoom(m_bigRoom);
+        QTRY_VERIFY(!model.isLoading());
+        const qint64 index = model.loadedRecord(5)->index;
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy edited(&store, &StoreClient::edited);
+        QSignalSpy read(&model, &EventListModel::annotationsChanged);
+        store.edit([&](AnnotationStore& s) {
+            EditSteps steps = s.setMarked(m_bigRoom, index, true, QStringLiteral("ana"));
+            steps += s.addLabel(m_bigRoom, index, QStringLiteral("escalate"), QStringLiteral("ana"));
+            steps += s.addNote(m_bigRoom, index, QStringLiteral("two notes"), QStringLiteral("ana"));
+            return steps;
+        });
+        QTRY_COMPARE(edited.count(), 1);
+        QCOMPARE(edited.first().at(1).value<EditSteps>().size(), 6); // three rows and their journal entries
+        model.reloadAnnotations();
+        QTRY_COMPARE(read.count(), 1);
+        const QModelIndex row = model.index(5, 0);
+        QVERIFY(row.data(EventListModel::MarkedRole).toBool());
+        QCOMPARE(row.data(EventListModel::LabelsRole).toStringList(), QStringList { QStringLiteral("escalate") });
+        QCOMPARE(row.data(EventListModel::NotesRole).toStringList(), QStringList { QStringLiteral("two notes") });
+        QVERIFY(QColor(row.data(EventListModel::LabelColorsRole).toMap().value(QStringLiteral("escalate")).toString()).isValid());
+        QVERIFY(model.index(5, EventListModel::TextColumn).data().toString().startsWith(QStringLiteral("⚑ #escalate ✎")));
+        QVERIFY(!model.index(6, 0).data(EventListModel::MarkedRole).toBool());
+        QVERIFY(!changed.isEmpty());
+        // Row 5 alone, or every row once when a new label brought a new colour.
+        for (const QList<QVariant>& c : changed) {
+            const int first = c.at(0).toModelIndex().row(), last = c.at(1).toModelIndex().row();
+            QVERIFY((first == 5 && last == 5) || (first == 0 && last == model.rowCount() - 1));
+        }
+        QCOMPARE(reset.count(), 0);
+        // Dropped again: the row is plain once more.
+        store.edit([](AnnotationStore& s) {
+            s.discard();
+            return EditSteps {};
+        });
+        QTRY_COMPARE(edited.count(), 2);
+        model.reloadAnnotations();
+        QTRY_COMPARE(read.count(), 2);
+        QVERIFY(!row.data(EventListModel::MarkedRole).toBool());
+        QVERIFY(row.data(EventListModel::LabelsRole).toStringList().isEmpty());
+    }
+
+    void journalModel()
+    {
+        JournalModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        JournalEntry saved;
+        saved.id = 1;
+        saved.atMs = 1764620000000;
+        saved.author = QStringLiteral("ana");
+        saved.action = QStringLiteral("review");
+        saved.room = QStringLiteral("sup-late-delivery");
+        saved.before = QStringLiteral("in review");
+        saved.after = QStringLiteral("done");
+        saved.saved = true;
+        JournalEntry unsaved = saved;
+        unsaved.id = 2;
+        unsaved.action = QStringLiteral("note_added");
+        unsaved.index = 7;
+        unsaved.before.clear();
+        unsaved.after = QStringLiteral("check");
+        unsaved.saved = false;
+        model.setEntries({ saved, unsaved });
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, JournalModel::EventColumn).data().toString(), QStringLiteral("room"));
+        QCOMPARE(model.index(0, JournalModel::WhatColumn).data().toString(), QStringLiteral("review"));
+        QCOMPARE(model.index(1, JournalModel::WhatColumn).data().toString(), QStringLiteral("note added"));
+        QCOMPARE(model.index(1, JournalModel::EventColumn).data().toLongLong(), 7);
+        QVERIFY(!model.index(0, 0).data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(model.index(1, 0).data(Qt::FontRole).value<QFont>().italic());
+        QCOMPARE(model.index(1, 0).data(JournalModel::EventIndexRole).toLongLong(), 7);
+        QVERIFY(model.index(0, 0).data(JournalModel::EventIndexRole).isNull());
+    }
+
     void aCancelBeforeTheImportStarts()
     {
         QTemporaryDir dir;

@@ -114,9 +114,9 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
         if (m_stack->count() == 0 && unsaved != m_leftover) {
             setLeftover(unsaved);
             if (unsaved > 0) {
-                emit message(tr("%n change(s) made before were never saved: File ▸ Save Workspace keeps them, "
-                                "File ▸ Revert Unsaved Changes drops them.",
-                    nullptr, unsaved));
+                emit message((unsaved == 1 ? tr("1 change made before was never saved")
+                                           : tr("%1 changes made before were never saved").arg(unsaved))
+                    + tr(": File ▸ Save Workspace keeps them, File ▸ Revert Unsaved Changes drops them."));
             }
         }
     });

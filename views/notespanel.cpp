@@ -98,7 +98,7 @@ void NotesPanel::refresh()
         facts.prepend(tr("labels: %1").arg(labels.join(QStringLiteral(", "))));
     const int notes = int(std::count_if(shown.cbegin(), shown.cend(), [](const Annotation& a) { return a.kind == Annotation::Kind::Note; }));
     m_header->setText(QStringLiteral("<b>%1</b> · %2%3")
-                          .arg(what.toHtmlEscaped(), tr("%n note(s)", nullptr, notes),
+                          .arg(what.toHtmlEscaped(), notes == 1 ? tr("1 note") : tr("%1 notes").arg(notes),
                               facts.isEmpty() ? QString() : QStringLiteral(" · ") + facts.join(QStringLiteral(" · ")).toHtmlEscaped()));
     m_add->setEnabled(m_events->roomId() != 0);
     m_remove->setEnabled(m_list->currentRow() >= 0);
