@@ -1,6 +1,7 @@
 #include "annotationstore.h"
 
 #include "journal.h"
+#include "redactionstore.h"
 #include "storeerror.h"
 #include "workspace.h"
 
@@ -115,10 +116,13 @@ qint64 AnnotationStore::insert(qint64 roomId, std::optional<qint64> index, Annot
     requireEvent(roomId, index);
     QVariant print;
     if (index) {
-        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"),
-            { roomId, *index });
+        // The payload as the source wrote it: a redacted row's is the one its first redaction saw.
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT (SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? "
+                                               "AND present = 1 ORDER BY id LIMIT 1), payload FROM events WHERE room_id = "
+                                               "? AND seq = ?"),
+            { roomId, *index, roomId, *index });
         if (q.next())
-            print = fingerprint(q.value(0).toByteArray());
+            print = q.value(0).isNull() ? fingerprint(q.value(1).toByteArray()) : q.value(0).toString();
     }
     QSqlQuery q = m_ws.exec(
         QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, kind, value, author, at_ms) VALUES (?, ?, "
@@ -256,11 +260,32 @@ EditSteps AnnotationStore::setReview(qint64 roomId, const QString& status, const
     });
 }
 
+EditSteps AnnotationStore::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
+    const QString& reason, const QString& author)
+{
+    return transaction([&] {
+        const Redaction r = RedactionStore(m_ws).redact(roomId, index, path, start, length, reason, author);
+        const qint64 entry = Journal(m_ws).record(Journal::Action::Redacted, roomId, index,
+            QStringLiteral("sha256:%1 (%2 characters)").arg(r.sha256).arg(r.length),
+            QStringLiteral("%1 at %2 [%3, %4)").arg(RedactionStore::placeholder(r.reason), r.path).arg(r.start).arg(r.start + r.length),
+            author);
+        return EditSteps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, entry, true } };
+    });
+}
+
 void AnnotationStore::apply(const EditSteps& steps, bool redo)
 {
     transaction([&] {
-        for (const EditStep& s : steps) {
-            const char* table = s.table == EditStep::Journal ? "journal" : "annotations";
+        // Undone newest first: a later change to the same row goes before an earlier one comes back.
+        EditSteps ordered = steps;
+        if (!redo)
+            std::reverse(ordered.begin(), ordered.end());
+        for (const EditStep& s : ordered) {
+            if (s.table == EditStep::Redactions)
+                RedactionStore(m_ws).apply(s.id, redo == s.present);
+            const char* table = s.table == EditStep::Journal ? "journal"
+                : s.table == EditStep::Redactions            ? "redactions"
+                                                             : "annotations";
             m_ws.exec(QStringLiteral("UPDATE %1 SET present = ? WHERE id = ?").arg(QLatin1String(table)),
                 { redo == s.present ? 1 : 0, s.id });
         }
@@ -321,20 +346,32 @@ int AnnotationStore::unsavedChanges()
 
 void AnnotationStore::save()
 {
+    bool redacted = false;
     transaction([&] {
-        for (const char* table : { "annotations", "journal" }) {
+        redacted = RedactionStore(m_ws).save();
+        for (const char* table : { "annotations", "journal", "redactions" }) {
             m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE present = 0").arg(QLatin1String(table)));
             m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE saved = 0").arg(QLatin1String(table)));
         }
         return EditSteps {};
     });
+    if (redacted)
+        RedactionStore(m_ws).forget();
 }
 
 void AnnotationStore::saveOnly(const EditSteps& steps)
 {
+    bool redacted = false;
     transaction([&] {
         for (const EditStep& step : steps) {
-            const QLatin1String table(step.table == EditStep::Journal ? "journal" : "annotations");
+            if (step.table == EditStep::Redactions && step.present) {
+                const RedactionStore secure(m_ws); // secure_delete on for what follows
+                m_ws.exec(QStringLiteral("DELETE FROM redaction_undo WHERE redaction_id = ?"), { step.id });
+                redacted = true;
+            }
+            const QLatin1String table(step.table == EditStep::Journal ? "journal"
+                    : step.table == EditStep::Redactions              ? "redactions"
+                                                                      : "annotations");
             if (step.present)
                 m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE id = ?").arg(table), { step.id });
             else
@@ -342,12 +379,15 @@ void AnnotationStore::saveOnly(const EditSteps& steps)
         }
         return EditSteps {};
     });
+    if (redacted)
+        RedactionStore(m_ws).forget();
 }
 
 void AnnotationStore::discard()
 {
     transaction([&] {
-        for (const char* table : { "annotations", "journal" }) {
+        RedactionStore(m_ws).discard();
+        for (const char* table : { "annotations", "journal", "redactions" }) {
             m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE saved = 0").arg(QLatin1String(table)));
             m_ws.exec(QStringLiteral("UPDATE %1 SET present = 1 WHERE present = 0").arg(QLatin1String(table)));
         }
@@ -358,13 +398,17 @@ void AnnotationStore::discard()
 void AnnotationStore::relink(qint64 roomId)
 {
     transaction([&] {
-        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT a.id, a.seq, a.fingerprint, e.payload FROM annotations a LEFT "
-                                               "JOIN events e ON e.room_id = a.room_id AND e.seq = a.seq WHERE "
-                                               "a.room_id = ? AND a.seq IS NOT NULL AND a.fingerprint IS NOT NULL"),
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT a.id, a.seq, a.fingerprint, e.payload, (SELECT x.fingerprint FROM redactions x "
+                                               "WHERE x.room_id = a.room_id AND x.seq = a.seq AND x.present = 1 ORDER BY "
+                                               "x.id LIMIT 1) FROM annotations a LEFT JOIN events e ON e.room_id = "
+                                               "a.room_id AND e.seq = a.seq WHERE a.room_id = ? AND a.seq IS NOT NULL "
+                                               "AND a.fingerprint IS NOT NULL"),
             { roomId });
         QHash<QString, QVector<qint64>> moved; // fingerprint -> annotations no longer at their index
         while (q.next()) {
-            if (q.value(3).isNull() || fingerprint(q.value(3).toByteArray()) != q.value(2).toString())
+            // A redacted row's payload changed on purpose: its first redaction keeps the source's fingerprint.
+            if (q.value(3).isNull()
+                || (fingerprint(q.value(3).toByteArray()) != q.value(2).toString() && q.value(4).toString() != q.value(2).toString()))
                 moved[q.value(2).toString()].append(q.value(0).toLongLong());
         }
         q.finish();

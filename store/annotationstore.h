@@ -31,6 +31,11 @@ public:
     // Nothing when the room already has that status. Throws StoreError for a status not in ReviewStatus::all().
     EditSteps setReview(qint64 roomId, const QString& status, const QString& author);
 
+    // Redacts a span of the string at `path` in an event's payload (RedactionStore::redact), with its journal
+    // entry: before, the SHA-256 of what was removed; after, the placeholder and where it is.
+    EditSteps redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
+        const QString& reason, const QString& author);
+
     // Redoes (`redo`) or undoes what an edit did.
     void apply(const EditSteps& steps, bool redo);
 
@@ -45,6 +50,8 @@ public:
 
     // How many journal entries were made or undone since the last save.
     int unsavedChanges();
+    // Keeps every change for good. When redactions are among them, the text they removed is then gone from the
+    // workspace's files too (RedactionStore::forget), or a StoreError says what keeps it in the log.
     void save();
     void discard();
     // Saves the rows of one edit alone (the command line's, written for good at once), leaving any other

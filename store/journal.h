@@ -13,7 +13,7 @@ class Workspace;
 class Journal
 {
 public:
-    enum class Action { NoteAdded, NoteRemoved, LabelAdded, LabelRemoved, Marked, Unmarked, Review };
+    enum class Action { NoteAdded, NoteRemoved, LabelAdded, LabelRemoved, Marked, Unmarked, Review, Redacted };
 
     explicit Journal(Workspace& workspace);
 

@@ -206,6 +206,35 @@ CREATE TABLE journal(
   present INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX journal_room ON journal(room_id, at_ms);
 )SQL",
+    // 8: redactions, the ledger of what was removed: who, when, why, where (the event, the JSON path of the string
+    // in its payload, the span in that string) and the SHA-256 of the text removed, never the text. A redaction
+    // rewrites the rows at once (payload, display text, search text, the call's arguments and result), so that
+    // everything reads the placeholder; until it is saved, redaction_undo keeps what each row held before, for
+    // undo, and a save deletes those copies under secure_delete, so the text is then gone from the file.
+    R"SQL(
+CREATE TABLE redactions(
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  fingerprint TEXT,                     -- of the payload as the source wrote it (AnnotationStore::fingerprint)
+  path TEXT NOT NULL,                   -- JSONPath of the string in the payload
+  start INTEGER NOT NULL,               -- the span in that string, in UTF-16 code units
+  length INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,                 -- of the text removed, as UTF-8
+  reason TEXT NOT NULL,
+  author TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  saved INTEGER NOT NULL DEFAULT 0,
+  present INTEGER NOT NULL DEFAULT 1);
+CREATE INDEX redactions_room_seq ON redactions(room_id, seq);
+CREATE TABLE redaction_undo(
+  id INTEGER PRIMARY KEY,
+  redaction_id INTEGER NOT NULL REFERENCES redactions(id) ON DELETE CASCADE,
+  target TEXT NOT NULL,                 -- table.column
+  row_id INTEGER NOT NULL,
+  before, after);
+CREATE INDEX redaction_undo_redaction ON redaction_undo(redaction_id, id);
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

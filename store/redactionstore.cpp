@@ -1,0 +1,245 @@
+#include "redactionstore.h"
+
+#include "annotationstore.h"
+#include "jsonstrings.h"
+#include "storeerror.h"
+#include "workspace.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QSqlQuery>
+
+RedactionStore::RedactionStore(Workspace& workspace)
+    : m_ws(workspace)
+{
+    // What a redaction replaces, and the copies kept for its undo, are zeroed where they are deleted, not left in
+    // free space. On this connection only: an import deletes and merges a lot, and zeroing its freed pages
+    // would only cost it.
+    m_ws.exec(QStringLiteral("PRAGMA secure_delete = ON"));
+}
+
+QString RedactionStore::placeholder(const QString& reason)
+{
+    return QStringLiteral("[redacted: %1]").arg(reason.simplified());
+}
+
+QString RedactionStore::updateOf(const QString& target)
+{
+    // Every place a text can show, and nothing else: the target names a fixed statement, never SQL of its own.
+    static const QHash<QString, QString> updates {
+        { QStringLiteral("events.payload"), QStringLiteral("UPDATE events SET payload = ? WHERE id = ?") },
+        { QStringLiteral("events.text"), QStringLiteral("UPDATE events SET text = ? WHERE id = ?") },
+        { QStringLiteral("search_text.body"), QStringLiteral("UPDATE search_text SET body = ? WHERE event_id = ?") },
+        { QStringLiteral("search_text.arguments"),
+            QStringLiteral("UPDATE search_text SET arguments = ? WHERE event_id = ?") },
+        { QStringLiteral("search_text.result"), QStringLiteral("UPDATE search_text SET result = ? WHERE event_id = ?") },
+        { QStringLiteral("tool_calls.arguments"), QStringLiteral("UPDATE tool_calls SET arguments = ? WHERE id = ?") },
+        { QStringLiteral("tool_calls.result"), QStringLiteral("UPDATE tool_calls SET result = ? WHERE id = ?") },
+        { QStringLiteral("tool_calls.error"), QStringLiteral("UPDATE tool_calls SET error = ? WHERE id = ?") },
+        { QStringLiteral("rooms.title"), QStringLiteral("UPDATE rooms SET title = ? WHERE id = ?") },
+        { QStringLiteral("rooms.summary"), QStringLiteral("UPDATE rooms SET summary = ? WHERE id = ?") },
+    };
+    const QString sql = updates.value(target);
+    if (sql.isEmpty())
+        throw StoreError({}, {}, QStringLiteral("no redaction target %1").arg(target));
+    return sql;
+}
+
+void RedactionStore::write(
+    qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after)
+{
+    m_ws.exec(QStringLiteral("INSERT INTO redaction_undo(redaction_id, target, row_id, before, after) VALUES (?, ?, ?, ?, ?)"),
+        { redactionId, target, rowId, before, after });
+    m_ws.exec(updateOf(target), { after, rowId });
+}
+
+Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
+    const QString& reason, const QString& author)
+{
+    const QString why = reason.simplified();
+    if (why.isEmpty())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
+    QSqlQuery row = m_ws.exec(
+        QStringLiteral("SELECT id, payload, typeof(payload), message_id FROM events WHERE room_id = ? AND seq = ?"),
+        { roomId, index });
+    if (!row.next())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
+    const qint64 eventId = row.value(0).toLongLong();
+    if (row.value(2).toString() != QLatin1String("text")) {
+        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+            QStringLiteral("its stored bytes are not UTF-8 text, so no span of them can be redacted"));
+    }
+    const QString payload = row.value(1).toString();
+    const QString messageId = row.value(3).toString();
+    row.finish();
+    const std::optional<JsonStrings::Token> token = JsonStrings::valueAt(payload, path);
+    if (!token) {
+        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+            QStringLiteral("its payload has no string at %1").arg(path));
+    }
+    if (start < 0 || length <= 0 || start + length > token->value.size()) {
+        throw StoreError(m_ws.path(), QStringLiteral("event %1, %2").arg(index).arg(path),
+            QStringLiteral("characters %1 to %2 are not in its string of %3").arg(start).arg(start + length).arg(token->value.size()));
+    }
+    // Never half a surrogate pair (JsonStrings::replaced grows the span the same way).
+    if (start > 0 && token->value[start].isLowSurrogate()) {
+        --start;
+        ++length;
+    }
+    if (start + length < token->value.size() && token->value[start + length].isLowSurrogate())
+        ++length;
+    const QString removed = token->value.mid(start, length);
+    const QString shown = placeholder(why);
+
+    Redaction r;
+    r.roomId = roomId;
+    r.index = index;
+    r.path = path;
+    r.start = start;
+    r.length = length;
+    r.sha256 = QString::fromLatin1(QCryptographicHash::hash(removed.toUtf8(), QCryptographicHash::Sha256).toHex());
+    r.reason = why;
+    r.author = author;
+    r.atMs = QDateTime::currentMSecsSinceEpoch();
+    // The fingerprint of the payload as the source wrote it: the first redaction of the row saw it.
+    QSqlQuery first = m_ws.exec(
+        QStringLiteral("SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? AND present = 1 ORDER BY id LIMIT 1"),
+        { roomId, index });
+    const QString print = first.next() ? first.value(0).toString() : AnnotationStore::fingerprint(payload.toUtf8());
+    first.finish();
+    QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, sha256, "
+                                           "reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { roomId, index, print, path, start, length, r.sha256, why, author, r.atMs });
+    r.id = q.lastInsertId().toLongLong();
+    q.finish();
+
+    write(r.id, QStringLiteral("events.payload"), eventId, payload, JsonStrings::replaced(payload, *token, start, length, shown));
+    // The text derived from it, wherever it was copied: every occurrence in the rows of this event.
+    auto replaceIn = [&](const QString& select, const QVariantList& binds, const QStringList& targets, bool json) {
+        QSqlQuery rows = m_ws.exec(select, binds);
+        QVector<std::tuple<QString, qint64, QString, QString>> changes;
+        while (rows.next()) {
+            const qint64 id = rows.value(0).toLongLong();
+            for (int c = 0; c < targets.size(); ++c) {
+                if (rows.value(c + 1).isNull())
+                    continue;
+                const QString before = rows.value(c + 1).toString();
+                QString after = before;
+                if (json)
+                    after.replace(JsonStrings::escaped(removed), JsonStrings::escaped(shown));
+                after.replace(removed, shown);
+                if (after != before)
+                    changes.append({ targets[c], id, before, after });
+            }
+        }
+        rows.finish();
+        for (const auto& [target, id, before, after] : changes)
+            write(r.id, target, id, before, after);
+    };
+    const QStringList searchTargets { QStringLiteral("search_text.body"), QStringLiteral("search_text.arguments"),
+        QStringLiteral("search_text.result") };
+    replaceIn(QStringLiteral("SELECT id, text FROM events WHERE id = ?"), { eventId }, { QStringLiteral("events.text") }, false);
+    replaceIn(QStringLiteral("SELECT event_id, body, arguments, result FROM search_text WHERE event_id = ?"), { eventId },
+        searchTargets, false);
+    if (!messageId.isEmpty()) {
+        // An assembled message (AG-UI): its first row holds the whole text its deltas made.
+        replaceIn(QStringLiteral("SELECT id, text FROM events WHERE room_id = ? AND message_id = ? AND id != ?"),
+            { roomId, messageId, eventId }, { QStringLiteral("events.text") }, false);
+        replaceIn(QStringLiteral("SELECT s.event_id, s.body, s.arguments, s.result FROM search_text s JOIN events e ON "
+                                 "e.id = s.event_id WHERE e.room_id = ? AND e.message_id = ? AND e.id != ?"),
+            { roomId, messageId, eventId }, searchTargets, false);
+    }
+    replaceIn(QStringLiteral("SELECT id, arguments, result, error FROM tool_calls WHERE room_id = ? AND (start_seq = ? OR "
+                             "end_seq = ? OR result_seq = ?)"),
+        { roomId, index, index, index },
+        { QStringLiteral("tool_calls.arguments"), QStringLiteral("tool_calls.result"), QStringLiteral("tool_calls.error") },
+        true);
+    replaceIn(QStringLiteral("SELECT id, title, summary FROM rooms WHERE id = ?"), { roomId },
+        { QStringLiteral("rooms.title"), QStringLiteral("rooms.summary") }, false);
+    return r;
+}
+
+void RedactionStore::apply(qint64 redactionId, bool redo)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT target, row_id, before, after FROM redaction_undo WHERE redaction_id = ? "
+                                           "ORDER BY id ")
+            + (redo ? QStringLiteral("ASC") : QStringLiteral("DESC")),
+        { redactionId });
+    QVector<std::tuple<QString, qint64, QVariant>> writes;
+    while (q.next())
+        writes.append({ q.value(0).toString(), q.value(1).toLongLong(), q.value(redo ? 3 : 2) });
+    q.finish();
+    if (writes.isEmpty()) {
+        QSqlQuery saved = m_ws.exec(QStringLiteral("SELECT saved FROM redactions WHERE id = ?"), { redactionId });
+        if (saved.next() && saved.value(0).toBool())
+            throw StoreError(m_ws.path(), {}, QStringLiteral("a saved redaction cannot be undone: its text is gone"));
+    }
+    for (const auto& [target, rowId, value] : writes)
+        m_ws.exec(updateOf(target), { value, rowId });
+}
+
+bool RedactionStore::save()
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT count(*) FROM redactions WHERE saved = 0 AND present = 1"));
+    const bool any = q.next() && q.value(0).toLongLong() > 0;
+    q.finish();
+    // secure_delete (Workspace): the copies' cells and pages are zeroed as they go.
+    m_ws.exec(QStringLiteral("DELETE FROM redaction_undo WHERE redaction_id IN (SELECT id FROM redactions WHERE saved = 0)"));
+    return any;
+}
+
+void RedactionStore::discard()
+{
+    QSqlQuery q = m_ws.exec(
+        QStringLiteral("SELECT id FROM redactions WHERE saved = 0 AND present = 1 ORDER BY id DESC"));
+    QVector<qint64> ids;
+    while (q.next())
+        ids.append(q.value(0).toLongLong());
+    q.finish();
+    for (qint64 id : ids)
+        apply(id, false);
+}
+
+void RedactionStore::forget()
+{
+    // The full-text index drops a row's words with a delete marker in a newer segment; merging every segment into
+    // one leaves them out of the index's pages, and the freed pages are zeroed (secure_delete).
+    m_ws.exec(QStringLiteral("INSERT INTO events_fts(events_fts) VALUES ('optimize')"));
+    QSqlQuery q = m_ws.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    if (q.next() && q.value(0).toInt() != 0) {
+        throw StoreError(m_ws.path(), {},
+            QStringLiteral("saved, but another reader kept the write-ahead log from being emptied: the redacted text "
+                           "stays in its -wal file until every window on this workspace is closed"));
+    }
+}
+
+Redactions RedactionStore::ledger(qint64 roomId)
+{
+    QString sql = QStringLiteral("SELECT x.id, x.room_id, r.native_id, x.seq, x.path, x.start, x.length, x.sha256, x.reason, "
+                                 "x.author, x.at_ms, x.saved FROM redactions x JOIN rooms r ON r.id = x.room_id "
+                                 "WHERE x.present = 1");
+    QVariantList binds;
+    if (roomId != 0) {
+        sql += QStringLiteral(" AND x.room_id = ?");
+        binds << roomId;
+    }
+    QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY x.id"), binds);
+    Redactions out;
+    while (q.next()) {
+        Redaction r;
+        r.id = q.value(0).toLongLong();
+        r.roomId = q.value(1).toLongLong();
+        r.room = q.value(2).toString();
+        r.index = q.value(3).toLongLong();
+        r.path = q.value(4).toString();
+        r.start = q.value(5).toLongLong();
+        r.length = q.value(6).toLongLong();
+        r.sha256 = q.value(7).toString();
+        r.reason = q.value(8).toString();
+        r.author = q.value(9).toString();
+        r.atMs = q.value(10).toLongLong();
+        r.saved = q.value(11).toBool();
+        out.append(r);
+    }
+    return out;
+}

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "editsteps.h"
+
+#include <QVariant>
+
+#include <optional>
+#include <QString>
+#include <QVector>
+
+class Workspace;
+
+// A redaction as the ledger keeps it.
+struct Redaction
+{
+    qint64 id = 0;
+    qint64 roomId = 0;
+    QString room; // the room's own id in its source
+    qint64 index = 0;
+    QString path; // JSONPath of the string in the event's payload
+    qint64 start = 0; // the span in that string, in UTF-16 code units
+    qint64 length = 0;
+    QString sha256; // of the text removed, as UTF-8
+    QString reason;
+    QString author;
+    qint64 atMs = 0;
+    bool saved = false;
+};
+using Redactions = QVector<Redaction>;
+
+// Redactions: a span of a string in an event's payload replaced by a placeholder that gives the reason,
+// wherever the event's text shows (its payload, display text, search text, its call's arguments, result and
+// error, its message's assembled text, the room's title). The rows are rewritten at once, inside the caller's
+// transaction (AnnotationStore), keeping what they held in redaction_undo for undo until the save, which
+// deletes those copies under secure_delete, makes the full-text index drop the old words for good, and
+// truncates the write-ahead log: after it the text is nowhere in the workspace's files.
+class RedactionStore
+{
+public:
+    explicit RedactionStore(Workspace& workspace);
+
+    static QString placeholder(const QString& reason);
+
+    // Redacts [start, start + length) of the string at `path` in the payload of the event at `index`. Throws
+    // StoreError naming what is wrong (no such event, no string there, an empty span, a payload that is not
+    // JSON) and changes nothing then.
+    Redaction redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
+        const QString& reason, const QString& author);
+    // Undoes (`redo` false) or redoes a redaction not saved yet.
+    void apply(qint64 redactionId, bool redo);
+    // Inside the save's transaction: the undo copies of every redaction go; true when a redaction was saved
+    // (the caller then lets the index and the log forget: forget()).
+    bool save();
+    // Inside a revert's transaction: every redaction not saved is undone, newest first, and dropped.
+    void discard();
+    // After the save's commit: the full-text index merged (its deleted words gone from its pages) and the log
+    // truncated. Throws StoreError when a reader keeps the log from being truncated.
+    void forget();
+
+    // The ledger, oldest first; roomId 0: every room.
+    Redactions ledger(qint64 roomId = 0);
+
+private:
+    // Sets `target` (table.column) of row `rowId` to `after`, keeping `before` for undo.
+    void write(qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after);
+    static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)
+
+    Workspace& m_ws;
+};

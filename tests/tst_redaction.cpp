@@ -1,0 +1,215 @@
+// Redaction: a span of a string in an event's payload replaced in place (the rest of the payload byte for byte,
+// still valid JSON), wherever the event's text shows; undone and redone exactly until the save; after the save
+// the text is nowhere in the workspace's files, not found by search, and the ledger and journal keep its hash.
+
+#include "annotationstore.h"
+#include "journal.h"
+#include "jsonstrings.h"
+#include "redactionstore.h"
+#include "sources/importer.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString payloadAt(Workspace& ws, qint64 room, qint64 index)
+{
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"), { room, index });
+    return q.next() ? q.value(0).toString() : QString();
+}
+
+} // namespace
+
+class TestRedaction : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void stringsAreFoundWhereTheyAre()
+    {
+        // (No raw string literal: moc does not read them.)
+        const QString json = QStringLiteral("{\"a\":\"plain\",\"b\":{\"c d\":[\"x\\\"y\",1,true,null,{\"e\":"
+                                            "\"\\u00e9\\ud83d\\ude00\\n\"}]},\"f\":-1.5e3,\"g\":\"\\/\"}");
+        const auto tokens = JsonStrings::values(json);
+        QVERIFY(tokens);
+        QStringList paths, values;
+        for (const JsonStrings::Token& t : *tokens) {
+            paths << t.path;
+            values << t.value;
+        }
+        QCOMPARE(paths, (QStringList { QStringLiteral("$.a"), QStringLiteral("$.b[\"c d\"][0]"),
+                            QStringLiteral("$.b[\"c d\"][4].e"), QStringLiteral("$.g") }));
+        QCOMPARE(values, (QStringList { QStringLiteral("plain"), QStringLiteral("x\"y"),
+                             QString::fromUtf8("é😀\n"), QStringLiteral("/") }));
+        // A selection of the raw text maps to the decoded span, an escape counted whole.
+        const qsizetype quote = json.indexOf(QStringLiteral("x\\\"y"));
+        const auto picked = JsonStrings::selectionAt(json, quote + 1, quote + 3); // the \"
+        QVERIFY(picked);
+        QCOMPARE(picked->token.path, QStringLiteral("$.b[\"c d\"][0]"));
+        QCOMPARE(picked->start, 1);
+        QCOMPARE(picked->length, 1);
+        QVERIFY(!JsonStrings::selectionAt(json, 0, 5)); // across a key and a value: no one string
+        // Replacing a span keeps everything else as it was written, and the JSON valid.
+        const QString out = JsonStrings::replaced(json, (*tokens)[2], 1, 1, QStringLiteral("[redacted: \"x\"]"));
+        QVERIFY(out.startsWith(json.left((*tokens)[2].at[1])));
+        QVERIFY(out.endsWith(json.mid((*tokens)[2].at[3]))); // half a surrogate pair takes the pair
+        QVERIFY(!QJsonDocument::fromJson(out.toUtf8()).isNull());
+        QCOMPARE(JsonStrings::valueAt(out, (*tokens)[2].path)->value, QString::fromUtf8("é[redacted: \"x\"]\n"));
+        QVERIFY(!JsonStrings::values(QStringLiteral("{\"a\":")));
+        QVERIFY(!JsonStrings::values(QStringLiteral("{\"a\":\"\x01\"}")));
+        QVERIFY(!JsonStrings::values(QString(100000, QLatin1Char('[')))); // too deep: refused, not a crash
+    }
+
+    // Every string of every payload of the RoomKit fixtures, cut at random spans: valid JSON after, every other
+    // value unchanged, and the one cut holding the placeholder where the span was.
+    void replacingKeepsEverythingElse()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        QRandomGenerator random(20261201);
+        QSqlQuery q = ws->exec(QStringLiteral("SELECT payload FROM events WHERE typeof(payload) = 'text'"));
+        int checked = 0;
+        while (q.next()) {
+            const QString json = q.value(0).toString();
+            const auto tokens = JsonStrings::values(json);
+            QVERIFY2(tokens, qPrintable(json.left(200)));
+            for (qsizetype k = 0; k < tokens->size(); ++k) {
+                const JsonStrings::Token& t = tokens->at(k);
+                if (t.value.isEmpty())
+                    continue;
+                qsizetype start = random.bounded(qint64(t.value.size()));
+                qsizetype length = 1 + random.bounded(qint64(t.value.size() - start));
+                const QString out = JsonStrings::replaced(json, t, start, length, QStringLiteral("[redacted: r]"));
+                QJsonParseError error;
+                QJsonDocument::fromJson(out.toUtf8(), &error);
+                QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(out.left(300)));
+                const auto after = JsonStrings::values(out);
+                QVERIFY(after && after->size() == tokens->size());
+                for (qsizetype m = 0; m < after->size(); ++m) {
+                    QCOMPARE(after->at(m).path, tokens->at(m).path);
+                    if (m != k)
+                        QCOMPARE(after->at(m).value, tokens->at(m).value);
+                }
+                // A span that cuts an emoji in half takes all of it.
+                if (start > 0 && t.value[start].isLowSurrogate()) {
+                    --start;
+                    ++length;
+                }
+                if (start + length < t.value.size() && t.value[start + length].isLowSurrogate())
+                    ++length;
+                QCOMPARE(after->at(k).value, QString(t.value).replace(start, length, QStringLiteral("[redacted: r]")));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 1000);
+    }
+
+    void aRedactionShowsEverywhereAndUndoesExactly()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        const QString message = payloadAt(*ws, room, 4);
+        const QString call = payloadAt(*ws, room, 6);
+
+        const EditSteps steps = store.redact(room, 4, QStringLiteral("$.content.body"), 6, 13,
+            QStringLiteral("customer's words"), QStringLiteral("ana"));
+        const QString redacted = payloadAt(*ws, room, 4);
+        QCOMPARE(JsonStrings::valueAt(redacted, QStringLiteral("$.content.body"))->value,
+            QStringLiteral("I was [redacted: customer's words] for order A-10533. $89.00 two times on my card"));
+        QVERIFY(!QJsonDocument::fromJson(redacted.toUtf8()).isNull());
+        QVERIFY(!redacted.contains(QLatin1String("charged twice")));
+        QVERIFY(!ws->event(room, 4)->text.contains(QLatin1String("charged twice")));
+        QVERIFY(ws->event(room, 4)->text.contains(QLatin1String("[redacted: customer's words]")));
+        // Search no longer finds the event by the words removed, and finds it by the placeholder's.
+        QVERIFY(ws->search(room, QStringLiteral("charged"), 100, true).isEmpty());
+        QCOMPARE(ws->search(room, QStringLiteral("redacted"), 100, true).size(), 1);
+
+        // A tool call's argument: the card's arguments and its end's copy of them too.
+        store.redact(room, 6, QStringLiteral("$.content.arguments.order_id"), 0, 7, QStringLiteral("order number"),
+            QStringLiteral("ana"));
+        const ToolCallRecord lookup = *ws->toolCallAt(room, 6);
+        QVERIFY2(!lookup.arguments.contains(QLatin1String("A-10533")), qPrintable(lookup.arguments));
+        QVERIFY(lookup.arguments.contains(QLatin1String("[redacted: order number]")));
+
+        // The ledger and the journal: where, why, who, the hash, never the text.
+        const Redactions ledger = RedactionStore(*ws).ledger(room);
+        QCOMPARE(ledger.size(), 2);
+        QCOMPARE(ledger[0].path, QStringLiteral("$.content.body"));
+        QCOMPARE(ledger[0].start, 6);
+        QCOMPARE(ledger[0].length, 13);
+        QCOMPARE(ledger[0].sha256,
+            QString::fromLatin1(QCryptographicHash::hash("charged twice", QCryptographicHash::Sha256).toHex()));
+        const JournalEntries journal = Journal(*ws).entries(room);
+        QCOMPARE(journal[0].action, QStringLiteral("redacted"));
+        QVERIFY(journal[0].before.contains(ledger[0].sha256));
+        QVERIFY(!journal[0].before.contains(QLatin1String("charged")));
+
+        // Undone newest first, byte for byte; redone the same.
+        store.apply(EditSteps { { EditStep::Redactions, ledger[1].id, true } }, false);
+        QCOMPARE(payloadAt(*ws, room, 6), call);
+        QVERIFY(ws->toolCallAt(room, 6)->arguments.contains(QLatin1String("A-10533")));
+        store.apply(steps, false);
+        QCOMPARE(payloadAt(*ws, room, 4), message);
+        QCOMPARE(ws->search(room, QStringLiteral("charged"), 100, true).size(), 1);
+        store.apply(steps, true);
+        QCOMPARE(payloadAt(*ws, room, 4), redacted);
+        // Revert drops it.
+        store.discard();
+        QCOMPARE(payloadAt(*ws, room, 4), message);
+        QCOMPARE(RedactionStore(*ws).ledger().size(), 0);
+
+        // Mistakes change nothing.
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.redact(room, 4, QStringLiteral("$.content.nothing"), 0, 1, QStringLiteral("r"), QStringLiteral("a")));
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.redact(room, 4, QStringLiteral("$.content.body"), 60, 50, QStringLiteral("r"), QStringLiteral("a")));
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.redact(room, 4, QStringLiteral("$.content.body"), 0, 3, QStringLiteral(" "), QStringLiteral("a")));
+        QCOMPARE(payloadAt(*ws, room, 4), message);
+    }
+
+    // Gone means gone: after the save the text is in neither the workspace file nor its log, and the saved
+    // redaction cannot be undone.
+    void savedTextIsGoneFromTheFiles()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("gone.sightline"));
+        const QByteArray secret = "charged twice";
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+            QVERIFY(fileBytes(path).contains(secret) || fileBytes(path + QStringLiteral("-wal")).contains(secret));
+            const qint64 room = ws.findRooms(QStringLiteral("sup-duplicate-charge")).first();
+            AnnotationStore store(ws);
+            const EditSteps steps = store.redact(room, 4, QStringLiteral("$.content.body"), 6, 13,
+                QStringLiteral("customer's words"), QStringLiteral("ana"));
+            store.save();
+            QCOMPARE(store.unsavedChanges(), 0);
+            QVERIFY(!fileBytes(path).contains(secret));
+            QCOMPARE(fileBytes(path + QStringLiteral("-wal")).size(), 0);
+            QVERIFY_THROWS_EXCEPTION(StoreError, store.apply(steps, false));
+            QVERIFY(ws.event(room, 4)->text.contains(QLatin1String("[redacted: customer's words]")));
+            QVERIFY(RedactionStore(ws).ledger().first().saved);
+        }
+        QVERIFY(!fileBytes(path).contains(secret));
+        QVERIFY(!fileBytes(path + QStringLiteral("-wal")).contains(secret));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedaction)
+#include "tst_redaction.moc"
