@@ -150,17 +150,32 @@ MainWindow::MainWindow(QWidget* parent)
     // The editor acts on the room shown and the event selected; its changes show wherever annotations do.
     m_editor->setCurrent([this] { return std::pair<qint64, qint64>(m_eventModel->roomId(), currentIndex()); });
     m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) { m_editor->addEventItems(menu, index); });
-    connect(m_editor, &Editor::changed, this, [this] {
+    connect(m_editor, &Editor::changed, this, [this](bool content) {
         m_eventModel->reloadAnnotations();
         m_journalDock->reload();
-        m_store->loadRooms(); // review statuses and note counts
-        // A filter on what reviewers add answers again.
+        m_store->loadRooms(); // review statuses, note counts, a title redacted
+        // A filter on what reviewers add answers again; a redaction changed the rows' text (and what finds them).
         const EventFilter& f = m_eventModel->filter();
-        if (!(f.labels.isEmpty() && f.excludeLabels.isEmpty() && f.notes.isEmpty() && f.excludeNotes.isEmpty()
+        if (content
+            || !(f.labels.isEmpty() && f.excludeLabels.isEmpty() && f.notes.isEmpty() && f.excludeNotes.isEmpty()
                 && f.states.isEmpty() && f.excludeStates.isEmpty())) {
             m_eventModel->refresh();
             readAroundTheRoom(m_eventModel->roomId());
         }
+        if (content)
+            loadDetails(eventList()->currentIndex());
+    });
+    // Redacting: the text selected in the details' Raw tab (Ctrl+Shift+R), or a value of its tree.
+    connect(m_editor->redactAction(), &QAction::triggered, this, [this] {
+        const DetailsPane::RedactionTarget t = m_details->selectedText();
+        if (!t.error.isEmpty()) {
+            statusBar()->showMessage(t.error, 8000);
+            return;
+        }
+        m_editor->redact(m_eventModel->roomId(), t.index, t.path, t.start, t.length, t.text);
+    });
+    connect(m_details, &DetailsPane::redactRequested, this, [this](const DetailsPane::RedactionTarget& t) {
+        m_editor->redact(m_eventModel->roomId(), t.index, t.path, t.start, t.length, t.text);
     });
     connect(m_editor, &Editor::modifiedChanged, this, &QWidget::setWindowModified);
     // A room's review status and notes, from the room list's context menu.

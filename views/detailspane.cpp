@@ -2,6 +2,7 @@
 
 #include "eventflags.h"
 #include "eventserializer.h"
+#include "jsonstrings.h"
 #include "jsontreemodel.h"
 #include "timeutil.h"
 
@@ -19,8 +20,10 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -70,6 +73,19 @@ DetailsPane::DetailsPane(QWidget* parent)
     });
 
     m_raw->setReadOnly(true);
+    // Text selected inside a string value can be redacted from here too (Ctrl+Shift+R in the Edit menu).
+    m_raw->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_raw, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QMenu* menu = m_raw->createStandardContextMenu();
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->setToolTipsVisible(true);
+        const RedactionTarget target = selectedText();
+        menu->addSeparator();
+        QAction* redact = menu->addAction(tr("Redact Selection…"), this, [this, target] { emit redactRequested(target); });
+        redact->setEnabled(target.error.isEmpty());
+        redact->setToolTip(target.error);
+        menu->popup(m_raw->viewport()->mapToGlobal(at));
+    });
     m_raw->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
@@ -170,21 +186,26 @@ void DetailsPane::setDetails(const EventDetails& details)
     // A call's start shows the call whole: what Sightline made of it, then its start, end and result rows.
     QByteArray shown = details.payload;
     QString raw = QString::fromUtf8(details.payload);
+    m_sections = { { 0, e.index, raw } };
     if (!details.endPayload.isEmpty() || !details.resultPayload.isEmpty()) {
         QJsonObject whole = QJsonDocument::fromJson(EventSerializer::callJson(*details.call)).object();
-        auto part = [&](const char* key, const QByteArray& payload) {
+        raw = QStringLiteral("── start ──\n");
+        m_sections.clear();
+        auto part = [&](const char* key, const QByteArray& payload, std::optional<qint64> index) {
             if (payload.isEmpty())
                 return;
             const QJsonDocument doc = QJsonDocument::fromJson(payload);
             whole.insert(QLatin1String(key),
                 doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QString::fromUtf8(payload)));
-            raw += QStringLiteral("\n\n── %1 ──\n").arg(QLatin1String(key)) + QString::fromUtf8(payload);
+            if (qstrcmp(key, "start") != 0)
+                raw += QStringLiteral("\n\n── %1 ──\n").arg(QLatin1String(key));
+            m_sections.append({ raw.size(), index.value_or(-1), QString::fromUtf8(payload) });
+            raw += QString::fromUtf8(payload);
         };
-        part("start", details.payload);
-        part("end", details.endPayload);
-        part("result", details.resultPayload);
+        part("start", details.payload, e.index);
+        part("end", details.endPayload, details.call->endIndex);
+        part("result", details.resultPayload, details.call->resultIndex);
         shown = QJsonDocument(whole).toJson(QJsonDocument::Compact);
-        raw = QStringLiteral("── start ──\n") + raw;
     }
     const bool json = m_model->setJson(shown);
     m_tree->expandToDepth(0);
@@ -227,6 +248,12 @@ void DetailsPane::showMenu(const QPoint& at)
     menu.addAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Copy Value"),
         [this, index] { QApplication::clipboard()->setText(valueText(index)); });
     menu.addAction(tr("Copy Path"), [this, index] { QApplication::clipboard()->setText(pathText(index)); });
+    const RedactionTarget target = treeValue(index);
+    QAction* redact = menu.addAction(tr("Redact Value…"), [this, target] { emit redactRequested(target); });
+    redact->setEnabled(target.error.isEmpty());
+    if (!target.error.isEmpty())
+        redact->setToolTip(target.error);
+    menu.setToolTipsVisible(true);
     QAction* all = menu.addAction(tr("Show All…"), [this, index] { showAll(index); });
     all->setEnabled(index.data(JsonTreeModel::CutRole).toBool());
     menu.addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save Value…"), [this, index] {
@@ -236,6 +263,70 @@ void DetailsPane::showMenu(const QPoint& at)
             QApplication::beep();
     });
     menu.exec(m_tree->viewport()->mapToGlobal(at));
+}
+
+DetailsPane::RedactionTarget DetailsPane::selectedText() const
+{
+    RedactionTarget t;
+    const QTextCursor cursor = m_raw->textCursor();
+    if (!cursor.hasSelection() || m_tabs->currentWidget() != m_raw) {
+        t.error = tr("Select the text to redact in the Raw tab of the details (inside one string value), or "
+                     "right-click a value in the Payload tree.");
+        return t;
+    }
+    const qsizetype from = cursor.selectionStart(), to = cursor.selectionEnd();
+    for (const Section& s : m_sections) {
+        if (from < s.offset || to > s.offset + s.text.size())
+            continue;
+        const auto picked = JsonStrings::selectionAt(s.text, from - s.offset, to - s.offset);
+        if (!picked || s.index < 0)
+            break;
+        t.index = s.index;
+        t.path = picked->token.path;
+        t.start = picked->start;
+        t.length = picked->length;
+        t.text = picked->token.value.mid(picked->start, picked->length);
+        return t;
+    }
+    t.error = tr("The selection is not inside one string value of a payload: select text between its quotes.");
+    return t;
+}
+
+DetailsPane::RedactionTarget DetailsPane::treeValue(const QModelIndex& index) const
+{
+    RedactionTarget t;
+    const bool string
+        = index.siblingAtColumn(JsonTreeModel::TypeColumn).data().toString().startsWith(QLatin1String("string"));
+    QString path = pathText(index);
+    t.text = index.data(JsonTreeModel::FullValueRole).toString();
+    if (!string || t.text.isEmpty()) {
+        t.error = tr("Only text can be redacted: this value is not a string, or it is empty.");
+        return t;
+    }
+    t.index = m_details.record.index;
+    if (m_sections.size() > 1 || (m_details.call && !m_details.endPayload.isEmpty())) {
+        // The call whole: what Sightline made of it is derived; its rows are where the text is stored.
+        static const QRegularExpression row(QStringLiteral("^\\$\\.(start|end|result)(.*)$"));
+        const QRegularExpressionMatch m = row.match(path);
+        if (!m.hasMatch()) {
+            t.error = tr("This is what Sightline made of the call: redact the text in its start, end or result row below.");
+            return t;
+        }
+        const QString which = m.captured(1);
+        const std::optional<qint64> at = which == QLatin1String("start") ? std::optional(m_details.record.index)
+            : which == QLatin1String("end")                              ? m_details.call->endIndex
+                                                                         : m_details.call->resultIndex;
+        if (!at) {
+            t.error = tr("That row is not in the room.");
+            return t;
+        }
+        t.index = *at;
+        path = QLatin1Char('$') + m.captured(2);
+    }
+    t.path = path;
+    t.start = 0;
+    t.length = t.text.size();
+    return t;
 }
 
 void DetailsPane::showAll(const QModelIndex& index)

@@ -36,14 +36,38 @@ public:
     QString pathText(const QModelIndex& index) const;
     bool saveValue(const QModelIndex& index, const QString& file, QString* error) const;
 
+    // What a redaction of the selection would remove: the event (its index), the JSON path of the string in its
+    // payload, the span in that string and the text. The selection is text in the Raw tab inside one string
+    // value, or (`index` given) a string value of the Payload tree, whole.
+    struct RedactionTarget
+    {
+        qint64 index = -1;
+        QString path;
+        qint64 start = 0;
+        qint64 length = 0;
+        QString text;
+        QString error; // why there is nothing to redact; empty when there is
+    };
+    RedactionTarget selectedText() const;
+    RedactionTarget treeValue(const QModelIndex& index) const;
+
 signals:
     void goToIndex(qint64 index); // "go to linked event"
+    void redactRequested(const DetailsPane::RedactionTarget& target); // "Redact Value…" in the tree
 
 private:
     void showMenu(const QPoint& at);
     void showAll(const QModelIndex& index);
 
     EventDetails m_details;
+    // The payloads the Raw tab shows, where each starts in its text and whose row it is.
+    struct Section
+    {
+        qsizetype offset = 0;
+        qint64 index = -1;
+        QString text;
+    };
+    QVector<Section> m_sections;
     QLabel* m_header;
     QToolButton* m_toStart;
     QToolButton* m_toEnd;

@@ -95,19 +95,23 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
             setAuthor(name);
     });
 
+    m_redact = new QAction(tr("&Redact Selection…"), this);
+    m_redact->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_redact->setToolTip(tr("Replace the text selected in the details' Raw tab with a placeholder giving the reason"));
+
     connect(m_stack, &QUndoStack::cleanChanged, this, [this] { updateActions(); });
     connect(m_client, &StoreClient::edited, this, [this](quint64 request, const EditSteps&) {
         const auto done = m_after.take(request);
         if (done)
             done();
-        emit changed();
+        emit changed(m_contentRequests.remove(request));
     });
     connect(m_client, &StoreClient::failed, this, [this](quint64 request, StoreClient::Kind kind, const QString& why) {
         if (kind != StoreClient::Kind::Edit)
             return;
         m_after.remove(request);
         emit message(tr("The change could not be written: %1").arg(why));
-        emit changed();
+        emit changed(m_contentRequests.remove(request));
     });
     connect(m_client, &StoreClient::journalLoaded, this, [this](quint64, const JournalEntries&, int unsaved) {
         // Changes in the file that this session's undo stack does not hold: a session ended without saving.
@@ -173,9 +177,39 @@ quint64 Editor::after(quint64 request, std::function<void()> done)
     return request;
 }
 
-void Editor::push(const QString& text, std::function<EditSteps(AnnotationStore&)> work)
+void Editor::push(const QString& text, std::function<EditSteps(AnnotationStore&)> work, bool content)
 {
-    m_stack->push(new EditCommand(text, m_client, std::move(work), [this](quint64) { updateActions(); }));
+    m_stack->push(new EditCommand(text, m_client, std::move(work), [this, content](quint64 request) {
+        if (content)
+            m_contentRequests.insert(request);
+        updateActions();
+    }));
+}
+
+void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
+    const QString& text, const QString& reason)
+{
+    QString why = reason;
+    if (why.isEmpty()) {
+        bool ok = false;
+        const QString shown = text.size() > 200 ? text.left(200) + QStringLiteral("…") : text;
+        why = QInputDialog::getItem(m_window, tr("Redact"),
+            tr("Replace this text of event %1 with a placeholder that gives the reason:\n\n“%2”\n\nOnce the workspace "
+               "is saved, the text is gone from it for good (the journal keeps only its SHA-256).\n\nReason:")
+                .arg(index)
+                .arg(shown),
+            { tr("personal data"), tr("payment data"), tr("secret or credential"), tr("customer's request") }, 0, true,
+            &ok)
+                  .simplified();
+        if (!ok || why.isEmpty())
+            return;
+    }
+    const QString who = author();
+    if (who.isEmpty())
+        return;
+    ++m_redactions;
+    push(tr("Redact Event %1").arg(index),
+        [=](AnnotationStore& store) { return store.redact(roomId, index, path, start, length, why, who); }, true);
 }
 
 void Editor::setMarked(qint64 roomId, qint64 index, bool marked)
@@ -239,7 +273,14 @@ void Editor::save(std::function<void()> then)
             if (m_stack->index() == at)
                 m_stack->setClean();
             setLeftover(0);
-            emit message(tr("Saved"));
+            if (m_redactions > 0) {
+                // A saved redaction's text is gone: nothing could bring it back, so nothing offers to.
+                m_redactions = 0;
+                m_stack->clear();
+                emit message(tr("Saved. The redacted text is gone from the workspace; the undo history was cleared."));
+            } else {
+                emit message(tr("Saved"));
+            }
             if (then)
                 then();
         });
@@ -248,10 +289,13 @@ void Editor::save(std::function<void()> then)
 void Editor::revert()
 {
     m_stack->clear(); // its commands' rows are about to go
-    after(m_client->edit([](AnnotationStore& store) {
+    m_redactions = 0;
+    const quint64 request = m_client->edit([](AnnotationStore& store) {
         store.discard();
         return EditSteps {};
-    }),
+    });
+    m_contentRequests.insert(request); // a redaction dropped gives the rows their text back
+    after(request,
         [this] {
             setLeftover(0);
             emit message(tr("Unsaved changes dropped"));
@@ -334,6 +378,7 @@ void Editor::fillEditMenu(QMenu* menu)
     menu->addAction(m_note);
     menu->addAction(m_label);
     menu->addAction(m_roomNote);
+    menu->addAction(m_redact);
     QMenu* review = menu->addMenu(tr("Room &Review Status"));
     connect(review, &QMenu::aboutToShow, this, [this, review] {
         review->clear();
@@ -393,6 +438,7 @@ void Editor::addEventItems(QMenu* menu, const QModelIndex& index)
 void Editor::workspaceOpened()
 {
     m_stack->clear();
+    m_redactions = 0;
     setLeftover(0);
     m_client->loadJournal();
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 class AnnotationStore;
 class EventListModel;
@@ -45,6 +46,10 @@ public:
     void addLabel(qint64 roomId, std::optional<qint64> index, const QString& name);
     void remove(const Annotation& annotation);
     void setReview(qint64 roomId, const QString& status);
+    // Redacts [start, start + length) of the string at `path` in the payload of the event at `index`, once the
+    // reviewer gives a reason (the dialog shows `text`, what will go). `reason` given: no dialog.
+    void redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length, const QString& text,
+        const QString& reason = {});
     // Writes every change for good, in one transaction; `then` runs once it is saved.
     void save(std::function<void()> then = {});
     void revert(); // drops every unsaved change, this session's and any left before
@@ -66,6 +71,7 @@ public:
     QAction* nextMarkAction() const { return m_nextMark; }
     QAction* previousMarkAction() const { return m_previousMark; }
     QAction* authorAction() const { return m_authorAction; }
+    QAction* redactAction() const { return m_redact; } // MainWindow gives it the details' selection
     // The Edit menu's items, and the room's review status as a submenu of `menu`.
     void fillEditMenu(QMenu* menu);
     void addReviewMenu(QMenu* menu, qint64 roomId);
@@ -76,13 +82,15 @@ public:
     void workspaceOpened();
 
 signals:
-    void changed(); // a change was written, undone, redone, saved or dropped: what shows annotations reads again
+    // A change was written, undone, redone, saved or dropped: what shows annotations reads again, and the rows
+    // themselves when `content` (a redaction changed their text).
+    void changed(bool content);
     void modifiedChanged(bool modified);
     void goToIndex(qint64 index);
     void message(const QString& text); // for the status bar
 
 private:
-    void push(const QString& text, std::function<EditSteps(AnnotationStore&)> work);
+    void push(const QString& text, std::function<EditSteps(AnnotationStore&)> work, bool content = false);
     quint64 after(quint64 request, std::function<void()> done);
     void askNote(qint64 roomId, std::optional<qint64> index);
     void askLabel(qint64 roomId, std::optional<qint64> index);
@@ -95,6 +103,8 @@ private:
     QUndoStack* m_stack;
     Current m_current;
     QHash<quint64, std::function<void()>> m_after; // what runs when an edit request is back
+    QSet<quint64> m_contentRequests; // edit requests that change rows' text (redactions)
+    int m_redactions = 0; // redactions on the undo stack: a save makes them final
     int m_leftover = 0; // unsaved changes a session before this one left
     bool m_wasModified = false;
     QAction* m_save;
@@ -108,4 +118,5 @@ private:
     QAction* m_nextMark;
     QAction* m_previousMark;
     QAction* m_authorAction;
+    QAction* m_redact;
 };
