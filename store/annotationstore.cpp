@@ -273,6 +273,20 @@ EditSteps AnnotationStore::redact(qint64 roomId, qint64 index, const QString& pa
     });
 }
 
+EditSteps AnnotationStore::redactMatches(const RedactionMatches& matches, const QString& reason, const QString& author)
+{
+    RedactionMatches ordered = matches;
+    std::sort(ordered.begin(), ordered.end(), [](const RedactionMatch& a, const RedactionMatch& b) {
+        return std::tie(a.roomId, a.index, a.path, b.start) < std::tie(b.roomId, b.index, b.path, a.start);
+    });
+    return transaction([&] {
+        EditSteps steps;
+        for (const RedactionMatch& m : ordered)
+            steps += redact(m.roomId, m.index, m.path, m.start, m.length, reason, author);
+        return steps;
+    });
+}
+
 void AnnotationStore::apply(const EditSteps& steps, bool redo)
 {
     transaction([&] {

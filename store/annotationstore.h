@@ -8,6 +8,7 @@
 #include <QString>
 
 class Workspace;
+struct RedactionMatch;
 
 // Notes, labels, marks and review statuses in a workspace, with their journal entries (schema step 7).
 //
@@ -35,6 +36,10 @@ public:
     // entry: before, the SHA-256 of what was removed; after, the placeholder and where it is.
     EditSteps redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
         const QString& reason, const QString& author);
+
+    // Redacts every match bulk redaction found (RedactionStore::find), each a redaction with its journal entry, in
+    // one transaction. Later spans of a string go first, so that the earlier ones stay where they were found.
+    EditSteps redactMatches(const QVector<RedactionMatch>& matches, const QString& reason, const QString& author);
 
     // Redoes (`redo`) or undoes what an edit did.
     void apply(const EditSteps& steps, bool redo);

@@ -29,6 +29,8 @@ QString RedactionStore::updateOf(const QString& target)
     static const QHash<QString, QString> updates {
         { QStringLiteral("events.payload"), QStringLiteral("UPDATE events SET payload = ? WHERE id = ?") },
         { QStringLiteral("events.text"), QStringLiteral("UPDATE events SET text = ? WHERE id = ?") },
+        { QStringLiteral("events.participant_id"), QStringLiteral("UPDATE events SET participant_id = ? WHERE id = ?") },
+        { QStringLiteral("rooms.participants"), QStringLiteral("UPDATE rooms SET participants = ? WHERE id = ?") },
         { QStringLiteral("search_text.body"), QStringLiteral("UPDATE search_text SET body = ? WHERE event_id = ?") },
         { QStringLiteral("search_text.arguments"),
             QStringLiteral("UPDATE search_text SET arguments = ? WHERE event_id = ?") },
@@ -138,7 +140,8 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     };
     const QStringList searchTargets { QStringLiteral("search_text.body"), QStringLiteral("search_text.arguments"),
         QStringLiteral("search_text.result") };
-    replaceIn(QStringLiteral("SELECT id, text FROM events WHERE id = ?"), { eventId }, { QStringLiteral("events.text") }, false);
+    replaceIn(QStringLiteral("SELECT id, text, participant_id FROM events WHERE id = ?"), { eventId },
+        { QStringLiteral("events.text"), QStringLiteral("events.participant_id") }, false);
     replaceIn(QStringLiteral("SELECT event_id, body, arguments, result FROM search_text WHERE event_id = ?"), { eventId },
         searchTargets, false);
     if (!messageId.isEmpty()) {
@@ -154,8 +157,8 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
         { roomId, index, index, index },
         { QStringLiteral("tool_calls.arguments"), QStringLiteral("tool_calls.result"), QStringLiteral("tool_calls.error") },
         true);
-    replaceIn(QStringLiteral("SELECT id, title, summary FROM rooms WHERE id = ?"), { roomId },
-        { QStringLiteral("rooms.title"), QStringLiteral("rooms.summary") }, false);
+    replaceIn(QStringLiteral("SELECT id, title, summary, participants FROM rooms WHERE id = ?"), { roomId },
+        { QStringLiteral("rooms.title"), QStringLiteral("rooms.summary"), QStringLiteral("rooms.participants") }, false);
     return r;
 }
 
@@ -211,6 +214,31 @@ void RedactionStore::forget()
             QStringLiteral("saved, but another reader kept the write-ahead log from being emptied: the redacted text "
                            "stays in its -wal file until every window on this workspace is closed"));
     }
+}
+
+RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit)
+{
+    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.payload FROM events e JOIN rooms r ON r.id = "
+                                 "e.room_id WHERE typeof(e.payload) = 'text'");
+    QVariantList binds;
+    if (roomId != 0) {
+        sql += QStringLiteral(" AND e.room_id = ?");
+        binds << roomId;
+    }
+    QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY e.room_id, e.seq"), binds);
+    RedactionMatches out;
+    while (q.next() && out.size() < limit) {
+        const auto tokens = JsonStrings::values(q.value(3).toString());
+        if (!tokens)
+            continue; // a malformed payload holds no string value to cut in place
+        for (const JsonStrings::Token& t : *tokens) {
+            for (const RedactionPatterns::Match& m : RedactionPatterns::find(t.value, patterns)) {
+                out.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(), t.path, m.start,
+                    m.length, t.value.mid(m.start, m.length), m.pattern });
+            }
+        }
+    }
+    return out;
 }
 
 Redactions RedactionStore::ledger(qint64 roomId)

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "editsteps.h"
+#include "redactionpatterns.h"
 
+#include <QMetaType>
 #include <QVariant>
 
 #include <optional>
@@ -27,6 +29,21 @@ struct Redaction
     bool saved = false;
 };
 using Redactions = QVector<Redaction>;
+
+// A span that bulk redaction found, before anything changes: what the preview lists.
+struct RedactionMatch
+{
+    qint64 roomId = 0;
+    QString room;
+    qint64 index = 0;
+    QString path;
+    qint64 start = 0;
+    qint64 length = 0;
+    QString text; // what would go
+    QString pattern; // which pattern found it
+};
+using RedactionMatches = QVector<RedactionMatch>;
+Q_DECLARE_METATYPE(RedactionMatch)
 
 // Redactions: a span of a string in an event's payload replaced by a placeholder that gives the reason,
 // wherever the event's text shows (its payload, display text, search text, its call's arguments, result and
@@ -56,6 +73,10 @@ public:
     // After the save's commit: the full-text index merged (its deleted words gone from its pages) and the log
     // truncated. Throws StoreError when a reader keeps the log from being truncated.
     void forget();
+
+    // Every match of `patterns` in the string values of the payloads of a room (0: every room), by room, index
+    // and place, at most `limit`.
+    RedactionMatches find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit = 100000);
 
     // The ledger, oldest first; roomId 0: every room.
     Redactions ledger(qint64 roomId = 0);

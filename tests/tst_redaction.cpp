@@ -5,6 +5,7 @@
 #include "annotationstore.h"
 #include "journal.h"
 #include "jsonstrings.h"
+#include "redactionpatterns.h"
 #include "redactionstore.h"
 #include "sources/importer.h"
 #include "storeerror.h"
@@ -185,6 +186,103 @@ private slots:
 
     // Gone means gone: after the save the text is in neither the workspace file nor its log, and the saved
     // redaction cannot be undone.
+    // The built-in patterns on a corpus of what they must find and what they must leave.
+    void builtinPatterns_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("found"); // the match, or empty: none
+        auto row = [](const char* name, const char* pattern, const char* text, const char* found) {
+            QTest::newRow(name) << QString::fromLatin1(pattern) << QString::fromUtf8(text) << QString::fromUtf8(found);
+        };
+        row("email", "email", "write to ana.lima+billing@example.co.uk today", "ana.lima+billing@example.co.uk");
+        row("email in json", "email", "{\"to\":\"bo@x.io\"}", "bo@x.io");
+        row("not an email: no domain", "email", "ana@localhost", "");
+        row("not an email: a handle", "email", "ping @ana please", "");
+        row("phone e164", "phone", "call +15557650142 now", "+15557650142");
+        row("phone spaced", "phone", "my number is +44 20 7946 0958.", "+44 20 7946 0958");
+        row("phone national", "phone", "ring (555) 765-0142", "(555) 765-0142");
+        row("not a phone: order", "phone", "order A-10533 and A-10490", "");
+        row("not a phone: a date and time", "phone", "at 2026-03-02 13:06:38 UTC", "");
+        row("not a phone: an amount", "phone", "$89.00 twice", "");
+        row("not a phone: a hex id", "phone", "id 62eec6fae93c45ebb6cf2b7cce245b0e", "");
+        row("card visa", "card", "card 4111 1111 1111 1111 exp", "4111 1111 1111 1111");
+        row("card dashes", "card", "5500-0000-0000-0004", "5500-0000-0000-0004");
+        row("card amex", "card", "378282246310005", "378282246310005");
+        row("not a card: Luhn fails", "card", "4111 1111 1111 1112", "");
+        row("not a card: too short", "card", "4111 1111 11", "");
+        row("not a card: a timestamp in microseconds", "card", "1772456798817395", "");
+        row("bearer", "secret", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc");
+        row("openai key", "secret", "key sk-proj-AbCdEfGhIjKlMnOpQrStUv123", "sk-proj-AbCdEfGhIjKlMnOpQrStUv123");
+        row("aws", "secret", "AKIAIOSFODNN7EXAMPLE in the log", "AKIAIOSFODNN7EXAMPLE");
+        row("github", "secret", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789");
+        row("password", "secret", "password=hunter2hunter2", "password=hunter2hunter2");
+        row("not a secret: the word token", "secret", "the tokenizer splits tokens", "");
+        row("not a secret: a short bearer", "secret", "Bearer of bad news", "");
+    }
+
+    void builtinPatterns()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, text);
+        QFETCH(QString, found);
+        QString error;
+        const auto patterns = RedactionPatterns::builtin({ pattern }, &error);
+        QVERIFY2(!patterns.isEmpty(), qPrintable(error));
+        const auto matches = RedactionPatterns::find(text, patterns);
+        if (found.isEmpty()) {
+            QVERIFY2(matches.isEmpty(), qPrintable(matches.isEmpty() ? QString() : text.mid(matches[0].start, matches[0].length)));
+        } else {
+            QCOMPARE(matches.size(), 1);
+            QCOMPARE(text.mid(matches[0].start, matches[0].length), found);
+            QCOMPARE(matches[0].pattern, pattern);
+        }
+    }
+
+    void patternMistakes()
+    {
+        QString error;
+        QVERIFY(RedactionPatterns::builtin({ QStringLiteral("iban") }, &error).isEmpty());
+        QVERIFY(error.contains(QLatin1String("email, phone, card, secret")));
+        QVERIFY(RedactionPatterns::custom(QStringLiteral("a(b"), &error).isEmpty());
+        QVERIFY(error.contains(QLatin1String("column")));
+        QVERIFY(RedactionPatterns::custom(QStringLiteral("x*"), &error).isEmpty());
+        QVERIFY(error.contains(QLatin1String("empty")));
+    }
+
+    // Bulk: every phone number of a room found (the preview), then redacted in one change, undone in one.
+    void bulkRedaction()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        RedactionStore redactions(*ws);
+        QString error;
+        const RedactionMatches found = redactions.find(room, RedactionPatterns::builtin({ QStringLiteral("phone") }, &error));
+        QVERIFY(!found.isEmpty());
+        for (const RedactionMatch& m : found) {
+            QCOMPARE(m.text, QStringLiteral("+15557650142"));
+            QCOMPARE(m.pattern, QStringLiteral("phone"));
+        }
+        QSqlQuery before = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND payload LIKE '%+15557650142%'"), { room });
+        before.next();
+        QVERIFY(before.value(0).toInt() > 0);
+        before.finish();
+        AnnotationStore store(*ws);
+        const EditSteps steps = store.redactMatches(found, QStringLiteral("phone number"), QStringLiteral("ana"));
+        QCOMPARE(steps.size(), 2 * found.size());
+        QSqlQuery after = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND (payload LIKE '%+15557650142%' "
+                                                  "OR text LIKE '%+15557650142%' OR participant_id = '+15557650142')"), { room });
+        after.next();
+        QCOMPARE(after.value(0).toInt(), 0);
+        after.finish();
+        for (const QString& payload : { payloadAt(*ws, room, 4), payloadAt(*ws, room, 0) })
+            QVERIFY(!QJsonDocument::fromJson(payload.toUtf8()).isNull());
+        QVERIFY(redactions.find(room, RedactionPatterns::builtin({ QStringLiteral("phone") }, &error)).isEmpty());
+        store.apply(steps, false);
+        QCOMPARE(redactions.find(room, RedactionPatterns::builtin({ QStringLiteral("phone") }, &error)).size(), found.size());
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;

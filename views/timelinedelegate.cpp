@@ -270,15 +270,38 @@ QList<std::pair<int, int>> TimelineDelegate::highlightSpans(const QString& text,
     return spans;
 }
 
+QList<std::pair<int, int>> TimelineDelegate::redactionSpans(const QString& text)
+{
+    // RedactionStore::placeholder's form.
+    static const QRegularExpression placeholder(QStringLiteral("\\[redacted: [^\\]]*\\]"));
+    QList<std::pair<int, int>> spans;
+    if (!text.contains(QLatin1String("[redacted: ")))
+        return spans;
+    for (auto it = placeholder.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        spans.append({ int(m.capturedStart()), int(m.capturedEnd()) });
+    }
+    return spans;
+}
+
 void TimelineDelegate::paintHighlights(QPainter* p, const QRect& r, const QString& text, bool wrapped) const
 {
-    if (m_highlights.isEmpty() || text.isEmpty())
-        return;
-    const QList<std::pair<int, int>> spans = highlightSpans(text, m_highlights);
-    if (spans.isEmpty())
+    if (text.isEmpty())
         return;
     const bool dark = p->pen().color().lightness() > 128;
-    const QColor mark = highlightColour(dark);
+    // What a reviewer redacted shows as a grey box, so that a placeholder is never read as what was said.
+    QColor box = p->pen().color();
+    box.setAlpha(60);
+    paintSpans(p, r, text, wrapped, redactionSpans(text), box);
+    if (!m_highlights.isEmpty())
+        paintSpans(p, r, text, wrapped, highlightSpans(text, m_highlights), highlightColour(dark));
+}
+
+void TimelineDelegate::paintSpans(QPainter* p, const QRect& r, const QString& text, bool wrapped,
+    const QList<std::pair<int, int>>& spans, const QColor& mark) const
+{
+    if (spans.isEmpty())
+        return;
     const QFontMetrics fm(p->font());
     if (!wrapped) {
         const int top = r.top() + (r.height() - fm.height()) / 2;

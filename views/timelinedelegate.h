@@ -56,12 +56,16 @@ public:
     static QColor highlightColour(bool dark);
     // Where the words show in `text`, as [start, end): whole words, case aside.
     static QList<std::pair<int, int>> highlightSpans(const QString& text, const QStringList& words);
+    // Where redaction placeholders ("[redacted: reason]") are in `text`.
+    static QList<std::pair<int, int>> redactionSpans(const QString& text);
 
 private:
     const CardLines& cachedOpenLines(const EventRecord& e, const ToolCallRecord& call) const;
 
     // Paints the marks behind `text` as drawText() lays it out in `r`: one line from the left, or wrapped.
     void paintHighlights(QPainter* p, const QRect& r, const QString& text, bool wrapped) const;
+    void paintSpans(QPainter* p, const QRect& r, const QString& text, bool wrapped,
+        const QList<std::pair<int, int>>& spans, const QColor& mark) const;
 
     // An open card's lines, formatted once: by row id, with a fingerprint of what they were made from, so a row
     // whose call or text changed (an edit, a redaction, a late result) is formatted again.
