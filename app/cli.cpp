@@ -5,6 +5,8 @@
 #include "eventserializer.h"
 #include "filterquery.h"
 #include "journal.h"
+#include "redactionpatterns.h"
+#include "redactionstore.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "storeerror.h"
@@ -727,6 +729,64 @@ private:
         return Cli::Ok;
     }
 
+    int redact(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("redact"));
+        const QString source = single(parser);
+        const bool all = parser.isSet(QStringLiteral("all-rooms"));
+        if (all == parser.isSet(QStringLiteral("room")))
+            usage(QStringLiteral("give either --room ID or --all-rooms"));
+        QVector<RedactionPatterns::Pattern> patterns;
+        QString error;
+        for (const QString& expression : parser.values(QStringLiteral("pattern"))) {
+            const auto p = RedactionPatterns::custom(expression, &error);
+            if (p.isEmpty())
+                usage(QStringLiteral("--pattern '%1': %2").arg(expression, error));
+            patterns += p;
+        }
+        if (parser.isSet(QStringLiteral("builtin"))) {
+            const auto p = RedactionPatterns::builtin(parser.value(QStringLiteral("builtin")).split(QLatin1Char(','), Qt::SkipEmptyParts), &error);
+            if (p.isEmpty())
+                usage(QStringLiteral("--builtin: %1").arg(error.isEmpty() ? QStringLiteral("name one") : error));
+            patterns += p;
+        }
+        if (patterns.isEmpty())
+            usage(QStringLiteral("give --pattern REGEX or --builtin email,phone,card,secret"));
+        const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+        const QString reason = parser.value(QStringLiteral("reason")).simplified();
+        if (!dryRun && reason.isEmpty())
+            usage(QStringLiteral("--reason TEXT is required (it is what the placeholder and the ledger say)"));
+        const QString who = dryRun ? QString() : author(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = all ? 0 : roomId(*ws, source, parser);
+        const RedactionMatches found = RedactionStore(*ws).find(room, patterns);
+        const bool json = parser.isSet(QStringLiteral("json"));
+        // A dry run shows what would go; a redaction says where, never the text it removed.
+        for (const RedactionMatch& m : found) {
+            if (json) {
+                QJsonObject o { { QStringLiteral("room"), m.room }, { QStringLiteral("index"), m.index },
+                    { QStringLiteral("path"), m.path }, { QStringLiteral("start"), m.start },
+                    { QStringLiteral("length"), m.length }, { QStringLiteral("pattern"), m.pattern } };
+                if (dryRun)
+                    o.insert(QStringLiteral("text"), m.text);
+                m_out << line(o) << '\n';
+            } else {
+                m_out << m.room << "  " << m.index << "  " << (m.path.isEmpty() ? QStringLiteral("(text)") : m.path) << " [" << m.start << ", " << m.start + m.length
+                      << ")  " << m.pattern
+                      << (dryRun ? QStringLiteral("  \"%1\"").arg(m.text) : QString()) << '\n';
+            }
+        }
+        if (!dryRun && !found.isEmpty()) {
+            AnnotationStore store(*ws);
+            store.saveOnly(store.redactMatches(found, reason, who));
+        }
+        m_err << (dryRun ? "would redact " : "redacted ") << found.size() << (found.size() == 1 ? " match" : " matches")
+              << (dryRun ? " (nothing changed: --dry-run)" : "") << Qt::endl;
+        m_out.flush();
+        return Cli::Ok;
+    }
+
     QTextStream& m_out;
     QTextStream& m_err;
 };
@@ -865,19 +925,41 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
             QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the changes made to the workspace"),
             &Session::journal },
+        { QStringLiteral("redact"), QStringLiteral("SOURCE"),
+            QStringLiteral("Redact every match of a regular expression or of built-in patterns in the string values of "
+                           "a room's (or every room's) events: each becomes [redacted: REASON], saved at once, the text "
+                           "gone from the workspace; the ledger keeps its SHA-256. Prints every match (with its text "
+                           "under --dry-run, which changes nothing)."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+                { QStringLiteral("all-rooms"), QStringLiteral("every room of the source") },
+                { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                    QStringLiteral("PATH") },
+                { QStringLiteral("pattern"), QStringLiteral("a regular expression (PCRE; repeatable)"), QStringLiteral("REGEX") },
+                { QStringLiteral("builtin"), QStringLiteral("built-in patterns: email, phone, card (Luhn-checked), secret (API keys, bearer tokens)"),
+                    QStringLiteral("LIST") },
+                { QStringLiteral("reason"), QStringLiteral("why: what the placeholder and the ledger say"), QStringLiteral("TEXT") },
+                { QStringLiteral("dry-run"), QStringLiteral("print what would be redacted, change nothing") },
+                { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+                    QStringLiteral("NAME") },
+                { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+            QStringLiteral("SOURCE (--room ID | --all-rooms) (--pattern RE | --builtin LIST) --reason TEXT [--dry-run]"),
+            QStringLiteral("redact text by pattern, with a preview"), &Session::redact },
     };
     return specs;
 }
 
 QString generalHelp()
 {
-    // The summaries in one column, after the longest usage.
-    qsizetype width = 0;
-    for (const VerbSpec& v : verbSpecs())
-        width = std::max(width, v.name.size() + 1 + v.usage.size());
+    // The summaries in one column after the usages, a usage too long for it on a line of its own.
+    constexpr qsizetype width = 46;
     QString verbs;
-    for (const VerbSpec& v : verbSpecs())
-        verbs += QStringLiteral("  %1  %2\n").arg(QString(v.name + QLatin1Char(' ') + v.usage).leftJustified(width), v.summary);
+    for (const VerbSpec& v : verbSpecs()) {
+        const QString usage = v.name + QLatin1Char(' ') + v.usage;
+        if (usage.size() > width)
+            verbs += QStringLiteral("  %1\n  %2  %3\n").arg(usage, QString(width, QLatin1Char(' ')), v.summary);
+        else
+            verbs += QStringLiteral("  %1  %2\n").arg(usage.leftJustified(width), v.summary);
+    }
     return QStringLiteral(
                "Usage: sightline [FILE|DIR]            open the GUI (the demo workspace when no file is given)\n"
                "       sightline VERB [OPTIONS] ...    run without a display\n"

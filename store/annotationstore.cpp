@@ -267,7 +267,10 @@ EditSteps AnnotationStore::redact(qint64 roomId, qint64 index, const QString& pa
         const Redaction r = RedactionStore(m_ws).redact(roomId, index, path, start, length, reason, author);
         const qint64 entry = Journal(m_ws).record(Journal::Action::Redacted, roomId, index,
             QStringLiteral("sha256:%1 (%2 characters)").arg(r.sha256).arg(r.length),
-            QStringLiteral("%1 at %2 [%3, %4)").arg(RedactionStore::placeholder(r.reason), r.path).arg(r.start).arg(r.start + r.length),
+            QStringLiteral("%1 at %2 [%3, %4)")
+                .arg(RedactionStore::placeholder(r.reason), r.path.isEmpty() ? QStringLiteral("the text") : r.path)
+                .arg(r.start)
+                .arg(r.start + r.length),
             author);
         return EditSteps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, entry, true } };
     });

@@ -234,6 +234,37 @@ std::optional<Selection> selectionAt(const QString& json, qsizetype from, qsizet
     return std::nullopt;
 }
 
+Token plain(const QString& text)
+{
+    Token t;
+    t.begin = 0;
+    t.end = text.size();
+    t.value = text;
+    t.at.resize(text.size() + 1);
+    for (qsizetype i = 0; i <= text.size(); ++i)
+        t.at[i] = i;
+    return t;
+}
+
+std::optional<Token> stringAt(const QString& text, const QString& path)
+{
+    return path.isEmpty() ? std::optional<Token>(plain(text)) : valueAt(text, path);
+}
+
+QString cut(const QString& text, const Token& token, qsizetype start, qsizetype length, const QString& with)
+{
+    if (!token.path.isEmpty())
+        return replaced(text, token, start, length, with);
+    // Plain text: the same span rules, nothing escaped.
+    start = std::clamp<qsizetype>(start, 0, token.value.size());
+    qsizetype stop = std::clamp<qsizetype>(start + length, start, token.value.size());
+    if (start > 0 && token.value[start].isLowSurrogate())
+        --start;
+    if (stop < token.value.size() && token.value[stop].isLowSurrogate())
+        ++stop;
+    return text.left(start) + with + text.mid(stop);
+}
+
 QString escaped(const QString& text)
 {
     QString out;

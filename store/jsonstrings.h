@@ -34,6 +34,12 @@ struct Selection
 std::optional<Selection> selectionAt(const QString& json, qsizetype from, qsizetype to);
 // `json` with the decoded span [start, start + length) of `token` replaced by `with` (escaped as JSON needs).
 QString replaced(const QString& json, const Token& token, qsizetype start, qsizetype length, const QString& with);
+// A text that is not JSON (a CraftBot record) as one string, at the empty path: its spans are cut as they are.
+Token plain(const QString& text);
+// The string at `path`, or the whole text (plain()) when `path` is empty.
+std::optional<Token> stringAt(const QString& text, const QString& path);
+// `text` with the span of `token` replaced: escaped as JSON needs for a JSON string, as it is for plain text.
+QString cut(const QString& text, const Token& token, qsizetype start, qsizetype length, const QString& with);
 // `text` as the inside of a JSON string.
 QString escaped(const QString& text);
 

@@ -50,8 +50,10 @@ QString RedactionStore::updateOf(const QString& target)
 void RedactionStore::write(
     qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after)
 {
-    m_ws.exec(QStringLiteral("INSERT INTO redaction_undo(redaction_id, target, row_id, before, after) VALUES (?, ?, ?, ?, ?)"),
-        { redactionId, target, rowId, before, after });
+    if (redactionId != 0) { // 0: a saved redaction applied again to rows read again, with nothing to undo
+        m_ws.exec(QStringLiteral("INSERT INTO redaction_undo(redaction_id, target, row_id, before, after) VALUES (?, ?, ?, ?, ?)"),
+            { redactionId, target, rowId, before, after });
+    }
     m_ws.exec(updateOf(target), { after, rowId });
 }
 
@@ -74,10 +76,11 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     const QString payload = row.value(1).toString();
     const QString messageId = row.value(3).toString();
     row.finish();
-    const std::optional<JsonStrings::Token> token = JsonStrings::valueAt(payload, path);
+    // An empty path: the payload is not JSON (a CraftBot record) and its text is cut as it is.
+    const std::optional<JsonStrings::Token> token = JsonStrings::stringAt(payload, path);
     if (!token) {
         throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
-            QStringLiteral("its payload has no string at %1").arg(path));
+            QStringLiteral("its payload has no string at %1").arg(path.isEmpty() ? QStringLiteral("(the text)") : path));
     }
     if (start < 0 || length <= 0 || start + length > token->value.size()) {
         throw StoreError(m_ws.path(), QStringLiteral("event %1, %2").arg(index).arg(path),
@@ -111,11 +114,19 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     first.finish();
     QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, sha256, "
                                            "reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, print, path, start, length, r.sha256, why, author, r.atMs });
+        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, start, length, r.sha256, why, author, r.atMs });
     r.id = q.lastInsertId().toLongLong();
     q.finish();
 
-    write(r.id, QStringLiteral("events.payload"), eventId, payload, JsonStrings::replaced(payload, *token, start, length, shown));
+    rewrite(r.id, roomId, index, eventId, messageId, payload, *token, start, length, shown);
+    return r;
+}
+
+void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qint64 eventId, const QString& messageId,
+    const QString& payload, const JsonStrings::Token& token, qint64 start, qint64 length, const QString& shown)
+{
+    const QString removed = token.value.mid(start, length);
+    write(redactionId, QStringLiteral("events.payload"), eventId, payload, JsonStrings::cut(payload, token, start, length, shown));
     // The text derived from it, wherever it was copied: every occurrence in the rows of this event.
     auto replaceIn = [&](const QString& select, const QVariantList& binds, const QStringList& targets, bool json) {
         QSqlQuery rows = m_ws.exec(select, binds);
@@ -136,7 +147,7 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
         }
         rows.finish();
         for (const auto& [target, id, before, after] : changes)
-            write(r.id, target, id, before, after);
+            write(redactionId, target, id, before, after);
     };
     const QStringList searchTargets { QStringLiteral("search_text.body"), QStringLiteral("search_text.arguments"),
         QStringLiteral("search_text.result") };
@@ -159,7 +170,74 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
         true);
     replaceIn(QStringLiteral("SELECT id, title, summary, participants FROM rooms WHERE id = ?"), { roomId },
         { QStringLiteral("rooms.title"), QStringLiteral("rooms.summary"), QStringLiteral("rooms.participants") }, false);
-    return r;
+}
+
+bool RedactionStore::reapply(qint64 roomId)
+{
+    bool again = false;
+    // The redactions saved for the room, in the order they were made (each span is where the ones before it left
+    // the string).
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, seq, fingerprint, path, start, length, sha256, reason FROM redactions "
+                                           "WHERE room_id = ? AND saved = 1 AND present = 1 ORDER BY id"),
+        { roomId });
+    struct Saved
+    {
+        qint64 id, seq;
+        QString fingerprint, path;
+        qint64 start, length;
+        QString sha256, reason;
+    };
+    QVector<Saved> saved;
+    while (q.next()) {
+        saved.append({ q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString(),
+            q.value(4).toLongLong(), q.value(5).toLongLong(), q.value(6).toString(), q.value(7).toString() });
+    }
+    q.finish();
+    if (saved.isEmpty())
+        return false;
+    std::optional<QHash<QString, qint64>> byFingerprint; // made once, when an event moved
+    for (Saved& r : saved) {
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, payload, message_id FROM events WHERE room_id = ? AND seq = ? "
+                                                     "AND typeof(payload) = 'text'"),
+                { roomId, r.seq });
+            if (!row.next())
+                break;
+            const qint64 eventId = row.value(0).toLongLong();
+            const QString payload = row.value(1).toString();
+            const QString messageId = row.value(2).toString();
+            row.finish();
+            const std::optional<JsonStrings::Token> token = JsonStrings::stringAt(payload, r.path);
+            const bool fits = token && r.start >= 0 && r.start + r.length <= token->value.size();
+            if (fits && token->value.mid(r.start).startsWith(placeholder(r.reason)))
+                break; // still redacted
+            if (fits
+                && QString::fromLatin1(QCryptographicHash::hash(token->value.mid(r.start, r.length).toUtf8(),
+                                           QCryptographicHash::Sha256)
+                                           .toHex())
+                    == r.sha256) {
+                // Read again from the source: redacted again before anyone reads it.
+                rewrite(0, roomId, r.seq, eventId, messageId, payload, *token, r.start, r.length, placeholder(r.reason));
+                again = true;
+                break;
+            }
+            if (attempt > 0 || AnnotationStore::fingerprint(payload.toUtf8()) == r.fingerprint)
+                break;
+            // The event moved (a rotated log read again): found by the payload the source wrote.
+            if (!byFingerprint) {
+                byFingerprint.emplace();
+                QSqlQuery all = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
+                while (all.next())
+                    byFingerprint->insert(AnnotationStore::fingerprint(all.value(1).toByteArray()), all.value(0).toLongLong());
+            }
+            const auto moved = byFingerprint->constFind(r.fingerprint);
+            if (moved == byFingerprint->constEnd())
+                break;
+            r.seq = *moved;
+            m_ws.exec(QStringLiteral("UPDATE redactions SET seq = ? WHERE id = ?"), { r.seq, r.id });
+        }
+    }
+    return again;
 }
 
 void RedactionStore::apply(qint64 redactionId, bool redo)
@@ -228,10 +306,10 @@ RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatt
     QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY e.room_id, e.seq"), binds);
     RedactionMatches out;
     while (q.next() && out.size() < limit) {
-        const auto tokens = JsonStrings::values(q.value(3).toString());
-        if (!tokens)
-            continue; // a malformed payload holds no string value to cut in place
-        for (const JsonStrings::Token& t : *tokens) {
+        const QString payload = q.value(3).toString();
+        // A payload that is not JSON (a CraftBot record, a malformed row) is one string, at the empty path.
+        const auto tokens = JsonStrings::values(payload).value_or(QVector<JsonStrings::Token> { JsonStrings::plain(payload) });
+        for (const JsonStrings::Token& t : tokens) {
             for (const RedactionPatterns::Match& m : RedactionPatterns::find(t.value, patterns)) {
                 out.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(), t.path, m.start,
                     m.length, t.value.mid(m.start, m.length), m.pattern });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "editsteps.h"
+#include "jsonstrings.h"
 #include "redactionpatterns.h"
 
 #include <QMetaType>
@@ -74,6 +75,11 @@ public:
     // truncated. Throws StoreError when a reader keeps the log from being truncated.
     void forget();
 
+    // After an import wrote a room's rows: every saved redaction whose text the rows hold again (a rotated log
+    // read again, its event perhaps at another index) is applied again, so a redacted text never comes back.
+    // True when it redacted anything again (then forget() empties the log of it).
+    bool reapply(qint64 roomId);
+
     // Every match of `patterns` in the string values of the payloads of a room (0: every room), by room, index
     // and place, at most `limit`.
     RedactionMatches find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit = 100000);
@@ -85,6 +91,10 @@ private:
     // Sets `target` (table.column) of row `rowId` to `after`, keeping `before` for undo.
     void write(qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after);
     static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)
+    // Replaces the span in the payload and the text removed wherever the event's text was copied; undoable when
+    // `redactionId` is not 0.
+    void rewrite(qint64 redactionId, qint64 roomId, qint64 index, qint64 eventId, const QString& messageId,
+        const QString& payload, const JsonStrings::Token& token, qint64 start, qint64 length, const QString& shown);
 
     Workspace& m_ws;
 };

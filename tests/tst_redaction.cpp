@@ -283,6 +283,71 @@ private slots:
         QCOMPARE(redactions.find(room, RedactionPatterns::builtin({ QStringLiteral("phone") }, &error)).size(), found.size());
     }
 
+    // A redacted text never comes back from the source: a sync changes nothing, and a rotated log read again is
+    // redacted again (at the event's new index) before the import says the room is whole. A CraftBot record is
+    // not JSON: its text is cut as it is.
+    void redactionsSurviveASyncAndARotatedLog()
+    {
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("EVENT.md"));
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("craftbot/EVENT.md")), log));
+        QFile::setPermissions(log, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        const QString path = dir.filePath(QStringLiteral("craftbot.sightline"));
+        const QByteArray secret = "flights to Oslo";
+        {
+            Workspace ws(path);
+            Importer::import(ws, log);
+            const qint64 room = ws.rooms().first().id;
+            const QString text = payloadAt(ws, room, 10);
+            const qsizetype at = text.indexOf(QLatin1String(secret));
+            QVERIFY(at > 0);
+            AnnotationStore store(ws);
+            // One record's span by hand, and the three records that quote it by pattern.
+            store.redact(room, 10, QString(), at, secret.size(), QStringLiteral("travel plans"), QStringLiteral("ana"));
+            QString error;
+            const RedactionMatches quoted
+                = RedactionStore(ws).find(room, RedactionPatterns::custom(QStringLiteral("flights to Oslo"), &error));
+            QCOMPARE(quoted.size(), 3);
+            store.redactMatches(quoted, QStringLiteral("travel plans"), QStringLiteral("ana"));
+            store.save();
+            QVERIFY(payloadAt(ws, room, 10).contains(QLatin1String("Find me [redacted: travel plans] for 12-15 May")));
+            Importer::import(ws, log); // a sync: nothing new
+            QVERIFY(!payloadAt(ws, room, 10).contains(QLatin1String(secret)));
+
+            // Rotated: the first ten records are gone, every index moved down by ten.
+            QFile in(log);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QList<QByteArray> lines = in.readAll().split('\n');
+            in.close();
+            int records = 0;
+            qsizetype from = 0;
+            for (qsizetype i = 0; i < lines.size(); ++i) {
+                if (lines[i].startsWith("[20") && records++ == 10) {
+                    from = i;
+                    break;
+                }
+            }
+            QVERIFY(in.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            in.write(lines.mid(from).join('\n'));
+            in.close();
+            Importer::import(ws, log);
+            QVERIFY(payloadAt(ws, room, 0).contains(QLatin1String("Find me [redacted: travel plans] for 12-15 May")));
+            QVERIFY(!ws.event(room, 0)->text.contains(QLatin1String(secret)));
+            for (const EventRecord& hit : ws.search(room, QStringLiteral("Oslo"), 100, true))
+                QVERIFY2(!hit.text.contains(QLatin1String(secret)), qPrintable(hit.text));
+            QVector<qint64> indexes;
+            for (const Redaction& r : RedactionStore(ws).ledger(room))
+                indexes << r.index;
+            std::sort(indexes.begin(), indexes.end());
+            QCOMPARE(indexes, (QVector<qint64> { 0, 1, 3, 5 }));
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE payload LIKE '%flights to Oslo%' OR text LIKE '%flights to Oslo%'"));
+            q.next();
+            QCOMPARE(q.value(0).toInt(), 0);
+        }
+        QVERIFY(!fileBytes(path).contains(secret));
+        QVERIFY(!fileBytes(path + QStringLiteral("-wal")).contains(secret));
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;

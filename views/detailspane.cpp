@@ -278,8 +278,18 @@ DetailsPane::RedactionTarget DetailsPane::selectedText() const
     for (const Section& s : m_sections) {
         if (from < s.offset || to > s.offset + s.text.size())
             continue;
+        if (s.index < 0)
+            break;
+        if (!JsonStrings::values(s.text)) {
+            // Not JSON (a CraftBot record): its text is cut as it is.
+            t.index = s.index;
+            t.start = from - s.offset;
+            t.length = to - from;
+            t.text = s.text.mid(t.start, t.length);
+            return t;
+        }
         const auto picked = JsonStrings::selectionAt(s.text, from - s.offset, to - s.offset);
-        if (!picked || s.index < 0)
+        if (!picked)
             break;
         t.index = s.index;
         t.path = picked->token.path;

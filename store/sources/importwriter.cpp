@@ -1,6 +1,7 @@
 #include "importwriter.h"
 
 #include "../annotationstore.h"
+#include "../redactionstore.h"
 #include "../searchindex.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
@@ -418,8 +419,30 @@ void ImportWriter::checkpointRoom(qint64 syncedSeq)
 void ImportWriter::finishRoom(qint64 syncedSeq)
 {
     updateRoom(syncedSeq);
-    // A re-read log (rotated, rewritten) may have moved the events reviewers annotated: each is found again by
-    // its payload. One short query when nothing moved, so every room is checked, also one a killed run cleared.
+    // Rows read again from the source (a rotated log) are redacted again before the import says the room is
+    // whole, and the log is emptied of what they held; then the events reviewers annotated, which a re-read log
+    // may have moved, are found again by their payload. One short query each when there is nothing to do.
+    QSqlQuery redacted = m_ws.exec(QStringLiteral("SELECT 1 FROM redactions WHERE room_id = ? LIMIT 1"), { m_room.id });
+    const bool anyRedaction = redacted.next();
+    redacted.finish();
+    if (anyRedaction) {
+        m_ws.exec(QStringLiteral("BEGIN IMMEDIATE"));
+        bool again = false;
+        try {
+            again = RedactionStore(m_ws).reapply(m_room.id);
+            m_ws.exec(QStringLiteral("COMMIT"));
+        } catch (...) {
+            m_ws.exec(QStringLiteral("ROLLBACK"));
+            throw;
+        }
+        if (again) {
+            try {
+                RedactionStore(m_ws).forget();
+            } catch (const StoreError& e) {
+                note(QString(), e.message());
+            }
+        }
+    }
     AnnotationStore(m_ws).relink(m_room.id);
     QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
     m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
