@@ -149,6 +149,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_journalDock->hide();
     // The editor acts on the room shown and the event selected; its changes show wherever annotations do.
     m_editor->setCurrent([this] { return std::pair<qint64, qint64>(m_eventModel->roomId(), currentIndex()); });
+    m_editor->setRoomNames([this](qint64 id) {
+        for (const RoomSummary& r : m_roomModel->rooms())
+            if (r.id == id)
+                return r.nativeId;
+        return QString();
+    });
     m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) { m_editor->addEventItems(menu, index); });
     connect(m_editor, &Editor::changed, this, [this](bool content) {
         m_eventModel->reloadAnnotations();

@@ -31,6 +31,8 @@ QString RedactionStore::updateOf(const QString& target)
         { QStringLiteral("events.text"), QStringLiteral("UPDATE events SET text = ? WHERE id = ?") },
         { QStringLiteral("events.participant_id"), QStringLiteral("UPDATE events SET participant_id = ? WHERE id = ?") },
         { QStringLiteral("rooms.participants"), QStringLiteral("UPDATE rooms SET participants = ? WHERE id = ?") },
+        { QStringLiteral("rooms.native_json"), QStringLiteral("UPDATE rooms SET native_json = ? WHERE id = ?") },
+        { QStringLiteral("rooms.details_json"), QStringLiteral("UPDATE rooms SET details_json = ? WHERE id = ?") },
         { QStringLiteral("search_text.body"), QStringLiteral("UPDATE search_text SET body = ? WHERE event_id = ?") },
         { QStringLiteral("search_text.arguments"),
             QStringLiteral("UPDATE search_text SET arguments = ? WHERE event_id = ?") },
@@ -170,6 +172,9 @@ void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qi
         true);
     replaceIn(QStringLiteral("SELECT id, title, summary, participants FROM rooms WHERE id = ?"), { roomId },
         { QStringLiteral("rooms.title"), QStringLiteral("rooms.summary"), QStringLiteral("rooms.participants") }, false);
+    // The room as the source describes it (its bindings, who takes part): JSON, its strings cut as the payload's.
+    replaceIn(QStringLiteral("SELECT id, native_json, details_json FROM rooms WHERE id = ?"), { roomId },
+        { QStringLiteral("rooms.native_json"), QStringLiteral("rooms.details_json") }, true);
 }
 
 bool RedactionStore::reapply(qint64 roomId)
@@ -235,6 +240,55 @@ bool RedactionStore::reapply(qint64 roomId)
                 break;
             r.seq = *moved;
             m_ws.exec(QStringLiteral("UPDATE redactions SET seq = ? WHERE id = ?"), { r.seq, r.id });
+        }
+    }
+    // The room's own fields come from the source again at every sync (its title may be its first message): any
+    // text in them whose SHA-256 a redaction of the room keeps is redacted again.
+    QHash<qsizetype, QHash<QString, QString>> wanted; // length -> sha256 -> placeholder
+    for (const Saved& r : std::as_const(saved))
+        wanted[r.length].insert(r.sha256, placeholder(r.reason));
+    auto removedIn = [&](const QString& text) {
+        QVector<std::pair<QString, QString>> found; // text removed, placeholder
+        for (auto l = wanted.cbegin(); l != wanted.cend(); ++l) {
+            for (qsizetype i = 0; i + l.key() <= text.size(); ++i) {
+                const QString piece = text.mid(i, l.key());
+                const auto hit = l->constFind(QString::fromLatin1(
+                    QCryptographicHash::hash(piece.toUtf8(), QCryptographicHash::Sha256).toHex()));
+                if (hit != l->constEnd())
+                    found.append({ piece, *hit });
+            }
+        }
+        return found;
+    };
+    QSqlQuery room = m_ws.exec(
+        QStringLiteral("SELECT title, summary, participants, native_json, details_json FROM rooms WHERE id = ?"), { roomId });
+    if (room.next()) {
+        const QStringList columns { QStringLiteral("title"), QStringLiteral("summary"), QStringLiteral("participants"),
+            QStringLiteral("native_json"), QStringLiteral("details_json") };
+        QVector<std::pair<QString, QString>> updates;
+        for (int c = 0; c < columns.size(); ++c) {
+            const QString before = room.value(c).toString();
+            const bool json = c >= 3;
+            QVector<std::pair<QString, QString>> found;
+            if (json) {
+                for (const JsonStrings::Token& t : JsonStrings::values(before).value_or(QVector<JsonStrings::Token> {}))
+                    found += removedIn(t.value);
+            } else {
+                found = removedIn(before);
+            }
+            QString after = before;
+            for (const auto& [removed, shown] : found) {
+                if (json)
+                    after.replace(JsonStrings::escaped(removed), JsonStrings::escaped(shown));
+                after.replace(removed, shown);
+            }
+            if (after != before)
+                updates.append({ QStringLiteral("rooms.") + columns[c], after });
+        }
+        room.finish();
+        for (const auto& [target, value] : updates) {
+            m_ws.exec(updateOf(target), { value, roomId });
+            again = true;
         }
     }
     return again;

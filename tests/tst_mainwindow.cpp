@@ -1,6 +1,7 @@
 // The main window, offscreen: open a store, pick a room, see its events and the "showing X of Y" status.
 
 #include "annotationstore.h"
+#include "bulkredactdialog.h"
 #include "detailspane.h"
 #include "editor.h"
 #include "journal.h"
@@ -36,12 +37,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTextCursor>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStyle>
@@ -1133,6 +1137,93 @@ private slots:
         QTRY_VERIFY(!window.isWindowModified());
         Workspace ws(Importer::cachedWorkspacePath(store));
         QTRY_COMPARE(AnnotationStore(ws).notes().size(), 0);
+    }
+
+    // Redacting: text selected in a message's Raw tab, redacted with a reason (Ctrl+Shift+R), undone, redone and
+    // saved (the text then gone from the workspace's files); then every phone number of the room by pattern, the
+    // matches previewed first.
+    void redactSelectionUndoRedoSave()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        MainWindow window;
+        window.editor()->setAuthor(QStringLiteral("Ana Lima"));
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 4);
+        int row = -1;
+        QTRY_VERIFY((row = window.eventModel()->rowOfIndex(4)) >= 0);
+        const QModelIndex message = window.eventModel()->index(row, 0);
+        window.timeline()->setCurrentIndex(message);
+        QTRY_COMPARE(window.detailsPane()->details().record.index, 4);
+        QPlainTextEdit* raw = window.detailsPane()->raw();
+        window.detailsPane()->tabs()->setCurrentWidget(raw);
+        const qsizetype at = raw->toPlainText().indexOf(QLatin1String("charged twice"));
+        QVERIFY(at > 0);
+        QTextCursor cursor = raw->textCursor();
+        cursor.setPosition(int(at));
+        cursor.setPosition(int(at + 13), QTextCursor::KeepAnchor);
+        raw->setTextCursor(cursor);
+        bool asked = false;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            asked = dialog->labelText().contains(QLatin1String("charged twice"));
+            dialog->setTextValue(QStringLiteral("customer's words"));
+            dialog->accept();
+        });
+        window.editor()->redactAction()->trigger();
+        QTRY_VERIFY(asked);
+        const QString redacted = QStringLiteral("I was [redacted: customer's words] for order A-10533. $89.00 two times on my card");
+        QTRY_COMPARE(window.eventModel()->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().text, redacted);
+        QTRY_VERIFY(window.detailsPane()->raw()->toPlainText().contains(QLatin1String("[redacted: customer's words]")));
+        QCOMPARE(window.editor()->undoAction()->text(), QStringLiteral("&Undo Redact Event 4"));
+        // The dialog closed: the window is active again, the focus in the Raw tab (which must not keep Ctrl+Z).
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        raw->setFocus();
+        QTest::keyClick(raw, Qt::Key_Z, Qt::ControlModifier);
+        QTRY_VERIFY(window.eventModel()->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().text.contains(QLatin1String("charged twice")));
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(window.eventModel()->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().text, redacted);
+
+        // Every phone number of the room, previewed, then redacted as one change.
+        int previewed = 0;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<BulkRedactDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            dialog->setBuiltin(QStringLiteral("phone"), true);
+            dialog->setReason(QStringLiteral("phone number"));
+            QSignalSpy found(dialog, &BulkRedactDialog::found);
+            dialog->find();
+            if (!found.wait(10000))
+                return;
+            previewed = dialog->preview()->topLevelItemCount();
+            if (previewed > 0 && dialog->preview()->topLevelItem(0)->text(4) == QLatin1String("+15557650142"))
+                dialog->redactButton()->click();
+        });
+        window.editor()->bulkRedactAction()->trigger();
+        QVERIFY(previewed > 0);
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QCOMPARE(window.editor()->undoAction()->text(), QStringLiteral("&Undo Redact %1 Matches").arg(previewed));
+        QTRY_VERIFY(window.journalDock()->model()->rowCount() == 1 + previewed);
+
+        // Saved: final (the undo history cleared), and gone from the files.
+        QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY(!window.isWindowModified());
+        QTRY_VERIFY(!window.editor()->undoAction()->isEnabled());
+        const QString workspace = Importer::cachedWorkspacePath(store);
+        for (const QString& file : QStringList { workspace, workspace + QStringLiteral("-wal") }) {
+            QFile f(file);
+            if (f.open(QIODevice::ReadOnly)) {
+                const QByteArray bytes = f.readAll();
+                QVERIFY2(!bytes.contains("charged twice"), qPrintable(file));
+                QVERIFY2(!bytes.contains("+15557650142"), qPrintable(file));
+            }
+        }
     }
 
     void roomFilter()

@@ -281,6 +281,25 @@ private slots:
         QVERIFY(redactions.find(room, RedactionPatterns::builtin({ QStringLiteral("phone") }, &error)).isEmpty());
         store.apply(steps, false);
         QCOMPARE(redactions.find(room, RedactionPatterns::builtin({ QStringLiteral("phone") }, &error)).size(), found.size());
+        store.apply(steps, true);
+        store.save();
+
+        // A sync writes the room as the source describes it again (its participants, its bindings): the number
+        // is redacted there again, and nowhere in the file.
+        Importer::import(*ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        QSqlQuery rooms = ws->exec(QStringLiteral("SELECT count(*) FROM rooms WHERE id = ? AND (native_json LIKE '%15557650142%' "
+                                                  "OR details_json LIKE '%15557650142%' OR participants LIKE '%15557650142%')"), { room });
+        rooms.next();
+        QCOMPARE(rooms.value(0).toInt(), 0);
+        rooms.finish();
+        // Still JSON: the room's details read as they did.
+        QVERIFY(!ws->roomDetails(room).value(QLatin1String("room")).toObject().isEmpty());
+        QVERIFY(ws->roomDetails(room).size() > 1);
+        QSqlQuery other = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE payload LIKE '%+15557650142%'"));
+        other.next();
+        QCOMPARE(other.value(0).toInt(), 0); // only this room had the number
+        other.finish();
+        QVERIFY(!fileBytes(ws->path()).contains("+15557650142"));
     }
 
     // A redacted text never comes back from the source: a sync changes nothing, and a rotated log read again is

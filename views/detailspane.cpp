@@ -15,6 +15,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -73,6 +74,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     });
 
     m_raw->setReadOnly(true);
+    m_raw->installEventFilter(this);
     // Text selected inside a string value can be redacted from here too (Ctrl+Shift+R in the Edit menu).
     m_raw->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_raw, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
@@ -263,6 +265,19 @@ void DetailsPane::showMenu(const QPoint& at)
             QApplication::beep();
     });
     menu.exec(m_tree->viewport()->mapToGlobal(at));
+}
+
+bool DetailsPane::eventFilter(QObject* watched, QEvent* event)
+{
+    // The read-only text still claims Undo and Redo for itself, with nothing to undo: they are the window's.
+    if (watched == m_raw && event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 DetailsPane::RedactionTarget DetailsPane::selectedText() const

@@ -55,6 +55,9 @@ signals:
     void goToIndex(qint64 index); // "go to linked event"
     void redactRequested(const DetailsPane::RedactionTarget& target); // "Redact Value…" in the tree
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void showMenu(const QPoint& at);
     void showAll(const QModelIndex& index);

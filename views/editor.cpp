@@ -1,6 +1,8 @@
 #include "editor.h"
 
 #include "annotationstore.h"
+#include "redactionstore.h"
+#include "bulkredactdialog.h"
 #include "editcommand.h"
 #include "eventlistmodel.h"
 #include "storeclient.h"
@@ -98,6 +100,10 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
     m_redact = new QAction(tr("&Redact Selection…"), this);
     m_redact->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     m_redact->setToolTip(tr("Replace the text selected in the details' Raw tab with a placeholder giving the reason"));
+    m_bulkRedact = new QAction(tr("Redact by &Pattern…"), this);
+    m_bulkRedact->setToolTip(tr("E-mail addresses, phone numbers, payment cards, secrets or a regular expression, in "
+                                "this room or every room, with a preview of every match"));
+    connect(m_bulkRedact, &QAction::triggered, this, &Editor::showBulkRedact);
 
     connect(m_stack, &QUndoStack::cleanChanged, this, [this] { updateActions(); });
     connect(m_client, &StoreClient::edited, this, [this](quint64 request, const EditSteps&) {
@@ -261,6 +267,25 @@ void Editor::setReview(qint64 roomId, const QString& status)
         [=](AnnotationStore& store) { return store.setReview(roomId, status, who); });
 }
 
+void Editor::redactMatches(const RedactionMatches& matches, const QString& reason)
+{
+    const QString who = author();
+    if (who.isEmpty() || matches.isEmpty() || reason.simplified().isEmpty())
+        return;
+    ++m_redactions;
+    const QString why = reason.simplified();
+    push(matches.size() == 1 ? tr("Redact 1 Match") : tr("Redact %1 Matches").arg(matches.size()),
+        [=](AnnotationStore& store) { return store.redactMatches(matches, why, who); }, true);
+}
+
+void Editor::showBulkRedact()
+{
+    const qint64 room = m_events->roomId();
+    BulkRedactDialog dialog(m_client, room, m_roomName ? m_roomName(room) : QString::number(room), m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        redactMatches(dialog.matches(), dialog.reason());
+}
+
 void Editor::save(std::function<void()> then)
 {
     const int at = m_stack->index();
@@ -379,6 +404,7 @@ void Editor::fillEditMenu(QMenu* menu)
     menu->addAction(m_label);
     menu->addAction(m_roomNote);
     menu->addAction(m_redact);
+    menu->addAction(m_bulkRedact);
     QMenu* review = menu->addMenu(tr("Room &Review Status"));
     connect(review, &QMenu::aboutToShow, this, [this, review] {
         review->clear();

@@ -10,6 +10,7 @@
 #include <QSet>
 
 class AnnotationStore;
+struct RedactionMatch;
 class EventListModel;
 class QAction;
 class QMenu;
@@ -31,6 +32,8 @@ public:
     // The room shown and the selected event's index (-1: none), asked when an action runs.
     using Current = std::function<std::pair<qint64, qint64>()>;
     void setCurrent(Current current) { m_current = std::move(current); }
+    // A room's name for people, for dialogs.
+    void setRoomNames(std::function<QString(qint64)> names) { m_roomName = std::move(names); }
 
     QUndoStack* undoStack() const { return m_stack; }
     // The name edits are signed with; asks for it once when it is not set (empty when the reviewer declines).
@@ -50,6 +53,10 @@ public:
     // reviewer gives a reason (the dialog shows `text`, what will go). `reason` given: no dialog.
     void redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length, const QString& text,
         const QString& reason = {});
+    // Redacts every match bulk redaction found, as one change.
+    void redactMatches(const QVector<RedactionMatch>& matches, const QString& reason);
+    // Opens Redact by Pattern for the room shown (0: none, every room then).
+    void showBulkRedact();
     // Writes every change for good, in one transaction; `then` runs once it is saved.
     void save(std::function<void()> then = {});
     void revert(); // drops every unsaved change, this session's and any left before
@@ -72,6 +79,7 @@ public:
     QAction* previousMarkAction() const { return m_previousMark; }
     QAction* authorAction() const { return m_authorAction; }
     QAction* redactAction() const { return m_redact; } // MainWindow gives it the details' selection
+    QAction* bulkRedactAction() const { return m_bulkRedact; }
     // The Edit menu's items, and the room's review status as a submenu of `menu`.
     void fillEditMenu(QMenu* menu);
     void addReviewMenu(QMenu* menu, qint64 roomId);
@@ -102,6 +110,7 @@ private:
     QWidget* m_window;
     QUndoStack* m_stack;
     Current m_current;
+    std::function<QString(qint64)> m_roomName;
     QHash<quint64, std::function<void()>> m_after; // what runs when an edit request is back
     QSet<quint64> m_contentRequests; // edit requests that change rows' text (redactions)
     int m_redactions = 0; // redactions on the undo stack: a save makes them final
@@ -119,4 +128,5 @@ private:
     QAction* m_previousMark;
     QAction* m_authorAction;
     QAction* m_redact;
+    QAction* m_bulkRedact;
 };
