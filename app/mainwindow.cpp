@@ -501,6 +501,22 @@ void MainWindow::createActions()
     connect(demo, &QAction::triggered, this, &MainWindow::openDemo);
     file->addSeparator();
     file->addAction(m_editor->saveAction());
+    QAction* saveAs = file->addAction(tr("Save Workspace &As…"));
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    saveAs->setStatusTip(tr("A self-contained copy to hand on: every note, label, review and redaction, and none of "
+                            "the text redacted"));
+    connect(saveAs, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Workspace As"), QString(),
+            tr("Sightline workspaces (*.sightline)"));
+        if (path.isEmpty())
+            return;
+        QStringList sources;
+        for (const RoomSummary& r : m_roomModel->rooms())
+            sources << r.sourcePath;
+        sources.removeDuplicates();
+        m_editor->saveCopy(path.endsWith(QLatin1String(".sightline")) ? path : path + QStringLiteral(".sightline"),
+            Importer::workspaceMode(sources));
+    });
     file->addAction(m_editor->revertAction());
     file->addSeparator();
     QAction* quit = file->addAction(

@@ -10,6 +10,7 @@
 #include "storeerror.h"
 
 #include <array>
+#include <cstdio>
 #include <QAtomicInteger>
 #include <QElapsedTimer>
 #include <QThread>
@@ -138,6 +139,35 @@ QSqlQuery Workspace::exec(const QString& sql, const QVariantList& binds)
         throw StoreError(
             m_path, {}, query.lastError().text() + QStringLiteral(" (in: ") + sql.left(60) + QStringLiteral("…)"));
     return query;
+}
+
+void Workspace::saveCopy(const QString& path, QFileDevice::Permissions mode)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (absolute == QFileInfo(m_path).absoluteFilePath())
+        throw StoreError(path, {}, QStringLiteral("this is the workspace itself: choose another file"));
+    const QString partial = absolute + QStringLiteral(".partial");
+    QFile::remove(partial);
+    // VACUUM INTO writes a new database from the current snapshot, page by page and compact.
+    QSqlQuery q(m_db);
+    if (!q.prepare(QStringLiteral("VACUUM INTO ?"))) {
+        throw StoreError(path, {}, q.lastError().text());
+    }
+    q.addBindValue(partial);
+    if (!q.exec()) {
+        const QString why = q.lastError().text();
+        QFile::remove(partial);
+        throw StoreError(path, {}, QStringLiteral("could not write the copy: ") + why);
+    }
+    q.finish();
+    QFile::setPermissions(partial, mode);
+    for (const QString& side : { QStringLiteral("-wal"), QStringLiteral("-shm") })
+        QFile::remove(absolute + side); // a workspace that was there before: its log is not this copy's
+    // rename(2) replaces the file in one step: there is always the old file or the whole copy.
+    if (std::rename(QFile::encodeName(partial).constData(), QFile::encodeName(absolute).constData()) != 0) {
+        QFile::remove(partial);
+        throw StoreError(path, {}, QStringLiteral("could not write the copy there"));
+    }
 }
 
 int Workspace::schemaVersion()

@@ -88,6 +88,11 @@ public:
     // The events of every room holding all the words, by room and index, at most `limit`.
     SearchHits searchRooms(const QString& text, int limit, bool includeBlocked);
 
+    // Writes a self-contained copy of the workspace as it is committed now (every note, label, review and
+    // redaction; no free page, so nothing a redaction removed) to `path` with `mode`. Written beside it first
+    // and renamed over it: a copy that fails leaves whatever was at `path`. Throws StoreError naming `path`.
+    void saveCopy(const QString& path, QFileDevice::Permissions mode = OwnerOnly);
+
     // Runs `sql` with positional `binds`; throws StoreError naming the workspace on failure.
     QSqlQuery exec(const QString& sql, const QVariantList& binds = {});
 

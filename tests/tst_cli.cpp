@@ -548,6 +548,60 @@ private slots:
         QCOMPARE(run({ QStringLiteral("journal"), store, QStringLiteral("--json") }).lines().size(), 3);
     }
 
+    // Redaction from the command line: a dry run lists the matches with their text and changes nothing; the run
+    // redacts them, saved at once (gone from the workspace), and lists where, never the text.
+    void redactByPattern()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        Run r = run({ QStringLiteral("redact"), store, QStringLiteral("--all-rooms"), QStringLiteral("--builtin"),
+            QStringLiteral("phone"), QStringLiteral("--dry-run"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> would = r.lines();
+        QVERIFY(would.size() > 3);
+        for (const QJsonObject& m : would) {
+            QVERIFY(m.value(QLatin1String("text")).toString().startsWith(QLatin1String("+1555")));
+            QCOMPARE(m.value(QLatin1String("pattern")).toString(), QStringLiteral("phone"));
+        }
+        QVERIFY(r.err.contains(QStringLiteral("would redact %1 matches").arg(would.size())));
+        QCOMPARE(run({ QStringLiteral("journal"), store }).out, QString());
+
+        r = run({ QStringLiteral("redact"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--pattern"), QStringLiteral("A-\\d{5}"), QStringLiteral("--reason"), QStringLiteral("order number"),
+            QStringLiteral("--author"), QStringLiteral("Ana"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> done = r.lines();
+        QVERIFY(!done.isEmpty());
+        for (const QJsonObject& m : done)
+            QVERIFY(!m.contains(QLatin1String("text")));
+        r = run({ QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
+        QVERIFY(!r.out.contains(QLatin1String("A-10533")));
+        QVERIFY(r.out.contains(QLatin1String("[redacted: order number]")));
+        r = run({ QStringLiteral("tools"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
+        QVERIFY(!r.out.contains(QLatin1String("A-10533")));
+        r = run({ QStringLiteral("journal"), store, QStringLiteral("--json") });
+        QCOMPARE(r.lines().size(), done.size());
+        QVERIFY(r.lines().first().value(QLatin1String("before")).toString().startsWith(QLatin1String("sha256:")));
+        // Another room still has its own orders.
+        r = run({ QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"), QStringLiteral("--json") });
+        QVERIFY(!r.out.contains(QLatin1String("[redacted")));
+
+        // Mistakes: a bad expression, no reason, both scopes, an unknown pattern.
+        r = run({ QStringLiteral("redact"), store, QStringLiteral("--all-rooms"), QStringLiteral("--pattern"), QStringLiteral("a(") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("column")));
+        r = run({ QStringLiteral("redact"), store, QStringLiteral("--all-rooms"), QStringLiteral("--builtin"), QStringLiteral("email") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("--reason")));
+        r = run({ QStringLiteral("redact"), store, QStringLiteral("--all-rooms"), QStringLiteral("--room"), QStringLiteral("x"),
+            QStringLiteral("--builtin"), QStringLiteral("email"), QStringLiteral("--dry-run") });
+        QCOMPARE(r.code, 2);
+        r = run({ QStringLiteral("redact"), store, QStringLiteral("--all-rooms"), QStringLiteral("--builtin"), QStringLiteral("iban"),
+            QStringLiteral("--dry-run") });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("email, phone, card, secret")));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

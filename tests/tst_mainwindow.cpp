@@ -8,6 +8,7 @@
 #include "journaldock.h"
 #include "journalmodel.h"
 #include "notespanel.h"
+#include "redactionstore.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
 #include "facetmodel.h"
@@ -1224,6 +1225,14 @@ private slots:
                 QVERIFY2(!bytes.contains("+15557650142"), qPrintable(file));
             }
         }
+        // File ▸ Save Workspace As: a copy for a colleague, with the redactions and without the text.
+        const QString copy = dir.filePath(QStringLiteral("handed-on.sightline"));
+        QSignalSpy said(window.editor(), &Editor::message);
+        window.editor()->saveCopy(copy, Workspace::OwnerOnly);
+        QTRY_VERIFY(!said.isEmpty());
+        QVERIFY2(said.last().first().toString().startsWith(QLatin1String("Saved a copy")), qPrintable(said.last().first().toString()));
+        Workspace theirs(copy);
+        QCOMPARE(RedactionStore(theirs).ledger().size(), 1 + previewed);
     }
 
     void roomFilter()

@@ -367,6 +367,35 @@ private slots:
         QVERIFY(!fileBytes(path + QStringLiteral("-wal")).contains(secret));
     }
 
+    // Save Workspace As: a copy a colleague opens with every note and redaction, and without the text.
+    void aCopyKeepsEditsAndNotTheText()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        store.addNote(room, 4, QStringLiteral("sensitive"), QStringLiteral("ana"));
+        store.redact(room, 4, QStringLiteral("$.content.body"), 6, 13, QStringLiteral("customer's words"), QStringLiteral("ana"));
+        store.save();
+        const QString copy = dir.filePath(QStringLiteral("for-a-colleague.sightline"));
+        QFile old(copy);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("an older file");
+        old.close();
+        ws->saveCopy(copy);
+        const QFileDevice::Permissions mode = QFile::permissions(copy);
+        QVERIFY(mode & QFileDevice::ReadOwner);
+        QVERIFY(!(mode & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther)));
+        QVERIFY(!QFile::exists(copy + QStringLiteral(".partial")));
+        QVERIFY(!fileBytes(copy).contains("charged twice"));
+        Workspace theirs(copy);
+        QCOMPARE(AnnotationStore(theirs).notes().size(), 1);
+        QCOMPARE(RedactionStore(theirs).ledger().size(), 1);
+        QVERIFY(theirs.event(room, 4)->text.contains(QLatin1String("[redacted: customer's words]")));
+        QVERIFY_THROWS_EXCEPTION(StoreError, ws->saveCopy(ws->path()));
+        QVERIFY_THROWS_EXCEPTION(StoreError, ws->saveCopy(dir.filePath(QStringLiteral("no/such/folder/x.sightline"))));
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;

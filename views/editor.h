@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <QHash>
+#include <QFileDevice>
 #include <QObject>
 #include <QSet>
 
@@ -60,6 +61,9 @@ public:
     // Writes every change for good, in one transaction; `then` runs once it is saved.
     void save(std::function<void()> then = {});
     void revert(); // drops every unsaved change, this session's and any left before
+    // Saves (when there is anything unsaved), then writes a self-contained copy of the workspace to `path`
+    // (Workspace::saveCopy) with `mode`; says so in the status bar, or why not.
+    void saveCopy(const QString& path, QFileDevice::Permissions mode);
     // Selects the next (previous) marked event of the room.
     void goToMark(bool forward);
     // Whether the window may close (or open another workspace) now: when there are unsaved changes, asks to
