@@ -376,10 +376,12 @@ private slots:
         QStringList items;
         for (QAction* a : menu->actions())
             items << a->text();
+        // Then, after a separator, what a reviewer does with it: mark it, note it, label it.
         QCOMPARE(items,
             QStringList({ QStringLiteral("Copy Call as JSON"), QStringLiteral("Copy Arguments"),
                 QStringLiteral("Copy Result"), QStringLiteral("Copy Event as JSON"),
-                QStringLiteral("Copy Reference (Source, Room, Index)") }));
+                QStringLiteral("Copy Reference (Source, Room, Index)"), QString(), QStringLiteral("Mark"),
+                QStringLiteral("Add &Note…"), QStringLiteral("Add &Label…") }));
         menu->actions().at(1)->trigger();
         QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()),
             QJsonDocument::fromJson(call.arguments.toUtf8()));
