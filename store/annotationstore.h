@@ -67,8 +67,6 @@ public:
     // event now is, found by its payload's fingerprint, or marks it detached when the event is gone.
     void relink(qint64 roomId);
 
-    // The fingerprint of an event's verbatim payload.
-    static QString fingerprint(const QByteArray& payload);
 
 private:
     template<typename Work> EditSteps transaction(Work&& work);

@@ -7,6 +7,8 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QMessageAuthenticationCode>
+#include <QRandomGenerator>
 #include <QSqlQuery>
 
 RedactionStore::RedactionStore(Workspace& workspace)
@@ -21,6 +23,14 @@ RedactionStore::RedactionStore(Workspace& workspace)
 QString RedactionStore::placeholder(const QString& reason)
 {
     return QStringLiteral("[redacted: %1]").arg(reason.simplified());
+}
+
+QString RedactionStore::digest(const QString& text)
+{
+    const QByteArray key = m_ws.secret(false);
+    if (key.isEmpty())
+        return {};
+    return QString::fromLatin1(QMessageAuthenticationCode::hash(text.toUtf8(), key, QCryptographicHash::Sha256).toHex());
 }
 
 QString RedactionStore::updateOf(const QString& target)
@@ -104,7 +114,8 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     r.path = path;
     r.start = start;
     r.length = length;
-    r.sha256 = QString::fromLatin1(QCryptographicHash::hash(removed.toUtf8(), QCryptographicHash::Sha256).toHex());
+    m_ws.secret(true); // the workspace's first redaction makes it
+    r.digest = digest(removed);
     r.reason = why;
     r.author = author;
     r.atMs = QDateTime::currentMSecsSinceEpoch();
@@ -112,11 +123,11 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     QSqlQuery first = m_ws.exec(
         QStringLiteral("SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? AND present = 1 ORDER BY id LIMIT 1"),
         { roomId, index });
-    const QString print = first.next() ? first.value(0).toString() : AnnotationStore::fingerprint(payload.toUtf8());
+    const QString print = first.next() ? first.value(0).toString() : m_ws.fingerprint(payload.toUtf8());
     first.finish();
-    QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, sha256, "
+    QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, digest, "
                                            "reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, start, length, r.sha256, why, author, r.atMs });
+        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, start, length, r.digest, why, author, r.atMs });
     r.id = q.lastInsertId().toLongLong();
     q.finish();
 
@@ -182,7 +193,7 @@ bool RedactionStore::reapply(qint64 roomId)
     bool again = false;
     // The redactions saved for the room, in the order they were made (each span is where the ones before it left
     // the string).
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, seq, fingerprint, path, start, length, sha256, reason FROM redactions "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, seq, fingerprint, path, start, length, digest, reason FROM redactions "
                                            "WHERE room_id = ? AND saved = 1 AND present = 1 ORDER BY id"),
         { roomId });
     struct Saved
@@ -190,7 +201,7 @@ bool RedactionStore::reapply(qint64 roomId)
         qint64 id, seq;
         QString fingerprint, path;
         qint64 start, length;
-        QString sha256, reason;
+        QString digest, reason;
     };
     QVector<Saved> saved;
     while (q.next()) {
@@ -216,24 +227,20 @@ bool RedactionStore::reapply(qint64 roomId)
             const bool fits = token && r.start >= 0 && r.start + r.length <= token->value.size();
             if (fits && token->value.mid(r.start).startsWith(placeholder(r.reason)))
                 break; // still redacted
-            if (fits
-                && QString::fromLatin1(QCryptographicHash::hash(token->value.mid(r.start, r.length).toUtf8(),
-                                           QCryptographicHash::Sha256)
-                                           .toHex())
-                    == r.sha256) {
+            if (fits && !r.digest.isEmpty() && digest(token->value.mid(r.start, r.length)) == r.digest) {
                 // Read again from the source: redacted again before anyone reads it.
                 rewrite(0, roomId, r.seq, eventId, messageId, payload, *token, r.start, r.length, placeholder(r.reason));
                 again = true;
                 break;
             }
-            if (attempt > 0 || AnnotationStore::fingerprint(payload.toUtf8()) == r.fingerprint)
+            if (attempt > 0 || m_ws.fingerprint(payload.toUtf8()) == r.fingerprint)
                 break;
             // The event moved (a rotated log read again): found by the payload the source wrote.
             if (!byFingerprint) {
                 byFingerprint.emplace();
                 QSqlQuery all = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
                 while (all.next())
-                    byFingerprint->insert(AnnotationStore::fingerprint(all.value(1).toByteArray()), all.value(0).toLongLong());
+                    byFingerprint->insert(m_ws.fingerprint(all.value(1).toByteArray()), all.value(0).toLongLong());
             }
             const auto moved = byFingerprint->constFind(r.fingerprint);
             if (moved == byFingerprint->constEnd())
@@ -244,16 +251,17 @@ bool RedactionStore::reapply(qint64 roomId)
     }
     // The room's own fields come from the source again at every sync (its title may be its first message): any
     // text in them whose SHA-256 a redaction of the room keeps is redacted again.
-    QHash<qsizetype, QHash<QString, QString>> wanted; // length -> sha256 -> placeholder
+    QHash<qsizetype, QHash<QString, QString>> wanted; // length -> digest -> placeholder
     for (const Saved& r : std::as_const(saved))
-        wanted[r.length].insert(r.sha256, placeholder(r.reason));
+        wanted[r.length].insert(r.digest, placeholder(r.reason));
+    if (digest(QString()).isEmpty())
+        return again; // no secret (a copy handed on): nothing can be recognised
     auto removedIn = [&](const QString& text) {
         QVector<std::pair<QString, QString>> found; // text removed, placeholder
         for (auto l = wanted.cbegin(); l != wanted.cend(); ++l) {
             for (qsizetype i = 0; i + l.key() <= text.size(); ++i) {
                 const QString piece = text.mid(i, l.key());
-                const auto hit = l->constFind(QString::fromLatin1(
-                    QCryptographicHash::hash(piece.toUtf8(), QCryptographicHash::Sha256).toHex()));
+                const auto hit = l->constFind(digest(piece));
                 if (hit != l->constEnd())
                     found.append({ piece, *hit });
             }
@@ -375,7 +383,7 @@ RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatt
 
 Redactions RedactionStore::ledger(qint64 roomId)
 {
-    QString sql = QStringLiteral("SELECT x.id, x.room_id, r.native_id, x.seq, x.path, x.start, x.length, x.sha256, x.reason, "
+    QString sql = QStringLiteral("SELECT x.id, x.room_id, r.native_id, x.seq, x.path, x.start, x.length, x.digest, x.reason, "
                                  "x.author, x.at_ms, x.saved FROM redactions x JOIN rooms r ON r.id = x.room_id "
                                  "WHERE x.present = 1");
     QVariantList binds;
@@ -394,7 +402,7 @@ Redactions RedactionStore::ledger(qint64 roomId)
         r.path = q.value(4).toString();
         r.start = q.value(5).toLongLong();
         r.length = q.value(6).toLongLong();
-        r.sha256 = q.value(7).toString();
+        r.digest = q.value(7).toString();
         r.reason = q.value(8).toString();
         r.author = q.value(9).toString();
         r.atMs = q.value(10).toLongLong();

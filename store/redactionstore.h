@@ -23,7 +23,7 @@ struct Redaction
     QString path; // JSONPath of the string in the event's payload
     qint64 start = 0; // the span in that string, in UTF-16 code units
     qint64 length = 0;
-    QString sha256; // of the text removed, as UTF-8
+    QString digest; // HMAC-SHA-256 of the text removed, under the workspace's secret (RedactionStore::digest)
     QString reason;
     QString author;
     qint64 atMs = 0;
@@ -58,6 +58,9 @@ public:
     explicit RedactionStore(Workspace& workspace);
 
     static QString placeholder(const QString& reason);
+    // The keyed digest of a text removed: HMAC-SHA-256 under the workspace's secret (Workspace::secret). Empty
+    // when the workspace has no secret (a copy handed on): its texts cannot be found again.
+    QString digest(const QString& text);
 
     // Redacts [start, start + length) of the string at `path` in the payload of the event at `index`. Throws
     // StoreError naming what is wrong (no such event, no string there, an empty span, a payload that is not

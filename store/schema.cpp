@@ -207,7 +207,10 @@ CREATE TABLE journal(
 CREATE INDEX journal_room ON journal(room_id, at_ms);
 )SQL",
     // 8: redactions, the ledger of what was removed: who, when, why, where (the event, the JSON path of the string
-    // in its payload, the span in that string) and the SHA-256 of the text removed, never the text. A redaction
+    // in its payload, the span in that string) and a keyed digest of the text removed, never the text: an
+    // HMAC-SHA-256 under a secret of this workspace (secrets), so that a short text (a phone number) cannot be
+    // found again by hashing every candidate, as a plain SHA-256 would let anyone with the ledger do. The digest
+    // is what finds the text again in rows read again from the source; a copy handed on has no secret. A redaction
     // rewrites the rows at once (payload, display text, search text, the call's arguments and result), so that
     // everything reads the placeholder; until it is saved, redaction_undo keeps what each row held before, for
     // undo, and a save deletes those copies under secure_delete, so the text is then gone from the file.
@@ -216,11 +219,11 @@ CREATE TABLE redactions(
   id INTEGER PRIMARY KEY,
   room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
-  fingerprint TEXT,                     -- of the payload as the source wrote it (AnnotationStore::fingerprint)
+  fingerprint TEXT,                     -- of the payload as the source wrote it (Workspace::fingerprint)
   path TEXT NOT NULL,                   -- JSONPath of the string in the payload
   start INTEGER NOT NULL,               -- the span in that string, in UTF-16 code units
   length INTEGER NOT NULL,
-  sha256 TEXT NOT NULL,                 -- of the text removed, as UTF-8
+  digest TEXT NOT NULL,                 -- HMAC-SHA-256 of the text removed (UTF-8), under secrets 'workspace'
   reason TEXT NOT NULL,
   author TEXT NOT NULL,
   at_ms INTEGER NOT NULL,
@@ -234,6 +237,7 @@ CREATE TABLE redaction_undo(
   row_id INTEGER NOT NULL,
   before, after);
 CREATE INDEX redaction_undo_redaction ON redaction_undo(redaction_id, id);
+CREATE TABLE secrets(name TEXT PRIMARY KEY, value BLOB NOT NULL);
 )SQL",
 };
 

@@ -18,6 +18,8 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
+#include <QMessageAuthenticationCode>
+#include <QRandomGenerator>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSqlError>
@@ -141,6 +143,42 @@ QSqlQuery Workspace::exec(const QString& sql, const QVariantList& binds)
     return query;
 }
 
+QByteArray Workspace::secret(bool create)
+{
+    if (!m_secret.isEmpty())
+        return m_secret;
+    QSqlQuery q = exec(QStringLiteral("SELECT value FROM secrets WHERE name = 'workspace'"));
+    if (q.next()) {
+        m_secret = q.value(0).toByteArray();
+        return m_secret;
+    }
+    q.finish();
+    if (!create)
+        return {};
+    QByteArray key(32, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(key.begin(), key.end());
+    // Another connection may have made it meanwhile: the first one stays.
+    exec(QStringLiteral("INSERT OR IGNORE INTO secrets(name, value) VALUES ('workspace', ?)"), { key });
+    return secret(false);
+}
+
+QString Workspace::fingerprintPrefix()
+{
+    const QByteArray key = secret(false);
+    if (key.isEmpty())
+        return {};
+    return QString::fromLatin1(
+               QMessageAuthenticationCode::hash("sightline fingerprint key", key, QCryptographicHash::Sha256).toHex().left(8))
+        + QLatin1Char(':');
+}
+
+QString Workspace::fingerprint(const QByteArray& payload)
+{
+    const QByteArray key = secret(true);
+    return fingerprintPrefix()
+        + QString::fromLatin1(QMessageAuthenticationCode::hash(payload, key, QCryptographicHash::Sha256).toHex().left(32));
+}
+
 void Workspace::saveCopy(const QString& path, QFileDevice::Permissions mode)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -160,6 +198,20 @@ void Workspace::saveCopy(const QString& path, QFileDevice::Permissions mode)
         throw StoreError(path, {}, QStringLiteral("could not write the copy: ") + why);
     }
     q.finish();
+    // The copy goes to someone else: without the secret, its digests and fingerprints cannot be checked against
+    // guesses of what was redacted. Deleted with secure_delete and the file made compact again.
+    {
+        sqlite3* copy = nullptr;
+        const bool opened = sqlite3_open_v2(QFile::encodeName(partial).constData(), &copy, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK;
+        const bool stripped = opened
+            && sqlite3_exec(copy, "PRAGMA secure_delete = ON; DELETE FROM secrets; VACUUM;", nullptr, nullptr, nullptr) == SQLITE_OK;
+        const QString why = copy ? QString::fromUtf8(sqlite3_errmsg(copy)) : QString();
+        sqlite3_close(copy);
+        if (!stripped) {
+            QFile::remove(partial);
+            throw StoreError(path, {}, QStringLiteral("could not finish the copy: ") + why);
+        }
+    }
     QFile::setPermissions(partial, mode);
     for (const QString& side : { QStringLiteral("-wal"), QStringLiteral("-shm") })
         QFile::remove(absolute + side); // a workspace that was there before: its log is not this copy's

@@ -88,6 +88,16 @@ public:
     // The events of every room holding all the words, by room and index, at most `limit`.
     SearchHits searchRooms(const QString& text, int limit, bool includeBlocked);
 
+    // The workspace's secret (256 random bits in `secrets`, made on first use when `create`): the key of the
+    // fingerprints that find an annotated or redacted event again, and of the redactions' digests. Keyed, so that
+    // neither gives away a redacted text to someone hashing candidates; a copy handed on (saveCopy) has none.
+    QByteArray secret(bool create = true);
+    // A keyed fingerprint of an event's payload: "<key id>:<HMAC-SHA-256, 128 bits, hex>". A fingerprint made under
+    // another key (a copy that got a new secret) never equals one made under this one.
+    QString fingerprint(const QByteArray& payload);
+    // The key id fingerprints made under this workspace's secret start with ("<id>:"); empty without a secret.
+    QString fingerprintPrefix();
+
     // Writes a self-contained copy of the workspace as it is committed now (every note, label, review and
     // redaction; no free page, so nothing a redaction removed) to `path` with `mode`. Written beside it first
     // and renamed over it: a copy that fails leaves whatever was at `path`. Throws StoreError naming `path`.
@@ -110,4 +120,5 @@ private:
     QString m_connection;
     QSqlDatabase m_db;
     sqlite3* m_handle = nullptr;
+    QByteArray m_secret; // read once found
 };

@@ -13,6 +13,7 @@
 #include "workspace.h"
 
 #include <QCryptographicHash>
+#include <QMessageAuthenticationCode>
 #include <QFile>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -156,11 +157,17 @@ private slots:
         QCOMPARE(ledger[0].path, QStringLiteral("$.content.body"));
         QCOMPARE(ledger[0].start, 6);
         QCOMPARE(ledger[0].length, 13);
-        QCOMPARE(ledger[0].sha256,
-            QString::fromLatin1(QCryptographicHash::hash("charged twice", QCryptographicHash::Sha256).toHex()));
+        // Keyed by the workspace's secret: a plain SHA-256 of a short text (a phone number) would let anyone with
+        // the ledger find it by hashing every candidate.
+        const QByteArray key = ws->secret(false);
+        QCOMPARE(key.size(), 32);
+        QCOMPARE(ledger[0].digest,
+            QString::fromLatin1(QMessageAuthenticationCode::hash("charged twice", key, QCryptographicHash::Sha256).toHex()));
+        const QString plain = QString::fromLatin1(QCryptographicHash::hash("charged twice", QCryptographicHash::Sha256).toHex());
         const JournalEntries journal = Journal(*ws).entries(room);
         QCOMPARE(journal[0].action, QStringLiteral("redacted"));
-        QVERIFY(journal[0].before.contains(ledger[0].sha256));
+        QVERIFY(journal[0].before.contains(ledger[0].digest));
+        QVERIFY(!journal[0].before.contains(plain));
         QVERIFY(!journal[0].before.contains(QLatin1String("charged")));
 
         // Undone newest first, byte for byte; redone the same.
@@ -388,10 +395,17 @@ private slots:
         QVERIFY(!(mode & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther)));
         QVERIFY(!QFile::exists(copy + QStringLiteral(".partial")));
         QVERIFY(!fileBytes(copy).contains("charged twice"));
+        // Without the secret: its digests cannot be checked against guesses, and the key is nowhere in the file.
+        QVERIFY(!fileBytes(copy).contains(ws->secret(false)));
         Workspace theirs(copy);
+        QVERIFY(theirs.secret(false).isEmpty());
         QCOMPARE(AnnotationStore(theirs).notes().size(), 1);
         QCOMPARE(RedactionStore(theirs).ledger().size(), 1);
         QVERIFY(theirs.event(room, 4)->text.contains(QLatin1String("[redacted: customer's words]")));
+        // Annotations made under another secret are left where they are by an import into the copy.
+        Importer::import(theirs, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        QCOMPARE(AnnotationStore(theirs).notes().first().index, std::optional<qint64>(4));
+        QVERIFY(!AnnotationStore(theirs).notes().first().detached);
         QVERIFY_THROWS_EXCEPTION(StoreError, ws->saveCopy(ws->path()));
         QVERIFY_THROWS_EXCEPTION(StoreError, ws->saveCopy(dir.filePath(QStringLiteral("no/such/folder/x.sightline"))));
     }
