@@ -165,6 +165,8 @@ MainWindow::MainWindow(QWidget* parent)
         if (content
             || !(f.labels.isEmpty() && f.excludeLabels.isEmpty() && f.notes.isEmpty() && f.excludeNotes.isEmpty()
                 && f.states.isEmpty() && f.excludeStates.isEmpty())) {
+            if (content)
+                m_filterPane->clear(); // a redacted participant leaves the panes' values, not kept at 0
             m_eventModel->refresh();
             readAroundTheRoom(m_eventModel->roomId());
         }
@@ -371,6 +373,7 @@ MainWindow::MainWindow(QWidget* parent)
             loadDetails(current);
     });
     connect(m_eventModel, &QAbstractItemModel::modelReset, m_details, &DetailsPane::clear);
+    connect(m_eventModel, &QAbstractItemModel::modelReset, m_notes, [this] { m_notes->showItem(-1); });
     connect(m_filterBar, &FilterBar::filterChanged, this, [this](const EventFilter& filter) {
         m_filterPane->setFilter(filter);
         // An active filter is seen at a glance: in the dock's title, and as the bar's tint (FilterBar).

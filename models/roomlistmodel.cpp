@@ -7,7 +7,10 @@
 #include <QBrush>
 #include <QDateTime>
 #include <QGuiApplication>
+#include <QIcon>
 #include <QLocale>
+#include <QPainter>
+#include <QPixmap>
 #include <QPalette>
 
 RoomListModel::RoomListModel(QObject* parent)
@@ -42,6 +45,31 @@ int RoomListModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
+QIcon RoomListModel::reviewIcon(bool done)
+{
+    static const QIcon icons[2] = { [] {
+        QPixmap pixmap(16, 16);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(QPen(QColor(0xE6, 0x9F, 0x00), 2));
+        p.drawEllipse(QRectF(3, 3, 10, 10));
+        return QIcon(pixmap);
+    }(), [] {
+        QPixmap pixmap(16, 16);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0x00, 0x9E, 0x73));
+        p.drawEllipse(QRectF(2, 2, 12, 12));
+        p.setPen(QPen(Qt::white, 2));
+        p.drawPolyline(QPolygonF({ QPointF(5, 8.5), QPointF(7, 10.5), QPointF(11, 5.5) }));
+        return QIcon(pixmap);
+    }() };
+    return icons[done ? 1 : 0];
+}
+
 QVariant RoomListModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -54,15 +82,23 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         return r.nativeId;
     case ReviewRole:
         return r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review;
+    case Qt::DecorationRole:
+        // The review status where the eye starts, whatever the list's width: a ring in review, a disc done.
+        if (index.column() == RoomColumn && (r.review == ReviewStatus::InReview || r.review == ReviewStatus::Done))
+            return reviewIcon(r.review == ReviewStatus::Done);
+        return {};
     case FilterRole:
         return QStringList { r.nativeId, r.title, r.owner, r.participants }.join(QLatin1Char(' '));
-    case Qt::ToolTipRole:
-        if (index.column() == ReviewColumn && !r.review.isEmpty()) {
-            return tr("%1 by %2, %3").arg(r.review, r.reviewer,
-                QDateTime::fromMSecsSinceEpoch(r.reviewedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")));
-        }
+    case Qt::ToolTipRole: {
+        const QString review = r.review.isEmpty() ? QString()
+                                                  : tr("%1 by %2, %3").arg(r.review, r.reviewer,
+                                                      QDateTime::fromMSecsSinceEpoch(r.reviewedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        if (index.column() == ReviewColumn)
+            return review;
         return QString(tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed()
-            + (r.notes > 0 ? (r.notes == 1 ? tr("\n1 note") : tr("\n%1 notes").arg(r.notes)) : QString()));
+            + (r.notes > 0 ? (r.notes == 1 ? tr("\n1 note") : tr("\n%1 notes").arg(r.notes)) : QString())
+            + (review.isEmpty() ? QString() : tr("\nreview: ") + review));
+    }
     case Qt::TextAlignmentRole:
         return index.column() >= EventsColumn && index.column() <= BlockedColumn
             ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

@@ -40,8 +40,8 @@ QString Journal::describe(const JournalEntry& e)
     what.replace(QLatin1Char('_'), QLatin1Char(' '));
     if (e.action == name(Action::Review))
         return QStringLiteral("review: %1 → %2").arg(e.before.isEmpty() ? QStringLiteral("unreviewed") : e.before, e.after);
-    if (e.action == name(Action::Redacted)) // before: only the hash of what was removed
-        return QStringLiteral("redacted: ") + e.after;
+    if (e.action == name(Action::Redacted)) // before: only the keyed digest of what was removed
+        return QStringLiteral("redacted: %1 (was %2)").arg(e.after, e.before);
     if (e.action == name(Action::NoteAdded) || e.action == name(Action::LabelAdded))
         return what + QStringLiteral(": ") + e.after;
     if (e.action == name(Action::NoteRemoved) || e.action == name(Action::LabelRemoved))

@@ -62,7 +62,7 @@ QVector<Pattern> builtin(const QStringList& names, QString* error)
                         && !m.contains(QLatin1String("  "));
                 } });
         } else if (name == QLatin1String("card")) {
-            out.append({ name, QRegularExpression(QStringLiteral("(?<![\\d-])(?:\\d[ -]?){12,18}\\d(?![\\d-])")),
+            out.append({ name, QRegularExpression(QStringLiteral("(?<![\\w-])(?:\\d[ -]?){12,18}\\d(?![\\w-])")),
                 [](const QString& m) {
                     const QString digits = digitsOf(m);
                     return digits.size() >= 13 && digits.size() <= 19 && luhn(digits);

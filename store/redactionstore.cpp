@@ -373,8 +373,13 @@ RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatt
         const auto tokens = JsonStrings::values(payload).value_or(QVector<JsonStrings::Token> { JsonStrings::plain(payload) });
         for (const JsonStrings::Token& t : tokens) {
             for (const RedactionPatterns::Match& m : RedactionPatterns::find(t.value, patterns)) {
+                const qsizetype from = std::max<qsizetype>(0, m.start - 24);
+                const qsizetype to = std::min<qsizetype>(t.value.size(), m.start + m.length + 24);
+                const QString context = (from > 0 ? QStringLiteral("…") : QString()) + t.value.mid(from, m.start - from)
+                    + QLatin1Char('[') + t.value.mid(m.start, m.length) + QLatin1Char(']')
+                    + t.value.mid(m.start + m.length, to - m.start - m.length) + (to < t.value.size() ? QStringLiteral("…") : QString());
                 out.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(), t.path, m.start,
-                    m.length, t.value.mid(m.start, m.length), m.pattern });
+                    m.length, t.value.mid(m.start, m.length), m.pattern, QString(context).replace(QLatin1Char('\n'), QLatin1Char(' ')) });
             }
         }
     }

@@ -42,6 +42,7 @@ struct RedactionMatch
     qint64 length = 0;
     QString text; // what would go
     QString pattern; // which pattern found it
+    QString context; // the text around it, for a person to judge (…before[text]after…)
 };
 using RedactionMatches = QVector<RedactionMatch>;
 Q_DECLARE_METATYPE(RedactionMatch)

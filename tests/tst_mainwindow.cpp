@@ -62,6 +62,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QTreeWidgetItem>
 #include <QUrl>
 
 using namespace TestSupport;
@@ -175,6 +176,9 @@ private slots:
         QVERIFY(window.summaryText().contains(QLatin1String("paired by name and order")));
         TimelineDelegate* delegate = window.timeline()->timelineDelegate();
         QVERIFY(delegate->pairsGuessedByDesign());
+        // Every block in memory first: a row whose block is still on its way has no call yet.
+        window.eventModel()->fetchRows(0, window.eventModel()->rowCount() - 1);
+        QTRY_VERIFY(!window.eventModel()->isLoading());
         int guessed = 0;
         for (int row = 0; row < window.eventModel()->rowCount(); ++row) {
             const QVariant call = window.eventModel()->index(row, 0).data(EventListModel::CallRole);
@@ -1193,18 +1197,26 @@ private slots:
 
         // Every phone number of the room, previewed, then redacted as one change.
         int previewed = 0;
+        qint64 keptIndex = -1;
         QTimer::singleShot(100, [&] {
             auto* dialog = qobject_cast<BulkRedactDialog*>(QApplication::activeModalWidget());
             if (!dialog)
                 return;
             dialog->setBuiltin(QStringLiteral("phone"), true);
             dialog->setReason(QStringLiteral("phone number"));
-            QSignalSpy found(dialog, &BulkRedactDialog::found);
+            QSignalSpy found(dialog, &BulkRedactDialog::foundMatches);
             dialog->find();
             if (!found.wait(10000))
                 return;
-            previewed = dialog->preview()->topLevelItemCount();
-            if (previewed > 0 && dialog->preview()->topLevelItem(0)->text(4) == QLatin1String("+15557650142"))
+            // One match left out: unticked, it stays as it is.
+            const int listed = dialog->preview()->topLevelItemCount();
+            if (listed < 2 || dialog->preview()->topLevelItem(0)->text(4) != QLatin1String("+15557650142"))
+                return;
+            QTreeWidgetItem* kept = dialog->preview()->topLevelItem(listed - 1);
+            keptIndex = kept->text(1).toLongLong();
+            kept->setCheckState(0, Qt::Unchecked);
+            previewed = listed - 1;
+            if (dialog->redactButton()->text() == QStringLiteral("&Redact %1 Matches").arg(previewed))
                 dialog->redactButton()->click();
         });
         window.editor()->bulkRedactAction()->trigger();
@@ -1213,6 +1225,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QCOMPARE(window.editor()->undoAction()->text(), QStringLiteral("&Undo Redact %1 Matches").arg(previewed));
         QTRY_VERIFY(window.journalDock()->model()->rowCount() == 1 + previewed);
+        {
+            Workspace ws(Importer::cachedWorkspacePath(store));
+            QVERIFY(ws.event(ws.findRooms(QStringLiteral("sup-duplicate-charge")).first(), keptIndex)->participantId
+                == QLatin1String("+15557650142"));
+        }
 
         // Saved: final (the undo history cleared), and gone from the files.
         QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
@@ -1221,12 +1238,13 @@ private slots:
         const QString workspace = Importer::cachedWorkspacePath(store);
         for (const QString& file : QStringList { workspace, workspace + QStringLiteral("-wal") }) {
             QFile f(file);
-            if (f.open(QIODevice::ReadOnly)) {
-                const QByteArray bytes = f.readAll();
-                QVERIFY2(!bytes.contains("charged twice"), qPrintable(file));
-                QVERIFY2(!bytes.contains("+15557650142"), qPrintable(file));
-            }
+            if (f.open(QIODevice::ReadOnly))
+                QVERIFY2(!f.readAll().contains("charged twice"), qPrintable(file));
         }
+        QFile main(workspace);
+        QVERIFY(main.open(QIODevice::ReadOnly));
+        QVERIFY(main.readAll().contains("+15557650142")); // the match left out
+        QCOMPARE(QFileInfo(workspace + QStringLiteral("-wal")).size(), 0); // the log truncated
         // File ▸ Save Workspace As: a copy for a colleague, with the redactions and without the text.
         const QString copy = dir.filePath(QStringLiteral("handed-on.sightline"));
         QSignalSpy said(window.editor(), &Editor::message);

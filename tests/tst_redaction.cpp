@@ -219,6 +219,8 @@ private slots:
         row("not a card: Luhn fails", "card", "4111 1111 1111 1112", "");
         row("not a card: too short", "card", "4111 1111 11", "");
         row("not a card: a timestamp in microseconds", "card", "1772456798817395", "");
+        row("not a card: digits inside an id", "card", "id 1fdab472270940658808ba3c", "");
+        row("not a phone: digits inside an id", "phone", "toolu_015557650142abc", "");
         row("bearer", "secret", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc");
         row("openai key", "secret", "key sk-proj-AbCdEfGhIjKlMnOpQrStUv123", "sk-proj-AbCdEfGhIjKlMnOpQrStUv123");
         row("aws", "secret", "AKIAIOSFODNN7EXAMPLE in the log", "AKIAIOSFODNN7EXAMPLE");

@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSet>
+#include <QSignalBlocker>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -59,7 +60,9 @@ BulkRedactDialog::BulkRedactDialog(StoreClient* client, qint64 roomId, const QSt
     connect(m_thisRoom, &QRadioButton::toggled, this, &BulkRedactDialog::changed);
     whatLayout->addLayout(where);
 
-    m_preview->setHeaderLabels({ tr("Room"), tr("Event"), tr("Where"), tr("Pattern"), tr("Text") });
+    m_preview->setHeaderLabels({ tr("Room"), tr("Event"), tr("Where"), tr("Pattern"), tr("Text"), tr("In context") });
+    m_preview->setToolTip(tr("Untick a match to leave it as it is"));
+    connect(m_preview, &QTreeWidget::itemChanged, this, &BulkRedactDialog::ticked);
     m_preview->setRootIsDecorated(false);
     m_preview->setUniformRowHeights(true);
     m_preview->header()->setStretchLastSection(true);
@@ -150,6 +153,24 @@ void BulkRedactDialog::changed()
                                         : tr("Choose what to look for."));
 }
 
+RedactionMatches BulkRedactDialog::matches() const
+{
+    RedactionMatches out;
+    for (int i = 0; i < m_preview->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = m_preview->topLevelItem(i);
+        if (item->checkState(0) == Qt::Checked)
+            out.append(m_matches.value(item->data(0, Qt::UserRole).toInt()));
+    }
+    return out;
+}
+
+void BulkRedactDialog::ticked()
+{
+    const qsizetype n = matches().size();
+    m_redact->setEnabled(n > 0);
+    m_redact->setText(n == 1 ? tr("&Redact 1 Match") : tr("&Redact %1 Matches").arg(n));
+}
+
 void BulkRedactDialog::find()
 {
     QString error;
@@ -173,9 +194,15 @@ void BulkRedactDialog::find()
         QSet<std::pair<qint64, qint64>> events;
         for (const RedactionMatch& m : std::as_const(m_matches)) {
             events.insert({ m.roomId, m.index });
-            items << new QTreeWidgetItem(QStringList { m.room, QString::number(m.index),
-                m.path.isEmpty() ? tr("(text)") : m.path, m.pattern, m.text });
+            auto* item = new QTreeWidgetItem(QStringList { m.room, QString::number(m.index),
+                m.path.isEmpty() ? tr("(text)") : m.path, m.pattern, m.text, m.context });
+            item->setCheckState(0, Qt::Checked);
+            item->setData(0, Qt::UserRole, int(items.size()));
+            item->setToolTip(2, item->text(2));
+            item->setToolTip(5, m.context);
+            items << item;
         }
+        const QSignalBlocker quiet(m_preview);
         m_preview->addTopLevelItems(items);
         m_preview->resizeColumnToContents(0);
         m_summary->setText(m_matches.isEmpty() ? tr("No match.")
@@ -183,9 +210,8 @@ void BulkRedactDialog::find()
                                                  : tr("%1 matches in %2 events. Redact replaces each with [redacted: reason].")
                                            .arg(m_matches.size())
                                            .arg(events.size()));
-        m_redact->setEnabled(!m_matches.isEmpty());
-        m_redact->setText(m_matches.size() == 1 ? tr("&Redact 1 Match") : tr("&Redact %1 Matches").arg(m_matches.size()));
+        ticked();
         m_find->setEnabled(true);
-        emit found(int(m_matches.size()));
+        emit foundMatches(int(m_matches.size()));
     });
 }

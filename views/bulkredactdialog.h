@@ -27,18 +27,21 @@ public:
     void setEveryRoom(bool every);
     void setReason(const QString& reason);
     void find(); // reads the matches on the store's count connection; found() when they are listed
-    const RedactionMatches& matches() const { return m_matches; }
+    // The matches found and left ticked in the preview: what Redact redacts.
+    RedactionMatches matches() const;
+    const RedactionMatches& found() const { return m_matches; }
     QString reason() const;
     QTreeWidget* preview() const { return m_preview; }
     QPushButton* redactButton() const { return m_redact; }
     QLabel* summary() const { return m_summary; }
 
 signals:
-    void found(int matches);
+    void foundMatches(int matches);
 
 private:
     QVector<RedactionPatterns::Pattern> patterns(QString* error) const;
     void changed(); // the patterns or the scope changed: the matches listed are no longer theirs
+    void ticked(); // the count on the Redact button follows the ticks
 
     StoreClient* m_client;
     qint64 m_roomId;

@@ -156,6 +156,13 @@ void Editor::setAuthor(const QString& name)
     QSettings().setValue(QLatin1String(authorKey), name.trimmed());
 }
 
+int Editor::unsavedCount() const
+{
+    // The steps between the saved state and now, whichever way, and what a session before left.
+    const int clean = m_stack->cleanIndex();
+    return m_leftover + (clean < 0 ? m_stack->index() : std::abs(m_stack->index() - clean));
+}
+
 bool Editor::isModified() const
 {
     return !m_stack->isClean() || m_leftover > 0;
@@ -379,7 +386,10 @@ bool Editor::confirmLeave(const std::function<void()>& proceed)
     if (!isModified())
         return true;
     const auto answer = QMessageBox::warning(m_window, tr("Unsaved Changes"),
-        tr("The workspace has changes that are not saved (notes, labels, marks, review statuses).\nSave them?"),
+        tr("The workspace has %1 that %2 not saved (notes, labels, marks, review statuses, redactions).\nSave "
+           "them? A redaction saved is final.")
+            .arg(unsavedCount() == 1 ? tr("1 change") : tr("%1 changes").arg(unsavedCount()),
+                unsavedCount() == 1 ? tr("is") : tr("are")),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) {
         save(proceed);
@@ -399,7 +409,7 @@ void Editor::askNote(qint64 roomId, std::optional<qint64> index)
     dialog.setWindowTitle(tr("Add Note"));
     dialog.setOption(QInputDialog::UsePlainTextEditForTextInput);
     dialog.setLabelText((index ? tr("A note on event %1:").arg(*index) : tr("A note on the room:"))
-        + tr("  (Ctrl+Enter adds it)"));
+        + tr(" (Ctrl+Enter adds it)"));
     dialog.setOkButtonText(tr("Add Note"));
     auto* accept = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), &dialog);
     connect(accept, &QShortcut::activated, &dialog, &QDialog::accept);

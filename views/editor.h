@@ -42,6 +42,7 @@ public:
     void setAuthor(const QString& name); // kept in the settings
     // Unsaved changes: this session's, or a session's that ended without saving.
     bool isModified() const;
+    int unsavedCount() const; // how many changes Save would keep
     int leftoverChanges() const { return m_leftover; }
 
     // The changes, as the actions make them (the current room and event when not given).

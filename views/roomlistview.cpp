@@ -52,6 +52,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
     m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Interactive);
     m_view->header()->resizeSection(RoomListModel::RoomColumn, m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 26);
+    m_view->header()->resizeSection(RoomListModel::ReviewColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("in review")) + 24);
     m_view->setMinimumWidth(220);
 
     m_show->setObjectName(QStringLiteral("roomShow"));
