@@ -204,7 +204,8 @@ void BulkRedactDialog::find()
         }
         const QSignalBlocker quiet(m_preview);
         m_preview->addTopLevelItems(items);
-        m_preview->resizeColumnToContents(0);
+        for (int column : { 0, 1, 2, 3, 4 })
+            m_preview->resizeColumnToContents(column);
         m_summary->setText(m_matches.isEmpty() ? tr("No match.")
                 : m_matches.size() == 1          ? tr("1 match. Redact replaces it with [redacted: reason].")
                                                  : tr("%1 matches in %2 events. Redact replaces each with [redacted: reason].")
