@@ -256,19 +256,42 @@ EditSteps AnnotationStore::setReview(qint64 roomId, const QString& status, const
     });
 }
 
+namespace {
+// A redaction's journal entry: before, the keyed digest of what went; after, the placeholder and where it is.
+qint64 journalRedaction(Workspace& ws, const Redaction& r, const QString& author)
+{
+    return Journal(ws).record(Journal::Action::Redacted, r.roomId, r.index,
+        QStringLiteral("hmac-sha256:%1 (%2 characters)").arg(r.digest).arg(r.length),
+        QStringLiteral("%1 at %2 [%3, %4)")
+            .arg(RedactionStore::placeholder(r.reason),
+                r.path.isEmpty()                     ? QStringLiteral("the text")
+                    : r.path == QLatin1String("@text") ? QStringLiteral("the message's text")
+                                                       : r.path)
+            .arg(r.start)
+            .arg(r.start + r.length),
+        author);
+}
+} // namespace
+
 EditSteps AnnotationStore::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
     const QString& reason, const QString& author)
 {
     return transaction([&] {
         const Redaction r = RedactionStore(m_ws).redact(roomId, index, path, start, length, reason, author);
-        const qint64 entry = Journal(m_ws).record(Journal::Action::Redacted, roomId, index,
-            QStringLiteral("hmac-sha256:%1 (%2 characters)").arg(r.digest).arg(r.length),
-            QStringLiteral("%1 at %2 [%3, %4)")
-                .arg(RedactionStore::placeholder(r.reason), r.path.isEmpty() ? QStringLiteral("the text") : r.path)
-                .arg(r.start)
-                .arg(r.start + r.length),
-            author);
-        return EditSteps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, entry, true } };
+        return EditSteps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, journalRedaction(m_ws, r, author), true } };
+    });
+}
+
+EditSteps AnnotationStore::redactMessage(
+    qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason, const QString& author)
+{
+    return transaction([&] {
+        EditSteps steps;
+        for (const Redaction& r : RedactionStore(m_ws).redactMessage(roomId, index, start, length, reason, author)) {
+            steps.append({ EditStep::Redactions, r.id, true });
+            steps.append({ EditStep::Journal, journalRedaction(m_ws, r, author), true });
+        }
+        return steps;
     });
 }
 

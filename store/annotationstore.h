@@ -37,6 +37,9 @@ public:
     EditSteps redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
         const QString& reason, const QString& author);
 
+    // Redacts a span of an assembled message's text (RedactionStore::redactMessage), a journal entry for each row.
+    EditSteps redactMessage(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
+        const QString& author);
     // Redacts every match bulk redaction found (RedactionStore::find), each a redaction with its journal entry, in
     // one transaction. Later spans of a string go first, so that the earlier ones stay where they were found.
     EditSteps redactMatches(const QVector<RedactionMatch>& matches, const QString& reason, const QString& author);

@@ -70,7 +70,7 @@ void RedactionStore::write(
 }
 
 Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
-    const QString& reason, const QString& author)
+    const QString& reason, const QString& author, bool part)
 {
     const QString why = reason.simplified();
     if (why.isEmpty())
@@ -125,13 +125,16 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
         { roomId, index });
     const QString print = first.next() ? first.value(0).toString() : m_ws.fingerprint(payload.toUtf8());
     first.finish();
-    QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, digest, "
-                                           "reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, start, length, r.digest, why, author, r.atMs });
+    QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, part, start, length, "
+                                           "digest, reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, part ? 1 : 0, start, length, r.digest, why,
+            author, r.atMs });
     r.id = q.lastInsertId().toLongLong();
     q.finish();
 
-    rewrite(r.id, roomId, index, eventId, messageId, payload, *token, start, length, shown);
+    // A part of an assembled message: the message's text is cut at its own span (redactMessage), not wherever
+    // this part's few characters happen to occur in it.
+    rewrite(r.id, roomId, index, eventId, part ? QString() : messageId, payload, *token, start, length, shown);
     return r;
 }
 
@@ -188,13 +191,116 @@ void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qi
         { QStringLiteral("rooms.native_json"), QStringLiteral("rooms.details_json") }, true);
 }
 
+Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
+    const QString& author)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT e.id, e.text, s.body FROM events e LEFT JOIN search_text s ON s.event_id = "
+                                           "e.id WHERE e.room_id = ? AND e.seq = ?"),
+        { roomId, index });
+    if (!q.next())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
+    const qint64 eventId = q.value(0).toLongLong();
+    const QString text = q.value(1).toString();
+    const QVariant body = q.value(2);
+    q.finish();
+    Redaction r;
+    r.roomId = roomId;
+    r.index = index;
+    r.path = QStringLiteral("@text");
+    r.start = start;
+    r.length = length;
+    r.reason = reason.simplified();
+    r.author = author;
+    r.atMs = QDateTime::currentMSecsSinceEpoch();
+    const QString removed = text.mid(start, length);
+    m_ws.secret(true);
+    r.digest = digest(removed);
+    QSqlQuery insert = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, digest, "
+                                                "reason, author, at_ms) VALUES (?, ?, NULL, '@text', ?, ?, ?, ?, ?, ?)"),
+        { roomId, index, start, length, r.digest, r.reason, author, r.atMs });
+    r.id = insert.lastInsertId().toLongLong();
+    insert.finish();
+    const QString shown = placeholder(r.reason);
+    write(r.id, QStringLiteral("events.text"), eventId, text, QString(text.left(start) + shown + text.mid(start + length)));
+    if (!body.isNull()) {
+        const QString before = body.toString();
+        // The search text is the display text when it is a message's: cut at the same place, else where it holds it.
+        const QString after = before == text ? text.left(start) + shown + text.mid(start + length)
+                                             : QString(before).replace(removed, shown);
+        if (after != before)
+            write(r.id, QStringLiteral("search_text.body"), eventId, before, after);
+    }
+    return r;
+}
+
+Redactions RedactionStore::redactMessage(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
+    const QString& author)
+{
+    if (reason.simplified().isEmpty())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
+    QSqlQuery item = m_ws.exec(QStringLiteral("SELECT text, message_id, kind FROM events WHERE room_id = ? AND seq = ?"),
+        { roomId, index });
+    if (!item.next())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
+    const QString text = item.value(0).toString();
+    const QString messageId = item.value(1).toString();
+    const QString kind = item.value(2).toString();
+    item.finish();
+    if (messageId.isEmpty())
+        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index), QStringLiteral("it is not an assembled message"));
+    if (start < 0 || length <= 0 || start + length > text.size()) {
+        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+            QStringLiteral("characters %1 to %2 are not in its text of %3").arg(start).arg(start + length).arg(text.size()));
+    }
+    if (start > 0 && text[start].isLowSurrogate()) {
+        --start;
+        ++length;
+    }
+    if (start + length < text.size() && text[start + length].isLowSurrogate())
+        ++length;
+    // Its parts, in order: the deltas folded into it, each a string in its own payload.
+    QSqlQuery parts = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND message_id = ? AND kind = ? "
+                                               "AND seq != ? AND typeof(payload) = 'text' ORDER BY seq"),
+        { roomId, messageId, kind, index });
+    struct Part
+    {
+        qint64 seq;
+        qsizetype from;
+        qsizetype size;
+    };
+    QVector<Part> found;
+    QString joined;
+    while (parts.next()) {
+        const auto delta = JsonStrings::valueAt(parts.value(1).toString(), QStringLiteral("$.delta"));
+        if (!delta)
+            continue;
+        found.append({ parts.value(0).toLongLong(), joined.size(), delta->value.size() });
+        joined += delta->value;
+    }
+    parts.finish();
+    if (joined != text) {
+        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+            QStringLiteral("its text is not the sum of its parts: redact it in the rows that hold it (the raw rows, R)"));
+    }
+    Redactions out;
+    // Later parts first: each part's span is where the source wrote it.
+    for (auto it = found.crbegin(); it != found.crend(); ++it) {
+        const qsizetype a = std::max<qsizetype>(start, it->from);
+        const qsizetype b = std::min<qsizetype>(start + length, it->from + it->size);
+        if (a < b)
+            out.append(redact(roomId, it->seq, QStringLiteral("$.delta"), a - it->from, b - a, reason, author, true));
+    }
+    out.append(redactText(roomId, index, start, length, reason, author));
+    return out;
+}
+
 bool RedactionStore::reapply(qint64 roomId)
 {
     bool again = false;
-    // The redactions saved for the room, in the order they were made (each span is where the ones before it left
-    // the string).
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, seq, fingerprint, path, start, length, digest, reason FROM redactions "
-                                           "WHERE room_id = ? AND saved = 1 AND present = 1 ORDER BY id"),
+    // The redactions of the room, saved or not (one not saved yet must hold while it is undoable too), in the
+    // order they were made (each span is where the ones before it left the string).
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, seq, fingerprint, path, start, length, digest, reason, part FROM "
+                                           "redactions WHERE room_id = ? AND present = 1 ORDER BY id"),
         { roomId });
     struct Saved
     {
@@ -202,17 +308,41 @@ bool RedactionStore::reapply(qint64 roomId)
         QString fingerprint, path;
         qint64 start, length;
         QString digest, reason;
+        bool part;
     };
     QVector<Saved> saved;
     while (q.next()) {
         saved.append({ q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString(),
-            q.value(4).toLongLong(), q.value(5).toLongLong(), q.value(6).toString(), q.value(7).toString() });
+            q.value(4).toLongLong(), q.value(5).toLongLong(), q.value(6).toString(), q.value(7).toString(),
+            q.value(8).toBool() });
     }
     q.finish();
     if (saved.isEmpty())
         return false;
     std::optional<QHash<QString, qint64>> byFingerprint; // made once, when an event moved
     for (Saved& r : saved) {
+        if (r.path == QLatin1String("@text")) {
+            // An assembled message's text, which a sync may write again from its parts.
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT e.id, e.text, s.body FROM events e LEFT JOIN search_text s ON "
+                                                     "s.event_id = e.id WHERE e.room_id = ? AND e.seq = ?"),
+                { roomId, r.seq });
+            if (!row.next())
+                continue;
+            const qint64 eventId = row.value(0).toLongLong();
+            const QString text = row.value(1).toString();
+            const QString body = row.value(2).toString();
+            row.finish();
+            if (text.mid(r.start).startsWith(placeholder(r.reason)) || r.start + r.length > text.size()
+                || r.digest.isEmpty() || digest(text.mid(r.start, r.length)) != r.digest)
+                continue;
+            const QString removed = text.mid(r.start, r.length);
+            const QString cut = text.left(r.start) + placeholder(r.reason) + text.mid(r.start + r.length);
+            m_ws.exec(updateOf(QStringLiteral("events.text")), { cut, eventId });
+            m_ws.exec(updateOf(QStringLiteral("search_text.body")),
+                { body == text ? cut : QString(body).replace(removed, placeholder(r.reason)), eventId });
+            again = true;
+            continue;
+        }
         for (int attempt = 0; attempt < 2; ++attempt) {
             QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, payload, message_id FROM events WHERE room_id = ? AND seq = ? "
                                                      "AND typeof(payload) = 'text'"),
@@ -229,7 +359,8 @@ bool RedactionStore::reapply(qint64 roomId)
                 break; // still redacted
             if (fits && !r.digest.isEmpty() && digest(token->value.mid(r.start, r.length)) == r.digest) {
                 // Read again from the source: redacted again before anyone reads it.
-                rewrite(0, roomId, r.seq, eventId, messageId, payload, *token, r.start, r.length, placeholder(r.reason));
+                rewrite(0, roomId, r.seq, eventId, r.part ? QString() : messageId, payload, *token, r.start, r.length,
+                    placeholder(r.reason));
                 again = true;
                 break;
             }

@@ -67,7 +67,12 @@ public:
     // StoreError naming what is wrong (no such event, no string there, an empty span, a payload that is not
     // JSON) and changes nothing then.
     Redaction redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
-        const QString& reason, const QString& author);
+        const QString& reason, const QString& author, bool part = false);
+    // Redacts [start, start + length) of an assembled message's text (AG-UI: the item at `index` shows what its
+    // deltas make together): each delta's part of the span in its own payload, and the span of the text the
+    // item shows. Throws StoreError when the row is no assembled message, or its text is not its deltas'.
+    Redactions redactMessage(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
+        const QString& author);
     // Undoes (`redo` false) or redoes a redaction not saved yet.
     void apply(qint64 redactionId, bool redo);
     // Inside the save's transaction: the undo copies of every redaction go; true when a redaction was saved
@@ -92,6 +97,9 @@ public:
     Redactions ledger(qint64 roomId = 0);
 
 private:
+    // The row of a redaction of a row's display text (path '@text'): its text and search text cut at the span.
+    Redaction redactText(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
+        const QString& author);
     // Sets `target` (table.column) of row `rowId` to `after`, keeping `before` for undo.
     void write(qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after);
     static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)

@@ -220,7 +220,9 @@ CREATE TABLE redactions(
   room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
   fingerprint TEXT,                     -- of the payload as the source wrote it (Workspace::fingerprint)
-  path TEXT NOT NULL,                   -- JSONPath of the string in the payload
+  path TEXT NOT NULL,                   -- JSONPath of the string in the payload; '' the payload as text;
+                                        -- '@text' the row's display text (an assembled message's)
+  part INTEGER NOT NULL DEFAULT 0,      -- 1: a part of an assembled message's text (a delta): its own row only
   start INTEGER NOT NULL,               -- the span in that string, in UTF-16 code units
   length INTEGER NOT NULL,
   digest TEXT NOT NULL,                 -- HMAC-SHA-256 of the text removed (UTF-8), under secrets 'workspace'

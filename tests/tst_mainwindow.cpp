@@ -1163,6 +1163,18 @@ private slots:
         const QModelIndex message = window.eventModel()->index(row, 0);
         window.timeline()->setCurrentIndex(message);
         QTRY_COMPARE(window.detailsPane()->details().record.index, 4);
+        // The Text tab: the message as the timeline shows it, its selection mapped to the string it came from.
+        QPlainTextEdit* shown = window.detailsPane()->text();
+        window.detailsPane()->tabs()->setCurrentWidget(shown);
+        QTextCursor inText = shown->textCursor();
+        inText.setPosition(6);
+        inText.setPosition(19, QTextCursor::KeepAnchor);
+        shown->setTextCursor(inText);
+        const DetailsPane::RedactionTarget fromText = window.detailsPane()->selectedText();
+        QVERIFY2(fromText.error.isEmpty(), qPrintable(fromText.error));
+        QCOMPARE(fromText.path, QStringLiteral("$.content.body"));
+        QCOMPARE(fromText.start, 6);
+        QCOMPARE(fromText.text, QStringLiteral("charged twice"));
         QPlainTextEdit* raw = window.detailsPane()->raw();
         window.detailsPane()->tabs()->setCurrentWidget(raw);
         const qsizetype at = raw->toPlainText().indexOf(QLatin1String("charged twice"));

@@ -412,6 +412,72 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(StoreError, ws->saveCopy(dir.filePath(QStringLiteral("no/such/folder/x.sightline"))));
     }
 
+    // An AG-UI message is assembled from deltas that cut words anywhere: a span of its text is redacted in every
+    // delta that holds a part of it, and in the text the timeline shows, cut at that span alone.
+    void anAssembledMessageIsRedactedInItsParts()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("agui.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("agui")));
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, text, message_id FROM events WHERE type = 'TEXT_MESSAGE_START' "
+                                             "AND text LIKE 'Let me read the test file%'"));
+        QVERIFY(q.next());
+        const qint64 room = q.value(0).toLongLong(), index = q.value(1).toLongLong();
+        const QString text = q.value(2).toString(), message = q.value(3).toString();
+        q.finish();
+        const qsizetype at = text.indexOf(QLatin1String("test file"));
+        AnnotationStore store(ws);
+        const EditSteps steps = store.redactMessage(room, index, at, 9, QStringLiteral("file name"), QStringLiteral("ana"));
+        QVERIFY(steps.size() >= 2 * 3); // three deltas hold parts of it, and the message's text
+        QCOMPARE(ws.event(room, index)->text, QString(text).replace(at, 9, QStringLiteral("[redacted: file name]")));
+        QString joined;
+        QSqlQuery parts = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND message_id = ? AND seq != ? ORDER BY seq"),
+            { room, message, index });
+        while (parts.next()) {
+            const auto delta = JsonStrings::valueAt(parts.value(0).toString(), QStringLiteral("$.delta"));
+            if (!delta)
+                continue; // its end
+            joined += delta->value;
+            QVERIFY(!QJsonDocument::fromJson(parts.value(0).toString().toUtf8()).isNull());
+        }
+        parts.finish();
+        QVERIFY2(!joined.contains(QLatin1String("test file")) && !joined.contains(QLatin1String("st fi")), qPrintable(joined.left(120)));
+        QVERIFY(joined.startsWith(QLatin1String("Let me read the [redacted: file name]")));
+        // A sync writes the message's text again from its source: redacted again at once; undo gives every part
+        // and the text back; saved, a sync keeps it redacted.
+        Importer::import(ws, dataFile(QStringLiteral("agui")));
+        QVERIFY(ws.event(room, index)->text.contains(QLatin1String("[redacted: file name]")));
+        store.apply(steps, false);
+        QCOMPARE(ws.event(room, index)->text, text);
+        store.apply(steps, true);
+        store.save();
+        Importer::import(ws, dataFile(QStringLiteral("agui")));
+        QCOMPARE(ws.event(room, index)->text, QString(text).replace(at, 9, QStringLiteral("[redacted: file name]")));
+        QSqlQuery leak = ws.exec(QStringLiteral("SELECT count(*) FROM events e JOIN search_text s ON s.event_id = e.id WHERE "
+                                                "e.room_id = ? AND (e.text LIKE '%test file%' OR s.body LIKE '%test file%')"), { room });
+        leak.next();
+        QCOMPARE(leak.value(0).toInt(), 0);
+        leak.finish();
+    }
+
+    void assembledMessageMistakes()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("agui.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("agui")));
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, text FROM events WHERE type = 'TEXT_MESSAGE_START' "
+                                             "AND text LIKE 'Let me read the test file%'"));
+        QVERIFY(q.next());
+        const qint64 room = q.value(0).toLongLong(), index = q.value(1).toLongLong();
+        const QString text = q.value(2).toString();
+        q.finish();
+        AnnotationStore store(ws);
+        // Not a message, and a span out of it: said, nothing changed.
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.redactMessage(room, 0, 0, 1, QStringLiteral("r"), QStringLiteral("a")));
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.redactMessage(room, index, 0, 100000, QStringLiteral("r"), QStringLiteral("a")));
+        QCOMPARE(ws.event(room, index)->text, text);
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;

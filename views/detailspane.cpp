@@ -53,6 +53,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     , m_tree(new QTreeView(this))
     , m_model(new JsonTreeModel(this))
     , m_raw(new QPlainTextEdit(this))
+    , m_text(new QPlainTextEdit(this))
 {
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::RichText);
@@ -93,6 +94,22 @@ DetailsPane::DetailsPane(QWidget* parent)
 
     m_tabs->addTab(m_tree, tr("Payload"));
     m_tabs->addTab(m_raw, tr("Raw"));
+    // The text as the timeline shows it: the easiest place to select what to redact.
+    m_tabs->addTab(m_text, tr("Text"));
+    m_text->setReadOnly(true);
+    m_text->installEventFilter(this);
+    m_text->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_text, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QMenu* menu = m_text->createStandardContextMenu();
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->setToolTipsVisible(true);
+        const RedactionTarget target = selectedText();
+        menu->addSeparator();
+        QAction* redact = menu->addAction(tr("Redact Selection…"), this, [this, target] { emit redactRequested(target); });
+        redact->setEnabled(target.error.isEmpty());
+        redact->setToolTip(target.error);
+        menu->popup(m_text->viewport()->mapToGlobal(at));
+    });
 
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
@@ -128,6 +145,7 @@ void DetailsPane::clear()
     m_header->setText(tr("<i>Select an event to see it in full.</i>"));
     m_model->clear();
     m_raw->clear();
+    m_text->clear();
     for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent })
         b->hide();
 }
@@ -214,6 +232,8 @@ void DetailsPane::setDetails(const EventDetails& details)
     m_tabs->setTabEnabled(0, json);
     m_tabs->setCurrentIndex(json ? 0 : 1); // a CraftBot record is markdown: its raw text is what there is
     m_raw->setPlainText(raw);
+    m_text->setPlainText(e.text);
+    m_tabs->setTabEnabled(2, !e.text.isEmpty());
 }
 
 QString DetailsPane::valueText(const QModelIndex& index) const
@@ -270,7 +290,7 @@ void DetailsPane::showMenu(const QPoint& at)
 bool DetailsPane::eventFilter(QObject* watched, QEvent* event)
 {
     // The read-only text still claims Undo and Redo for itself, with nothing to undo: they are the window's.
-    if (watched == m_raw && event->type() == QEvent::ShortcutOverride) {
+    if ((watched == m_raw || watched == m_text) && event->type() == QEvent::ShortcutOverride) {
         auto* key = static_cast<QKeyEvent*>(event);
         if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
             event->ignore();
@@ -283,10 +303,12 @@ bool DetailsPane::eventFilter(QObject* watched, QEvent* event)
 DetailsPane::RedactionTarget DetailsPane::selectedText() const
 {
     RedactionTarget t;
+    if (m_tabs->currentWidget() == m_text && m_text->textCursor().hasSelection())
+        return selectedInText();
     const QTextCursor cursor = m_raw->textCursor();
     if (!cursor.hasSelection() || m_tabs->currentWidget() != m_raw) {
-        t.error = tr("Select the text to redact in the Raw tab of the details (inside one string value), or "
-                     "right-click a value in the Payload tree.");
+        t.error = tr("Select the text to redact in the Text or Raw tab of the details, or right-click a value in the "
+                     "Payload tree.");
         return t;
     }
     const qsizetype from = cursor.selectionStart(), to = cursor.selectionEnd();
@@ -314,6 +336,38 @@ DetailsPane::RedactionTarget DetailsPane::selectedText() const
         return t;
     }
     t.error = tr("The selection is not inside one string value of a payload: select text between its quotes.");
+    return t;
+}
+
+DetailsPane::RedactionTarget DetailsPane::selectedInText() const
+{
+    RedactionTarget t;
+    const QTextCursor cursor = m_text->textCursor();
+    const EventRecord& e = m_details.record;
+    t.index = e.index;
+    t.start = cursor.selectionStart();
+    t.length = cursor.selectionEnd() - cursor.selectionStart();
+    t.text = e.text.mid(t.start, t.length);
+    // An assembled message (AG-UI): its text is its parts', each redacted in its own row.
+    if (!e.messageId.isEmpty() && !(e.flags & EventFlags::Folded) && e.kind != QLatin1String("tool_call")) {
+        t.path = QStringLiteral("@message");
+        return t;
+    }
+    // Else the text is a string of the payload, or a part of a payload that is text (a CraftBot record).
+    const QString payload = QString::fromUtf8(m_details.payload);
+    if (const auto strings = JsonStrings::values(payload)) {
+        for (const JsonStrings::Token& token : *strings) {
+            if (token.value == e.text) {
+                t.path = token.path;
+                return t;
+            }
+        }
+    } else if (payload.count(e.text) == 1) {
+        t.start += payload.indexOf(e.text);
+        return t;
+    }
+    t = RedactionTarget();
+    t.error = tr("This text is made from several places of the event: select it in the Raw tab.");
     return t;
 }
 

@@ -28,6 +28,7 @@ public:
     QTreeView* tree() const { return m_tree; }
     JsonTreeModel* model() const { return m_model; }
     QPlainTextEdit* raw() const { return m_raw; }
+    QPlainTextEdit* text() const { return m_text; } // the text the timeline shows (an assembled message whole)
     QTabWidget* tabs() const { return m_tabs; }
     QToolButton* linkButton(const QString& which) const; // "start", "end", "result" or "parent"
 
@@ -37,8 +38,9 @@ public:
     bool saveValue(const QModelIndex& index, const QString& file, QString* error) const;
 
     // What a redaction of the selection would remove: the event (its index), the JSON path of the string in its
-    // payload, the span in that string and the text. The selection is text in the Raw tab inside one string
-    // value, or (`index` given) a string value of the Payload tree, whole.
+    // payload, the span in that string and the text. The selection is text in the Text tab (the path is then
+    // "@message" for an assembled message, redacted in its parts), in the Raw tab inside one string value, or
+    // (`index` given) a string value of the Payload tree, whole.
     struct RedactionTarget
     {
         qint64 index = -1;
@@ -50,6 +52,7 @@ public:
     };
     RedactionTarget selectedText() const;
     RedactionTarget treeValue(const QModelIndex& index) const;
+    RedactionTarget selectedInText() const;
 
 signals:
     void goToIndex(qint64 index); // "go to linked event"
@@ -80,4 +83,5 @@ private:
     QTreeView* m_tree;
     JsonTreeModel* m_model;
     QPlainTextEdit* m_raw;
+    QPlainTextEdit* m_text;
 };

@@ -223,7 +223,12 @@ void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 sta
         return;
     ++m_redactions;
     push(tr("Redact Event %1").arg(index),
-        [=](AnnotationStore& store) { return store.redact(roomId, index, path, start, length, why, who); }, true);
+        [=](AnnotationStore& store) {
+            // "@message": an assembled message's text, redacted in each of its parts.
+            return path == QLatin1String("@message") ? store.redactMessage(roomId, index, start, length, why, who)
+                                                     : store.redact(roomId, index, path, start, length, why, who);
+        },
+        true);
 }
 
 void Editor::setMarked(qint64 roomId, qint64 index, bool marked)
