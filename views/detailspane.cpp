@@ -75,6 +75,8 @@ DetailsPane::DetailsPane(QWidget* parent)
     });
 
     m_raw->setReadOnly(true);
+    // Selectable from the keyboard too (a read-only text takes the mouse only): what to redact is chosen there.
+    m_raw->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_raw->installEventFilter(this);
     // Text selected inside a string value can be redacted from here too (Ctrl+Shift+R in the Edit menu).
     m_raw->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -97,6 +99,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     // The text as the timeline shows it: the easiest place to select what to redact.
     m_tabs->addTab(m_text, tr("Text"));
     m_text->setReadOnly(true);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_text->installEventFilter(this);
     m_text->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_text, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {

@@ -209,7 +209,7 @@ void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 sta
         const QString shown = text.size() > 200 ? text.left(200) + QStringLiteral("…") : text;
         why = QInputDialog::getItem(m_window, tr("Redact"),
             tr("Replace this text of event %1 with a placeholder that gives the reason:\n\n“%2”\n\nOnce the workspace "
-               "is saved, the text is gone from it for good (the journal keeps only its SHA-256).\n\nReason:")
+               "is saved, the text is gone from it for good (the journal keeps only a keyed digest of it).\n\nReason:")
                 .arg(index)
                 .arg(shown),
             { tr("personal data"), tr("payment data"), tr("secret or credential"), tr("customer's request") }, 0, true,
