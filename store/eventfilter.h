@@ -36,7 +36,7 @@ struct EventFilter
     QStringList pairings, excludePairings;
     QVector<DurationRange> durations, excludeDurations;
     // What reviewers added (AnnotationStore), matched at the row (a card: any of its rows): a label's name, a
-    // word in a note (ASCII letters in either case), and a state: marked, noted, labelled.
+    // word in a note (ASCII letters in either case), and a state: marked, noted, labelled, redacted.
     QStringList labels, excludeLabels;
     QStringList notes, excludeNotes;
     QStringList states, excludeStates;

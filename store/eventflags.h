@@ -16,6 +16,7 @@ enum : int {
     Folded = 1 << 11, // shown inside another row's item in the timeline: a call's end, arguments or result, a
                       // message's deltas and end (the raw view still shows it)
     OutOfRange = 1 << 12, // a number the source wrote (a time, a duration) is out of any range: left out
+    Redacted = 1 << 13, // a reviewer redacted part of it (RedactionStore): it reads [redacted: reason] there
     // 1 << 7 was SearchIndexed (schema 1-4): the contentless index took a row once, for good. Set in older
     // workspaces, read by nothing.
 };

@@ -98,12 +98,22 @@ QString EventQuery::annotated(const QString& t, const QString& field, const QStr
         else if (state == QLatin1String("labelled"))
             kinds << QStringLiteral("'label'");
     }
-    if (kinds.isEmpty())
+    // redacted: a flag of the row itself (RedactionStore), no annotation.
+    QStringList either;
+    if (values.contains(QLatin1String("redacted")))
+        either << QStringLiteral("(%1.flags & %2) != 0").arg(t).arg(int(EventFlags::Redacted));
+    if (!kinds.isEmpty()) {
+        QString condition = QStringLiteral("a.kind IN (");
+        condition += kinds.join(QLatin1Char(','));
+        condition += QLatin1Char(')');
+        either << exists(condition);
+    }
+    if (either.isEmpty())
         return QStringLiteral("0");
-    QString condition = QStringLiteral("a.kind IN (");
-    condition += kinds.join(QLatin1Char(','));
-    condition += QLatin1Char(')');
-    return exists(condition);
+    QString any = QStringLiteral("(");
+    any += either.join(QStringLiteral(" OR "));
+    any += QLatin1Char(')');
+    return any;
 }
 
 QString EventQuery::ftsMatch(const QStringList& words, bool any)

@@ -165,7 +165,7 @@ QStringList FilterQuery::valuesOf(const QString& field)
     if (f == QLatin1String("pairing"))
         return pairingValues;
     if (f == QLatin1String("is"))
-        return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled") };
+        return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled"), QStringLiteral("redacted") };
     return {};
 }
 

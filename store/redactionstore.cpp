@@ -1,6 +1,7 @@
 #include "redactionstore.h"
 
 #include "annotationstore.h"
+#include "eventflags.h"
 #include "jsonstrings.h"
 #include "storeerror.h"
 #include "workspace.h"
@@ -39,6 +40,7 @@ QString RedactionStore::updateOf(const QString& target)
     static const QHash<QString, QString> updates {
         { QStringLiteral("events.payload"), QStringLiteral("UPDATE events SET payload = ? WHERE id = ?") },
         { QStringLiteral("events.text"), QStringLiteral("UPDATE events SET text = ? WHERE id = ?") },
+        { QStringLiteral("events.flags"), QStringLiteral("UPDATE events SET flags = ? WHERE id = ?") },
         { QStringLiteral("events.participant_id"), QStringLiteral("UPDATE events SET participant_id = ? WHERE id = ?") },
         { QStringLiteral("rooms.participants"), QStringLiteral("UPDATE rooms SET participants = ? WHERE id = ?") },
         { QStringLiteral("rooms.native_json"), QStringLiteral("UPDATE rooms SET native_json = ? WHERE id = ?") },
@@ -57,6 +59,17 @@ QString RedactionStore::updateOf(const QString& target)
     if (sql.isEmpty())
         throw StoreError({}, {}, QStringLiteral("no redaction target %1").arg(target));
     return sql;
+}
+
+void RedactionStore::markRedacted(qint64 redactionId, qint64 eventId)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT flags FROM events WHERE id = ?"), { eventId });
+    if (!q.next())
+        return;
+    const qint64 flags = q.value(0).toLongLong();
+    q.finish();
+    if (!(flags & EventFlags::Redacted))
+        write(redactionId, QStringLiteral("events.flags"), eventId, flags, flags | EventFlags::Redacted);
 }
 
 void RedactionStore::write(
@@ -143,6 +156,7 @@ void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qi
 {
     const QString removed = token.value.mid(start, length);
     write(redactionId, QStringLiteral("events.payload"), eventId, payload, JsonStrings::cut(payload, token, start, length, shown));
+    markRedacted(redactionId, eventId);
     // The text derived from it, wherever it was copied: every occurrence in the rows of this event.
     auto replaceIn = [&](const QString& select, const QVariantList& binds, const QStringList& targets, bool json) {
         QSqlQuery rows = m_ws.exec(select, binds);
@@ -222,6 +236,7 @@ Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, 
     insert.finish();
     const QString shown = placeholder(r.reason);
     write(r.id, QStringLiteral("events.text"), eventId, text, QString(text.left(start) + shown + text.mid(start + length)));
+    markRedacted(r.id, eventId);
     if (!body.isNull()) {
         const QString before = body.toString();
         // The search text is the display text when it is a message's: cut at the same place, else where it holds it.
@@ -338,6 +353,7 @@ bool RedactionStore::reapply(qint64 roomId)
             const QString removed = text.mid(r.start, r.length);
             const QString cut = text.left(r.start) + placeholder(r.reason) + text.mid(r.start + r.length);
             m_ws.exec(updateOf(QStringLiteral("events.text")), { cut, eventId });
+            markRedacted(0, eventId);
             m_ws.exec(updateOf(QStringLiteral("search_text.body")),
                 { body == text ? cut : QString(body).replace(removed, placeholder(r.reason)), eventId });
             again = true;

@@ -577,6 +577,13 @@ private slots:
         r = run({ QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
         QVERIFY(!r.out.contains(QLatin1String("A-10533")));
         QVERIFY(r.out.contains(QLatin1String("[redacted: order number]")));
+        int flagged = 0;
+        for (const QJsonObject& e : r.lines())
+            flagged += e.value(QLatin1String("redacted")).toBool();
+        QVERIFY(flagged > 0);
+        r = run({ QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--query"),
+            QStringLiteral("is:redacted"), QStringLiteral("--count") });
+        QCOMPARE(r.out.trimmed().toInt(), flagged);
         r = run({ QStringLiteral("tools"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
         QVERIFY(!r.out.contains(QLatin1String("A-10533")));
         r = run({ QStringLiteral("journal"), store, QStringLiteral("--json") });

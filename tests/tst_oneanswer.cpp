@@ -4,6 +4,8 @@
 // and every answer compared with a reference the test computes from the rows themselves.
 
 #include "annotationstore.h"
+#include "eventflags.h"
+#include "jsonstrings.h"
 #include "cli.h"
 #include "eventlistmodel.h"
 #include "eventquery.h"
@@ -154,6 +156,8 @@ public:
                 mine << QStringLiteral("noted");
             if (m_room.labels.contains(r.index))
                 mine << QStringLiteral("labelled");
+            if (r.flags & EventFlags::Redacted)
+                mine << QStringLiteral("redacted");
         }
         auto has = [&](const QString& value) {
             if (field != QLatin1String("note"))
@@ -303,7 +307,8 @@ class TestOneAnswer : public QObject
              << QStringLiteral("-label:bug kind:tool_call") << QStringLiteral("note:refund") << QStringLiteral("-note:refund")
              << QStringLiteral("note:refund note:nothing-like-it") << QStringLiteral("is:marked")
              << QStringLiteral("-is:marked") << QStringLiteral("is:noted is:labelled")
-             << QStringLiteral("is:marked label:pii blocked:include") << QStringLiteral("-is:labelled outcome:failed");
+             << QStringLiteral("is:marked label:pii blocked:include") << QStringLiteral("-is:labelled outcome:failed")
+             << QStringLiteral("is:redacted") << QStringLiteral("-is:redacted kind:message") << QStringLiteral("is:redacted is:marked");
         // Words: two of a message's, and one of a call's arguments (a card found by its start or its end).
         QStringList words;
         for (const EventRecord& r : room.rows) {
@@ -439,6 +444,24 @@ private slots:
                         store.addNote(room.id, i, QStringLiteral("Check the REFUND %1").arg(i), QStringLiteral("test"));
                     if (i % 3 == 0)
                         store.setMarked(room.id, i, true, QStringLiteral("test"));
+                }
+                // One string of one row of every fourth event redacted: is:redacted finds those rows.
+                for (qint64 i : indexes) {
+                    if (i % 4 != 2)
+                        continue;
+                    QSqlQuery p = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ? AND "
+                                                         "typeof(payload) = 'text'"), { room.id, i });
+                    if (!p.next())
+                        continue;
+                    const QString payload = p.value(0).toString();
+                    p.finish();
+                    const auto strings = JsonStrings::values(payload).value_or(QVector<JsonStrings::Token> { JsonStrings::plain(payload) });
+                    for (const JsonStrings::Token& t : strings) {
+                        if (!t.value.isEmpty() && !t.value.at(0).isSurrogate()) {
+                            store.redact(room.id, i, t.path, 0, 1, QStringLiteral("test"), QStringLiteral("test"));
+                            break;
+                        }
+                    }
                 }
             }
             ws.exec(QStringLiteral("COMMIT"));

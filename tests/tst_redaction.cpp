@@ -3,6 +3,7 @@
 // the text is nowhere in the workspace's files, not found by search, and the ledger and journal keep its hash.
 
 #include "annotationstore.h"
+#include "eventflags.h"
 #include "journal.h"
 #include "jsonstrings.h"
 #include "redactionpatterns.h"
@@ -140,6 +141,12 @@ private slots:
         QVERIFY(!redacted.contains(QLatin1String("charged twice")));
         QVERIFY(!ws->event(room, 4)->text.contains(QLatin1String("charged twice")));
         QVERIFY(ws->event(room, 4)->text.contains(QLatin1String("[redacted: customer's words]")));
+        QVERIFY(ws->event(room, 4)->flags & EventFlags::Redacted);
+        EventFilter isRedacted;
+        isRedacted.states = { QStringLiteral("redacted") };
+        PageRequest all;
+        all.limit = 1000;
+        QCOMPARE(indices(ws->listEvents(room, isRedacted, all)), (QVector<qint64> { 4 }));
         // Search no longer finds the event by the words removed, and finds it by the placeholder's.
         QVERIFY(ws->search(room, QStringLiteral("charged"), 100, true).isEmpty());
         QCOMPARE(ws->search(room, QStringLiteral("redacted"), 100, true).size(), 1);
@@ -177,6 +184,7 @@ private slots:
         store.apply(steps, false);
         QCOMPARE(payloadAt(*ws, room, 4), message);
         QCOMPARE(ws->search(room, QStringLiteral("charged"), 100, true).size(), 1);
+        QVERIFY(!(ws->event(room, 4)->flags & EventFlags::Redacted));
         store.apply(steps, true);
         QCOMPARE(payloadAt(*ws, room, 4), redacted);
         // Revert drops it.
