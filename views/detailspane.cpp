@@ -74,23 +74,7 @@ DetailsPane::DetailsPane(QWidget* parent)
             showAll(index);
     });
 
-    m_raw->setReadOnly(true);
-    // Selectable from the keyboard too (a read-only text takes the mouse only): what to redact is chosen there.
-    m_raw->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_raw->installEventFilter(this);
-    // Text selected inside a string value can be redacted from here too (Ctrl+Shift+R in the Edit menu).
-    m_raw->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_raw, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-        QMenu* menu = m_raw->createStandardContextMenu();
-        menu->setAttribute(Qt::WA_DeleteOnClose);
-        menu->setToolTipsVisible(true);
-        const RedactionTarget target = selectedText();
-        menu->addSeparator();
-        QAction* redact = menu->addAction(tr("Redact Selection…"), this, [this, target] { emit redactRequested(target); });
-        redact->setEnabled(target.error.isEmpty());
-        redact->setToolTip(target.error);
-        menu->popup(m_raw->viewport()->mapToGlobal(at));
-    });
+    makeSelectable(m_raw);
     m_raw->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
@@ -98,21 +82,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     m_tabs->addTab(m_raw, tr("Raw"));
     // The text as the timeline shows it: the easiest place to select what to redact.
     m_tabs->addTab(m_text, tr("Text"));
-    m_text->setReadOnly(true);
-    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_text->installEventFilter(this);
-    m_text->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_text, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-        QMenu* menu = m_text->createStandardContextMenu();
-        menu->setAttribute(Qt::WA_DeleteOnClose);
-        menu->setToolTipsVisible(true);
-        const RedactionTarget target = selectedText();
-        menu->addSeparator();
-        QAction* redact = menu->addAction(tr("Redact Selection…"), this, [this, target] { emit redactRequested(target); });
-        redact->setEnabled(target.error.isEmpty());
-        redact->setToolTip(target.error);
-        menu->popup(m_text->viewport()->mapToGlobal(at));
-    });
+    makeSelectable(m_text);
 
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
@@ -288,6 +258,27 @@ void DetailsPane::showMenu(const QPoint& at)
             QApplication::beep();
     });
     menu.exec(m_tree->viewport()->mapToGlobal(at));
+}
+
+void DetailsPane::makeSelectable(QPlainTextEdit* edit)
+{
+    edit->setReadOnly(true);
+    // Selectable from the keyboard too (a read-only text takes the mouse only): what to redact is chosen there.
+    edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    edit->installEventFilter(this); // Ctrl+Z stays the window's
+    // What is selected can be redacted from here too (Ctrl+Shift+R in the Edit menu).
+    edit->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(edit, &QWidget::customContextMenuRequested, this, [this, edit](const QPoint& at) {
+        QMenu* menu = edit->createStandardContextMenu();
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->setToolTipsVisible(true);
+        const RedactionTarget target = selectedText();
+        menu->addSeparator();
+        QAction* redact = menu->addAction(tr("Redact Selection…"), this, [this, target] { emit redactRequested(target); });
+        redact->setEnabled(target.error.isEmpty());
+        redact->setToolTip(target.error);
+        menu->popup(edit->viewport()->mapToGlobal(at));
+    });
 }
 
 bool DetailsPane::eventFilter(QObject* watched, QEvent* event)

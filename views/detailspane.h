@@ -62,6 +62,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // Read-only, selectable by mouse and keyboard, with Redact Selection in its menu: the Raw and Text tabs.
+    void makeSelectable(QPlainTextEdit* edit);
     void showMenu(const QPoint& at);
     void showAll(const QModelIndex& index);
 
