@@ -256,13 +256,19 @@ QString cut(const QString& text, const Token& token, qsizetype start, qsizetype 
     if (!token.path.isEmpty())
         return replaced(text, token, start, length, with);
     // Plain text: the same span rules, nothing escaped.
-    start = std::clamp<qsizetype>(start, 0, token.value.size());
-    qsizetype stop = std::clamp<qsizetype>(start + length, start, token.value.size());
-    if (start > 0 && token.value[start].isLowSurrogate())
+    wholeCharacters(token.value, start, length);
+    return text.left(start) + with + text.mid(start + length);
+}
+
+void wholeCharacters(const QString& text, qsizetype& start, qsizetype& length)
+{
+    start = std::clamp<qsizetype>(start, 0, text.size());
+    qsizetype stop = std::clamp<qsizetype>(start + length, start, text.size());
+    if (start > 0 && text[start].isLowSurrogate())
         --start;
-    if (stop < token.value.size() && token.value[stop].isLowSurrogate())
+    if (stop < text.size() && text[stop].isLowSurrogate())
         ++stop;
-    return text.left(start) + with + text.mid(stop);
+    length = stop - start;
 }
 
 QString escaped(const QString& text)
@@ -298,14 +304,8 @@ QString escaped(const QString& text)
 
 QString replaced(const QString& json, const Token& token, qsizetype start, qsizetype length, const QString& with)
 {
-    start = std::clamp<qsizetype>(start, 0, token.value.size());
-    qsizetype stop = std::clamp<qsizetype>(start + length, start, token.value.size());
-    // Never half a surrogate pair: the span grows to hold both halves.
-    if (start > 0 && token.value[start].isLowSurrogate())
-        --start;
-    if (stop < token.value.size() && token.value[stop].isLowSurrogate())
-        ++stop;
-    return json.left(token.at[start]) + escaped(with) + json.mid(token.at[stop]);
+    wholeCharacters(token.value, start, length);
+    return json.left(token.at[start]) + escaped(with) + json.mid(token.at[start + length]);
 }
 
 } // namespace JsonStrings

@@ -40,6 +40,9 @@ Token plain(const QString& text);
 std::optional<Token> stringAt(const QString& text, const QString& path);
 // `text` with the span of `token` replaced: escaped as JSON needs for a JSON string, as it is for plain text.
 QString cut(const QString& text, const Token& token, qsizetype start, qsizetype length, const QString& with);
+// The span [start, start + length) of `text` clamped to it and grown so that it never holds half a surrogate
+// pair (an emoji): what every cut of a string takes.
+void wholeCharacters(const QString& text, qsizetype& start, qsizetype& length);
 // `text` as the inside of a JSON string.
 QString escaped(const QString& text);
 

@@ -12,6 +12,18 @@
 #include <QRandomGenerator>
 #include <QSqlQuery>
 
+namespace {
+
+// A display text with [start, start + length) replaced by `shown`, and its search text: cut at the same place
+// when it is the same text (a message's), else wherever it holds what went.
+std::pair<QString, QString> cutDisplay(const QString& text, const QString& body, qint64 start, qint64 length, const QString& shown)
+{
+    const QString cut = text.left(start) + shown + text.mid(start + length);
+    return { cut, body == text ? cut : QString(body).replace(text.mid(start, length), shown) };
+}
+
+} // namespace
+
 RedactionStore::RedactionStore(Workspace& workspace)
     : m_ws(workspace)
 {
@@ -111,13 +123,7 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
         throw StoreError(m_ws.path(), QStringLiteral("event %1, %2").arg(index).arg(path),
             QStringLiteral("characters %1 to %2 are not in its string of %3").arg(start).arg(start + length).arg(token->value.size()));
     }
-    // Never half a surrogate pair (JsonStrings::replaced grows the span the same way).
-    if (start > 0 && token->value[start].isLowSurrogate()) {
-        --start;
-        ++length;
-    }
-    if (start + length < token->value.size() && token->value[start + length].isLowSurrogate())
-        ++length;
+    JsonStrings::wholeCharacters(token->value, start, length);
     const QString removed = token->value.mid(start, length);
     const QString shown = placeholder(why);
 
@@ -234,16 +240,13 @@ Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, 
         { roomId, index, start, length, r.digest, r.reason, author, r.atMs });
     r.id = insert.lastInsertId().toLongLong();
     insert.finish();
-    const QString shown = placeholder(r.reason);
-    write(r.id, QStringLiteral("events.text"), eventId, text, QString(text.left(start) + shown + text.mid(start + length)));
+    const auto [cut, searched] = cutDisplay(text, body.toString(), start, length, placeholder(r.reason));
+    write(r.id, QStringLiteral("events.text"), eventId, text, cut);
     markRedacted(r.id, eventId);
     if (!body.isNull()) {
         const QString before = body.toString();
-        // The search text is the display text when it is a message's: cut at the same place, else where it holds it.
-        const QString after = before == text ? text.left(start) + shown + text.mid(start + length)
-                                             : QString(before).replace(removed, shown);
-        if (after != before)
-            write(r.id, QStringLiteral("search_text.body"), eventId, before, after);
+        if (searched != before)
+            write(r.id, QStringLiteral("search_text.body"), eventId, before, searched);
     }
     return r;
 }
@@ -267,12 +270,7 @@ Redactions RedactionStore::redactMessage(qint64 roomId, qint64 index, qint64 sta
         throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
             QStringLiteral("characters %1 to %2 are not in its text of %3").arg(start).arg(start + length).arg(text.size()));
     }
-    if (start > 0 && text[start].isLowSurrogate()) {
-        --start;
-        ++length;
-    }
-    if (start + length < text.size() && text[start + length].isLowSurrogate())
-        ++length;
+    JsonStrings::wholeCharacters(text, start, length);
     // Its parts, in order: the deltas folded into it, each a string in its own payload.
     QSqlQuery parts = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND message_id = ? AND kind = ? "
                                                "AND seq != ? AND typeof(payload) = 'text' ORDER BY seq"),
@@ -350,12 +348,10 @@ bool RedactionStore::reapply(qint64 roomId)
             if (text.mid(r.start).startsWith(placeholder(r.reason)) || r.start + r.length > text.size()
                 || r.digest.isEmpty() || digest(text.mid(r.start, r.length)) != r.digest)
                 continue;
-            const QString removed = text.mid(r.start, r.length);
-            const QString cut = text.left(r.start) + placeholder(r.reason) + text.mid(r.start + r.length);
+            const auto [cut, searched] = cutDisplay(text, body, r.start, r.length, placeholder(r.reason));
             m_ws.exec(updateOf(QStringLiteral("events.text")), { cut, eventId });
             markRedacted(0, eventId);
-            m_ws.exec(updateOf(QStringLiteral("search_text.body")),
-                { body == text ? cut : QString(body).replace(removed, placeholder(r.reason)), eventId });
+            m_ws.exec(updateOf(QStringLiteral("search_text.body")), { searched, eventId });
             again = true;
             continue;
         }
