@@ -37,6 +37,24 @@ QString payloadAt(Workspace& ws, qint64 room, qint64 index)
     return q.next() ? q.value(0).toString() : QString();
 }
 
+// The AG-UI fixture's message whose deltas cut "test file" in three: its room, index, text and message id.
+struct AssembledMessage
+{
+    qint64 room = 0;
+    qint64 index = 0;
+    QString text;
+    QString id;
+};
+
+AssembledMessage assembledMessage(Workspace& ws)
+{
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, text, message_id FROM events WHERE type = 'TEXT_MESSAGE_START' "
+                                         "AND text LIKE 'Let me read the test file%'"));
+    if (!q.next())
+        return {};
+    return { q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString() };
+}
+
 } // namespace
 
 class TestRedaction : public QObject
@@ -427,12 +445,10 @@ private slots:
         QTemporaryDir dir;
         Workspace ws(dir.filePath(QStringLiteral("agui.sightline")));
         Importer::import(ws, dataFile(QStringLiteral("agui")));
-        QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, text, message_id FROM events WHERE type = 'TEXT_MESSAGE_START' "
-                                             "AND text LIKE 'Let me read the test file%'"));
-        QVERIFY(q.next());
-        const qint64 room = q.value(0).toLongLong(), index = q.value(1).toLongLong();
-        const QString text = q.value(2).toString(), message = q.value(3).toString();
-        q.finish();
+        const AssembledMessage m = assembledMessage(ws);
+        QVERIFY(m.room != 0);
+        const qint64 room = m.room, index = m.index;
+        const QString text = m.text, message = m.id;
         const qsizetype at = text.indexOf(QLatin1String("test file"));
         AnnotationStore store(ws);
         const EditSteps steps = store.redactMessage(room, index, at, 9, QStringLiteral("file name"), QStringLiteral("ana"));
@@ -473,12 +489,10 @@ private slots:
         QTemporaryDir dir;
         Workspace ws(dir.filePath(QStringLiteral("agui.sightline")));
         Importer::import(ws, dataFile(QStringLiteral("agui")));
-        QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, text FROM events WHERE type = 'TEXT_MESSAGE_START' "
-                                             "AND text LIKE 'Let me read the test file%'"));
-        QVERIFY(q.next());
-        const qint64 room = q.value(0).toLongLong(), index = q.value(1).toLongLong();
-        const QString text = q.value(2).toString();
-        q.finish();
+        const AssembledMessage m = assembledMessage(ws);
+        QVERIFY(m.room != 0);
+        const qint64 room = m.room, index = m.index;
+        const QString text = m.text;
         AnnotationStore store(ws);
         // Not a message, and a span out of it: said, nothing changed.
         QVERIFY_THROWS_EXCEPTION(StoreError, store.redactMessage(room, 0, 0, 1, QStringLiteral("r"), QStringLiteral("a")));
