@@ -48,7 +48,8 @@ QByteArray eventJson(const EventRecord& e)
     const std::pair<int, const char*> marks[] = { { EventFlags::MalformedJson, "malformed" },
         { EventFlags::InvalidUtf8, "invalid_utf8" }, { EventFlags::Partial, "partial" },
         { EventFlags::Guessed, "guessed" }, { EventFlags::Ambiguous, "ambiguous" },
-        { EventFlags::OutOfRange, "out_of_range" }, { EventFlags::Redacted, "redacted" } };
+        { EventFlags::OutOfRange, "out_of_range" }, { EventFlags::Redacted, "redacted" },
+        { EventFlags::Revised, "edited" } };
     for (const auto& [flag, name] : marks) {
         if (e.flags & flag)
             o.add(name, true);

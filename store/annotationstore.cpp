@@ -1,5 +1,6 @@
 #include "annotationstore.h"
 
+#include "editstore.h"
 #include "journal.h"
 #include "redactionstore.h"
 #include "storeerror.h"
@@ -72,6 +73,21 @@ AnnotationStore::AnnotationStore(Workspace& workspace)
 {
 }
 
+
+const char* AnnotationStore::tableName(int table)
+{
+    switch (EditStep::Table(table)) {
+    case EditStep::Journal:
+        return "journal";
+    case EditStep::Redactions:
+        return "redactions";
+    case EditStep::Edits:
+        return "edits";
+    case EditStep::Annotations:
+        break;
+    }
+    return "annotations";
+}
 
 template<typename Work> EditSteps AnnotationStore::transaction(Work&& work)
 {
@@ -309,6 +325,88 @@ EditSteps AnnotationStore::redactMatches(const RedactionMatches& matches, const 
     });
 }
 
+namespace {
+Journal::Action journalAction(Edit::Field field)
+{
+    switch (field) {
+    case Edit::Field::Text:
+        return Journal::Action::TextEdited;
+    case Edit::Field::Arguments:
+        return Journal::Action::ArgumentsEdited;
+    case Edit::Field::Result:
+        return Journal::Action::ResultEdited;
+    case Edit::Field::Outcome:
+        return Journal::Action::OutcomeChanged;
+    case Edit::Field::Link:
+        return Journal::Action::Linked;
+    case Edit::Field::Unlink:
+        return Journal::Action::Unlinked;
+    }
+    return Journal::Action::TextEdited;
+}
+
+QString pairText(const Edit& e)
+{
+    return QStringLiteral("start %1, end %2").arg(e.index).arg(e.otherIndex.value_or(e.index));
+}
+
+EditSteps journalEdit(Workspace& ws, const std::optional<Edit>& e, const QString& author)
+{
+    if (!e)
+        return {};
+    const qint64 entry = e->isPair()
+        ? Journal(ws).record(journalAction(e->field), e->roomId, e->index,
+              e->field == Edit::Field::Unlink ? pairText(*e) : QString(),
+              e->field == Edit::Field::Link ? pairText(*e) : QString(), author)
+        : Journal(ws).record(journalAction(e->field), e->roomId, e->index, e->previous, e->value, author);
+    return { { EditStep::Edits, e->id, true }, { EditStep::Journal, entry, true } };
+}
+} // namespace
+
+EditSteps AnnotationStore::editText(qint64 roomId, qint64 index, const QString& text, const QString& author)
+{
+    return transaction([&] { return journalEdit(m_ws, EditStore(m_ws).editText(roomId, index, text, author), author); });
+}
+
+EditSteps AnnotationStore::editCall(
+    qint64 roomId, qint64 index, Edit::Field field, const QString& json, const QString& author)
+{
+    return transaction(
+        [&] { return journalEdit(m_ws, EditStore(m_ws).editCall(roomId, index, field, json, author), author); });
+}
+
+EditSteps AnnotationStore::setOutcome(qint64 roomId, qint64 index, const QString& outcome, const QString& author)
+{
+    return transaction(
+        [&] { return journalEdit(m_ws, EditStore(m_ws).setOutcome(roomId, index, outcome, author), author); });
+}
+
+EditSteps AnnotationStore::unlink(qint64 roomId, qint64 index, const QString& author)
+{
+    return transaction([&] { return journalEdit(m_ws, EditStore(m_ws).unlink(roomId, index, author), author); });
+}
+
+EditSteps AnnotationStore::link(qint64 roomId, qint64 start, qint64 end, const QString& author)
+{
+    return transaction([&] { return journalEdit(m_ws, EditStore(m_ws).link(roomId, start, end, author), author); });
+}
+
+EditSteps AnnotationStore::revertEdit(qint64 editId, const QString& author)
+{
+    return transaction([&] {
+        EditStore edits(m_ws);
+        const std::optional<Edit> e = edits.edit(editId);
+        if (!e)
+            throw StoreError(m_ws.path(), {}, QStringLiteral("there is no edit %1").arg(editId));
+        edits.apply(editId, false);
+        const QString what = Edit::fieldName(e->field);
+        const qint64 entry = Journal(m_ws).record(Journal::Action::EditReverted, e->roomId, e->index,
+            e->isPair() ? what + QStringLiteral(" ") + pairText(*e) : what + QStringLiteral(": ") + e->value,
+            e->isPair() ? QString() : e->original, author);
+        return EditSteps { { EditStep::Edits, editId, false }, { EditStep::Journal, entry, true } };
+    });
+}
+
 void AnnotationStore::apply(const EditSteps& steps, bool redo)
 {
     transaction([&] {
@@ -319,9 +417,9 @@ void AnnotationStore::apply(const EditSteps& steps, bool redo)
         for (const EditStep& s : ordered) {
             if (s.table == EditStep::Redactions)
                 RedactionStore(m_ws).apply(s.id, redo == s.present);
-            const char* table = s.table == EditStep::Journal ? "journal"
-                : s.table == EditStep::Redactions            ? "redactions"
-                                                             : "annotations";
+            if (s.table == EditStep::Edits)
+                EditStore(m_ws).apply(s.id, redo == s.present);
+            const char* table = tableName(s.table);
             m_ws.exec(QStringLiteral("UPDATE %1 SET present = ? WHERE id = ?").arg(QLatin1String(table)),
                 { redo == s.present ? 1 : 0, s.id });
         }
@@ -385,7 +483,7 @@ void AnnotationStore::save()
     bool redacted = false;
     transaction([&] {
         redacted = RedactionStore(m_ws).save();
-        for (const char* table : { "annotations", "journal", "redactions" }) {
+        for (const char* table : { "annotations", "journal", "redactions", "edits" }) {
             m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE present = 0").arg(QLatin1String(table)));
             m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE saved = 0").arg(QLatin1String(table)));
         }
@@ -405,9 +503,7 @@ void AnnotationStore::saveOnly(const EditSteps& steps)
                 m_ws.exec(QStringLiteral("DELETE FROM redaction_undo WHERE redaction_id = ?"), { step.id });
                 redacted = true;
             }
-            const QLatin1String table(step.table == EditStep::Journal ? "journal"
-                    : step.table == EditStep::Redactions              ? "redactions"
-                                                                      : "annotations");
+            const QLatin1String table(tableName(step.table));
             if (step.present)
                 m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE id = ?").arg(table), { step.id });
             else
@@ -423,7 +519,21 @@ void AnnotationStore::discard()
 {
     transaction([&] {
         RedactionStore(m_ws).discard();
-        for (const char* table : { "annotations", "journal", "redactions" }) {
+        // Edits made since go, newest first; those saved and taken out since come back, oldest first.
+        EditStore edits(m_ws);
+        for (const auto& [sql, present] : { std::pair(QStringLiteral("SELECT id FROM edits WHERE saved = 0 AND present = 1 "
+                                                                     "ORDER BY id DESC"),
+                                                false),
+                 std::pair(QStringLiteral("SELECT id FROM edits WHERE saved = 1 AND present = 0 ORDER BY id"), true) }) {
+            QSqlQuery q = m_ws.exec(sql);
+            QVector<qint64> ids;
+            while (q.next())
+                ids.append(q.value(0).toLongLong());
+            q.finish();
+            for (qint64 id : ids)
+                edits.apply(id, present);
+        }
+        for (const char* table : { "annotations", "journal", "redactions", "edits" }) {
             m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE saved = 0").arg(QLatin1String(table)));
             m_ws.exec(QStringLiteral("UPDATE %1 SET present = 1 WHERE present = 0").arg(QLatin1String(table)));
         }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "annotation.h"
+#include "edit.h"
 #include "editsteps.h"
 
 #include <optional>
@@ -44,6 +45,17 @@ public:
     // one transaction. Later spans of a string go first, so that the earlier ones stay where they were found.
     EditSteps redactMatches(const QVector<RedactionMatch>& matches, const QString& reason, const QString& author);
 
+    // Edits a message's text, a call's arguments or result (JSON) or its outcome (EditStore), with its journal
+    // entry: before and after. Nothing when it changes nothing.
+    EditSteps editText(qint64 roomId, qint64 index, const QString& text, const QString& author);
+    EditSteps editCall(qint64 roomId, qint64 index, Edit::Field field, const QString& json, const QString& author);
+    EditSteps setOutcome(qint64 roomId, qint64 index, const QString& outcome, const QString& author);
+    // Unlinks a call's end from its start, or links an end nothing opened to a start nothing closed (PairFixer).
+    EditSteps unlink(qint64 roomId, qint64 index, const QString& author);
+    EditSteps link(qint64 roomId, qint64 start, qint64 end, const QString& author);
+    // Takes one edit out, whenever it was made (saved or not): the item shows what the edits left then show.
+    EditSteps revertEdit(qint64 editId, const QString& author);
+
     // Redoes (`redo`) or undoes what an edit did.
     void apply(const EditSteps& steps, bool redo);
 
@@ -72,6 +84,7 @@ public:
 
 
 private:
+    static const char* tableName(int table); // EditStep::Table's
     template<typename Work> EditSteps transaction(Work&& work);
     qint64 insert(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value,
         const QString& author);

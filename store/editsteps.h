@@ -7,7 +7,7 @@
 // redoing it flips them again (AnnotationStore::apply). Rows are never deleted before a save, so ids hold.
 struct EditStep
 {
-    enum Table { Annotations, Journal, Redactions };
+    enum Table { Annotations, Journal, Redactions, Edits };
     Table table = Annotations;
     qint64 id = 0;
     bool present = true; // what the edit made of the row

@@ -17,6 +17,7 @@ enum : int {
                       // message's deltas and end (the raw view still shows it)
     OutOfRange = 1 << 12, // a number the source wrote (a time, a duration) is out of any range: left out
     Redacted = 1 << 13, // a reviewer redacted part of it (RedactionStore): it reads [redacted: reason] there
+    Revised = 1 << 14, // a reviewer edited it (EditStore): its text, its call's arguments, result, outcome or pair
     // 1 << 7 was SearchIndexed (schema 1-4): the contentless index took a row once, for good. Set in older
     // workspaces, read by nothing.
 };

@@ -102,6 +102,9 @@ QString EventQuery::annotated(const QString& t, const QString& field, const QStr
     QStringList either;
     if (values.contains(QLatin1String("redacted")))
         either << QStringLiteral("(%1.flags & %2) != 0").arg(t).arg(int(EventFlags::Redacted));
+    // edited: likewise, a flag of the row a reviewer edited (EditStore).
+    if (values.contains(QLatin1String("edited")))
+        either << QStringLiteral("(%1.flags & %2) != 0").arg(t).arg(int(EventFlags::Revised));
     if (!kinds.isEmpty()) {
         QString condition = QStringLiteral("a.kind IN (");
         condition += kinds.join(QLatin1Char(','));

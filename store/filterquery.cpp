@@ -13,7 +13,7 @@ namespace {
 const QStringList outcomeValues { QStringLiteral("served"), QStringLiteral("failed"), QStringLiteral("refused"),
     QStringLiteral("blocked"), QStringLiteral("unserved"), QStringLiteral("cancelled") };
 const QStringList pairingValues { QStringLiteral("exact"), QStringLiteral("id_only"), QStringLiteral("name_only"),
-    QStringLiteral("guessed"), QStringLiteral("start_only"), QStringLiteral("end_only") };
+    QStringLiteral("guessed"), QStringLiteral("start_only"), QStringLiteral("end_only"), QStringLiteral("manual") };
 const QStringList blockedValues { QStringLiteral("hide"), QStringLiteral("include"), QStringLiteral("only") };
 
 struct Token
@@ -165,7 +165,8 @@ QStringList FilterQuery::valuesOf(const QString& field)
     if (f == QLatin1String("pairing"))
         return pairingValues;
     if (f == QLatin1String("is"))
-        return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled"), QStringLiteral("redacted") };
+        return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled"), QStringLiteral("redacted"),
+            QStringLiteral("edited") };
     return {};
 }
 

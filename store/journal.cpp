@@ -30,6 +30,20 @@ QString Journal::name(Action action)
         return QStringLiteral("review");
     case Action::Redacted:
         return QStringLiteral("redacted");
+    case Action::TextEdited:
+        return QStringLiteral("text_edited");
+    case Action::ArgumentsEdited:
+        return QStringLiteral("arguments_edited");
+    case Action::ResultEdited:
+        return QStringLiteral("result_edited");
+    case Action::OutcomeChanged:
+        return QStringLiteral("outcome_changed");
+    case Action::Linked:
+        return QStringLiteral("linked");
+    case Action::Unlinked:
+        return QStringLiteral("unlinked");
+    case Action::EditReverted:
+        return QStringLiteral("edit_reverted");
     }
     return {};
 }
@@ -42,6 +56,17 @@ QString Journal::describe(const JournalEntry& e)
         return QStringLiteral("review: %1 → %2").arg(e.before.isEmpty() ? QStringLiteral("unreviewed") : e.before, e.after);
     if (e.action == name(Action::Redacted)) // before: only the keyed digest of what was removed
         return QStringLiteral("redacted: %1 (was %2)").arg(e.after, e.before);
+    if (e.action == name(Action::TextEdited) || e.action == name(Action::ArgumentsEdited)
+        || e.action == name(Action::ResultEdited) || e.action == name(Action::OutcomeChanged)
+        || e.action == name(Action::EditReverted)) {
+        auto clip = [](const QString& t) {
+            const QString line = t.simplified();
+            return line.size() > 80 ? line.left(79) + QChar(0x2026) : line;
+        };
+        return what + QStringLiteral(": ") + clip(e.before) + QStringLiteral(" → ") + clip(e.after);
+    }
+    if (e.action == name(Action::Linked) || e.action == name(Action::Unlinked))
+        return what + QStringLiteral(": ") + (e.after.isEmpty() ? e.before : e.after);
     if (e.action == name(Action::NoteAdded) || e.action == name(Action::LabelAdded))
         return what + QStringLiteral(": ") + e.after;
     if (e.action == name(Action::NoteRemoved) || e.action == name(Action::LabelRemoved))

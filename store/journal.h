@@ -7,13 +7,29 @@
 
 class Workspace;
 
-// The edit journal: every change made to a workspace (a note, a label, a mark, a review status; next, edits and
-// redactions), who made it and when, with what it was before and after. An entry is written with its change,
+// The edit journal: every change made to a workspace (a note, a label, a mark, a review status, an edit, a
+// redaction), who made it and when, with what it was before and after. An entry is written with its change,
 // undone and redone with it (EditSteps), and saved with it.
 class Journal
 {
 public:
-    enum class Action { NoteAdded, NoteRemoved, LabelAdded, LabelRemoved, Marked, Unmarked, Review, Redacted };
+    enum class Action {
+        NoteAdded,
+        NoteRemoved,
+        LabelAdded,
+        LabelRemoved,
+        Marked,
+        Unmarked,
+        Review,
+        Redacted,
+        TextEdited,
+        ArgumentsEdited,
+        ResultEdited,
+        OutcomeChanged,
+        Linked,
+        Unlinked,
+        EditReverted,
+    };
 
     explicit Journal(Workspace& workspace);
 

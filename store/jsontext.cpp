@@ -1,5 +1,7 @@
 #include "jsontext.h"
 
+#include <algorithm>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,6 +35,53 @@ bool parsesAsJson(const QString& text)
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]"), &error);
     return error.error == QJsonParseError::NoError && doc.array().size() == 1;
+}
+
+std::optional<QString> whereNotJson(const QString& text)
+{
+    if (text.trimmed().isEmpty())
+        return QStringLiteral("empty: write a JSON value (an object, an array, a string in quotes, a number, true, "
+                              "false or null)");
+    // Inside an array, so that any JSON value parses (QJsonDocument takes only objects and arrays); the offset it
+    // gives is then one byte on.
+    const QByteArray utf8 = text.toUtf8();
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + utf8 + QByteArray("]"), &error);
+    QString problem = error.errorString();
+    qsizetype offset = std::clamp<qsizetype>(error.offset - 1, 0, utf8.size());
+    if (error.error == QJsonParseError::NoError) {
+        if (doc.array().size() == 1)
+            return std::nullopt;
+        problem = QStringLiteral("more than one value (put them in [ ] or { })");
+        offset = utf8.size();
+    }
+    const QByteArray before = utf8.left(offset);
+    const qsizetype lineStart = before.lastIndexOf('\n') + 1;
+    return QStringLiteral("line %1, column %2: %3")
+        .arg(before.count('\n') + 1)
+        .arg(QString::fromUtf8(before.mid(lineStart)).size() + 1)
+        .arg(problem);
+}
+
+QJsonValue parse(const QString& text)
+{
+    return QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]")).array().at(0);
+}
+
+QString editable(const QString& stored, bool stringIfNot)
+{
+    if (parsesAsJson(stored)) {
+        const QJsonValue v = parse(stored);
+        if (v.isObject())
+            return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+        if (v.isArray())
+            return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Indented)).trimmed();
+        if (!v.isString())
+            return stored.trimmed();
+    }
+    if (!stringIfNot)
+        return stored;
+    return QString::fromUtf8(QJsonDocument(QJsonArray { stored }).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
 }
 
 QString decodeUtf8(const QByteArray& bytes, bool* invalid)

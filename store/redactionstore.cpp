@@ -66,6 +66,10 @@ QString RedactionStore::updateOf(const QString& target)
         { QStringLiteral("tool_calls.error"), QStringLiteral("UPDATE tool_calls SET error = ? WHERE id = ?") },
         { QStringLiteral("rooms.title"), QStringLiteral("UPDATE rooms SET title = ? WHERE id = ?") },
         { QStringLiteral("rooms.summary"), QStringLiteral("UPDATE rooms SET summary = ? WHERE id = ?") },
+        { QStringLiteral("edits.original"), QStringLiteral("UPDATE edits SET original = ? WHERE id = ?") },
+        { QStringLiteral("edits.value"), QStringLiteral("UPDATE edits SET value = ? WHERE id = ?") },
+        { QStringLiteral("journal.before"), QStringLiteral("UPDATE journal SET before = ? WHERE id = ?") },
+        { QStringLiteral("journal.after"), QStringLiteral("UPDATE journal SET after = ? WHERE id = ?") },
     };
     const QString sql = updates.value(target);
     if (sql.isEmpty())
@@ -100,6 +104,8 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     const QString why = reason.simplified();
     if (why.isEmpty())
         throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
+    if (path == QLatin1String("@text")) // the text a row shows, which a reviewer edited: not in its payload
+        return redactText(roomId, index, start, length, why, author);
     QSqlQuery row = m_ws.exec(
         QStringLiteral("SELECT id, payload, typeof(payload), message_id FROM events WHERE room_id = ? AND seq = ?"),
         { roomId, index });
@@ -209,6 +215,49 @@ void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qi
     // The room as the source describes it (its bindings, who takes part): JSON, its strings cut as the payload's.
     replaceIn(QStringLiteral("SELECT id, native_json, details_json FROM rooms WHERE id = ?"), { roomId },
         { QStringLiteral("rooms.native_json"), QStringLiteral("rooms.details_json") }, true);
+    rewriteEdits(redactionId, roomId, index, removed, shown);
+}
+
+void RedactionStore::rewriteEdits(
+    qint64 redactionId, qint64 roomId, qint64 index, const QString& removed, const QString& shown)
+{
+    // What reviewers changed of the item (EditStore) keeps its text too, as the source gave it and as edited, and
+    // so does the journal of those changes: the item's own, and its call's when the row is a call's end or result.
+    const QString item = QStringLiteral("(seq = ? OR other_seq = ? OR seq IN (SELECT coalesce(start_seq, end_seq, "
+                                        "result_seq) FROM tool_calls WHERE room_id = ? AND (start_seq = ? OR end_seq = "
+                                        "? OR result_seq = ?)))");
+    const QVariantList binds { roomId, index, index, roomId, index, index, index };
+    struct Change
+    {
+        QString target;
+        qint64 id;
+        QString before, after;
+    };
+    QVector<Change> changes;
+    auto scan = [&](const QString& select, const QStringList& targets) {
+        QSqlQuery rows = m_ws.exec(select, binds);
+        while (rows.next()) {
+            for (int c = 0; c < targets.size(); ++c) {
+                if (rows.value(c + 1).isNull())
+                    continue;
+                const QString before = rows.value(c + 1).toString();
+                // JSON (arguments, results, the calls a link kept) holds it escaped; a text as it is.
+                QString after = QString(before).replace(JsonStrings::escaped(removed), JsonStrings::escaped(shown));
+                after.replace(removed, shown);
+                if (after != before)
+                    changes.append({ targets[c], rows.value(0).toLongLong(), before, after });
+            }
+        }
+    };
+    scan(QStringLiteral("SELECT id, original, value FROM edits WHERE room_id = ? AND ") + item,
+        { QStringLiteral("edits.original"), QStringLiteral("edits.value") });
+    // other_seq is the journal's no column: its rows of an edit are found by the item's index alone.
+    QString journal = item;
+    journal.replace(QStringLiteral("OR other_seq = ?"), QStringLiteral("OR seq = ?"));
+    scan(QStringLiteral("SELECT id, before, after FROM journal WHERE action != 'redacted' AND room_id = ? AND ") + journal,
+        { QStringLiteral("journal.before"), QStringLiteral("journal.after") });
+    for (const Change& c : changes)
+        write(redactionId, c.target, c.id, c.before, c.after);
 }
 
 Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
@@ -223,6 +272,11 @@ Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, 
     const QString text = q.value(1).toString();
     const QVariant body = q.value(2);
     q.finish();
+    if (start < 0 || length <= 0 || start + length > text.size()) {
+        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+            QStringLiteral("characters %1 to %2 are not in its text of %3").arg(start).arg(start + length).arg(text.size()));
+    }
+    JsonStrings::wholeCharacters(text, start, length);
     Redaction r;
     r.roomId = roomId;
     r.index = index;
@@ -248,6 +302,7 @@ Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, 
         if (searched != before)
             write(r.id, QStringLiteral("search_text.body"), eventId, before, searched);
     }
+    rewriteEdits(r.id, roomId, index, removed, placeholder(r.reason));
     return r;
 }
 

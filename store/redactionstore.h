@@ -103,6 +103,8 @@ private:
     // Sets `target` (table.column) of row `rowId` to `after`, keeping `before` for undo.
     void write(qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after);
     static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)
+    // The text removed, wherever the item's edits (EditStore) and their journal entries keep it.
+    void rewriteEdits(qint64 redactionId, qint64 roomId, qint64 index, const QString& removed, const QString& shown);
     // Sets the row's Redacted flag (EventFlags), undoably with the redaction when `redactionId` is not 0.
     void markRedacted(qint64 redactionId, qint64 eventId);
     // Replaces the span in the payload and the text removed wherever the event's text was copied; undoable when

@@ -241,6 +241,28 @@ CREATE TABLE redaction_undo(
 CREATE INDEX redaction_undo_redaction ON redaction_undo(redaction_id, id);
 CREATE TABLE secrets(name TEXT PRIMARY KEY, value BLOB NOT NULL);
 )SQL",
+    // 9: what reviewers changed (EditStore): a message's text, a call's arguments, result or outcome, and calls
+    // linked or unlinked. Kept like annotations (step 7), against the room's row and the item's source index with
+    // a fingerprint of its payload, with `saved` and `present`. A field's edit keeps the value the source gave
+    // (`original`, for Show Original and revert) and what the reviewer made of it (`value`); the rows show the
+    // latest present edit of each field, written at once and again after every import of the room. A link or
+    // unlink keeps the calls it touched before and after it (JSON), which its undo and redo put back.
+    R"SQL(
+CREATE TABLE edits(
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,                 -- the item: a message's row, a call's card (its start, else its end)
+  other_seq INTEGER,                    -- link and unlink: the call's end
+  fingerprint TEXT,                     -- of the item's payload as the source wrote it (Workspace::fingerprint)
+  field TEXT NOT NULL,                  -- text | arguments | result | outcome | link | unlink
+  original TEXT,                        -- as the source gave it; link and unlink: the calls before (JSON)
+  value TEXT,                           -- as the reviewer made it; link and unlink: the calls after (JSON)
+  author TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  saved INTEGER NOT NULL DEFAULT 0,
+  present INTEGER NOT NULL DEFAULT 1);
+CREATE INDEX edits_room_seq ON edits(room_id, seq);
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

@@ -14,6 +14,7 @@ inline const QString NameOnly = QStringLiteral("name_only"); // no ids: same nam
 inline const QString Guessed = QStringLiteral("guessed"); // CraftBot: by name and order, nothing else to go on
 inline const QString StartOnly = QStringLiteral("start_only"); // nothing closed it
 inline const QString EndOnly = QStringLiteral("end_only"); // nothing opened it
+inline const QString Manual = QStringLiteral("manual"); // a reviewer linked the end to the start (PairFixer)
 } // namespace Pairing
 
 // Where a call's duration comes from.

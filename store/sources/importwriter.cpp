@@ -1,6 +1,7 @@
 #include "importwriter.h"
 
 #include "../annotationstore.h"
+#include "../editstore.h"
 #include "../redactionstore.h"
 #include "../searchindex.h"
 #include "../sqlitestatement.h"
@@ -422,14 +423,21 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     // Rows read again from the source (a rotated log) are redacted again before the import says the room is
     // whole, and the log is emptied of what they held; then the events reviewers annotated, which a re-read log
     // may have moved, are found again by their payload. One short query each when there is nothing to do.
-    QSqlQuery redacted = m_ws.exec(QStringLiteral("SELECT 1 FROM redactions WHERE room_id = ? LIMIT 1"), { m_room.id });
-    const bool anyRedaction = redacted.next();
-    redacted.finish();
-    if (anyRedaction) {
+    // What reviewers edited shows again first (a redaction made after an edit cut the edit's own text too).
+    QSqlQuery changed = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions WHERE room_id = ?), EXISTS "
+                                                 "(SELECT 1 FROM edits WHERE room_id = ? AND present = 1)"),
+        { m_room.id, m_room.id });
+    changed.next();
+    const bool anyRedaction = changed.value(0).toBool();
+    const bool anyEdit = changed.value(1).toBool();
+    changed.finish();
+    if (anyRedaction || anyEdit) {
         m_ws.exec(QStringLiteral("BEGIN IMMEDIATE"));
         bool again = false;
         try {
-            again = RedactionStore(m_ws).reapply(m_room.id);
+            if (anyEdit)
+                EditStore(m_ws).reapply(m_room.id);
+            again = anyRedaction && RedactionStore(m_ws).reapply(m_room.id);
             m_ws.exec(QStringLiteral("COMMIT"));
         } catch (...) {
             m_ws.exec(QStringLiteral("ROLLBACK"));
