@@ -2,6 +2,7 @@
 
 #include "demo/demostore.h"
 #include "detailspane.h"
+#include "contenteditor.h"
 #include "editor.h"
 #include "eventactions.h"
 #include "eventlistmodel.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_summary(new QLabel(this))
     , m_details(new DetailsPane(this))
     , m_editor(new Editor(m_store, m_eventModel, this))
+    , m_contentEditor(new ContentEditor(m_editor, m_store, m_eventModel, this))
     , m_notes(new NotesPanel(m_editor, m_eventModel, this))
     , m_journalDock(new JournalDock(m_store, this))
 {
@@ -155,8 +157,15 @@ MainWindow::MainWindow(QWidget* parent)
                 return r.nativeId;
         return QString();
     });
-    m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) { m_editor->addEventItems(menu, index); });
+    m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) {
+        m_editor->addEventItems(menu, index);
+        m_contentEditor->addEventItems(menu, index);
+    });
+    m_contentEditor->setCurrent([this] { return eventList()->currentIndex(); });
+    connect(m_contentEditor, &ContentEditor::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_details, &DetailsPane::showEditsRequested, this, [this] { m_contentEditor->showEdits(currentIndex()); });
     connect(m_editor, &Editor::changed, this, [this](bool content) {
+        m_contentEditor->updateActions();
         m_eventModel->reloadAnnotations();
         m_journalDock->reload();
         m_store->loadRooms(); // review statuses, note counts, a title redacted
@@ -528,7 +537,9 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
-    m_editor->fillEditMenu(menuBar()->addMenu(tr("&Edit")));
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    m_editor->fillEditMenu(edit);
+    m_contentEditor->fillEditMenu(edit);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_rawAction = view->addAction(tr("&Raw Rows"));
@@ -668,6 +679,7 @@ qint64 MainWindow::currentIndex() const
 void MainWindow::loadDetails(const QModelIndex& current)
 {
     m_detailsPending = false;
+    m_contentEditor->updateActions();
     m_notes->showItem(current.isValid() ? current.data(EventListModel::EventIndexRole).toLongLong() : -1);
     if (!current.isValid()) {
         m_details->clear();

@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class DetailsPane;
+class ContentEditor;
 class Editor;
 class JournalDock;
 class NotesPanel;
@@ -62,6 +63,7 @@ public:
     RoomListModel* roomModel() const { return m_roomModel; }
     DetailsPane* detailsPane() const { return m_details; }
     Editor* editor() const { return m_editor; }
+    ContentEditor* contentEditor() const { return m_contentEditor; }
     JournalDock* journalDock() const { return m_journalDock; }
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
@@ -131,6 +133,7 @@ private:
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
     Editor* m_editor;
+    ContentEditor* m_contentEditor;
     NotesPanel* m_notes;
     JournalDock* m_journalDock;
     bool m_closing = false; // saved on the way out: the window closes once the save is back

@@ -441,3 +441,43 @@ std::optional<Edit> EditStore::edit(qint64 editId)
         { editId });
     return q.next() ? std::optional<Edit>(editOf(q)) : std::nullopt;
 }
+
+ToolCallRecords EditStore::linkCandidates(qint64 roomId, qint64 index, int limit)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT start_seq, end_seq, result_seq, tool_name FROM tool_calls WHERE room_id "
+                                           "= ? AND (start_seq = ? OR (start_seq IS NULL AND coalesce(end_seq, result_seq) "
+                                           "= ?)) LIMIT 1"),
+        { roomId, index, index });
+    if (!q.next())
+        return {};
+    const bool loneEnd = q.value(0).isNull();
+    const bool openStart = !loneEnd && q.value(1).isNull() && q.value(2).isNull();
+    const QString tool = q.value(3).toString();
+    q.finish();
+    if (!loneEnd && !openStart)
+        return {};
+    QSqlQuery c = m_ws.exec(loneEnd
+            ? QStringLiteral("SELECT start_seq, started_us, tool_name FROM tool_calls WHERE room_id = ? AND pairing = "
+                             "'start_only' AND start_seq < ? AND coalesce(tool_name, '') = ? ORDER BY start_seq DESC "
+                             "LIMIT ?")
+            : QStringLiteral("SELECT coalesce(end_seq, result_seq), ended_us, tool_name FROM tool_calls WHERE room_id = "
+                             "? AND start_seq IS NULL AND coalesce(end_seq, result_seq) > ? AND coalesce(tool_name, '') "
+                             "= ? ORDER BY coalesce(end_seq, result_seq) LIMIT ?"),
+        { roomId, index, tool, limit });
+    ToolCallRecords out;
+    while (c.next()) {
+        ToolCallRecord r;
+        r.toolName = c.value(2).toString();
+        if (loneEnd) {
+            r.startIndex = c.value(0).toLongLong();
+            r.startMicros = optionalOf(c.value(1));
+            r.pairing = Pairing::StartOnly;
+        } else {
+            r.endIndex = c.value(0).toLongLong();
+            r.endMicros = optionalOf(c.value(1));
+            r.pairing = Pairing::EndOnly;
+        }
+        out.append(r);
+    }
+    return out;
+}

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "edit.h"
+#include "toolcallrecord.h"
 
 #include <optional>
 #include <QString>
@@ -44,6 +45,10 @@ public:
     // The edits present on an item (0 rooms: every room; no index: the whole room), oldest first.
     Edits edits(qint64 roomId, std::optional<qint64> index = std::nullopt);
     std::optional<Edit> edit(qint64 editId); // present or not
+
+    // What the call at `index` could be linked with: for an end nothing opened, the starts of its tool before it
+    // that nothing closed; for such a start, the lone ends of its tool after it. Nearest first, at most `limit`.
+    ToolCallRecords linkCandidates(qint64 roomId, qint64 index, int limit = 200);
 
 private:
     struct Call

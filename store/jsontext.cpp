@@ -37,8 +37,10 @@ bool parsesAsJson(const QString& text)
     return error.error == QJsonParseError::NoError && doc.array().size() == 1;
 }
 
-std::optional<QString> whereNotJson(const QString& text)
+std::optional<QString> whereNotJson(const QString& text, qsizetype* at)
 {
+    if (at)
+        *at = 0;
     if (text.trimmed().isEmpty())
         return QStringLiteral("empty: write a JSON value (an object, an array, a string in quotes, a number, true, "
                               "false or null)");
@@ -47,8 +49,36 @@ std::optional<QString> whereNotJson(const QString& text)
     const QByteArray utf8 = text.toUtf8();
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + utf8 + QByteArray("]"), &error);
-    QString problem = error.errorString();
-    qsizetype offset = std::clamp<qsizetype>(error.offset - 1, 0, utf8.size());
+    // Qt's words, said for people who write JSON by hand; its offset is just past where it stopped.
+    QString problem;
+    switch (error.error) {
+    case QJsonParseError::MissingObject:
+    case QJsonParseError::IllegalValue:
+    case QJsonParseError::IllegalNumber:
+        problem = QStringLiteral("a value is missing or wrong here (a text goes in \"quotes\")");
+        break;
+    case QJsonParseError::UnterminatedObject:
+        problem = QStringLiteral("the object is not closed: a } or a , is missing");
+        break;
+    case QJsonParseError::UnterminatedArray:
+        problem = QStringLiteral("the array is not closed: a ] or a , is missing");
+        break;
+    case QJsonParseError::MissingNameSeparator:
+        problem = QStringLiteral("a : is missing after the name");
+        break;
+    case QJsonParseError::MissingValueSeparator:
+        problem = QStringLiteral("a , is missing between two values");
+        break;
+    case QJsonParseError::UnterminatedString:
+        problem = QStringLiteral("the string is not closed: a \" is missing");
+        break;
+    case QJsonParseError::GarbageAtEnd:
+        problem = QStringLiteral("more text after the value");
+        break;
+    default:
+        problem = error.errorString();
+    }
+    qsizetype offset = std::clamp<qsizetype>(error.offset - 2, 0, utf8.size());
     if (error.error == QJsonParseError::NoError) {
         if (doc.array().size() == 1)
             return std::nullopt;
@@ -56,6 +86,8 @@ std::optional<QString> whereNotJson(const QString& text)
         offset = utf8.size();
     }
     const QByteArray before = utf8.left(offset);
+    if (at)
+        *at = QString::fromUtf8(before).size();
     const qsizetype lineStart = before.lastIndexOf('\n') + 1;
     return QStringLiteral("line %1, column %2: %3")
         .arg(before.count('\n') + 1)

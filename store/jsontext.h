@@ -15,7 +15,8 @@ QString clip(const QString& text, qsizetype limit = 4000);
 // JSON.parse's answer for any JSON value (an object, an array, a string, a number, true, false, null).
 bool parsesAsJson(const QString& text);
 // Where `text` stops being one JSON value, for people: "line 3, column 7: unterminated object"; nullopt when it is.
-std::optional<QString> whereNotJson(const QString& text);
+// `at`, when given, gets where in `text` (UTF-16 code units) it stops.
+std::optional<QString> whereNotJson(const QString& text, qsizetype* at = nullptr);
 // The one JSON value `text` holds (whereNotJson says it does).
 QJsonValue parse(const QString& text);
 // A stored value (compact(): a string kept as its text) as a JSON editor shows it: an object or array indented,

@@ -8,6 +8,7 @@
 #include "eventfilter.h"
 #include "filterquery.h"
 #include "journal.h"
+#include "jsontext.h"
 #include "eventserializer.h"
 #include "sources/importer.h"
 #include "storeerror.h"
@@ -194,6 +195,34 @@ private slots:
         QCOMPARE(matching(*ws, room, QStringLiteral("is:edited")), 0);
         QCOMPARE(ws->search(room, QStringLiteral("8.9"), 10, true).size(), 0);
         QCOMPARE(args.size(), 2);
+    }
+
+    void jsonThatDoesNotParseSaysWhere_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("said"); // nothing: it is JSON
+        QTest::newRow("object") << QStringLiteral("{\"a\": [1, 2]}") << QString();
+        QTest::newRow("string") << QStringLiteral("\"refund issued\"") << QString();
+        QTest::newRow("number") << QStringLiteral(" 42 ") << QString();
+        QTest::newRow("empty") << QStringLiteral("  ") << QStringLiteral("empty");
+        QTest::newRow("unquoted") << QStringLiteral("refund issued") << QStringLiteral("line 1, column 1: a value is missing or wrong here");
+        QTest::newRow("no colon") << QStringLiteral("{\n \"a\" 1}") << QStringLiteral("line 2, column 6: a : is missing after the name");
+        QTest::newRow("open string") << QStringLiteral("{\"a\": \"b}") << QStringLiteral("the string is not closed");
+        QTest::newRow("two values") << QStringLiteral("1 2") << QStringLiteral("a , is missing between two values");
+        QTest::newRow("two values, comma") << QStringLiteral("1, 2") << QStringLiteral("more than one value");
+    }
+
+    void jsonThatDoesNotParseSaysWhere()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, said);
+        const std::optional<QString> problem = JsonText::whereNotJson(text);
+        if (said.isEmpty()) {
+            QVERIFY2(!problem, qPrintable(problem.value_or(QString())));
+            return;
+        }
+        QVERIFY(problem);
+        QVERIFY2(problem->contains(said), qPrintable(*problem));
     }
 
     void pairsUnlinkedAndLinkedAgain()

@@ -4,6 +4,9 @@
 #include "bulkredactdialog.h"
 #include "detailspane.h"
 #include "editor.h"
+#include "contenteditor.h"
+#include "editstore.h"
+#include "editvaluedialog.h"
 #include "journal.h"
 #include "journaldock.h"
 #include "journalmodel.h"
@@ -385,7 +388,10 @@ private slots:
             QStringList({ QStringLiteral("Copy Call as JSON"), QStringLiteral("Copy Arguments"),
                 QStringLiteral("Copy Result"), QStringLiteral("Copy Event as JSON"),
                 QStringLiteral("Copy Reference (Source, Room, Index)"), QString(), QStringLiteral("Mark"),
-                QStringLiteral("Add &Note…"), QStringLiteral("Add &Label…") }));
+                QStringLiteral("Add &Note…"), QStringLiteral("Add &Label…"), QString(),
+                // ... and what an editor changes of a call: its arguments, result, outcome and pair.
+                QStringLiteral("Edit Arguments…"), QStringLiteral("Edit &Result…"), QStringLiteral("Set &Outcome"),
+                QStringLiteral("&Unlink End from Start"), QStringLiteral("Show &Original and Edits…") }));
         menu->actions().at(1)->trigger();
         QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()),
             QJsonDocument::fromJson(call.arguments.toUtf8()));
@@ -1265,6 +1271,81 @@ private slots:
         QVERIFY2(said.last().first().toString().startsWith(QLatin1String("Saved a copy")), qPrintable(said.last().first().toString()));
         Workspace theirs(copy);
         QCOMPARE(RedactionStore(theirs).ledger().size(), 1 + previewed);
+    }
+
+    void editTextAndArgumentsUndoRedoSave()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        MainWindow window;
+        window.editor()->setAuthor(QStringLiteral("Ana Lima"));
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+        int row = -1;
+        QTRY_VERIFY((row = window.eventModel()->rowOfIndex(4)) >= 0);
+        window.timeline()->setCurrentIndex(window.eventModel()->index(row, 0));
+        QTRY_COMPARE(window.detailsPane()->details().record.index, 4);
+        QVERIFY(!window.detailsPane()->linkButton(QStringLiteral("edits"))->isVisibleTo(&window));
+        auto recordAt = [&](int r) { return window.eventModel()->index(r, 0).data(EventListModel::RecordRole).value<EventRecord>(); };
+        const QString said = recordAt(row).text;
+
+        // F2 on a message: its text in an editor; saved with Ctrl+Enter.
+        bool asked = false;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<EditValueDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            asked = dialog->value() == said && !dialog->isAcceptable(); // nothing changed yet
+            dialog->editor()->setPlainText(QStringLiteral("I was charged twice (edited)"));
+            QTest::keyClick(dialog->editor(), Qt::Key_Return, Qt::ControlModifier);
+        });
+        QTest::keyClick(window.timeline(), Qt::Key_F2);
+        QTRY_VERIFY(asked);
+        QTRY_COMPARE(recordAt(row).text, QStringLiteral("I was charged twice (edited)"));
+        QVERIFY(recordAt(row).flags & EventFlags::Revised); // the "edited" pill
+        QVERIFY(window.isWindowModified());
+        QCOMPARE(window.editor()->undoAction()->text(), QStringLiteral("&Undo Edit Text of Event 4"));
+        QTRY_VERIFY(window.detailsPane()->linkButton(QStringLiteral("edits"))->isVisibleTo(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QTRY_COMPARE(recordAt(row).text, said);
+        QVERIFY(!(recordAt(row).flags & EventFlags::Revised));
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(recordAt(row).text, QStringLiteral("I was charged twice (edited)"));
+
+        // A call's arguments: JSON that does not parse is refused, saying where; then a valid edit.
+        int card = -1;
+        QTRY_VERIFY((card = window.eventModel()->rowOfIndex(11)) >= 0);
+        window.timeline()->setCurrentIndex(window.eventModel()->index(card, 0));
+        QTRY_COMPARE(window.detailsPane()->details().record.index, 11);
+        QString refusal;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<EditValueDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            dialog->editor()->setPlainText(QStringLiteral("{\n  \"amount\": 89,\n  \"order_id\": \n}"));
+            refusal = dialog->isAcceptable() ? QString() : dialog->status()->text();
+            dialog->editor()->setPlainText(QStringLiteral("{\"amount\": 45, \"order_id\": \"A-10533\"}"));
+            if (dialog->isAcceptable())
+                dialog->accept();
+        });
+        window.contentEditor()->editAction()->trigger();
+        QTRY_VERIFY(!refusal.isEmpty());
+        QVERIFY2(refusal.contains(QLatin1String("line 4, column 1")), qPrintable(refusal));
+        QTRY_COMPARE(window.eventModel()->index(card, 0).data(EventListModel::CallRole).value<ToolCallRecord>().arguments,
+            QStringLiteral("{\"amount\":45,\"order_id\":\"A-10533\"}"));
+        // Saved: the edit is in the workspace for good, and the journal says who did what.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY(!window.isWindowModified());
+        Workspace ws(Importer::cachedWorkspacePath(store));
+        const Edits edits = EditStore(ws).edits(ws.findRooms(QStringLiteral("sup-duplicate-charge")).first());
+        QCOMPARE(edits.size(), 2);
+        QVERIFY(edits[0].saved && edits[1].saved);
+        QCOMPARE(edits[0].original, said);
+        QCOMPARE(edits[1].author, QStringLiteral("Ana Lima"));
     }
 
     void roomFilter()

@@ -49,6 +49,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     , m_toEnd(::linkButton(tr("Go to end"), this))
     , m_toResult(::linkButton(tr("Go to result"), this))
     , m_toParent(::linkButton(tr("Go to thread root"), this))
+    , m_toEdits(::linkButton(tr("Edited: Show Original…"), this))
     , m_tabs(new QTabWidget(this))
     , m_tree(new QTreeView(this))
     , m_model(new JsonTreeModel(this))
@@ -86,7 +87,8 @@ DetailsPane::DetailsPane(QWidget* parent)
 
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
-    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent }) {
+    m_toEdits->setToolTip(tr("A reviewer changed what the source said here: see what it said, and revert"));
+    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent, m_toEdits }) {
         links->addWidget(b);
         b->hide();
     }
@@ -95,6 +97,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     connect(m_toEnd, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->endIndex); });
     connect(m_toResult, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->resultIndex); });
     connect(m_toParent, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.parentIndex); });
+    connect(m_toEdits, &QToolButton::clicked, this, &DetailsPane::showEditsRequested);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -109,6 +112,8 @@ QToolButton* DetailsPane::linkButton(const QString& which) const
 {
     if (which == QLatin1String("parent"))
         return m_toParent;
+    if (which == QLatin1String("edits"))
+        return m_toEdits;
     return which == QLatin1String("start") ? m_toStart : which == QLatin1String("end") ? m_toEnd : m_toResult;
 }
 
@@ -119,7 +124,7 @@ void DetailsPane::clear()
     m_model->clear();
     m_raw->clear();
     m_text->clear();
-    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent })
+    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent, m_toEdits })
         b->hide();
 }
 
@@ -173,6 +178,7 @@ void DetailsPane::setDetails(const EventDetails& details)
     showLink(m_toStart, details.call ? details.call->startIndex : std::nullopt);
     showLink(m_toEnd, details.call ? details.call->endIndex : std::nullopt);
     showLink(m_toParent, details.parentIndex);
+    m_toEdits->setVisible(e.flags & EventFlags::Revised);
     showLink(m_toResult,
         details.call && details.call->resultIndex != details.call->endIndex ? details.call->resultIndex : std::nullopt);
 
@@ -342,6 +348,11 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
     t.start = cursor.selectionStart();
     t.length = cursor.selectionEnd() - cursor.selectionStart();
     t.text = e.text.mid(t.start, t.length);
+    // A text a reviewer edited is in no payload: it is redacted as the row shows it (and in its edits).
+    if (e.flags & EventFlags::Revised) {
+        t.path = QStringLiteral("@text");
+        return t;
+    }
     // An assembled message (AG-UI): its text is its parts', each redacted in its own row.
     if (!e.messageId.isEmpty() && !(e.flags & EventFlags::Folded) && e.kind != QLatin1String("tool_call")) {
         t.path = QStringLiteral("@message");

@@ -30,7 +30,7 @@ public:
     QPlainTextEdit* raw() const { return m_raw; }
     QPlainTextEdit* text() const { return m_text; } // the text the timeline shows (an assembled message whole)
     QTabWidget* tabs() const { return m_tabs; }
-    QToolButton* linkButton(const QString& which) const; // "start", "end", "result" or "parent"
+    QToolButton* linkButton(const QString& which) const; // "start", "end", "result", "parent" or "edits"
 
     // What the tree's context menu does, for a tree index.
     QString valueText(const QModelIndex& index) const; // the value as JSON (a string as its text)
@@ -57,6 +57,7 @@ public:
 signals:
     void goToIndex(qint64 index); // "go to linked event"
     void redactRequested(const DetailsPane::RedactionTarget& target); // "Redact Value…" in the tree
+    void showEditsRequested(); // "Edited: Show Original…"
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -81,6 +82,7 @@ private:
     QToolButton* m_toEnd;
     QToolButton* m_toResult;
     QToolButton* m_toParent;
+    QToolButton* m_toEdits;
     QTabWidget* m_tabs;
     QTreeView* m_tree;
     JsonTreeModel* m_model;

@@ -191,7 +191,7 @@ quint64 Editor::after(quint64 request, std::function<void()> done)
     return request;
 }
 
-void Editor::push(const QString& text, std::function<EditSteps(AnnotationStore&)> work, bool content)
+void Editor::change(const QString& text, std::function<EditSteps(AnnotationStore&)> work, bool content)
 {
     m_stack->push(new EditCommand(text, m_client, std::move(work), [this, content](quint64 request) {
         if (content)
@@ -222,7 +222,7 @@ void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 sta
     if (who.isEmpty())
         return;
     ++m_redactions;
-    push(tr("Redact Event %1").arg(index),
+    change(tr("Redact Event %1").arg(index),
         [=](AnnotationStore& store) {
             // "@message": an assembled message's text, redacted in each of its parts.
             return path == QLatin1String("@message") ? store.redactMessage(roomId, index, start, length, why, who)
@@ -236,7 +236,7 @@ void Editor::setMarked(qint64 roomId, qint64 index, bool marked)
     const QString who = author();
     if (who.isEmpty())
         return;
-    push(marked ? tr("Mark Event %1").arg(index) : tr("Unmark Event %1").arg(index),
+    change(marked ? tr("Mark Event %1").arg(index) : tr("Unmark Event %1").arg(index),
         [=](AnnotationStore& store) { return store.setMarked(roomId, index, marked, who); });
 }
 
@@ -245,7 +245,7 @@ void Editor::addNote(qint64 roomId, std::optional<qint64> index, const QString& 
     const QString who = author();
     if (who.isEmpty() || text.trimmed().isEmpty())
         return;
-    push(index ? tr("Add Note to Event %1").arg(*index) : tr("Add Note to the Room"),
+    change(index ? tr("Add Note to Event %1").arg(*index) : tr("Add Note to the Room"),
         [=](AnnotationStore& store) { return store.addNote(roomId, index, text, who); });
 }
 
@@ -255,7 +255,7 @@ void Editor::addLabel(qint64 roomId, std::optional<qint64> index, const QString&
     const QString label = name.trimmed().toLower();
     if (who.isEmpty() || label.isEmpty())
         return;
-    push(tr("Label %1 \"%2\"").arg(index ? tr("Event %1").arg(*index) : tr("the Room"), label),
+    change(tr("Label %1 \"%2\"").arg(index ? tr("Event %1").arg(*index) : tr("the Room"), label),
         [=](AnnotationStore& store) { return store.addLabel(roomId, index, label, who); });
 }
 
@@ -268,7 +268,7 @@ void Editor::remove(const Annotation& a)
         : a.kind == Annotation::Kind::Label              ? tr("Remove Label \"%1\"").arg(a.value)
                                                          : tr("Unmark Event");
     const qint64 id = a.id;
-    push(what, [=](AnnotationStore& store) { return store.remove(id, who); });
+    change(what, [=](AnnotationStore& store) { return store.remove(id, who); });
 }
 
 void Editor::setReview(qint64 roomId, const QString& status)
@@ -276,7 +276,7 @@ void Editor::setReview(qint64 roomId, const QString& status)
     const QString who = author();
     if (who.isEmpty())
         return;
-    push(tr("Set Review to \"%1\"").arg(status),
+    change(tr("Set Review to \"%1\"").arg(status),
         [=](AnnotationStore& store) { return store.setReview(roomId, status, who); });
 }
 
@@ -287,7 +287,7 @@ void Editor::redactMatches(const RedactionMatches& matches, const QString& reaso
         return;
     ++m_redactions;
     const QString why = reason.simplified();
-    push(matches.size() == 1 ? tr("Redact 1 Match") : tr("Redact %1 Matches").arg(matches.size()),
+    change(matches.size() == 1 ? tr("Redact 1 Match") : tr("Redact %1 Matches").arg(matches.size()),
         [=](AnnotationStore& store) { return store.redactMatches(matches, why, who); }, true);
 }
 

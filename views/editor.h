@@ -94,6 +94,10 @@ public:
     // The workspace was opened: its journal says whether a session left unsaved changes.
     void workspaceOpened();
 
+    // Pushes a change on the undo stack, signed and written by `work` on the store's edit connection. `content`:
+    // it changes rows' text or the calls (what the timeline shows reads again).
+    void change(const QString& text, std::function<EditSteps(AnnotationStore&)> work, bool content = false);
+
 signals:
     // A change was written, undone, redone, saved or dropped: what shows annotations reads again, and the rows
     // themselves when `content` (a redaction changed their text).
@@ -103,7 +107,6 @@ signals:
     void message(const QString& text); // for the status bar
 
 private:
-    void push(const QString& text, std::function<EditSteps(AnnotationStore&)> work, bool content = false);
     quint64 after(quint64 request, std::function<void()> done);
     void askNote(qint64 roomId, std::optional<qint64> index);
     void askLabel(qint64 roomId, std::optional<qint64> index);

@@ -129,6 +129,9 @@ QList<QPair<QString, QColor>> annotationPills(const QModelIndex& index, bool dar
     }
     if (index.data(EventListModel::MarkedRole).toBool())
         pills << qMakePair(QStringLiteral("⚑"), dark ? QColor(0xff, 0x8a, 0x65) : QColor(0xd8, 0x43, 0x15));
+    // A reviewer changed what the source said (its text, arguments, result, outcome or pair): Show Original.
+    if (index.data(EventListModel::RecordRole).value<EventRecord>().flags & EventFlags::Revised)
+        pills << qMakePair(TimelineDelegate::tr("edited"), dark ? QColor(0x90, 0xca, 0xf9) : QColor(0x15, 0x65, 0xc0));
     return pills;
 }
 
@@ -156,6 +159,8 @@ QVector<TimelineDelegate::Badge> TimelineDelegate::badgesOf(const ToolCallRecord
         out.append({ tr("guessed pair"),
             tr("The source keeps no call ids: this start and end were paired by tool name and order.") });
     }
+    if (call.pairing == Pairing::Manual)
+        out.append({ tr("linked by a reviewer"), tr("A reviewer linked this end to this start (Edit ▸ Link Call).") });
     if (call.pairing == Pairing::EndOnly) {
         out.append({ tr("end without start"),
             tr("This end's start is not in the log: it began before the log does, or was lost.") });
