@@ -67,6 +67,8 @@ QString eventText(const EventRecord& e)
             + QLatin1Char(')');
     if (!e.outcome.isEmpty())
         out += QStringLiteral("  -> ") + e.outcome;
+    if (e.flags & EventFlags::Revised)
+        out += QStringLiteral("  (edited)");
     QString text = e.text;
     text.replace(QLatin1Char('\n'), QLatin1Char(' '));
     if (text.size() > 160)
@@ -96,6 +98,8 @@ QByteArray callJson(const ToolCallRecord& c)
         o.addNull("arguments_valid");
     o.add("synthetic", c.synthetic);
     o.add("ambiguous", c.ambiguous);
+    if (c.edited)
+        o.add("edited", true);
     return o.text();
 }
 
@@ -109,7 +113,8 @@ QString callText(const ToolCallRecord& c)
     return c.toolName + QStringLiteral("  ") + c.toolId + QStringLiteral("  ") + index(c.startIndex)
         + QStringLiteral("..") + index(c.endIndex) + QStringLiteral("  ") + duration + QStringLiteral("  ") + c.status
         + QStringLiteral("  ") + c.outcome + QStringLiteral("  ") + c.pairing
-        + (c.ambiguous ? QStringLiteral(" ambiguous") : QString()) + (c.synthetic ? QStringLiteral(" synthetic") : QString());
+        + (c.ambiguous ? QStringLiteral(" ambiguous") : QString()) + (c.synthetic ? QStringLiteral(" synthetic") : QString())
+        + (c.edited ? QStringLiteral("  (edited)") : QString());
 }
 
 } // namespace EventSerializer

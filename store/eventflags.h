@@ -18,6 +18,7 @@ enum : int {
     OutOfRange = 1 << 12, // a number the source wrote (a time, a duration) is out of any range: left out
     Redacted = 1 << 13, // a reviewer redacted part of it (RedactionStore): it reads [redacted: reason] there
     Revised = 1 << 14, // a reviewer edited it (EditStore): its text, its call's arguments, result, outcome or pair
+                       // (RecordReader::CallColumns reads it as 16384)
     // 1 << 7 was SearchIndexed (schema 1-4): the contentless index took a row once, for good. Set in older
     // workspaces, read by nothing.
 };

@@ -91,7 +91,10 @@ const QString CallColumns = QStringLiteral(
     "outcome, pairing, error, arguments, arguments_valid, result, result_seq, synthetic, ambiguous, "
     // Who blocked a blocked call is said on its end row only: the card says it too.
     "(SELECT e.blocked_by FROM events e WHERE e.room_id = tool_calls.room_id AND e.seq = tool_calls.end_seq "
-    "AND e.blocked = 1)");
+    "AND e.blocked = 1), "
+    // A reviewer edited it (EditStore flags the card's row): one seek on the row it shows at.
+    "(SELECT e.flags & 16384 FROM events e WHERE e.room_id = tool_calls.room_id AND e.seq = "
+    "coalesce(tool_calls.start_seq, tool_calls.end_seq, tool_calls.result_seq))");
 
 ToolCallRecord call(const SqliteStatement& q)
 {
@@ -117,6 +120,7 @@ ToolCallRecord call(const SqliteStatement& q)
     c.synthetic = q.int64(17) != 0;
     c.ambiguous = q.int64(18) != 0;
     c.blockedBy = q.text(19);
+    c.edited = !q.isNull(20) && q.int64(20) != 0;
     return c;
 }
 

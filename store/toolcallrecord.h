@@ -46,6 +46,7 @@ struct ToolCallRecord
     bool synthetic = false; // the end or result was made up by the source system, not the agent
     bool ambiguous = false; // a guessed pair that overlaps another call of the same name
     QString blockedBy; // the hook that blocked it, when its end row is blocked
+    bool edited = false; // a reviewer changed it (EditStore): its arguments, result, outcome or pair
 };
 
 Q_DECLARE_METATYPE(ToolCallRecord)

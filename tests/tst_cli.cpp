@@ -1,6 +1,8 @@
 // The sightline binary's verbs, run as a user would run them: exit codes, stdout, stderr.
 
+#include "annotationstore.h"
 #include "testsupport.h"
+#include "workspace.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -550,6 +552,47 @@ private slots:
 
     // Redaction from the command line: a dry run lists the matches with their text and changes nothing; the run
     // redacts them, saved at once (gone from the workspace), and lists where, never the text.
+    void editsShowInEventsAndTools()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        const QString workspace = dir.filePath(QStringLiteral("review.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), store, QStringLiteral("-o"), workspace }).code, 0);
+        {
+            Workspace ws(workspace);
+            const qint64 room = ws.findRooms(QStringLiteral("sup-duplicate-charge")).first();
+            AnnotationStore edits(ws);
+            edits.editText(room, 4, QStringLiteral("I was charged twice (said on the phone)"), QStringLiteral("Ana"));
+            edits.setOutcome(room, 16, QStringLiteral("failed"), QStringLiteral("Ana"));
+            edits.save();
+        }
+        Run r = run({ QStringLiteral("events"), workspace, QStringLiteral("--room"), QStringLiteral("duplicate") });
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.split(QLatin1Char('\n'));
+        const auto line = [&](qint64 index) {
+            for (const QString& l : lines) {
+                if (l.trimmed().startsWith(QString::number(index) + QLatin1Char(' ')))
+                    return l;
+            }
+            return QString();
+        };
+        QVERIFY2(line(4).contains(QLatin1String("(edited)  I was charged twice (said on the phone)")), qPrintable(line(4)));
+        QVERIFY(!line(5).contains(QLatin1String("(edited)")));
+        r = run({ QStringLiteral("events"), workspace, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--query"),
+            QStringLiteral("is:edited"), QStringLiteral("--json") });
+        QCOMPARE(indexes(r), (QVector<qint64> { 4, 16 }));
+        QVERIFY(r.lines().first().value(QLatin1String("edited")).toBool());
+        r = run({ QStringLiteral("tools"), workspace, QStringLiteral("--room"), QStringLiteral("duplicate") });
+        QVERIFY2(r.out.contains(QLatin1String("16..17  2 ms  completed  failed  exact  (edited)")), qPrintable(r.out));
+        r = run({ QStringLiteral("tools"), workspace, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
+        int edited = 0;
+        for (const QJsonObject& c : r.lines())
+            edited += c.value(QLatin1String("edited")).toBool();
+        QCOMPARE(edited, 1);
+        r = run({ QStringLiteral("journal"), workspace });
+        QVERIFY2(r.out.contains(QStringLiteral("outcome changed: refused → failed")), qPrintable(r.out + r.err));
+    }
+
     void redactByPattern()
     {
         QTemporaryDir dir;
