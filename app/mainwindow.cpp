@@ -178,6 +178,8 @@ MainWindow::MainWindow(QWidget* parent)
                 m_filterPane->clear(); // a redacted participant leaves the panes' values, not kept at 0
             m_eventModel->refresh();
             readAroundTheRoom(m_eventModel->roomId());
+        } else {
+            requestFacets(); // the Labels and Review panes count what was just added
         }
         if (content)
             loadDetails(eventList()->currentIndex());

@@ -70,6 +70,9 @@ FacetModel::FacetModel(QObject* parent)
         { tr("Tools"), { QStringLiteral("tool") } },
         { tr("Outcomes"), { QStringLiteral("outcome") } },
         { tr("Participants"), { QStringLiteral("participant") } },
+        // What reviewers added: labels, and the states is: finds (marked, noted, labelled, redacted, edited).
+        { tr("Labels"), { QStringLiteral("label") } },
+        { tr("Review"), { QStringLiteral("is") } },
     };
     for (const auto& [title, fields] : sections) {
         auto section = std::make_unique<Node>();

@@ -311,7 +311,7 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
     // The fields with a pane of their own, each its own bit; every other part of the filter is the rest.
     const std::pair<const char*, int> panes[] = { { "type", TypeBit }, { "kind", KindBit },
         { "channel", ChannelBit }, { "channel_type", ChannelTypeBit }, { "participant", ParticipantBit },
-        { "tool", ToolBit }, { "outcome", OutcomeBit } };
+        { "tool", ToolBit }, { "outcome", OutcomeBit }, { "label", LabelBit }, { "is", StateBit } };
     EventFilter rest = f;
     for (const auto& [name, bit] : panes) {
         EventFilter only;
@@ -358,7 +358,7 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
     q.sql = QStringLiteral("SELECT type, kind, channel_id, channel_type, participant_id, tool_name, outcome, blocked, "
                            "created_us, ")
         + (parts.isEmpty() ? QStringLiteral("0") : parts.join(QStringLiteral(" | ")))
-        + QStringLiteral(", seq FROM events WHERE room_id = ?");
+        + QStringLiteral(", seq, flags FROM events WHERE room_id = ?");
     return q;
 }
 

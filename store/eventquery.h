@@ -29,8 +29,8 @@ struct EventQuery
     // any row in raw mode) and whether it is an event the filter lets through. For RowIndex.
     static EventQuery rowIndex(qint64 roomId, const EventFilter& filter);
 
-    // Every row of a room with the columns the panes count and, last, a mask of the filter's parts the row fails
-    // (FacetBit): a field's facet counts the rows that fail nothing but that field.
+    // Every row of a room with the columns the panes count, a mask of the filter's parts the row fails (FacetBit:
+    // a field's facet counts the rows that fail nothing but that field), its index and its flags.
     static EventQuery facets(qint64 roomId, const EventFilter& filter);
     enum FacetBit {
         TypeBit,
@@ -42,6 +42,8 @@ struct EventQuery
         OutcomeBit,
         BlockedBit,
         TimeBit,
+        LabelBit, // what reviewers added: a label, and a state (is:marked ... is:edited)
+        StateBit,
         OtherBit
     };
 

@@ -434,6 +434,24 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         while (open.next())
             loneStarts.insert(open.value(0).toLongLong(), open.value(1).toString().toUtf8());
     }
+    // What reviewers added to each row: its labels, and whether it is marked, noted or labelled (is:).
+    QHash<qint64, QVector<QByteArray>> labelsAt;
+    QHash<qint64, int> addedAt; // bits: 1 marked, 2 noted, 4 labelled
+    {
+        QSqlQuery added = exec(QStringLiteral("SELECT seq, kind, value FROM annotations WHERE room_id = ? AND present = 1 "
+                                              "AND detached = 0 AND seq IS NOT NULL AND kind IN ('label', 'note', 'mark')"),
+            { roomId });
+        while (added.next()) {
+            const qint64 seq = added.value(0).toLongLong();
+            const QString kind = added.value(1).toString();
+            const int bit = kind == QLatin1String("mark") ? 1 : kind == QLatin1String("note") ? 2 : 4;
+            addedAt[seq] |= bit;
+            if (bit == 4 && !labelsAt[seq].contains(added.value(2).toString().toUtf8()))
+                labelsAt[seq].append(added.value(2).toString().toUtf8());
+        }
+    }
+    QHash<QByteArray, qint64> labelCounts;
+    QHash<QByteArray, qint64> stateCounts;
     const EventQuery eq = EventQuery::facets(roomId, filter);
     const QByteArray sql = eq.sql.toUtf8();
     SqliteStatement q(m_handle, sql.constData());
@@ -445,7 +463,7 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(st, column)) : QByteArray();
     };
     const int maskColumn = 9;
-    const int outcomeColumn = 6, seqColumn = 10;
+    const int outcomeColumn = 6, seqColumn = 10, flagsColumn = 11;
     while (q.step()) {
         const int failed = sqlite3_column_int(st, maskColumn);
         if (failed == 0)
@@ -474,6 +492,25 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
                 field.groups.insert(key, QByteArray(group.constData(), group.size()));
             }
         }
+        // Labels and states: several to a row, each counted.
+        const qint64 seq = sqlite3_column_int64(st, seqColumn);
+        const int flags = sqlite3_column_int(st, flagsColumn);
+        const int added = addedAt.isEmpty() ? 0 : addedAt.value(seq);
+        if (added & 4) {
+            const bool counted = passesBut(EventQuery::LabelBit);
+            for (const QByteArray& label : labelsAt.value(seq))
+                labelCounts[label] += counted ? 1 : 0;
+        }
+        if (added != 0 || (flags & (EventFlags::Redacted | EventFlags::Revised))) {
+            const bool counted = passesBut(EventQuery::StateBit);
+            const std::pair<int, const char*> states[] = { { added & 1, "marked" }, { added & 2, "noted" },
+                { added & 4, "labelled" }, { flags & EventFlags::Redacted, "redacted" },
+                { flags & EventFlags::Revised, "edited" } };
+            for (const auto& [has, state] : states) {
+                if (has)
+                    stateCounts[QByteArray::fromRawData(state, qstrlen(state))] += counted ? 1 : 0;
+            }
+        }
         if (passesBut(EventQuery::BlockedBit))
             ++(sqlite3_column_int(st, 7) ? out.blocked : out.unblocked);
         if (passesBut(EventQuery::TimeBit) && !out.histogram.isEmpty() && sqlite3_column_type(st, 8) != SQLITE_NULL) {
@@ -481,11 +518,11 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
             ++out.histogram[std::clamp<qint64>(bin, 0, out.histogram.size() - 1)];
         }
     }
-    for (const Field& field : fields) {
+    auto emitField = [&](const char* name, const QHash<QByteArray, qint64>& counts, const QHash<QByteArray, QByteArray>& groups) {
         QVector<FacetValue> values;
-        values.reserve(field.counts.size());
-        for (auto it = field.counts.cbegin(); it != field.counts.cend(); ++it)
-            values.append({ QString::fromUtf8(it.key()), it.value(), QString::fromUtf8(field.groups.value(it.key())) });
+        values.reserve(counts.size());
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+            values.append({ QString::fromUtf8(it.key()), it.value(), QString::fromUtf8(groups.value(it.key())) });
         std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
             return a.count != b.count ? a.count > b.count : a.value < b.value;
         });
@@ -494,11 +531,14 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
             more += values.at(i).count;
         if (values.size() > limit)
             values.resize(limit);
-        const QString name = QString::fromLatin1(field.name);
-        out.fields.insert(name, values);
+        out.fields.insert(QString::fromLatin1(name), values);
         if (more > 0)
-            out.more.insert(name, more);
-    }
+            out.more.insert(QString::fromLatin1(name), more);
+    };
+    for (const Field& field : fields)
+        emitField(field.name, field.counts, field.groups);
+    emitField("label", labelCounts, {});
+    emitField("is", stateCounts, {});
     return out;
 }
 

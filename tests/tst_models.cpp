@@ -62,6 +62,50 @@ private slots:
         QVERIFY(m_blockedRoom != 0);
     }
 
+    // What reviewers added has panes of its own: the labels, and the states is: finds, each counted under the rest
+    // of the filter, and ticked into the filter the bar writes.
+    void labelsAndStatesInThePanes()
+    {
+        QTemporaryDir dir;
+        auto ws = TestSupport::importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        store.addLabel(room, 4, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.addLabel(room, 5, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.addLabel(room, 5, QStringLiteral("bug"), QStringLiteral("ana"));
+        store.setMarked(room, 6, true, QStringLiteral("ana"));
+        store.editText(room, 8, QStringLiteral("two payments"), QStringLiteral("ana"));
+        FacetModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setCounts(ws->facets(room, {}));
+        model.setFilter({});
+        const QModelIndex labels = model.sectionIndex(QStringLiteral("label"));
+        QCOMPARE(labels.data().toString(), QStringLiteral("Labels"));
+        QCOMPARE(model.rowCount(labels), 2);
+        int piiRow = -1;
+        for (int r = 0; r < model.rowCount(labels); ++r) {
+            if (model.index(r, 0, labels).data().toString() == QLatin1String("pii"))
+                piiRow = r;
+        }
+        QVERIFY(piiRow >= 0);
+        QCOMPARE(model.index(piiRow, 1, labels).data().toLongLong(), 2);
+        const QModelIndex states = model.sectionIndex(QStringLiteral("is"));
+        QCOMPARE(states.data().toString(), QStringLiteral("Review"));
+        QMap<QString, qint64> counted;
+        for (int r = 0; r < model.rowCount(states); ++r)
+            counted.insert(model.index(r, 0, states).data().toString(), model.index(r, 1, states).data().toLongLong());
+        QCOMPARE(counted, (QMap<QString, qint64> { { QStringLiteral("labelled"), 2 }, { QStringLiteral("marked"), 1 },
+                              { QStringLiteral("edited"), 1 } }));
+        // Ticked: the filter says label:pii, and under it the states count the two labelled events only.
+        const EventFilter pii = model.toggled(model.index(piiRow, 0, labels));
+        QCOMPARE(pii.labels, QStringList { QStringLiteral("pii") });
+        const FacetCounts under = ws->facets(room, pii);
+        QCOMPARE(under.shown, 2);
+        QCOMPARE(under.count(QStringLiteral("is"), QStringLiteral("labelled")), 2);
+        QCOMPARE(under.count(QStringLiteral("is"), QStringLiteral("marked")), 0);
+        QCOMPARE(under.count(QStringLiteral("label"), QStringLiteral("bug")), 1); // its own field is left out
+    }
+
     // The panes' values: types under their kinds, counts from the workspace, rows that keep their place while
     // counts change, and ticks that ask for filters the bar can write.
     void facets()
@@ -74,7 +118,8 @@ private slots:
         model.setCounts(all);
         model.setFilter({});
         QCOMPARE(resets.count(), 0);
-        QCOMPARE(model.rowCount(), 6); // types, channels, channel types, tools, outcomes, participants
+        // Types, channels, channel types, tools, outcomes, participants, labels, review states.
+        QCOMPARE(model.rowCount(), 8);
         const QModelIndex types = model.sectionIndex(QStringLiteral("type"));
         QCOMPARE(types.data().toString(), QStringLiteral("Types"));
         QCOMPARE(model.rowCount(types), all.fields.value(QStringLiteral("kind")).size());

@@ -142,6 +142,22 @@ public:
         return true;
     }
 
+    QStringList statesOf(const EventRecord& r) const
+    {
+        QStringList mine;
+        if (m_room.marked.contains(r.index))
+            mine << QStringLiteral("marked");
+        if (m_room.notes.contains(r.index))
+            mine << QStringLiteral("noted");
+        if (m_room.labels.contains(r.index))
+            mine << QStringLiteral("labelled");
+        if (r.flags & EventFlags::Redacted)
+            mine << QStringLiteral("redacted");
+        if (r.flags & EventFlags::Revised)
+            mine << QStringLiteral("edited");
+        return mine;
+    }
+
     // A row's annotations of `field` (several labels, several notes, its states): one of `any` when there are
     // any, none of `none`. A note matches a word it contains, in either case.
     bool annotationsMatch(const EventRecord& r, const QString& field, const QStringList& any, const QStringList& none) const
@@ -149,16 +165,8 @@ public:
         QStringList mine;
         if (field == QLatin1String("label"))
             mine = m_room.labels.value(r.index);
-        if (field == QLatin1String("is")) {
-            if (m_room.marked.contains(r.index))
-                mine << QStringLiteral("marked");
-            if (m_room.notes.contains(r.index))
-                mine << QStringLiteral("noted");
-            if (m_room.labels.contains(r.index))
-                mine << QStringLiteral("labelled");
-            if (r.flags & EventFlags::Redacted)
-                mine << QStringLiteral("redacted");
-        }
+        if (field == QLatin1String("is"))
+            mine = statesOf(r);
         auto has = [&](const QString& value) {
             if (field != QLatin1String("note"))
                 return mine.contains(value, Qt::CaseInsensitive);
@@ -233,6 +241,12 @@ public:
         for (const EventRecord& r : m_room.rows) {
             if (!inScope(r) || !matches(r, false, field))
                 continue;
+            // Several to a row: its labels, its states.
+            if (field == QLatin1String("label") || field == QLatin1String("is")) {
+                for (const QString& v : field == QLatin1String("label") ? QSet<QString>(m_room.labels.value(r.index).cbegin(), m_room.labels.value(r.index).cend()).values() : statesOf(r))
+                    ++out[v];
+                continue;
+            }
             const QString v = field == QLatin1String("outcome") ? outcomeOf(r, false) : valueOf(r, field);
             if (!v.isEmpty())
                 ++out[v];
@@ -308,7 +322,9 @@ class TestOneAnswer : public QObject
              << QStringLiteral("note:refund note:nothing-like-it") << QStringLiteral("is:marked")
              << QStringLiteral("-is:marked") << QStringLiteral("is:noted is:labelled")
              << QStringLiteral("is:marked label:pii blocked:include") << QStringLiteral("-is:labelled outcome:failed")
-             << QStringLiteral("is:redacted") << QStringLiteral("-is:redacted kind:message") << QStringLiteral("is:redacted is:marked");
+             << QStringLiteral("is:redacted") << QStringLiteral("-is:redacted kind:message") << QStringLiteral("is:redacted is:marked")
+             << QStringLiteral("is:edited") << QStringLiteral("-is:edited kind:tool_call") << QStringLiteral("is:edited outcome:failed")
+             << QStringLiteral("pairing:manual") << QStringLiteral("pairing:end_only is:edited");
         // Words: two of a message's, and one of a call's arguments (a card found by its start or its end).
         QStringList words;
         for (const EventRecord& r : room.rows) {
@@ -463,6 +479,22 @@ private slots:
                         }
                     }
                 }
+                // What reviewers changed: a message's text, a call's outcome, a pair unlinked and one linked again.
+                for (qint64 i : indexes) {
+                    const std::optional<EventRecord> e = ws.event(room.id, i);
+                    if (i % 13 == 6 && e && e->kind != QLatin1String("tool_call") && !(e->flags & EventFlags::Folded))
+                        store.editText(room.id, i, e->text + QStringLiteral(" amended"), QStringLiteral("test"));
+                }
+                int unlinked = 0;
+                for (const ToolCallRecord& c : ws.toolCalls(room.id)) {
+                    if (c.startIndex && *c.startIndex % 10 == 7)
+                        store.setOutcome(room.id, *c.startIndex, QStringLiteral("failed"), QStringLiteral("test"));
+                    if (c.startIndex && (c.endIndex || c.resultIndex) && unlinked < 2) {
+                        store.unlink(room.id, *c.startIndex, QStringLiteral("test"));
+                        if (unlinked++ == 1)
+                            store.link(room.id, *c.startIndex, c.endIndex ? *c.endIndex : *c.resultIndex, QStringLiteral("test"));
+                    }
+                }
             }
             ws.exec(QStringLiteral("COMMIT"));
             m_workspaces << path;
@@ -511,7 +543,7 @@ private slots:
                 // The panes: the events shown, and each field's counts under the rest of the filter.
                 const FacetCounts facets = ws.facets(summary.id, f, 4, 1000);
                 QVERIFY2(facets.shown == raw.size(), qPrintable(where + QStringLiteral(" (panes: shown)")));
-                for (const char* field : { "type", "tool", "outcome", "channel" }) {
+                for (const char* field : { "type", "tool", "outcome", "channel", "label", "is" }) {
                     const QMap<QString, qint64> want = ref.paneCounts(QLatin1String(field));
                     QMap<QString, qint64> got;
                     for (const FacetValue& v : facets.fields.value(QLatin1String(field))) {
