@@ -2,12 +2,15 @@
 
 #include "editstore.h"
 #include "journal.h"
+#include "jsonstrings.h"
+#include "eventflags.h"
 #include "redactionstore.h"
 #include "storeerror.h"
 #include "workspace.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QSqlQuery>
 #include <QVariant>
 #include <sqlite3.h>
@@ -306,6 +309,89 @@ EditSteps AnnotationStore::redactMessage(
         for (const Redaction& r : RedactionStore(m_ws).redactMessage(roomId, index, start, length, reason, author)) {
             steps.append({ EditStep::Redactions, r.id, true });
             steps.append({ EditStep::Journal, journalRedaction(m_ws, r, author), true });
+        }
+        return steps;
+    });
+}
+
+namespace {
+// A field that says what an event is rather than what was said in it: a whole event's redaction leaves it. Only
+// in the event's envelope ($.type, $.content.type); deeper (a call's arguments, its result) everything is said.
+bool isStructural(const QString& path)
+{
+    if (path.count(QLatin1Char('.')) + path.count(QLatin1Char('[')) > 2)
+        return false;
+    static const QRegularExpression last(QStringLiteral("(?:\\.([^.\\[]+)|\\[\"([^\"]+)\"\\])$"));
+    const QRegularExpressionMatch m = last.match(path);
+    if (!m.hasMatch())
+        return false;
+    const QString name = m.captured(1).isEmpty() ? m.captured(2) : m.captured(1);
+    const QString key = name.toLower();
+    static const QStringList keys { QStringLiteral("type"), QStringLiteral("event_type"), QStringLiteral("kind"),
+        QStringLiteral("role"), QStringLiteral("status"), QStringLiteral("id"), QStringLiteral("timestamp"),
+        QStringLiteral("created_at"), QStringLiteral("updated_at"), QStringLiteral("ts"), QStringLiteral("channel_type"),
+        QStringLiteral("direction"), QStringLiteral("visibility") };
+    return keys.contains(key) || key.endsWith(QLatin1String("_id")) || name.endsWith(QLatin1String("Id"));
+}
+} // namespace
+
+EditSteps AnnotationStore::redactAll(
+    qint64 roomId, qint64 index, const QString& path, const QString& reason, const QString& author)
+{
+    return transaction([&] {
+        EditSteps steps;
+        QVector<qint64> rows { index };
+        if (path.isEmpty()) {
+            QSqlQuery call = m_ws.exec(
+                QStringLiteral("SELECT end_seq, result_seq FROM tool_calls WHERE room_id = ? AND start_seq = ?"), { roomId, index });
+            while (call.next()) {
+                for (int c = 0; c < 2; ++c) {
+                    if (!call.value(c).isNull() && !rows.contains(call.value(c).toLongLong()))
+                        rows.append(call.value(c).toLongLong());
+                }
+            }
+            call.finish();
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT text, message_id, kind, flags FROM events WHERE room_id = ? AND seq = ?"),
+                { roomId, index });
+            if (row.next() && !row.value(1).toString().isEmpty() && row.value(2).toString() != QLatin1String("tool_call")
+                && !(row.value(3).toInt() & EventFlags::Folded) && !row.value(0).toString().isEmpty()) {
+                const qint64 length = row.value(0).toString().size();
+                row.finish();
+                try {
+                    steps += redactMessage(roomId, index, 0, length, reason, author);
+                } catch (const StoreError&) {
+                    // Not the sum of its parts: its rows' own strings below are what there is.
+                }
+            }
+        }
+        for (qint64 at : std::as_const(rows)) {
+            QSqlQuery q = m_ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ? AND typeof(payload) = 'text'"),
+                { roomId, at });
+            if (!q.next())
+                continue;
+            const QString payload = q.value(0).toString();
+            q.finish();
+            QStringList paths;
+            for (const JsonStrings::Token& t :
+                JsonStrings::values(payload).value_or(QVector<JsonStrings::Token> { JsonStrings::plain(payload) })) {
+                const bool under = path.isEmpty() ? !isStructural(t.path)
+                                                  : t.path == path || t.path.startsWith(path + QLatin1Char('.'))
+                        || t.path.startsWith(path + QLatin1Char('['));
+                if (under && !t.value.isEmpty() && t.value != RedactionStore::placeholder(reason))
+                    paths << t.path;
+            }
+            for (const QString& p : std::as_const(paths)) {
+                // Read again: a string of the row that held the same text was cut with it.
+                QSqlQuery now = m_ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"), { roomId, at });
+                const std::optional<JsonStrings::Token> t = now.next() ? JsonStrings::stringAt(now.value(0).toString(), p) : std::nullopt;
+                now.finish();
+                if (t && !t->value.isEmpty() && !t->value.startsWith(QLatin1String("[redacted: ")))
+                    steps += redact(roomId, at, p, 0, t->value.size(), reason, author);
+            }
+        }
+        if (steps.isEmpty()) {
+            throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+                path.isEmpty() ? QStringLiteral("it holds no text to redact") : QStringLiteral("%1 holds no text to redact").arg(path));
         }
         return steps;
     });

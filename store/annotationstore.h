@@ -41,6 +41,11 @@ public:
     // Redacts a span of an assembled message's text (RedactionStore::redactMessage), a journal entry for each row.
     EditSteps redactMessage(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
         const QString& author);
+    // Redacts every string of an event's payload under `path` (a whole field); an empty path: the whole event,
+    // its ids, types, roles, statuses and times left so that the timeline still reads, and for a call's card the
+    // call whole (its end and result rows) and for an assembled message its text in every part. Each string is
+    // a redaction with its journal entry. Throws StoreError when there is no text there.
+    EditSteps redactAll(qint64 roomId, qint64 index, const QString& path, const QString& reason, const QString& author);
     // Redacts every match bulk redaction found (RedactionStore::find), each a redaction with its journal entry, in
     // one transaction. Later spans of a string go first, so that the earlier ones stay where they were found.
     EditSteps redactMatches(const QVector<RedactionMatch>& matches, const QString& reason, const QString& author);

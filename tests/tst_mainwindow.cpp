@@ -388,7 +388,7 @@ private slots:
             QStringList({ QStringLiteral("Copy Call as JSON"), QStringLiteral("Copy Arguments"),
                 QStringLiteral("Copy Result"), QStringLiteral("Copy Event as JSON"),
                 QStringLiteral("Copy Reference (Source, Room, Index)"), QString(), QStringLiteral("Mark"),
-                QStringLiteral("Add &Note…"), QStringLiteral("Add &Label…"), QString(),
+                QStringLiteral("Add &Note…"), QStringLiteral("Add &Label…"), QStringLiteral("Redact Whole Event…"), QString(),
                 // ... and what an editor changes of a call: its arguments, result, outcome and pair.
                 QStringLiteral("Edit Arguments…"), QStringLiteral("Edit &Result…"), QStringLiteral("Set &Outcome"),
                 QStringLiteral("&Unlink End from Start"), QStringLiteral("Show &Original and Edits…") }));

@@ -17,6 +17,7 @@
 #include <QMessageAuthenticationCode>
 #include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSqlQuery>
 #include <QTest>
@@ -62,6 +63,54 @@ class TestRedaction : public QObject
     Q_OBJECT
 
 private slots:
+    // A whole event: every string that says something, its ids, types, roles and times left; a card takes its
+    // call whole; an assembled message its text in every part; a whole field every string under it.
+    void aWholeEventOrField()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        const QString said = QStringLiteral("[redacted: whole event]");
+        const EventRecord before = *ws->event(room, 4);
+        QVERIFY(!store.redactAll(room, 4, QString(), QStringLiteral("whole event"), QStringLiteral("ana")).isEmpty());
+        const EventRecord after = *ws->event(room, 4);
+        QCOMPARE(after.text, said);
+        QCOMPARE(after.type, before.type);
+        QCOMPARE(after.participantId, before.participantId); // an id: the timeline still says who
+        const QJsonObject payload = QJsonDocument::fromJson(payloadAt(*ws, room, 4).toUtf8()).object();
+        QCOMPARE(payload.value(QLatin1String("id")).toString(), before.nativeId);
+        QVERIFY(!payloadAt(*ws, room, 4).contains(QLatin1String("A-10533")));
+        QVERIFY(!payloadAt(*ws, room, 4).contains(QLatin1String("charged twice")));
+        QCOMPARE(ws->search(room, QStringLiteral("charged"), 10, true).size(), 0);
+
+        // A card: the call whole, its arguments (start) and its result (end).
+        store.redactAll(room, 11, QString(), QStringLiteral("whole event"), QStringLiteral("ana"));
+        const ToolCallRecord call = *ws->toolCallAt(room, 11);
+        QVERIFY2(!call.arguments.contains(QLatin1String("A-10533")), qPrintable(call.arguments));
+        QVERIFY2(!call.result.contains(QLatin1String("A-10533")), qPrintable(call.result));
+        QCOMPARE(call.toolName, QStringLiteral("issue_refund"));
+        QVERIFY(ws->event(room, 12)->flags & EventFlags::Redacted);
+
+        // A field: every string under it, and nothing else.
+        const QString other = payloadAt(*ws, room, 9);
+        QVERIFY(other.contains(QLatin1String("\"arguments\"")));
+        store.redactAll(room, 9, QStringLiteral("$.content.arguments"), QStringLiteral("order"), QStringLiteral("ana"));
+        const QJsonObject content
+            = QJsonDocument::fromJson(payloadAt(*ws, room, 9).toUtf8()).object().value(QLatin1String("content")).toObject();
+        QCOMPARE(content.value(QLatin1String("arguments")).toObject().value(QLatin1String("order_id")).toString(),
+            QStringLiteral("[redacted: order]"));
+        QCOMPARE(content.value(QLatin1String("tool_name")).toString(), QStringLiteral("check_refund_eligibility"));
+        // Nothing there to redact: said, nothing changes.
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.redactAll(room, 9, QStringLiteral("$.content.nothing"), QStringLiteral("x"), QStringLiteral("ana")));
+        // Every string its own redaction in the ledger, undone as one change.
+        const int redactions = RedactionStore(*ws).ledger(room).size();
+        QVERIFY(redactions >= 4);
+        store.discard();
+        QCOMPARE(ws->event(room, 4)->text, before.text);
+        QCOMPARE(RedactionStore(*ws).ledger(room).size(), 0);
+    }
+
     void stringsAreFoundWhereTheyAre()
     {
         // (No raw string literal: moc does not read them.)

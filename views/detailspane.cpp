@@ -250,7 +250,8 @@ void DetailsPane::showMenu(const QPoint& at)
         [this, index] { QApplication::clipboard()->setText(valueText(index)); });
     menu.addAction(tr("Copy Path"), [this, index] { QApplication::clipboard()->setText(pathText(index)); });
     const RedactionTarget target = treeValue(index);
-    QAction* redact = menu.addAction(tr("Redact Value…"), [this, target] { emit redactRequested(target); });
+    QAction* redact = menu.addAction(target.length < 0 ? tr("Redact Field…") : tr("Redact Value…"),
+        [this, target] { emit redactRequested(target); });
     redact->setEnabled(target.error.isEmpty());
     if (!target.error.isEmpty())
         redact->setToolTip(target.error);
@@ -379,11 +380,13 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
 DetailsPane::RedactionTarget DetailsPane::treeValue(const QModelIndex& index) const
 {
     RedactionTarget t;
-    const bool string
-        = index.siblingAtColumn(JsonTreeModel::TypeColumn).data().toString().startsWith(QLatin1String("string"));
+    const QString type = index.siblingAtColumn(JsonTreeModel::TypeColumn).data().toString();
+    const bool string = type.startsWith(QLatin1String("string"));
+    // An object or an array: every string in it (a whole field).
+    const bool field = type.startsWith(QLatin1String("object")) || type.startsWith(QLatin1String("array"));
     QString path = pathText(index);
-    t.text = index.data(JsonTreeModel::FullValueRole).toString();
-    if (!string || t.text.isEmpty()) {
+    t.text = field ? valueText(index) : index.data(JsonTreeModel::FullValueRole).toString();
+    if ((!string && !field) || t.text.isEmpty()) {
         t.error = tr("Only text can be redacted: this value is not a string, or it is empty.");
         return t;
     }
@@ -409,7 +412,7 @@ DetailsPane::RedactionTarget DetailsPane::treeValue(const QModelIndex& index) co
     }
     t.path = path;
     t.start = 0;
-    t.length = t.text.size();
+    t.length = field ? -1 : t.text.size();
     return t;
 }
 

@@ -224,7 +224,10 @@ void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 sta
     ++m_redactions;
     change(tr("Redact Event %1").arg(index),
         [=](AnnotationStore& store) {
-            // "@message": an assembled message's text, redacted in each of its parts.
+            // "@message": an assembled message's text, redacted in each of its parts; no length: a whole field (or,
+            // with no path, the whole event).
+            if (length < 0)
+                return store.redactAll(roomId, index, path, why, who);
             return path == QLatin1String("@message") ? store.redactMessage(roomId, index, start, length, why, who)
                                                      : store.redact(roomId, index, path, start, length, why, who);
         },
@@ -492,6 +495,9 @@ void Editor::addEventItems(QMenu* menu, const QModelIndex& index)
     mark->setShortcut(m_mark->shortcut());
     menu->addAction(m_note->text(), this, [this, roomId, at] { askNote(roomId, at); })->setShortcut(m_note->shortcut());
     menu->addAction(m_label->text(), this, [this, roomId, at] { askLabel(roomId, at); })->setShortcut(m_label->shortcut());
+    const QString text = index.data(EventListModel::RecordRole).value<EventRecord>().text;
+    menu->addAction(tr("Redact Whole Event…"), this,
+        [this, roomId, at, text] { redact(roomId, at, QString(), 0, -1, text.isEmpty() ? tr("(everything it says)") : text); });
     QMenu* removing = nullptr;
     for (const Annotation& a : here) {
         if (a.kind == Annotation::Kind::Mark)

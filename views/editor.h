@@ -52,7 +52,8 @@ public:
     void remove(const Annotation& annotation);
     void setReview(qint64 roomId, const QString& status);
     // Redacts [start, start + length) of the string at `path` in the payload of the event at `index`, once the
-    // reviewer gives a reason (the dialog shows `text`, what will go). `reason` given: no dialog.
+    // reviewer gives a reason (the dialog shows `text`, what will go). `reason` given: no dialog. A length below 0:
+    // every string under `path` (a whole field), or with no path the whole event (AnnotationStore::redactAll).
     void redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length, const QString& text,
         const QString& reason = {});
     // Redacts every match bulk redaction found, as one change.
