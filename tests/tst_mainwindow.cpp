@@ -1038,9 +1038,20 @@ private slots:
         QStringList keys;
         for (int row = 0; row < table->rowCount(); ++row)
             keys << table->item(row, 0)->text();
-        for (const char* k : { "]", "[", "J", "K", "Ctrl+L", "Ctrl+O", "M", "Ctrl+S", "Ctrl+Z", "Ctrl+Shift+N" })
+        for (const char* k : { "]", "[", "J", "K", "Ctrl+L", "Ctrl+O", "M", "Ctrl+S", "Ctrl+Z", "Ctrl+Shift+N", "F2", "Shift+F2", "Ctrl+Shift+E" })
             QVERIFY2(keys.join(QLatin1Char(' ')).contains(QLatin1String(k)), k);
         dialog->close();
+        // No two of the window's actions share keys: Qt fires neither of two that do (Ctrl+Shift+O once meant both
+        // Open Folder and Show Original).
+        QHash<QKeySequence, QString> owner;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            for (const QKeySequence& k : a->shortcuts()) {
+                const QString other = owner.value(k);
+                QVERIFY2(other.isEmpty() || other == a->text(),
+                    qPrintable(QStringLiteral("%1: %2 and %3").arg(k.toString(), other, a->text())));
+                owner.insert(k, a->text());
+            }
+        }
     }
 
     // A reviewer marks an event (M), undoes and redoes it, notes and labels it, reviews the room, filters by

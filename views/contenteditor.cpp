@@ -61,7 +61,7 @@ ContentEditor::ContentEditor(Editor* editor, StoreClient* client, EventListModel
             askLink(currentIndex());
     });
     m_showEdits = new QAction(tr("Show &Original and Edits…"), this);
-    m_showEdits->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_showEdits->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(m_showEdits, &QAction::triggered, this, [this, currentIndex] {
         if (currentIndex() >= 0)
             showEdits(currentIndex());

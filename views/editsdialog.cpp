@@ -62,6 +62,10 @@ EditsDialog::EditsDialog(qint64 index, const Edits& edits, QWidget* parent)
     m_list->setHeaderLabels({ tr("Change"), tr("By"), tr("When"), tr("Saved") });
     m_list->setRootIsDecorated(false);
     m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 4; ++c)
+        m_list->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // A few edits an item: the values side by side get the room.
+    m_list->setMaximumHeight(m_list->fontMetrics().height() * 7);
     for (const Edit& e : edits) {
         auto* item = new QTreeWidgetItem(m_list,
             { fieldTitle(e), e.author, QDateTime::fromMSecsSinceEpoch(e.atMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
@@ -97,7 +101,7 @@ EditsDialog::EditsDialog(qint64 index, const Edits& edits, QWidget* parent)
     });
     if (!edits.isEmpty())
         m_list->setCurrentItem(m_list->topLevelItem(edits.size() - 1)); // the latest: what shows now
-    resize(820, 560);
+    resize(760, 420);
 }
 
 void EditsDialog::showEdit(int row)
