@@ -28,8 +28,7 @@ RedactionStore::RedactionStore(Workspace& workspace)
     : m_ws(workspace)
 {
     // What a redaction replaces, and the copies kept for its undo, are zeroed where they are deleted, not left in
-    // free space. On this connection only: an import deletes and merges a lot, and zeroing its freed pages
-    // would only cost it.
+    // free space (every connection has it on: Workspace).
     m_ws.exec(QStringLiteral("PRAGMA secure_delete = ON"));
 }
 
@@ -362,7 +361,7 @@ Redactions RedactionStore::redactMessage(qint64 roomId, qint64 index, qint64 sta
     return out;
 }
 
-bool RedactionStore::reapply(qint64 roomId)
+bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint64>> written)
 {
     bool again = false;
     // The redactions of the room, saved or not (one not saved yet must hold while it is undoable too), in the
@@ -414,29 +413,44 @@ bool RedactionStore::reapply(qint64 roomId)
             QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, payload, message_id FROM events WHERE room_id = ? AND seq = ? "
                                                      "AND typeof(payload) = 'text'"),
                 { roomId, r.seq });
-            if (!row.next())
-                break;
-            const qint64 eventId = row.value(0).toLongLong();
-            const QString payload = row.value(1).toString();
-            const QString messageId = row.value(2).toString();
-            row.finish();
-            const std::optional<JsonStrings::Token> token = JsonStrings::stringAt(payload, r.path);
-            const bool fits = token && r.start >= 0 && r.start + r.length <= token->value.size();
-            if (fits && token->value.mid(r.start).startsWith(placeholder(r.reason)))
-                break; // still redacted
-            if (fits && !r.digest.isEmpty() && digest(token->value.mid(r.start, r.length)) == r.digest) {
-                // Read again from the source: redacted again before anyone reads it.
-                rewrite(0, roomId, r.seq, eventId, r.part ? QString() : messageId, payload, *token, r.start, r.length,
-                    placeholder(r.reason));
-                again = true;
-                break;
+            // No row there: after the room is whole, its event is gone from the source; while rows are written (a
+            // batch), its event may be among them at another index.
+            if (!row.next()) {
+                if (!written || attempt > 0)
+                    break;
+            } else {
+                const qint64 eventId = row.value(0).toLongLong();
+                const QString payload = row.value(1).toString();
+                const QString messageId = row.value(2).toString();
+                row.finish();
+                const std::optional<JsonStrings::Token> token = JsonStrings::stringAt(payload, r.path);
+                const bool fits = token && r.start >= 0 && r.start + r.length <= token->value.size();
+                if (fits && token->value.mid(r.start).startsWith(placeholder(r.reason))) {
+                    // Still redacted; but a call the import settled in this batch was made from the row as the source
+                    // wrote it (its arguments, its result), and may hold the text again.
+                    if (written && scrubCalls(roomId, r.seq, r.length, r.digest, placeholder(r.reason), *written))
+                        again = true;
+                    break;
+                }
+                if (fits && !r.digest.isEmpty() && digest(token->value.mid(r.start, r.length)) == r.digest) {
+                    // Read again from the source: redacted again before anyone reads it.
+                    rewrite(0, roomId, r.seq, eventId, r.part ? QString() : messageId, payload, *token, r.start,
+                        r.length, placeholder(r.reason));
+                    again = true;
+                    break;
+                }
+                if (attempt > 0 || m_ws.fingerprint(payload.toUtf8()) == r.fingerprint)
+                    break;
             }
-            if (attempt > 0 || m_ws.fingerprint(payload.toUtf8()) == r.fingerprint)
-                break;
-            // The event moved (a rotated log read again): found by the payload the source wrote.
+            // The event moved (a rotated log read again): found by the payload the source wrote, among the rows
+            // just written when a batch is being committed, else among all of the room's.
             if (!byFingerprint) {
                 byFingerprint.emplace();
-                QSqlQuery all = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
+                QSqlQuery all = written
+                    ? m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? "
+                                               "ORDER BY seq"),
+                          { roomId, written->first, written->second })
+                    : m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
                 while (all.next())
                     byFingerprint->insert(m_ws.fingerprint(all.value(1).toByteArray()), all.value(0).toLongLong());
             }
@@ -498,6 +512,45 @@ bool RedactionStore::reapply(qint64 roomId)
         }
     }
     return again;
+}
+
+bool RedactionStore::scrubCalls(qint64 roomId, qint64 index, qint64 length, const QString& removedDigest,
+    const QString& shown, std::pair<qint64, qint64> written)
+{
+    if (removedDigest.isEmpty() || length <= 0)
+        return false;
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, arguments, result, error FROM tool_calls WHERE room_id = ? AND (start_seq = ? "
+                                           "OR end_seq = ? OR result_seq = ?) AND (coalesce(start_seq, -1) BETWEEN ? AND ? OR "
+                                           "coalesce(end_seq, -1) BETWEEN ? AND ? OR coalesce(result_seq, -1) BETWEEN ? AND ?)"),
+        { roomId, index, index, index, written.first, written.second, written.first, written.second, written.first,
+            written.second });
+    const QStringList targets { QStringLiteral("tool_calls.arguments"), QStringLiteral("tool_calls.result"),
+        QStringLiteral("tool_calls.error") };
+    QVector<std::tuple<QString, qint64, QString, QString>> changes;
+    while (q.next()) {
+        for (int c = 0; c < targets.size(); ++c) {
+            const QString before = q.value(c + 1).toString();
+            // Found by its keyed digest: every span of its length (a call's texts are short; this runs only for
+            // the calls a batch wrote at a redacted row).
+            QSet<QString> found;
+            for (qsizetype i = 0; i + length <= before.size(); ++i) {
+                const QString piece = before.mid(i, length);
+                if (!found.contains(piece) && digest(piece) == removedDigest)
+                    found.insert(piece);
+            }
+            QString after = before;
+            for (const QString& removed : std::as_const(found)) {
+                after.replace(JsonStrings::escaped(removed), JsonStrings::escaped(shown));
+                after.replace(removed, shown);
+            }
+            if (after != before)
+                changes.append({ targets[c], q.value(0).toLongLong(), before, after });
+        }
+    }
+    q.finish();
+    for (const auto& [target, id, before, after] : changes)
+        write(0, target, id, before, after);
+    return !changes.isEmpty();
 }
 
 void RedactionStore::apply(qint64 redactionId, bool redo)

@@ -84,10 +84,12 @@ public:
     // truncated. Throws StoreError when a reader keeps the log from being truncated.
     void forget();
 
-    // After an import wrote a room's rows: every saved redaction whose text the rows hold again (a rotated log
-    // read again, its event perhaps at another index) is applied again, so a redacted text never comes back.
-    // True when it redacted anything again (then forget() empties the log of it).
-    bool reapply(qint64 roomId);
+    // While an import writes a room's rows (`written`: the indexes of the rows written since its last commit, in
+    // the same transaction, so that no reader and no killed import ever has them unredacted) and after it: every
+    // redaction whose text the rows hold again (a rotated log read again, its event perhaps at another index) is
+    // applied again, and the room's own fields are redacted again, so a redacted text never comes back. True
+    // when it redacted anything again (then forget() empties the log of it).
+    bool reapply(qint64 roomId, std::optional<std::pair<qint64, qint64>> written = std::nullopt);
 
     // Every match of `patterns` in the string values of the payloads of a room (0: every room), by room, index
     // and place, at most `limit`.
@@ -105,6 +107,10 @@ private:
     static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)
     // The text removed, wherever the item's edits (EditStore) and their journal entries keep it.
     void rewriteEdits(qint64 redactionId, qint64 roomId, qint64 index, const QString& removed, const QString& shown);
+    // The text a redaction removed from the row at `index`, wherever a call made from that row in the rows just
+    // `written` holds it again (found by its digest); true when it was there.
+    bool scrubCalls(qint64 roomId, qint64 index, qint64 length, const QString& removedDigest, const QString& shown,
+        std::pair<qint64, qint64> written);
     // Sets the row's Redacted flag (EventFlags), undoably with the redaction when `redactionId` is not 0.
     void markRedacted(qint64 redactionId, qint64 eventId);
     // Replaces the span in the payload and the text removed wherever the event's text was copied; undoable when

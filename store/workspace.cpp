@@ -85,6 +85,11 @@ Workspace::Workspace(const QString& path, QFileDevice::Permissions newFileMode)
             exec(QStringLiteral("PRAGMA page_size = 16384"));
         enterWal();
         exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
+        // Whatever is deleted or rewritten is zeroed, on every connection and every build (Debian's SQLite has it
+        // on by default, others not): a row rewritten by an import (a CraftBot call settled, an AG-UI message that
+        // grew) leaves no copy of its text in a page's free space that a later redaction could not reach. A test
+        // that turned it off for imports found the redacted text in the file.
+        exec(QStringLiteral("PRAGMA secure_delete = ON"));
         exec(QStringLiteral("PRAGMA foreign_keys = ON"));
         Schema::migrate(m_db, path);
     } catch (...) {

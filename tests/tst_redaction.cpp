@@ -21,6 +21,9 @@
 #include <QRandomGenerator>
 #include <QSqlQuery>
 #include <QTest>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <csignal>
 
 using namespace TestSupport;
 
@@ -384,6 +387,101 @@ private slots:
         QCOMPARE(other.value(0).toInt(), 0); // only this room had the number
         other.finish();
         QVERIFY(!fileBytes(ws->path()).contains("+15557650142"));
+    }
+
+    // Gone means gone while an import runs too: the rows a rotated log gives again are redacted in the transaction
+    // that writes them, so an import killed at any moment (SIGKILL: a power cut, the OOM killer) leaves no row,
+    // search entry or committed page holding the text, and the next import ends as a clean one does.
+    void anImportKilledNeverLeavesTheRedactedText()
+    {
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("EVENT.md"));
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("craftbot/EVENT.md")), log));
+        QFile::setPermissions(log, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        const QString path = dir.filePath(QStringLiteral("craftbot.sightline"));
+        const QString secret = QStringLiteral("flights to Oslo");
+        {
+            Workspace ws(path);
+            Importer::import(ws, log);
+            const qint64 room = ws.rooms().first().id;
+            QString error;
+            const RedactionMatches found = RedactionStore(ws).find(room, RedactionPatterns::custom(secret, &error));
+            QCOMPARE(found.size(), 4);
+            AnnotationStore store(ws);
+            store.redactMatches(found, QStringLiteral("travel plans"), QStringLiteral("ana"));
+            store.save();
+        }
+        // Rotated: its first ten records gone, so every row is read again, each at an index ten lower.
+        QFile in(log);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = in.readAll().split('\n');
+        in.close();
+        int records = 0;
+        qsizetype from = 0;
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            if (lines[i].startsWith("[20") && records++ == 10) {
+                from = i;
+                break;
+            }
+        }
+        QVERIFY(in.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        in.write(lines.mid(from).join('\n'));
+        in.close();
+        auto holds = [&](Workspace& ws) {
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(payload, ?) OR instr(text, ?)) + "
+                                                 "(SELECT count(*) FROM search_text WHERE instr(body, ?)) + (SELECT count(*) "
+                                                 "FROM rooms WHERE instr(coalesce(title, ''), ?)) + (SELECT count(*) FROM "
+                                                 "tool_calls WHERE instr(coalesce(arguments, ''), ?) OR instr(coalesce(result, ''), ?))"),
+                { secret, secret, secret, secret, secret, secret });
+            return q.next() ? q.value(0).toInt() : -1;
+        };
+        int killedMidway = 0;
+        for (int round = 0; round < 12; ++round) {
+            const pid_t child = fork();
+            if (child == 0) {
+                Workspace ws(path);
+                ImportOptions options;
+                options.batchRows = 16; // many commits, each a moment a kill may come after
+                Importer::import(ws, log, options);
+                _exit(0);
+            }
+            QTest::qWait(int(QRandomGenerator::global()->bounded(0, 60)));
+            kill(child, SIGKILL);
+            int status = 0;
+            waitpid(child, &status, 0);
+            killedMidway += WIFSIGNALED(status) ? 1 : 0;
+            Workspace ws(path);
+            if (holds(ws) != 0) {
+                QSqlQuery c = ws.exec(QStringLiteral("SELECT start_seq, end_seq, result_seq, pairing, arguments, result FROM tool_calls WHERE instr(coalesce(arguments, ''), ?) OR instr(coalesce(result, ''), ?)"), { secret, secret });
+                QString what;
+                while (c.next())
+                    what += QStringLiteral("[%1 %2 %3 %4 %5 | %6] ").arg(c.value(0).toString(), c.value(1).toString(), c.value(2).toString(), c.value(3).toString(), c.value(4).toString().left(300), c.value(5).toString().left(300));
+                QSqlQuery r = ws.exec(QStringLiteral("SELECT seq, path, start, length FROM redactions"));
+                while (r.next())
+                    what += QStringLiteral("{%1 %2 %3 %4} ").arg(r.value(0).toString(), r.value(1).toString(), r.value(2).toString(), r.value(3).toString());
+                QFAIL(qPrintable(QStringLiteral("round %1 (%2): %3").arg(round).arg(WIFSIGNALED(status) ? QStringLiteral("killed") : QStringLiteral("done")).arg(what)));
+            }
+            const QByteArray bytes = fileBytes(path);
+            if (bytes.contains(secret.toUtf8())) {
+                QStringList where;
+                for (qsizetype at = bytes.indexOf(secret.toUtf8()); at >= 0; at = bytes.indexOf(secret.toUtf8(), at + 1)) {
+                    QSqlQuery page = ws.exec(QStringLiteral("SELECT name FROM dbstat WHERE pageno = ?"), { at / 16384 + 1 });
+                    where << QString::number(at / 16384 + 1) + QLatin1Char(':') + (page.next() ? page.value(0).toString() : QStringLiteral("free"));
+                }
+                QSqlQuery fl = ws.exec(QStringLiteral("PRAGMA freelist_count"));
+                fl.next();
+                QFAIL(qPrintable(QStringLiteral("round %1 (%2): %3; free pages %4").arg(round).arg(WIFSIGNALED(status) ? QStringLiteral("killed") : QStringLiteral("done")).arg(where.join(QLatin1Char(' '))).arg(fl.value(0).toInt())));
+            }
+        }
+        QVERIFY(killedMidway > 0);
+        // Whole again: the four redactions where their events are now.
+        Workspace ws(path);
+        Importer::import(ws, log);
+        QCOMPARE(holds(ws), 0);
+        const qint64 room = ws.rooms().first().id;
+        QVERIFY(payloadAt(ws, room, 0).contains(QLatin1String("Find me [redacted: travel plans] for 12-15 May")));
+        for (const EventRecord& hit : ws.search(room, QStringLiteral("Oslo"), 100, true))
+            QVERIFY2(!hit.text.contains(secret), qPrintable(hit.text));
     }
 
     // A redacted text never comes back from the source: a sync changes nothing, and a rotated log read again is

@@ -9,6 +9,7 @@
 #include "../workspace.h"
 
 #include <QDateTime>
+#include <utility>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -91,6 +92,31 @@ qint64 ImportWriter::upsertSource(const QString& system, const QString& format, 
 
 RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
 {
+    // The room's fields come from the source again (its title may be its first message): where a reviewer
+    // redacted them, they are redacted again in the same transaction as they are written.
+    QSqlQuery known = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions x JOIN rooms o ON o.id = x.room_id "
+                                               "WHERE o.source_id = ? AND o.native_id = ? AND x.present = 1)"),
+        { sourceId, r.nativeId });
+    const bool redacted = known.next() && known.value(0).toBool();
+    known.finish();
+    if (!redacted)
+        return writeRoom(sourceId, r);
+    m_ws.exec(QStringLiteral("SAVEPOINT room_fields"));
+    try {
+        const RoomCursor cursor = writeRoom(sourceId, r);
+        if (RedactionStore(m_ws).reapply(cursor.id, std::pair<qint64, qint64>(0, -1))) // no rows: the room's fields
+            m_redactedAgain = true;
+        m_ws.exec(QStringLiteral("RELEASE room_fields"));
+        return cursor;
+    } catch (...) {
+        m_ws.exec(QStringLiteral("ROLLBACK TO room_fields"));
+        m_ws.exec(QStringLiteral("RELEASE room_fields"));
+        throw;
+    }
+}
+
+RoomCursor ImportWriter::writeRoom(qint64 sourceId, const RoomInfo& r)
+{
     m_ws.exec(
         QStringLiteral("INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, "
                        "summary, created_us, updated_us, native_json, details_json) "
@@ -137,6 +163,11 @@ void ImportWriter::beginRoom(const RoomCursor& room)
     m_batchAdded = 0;
     m_batchFirstUs = 0;
     m_batchLastUs = 0;
+    m_written.reset();
+    QSqlQuery redacted = m_ws.exec(
+        QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions WHERE room_id = ? AND present = 1)"), { room.id });
+    m_roomRedacted = redacted.next() && redacted.value(0).toBool();
+    redacted.finish();
     if (!m_insert) {
         m_insert = std::make_unique<SqliteStatement>(m_ws.handle(),
             "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
@@ -192,6 +223,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     m_lastSeq = std::max(m_lastSeq, r.index);
     const bool inserted = sqlite3_changes(m_ws.handle()) > 0;
     if (inserted) {
+        wrote(r.index);
         ++m_counted.added;
         ++m_batchAdded;
         if (r.createdMicros != 0) {
@@ -207,6 +239,7 @@ bool ImportWriter::insert(const StoredEvent& e)
         ++m_roomCommits;
         if (m_beforeCommit)
             m_beforeCommit();
+        redactWritten();
         // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
         // span stay true while a big room imports (finishRoom recounts exactly).
         m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), event_count = event_count + ?, "
@@ -239,6 +272,23 @@ void ImportWriter::refreshRow(const StoredEvent& e)
     if (text != e.record.text)
         m_ws.exec(QStringLiteral("UPDATE events SET text = ? WHERE id = ?"), { orNull(e.record.text), rowId });
     m_search->set(rowId, e.body, e.arguments, e.result);
+    wrote(e.record.index);
+}
+
+void ImportWriter::wrote(qint64 index)
+{
+    if (!m_roomRedacted)
+        return;
+    m_written = m_written ? std::pair(std::min(m_written->first, index), std::max(m_written->second, index))
+                          : std::pair(index, index);
+}
+
+void ImportWriter::redactWritten()
+{
+    if (!m_written)
+        return;
+    m_redactedAgain = RedactionStore(m_ws).reapply(m_room.id, m_written) || m_redactedAgain;
+    m_written.reset();
 }
 
 std::optional<std::pair<qint64, QByteArray>> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
@@ -324,6 +374,11 @@ void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
         st.bind(20, qint64(c.ambiguous ? 1 : 0));
         st.step();
         st.reset();
+        // Its arguments and result come from the rows as the source wrote them: checked with the rows written.
+        for (const std::optional<qint64>& at : { c.startIndex, c.endIndex, c.resultIndex }) {
+            if (at)
+                wrote(*at);
+        }
     }
 }
 
@@ -383,6 +438,7 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
 {
     if (m_beforeCommit)
         m_beforeCommit();
+    redactWritten();
     const qint64 id = m_room.id;
     // QtSql binds positional '?' only, so the room id is bound once per use.
     m_ws.exec(
@@ -420,10 +476,11 @@ void ImportWriter::checkpointRoom(qint64 syncedSeq)
 void ImportWriter::finishRoom(qint64 syncedSeq)
 {
     updateRoom(syncedSeq);
-    // Rows read again from the source (a rotated log) are redacted again before the import says the room is
-    // whole, and the log is emptied of what they held; then the events reviewers annotated, which a re-read log
-    // may have moved, are found again by their payload. One short query each when there is nothing to do.
-    // What reviewers edited shows again first (a redaction made after an edit cut the edit's own text too).
+    // Rows read again from the source (a rotated log) were redacted again in the transaction that wrote them
+    // (redactWritten); once the room is whole, what reviewers edited shows again, every redaction is checked once
+    // more over the whole room (an event that moved across two batches), and the log is emptied of what the rows
+    // held; then the events reviewers annotated, which a re-read log may have moved, are found again by their
+    // payload. One short query each when there is nothing to do.
     QSqlQuery changed = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions WHERE room_id = ?), EXISTS "
                                                  "(SELECT 1 FROM edits WHERE room_id = ? AND present = 1)"),
         { m_room.id, m_room.id });
@@ -437,7 +494,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
         try {
             if (anyEdit)
                 EditStore(m_ws).reapply(m_room.id);
-            again = anyRedaction && RedactionStore(m_ws).reapply(m_room.id);
+            again = (anyRedaction && RedactionStore(m_ws).reapply(m_room.id)) || std::exchange(m_redactedAgain, false);
             m_ws.exec(QStringLiteral("COMMIT"));
         } catch (...) {
             m_ws.exec(QStringLiteral("ROLLBACK"));

@@ -126,6 +126,10 @@ public:
     void finish();
 
 private:
+    // Before every commit of a room's rows: what they hold of a redacted text is redacted in the same transaction.
+    void redactWritten();
+    void wrote(qint64 index);
+    RoomCursor writeRoom(qint64 sourceId, const RoomInfo& room); // upsertRoom's insert or update
     void updateRoom(qint64 syncedSeq); // recount, move the cursor, commit, report progress
     void begin();
     void commit();
@@ -152,6 +156,11 @@ private:
     qint64 m_done = 0;
     int m_inBatch = 0;
     int m_roomCommits = 0;
+    // The rooms whose redactions the rows read again must meet in their own batch (RedactionStore::reapply), and
+    // the indexes of the rows written since the last commit.
+    bool m_roomRedacted = false;
+    std::optional<std::pair<qint64, qint64>> m_written;
+    bool m_redactedAgain = false; // the log is emptied of what they held once the room is whole
     qint64 m_batchAdded = 0; // rows this batch added, and their time span (0: none)
     qint64 m_batchFirstUs = 0;
     qint64 m_batchLastUs = 0;
