@@ -131,13 +131,8 @@ qint64 AnnotationStore::insert(qint64 roomId, std::optional<qint64> index, Annot
     requireEvent(roomId, index);
     QVariant print;
     if (index) {
-        // The payload as the source wrote it: a redacted row's is the one its first redaction saw.
-        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT (SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? "
-                                               "AND present = 1 ORDER BY id LIMIT 1), payload FROM events WHERE room_id = "
-                                               "? AND seq = ?"),
-            { roomId, *index, roomId, *index });
-        if (q.next())
-            print = q.value(0).isNull() ? m_ws.fingerprint(q.value(1).toByteArray()) : q.value(0).toString();
+        if (const std::optional<QString> source = m_ws.sourceFingerprint(roomId, *index))
+            print = *source;
     }
     QSqlQuery q = m_ws.exec(
         QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, kind, value, author, at_ms) VALUES (?, ?, "

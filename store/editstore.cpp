@@ -109,15 +109,9 @@ std::optional<EditStore::Call> EditStore::callAt(qint64 roomId, qint64 index)
 std::optional<Edit> EditStore::record(qint64 roomId, qint64 index, std::optional<qint64> other, Edit::Field field,
     const QString& original, const QString& value, const QString& author)
 {
-    // The payload as the source wrote it: a redacted row's is the one its first redaction saw.
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT (SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? AND "
-                                           "present = 1 ORDER BY id LIMIT 1), payload FROM events WHERE room_id = ? AND "
-                                           "seq = ?"),
-        { roomId, index, roomId, index });
-    if (!q.next())
+    const std::optional<QString> print = m_ws.sourceFingerprint(roomId, index);
+    if (!print)
         throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
-    const QString print = q.value(0).isNull() ? m_ws.fingerprint(q.value(1).toByteArray()) : q.value(0).toString();
-    q.finish();
     Edit e;
     e.roomId = roomId;
     e.index = index;
@@ -129,7 +123,7 @@ std::optional<Edit> EditStore::record(qint64 roomId, qint64 index, std::optional
     e.atMs = QDateTime::currentMSecsSinceEpoch();
     QSqlQuery insert = m_ws.exec(QStringLiteral("INSERT INTO edits(room_id, seq, other_seq, fingerprint, field, original, "
                                                 "value, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, orNull(other), print, Edit::fieldName(field), original, value, author, e.atMs });
+        { roomId, index, orNull(other), *print, Edit::fieldName(field), original, value, author, e.atMs });
     e.id = insert.lastInsertId().toLongLong();
     return e;
 }
@@ -300,6 +294,12 @@ void EditStore::settle(qint64 roomId, qint64 index, Edit::Field field)
                 { value, value, call->id });
             if (const auto id = eventId(call->start))
                 setSearchText(*id, "arguments", value);
+            // The call's rows show them in their text ("issue_refund({...})"), which every list and verb prints.
+            if (!call->arguments.isEmpty() && call->arguments != value) {
+                m_ws.exec(QStringLiteral("UPDATE events SET text = replace(text, ?, ?) WHERE room_id = ? AND seq IN (?, ?, ?) "
+                                         "AND kind = 'tool_call'"),
+                    { call->arguments, value, roomId, orNull(call->start), orNull(call->end), orNull(call->result) });
+            }
         } else if (field == Edit::Field::Result) {
             m_ws.exec(QStringLiteral("UPDATE tool_calls SET result = ? WHERE id = ?"), { value, call->id });
             if (const auto id = eventId(call->result ? call->result : call->end))
@@ -311,6 +311,12 @@ void EditStore::settle(qint64 roomId, qint64 index, Edit::Field field)
                                      "NOT NULL"),
                 { value, roomId, orNull(call->end), orNull(call->result) });
             PairFixer(m_ws).recount(roomId);
+        }
+        // Every row of the call says it was edited, so that is:edited meets outcome: and pairing: on the rows
+        // that settle it, as the timeline's card does.
+        for (const std::optional<qint64>& at : { call->start, call->end, call->result }) {
+            if (at && *at != index)
+                markRevised(roomId, *at, index);
         }
     }
     markRevised(roomId, index);
@@ -327,12 +333,13 @@ void EditStore::setSearchText(qint64 eventId, const char* column, const QString&
     m_ws.exec(QStringLiteral("INSERT INTO events_fts(rowid, %1) VALUES (?, ?)").arg(name), { eventId, text });
 }
 
-void EditStore::markRevised(qint64 roomId, qint64 index)
+void EditStore::markRevised(qint64 roomId, qint64 index, std::optional<qint64> card)
 {
+    const qint64 item = card.value_or(index);
     m_ws.exec(QStringLiteral("UPDATE events SET flags = CASE WHEN EXISTS (SELECT 1 FROM edits WHERE room_id = ? AND "
-                             "present = 1 AND (seq = ? OR other_seq = ?)) THEN flags | ? ELSE flags & ? END WHERE room_id "
-                             "= ? AND seq = ?"),
-        { roomId, index, index, int(EventFlags::Revised), ~int(EventFlags::Revised), roomId, index });
+                             "present = 1 AND (seq = ? OR other_seq = ? OR seq = ?)) THEN flags | ? ELSE flags & ? END "
+                             "WHERE room_id = ? AND seq = ?"),
+        { roomId, index, index, item, int(EventFlags::Revised), ~int(EventFlags::Revised), roomId, index });
 }
 
 void EditStore::reapply(qint64 roomId)
@@ -457,12 +464,12 @@ ToolCallRecords EditStore::linkCandidates(qint64 roomId, qint64 index, int limit
     if (!loneEnd && !openStart)
         return {};
     QSqlQuery c = m_ws.exec(loneEnd
-            ? QStringLiteral("SELECT start_seq, started_us, tool_name FROM tool_calls WHERE room_id = ? AND pairing = "
-                             "'start_only' AND start_seq < ? AND coalesce(tool_name, '') = ? ORDER BY start_seq DESC "
-                             "LIMIT ?")
-            : QStringLiteral("SELECT coalesce(end_seq, result_seq), ended_us, tool_name FROM tool_calls WHERE room_id = "
-                             "? AND start_seq IS NULL AND coalesce(end_seq, result_seq) > ? AND coalesce(tool_name, '') "
-                             "= ? ORDER BY coalesce(end_seq, result_seq) LIMIT ?"),
+            ? QStringLiteral("SELECT start_seq, started_us, tool_name, arguments FROM tool_calls WHERE room_id = ? AND "
+                             "pairing = 'start_only' AND start_seq < ? AND coalesce(tool_name, '') = ? ORDER BY "
+                             "start_seq DESC LIMIT ?")
+            : QStringLiteral("SELECT coalesce(end_seq, result_seq), ended_us, tool_name, result FROM tool_calls WHERE "
+                             "room_id = ? AND start_seq IS NULL AND coalesce(end_seq, result_seq) > ? AND "
+                             "coalesce(tool_name, '') = ? ORDER BY coalesce(end_seq, result_seq) LIMIT ?"),
         { roomId, index, tool, limit });
     ToolCallRecords out;
     while (c.next()) {
@@ -471,10 +478,12 @@ ToolCallRecords EditStore::linkCandidates(qint64 roomId, qint64 index, int limit
         if (loneEnd) {
             r.startIndex = c.value(0).toLongLong();
             r.startMicros = optionalOf(c.value(1));
+            r.arguments = c.value(3).toString();
             r.pairing = Pairing::StartOnly;
         } else {
             r.endIndex = c.value(0).toLongLong();
             r.endMicros = optionalOf(c.value(1));
+            r.result = c.value(3).toString();
             r.pairing = Pairing::EndOnly;
         }
         out.append(r);

@@ -64,8 +64,9 @@ private:
     // The value a field shows now: its latest present edit's, else the source's.
     void settle(qint64 roomId, qint64 index, Edit::Field field);
     void setSearchText(qint64 eventId, const char* column, const QString& text);
-    // The Revised flag of the row at `index`: set while any edit present touches it.
-    void markRevised(qint64 roomId, qint64 index);
+    // The Revised flag of the row at `index`: set while any edit present touches it, or (a call's end or result
+    // row) the call's `card`.
+    void markRevised(qint64 roomId, qint64 index, std::optional<qint64> card = std::nullopt);
 
     Workspace& m_ws;
 };

@@ -167,6 +167,16 @@ QByteArray Workspace::secret(bool create)
     return secret(false);
 }
 
+std::optional<QString> Workspace::sourceFingerprint(qint64 roomId, qint64 index)
+{
+    QSqlQuery q = exec(QStringLiteral("SELECT (SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? AND present "
+                                      "= 1 ORDER BY id LIMIT 1), payload FROM events WHERE room_id = ? AND seq = ?"),
+        { roomId, index, roomId, index });
+    if (!q.next())
+        return std::nullopt;
+    return q.value(0).isNull() ? fingerprint(q.value(1).toByteArray()) : q.value(0).toString();
+}
+
 QString Workspace::fingerprintPrefix()
 {
     const QByteArray key = secret(false);

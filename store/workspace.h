@@ -95,6 +95,9 @@ public:
     // A keyed fingerprint of an event's payload: "<key id>:<HMAC-SHA-256, 128 bits, hex>". A fingerprint made under
     // another key (a copy that got a new secret) never equals one made under this one.
     QString fingerprint(const QByteArray& payload);
+    // The fingerprint of the payload the source wrote for the event at `index`, by which a note, an edit or a
+    // redaction finds its event again: a redacted row's is the one its first redaction saw. nullopt: no event.
+    std::optional<QString> sourceFingerprint(qint64 roomId, qint64 index);
     // The key id fingerprints made under this workspace's secret start with ("<id>:"); empty without a secret.
     QString fingerprintPrefix();
 

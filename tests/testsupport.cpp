@@ -95,6 +95,26 @@ QVector<qint64> toIndices(const QJsonArray& array)
     return out;
 }
 
+bool rotateLog(const QString& path, int records)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    file.close();
+    int seen = 0;
+    qsizetype from = 0;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (lines[i].startsWith("[20") && seen++ == records) { // a record starts with its time: [2026/05/04 ...]
+            from = i;
+            break;
+        }
+    }
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return file.write(lines.mid(from).join('\n')) >= 0;
+}
+
 void execSql(const QString& path, const QString& sql)
 {
     sqlite3* db = nullptr;

@@ -39,6 +39,9 @@ QVector<qint64> toIndices(const QJsonArray& array);
 // A copy of the support fixture whose room sup-late-delivery runs on to index `lastIndex`: rows 100 on are copies
 // of its message at index 2 with ids, indexes, times and bodies of their own. For rooms bigger than a block.
 QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name = {});
+// Rotates a CraftBot EVENT.md as CraftBot does: its first `records` records are gone, so every index moves
+// down by that many. False when the file cannot be rewritten.
+bool rotateLog(const QString& path, int records);
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).
 void execSql(const QString& path, const QString& sql);
 } // namespace TestSupport

@@ -33,21 +33,6 @@ int count(Workspace& ws, const QString& sql)
     return q.next() ? q.value(0).toInt() : -1;
 }
 
-// The lines of an EVENT.md without its first `records` records: what a rotation leaves.
-QByteArray withoutFirstRecords(const QByteArray& log, int records)
-{
-    const QList<QByteArray> lines = log.split('\n');
-    int seen = 0;
-    qsizetype from = 0;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        if (lines[i].startsWith("[20") && seen++ == records) {
-            from = i;
-            break;
-        }
-    }
-    return lines.mid(from).join('\n');
-}
-
 } // namespace
 
 class TestAnnotations : public QObject
@@ -210,13 +195,7 @@ private slots:
         QCOMPARE(store.notes(room)[0].index, std::optional<qint64>(10));
 
         // The log rotated: its first ten records are gone, so every index moved down by ten.
-        QFile in(log);
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        const QByteArray rotated = withoutFirstRecords(in.readAll(), 10);
-        in.close();
-        QVERIFY(in.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        in.write(rotated);
-        in.close();
+        QVERIFY(rotateLog(log, 10));
         Importer::import(ws, log);
         QCOMPARE(ws.rooms().first().id, room);
         const Annotations after = store.annotations(room);

@@ -412,21 +412,7 @@ private slots:
             store.save();
         }
         // Rotated: its first ten records gone, so every row is read again, each at an index ten lower.
-        QFile in(log);
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QList<QByteArray> lines = in.readAll().split('\n');
-        in.close();
-        int records = 0;
-        qsizetype from = 0;
-        for (qsizetype i = 0; i < lines.size(); ++i) {
-            if (lines[i].startsWith("[20") && records++ == 10) {
-                from = i;
-                break;
-            }
-        }
-        QVERIFY(in.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        in.write(lines.mid(from).join('\n'));
-        in.close();
+        QVERIFY(rotateLog(log, 10));
         auto holds = [&](Workspace& ws) {
             QSqlQuery q = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(payload, ?) OR instr(text, ?)) + "
                                                  "(SELECT count(*) FROM search_text WHERE instr(body, ?)) + (SELECT count(*) "
@@ -516,21 +502,7 @@ private slots:
             QVERIFY(!payloadAt(ws, room, 10).contains(QLatin1String(secret)));
 
             // Rotated: the first ten records are gone, every index moved down by ten.
-            QFile in(log);
-            QVERIFY(in.open(QIODevice::ReadOnly));
-            QList<QByteArray> lines = in.readAll().split('\n');
-            in.close();
-            int records = 0;
-            qsizetype from = 0;
-            for (qsizetype i = 0; i < lines.size(); ++i) {
-                if (lines[i].startsWith("[20") && records++ == 10) {
-                    from = i;
-                    break;
-                }
-            }
-            QVERIFY(in.open(QIODevice::WriteOnly | QIODevice::Truncate));
-            in.write(lines.mid(from).join('\n'));
-            in.close();
+            QVERIFY(rotateLog(log, 10));
             Importer::import(ws, log);
             QVERIFY(payloadAt(ws, room, 0).contains(QLatin1String("Find me [redacted: travel plans] for 12-15 May")));
             QVERIFY(!ws.event(room, 0)->text.contains(QLatin1String(secret)));

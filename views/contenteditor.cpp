@@ -5,6 +5,7 @@
 #include "editsdialog.h"
 #include "editstore.h"
 #include "editvaluedialog.h"
+#include "eventflags.h"
 #include "eventkind.h"
 #include "eventlistmodel.h"
 #include "jsontext.h"
@@ -86,15 +87,18 @@ ContentEditor::Row ContentEditor::rowAt(const QModelIndex& index) const
         return row;
     row.index = index.data(EventListModel::EventIndexRole).toLongLong();
     row.call = index.data(EventListModel::KindRole).toString() == EventKind::ToolCall;
+    row.edited = index.data(EventListModel::RecordRole).value<EventRecord>().flags & EventFlags::Revised;
     const QVariant call = index.data(EventListModel::CallRole);
     if (call.isValid()) {
         const ToolCallRecord c = call.value<ToolCallRecord>();
-        row.paired = c.startIndex && (c.endIndex || c.resultIndex);
+        row.hasStart = c.startIndex.has_value();
+        row.hasEnd = c.endIndex || c.resultIndex;
+        row.paired = row.hasStart && row.hasEnd;
         row.lone = !row.paired;
         row.outcome = c.outcome;
     } else if (row.call) {
         // A raw row: how it was paired is the store's to say when the action runs.
-        row.paired = row.lone = true;
+        row.paired = row.lone = row.hasStart = row.hasEnd = true;
     }
     return row;
 }
@@ -103,12 +107,12 @@ void ContentEditor::updateActions()
 {
     const Row row = m_current ? rowAt(m_current()) : Row();
     const bool any = row.index >= 0;
-    m_edit->setEnabled(any);
+    m_edit->setEnabled(any && (!row.call || row.hasStart));
     m_edit->setText(row.call ? tr("&Edit Arguments…") : tr("&Edit Text…"));
-    m_editResult->setEnabled(any && row.call);
+    m_editResult->setEnabled(any && row.call && row.hasEnd);
     m_unlink->setEnabled(any && row.paired);
     m_link->setEnabled(any && row.lone);
-    m_showEdits->setEnabled(any);
+    m_showEdits->setEnabled(any && row.edited);
     m_outcome->setEnabled(any && row.call);
     for (QAction* a : m_outcome->actions())
         a->setChecked(a->data().toString() == row.outcome);
@@ -132,12 +136,16 @@ void ContentEditor::addEventItems(QMenu* menu, const QModelIndex& index)
         return;
     const qint64 at = row.index;
     menu->addSeparator();
-    menu->addAction(row.call ? tr("Edit Arguments…") : tr("Edit Text…"), this,
-            [this, at, row] { askEdit(at, row.call ? Edit::Field::Arguments : Edit::Field::Text); })
-        ->setShortcut(m_edit->shortcut());
+    if (!row.call || row.hasStart) {
+        menu->addAction(row.call ? tr("Edit Arguments…") : tr("Edit Text…"), this,
+                [this, at, row] { askEdit(at, row.call ? Edit::Field::Arguments : Edit::Field::Text); })
+            ->setShortcut(m_edit->shortcut());
+    }
     if (row.call) {
-        menu->addAction(m_editResult->text(), this, [this, at] { askEdit(at, Edit::Field::Result); })
-            ->setShortcut(m_editResult->shortcut());
+        if (row.hasEnd) {
+            menu->addAction(m_editResult->text(), this, [this, at] { askEdit(at, Edit::Field::Result); })
+                ->setShortcut(m_editResult->shortcut());
+        }
         QMenu* outcome = menu->addMenu(m_outcome->title());
         for (const QString& o : outcomes) {
             QAction* a = outcome->addAction(
@@ -150,7 +158,8 @@ void ContentEditor::addEventItems(QMenu* menu, const QModelIndex& index)
         if (row.lone)
             menu->addAction(m_link->text(), this, [this, at] { askLink(at); });
     }
-    menu->addAction(m_showEdits->text(), this, [this, at] { showEdits(at); })->setShortcut(m_showEdits->shortcut());
+    if (row.edited)
+        menu->addAction(m_showEdits->text(), this, [this, at] { showEdits(at); })->setShortcut(m_showEdits->shortcut());
 }
 
 void ContentEditor::read(std::function<void(Workspace&)> work, std::function<void()> done)
@@ -237,9 +246,13 @@ void ContentEditor::askLink(qint64 index)
             for (const ToolCallRecord& c : std::as_const(*candidates)) {
                 const qint64 at = toStart ? *c.startIndex : *c.endIndex;
                 const std::optional<qint64> us = toStart ? c.startMicros : c.endMicros;
-                items << tr("event %1 · %2%3")
+                // What it asked or answered: what tells one call of a tool from another.
+                QString said = (toStart ? c.arguments : c.result).simplified();
+                if (said.size() > 90)
+                    said = said.left(89) + QChar(0x2026);
+                items << tr("event %1 · %2%3 · %4")
                              .arg(at)
-                             .arg(c.toolName, us ? QStringLiteral(" · ") + TimeUtil::formatUserTime(*us) : QString());
+                             .arg(c.toolName, us ? QStringLiteral(" · ") + TimeUtil::formatUserTime(*us) : QString(), said);
             }
             bool ok = false;
             const QString chosen = QInputDialog::getItem(m_window, tr("Link Call"),

@@ -68,6 +68,9 @@ private:
         bool call = false;
         bool paired = false; // a call with both a start and an end
         bool lone = false; // a start nothing closed or an end nothing opened
+        bool hasStart = false; // its arguments are the start's
+        bool hasEnd = false; // its result is the end's
+        bool edited = false;
         QString outcome;
     };
     Row rowAt(const QModelIndex& index) const;

@@ -39,7 +39,7 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
 
     m_save = new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Workspace"), this);
     m_save->setShortcut(QKeySequence::Save);
-    m_save->setToolTip(tr("Keep every note, label, mark and review status for good"));
+    m_save->setToolTip(tr("Keep every note, label, mark, review status, edit and redaction for good"));
     connect(m_save, &QAction::triggered, this, [this] { save(); });
     m_revert = new QAction(tr("Re&vert Unsaved Changes"), this);
     connect(m_revert, &QAction::triggered, this, [this] {
@@ -92,7 +92,7 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
     connect(m_authorAction, &QAction::triggered, this, [this] {
         bool ok = false;
         const QString name = QInputDialog::getText(m_window, tr("Your Name"),
-            tr("Notes, labels, marks and reviews are signed with:"), QLineEdit::Normal,
+            tr("Notes, labels, marks, reviews, edits and redactions are signed with:"), QLineEdit::Normal,
             QSettings().value(QLatin1String(authorKey)).toString(), &ok);
         if (ok && !name.trimmed().isEmpty())
             setAuthor(name);
@@ -101,6 +101,17 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
     m_redact = new QAction(tr("&Redact Selection…"), this);
     m_redact->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     m_redact->setToolTip(tr("Replace the text selected in the details' Raw tab with a placeholder giving the reason"));
+    m_redactEvent = new QAction(tr("Redact &Whole Event…"), this);
+    m_redactEvent->setToolTip(tr("Every text of the selected event (a card: its call whole); its ids, type, role, status "
+                                 "and time stay"));
+    connect(m_redactEvent, &QAction::triggered, this, [this, current] {
+        const auto [room, index] = current();
+        if (room == 0 || index < 0)
+            return;
+        const int row = m_events->rowOfIndex(index);
+        const EventRecord* e = row >= 0 ? m_events->loadedRecord(row) : nullptr;
+        redact(room, index, QString(), 0, -1, e && !e->text.isEmpty() ? e->text : tr("(everything it says)"));
+    });
     m_bulkRedact = new QAction(tr("Redact by &Pattern…"), this);
     m_bulkRedact->setToolTip(tr("E-mail addresses, phone numbers, payment cards, secrets or a regular expression, in "
                                 "this room or every room, with a preview of every match"));
@@ -141,8 +152,8 @@ QString Editor::author()
         return name;
     bool ok = false;
     name = QInputDialog::getText(m_window, tr("Your Name"),
-        tr("Notes, labels, marks and reviews are signed with your name.\nIt is asked once; Edit ▸ Set Your Name "
-           "changes it."),
+        tr("Notes, labels, marks, reviews, edits and redactions are signed with your name.\nIt is asked once; Edit ▸ "
+           "Set Your Name changes it."),
         QLineEdit::Normal, qEnvironmentVariable("USER"), &ok)
                .trimmed();
     if (!ok || name.isEmpty())
@@ -207,11 +218,21 @@ void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 sta
     if (why.isEmpty()) {
         bool ok = false;
         const QString shown = text.size() > 200 ? text.left(200) + QStringLiteral("…") : text;
+        // Say what goes: a span, every text of a field, or every text of the event (its envelope's ids stay).
+        const QString what = length >= 0 ? tr("Replace this text of event %1 with a placeholder that gives the reason:\n\n“%2”")
+                                                .arg(index)
+                                                .arg(shown)
+            : path.isEmpty()
+            ? tr("Replace every text of event %1 with a placeholder that gives the reason: what it says (“%2”), a "
+                 "call's arguments and result, and every other text it holds. Its ids (who sent it, where), type, "
+                 "role, status and time stay.")
+                  .arg(index)
+                  .arg(shown)
+            : tr("Replace every text in %1 of event %2 with a placeholder that gives the reason.").arg(path).arg(index);
         why = QInputDialog::getItem(m_window, tr("Redact"),
-            tr("Replace this text of event %1 with a placeholder that gives the reason:\n\n“%2”\n\nOnce the workspace "
-               "is saved, the text is gone from it for good (the journal keeps only a keyed digest of it).\n\nReason:")
-                .arg(index)
-                .arg(shown),
+            what
+                + tr("\n\nOnce the workspace is saved, the text is gone from it for good (the journal keeps only a keyed "
+                     "digest of it).\n\nReason:"),
             { tr("personal data"), tr("payment data"), tr("secret or credential"), tr("customer's request") }, 0, true,
             &ok)
                   .simplified();
@@ -394,8 +415,8 @@ bool Editor::confirmLeave(const std::function<void()>& proceed)
     if (!isModified())
         return true;
     const auto answer = QMessageBox::warning(m_window, tr("Unsaved Changes"),
-        tr("The workspace has %1 that %2 not saved (notes, labels, marks, review statuses, redactions).\nSave "
-           "them? A redaction saved is final.")
+        tr("The workspace has %1 that %2 not saved (notes, labels, marks, review statuses, edits, redactions).\n"
+           "Save them? A redaction saved is final.")
             .arg(unsavedCount() == 1 ? tr("1 change") : tr("%1 changes").arg(unsavedCount()),
                 unsavedCount() == 1 ? tr("is") : tr("are")),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
@@ -451,6 +472,7 @@ void Editor::fillEditMenu(QMenu* menu)
     menu->addAction(m_label);
     menu->addAction(m_roomNote);
     menu->addAction(m_redact);
+    menu->addAction(m_redactEvent);
     menu->addAction(m_bulkRedact);
     QMenu* review = menu->addMenu(tr("Room &Review Status"));
     connect(review, &QMenu::aboutToShow, this, [this, review] {
@@ -496,7 +518,7 @@ void Editor::addEventItems(QMenu* menu, const QModelIndex& index)
     menu->addAction(m_note->text(), this, [this, roomId, at] { askNote(roomId, at); })->setShortcut(m_note->shortcut());
     menu->addAction(m_label->text(), this, [this, roomId, at] { askLabel(roomId, at); })->setShortcut(m_label->shortcut());
     const QString text = index.data(EventListModel::RecordRole).value<EventRecord>().text;
-    menu->addAction(tr("Redact Whole Event…"), this,
+    menu->addAction(m_redactEvent->text().remove(QLatin1Char('&')), this,
         [this, roomId, at, text] { redact(roomId, at, QString(), 0, -1, text.isEmpty() ? tr("(everything it says)") : text); });
     QMenu* removing = nullptr;
     for (const Annotation& a : here) {

@@ -86,6 +86,7 @@ public:
     QAction* authorAction() const { return m_authorAction; }
     QAction* redactAction() const { return m_redact; } // MainWindow gives it the details' selection
     QAction* bulkRedactAction() const { return m_bulkRedact; }
+    QAction* redactEventAction() const { return m_redactEvent; }
     // The Edit menu's items, and the room's review status as a submenu of `menu`.
     void fillEditMenu(QMenu* menu);
     void addReviewMenu(QMenu* menu, qint64 roomId);
@@ -137,5 +138,6 @@ private:
     QAction* m_previousMark;
     QAction* m_authorAction;
     QAction* m_redact;
+    QAction* m_redactEvent;
     QAction* m_bulkRedact;
 };
