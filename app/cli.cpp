@@ -1,12 +1,15 @@
 #include "cli.h"
 
 #include "annotationstore.h"
+#include "csvreport.h"
 #include "eventflags.h"
 #include "eventserializer.h"
 #include "filterquery.h"
 #include "journal.h"
+#include "markdownreport.h"
 #include "redactionpatterns.h"
 #include "redactionstore.h"
+#include "reportmanifest.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "storeerror.h"
@@ -17,11 +20,13 @@
 #include <climits>
 #include <memory>
 #include <QCommandLineParser>
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSettings>
 
 namespace {
@@ -184,6 +189,7 @@ public:
     }
 
 private:
+    QString m_formatOption = QStringLiteral("format"); // the option that forces SOURCE's format (parse())
     friend const QVector<VerbSpec>& verbSpecs();
 
     void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb)
@@ -192,7 +198,21 @@ private:
         parser.setApplicationDescription(verbSpec.synopsis);
         parser.addPositionalArgument(verbSpec.positional, sourceHelp());
         parser.addOptions(verbSpec.options);
-        parser.addOptions(commonOptions());
+        // A verb with a --format of its own (export: the report's) reads SOURCE's forced format from
+        // --source-format instead.
+        m_formatOption = QStringLiteral("format");
+        for (const QCommandLineOption& option : verbSpec.options) {
+            if (option.names().contains(QLatin1String("format")))
+                m_formatOption = QStringLiteral("source-format");
+        }
+        for (const QCommandLineOption& option : commonOptions()) {
+            if (!option.names().contains(QLatin1String("format")))
+                parser.addOption(option);
+            else if (m_formatOption == QLatin1String("format"))
+                parser.addOption(option);
+            else
+                parser.addOption({ m_formatOption, option.description(), option.valueName() });
+        }
         QStringList verbArgs = args.mid(2);
         verbArgs.prepend(QStringLiteral("sightline ") + verb);
         if (!parser.parse(verbArgs))
@@ -207,15 +227,14 @@ private:
             m_out << "sightline " << SIGHTLINE_VERSION << Qt::endl;
             throw Failure { Cli::Ok, {} };
         }
-        if (parser.isSet(QStringLiteral("format"))
-            && Importer::parseFormat(parser.value(QStringLiteral("format"))) == Importer::Format::Unknown)
+        if (parser.isSet(m_formatOption) && Importer::parseFormat(parser.value(m_formatOption)) == Importer::Format::Unknown)
             usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, workspace)")
-                      .arg(parser.value(QStringLiteral("format"))));
+                      .arg(parser.value(m_formatOption)));
     }
 
     Importer::Format forcedFormat(const QCommandLineParser& parser)
     {
-        return Importer::parseFormat(parser.value(QStringLiteral("format")));
+        return Importer::parseFormat(parser.value(m_formatOption));
     }
 
     void reportProblems(const ImportReport& report)
@@ -729,6 +748,85 @@ private:
         return Cli::Ok;
     }
 
+    int exportReport(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("export"));
+        const QString source = single(parser);
+        const bool all = parser.isSet(QStringLiteral("all-rooms"));
+        if (all == parser.isSet(QStringLiteral("room")))
+            usage(QStringLiteral("give either --room ID or --all-rooms"));
+        const QString format = parser.value(QStringLiteral("format")).toLower();
+        if (format != QLatin1String("csv") && format != QLatin1String("md"))
+            usage(QStringLiteral("--format is csv or md (HTML, PDF and JSON Lines are still to come)"));
+        const QString path = parser.value(QStringLiteral("output"));
+        if (path.isEmpty())
+            usage(QStringLiteral("give -o PATH: where the report goes (its manifest goes beside it)"));
+        ReportScope scope;
+        scope.filter = filterOf(parser);
+        if (parser.isSet(QStringLiteral("marked")))
+            scope.filter.states << QStringLiteral("marked");
+        scope.filterText = FilterQuery::format(scope.filter);
+        // Who made it, as far as anyone can tell: a report is no change, so it is never refused for want of a name.
+        scope.author = parser.value(QStringLiteral("author")).trimmed();
+        if (scope.author.isEmpty())
+            scope.author = QSettings().value(QStringLiteral("editor/author")).toString();
+        if (scope.author.isEmpty())
+            scope.author = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME", QStringLiteral("unknown")));
+        scope.version = QStringLiteral(SIGHTLINE_VERSION);
+        scope.source = source;
+        auto ws = openSource(source, forcedFormat(parser));
+        QStringList rooms;
+        if (all) {
+            for (const RoomSummary& r : ws->rooms()) {
+                scope.roomIds << r.id;
+                rooms << r.nativeId;
+            }
+        } else {
+            scope.roomIds << roomId(*ws, source, parser);
+            rooms << ws->room(scope.roomIds.first())->nativeId;
+        }
+        // Written beside and renamed over PATH: a report that fails half way leaves whatever was there.
+        QSaveFile out(path);
+        if (!out.open(QIODevice::WriteOnly))
+            throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
+        QCryptographicHash events(QCryptographicHash::Sha256);
+        const qint64 count = format == QLatin1String("csv") ? CsvReport::write(*ws, scope, out, &events)
+                                                             : MarkdownReport::write(*ws, scope, out, &events);
+        if (!out.commit())
+            throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
+        ReportManifest::Content content;
+        content.format = format;
+        content.rooms = rooms;
+        content.filter = scope.filterText;
+        content.events = count;
+        content.eventsSha256 = events.result().toHex();
+        content.author = scope.author;
+        content.version = scope.version;
+        const QString manifest = ReportManifest::write({ path }, content);
+        m_err << "wrote " << count << (count == 1 ? " event" : " events") << " to " << path << "; manifest " << manifest
+              << Qt::endl;
+        return Cli::Ok;
+    }
+
+    int verify(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("verify"));
+        const QString path = single(parser);
+        const ReportManifest::Check check = ReportManifest::verify(path);
+        if (!check.error.isEmpty()) {
+            m_err << "sightline: " << check.error << Qt::endl;
+            return Cli::Error;
+        }
+        for (const QString& file : check.changed)
+            m_out << "changed: " << file << '\n';
+        if (check.ok)
+            m_out << "ok: every file " << check.manifest << " lists is as it was written" << '\n';
+        m_out.flush();
+        return check.ok ? Cli::Ok : Cli::Error;
+    }
+
     int redact(const QStringList& args)
     {
         QCommandLineParser parser;
@@ -925,6 +1023,28 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
             QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the changes made to the workspace"),
             &Session::journal },
+        { QStringLiteral("export"), QStringLiteral("SOURCE"),
+            QStringLiteral("Write a report of a room (or every room) as CSV (a row per event, safe to open in a "
+                           "spreadsheet) or Markdown (a transcript with tool calls as blocks, notes, the redaction "
+                           "ledger and the edit journal), and NAME.manifest.json beside it with the SHA-256 of the "
+                           "report and of the events it was made from. Redactions always apply."),
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+                { QStringLiteral("all-rooms"), QStringLiteral("every room of the source, one after the other") },
+                { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                    QStringLiteral("PATH") },
+                { QStringLiteral("format"), QStringLiteral("csv or md"), QStringLiteral("FORMAT") },
+                { QStringLiteral("query"), QStringLiteral("only the events this filter lets through (the filter bar's language)"),
+                    QStringLiteral("FILTER") },
+                { QStringLiteral("marked"), QStringLiteral("only the events a reviewer marked") },
+                { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
+                    QStringLiteral("NAME") },
+                { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes"), QStringLiteral("PATH") } },
+            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md [--query F] [--marked] -o PATH"),
+            QStringLiteral("write a report and its manifest"), &Session::exportReport },
+        { QStringLiteral("verify"), QStringLiteral("PATH"),
+            QStringLiteral("Check a report against its manifest (PATH: the report or NAME.manifest.json): says which "
+                           "file changed since it was written, and exits 1 then."),
+            {}, QStringLiteral("PATH"), QStringLiteral("check that a report is as it was written"), &Session::verify },
         { QStringLiteral("redact"), QStringLiteral("SOURCE"),
             QStringLiteral("Redact every match of a regular expression or of built-in patterns in the string values of "
                            "a room's (or every room's) events: each becomes [redacted: REASON], saved at once, the text "

@@ -4,6 +4,7 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -592,6 +593,56 @@ private slots:
         QCOMPARE(edited, 1);
         r = run({ QStringLiteral("journal"), workspace });
         QVERIFY2(r.out.contains(QStringLiteral("outcome changed: refused → failed")), qPrintable(r.out + r.err));
+    }
+
+    void exportAndVerify()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        const QString csv = dir.filePath(QStringLiteral("duplicate.csv"));
+        Run r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("-o"), csv, QStringLiteral("--author"),
+            QStringLiteral("Ana") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(QLatin1String("wrote 24 events")), qPrintable(r.err));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), 25); // the header and the room's 24 events
+        file.close();
+        r = run({ QStringLiteral("verify"), csv });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QLatin1String("ok:")));
+        const QJsonObject manifest = QJsonDocument::fromJson([&] {
+            QFile m(dir.filePath(QStringLiteral("duplicate.manifest.json")));
+            return m.open(QIODevice::ReadOnly) ? m.readAll() : QByteArray();
+        }()).object();
+        QCOMPARE(manifest.value(QLatin1String("events")).toInt(), 24);
+        QCOMPARE(manifest.value(QLatin1String("generated_by")).toString(), QStringLiteral("Ana"));
+        QVERIFY(file.open(QIODevice::Append));
+        file.write(" ");
+        file.close();
+        r = run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("duplicate.manifest.json")) });
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("changed: ") + csv);
+        // Markdown, under a filter; a format still to come and a missing -o are usage errors.
+        const QString md = dir.filePath(QStringLiteral("refused.md"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
+            QStringLiteral("md"), QStringLiteral("--query"), QStringLiteral("outcome:refused"), QStringLiteral("-o"), md });
+        QCOMPARE(r.code, 0);
+        QFile transcript(md);
+        QVERIFY(transcript.open(QIODevice::ReadOnly));
+        const QByteArray text = transcript.readAll();
+        QVERIFY(text.contains("# Room sup-duplicate-charge"));
+        QVERIFY(text.contains("- Filter: `outcome:refused`"));
+        QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
+                         QStringLiteral("pdf"), QStringLiteral("-o"), md })
+                     .code,
+            2);
+        QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
+                         QStringLiteral("csv") })
+                     .code,
+            2);
+        QCOMPARE(run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("nothing.csv")) }).code, 1);
     }
 
     void redactByPattern()

@@ -1,0 +1,86 @@
+#include "csvreport.h"
+
+#include "annotationstore.h"
+#include "eventserializer.h"
+#include "timeutil.h"
+#include "workspace.h"
+
+#include <QHash>
+#include <QIODevice>
+
+const QStringList& CsvReport::header()
+{
+    static const QStringList columns { QStringLiteral("room"), QStringLiteral("index"), QStringLiteral("time"),
+        QStringLiteral("type"), QStringLiteral("kind"), QStringLiteral("status"), QStringLiteral("blocked_by"),
+        QStringLiteral("channel"), QStringLiteral("channel_type"), QStringLiteral("participant"),
+        QStringLiteral("tool"), QStringLiteral("outcome"), QStringLiteral("text"), QStringLiteral("marked"),
+        QStringLiteral("labels"), QStringLiteral("notes"), QStringLiteral("edited"), QStringLiteral("redacted") };
+    return columns;
+}
+
+QString CsvReport::cell(const QString& value)
+{
+    QString v = value;
+    // A spreadsheet runs a cell that starts so as a formula (CSV injection): a leading ' keeps it text.
+    if (!v.isEmpty()
+        && (v.front() == QLatin1Char('=') || v.front() == QLatin1Char('+') || v.front() == QLatin1Char('-')
+            || v.front() == QLatin1Char('@') || v.front() == QLatin1Char('\t') || v.front() == QLatin1Char('\r')))
+        v.prepend(QLatin1Char('\''));
+    if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')) || v.contains(QLatin1Char('\n'))
+        || v.contains(QLatin1Char('\r'))) {
+        v.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        return QLatin1Char('"') + v + QLatin1Char('"');
+    }
+    return v;
+}
+
+qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
+{
+    auto line = [&out](const QStringList& cells) {
+        QStringList quoted;
+        quoted.reserve(cells.size());
+        for (const QString& c : cells)
+            quoted << cell(c);
+        out.write(quoted.join(QLatin1Char(',')).toUtf8());
+        out.write("\r\n");
+    };
+    line(header());
+    qint64 written = 0;
+    for (qint64 roomId : scope.roomIds) {
+        const std::optional<RoomSummary> room = ws.room(roomId);
+        if (!room)
+            continue;
+        // What reviewers added, by index: a room has few, read once.
+        QHash<qint64, QStringList> labels, notes;
+        QSet<qint64> marked;
+        for (const Annotation& a : AnnotationStore(ws).annotations(roomId)) {
+            if (!a.index || a.detached)
+                continue;
+            if (a.kind == Annotation::Kind::Label)
+                labels[*a.index] << a.value;
+            else if (a.kind == Annotation::Kind::Note)
+                notes[*a.index] << QStringLiteral("%1: %2").arg(a.author, a.value);
+            else if (a.kind == Annotation::Kind::Mark)
+                marked.insert(*a.index);
+        }
+        PageRequest all;
+        all.limit = std::numeric_limits<int>::max();
+        ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
+            line({ room->nativeId, QString::number(e.index),
+                e.createdMicros ? TimeUtil::formatMicros(e.createdMicros) : QString(), e.type, e.kind, e.status,
+                e.blockedBy, e.channelId, e.channelType, e.participantId, e.toolName, e.outcome, e.text,
+                marked.contains(e.index) ? QStringLiteral("yes") : QString(), labels.value(e.index).join(QLatin1Char(' ')),
+                notes.value(e.index).join(QLatin1Char('\n')),
+                (e.flags & EventFlags::Revised) ? QStringLiteral("yes") : QString(),
+                (e.flags & EventFlags::Redacted) ? QStringLiteral("yes") : QString() });
+            if (events) {
+                events->addData(room->nativeId.toUtf8());
+                events->addData("\t");
+                events->addData(EventSerializer::eventJson(e));
+                events->addData("\n");
+            }
+            ++written;
+        });
+    }
+    return written;
+}

@@ -1,0 +1,209 @@
+#include "markdownreport.h"
+
+#include "annotationstore.h"
+#include "editstore.h"
+#include "eventkind.h"
+#include "eventserializer.h"
+#include "journal.h"
+#include "jsontext.h"
+#include "redactionstore.h"
+#include "timeutil.h"
+#include "workspace.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QIODevice>
+#include <QMap>
+#include <QRegularExpression>
+
+QString MarkdownReport::escaped(const QString& text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        if (c == QLatin1Char('<'))
+            out += QStringLiteral("&lt;");
+        else if (c == QLatin1Char('>'))
+            out += QStringLiteral("&gt;");
+        else if (c == QLatin1Char('&'))
+            out += QStringLiteral("&amp;");
+        else if (QStringLiteral("\\`*[]#|").contains(c)) // an underscore inside a word is no emphasis: left
+            out += QLatin1Char('\\') + c;
+        else
+            out += c;
+    }
+    return out;
+}
+
+QString MarkdownReport::codeBlock(const QString& text, const QString& language)
+{
+    // A fence one backtick longer than the longest run inside: the block cannot be closed early.
+    static const QRegularExpression runs(QStringLiteral("`+"));
+    qsizetype longest = 2;
+    for (auto it = runs.globalMatch(text); it.hasNext();)
+        longest = std::max(longest, it.next().capturedLength());
+    const QString fence(longest + 1, QLatin1Char('`'));
+    return fence + language + QLatin1Char('\n') + text + QLatin1Char('\n') + fence + QLatin1Char('\n');
+}
+
+qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
+{
+    auto put = [&out](const QString& text) { out.write(text.toUtf8()); };
+    qint64 written = 0;
+    const QString generated = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    for (qint64 roomId : scope.roomIds) {
+        const std::optional<RoomSummary> room = ws.room(roomId);
+        if (!room)
+            continue;
+        put(QStringLiteral("# Room %1\n\n").arg(escaped(room->nativeId)));
+        if (!room->title.isEmpty())
+            put(escaped(room->title) + QStringLiteral("\n\n"));
+        QStringList facts;
+        if (!scope.source.isEmpty())
+            facts << QStringLiteral("- Source: %1").arg(escaped(scope.source));
+        if (room->firstMicros)
+            facts << QStringLiteral("- Time span: %1 to %2")
+                         .arg(TimeUtil::formatMicros(room->firstMicros), TimeUtil::formatMicros(room->lastMicros));
+        facts << QStringLiteral("- Filter: %1").arg(scope.filterText.isEmpty() ? QStringLiteral("none (every event but blocked rows)")
+                                                                              : QLatin1Char('`') + scope.filterText + QLatin1Char('`'));
+        facts << QStringLiteral("- Generated %1 by %2 with Sightline %3")
+                     .arg(generated, escaped(scope.author.isEmpty() ? QStringLiteral("(unknown)") : scope.author),
+                         scope.version);
+
+        // What reviewers added, by index.
+        QHash<qint64, QStringList> labels, notes;
+        QSet<qint64> marked;
+        QStringList roomNotes;
+        for (const Annotation& a : AnnotationStore(ws).annotations(roomId)) {
+            if (a.detached)
+                continue;
+            const QString note = QStringLiteral("%1 (%2): %3").arg(a.author,
+                QDateTime::fromMSecsSinceEpoch(a.atMs, Qt::UTC).toString(Qt::ISODate), a.value);
+            if (!a.index) {
+                if (a.kind == Annotation::Kind::Note)
+                    roomNotes << note;
+                else if (a.kind == Annotation::Kind::Review)
+                    facts << QStringLiteral("- Review: %1 (%2)").arg(escaped(a.value), escaped(a.author));
+                continue;
+            }
+            if (a.kind == Annotation::Kind::Label)
+                labels[*a.index] << a.value;
+            else if (a.kind == Annotation::Kind::Note)
+                notes[*a.index] << note;
+            else if (a.kind == Annotation::Kind::Mark)
+                marked.insert(*a.index);
+        }
+        put(facts.join(QLatin1Char('\n')) + QStringLiteral("\n\n"));
+        QHash<qint64, ToolCallRecord> cards; // a call by the row it shows at
+        QMap<QString, int> outcomes;
+        for (const ToolCallRecord& c : ws.toolCalls(roomId)) {
+            if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
+                cards.insert(*at, c);
+            ++outcomes[c.outcome];
+        }
+
+        // The transcript: the timeline's items under the filter, each event of the scope counted once.
+        QString transcript;
+        QMap<QString, int> kinds;
+        EventFilter items = scope.filter;
+        items.timelineItems = true;
+        PageRequest all;
+        all.limit = std::numeric_limits<int>::max();
+        ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
+            ++kinds[e.kind];
+            ++written;
+            if (events) {
+                events->addData(room->nativeId.toUtf8());
+                events->addData("\t");
+                events->addData(EventSerializer::eventJson(e));
+                events->addData("\n");
+            }
+        });
+        ws.forEachEvent(roomId, items, all, [&](const EventRecord& e) {
+            QStringList head { QString::number(e.index) };
+            if (e.createdMicros)
+                head << TimeUtil::formatMicros(e.createdMicros);
+            const auto call = cards.constFind(e.index);
+            if (e.kind == EventKind::ToolCall && call != cards.constEnd()) {
+                head << QStringLiteral("**%1**").arg(escaped(call->toolName)) << call->outcome;
+                if (call->durationMs)
+                    head << QStringLiteral("%1 ms").arg(*call->durationMs);
+            } else {
+                head << escaped(e.participantId.isEmpty() ? e.type : e.participantId + QStringLiteral(" · ") + e.type);
+            }
+            if (!e.channelId.isEmpty())
+                head << escaped(e.channelId);
+            if (marked.contains(e.index))
+                head << QStringLiteral("marked");
+            for (const QString& l : labels.value(e.index))
+                head << QStringLiteral("label: %1").arg(escaped(l));
+            if (e.flags & EventFlags::Revised)
+                head << QStringLiteral("edited");
+            if (e.flags & EventFlags::Redacted)
+                head << QStringLiteral("redacted");
+            if (e.isBlocked())
+                head << QStringLiteral("blocked by %1").arg(escaped(e.blockedBy));
+            transcript += QStringLiteral("### ") + head.join(QStringLiteral(" · ")) + QStringLiteral("\n\n");
+            if (e.kind == EventKind::ToolCall && call != cards.constEnd()) {
+                transcript += QStringLiteral("Arguments:\n\n") + codeBlock(JsonText::editable(call->arguments, false), QStringLiteral("json"));
+                if (!call->result.isEmpty())
+                    transcript += QStringLiteral("\nResult:\n\n") + codeBlock(JsonText::editable(call->result, false), QStringLiteral("json"));
+                if (!call->error.isEmpty())
+                    transcript += QStringLiteral("\nError: ") + escaped(call->error) + QLatin1Char('\n');
+            } else if (!e.text.isEmpty()) {
+                for (const QString& line : e.text.split(QLatin1Char('\n')))
+                    transcript += QStringLiteral("> ") + escaped(line) + QLatin1Char('\n');
+            }
+            for (const QString& n : notes.value(e.index))
+                transcript += QStringLiteral("\n- Note: ") + escaped(n);
+            transcript += QStringLiteral("\n\n");
+        });
+
+        put(QStringLiteral("## Summary\n\n%1 events").arg(written));
+        QStringList byKind;
+        for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
+            byKind << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+        if (!byKind.isEmpty())
+            put(QStringLiteral(" (") + byKind.join(QStringLiteral(", ")) + QLatin1Char(')'));
+        QStringList byOutcome;
+        for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it)
+            byOutcome << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+        put(QStringLiteral(". %1 tool calls in the room%2.\n\n")
+                .arg(cards.size())
+                .arg(byOutcome.isEmpty() ? QString() : QStringLiteral(": ") + byOutcome.join(QStringLiteral(", "))));
+        if (!roomNotes.isEmpty()) {
+            put(QStringLiteral("## Notes on the room\n\n"));
+            for (const QString& n : roomNotes)
+                put(QStringLiteral("- ") + escaped(n) + QLatin1Char('\n'));
+            put(QStringLiteral("\n"));
+        }
+        put(QStringLiteral("## Timeline\n\n") + transcript);
+
+        const Redactions ledger = RedactionStore(ws).ledger(roomId);
+        if (!ledger.isEmpty()) {
+            put(QStringLiteral("## Redactions\n\n| when | who | event | where | reason | keyed digest of what went |\n|---|---|---|---|---|---|\n"));
+            for (const Redaction& r : ledger) {
+                put(QStringLiteral("| %1 | %2 | %3 | %4 [%5, %6) | %7 | %8 |\n")
+                        .arg(QDateTime::fromMSecsSinceEpoch(r.atMs, Qt::UTC).toString(Qt::ISODate), escaped(r.author))
+                        .arg(r.index)
+                        .arg(escaped(r.path.isEmpty() ? QStringLiteral("the text") : r.path))
+                        .arg(r.start)
+                        .arg(r.start + r.length)
+                        .arg(escaped(r.reason), r.digest.left(16) + QStringLiteral("…")));
+            }
+            put(QStringLiteral("\n"));
+        }
+        const JournalEntries journal = Journal(ws).entries(roomId);
+        if (!journal.isEmpty()) {
+            put(QStringLiteral("## Edit journal\n\n| when | who | event | what |\n|---|---|---|---|\n"));
+            for (const JournalEntry& j : journal) {
+                put(QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                        .arg(QDateTime::fromMSecsSinceEpoch(j.atMs, Qt::UTC).toString(Qt::ISODate), escaped(j.author),
+                            j.index ? QString::number(*j.index) : QStringLiteral("the room"),
+                            escaped(Journal::describe(j)).replace(QLatin1Char('\n'), QLatin1Char(' '))));
+            }
+            put(QStringLiteral("\n"));
+        }
+    }
+    return written;
+}

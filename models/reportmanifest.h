@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+// What makes a report checkable later: NAME.manifest.json beside it, with the SHA-256 of each file written and
+// of the canonical event list it was made from (each event's `events --json` line after its room's id, in
+// order), the format, the rooms, the filter, how many events, who made it and when. verify() tells whether any
+// file changed since, naming it.
+class ReportManifest
+{
+public:
+    struct Content
+    {
+        QString format;
+        QStringList rooms;
+        QString filter;
+        qint64 events = 0;
+        QByteArray eventsSha256; // hex
+        QString author;
+        QString version;
+    };
+
+    // Where the manifest of `report` goes: out.csv -> out.manifest.json.
+    static QString pathFor(const QString& report);
+    // Writes the manifest of `files` (the report first) beside the first. Returns its path; throws StoreError
+    // naming the file when it cannot be read or written.
+    static QString write(const QStringList& files, const Content& content);
+
+    struct Check
+    {
+        bool ok = false;
+        QString manifest;
+        QStringList changed; // files whose bytes are not what the manifest says, or that are missing
+        QString error; // the manifest itself cannot be read
+    };
+    // `path`: a report or its manifest.
+    static Check verify(const QString& path);
+
+    static QByteArray sha256Of(const QString& file, QString* error = nullptr); // hex; empty when unreadable
+};

@@ -1,0 +1,204 @@
+// Reports: CSV parsed back to the rows it was made from (RFC 4180, formulas neutralised), Markdown with its
+// facts and every hostile value shown as text, no redacted string in either, and a manifest whose verify passes
+// on an untouched report and fails, naming the file, on one changed byte.
+
+#include "annotationstore.h"
+#include "csvreport.h"
+#include "markdownreport.h"
+#include "reportmanifest.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QBuffer>
+#include <QFile>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+// RFC 4180, as a spreadsheet reads it: quoted fields may hold commas, quotes (doubled) and line breaks.
+QVector<QStringList> parseCsv(const QString& text)
+{
+    QVector<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            row << field;
+            field.clear();
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('\n')) {
+            row << field;
+            rows << row;
+            row.clear();
+            field.clear();
+            ++i;
+        } else {
+            field += c;
+        }
+    }
+    return rows;
+}
+
+QByteArray report(Workspace& ws, const ReportScope& scope, bool csv, qint64* count = nullptr)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    const qint64 n = csv ? CsvReport::write(ws, scope, buffer) : MarkdownReport::write(ws, scope, buffer);
+    if (count)
+        *count = n;
+    return buffer.data();
+}
+
+} // namespace
+
+class TestReports : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void csvParsesBackToTheRows()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        // Hostile and awkward values: a formula, a quote, a comma and a line break, a label and a note.
+        store.editText(room, 4, QStringLiteral("=HYPERLINK(\"http://evil\",\"click\")"), QStringLiteral("ana"));
+        store.editText(room, 5, QStringLiteral("He said \"no\", then\nleft"), QStringLiteral("ana"));
+        store.addLabel(room, 5, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.addNote(room, 5, QStringLiteral("call back"), QStringLiteral("ana"));
+        store.setMarked(room, 8, true, QStringLiteral("ana"));
+        store.redact(room, 8, QStringLiteral("$.content.body"), 0, 5, QStringLiteral("personal data"), QStringLiteral("ana"));
+        const QString removed = QStringLiteral("I can");
+        ReportScope scope;
+        scope.roomIds = { room };
+        qint64 count = 0;
+        const QByteArray bytes = report(*ws, scope, true, &count);
+        QVERIFY(bytes.endsWith("\r\n"));
+        const QVector<QStringList> rows = parseCsv(QString::fromUtf8(bytes));
+        QCOMPARE(rows.first(), CsvReport::header());
+        QCOMPARE(rows.size() - 1, count);
+        QCOMPARE(count, ws->countEvents(room, &scope.filter)); // the rows `events` lists: blocked ones hidden
+        const int text = int(CsvReport::header().indexOf(QStringLiteral("text")));
+        const int index = int(CsvReport::header().indexOf(QStringLiteral("index")));
+        QHash<qint64, QStringList> byIndex;
+        for (const QStringList& r : rows.mid(1)) {
+            QCOMPARE(r.size(), CsvReport::header().size());
+            byIndex.insert(r.at(index).toLongLong(), r);
+        }
+        QCOMPARE(byIndex.value(4).at(text), QStringLiteral("'=HYPERLINK(\"http://evil\",\"click\")")); // text, never a formula
+        QCOMPARE(byIndex.value(5).at(text), QStringLiteral("He said \"no\", then\nleft"));
+        const QStringList& five = byIndex.value(5);
+        QCOMPARE(five.at(int(CsvReport::header().indexOf(QStringLiteral("labels")))), QStringLiteral("pii"));
+        QCOMPARE(five.at(int(CsvReport::header().indexOf(QStringLiteral("notes")))), QStringLiteral("ana: call back"));
+        QCOMPARE(five.at(int(CsvReport::header().indexOf(QStringLiteral("edited")))), QStringLiteral("yes"));
+        QCOMPARE(byIndex.value(8).at(int(CsvReport::header().indexOf(QStringLiteral("marked")))), QStringLiteral("yes"));
+        QCOMPARE(byIndex.value(8).at(int(CsvReport::header().indexOf(QStringLiteral("redacted")))), QStringLiteral("yes"));
+        QVERIFY(!bytes.contains(QByteArray(removed.toUtf8() + " see")));
+        QVERIFY(byIndex.value(8).at(text).startsWith(QLatin1String("[redacted: personal data]")));
+        // A cell that starts with any of the spreadsheet's formula characters.
+        for (const QString& risky : { QStringLiteral("=1+1"), QStringLiteral("+1"), QStringLiteral("-1"),
+                 QStringLiteral("@SUM(A1)"), QStringLiteral("\t=1"), QStringLiteral("\r=1") })
+            QVERIFY2(CsvReport::cell(risky).remove(QLatin1Char('"')).startsWith(QLatin1Char('\'')), qPrintable(risky));
+    }
+
+    void markdownHoldsTheFactsAndNoMarkup()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        store.editText(room, 4, QStringLiteral("<script>alert(1)</script> \"><img onerror=x> ```"), QStringLiteral("ana"));
+        store.addNote(room, std::nullopt, QStringLiteral("refund approved"), QStringLiteral("ben"));
+        store.setReview(room, ReviewStatus::Done, QStringLiteral("ben"));
+        store.redact(room, 8, QStringLiteral("$.content.body"), 0, 5, QStringLiteral("personal data"), QStringLiteral("ana"));
+        ReportScope scope;
+        scope.roomIds = { room };
+        scope.author = QStringLiteral("ben");
+        scope.version = QStringLiteral("9.9");
+        qint64 count = 0;
+        const QString md = QString::fromUtf8(report(*ws, scope, false, &count));
+        QCOMPARE(count, ws->countEvents(room, &scope.filter));
+        QVERIFY(md.startsWith(QLatin1String("# Room sup-duplicate-charge\n")));
+        QVERIFY(md.contains(QLatin1String("Generated ")) && md.contains(QLatin1String("by ben with Sightline 9.9")));
+        QVERIFY(md.contains(QStringLiteral("%1 events").arg(count)));
+        QVERIFY(md.contains(QLatin1String("Review: done (ben)")));
+        // Every call of the room as a block, with its outcome (the refused refund among them).
+        for (const ToolCallRecord& c : ws->toolCalls(room))
+            QVERIFY2(md.contains(QStringLiteral("**%1** · %2").arg(MarkdownReport::escaped(c.toolName), c.outcome)), qPrintable(c.toolName));
+        QVERIFY(md.contains(QLatin1String("\"order_id\": \"A-10533\"")));
+        // Hostile text shows as text: no tag, and the code blocks cannot be closed by it.
+        QVERIFY(!md.contains(QLatin1String("<script>")));
+        QVERIFY(!md.contains(QLatin1String("<img")));
+        QVERIFY(md.contains(QLatin1String("&lt;script&gt;")));
+        QCOMPARE(MarkdownReport::codeBlock(QStringLiteral("a ```` b"), QStringLiteral("json")).left(6), QStringLiteral("`````j"));
+        // Notes, the ledger and the journal; never the redacted text.
+        QVERIFY(md.contains(QLatin1String("## Notes on the room")) && md.contains(QLatin1String("refund approved")));
+        QVERIFY(md.contains(QLatin1String("## Redactions")) && md.contains(QLatin1String("personal data")));
+        QVERIFY(md.contains(QLatin1String("## Edit journal")));
+        QVERIFY(!md.contains(QLatin1String("I can see two")));
+    }
+
+    void aManifestTellsWhatChanged()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        ReportScope scope;
+        for (const RoomSummary& r : ws->rooms())
+            scope.roomIds << r.id;
+        const QString path = dir.filePath(QStringLiteral("all rooms.csv"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCryptographicHash events(QCryptographicHash::Sha256);
+        const qint64 count = CsvReport::write(*ws, scope, out, &events);
+        out.close();
+        ReportManifest::Content content;
+        content.format = QStringLiteral("csv");
+        content.events = count;
+        content.eventsSha256 = events.result().toHex();
+        const QString manifest = ReportManifest::write({ path }, content);
+        QCOMPARE(manifest, dir.filePath(QStringLiteral("all rooms.manifest.json")));
+        QVERIFY(ReportManifest::verify(path).ok);
+        QVERIFY(ReportManifest::verify(manifest).ok);
+        // The same events make the same digest: the list a report was made from can be checked again.
+        QCryptographicHash again(QCryptographicHash::Sha256);
+        QBuffer sink;
+        sink.open(QIODevice::WriteOnly);
+        CsvReport::write(*ws, scope, sink, &again);
+        QCOMPARE(again.result().toHex(), content.eventsSha256);
+        // One byte changed: said, with the file's name.
+        QVERIFY(out.open(QIODevice::ReadWrite));
+        out.seek(out.size() / 2);
+        const char was = out.peek(1).at(0);
+        out.write(QByteArray(1, char(was ^ 1)));
+        out.close();
+        const ReportManifest::Check changed = ReportManifest::verify(path);
+        QVERIFY(!changed.ok);
+        QCOMPARE(changed.changed, QStringList { path });
+        // Gone, or a manifest that is not one: said too.
+        QVERIFY(QFile::remove(path));
+        QVERIFY(!ReportManifest::verify(manifest).ok);
+        QFile bad(manifest);
+        QVERIFY(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        bad.write("{\"files\": []}");
+        bad.close();
+        QVERIFY(!ReportManifest::verify(manifest).error.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReports)
+#include "tst_reports.moc"
