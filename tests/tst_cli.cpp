@@ -720,8 +720,10 @@ private slots:
         QTest::newRow("bad time") << QStringList { QStringLiteral("events"), QStringLiteral("STORE"),
             QStringLiteral("--room"), QStringLiteral("x"), QStringLiteral("--after"), QStringLiteral("yesterday") }
                                   << "a date or a date and time";
-        QTest::newRow("a verb mistyped") << QStringList { QStringLiteral("exprot"), QStringLiteral("STORE") }
-                                         << "'exprot' is neither a verb nor a file; the verbs are import, rooms";
+        QTest::newRow("a verb mistyped") << QStringList { QStringLiteral("publish"), QStringLiteral("STORE") }
+                                         << "'publish' is neither a verb nor a file; the verbs are import, rooms";
+        QTest::newRow("export misspelt") << QStringList { QStringLiteral("exprot"), QStringLiteral("STORE") }
+                                         << "did you mean 'export'?";
         QTest::newRow("a verb misspelt") << QStringList { QStringLiteral("evnets"), QStringLiteral("STORE") }
                                          << "did you mean 'events'?";
         QTest::newRow("unknown option") << QStringList { QStringLiteral("rooms"), QStringLiteral("STORE"),
