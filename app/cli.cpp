@@ -5,8 +5,10 @@
 #include "eventflags.h"
 #include "eventserializer.h"
 #include "filterquery.h"
+#include "htmlreport.h"
 #include "journal.h"
 #include "markdownreport.h"
+#include "pdfreport.h"
 #include "redactionpatterns.h"
 #include "redactionstore.h"
 #include "reportmanifest.h"
@@ -757,8 +759,10 @@ private:
         if (all == parser.isSet(QStringLiteral("room")))
             usage(QStringLiteral("give either --room ID or --all-rooms"));
         const QString format = parser.value(QStringLiteral("format")).toLower();
-        if (format != QLatin1String("csv") && format != QLatin1String("md"))
-            usage(QStringLiteral("--format is csv or md (HTML, PDF and JSON Lines are still to come)"));
+        static const QStringList formats { QStringLiteral("csv"), QStringLiteral("md"), QStringLiteral("html"),
+            QStringLiteral("pdf") };
+        if (!formats.contains(format))
+            usage(QStringLiteral("--format is csv, md, html or pdf (JSON Lines is still to come)"));
         const QString path = parser.value(QStringLiteral("output"));
         if (path.isEmpty())
             usage(QStringLiteral("give -o PATH: where the report goes (its manifest goes beside it)"));
@@ -791,8 +795,12 @@ private:
         if (!out.open(QIODevice::WriteOnly))
             throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
         QCryptographicHash events(QCryptographicHash::Sha256);
+        HtmlReport::Options options;
+        options.expanded = parser.isSet(QStringLiteral("expanded"));
         const qint64 count = format == QLatin1String("csv") ? CsvReport::write(*ws, scope, out, &events)
-                                                             : MarkdownReport::write(*ws, scope, out, &events);
+            : format == QLatin1String("md")                 ? MarkdownReport::write(*ws, scope, out, &events)
+            : format == QLatin1String("html")               ? HtmlReport::write(*ws, scope, out, options, &events)
+                                                            : PdfReport::write(*ws, scope, out, &events);
         if (!out.commit())
             throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
         ReportManifest::Content content;
@@ -1025,24 +1033,26 @@ const QVector<VerbSpec>& verbSpecs()
             &Session::journal },
         { QStringLiteral("export"), QStringLiteral("SOURCE"),
             QStringLiteral("Write a report of a room (or every room) as CSV (a row per event, safe to open in a "
-                           "spreadsheet) or Markdown (a transcript with tool calls as blocks, notes, the redaction "
-                           "ledger and the edit journal), and NAME.manifest.json beside it with the SHA-256 of the "
-                           "report and of the events it was made from. Redactions always apply."),
+                           "spreadsheet), Markdown, HTML (one self-contained file) or PDF (a transcript with tool calls "
+                           "as cards, a summary, notes, the redaction ledger and the edit journal), and "
+                           "REPORT.manifest.json beside it with the SHA-256 of the report and of the events it was made "
+                           "from. Redactions always apply."),
             { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
                 { QStringLiteral("all-rooms"), QStringLiteral("every room of the source, one after the other") },
                 { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                     QStringLiteral("PATH") },
-                { QStringLiteral("format"), QStringLiteral("csv or md"), QStringLiteral("FORMAT") },
+                { QStringLiteral("format"), QStringLiteral("csv, md, html or pdf"), QStringLiteral("FORMAT") },
+                { QStringLiteral("expanded"), QStringLiteral("HTML: every tool call's card open") },
                 { QStringLiteral("query"), QStringLiteral("only the events this filter lets through (the filter bar's language)"),
                     QStringLiteral("FILTER") },
                 { QStringLiteral("marked"), QStringLiteral("only the events a reviewer marked") },
                 { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
                     QStringLiteral("NAME") },
                 { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes"), QStringLiteral("PATH") } },
-            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md [--query F] [--marked] -o PATH"),
+            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf [--query F] [--marked] -o PATH"),
             QStringLiteral("write a report and its manifest"), &Session::exportReport },
         { QStringLiteral("verify"), QStringLiteral("PATH"),
-            QStringLiteral("Check a report against its manifest (PATH: the report or NAME.manifest.json): says which "
+            QStringLiteral("Check a report against its manifest (PATH: the report or REPORT.manifest.json): says which "
                            "file changed since it was written, and exits 1 then."),
             {}, QStringLiteral("PATH"), QStringLiteral("check that a report is as it was written"), &Session::verify },
         { QStringLiteral("redact"), QStringLiteral("SOURCE"),

@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <memory>
 #include <QIcon>
 #include <QMessageBox>
 #include <QTextStream>
@@ -19,9 +21,17 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("sightline"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SIGHTLINE_VERSION));
 
-    // The verbs run without a display: a QCoreApplication, no GUI platform plugin.
+    // The verbs run without a display: a QCoreApplication, no GUI platform plugin; export lays out text (a PDF),
+    // which needs fonts: a QGuiApplication on the offscreen platform.
     if (Cli::isCliInvocation(arguments)) {
-        QCoreApplication app(argc, argv);
+        std::unique_ptr<QCoreApplication> app;
+        if (arguments.value(1) == QLatin1String("export")) {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            app = std::make_unique<QGuiApplication>(argc, argv);
+        } else {
+            app = std::make_unique<QCoreApplication>(argc, argv);
+        }
         QTextStream out(stdout);
         QTextStream err(stderr);
         if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty()) {

@@ -1,6 +1,6 @@
 #include "csvreport.h"
 
-#include "annotationstore.h"
+#include "reportroom.h"
 #include "eventserializer.h"
 #include "timeutil.h"
 #include "workspace.h"
@@ -47,22 +47,13 @@ qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out,
     line(header());
     qint64 written = 0;
     for (qint64 roomId : scope.roomIds) {
-        const std::optional<RoomSummary> room = ws.room(roomId);
-        if (!room)
+        const std::optional<ReportRoom> r = ReportRoom::read(ws, roomId);
+        if (!r)
             continue;
-        // What reviewers added, by index: a room has few, read once.
-        QHash<qint64, QStringList> labels, notes;
-        QSet<qint64> marked;
-        for (const Annotation& a : AnnotationStore(ws).annotations(roomId)) {
-            if (!a.index || a.detached)
-                continue;
-            if (a.kind == Annotation::Kind::Label)
-                labels[*a.index] << a.value;
-            else if (a.kind == Annotation::Kind::Note)
-                notes[*a.index] << QStringLiteral("%1: %2").arg(a.author, a.value);
-            else if (a.kind == Annotation::Kind::Mark)
-                marked.insert(*a.index);
-        }
+        const RoomSummary* room = &r->room;
+        const auto& labels = r->labels;
+        const auto& notes = r->notes;
+        const auto& marked = r->marked;
         PageRequest all;
         all.limit = std::numeric_limits<int>::max();
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {

@@ -1,6 +1,6 @@
 #include "markdownreport.h"
 
-#include "annotationstore.h"
+#include "reportroom.h"
 #include "editstore.h"
 #include "eventkind.h"
 #include "eventserializer.h"
@@ -52,9 +52,11 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
     qint64 written = 0;
     const QString generated = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     for (qint64 roomId : scope.roomIds) {
-        const std::optional<RoomSummary> room = ws.room(roomId);
-        if (!room)
+        const std::optional<ReportRoom> read = ReportRoom::read(ws, roomId);
+        if (!read)
             continue;
+        const ReportRoom& r = *read;
+        const RoomSummary* room = &r.room;
         put(QStringLiteral("# Room %1\n\n").arg(escaped(room->nativeId)));
         if (!room->title.isEmpty())
             put(escaped(room->title) + QStringLiteral("\n\n"));
@@ -67,40 +69,18 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
         facts << QStringLiteral("- Filter: %1").arg(scope.filterText.isEmpty() ? QStringLiteral("none (every event but blocked rows)")
                                                                               : QLatin1Char('`') + scope.filterText + QLatin1Char('`'));
         facts << QStringLiteral("- Generated %1 by %2 with Sightline %3")
-                     .arg(generated, escaped(scope.author.isEmpty() ? QStringLiteral("(unknown)") : scope.author),
-                         scope.version);
-
-        // What reviewers added, by index.
-        QHash<qint64, QStringList> labels, notes;
-        QSet<qint64> marked;
-        QStringList roomNotes;
-        for (const Annotation& a : AnnotationStore(ws).annotations(roomId)) {
-            if (a.detached)
-                continue;
-            const QString note = QStringLiteral("%1 (%2): %3").arg(a.author,
-                QDateTime::fromMSecsSinceEpoch(a.atMs, Qt::UTC).toString(Qt::ISODate), a.value);
-            if (!a.index) {
-                if (a.kind == Annotation::Kind::Note)
-                    roomNotes << note;
-                else if (a.kind == Annotation::Kind::Review)
-                    facts << QStringLiteral("- Review: %1 (%2)").arg(escaped(a.value), escaped(a.author));
-                continue;
-            }
-            if (a.kind == Annotation::Kind::Label)
-                labels[*a.index] << a.value;
-            else if (a.kind == Annotation::Kind::Note)
-                notes[*a.index] << note;
-            else if (a.kind == Annotation::Kind::Mark)
-                marked.insert(*a.index);
-        }
+                     .arg(generated, escaped(scope.author.isEmpty() ? QStringLiteral("(unknown)") : scope.author), scope.version);
+        if (r.review)
+            facts << QStringLiteral("- Review: %1 (%2)").arg(escaped(r.review->value), escaped(r.review->author));
         put(facts.join(QLatin1Char('\n')) + QStringLiteral("\n\n"));
-        QHash<qint64, ToolCallRecord> cards; // a call by the row it shows at
+        const auto& labels = r.labels;
+        const auto& notes = r.notes;
+        const auto& marked = r.marked;
+        const auto& cards = r.cards;
+        const auto& roomNotes = r.roomNotes;
         QMap<QString, int> outcomes;
-        for (const ToolCallRecord& c : ws.toolCalls(roomId)) {
-            if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
-                cards.insert(*at, c);
-            ++outcomes[c.outcome];
-        }
+        for (auto it = r.outcomes.cbegin(); it != r.outcomes.cend(); ++it)
+            outcomes.insert(it.key(), it.value());
 
         // The transcript: the timeline's items under the filter, each event of the scope counted once.
         QString transcript;

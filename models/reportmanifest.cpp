@@ -20,8 +20,8 @@ QString ReportManifest::pathFor(const QString& report)
 {
     if (report.endsWith(suffix))
         return report;
-    const QFileInfo info(report);
-    return info.dir().filePath(info.completeBaseName() + suffix);
+    // The report's whole name: out.csv and out.pdf side by side keep a manifest each.
+    return report + suffix;
 }
 
 QByteArray ReportManifest::sha256Of(const QString& file, QString* error)

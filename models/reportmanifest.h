@@ -4,7 +4,7 @@
 #include <QString>
 #include <QStringList>
 
-// What makes a report checkable later: NAME.manifest.json beside it, with the SHA-256 of each file written and
+// What makes a report checkable later: REPORT.manifest.json beside it (out.csv.manifest.json), with the SHA-256 of each file written and
 // of the canonical event list it was made from (each event's `events --json` line after its room's id, in
 // order), the format, the rooms, the filter, how many events, who made it and when. verify() tells whether any
 // file changed since, naming it.
@@ -22,7 +22,7 @@ public:
         QString version;
     };
 
-    // Where the manifest of `report` goes: out.csv -> out.manifest.json.
+    // Where the manifest of `report` goes: out.csv -> out.csv.manifest.json.
     static QString pathFor(const QString& report);
     // Writes the manifest of `files` (the report first) beside the first. Returns its path; throws StoreError
     // naming the file when it cannot be read or written.

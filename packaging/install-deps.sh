@@ -10,6 +10,7 @@ packages=(
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-color-emoji  # a window on X11 (offscreen in tests), text, emoji
   xvfb xauth imagemagick                              # screenshots of the real window without a display
   clang libclang-rt-14-dev                            # libFuzzer, for the coverage-guided fuzz test
+  poppler-utils                                       # pdftotext: what a PDF report says, as a reader's tool reads it
   librsvg2-bin dpkg-dev file man-db                   # icons from the SVG, the .deb's dependencies, its checks
   desktop-file-utils appstream shared-mime-info libglib2.0-bin  # validating the desktop integration
 )

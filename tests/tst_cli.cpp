@@ -613,7 +613,7 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith(QLatin1String("ok:")));
         const QJsonObject manifest = QJsonDocument::fromJson([&] {
-            QFile m(dir.filePath(QStringLiteral("duplicate.manifest.json")));
+            QFile m(dir.filePath(QStringLiteral("duplicate.csv.manifest.json")));
             return m.open(QIODevice::ReadOnly) ? m.readAll() : QByteArray();
         }()).object();
         QCOMPARE(manifest.value(QLatin1String("events")).toInt(), 24);
@@ -621,7 +621,7 @@ private slots:
         QVERIFY(file.open(QIODevice::Append));
         file.write(" ");
         file.close();
-        r = run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("duplicate.manifest.json")) });
+        r = run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("duplicate.csv.manifest.json")) });
         QCOMPARE(r.code, 1);
         QCOMPARE(r.out.trimmed(), QStringLiteral("changed: ") + csv);
         // Markdown, under a filter; a format still to come and a missing -o are usage errors.
@@ -635,9 +635,18 @@ private slots:
         QVERIFY(text.contains("# Room sup-duplicate-charge"));
         QVERIFY(text.contains("- Filter: `outcome:refused`"));
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
-                         QStringLiteral("pdf"), QStringLiteral("-o"), md })
+                         QStringLiteral("jsonl"), QStringLiteral("-o"), md })
                      .code,
             2);
+        // A PDF from the command line: no display, a page of text a reader's tool reads.
+        const QString pdf = dir.filePath(QStringLiteral("duplicate.pdf"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+            QStringLiteral("pdf"), QStringLiteral("-o"), pdf });
+        QCOMPARE(r.code, 0);
+        QFile printed(pdf);
+        QVERIFY(printed.open(QIODevice::ReadOnly));
+        QVERIFY(printed.read(5) == "%PDF-");
+        QCOMPARE(run({ QStringLiteral("verify"), pdf }).code, 0);
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
                          QStringLiteral("csv") })
                      .code,

@@ -4,13 +4,18 @@
 
 #include "annotationstore.h"
 #include "csvreport.h"
+#include "htmlreport.h"
 #include "markdownreport.h"
+#include "pdfreport.h"
 #include "reportmanifest.h"
 #include "testsupport.h"
 #include "workspace.h"
 
 #include <QBuffer>
 #include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QXmlStreamReader>
 #include <QTest>
 
 using namespace TestSupport;
@@ -104,7 +109,8 @@ private slots:
         QCOMPARE(byIndex.value(5).at(text), QStringLiteral("He said \"no\", then\nleft"));
         const QStringList& five = byIndex.value(5);
         QCOMPARE(five.at(int(CsvReport::header().indexOf(QStringLiteral("labels")))), QStringLiteral("pii"));
-        QCOMPARE(five.at(int(CsvReport::header().indexOf(QStringLiteral("notes")))), QStringLiteral("ana: call back"));
+        const QString note = five.at(int(CsvReport::header().indexOf(QStringLiteral("notes"))));
+        QVERIFY2(note.startsWith(QLatin1String("ana (")) && note.endsWith(QLatin1String("): call back")), qPrintable(note));
         QCOMPARE(five.at(int(CsvReport::header().indexOf(QStringLiteral("edited")))), QStringLiteral("yes"));
         QCOMPARE(byIndex.value(8).at(int(CsvReport::header().indexOf(QStringLiteral("marked")))), QStringLiteral("yes"));
         QCOMPARE(byIndex.value(8).at(int(CsvReport::header().indexOf(QStringLiteral("redacted")))), QStringLiteral("yes"));
@@ -153,6 +159,86 @@ private slots:
         QVERIFY(!md.contains(QLatin1String("I can see two")));
     }
 
+    // HTML: one file, well-formed (an XML parser reads it whole), every hostile value text, cards that open without
+    // script, the chart and the per-tool table; PDF: what pdftotext reads of it, a page number on every page.
+    void htmlAndPdf()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        const QString hostile = QStringLiteral("<script>alert(1)</script> \"><img src=x onerror=alert(2)> </details>");
+        store.editText(room, 4, hostile, QStringLiteral("ana"));
+        store.addLabel(room, 4, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.redact(room, 8, QStringLiteral("$.content.body"), 0, 5, QStringLiteral("personal data"), QStringLiteral("ana"));
+        ReportScope scope;
+        scope.roomIds = { room };
+        scope.author = QStringLiteral("ben");
+        scope.version = QStringLiteral("9.9");
+        QBuffer html;
+        html.open(QIODevice::WriteOnly);
+        const qint64 count = HtmlReport::write(*ws, scope, html, {});
+        QCOMPARE(count, ws->countEvents(room, &scope.filter));
+        // Well-formed: every value escaped, so the hostile text is text inside one element.
+        QXmlStreamReader xml(html.data());
+        int details = 0, scripts = 0, images = 0, fetches = 0;
+        QString shown;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            details += xml.name() == QLatin1String("details");
+            scripts += xml.name() == QLatin1String("script");
+            images += xml.name() == QLatin1String("img");
+            // Nothing fetched: no element names a file or an address to load.
+            fetches += xml.name() == QLatin1String("link") || xml.attributes().hasAttribute(QLatin1String("src"))
+                || xml.attributes().hasAttribute(QLatin1String("href"));
+            if (xml.name() == QLatin1String("div") && xml.attributes().value(QLatin1String("class")) == QLatin1String("text")) {
+                const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+                if (text.contains(QLatin1String("alert")))
+                    shown = text;
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString() + QStringLiteral(" at line %1").arg(xml.lineNumber())));
+        QCOMPARE(scripts, 0);
+        QCOMPARE(images, 0);
+        QCOMPARE(shown, hostile);
+        QCOMPARE(details, int(ws->toolCalls(room).size())); // every call a card
+        const QString page = QString::fromUtf8(html.data());
+        QVERIFY(!page.contains(QLatin1String("<details class=\"call served\" open")));
+        QVERIFY(page.contains(QLatin1String("<svg")) && page.contains(QLatin1String("aria-label=\"tool calls by outcome\"")));
+        QVERIFY(page.contains(QLatin1String("<td>issue_refund</td><td>2</td><td>1</td>")));
+        QCOMPARE(fetches, 0);
+        QVERIFY(!page.contains(QLatin1String("I can see two")));
+        QBuffer opened;
+        opened.open(QIODevice::WriteOnly);
+        HtmlReport::Options expanded;
+        expanded.expanded = true;
+        HtmlReport::write(*ws, scope, opened, expanded);
+        QVERIFY(opened.data().contains("open=\"open\""));
+
+        const QString pdf = dir.filePath(QStringLiteral("report.pdf"));
+        QFile out(pdf);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(PdfReport::write(*ws, scope, out), count);
+        out.close();
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        QVERIFY2(!pdftotext.isEmpty(), "pdftotext (poppler-utils, which packaging/install-deps.sh installs) is needed");
+        QProcess text;
+        text.start(pdftotext, { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(30000));
+        const QString read = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY(read.contains(QLatin1String("Room sup-duplicate-charge")));
+        QVERIFY(read.contains(QLatin1String("Sightline report")));
+        for (const ToolCallRecord& c : ws->toolCalls(room))
+            QVERIFY2(read.contains(c.toolName), qPrintable(c.toolName));
+        QVERIFY(read.contains(QLatin1String("A-10533")));
+        QVERIFY(read.contains(QLatin1String("<script>alert(1)</script>"))); // shown as the text it is
+        QVERIFY(!read.contains(QLatin1String("I can see two")));
+        const int pages = int(read.count(QLatin1Char('\f'))) + (read.endsWith(QLatin1Char('\f')) ? 0 : 1);
+        QVERIFY(pages >= 2);
+        QVERIFY2(read.contains(QStringLiteral("Page %1 of %1").arg(pages)), qPrintable(read.right(300)));
+    }
+
     void aManifestTellsWhatChanged()
     {
         QTemporaryDir dir;
@@ -171,7 +257,7 @@ private slots:
         content.events = count;
         content.eventsSha256 = events.result().toHex();
         const QString manifest = ReportManifest::write({ path }, content);
-        QCOMPARE(manifest, dir.filePath(QStringLiteral("all rooms.manifest.json")));
+        QCOMPARE(manifest, dir.filePath(QStringLiteral("all rooms.csv.manifest.json")));
         QVERIFY(ReportManifest::verify(path).ok);
         QVERIFY(ReportManifest::verify(manifest).ok);
         // The same events make the same digest: the list a report was made from can be checked again.
@@ -200,5 +286,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReports)
+QTEST_MAIN(TestReports) // a QGuiApplication: the PDF lays out text
 #include "tst_reports.moc"

@@ -1,0 +1,233 @@
+#include "htmlreport.h"
+
+#include "editstore.h"
+#include "eventkind.h"
+#include "eventserializer.h"
+#include "journal.h"
+#include "jsontext.h"
+#include "redactionstore.h"
+#include "reportroom.h"
+#include "timeutil.h"
+#include "workspace.h"
+
+#include <QDateTime>
+#include <QIODevice>
+#include <QMap>
+
+namespace {
+
+QString esc(const QString& text)
+{
+    return text.toHtmlEscaped();
+}
+
+const char* const style = R"CSS(
+body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 60em; padding: 1em; color: #1b1b1b; }
+h1 { font-size: 1.5em; border-bottom: 2px solid #1565c0; } h2 { font-size: 1.2em; margin-top: 1.5em; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1em; } dt { font-weight: bold; }
+.event { border-left: 3px solid #ccc; padding: .2em .6em; margin: .5em 0; }
+.event.user { border-color: #999; } .event.assistant { border-color: #1565c0; }
+.meta { color: #555; font-size: .85em; } .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+details.call, table.call { border: 1px solid #2e7d32; border-radius: 6px; padding: .3em .6em; margin: .5em 0; width: 100%; }
+details.call.failed, details.call.refused, details.call.unserved, details.call.blocked { border-color: #c62828; }
+summary { cursor: pointer; } pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f5f5f5; padding: .4em; }
+.pill { border: 1px solid #1565c0; border-radius: 1em; padding: 0 .5em; font-size: .8em; color: #1565c0; margin-left: .3em; }
+table.grid { border-collapse: collapse; } table.grid td, table.grid th { border: 1px solid #ccc; padding: .2em .5em; text-align: left; }
+@media print { details.call { break-inside: avoid; } body { max-width: none; } }
+)CSS";
+
+// Calls by outcome as bars, drawn by Sightline: a reader looks rather than reads.
+QString outcomeChart(const QHash<QString, int>& outcomes)
+{
+    if (outcomes.isEmpty())
+        return {};
+    QMap<QString, int> sorted;
+    int most = 1;
+    for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it) {
+        sorted.insert(it.key(), it.value());
+        most = std::max(most, it.value());
+    }
+    static const QMap<QString, QString> colours { { QStringLiteral("served"), QStringLiteral("#2e7d32") },
+        { QStringLiteral("failed"), QStringLiteral("#c62828") }, { QStringLiteral("refused"), QStringLiteral("#ef6c00") },
+        { QStringLiteral("blocked"), QStringLiteral("#6a1b9a") }, { QStringLiteral("unserved"), QStringLiteral("#757575") },
+        { QStringLiteral("cancelled"), QStringLiteral("#455a64") } };
+    const int row = 22;
+    QString svg = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"420\" height=\"%1\" "
+                                 "aria-label=\"tool calls by outcome\">")
+                      .arg(row * sorted.size() + 4);
+    int y = 2;
+    for (auto it = sorted.cbegin(); it != sorted.cend(); ++it, y += row) {
+        const int width = std::max(2, 260 * it.value() / most);
+        svg += QStringLiteral("<text x=\"0\" y=\"%1\" font-size=\"13\">%2</text>").arg(y + 15).arg(esc(it.key()));
+        svg += QStringLiteral("<rect x=\"90\" y=\"%1\" width=\"%2\" height=\"16\" fill=\"%3\"/>")
+                   .arg(y + 2)
+                   .arg(width)
+                   .arg(colours.value(it.key(), QStringLiteral("#1565c0")));
+        svg += QStringLiteral("<text x=\"%1\" y=\"%2\" font-size=\"13\">%3</text>").arg(96 + width).arg(y + 15).arg(it.value());
+    }
+    return svg + QStringLiteral("</svg>");
+}
+
+} // namespace
+
+qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, const Options& options,
+    QCryptographicHash* events)
+{
+    auto put = [&out](const QString& text) { out.write(text.toUtf8()); };
+    const QString generated = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    put(QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>"));
+    QStringList names;
+    for (qint64 id : scope.roomIds) {
+        if (const std::optional<RoomSummary> r = ws.room(id))
+            names << r->nativeId;
+    }
+    put(esc(QStringLiteral("Sightline report: ") + names.join(QStringLiteral(", "))));
+    put(QStringLiteral("</title><style>") + QString::fromUtf8(style) + QStringLiteral("</style></head><body>\n"));
+    qint64 total = 0;
+    for (qint64 roomId : scope.roomIds) {
+        const std::optional<ReportRoom> read = ReportRoom::read(ws, roomId);
+        if (!read)
+            continue;
+        const ReportRoom& r = *read;
+        QMap<QString, int> kinds;
+        qint64 count = 0;
+        PageRequest all;
+        all.limit = std::numeric_limits<int>::max();
+        ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
+            ++kinds[e.kind];
+            ++count;
+            if (events) {
+                events->addData(r.room.nativeId.toUtf8());
+                events->addData("\t");
+                events->addData(EventSerializer::eventJson(e));
+                events->addData("\n");
+            }
+        });
+        total += count;
+        put(QStringLiteral("<section class=\"room\"><h1>Room %1</h1>\n").arg(esc(r.room.nativeId)));
+        if (!r.room.title.isEmpty())
+            put(QStringLiteral("<p>%1</p>\n").arg(esc(r.room.title)));
+        put(QStringLiteral("<dl class=\"facts\">"));
+        auto fact = [&](const QString& name, const QString& value) {
+            put(QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(esc(name), esc(value)));
+        };
+        if (!scope.source.isEmpty())
+            fact(QStringLiteral("Source"), scope.source);
+        if (r.room.firstMicros)
+            fact(QStringLiteral("Time span"), TimeUtil::formatMicros(r.room.firstMicros) + QStringLiteral(" to ")
+                    + TimeUtil::formatMicros(r.room.lastMicros));
+        fact(QStringLiteral("Filter"), scope.filterText.isEmpty() ? QStringLiteral("none (every event but blocked rows)") : scope.filterText);
+        fact(QStringLiteral("Events"), QStringLiteral("%1 in this report").arg(count));
+        if (r.review)
+            fact(QStringLiteral("Review"), r.review->value + QStringLiteral(" (") + r.review->author + QLatin1Char(')'));
+        fact(QStringLiteral("Generated"),
+            generated + QStringLiteral(" by ") + (scope.author.isEmpty() ? QStringLiteral("(unknown)") : scope.author)
+                + QStringLiteral(" with Sightline ") + scope.version);
+        put(QStringLiteral("</dl>\n<h2>Summary</h2>\n<p>"));
+        QStringList byKind;
+        for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
+            byKind << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+        put(esc(QStringLiteral("%1 events%2. %3 tool calls in the room.")
+                    .arg(count)
+                    .arg(byKind.isEmpty() ? QString() : QStringLiteral(": ") + byKind.join(QStringLiteral(", ")))
+                    .arg(r.cards.size())));
+        put(QStringLiteral("</p>\n"));
+        if (!options.printable)
+            put(outcomeChart(r.outcomes));
+        if (!r.tools.isEmpty()) {
+            put(QStringLiteral("<table class=\"grid tools\"><tr><th>Tool</th><th>Calls</th><th>Failed, refused or unanswered</th>"
+                               "<th>p50 ms</th><th>p95 ms</th><th>Longest ms</th></tr>"));
+            auto ms = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("—"); };
+            for (const ReportRoom::Tool& t : r.tools) {
+                put(QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>")
+                        .arg(esc(t.name))
+                        .arg(t.calls)
+                        .arg(t.failures)
+                        .arg(ms(t.p50), ms(t.p95), ms(t.max)));
+            }
+            put(QStringLiteral("</table>\n"));
+        }
+        if (!r.roomNotes.isEmpty()) {
+            put(QStringLiteral("<h2>Notes on the room</h2><ul>"));
+            for (const QString& n : r.roomNotes)
+                put(QStringLiteral("<li>%1</li>").arg(esc(n)));
+            put(QStringLiteral("</ul>\n"));
+        }
+
+        put(QStringLiteral("<h2>Timeline</h2>\n"));
+        EventFilter items = scope.filter;
+        items.timelineItems = true;
+        ws.forEachEvent(roomId, items, all, [&](const EventRecord& e) {
+            QString pills;
+            if (r.marked.contains(e.index))
+                pills += QStringLiteral("<span class=\"pill\">marked</span>");
+            for (const QString& l : r.labels.value(e.index))
+                pills += QStringLiteral("<span class=\"pill\">%1</span>").arg(esc(l));
+            if (e.flags & EventFlags::Revised)
+                pills += QStringLiteral("<span class=\"pill\">edited</span>");
+            if (e.flags & EventFlags::Redacted)
+                pills += QStringLiteral("<span class=\"pill\">redacted</span>");
+            if (e.isBlocked())
+                pills += QStringLiteral("<span class=\"pill\">blocked by %1</span>").arg(esc(e.blockedBy));
+            QString notes;
+            for (const QString& n : r.notes.value(e.index))
+                notes += QStringLiteral("<p class=\"meta\">Note: %1</p>").arg(esc(n));
+            const QString when = e.createdMicros ? TimeUtil::formatMicros(e.createdMicros) : QString();
+            const auto call = r.cards.constFind(e.index);
+            if (e.kind == EventKind::ToolCall && call != r.cards.constEnd()) {
+                const ToolCallRecord& c = *call;
+                QString head = QStringLiteral("<b>%1</b> · %2").arg(esc(c.toolName), esc(c.outcome));
+                if (c.durationMs)
+                    head += QStringLiteral(" · %1 ms").arg(*c.durationMs);
+                head += QStringLiteral(" · <span class=\"meta\">event %1 · %2</span>").arg(e.index).arg(esc(when)) + pills;
+                QString body = QStringLiteral("<h4>Arguments</h4><pre>%1</pre>").arg(esc(JsonText::editable(c.arguments, false)));
+                if (!c.result.isEmpty())
+                    body += QStringLiteral("<h4>Result</h4><pre>%1</pre>").arg(esc(JsonText::editable(c.result, false)));
+                if (!c.error.isEmpty())
+                    body += QStringLiteral("<p>Error: %1</p>").arg(esc(c.error));
+                if (options.printable) {
+                    put(QStringLiteral("<table class=\"call\" border=\"1\" cellpadding=\"4\" width=\"100%\"><tr><td>%1%2%3</td></tr></table>\n")
+                            .arg(head, body, notes));
+                } else {
+                    put(QStringLiteral("<details class=\"call %1\"%2><summary>%3</summary>%4%5</details>\n")
+                            .arg(esc(c.outcome), options.expanded ? QStringLiteral(" open=\"open\"") : QString(), head, body, notes));
+                }
+                return;
+            }
+            put(QStringLiteral("<div class=\"event %1\"><div class=\"meta\">%2 · %3 · %4%5%6</div><div class=\"text\">%7</div>%8</div>\n")
+                    .arg(esc(e.role), QString::number(e.index), esc(when),
+                        esc(e.participantId.isEmpty() ? e.type : e.participantId + QStringLiteral(" · ") + e.type),
+                        e.channelId.isEmpty() ? QString() : QStringLiteral(" · ") + esc(e.channelId), pills, esc(e.text), notes));
+        });
+
+        const Redactions ledger = RedactionStore(ws).ledger(roomId);
+        if (!ledger.isEmpty()) {
+            put(QStringLiteral("<h2>Redactions</h2><table class=\"grid\"><tr><th>When</th><th>Who</th><th>Event</th><th>Where</th>"
+                               "<th>Reason</th><th>Keyed digest of what went</th></tr>"));
+            for (const Redaction& x : ledger) {
+                put(QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4 [%5, %6)</td><td>%7</td><td>%8</td></tr>")
+                        .arg(QDateTime::fromMSecsSinceEpoch(x.atMs, Qt::UTC).toString(Qt::ISODate), esc(x.author))
+                        .arg(x.index)
+                        .arg(esc(x.path.isEmpty() ? QStringLiteral("the text") : x.path))
+                        .arg(x.start)
+                        .arg(x.start + x.length)
+                        .arg(esc(x.reason), x.digest.left(16) + QStringLiteral("…")));
+            }
+            put(QStringLiteral("</table>\n"));
+        }
+        const JournalEntries journal = Journal(ws).entries(roomId);
+        if (!journal.isEmpty()) {
+            put(QStringLiteral("<h2>Edit journal</h2><table class=\"grid\"><tr><th>When</th><th>Who</th><th>Event</th><th>What</th></tr>"));
+            for (const JournalEntry& j : journal) {
+                put(QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
+                        .arg(QDateTime::fromMSecsSinceEpoch(j.atMs, Qt::UTC).toString(Qt::ISODate), esc(j.author),
+                            j.index ? QString::number(*j.index) : QStringLiteral("the room"), esc(Journal::describe(j))));
+            }
+            put(QStringLiteral("</table>\n"));
+        }
+        put(QStringLiteral("</section>\n"));
+    }
+    put(QStringLiteral("</body></html>\n"));
+    return total;
+}

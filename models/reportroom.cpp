@@ -1,0 +1,64 @@
+#include "reportroom.h"
+
+#include "annotationstore.h"
+#include "workspace.h"
+
+#include <algorithm>
+#include <QDateTime>
+#include <QMap>
+
+std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
+{
+    const std::optional<RoomSummary> summary = ws.room(roomId);
+    if (!summary)
+        return std::nullopt;
+    ReportRoom r;
+    r.room = *summary;
+    for (const Annotation& a : AnnotationStore(ws).annotations(roomId)) {
+        if (a.detached)
+            continue;
+        const QString note = QStringLiteral("%1 (%2): %3")
+                                 .arg(a.author, QDateTime::fromMSecsSinceEpoch(a.atMs, Qt::UTC).toString(Qt::ISODate), a.value);
+        if (!a.index) {
+            if (a.kind == Annotation::Kind::Note)
+                r.roomNotes << note;
+            else if (a.kind == Annotation::Kind::Review)
+                r.review = a;
+        } else if (a.kind == Annotation::Kind::Label) {
+            r.labels[*a.index] << a.value;
+        } else if (a.kind == Annotation::Kind::Note) {
+            r.notes[*a.index] << note;
+        } else if (a.kind == Annotation::Kind::Mark) {
+            r.marked.insert(*a.index);
+        }
+    }
+    QMap<QString, QVector<qint64>> durations;
+    QMap<QString, Tool> tools;
+    for (const ToolCallRecord& c : ws.toolCalls(roomId)) {
+        if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
+            r.cards.insert(*at, c);
+        ++r.outcomes[c.outcome];
+        Tool& t = tools[c.toolName];
+        t.name = c.toolName;
+        ++t.calls;
+        if (c.outcome == QLatin1String("failed") || c.outcome == QLatin1String("refused")
+            || c.outcome == QLatin1String("unserved") || c.outcome == QLatin1String("blocked"))
+            ++t.failures;
+        if (c.durationMs)
+            durations[c.toolName] << *c.durationMs;
+    }
+    for (Tool& t : tools) {
+        QVector<qint64> d = durations.value(t.name);
+        if (!d.isEmpty()) {
+            std::sort(d.begin(), d.end());
+            // Nearest rank: the smallest duration at or above the share of calls.
+            auto rank = [&d](double p) { return d.at(std::clamp<qsizetype>(qsizetype(std::ceil(p * double(d.size()))) - 1, 0, d.size() - 1)); };
+            t.p50 = rank(0.50);
+            t.p95 = rank(0.95);
+            t.max = d.last();
+        }
+        r.tools << t;
+    }
+    std::stable_sort(r.tools.begin(), r.tools.end(), [](const Tool& a, const Tool& b) { return a.calls > b.calls; });
+    return r;
+}

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "annotation.h"
+#include "roomsummary.h"
+#include "toolcallrecord.h"
+
+#include <optional>
+#include <QHash>
+#include <QSet>
+#include <QStringList>
+#include <QVector>
+
+class Workspace;
+
+// What every report says of a room beside its events, read once: the room, what reviewers added (by event
+// index), its calls by the row each shows at, and per tool how its calls went.
+struct ReportRoom
+{
+    RoomSummary room;
+    QHash<qint64, QStringList> labels;
+    QHash<qint64, QStringList> notes; // "author (time): text"
+    QSet<qint64> marked;
+    QStringList roomNotes;
+    std::optional<Annotation> review;
+    QHash<qint64, ToolCallRecord> cards; // a call by its start, else its end or result
+    QHash<QString, int> outcomes; // calls by how they ended
+
+    struct Tool
+    {
+        QString name;
+        int calls = 0;
+        int failures = 0; // failed, refused, unserved or blocked
+        std::optional<qint64> p50, p95, max; // durations in ms, of the calls that have one
+    };
+    QVector<Tool> tools; // most calls first
+
+    // nullopt when there is no such room.
+    static std::optional<ReportRoom> read(Workspace& ws, qint64 roomId);
+};
