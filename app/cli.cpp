@@ -1,16 +1,13 @@
 #include "cli.h"
 
 #include "annotationstore.h"
-#include "csvreport.h"
 #include "eventflags.h"
 #include "eventserializer.h"
 #include "filterquery.h"
-#include "htmlreport.h"
 #include "journal.h"
-#include "markdownreport.h"
-#include "pdfreport.h"
 #include "redactionpatterns.h"
 #include "redactionstore.h"
+#include "reportexport.h"
 #include "reportmanifest.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
@@ -22,13 +19,11 @@
 #include <climits>
 #include <memory>
 #include <QCommandLineParser>
-#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSettings>
 
 namespace {
@@ -759,9 +754,7 @@ private:
         if (all == parser.isSet(QStringLiteral("room")))
             usage(QStringLiteral("give either --room ID or --all-rooms"));
         const QString format = parser.value(QStringLiteral("format")).toLower();
-        static const QStringList formats { QStringLiteral("csv"), QStringLiteral("md"), QStringLiteral("html"),
-            QStringLiteral("pdf") };
-        if (!formats.contains(format))
+        if (!ReportExport::formats().contains(format))
             usage(QStringLiteral("--format is csv, md, html or pdf (JSON Lines is still to come)"));
         const QString path = parser.value(QStringLiteral("output"));
         if (path.isEmpty())
@@ -780,38 +773,16 @@ private:
         scope.version = QStringLiteral(SIGHTLINE_VERSION);
         scope.source = source;
         auto ws = openSource(source, forcedFormat(parser));
-        QStringList rooms;
         if (all) {
-            for (const RoomSummary& r : ws->rooms()) {
+            for (const RoomSummary& r : ws->rooms())
                 scope.roomIds << r.id;
-                rooms << r.nativeId;
-            }
         } else {
             scope.roomIds << roomId(*ws, source, parser);
-            rooms << ws->room(scope.roomIds.first())->nativeId;
         }
-        // Written beside and renamed over PATH: a report that fails half way leaves whatever was there.
-        QSaveFile out(path);
-        if (!out.open(QIODevice::WriteOnly))
-            throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
-        QCryptographicHash events(QCryptographicHash::Sha256);
-        HtmlReport::Options options;
-        options.expanded = parser.isSet(QStringLiteral("expanded"));
-        const qint64 count = format == QLatin1String("csv") ? CsvReport::write(*ws, scope, out, &events)
-            : format == QLatin1String("md")                 ? MarkdownReport::write(*ws, scope, out, &events)
-            : format == QLatin1String("html")               ? HtmlReport::write(*ws, scope, out, options, &events)
-                                                            : PdfReport::write(*ws, scope, out, &events);
-        if (!out.commit())
-            throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
-        ReportManifest::Content content;
-        content.format = format;
-        content.rooms = rooms;
-        content.filter = scope.filterText;
-        content.events = count;
-        content.eventsSha256 = events.result().toHex();
-        content.author = scope.author;
-        content.version = scope.version;
-        const QString manifest = ReportManifest::write({ path }, content);
+        const ReportExport::Result done
+            = ReportExport::run(*ws, scope, format, parser.isSet(QStringLiteral("expanded")), path);
+        const qint64 count = done.events;
+        const QString& manifest = done.manifest;
         m_err << "wrote " << count << (count == 1 ? " event" : " events") << " to " << path << "; manifest " << manifest
               << Qt::endl;
         return Cli::Ok;

@@ -3,6 +3,7 @@
 #include "demo/demostore.h"
 #include "detailspane.h"
 #include "contenteditor.h"
+#include "reportexporter.h"
 #include "editor.h"
 #include "eventactions.h"
 #include "eventlistmodel.h"
@@ -92,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_details(new DetailsPane(this))
     , m_editor(new Editor(m_store, m_eventModel, this))
     , m_contentEditor(new ContentEditor(m_editor, m_store, m_eventModel, this))
+    , m_exporter(new ReportExporter(m_store, this))
     , m_notes(new NotesPanel(m_editor, m_eventModel, this))
     , m_journalDock(new JournalDock(m_store, this))
 {
@@ -163,6 +165,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     m_contentEditor->setCurrent([this] { return eventList()->currentIndex(); });
     connect(m_contentEditor, &ContentEditor::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_exporter, &ReportExporter::message, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(m_details, &DetailsPane::showEditsRequested, this, [this] { m_contentEditor->showEdits(currentIndex()); });
     connect(m_editor, &Editor::changed, this, [this](bool content) {
         m_contentEditor->updateActions();
@@ -532,6 +535,24 @@ void MainWindow::createActions()
             Importer::workspaceMode(sources));
     });
     file->addAction(m_editor->revertAction());
+    file->addSeparator();
+    // Reports: the room shown, under the filter applied, or every room.
+    QAction* exportReport = file->addAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("&Export Report…"));
+    exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportReport->setStatusTip(tr("A PDF, HTML, CSV or Markdown report of the room, with a manifest to verify it by"));
+    connect(exportReport, &QAction::triggered, this, [this] {
+        QString name;
+        QString source;
+        QVector<qint64> every;
+        for (const RoomSummary& r : m_roomModel->rooms()) {
+            every << r.id;
+            if (r.id == m_eventModel->roomId()) {
+                name = r.nativeId;
+                source = r.sourcePath;
+            }
+        }
+        m_exporter->ask(m_eventModel->roomId(), name, m_filterBar->filter(), every, source);
+    });
     file->addSeparator();
     QAction* quit = file->addAction(
         QIcon::fromTheme(QStringLiteral("application-exit"), style()->standardIcon(QStyle::SP_DialogCloseButton)),

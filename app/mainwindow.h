@@ -4,6 +4,7 @@
 
 class DetailsPane;
 class ContentEditor;
+class ReportExporter;
 class Editor;
 class JournalDock;
 class NotesPanel;
@@ -64,6 +65,7 @@ public:
     DetailsPane* detailsPane() const { return m_details; }
     Editor* editor() const { return m_editor; }
     ContentEditor* contentEditor() const { return m_contentEditor; }
+    ReportExporter* exporter() const { return m_exporter; }
     JournalDock* journalDock() const { return m_journalDock; }
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
@@ -134,6 +136,7 @@ private:
     DetailsPane* m_details;
     Editor* m_editor;
     ContentEditor* m_contentEditor;
+    ReportExporter* m_exporter;
     NotesPanel* m_notes;
     JournalDock* m_journalDock;
     bool m_closing = false; // saved on the way out: the window closes once the save is back

@@ -7,6 +7,9 @@
 #include "contenteditor.h"
 #include "editstore.h"
 #include "editvaluedialog.h"
+#include "exportdialog.h"
+#include "reportexporter.h"
+#include "reportmanifest.h"
 #include "journal.h"
 #include "journaldock.h"
 #include "journalmodel.h"
@@ -56,6 +59,7 @@
 #include <QTableWidget>
 #include <QHeaderView>
 #include <QSettings>
+#include <QComboBox>
 #include <QTest>
 #include <QStatusBar>
 #include <QFont>
@@ -1357,6 +1361,43 @@ private slots:
         QVERIFY(edits[0].saved && edits[1].saved);
         QCOMPARE(edits[0].original, said);
         QCOMPARE(edits[1].author, QStringLiteral("Ana Lima"));
+    }
+
+    void exportReportFromTheWindow()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        MainWindow window;
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+        window.filterBar()->setText(QStringLiteral("kind:tool_call"));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 0);
+        const QString path = dir.filePath(QStringLiteral("calls.html"));
+        bool asked = false;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            // The room's name is offered, and the filter shown is the one applied.
+            asked = QFileInfo(dialog->path()).completeBaseName() == QLatin1String("sup-duplicate-charge");
+            dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("html")));
+            dialog->setScope(ExportDialog::Scope::Filter);
+            dialog->pathEdit()->setText(path);
+            dialog->accept();
+        });
+        QSignalSpy exported(window.exporter(), &ReportExporter::exported);
+        QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(asked);
+        QTRY_COMPARE(exported.count(), 1);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Exported 8 events to")),
+            qPrintable(window.statusBar()->currentMessage()));
+        QFile html(path);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray page = html.readAll();
+        QVERIFY(page.contains("kind:tool_call")); // the filter, said in the header
+        QVERIFY(page.contains("issue_refund"));
+        QVERIFY(!page.contains("I can see two captured payments")); // a message: not under the filter
+        QVERIFY(ReportManifest::verify(path).ok);
     }
 
     void roomFilter()
