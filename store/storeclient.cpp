@@ -1,5 +1,7 @@
 #include "storeclient.h"
 
+#include <memory>
+
 #include "annotationstore.h"
 #include "eventkind.h"
 #include "journal.h"
@@ -415,6 +417,31 @@ quint64 StoreClient::loadBlock(int block, std::optional<qint64> fromIndex)
         },
         [this, roomId, block](quint64 request, Block& b) { emit blockLoaded(request, roomId, block, b.events, b.calls); });
     return id;
+}
+
+quint64 StoreClient::run(std::function<void(Workspace&)> work, QObject* context, std::function<void()> done,
+    std::function<void(const QString& why)> failed)
+{
+    const quint64 request = run(std::move(work));
+    auto ok = std::make_shared<QMetaObject::Connection>();
+    auto error = std::make_shared<QMetaObject::Connection>();
+    *ok = connect(this, &StoreClient::taskDone, context, [=](quint64 r) {
+        if (r != request)
+            return;
+        disconnect(*ok);
+        disconnect(*error);
+        if (done)
+            done();
+    });
+    *error = connect(this, &StoreClient::failed, context, [=](quint64 r, StoreClient::Kind, const QString& why) {
+        if (r != request)
+            return;
+        disconnect(*ok);
+        disconnect(*error);
+        if (failed)
+            failed(why);
+    });
+    return request;
 }
 
 quint64 StoreClient::run(std::function<void(Workspace&)> work)

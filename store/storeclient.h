@@ -105,6 +105,10 @@ public:
     // Runs `work` on the count connection, where work that reads a whole room or more goes (a report, an
     // export): taskDone when it returns, failed when it throws. Tasks never supersede each other.
     quint64 run(std::function<void(Workspace&)> work);
+    // The same, with what to do next on the GUI thread: `done` when it returned, `failed` with why when it threw;
+    // neither once `context` is gone.
+    quint64 run(std::function<void(Workspace&)> work, QObject* context, std::function<void()> done,
+        std::function<void(const QString& why)> failed);
 
     // An edit (a note, a label, a mark, a review; undo, redo, save, discard) on a connection of its own, so that
     // it never waits behind a count or a page. Edits run in the order asked and are never superseded; the

@@ -164,24 +164,7 @@ void ContentEditor::addEventItems(QMenu* menu, const QModelIndex& index)
 
 void ContentEditor::read(std::function<void(Workspace&)> work, std::function<void()> done)
 {
-    const quint64 request = m_client->run(std::move(work));
-    auto ok = std::make_shared<QMetaObject::Connection>();
-    auto failed = std::make_shared<QMetaObject::Connection>();
-    *ok = connect(m_client, &StoreClient::taskDone, this, [request, ok, failed, done](quint64 r) {
-        if (r != request)
-            return;
-        disconnect(*ok);
-        disconnect(*failed);
-        done();
-    });
-    *failed = connect(m_client, &StoreClient::failed, this,
-        [this, request, ok, failed](quint64 r, StoreClient::Kind, const QString& why) {
-            if (r != request)
-                return;
-            disconnect(*ok);
-            disconnect(*failed);
-            emit message(why);
-        });
+    m_client->run(std::move(work), this, std::move(done), [this](const QString& why) { emit message(why); });
 }
 
 void ContentEditor::askEdit(qint64 index, Edit::Field field)

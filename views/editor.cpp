@@ -351,24 +351,9 @@ void Editor::save(std::function<void()> then)
 void Editor::saveCopy(const QString& path, QFileDevice::Permissions mode)
 {
     auto copy = [this, path, mode] {
-        const quint64 request = m_client->run([path, mode](Workspace& ws) { ws.saveCopy(path, mode); });
-        auto done = std::make_shared<QMetaObject::Connection>();
-        auto failed = std::make_shared<QMetaObject::Connection>();
-        *done = connect(m_client, &StoreClient::taskDone, this, [this, request, path, done, failed](quint64 r) {
-            if (r != request)
-                return;
-            disconnect(*done);
-            disconnect(*failed);
-            emit message(tr("Saved a copy of the workspace as %1").arg(path));
-        });
-        *failed = connect(m_client, &StoreClient::failed, this,
-            [this, request, done, failed](quint64 r, StoreClient::Kind, const QString& why) {
-                if (r != request)
-                    return;
-                disconnect(*done);
-                disconnect(*failed);
-                emit message(tr("The copy was not saved: %1").arg(why));
-            });
+        m_client->run([path, mode](Workspace& ws) { ws.saveCopy(path, mode); }, this,
+            [this, path] { emit message(tr("Saved a copy of the workspace as %1").arg(path)); },
+            [this](const QString& why) { emit message(tr("The copy was not saved: %1").arg(why)); });
     };
     if (isModified())
         save(copy);

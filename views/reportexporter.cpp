@@ -41,24 +41,12 @@ void ReportExporter::ask(qint64 roomId, const QString& roomName, const EventFilt
     const bool expanded = dialog.expanded();
     auto result = std::make_shared<ReportExport::Result>();
     emit message(tr("Exporting to %1…").arg(path));
-    const quint64 request = m_client->run(
-        [=](Workspace& ws) { *result = ReportExport::run(ws, scope, format, expanded, path); });
-    auto done = std::make_shared<QMetaObject::Connection>();
-    auto failed = std::make_shared<QMetaObject::Connection>();
-    *done = connect(m_client, &StoreClient::taskDone, this, [=, this](quint64 r) {
-        if (r != request)
-            return;
-        disconnect(*done);
-        disconnect(*failed);
-        emit message(tr("Exported %1 to %2 (its manifest: %3)")
-                         .arg(result->events == 1 ? tr("1 event") : tr("%1 events").arg(result->events), path, result->manifest));
-        emit exported(path);
-    });
-    *failed = connect(m_client, &StoreClient::failed, this, [=, this](quint64 r, StoreClient::Kind, const QString& why) {
-        if (r != request)
-            return;
-        disconnect(*done);
-        disconnect(*failed);
-        emit message(tr("The report was not written: %1").arg(why));
-    });
+    m_client->run([=](Workspace& ws) { *result = ReportExport::run(ws, scope, format, expanded, path); }, this,
+        [=, this] {
+            emit message(tr("Exported %1 to %2 (its manifest: %3)")
+                             .arg(result->events == 1 ? tr("1 event") : tr("%1 events").arg(result->events), path,
+                                 result->manifest));
+            emit exported(path);
+        },
+        [this](const QString& why) { emit message(tr("The report was not written: %1").arg(why)); });
 }
