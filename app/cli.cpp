@@ -193,7 +193,9 @@ private:
     {
         const VerbSpec& verbSpec = spec(verb);
         parser.setApplicationDescription(verbSpec.synopsis);
-        parser.addPositionalArgument(verbSpec.positional, sourceHelp());
+        parser.addPositionalArgument(verbSpec.positional,
+            verbSpec.positional == QLatin1String("PATH") ? QStringLiteral("a report, or its manifest (REPORT.manifest.json)")
+                                                         : sourceHelp());
         parser.addOptions(verbSpec.options);
         // A verb with a --format of its own (export: the report's) reads SOURCE's forced format from
         // --source-format instead.
@@ -203,6 +205,8 @@ private:
                 m_formatOption = QStringLiteral("source-format");
         }
         for (const QCommandLineOption& option : commonOptions()) {
+            if (verbSpec.positional == QLatin1String("PATH") && option.names().contains(QLatin1String("format")))
+                continue; // a report is no source: it has no format to force
             if (!option.names().contains(QLatin1String("format")))
                 parser.addOption(option);
             else if (m_formatOption == QLatin1String("format"))
@@ -754,6 +758,8 @@ private:
         if (all == parser.isSet(QStringLiteral("room")))
             usage(QStringLiteral("give either --room ID or --all-rooms"));
         const QString format = parser.value(QStringLiteral("format")).toLower();
+        if (format.isEmpty())
+            usage(QStringLiteral("give --format csv, md, html or pdf"));
         if (!ReportExport::formats().contains(format))
             usage(QStringLiteral("--format is csv, md, html or pdf (JSON Lines is still to come)"));
         const QString path = parser.value(QStringLiteral("output"));
@@ -779,6 +785,9 @@ private:
         } else {
             scope.roomIds << roomId(*ws, source, parser);
         }
+        if (!path.endsWith(ReportExport::suffix(format), Qt::CaseInsensitive))
+            m_err << "note: " << path << " does not end in " << ReportExport::suffix(format) << ": it holds " << format
+                  << " all the same" << Qt::endl;
         const ReportExport::Result done
             = ReportExport::run(*ws, scope, format, parser.isSet(QStringLiteral("expanded")), path);
         const qint64 count = done.events;
@@ -800,6 +809,8 @@ private:
         }
         for (const QString& file : check.changed)
             m_out << "changed: " << file << '\n';
+        for (const QString& file : check.missing)
+            m_out << "missing: " << file << '\n';
         if (check.ok)
             m_out << "ok: every file " << check.manifest << " lists is as it was written" << '\n';
         m_out.flush();

@@ -12,8 +12,9 @@ const QStringList& CsvReport::header()
 {
     static const QStringList columns { QStringLiteral("room"), QStringLiteral("index"), QStringLiteral("time"),
         QStringLiteral("type"), QStringLiteral("kind"), QStringLiteral("status"), QStringLiteral("blocked_by"),
-        QStringLiteral("channel"), QStringLiteral("channel_type"), QStringLiteral("participant"),
-        QStringLiteral("tool"), QStringLiteral("outcome"), QStringLiteral("text"), QStringLiteral("marked"),
+        QStringLiteral("channel"), QStringLiteral("channel_type"), QStringLiteral("participant"), QStringLiteral("role"),
+        QStringLiteral("tool"), QStringLiteral("outcome"), QStringLiteral("duration_ms"), QStringLiteral("result"),
+        QStringLiteral("error"), QStringLiteral("text"), QStringLiteral("marked"),
         QStringLiteral("labels"), QStringLiteral("notes"), QStringLiteral("edited"), QStringLiteral("redacted") };
     return columns;
 }
@@ -57,9 +58,16 @@ qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out,
         PageRequest all;
         all.limit = std::numeric_limits<int>::max();
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
+            // A tool row says how its call went: its outcome, duration, result and error (the row's own text is
+            // the call's name and arguments).
+            const auto call = r->callOf.constFind(e.index);
+            const bool isCall = call != r->callOf.constEnd();
             line({ room->nativeId, QString::number(e.index),
                 e.createdMicros ? TimeUtil::formatMicros(e.createdMicros) : QString(), e.type, e.kind, e.status,
-                e.blockedBy, e.channelId, e.channelType, e.participantId, e.toolName, e.outcome, e.text,
+                e.blockedBy, e.channelId, e.channelType, e.participantId, e.role, e.toolName,
+                e.outcome.isEmpty() && isCall ? call->outcome : e.outcome,
+                isCall && call->durationMs ? QString::number(*call->durationMs) : QString(), isCall ? call->result : QString(),
+                isCall ? call->error : QString(), e.text,
                 marked.contains(e.index) ? QStringLiteral("yes") : QString(), labels.value(e.index).join(QLatin1Char(' ')),
                 notes.value(e.index).join(QLatin1Char('\n')),
                 (e.flags & EventFlags::Revised) ? QStringLiteral("yes") : QString(),

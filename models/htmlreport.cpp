@@ -119,8 +119,8 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                     + TimeUtil::formatMicros(r.room.lastMicros));
         fact(QStringLiteral("Filter"), scope.filterText.isEmpty() ? QStringLiteral("none (every event but blocked rows)") : scope.filterText);
         fact(QStringLiteral("Events"), QStringLiteral("%1 in this report").arg(count));
-        if (r.review)
-            fact(QStringLiteral("Review"), r.review->value + QStringLiteral(" (") + r.review->author + QLatin1Char(')'));
+        fact(QStringLiteral("Review"),
+            r.review ? r.review->value + QStringLiteral(" (") + r.review->author + QLatin1Char(')') : QStringLiteral("unreviewed"));
         fact(QStringLiteral("Generated"),
             generated + QStringLiteral(" by ") + (scope.author.isEmpty() ? QStringLiteral("(unknown)") : scope.author)
                 + QStringLiteral(" with Sightline ") + scope.version);
@@ -128,11 +128,18 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
         QStringList byKind;
         for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
             byKind << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
-        put(esc(QStringLiteral("%1 events%2. %3 tool calls in the room.")
-                    .arg(count)
-                    .arg(byKind.isEmpty() ? QString() : QStringLiteral(": ") + byKind.join(QStringLiteral(", ")))
-                    .arg(r.cards.size())));
-        put(QStringLiteral("</p>\n"));
+        QStringList byOutcome;
+        QStringList ends = r.outcomes.keys();
+        ends.sort();
+        for (const QString& o : std::as_const(ends))
+            byOutcome << QStringLiteral("%1 %2").arg(r.outcomes.value(o)).arg(o);
+        put(esc((count == 1 ? QStringLiteral("1 event") : QStringLiteral("%1 events").arg(count))
+            + (byKind.isEmpty() ? QString() : QStringLiteral(": ") + byKind.join(QStringLiteral(", "))) + QStringLiteral(".")));
+        // The calls are the room's whole, whatever the filter: said so, beside what the filter let through.
+        put(QStringLiteral("</p>\n<p>") + esc(QStringLiteral("The room's tool calls, whatever the filter: %1%2.")
+                                                .arg(r.cards.size())
+                                                .arg(byOutcome.isEmpty() ? QString() : QStringLiteral(" (") + byOutcome.join(QStringLiteral(", ")) + QLatin1Char(')')))
+            + QStringLiteral("</p>\n"));
         if (!options.printable)
             put(outcomeChart(r.outcomes));
         if (!r.tools.isEmpty()) {
@@ -160,16 +167,21 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
         items.timelineItems = true;
         ws.forEachEvent(roomId, items, all, [&](const EventRecord& e) {
             QString pills;
+            // On paper (QTextDocument draws no border round a span) a pill is a word after a separator.
+            auto pill = [&pills, &options](const QString& text) {
+                pills += options.printable ? QStringLiteral(" · <b>%1</b>").arg(esc(text))
+                                           : QStringLiteral("<span class=\"pill\">%1</span>").arg(esc(text));
+            };
             if (r.marked.contains(e.index))
-                pills += QStringLiteral("<span class=\"pill\">marked</span>");
+                pill(QStringLiteral("marked"));
             for (const QString& l : r.labels.value(e.index))
-                pills += QStringLiteral("<span class=\"pill\">%1</span>").arg(esc(l));
+                pill(l);
             if (e.flags & EventFlags::Revised)
-                pills += QStringLiteral("<span class=\"pill\">edited</span>");
+                pill(QStringLiteral("edited"));
             if (e.flags & EventFlags::Redacted)
-                pills += QStringLiteral("<span class=\"pill\">redacted</span>");
+                pill(QStringLiteral("redacted"));
             if (e.isBlocked())
-                pills += QStringLiteral("<span class=\"pill\">blocked by %1</span>").arg(esc(e.blockedBy));
+                pill(QStringLiteral("blocked by ") + e.blockedBy);
             QString notes;
             for (const QString& n : r.notes.value(e.index))
                 notes += QStringLiteral("<p class=\"meta\">Note: %1</p>").arg(esc(n));

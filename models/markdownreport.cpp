@@ -70,8 +70,8 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
                                                                               : QLatin1Char('`') + scope.filterText + QLatin1Char('`'));
         facts << QStringLiteral("- Generated %1 by %2 with Sightline %3")
                      .arg(generated, escaped(scope.author.isEmpty() ? QStringLiteral("(unknown)") : scope.author), scope.version);
-        if (r.review)
-            facts << QStringLiteral("- Review: %1 (%2)").arg(escaped(r.review->value), escaped(r.review->author));
+        facts << (r.review ? QStringLiteral("- Review: %1 (%2)").arg(escaped(r.review->value), escaped(r.review->author))
+                           : QStringLiteral("- Review: unreviewed"));
         put(facts.join(QLatin1Char('\n')) + QStringLiteral("\n\n"));
         const auto& labels = r.labels;
         const auto& notes = r.notes;

@@ -38,7 +38,9 @@ qint64 PdfReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out,
         if (const std::optional<RoomSummary> r = ws.room(id))
             rooms << r->nativeId;
     }
-    const QString header = QStringLiteral("Sightline report · ") + rooms.join(QStringLiteral(", "));
+    // A few rooms by name; more, by how many (a header is one line).
+    const QString header = QStringLiteral("Sightline report · ")
+        + (rooms.size() <= 2 ? rooms.join(QStringLiteral(", ")) : QStringLiteral("%1 rooms").arg(rooms.size()));
     QPainter painter(&writer);
     QFont small = font;
     small.setPointSizeF(7.5);

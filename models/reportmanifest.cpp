@@ -90,9 +90,11 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
             check.changed << name;
             continue;
         }
-        if (sha256Of(dir.filePath(name)) != file.value(QLatin1String("sha256")).toString().toLatin1())
+        if (!QFileInfo::exists(dir.filePath(name)))
+            check.missing << dir.filePath(name);
+        else if (sha256Of(dir.filePath(name)) != file.value(QLatin1String("sha256")).toString().toLatin1())
             check.changed << dir.filePath(name);
     }
-    check.ok = check.changed.isEmpty();
+    check.ok = check.changed.isEmpty() && check.missing.isEmpty();
     return check;
 }

@@ -32,7 +32,8 @@ public:
     {
         bool ok = false;
         QString manifest;
-        QStringList changed; // files whose bytes are not what the manifest says, or that are missing
+        QStringList changed; // files whose bytes are not what the manifest says
+        QStringList missing; // files the manifest lists that are not there
         QString error; // the manifest itself cannot be read
     };
     // `path`: a report or its manifest.

@@ -37,6 +37,10 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
     for (const ToolCallRecord& c : ws.toolCalls(roomId)) {
         if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
             r.cards.insert(*at, c);
+        for (const std::optional<qint64>& at : { c.startIndex, c.endIndex, c.resultIndex }) {
+            if (at)
+                r.callOf.insert(*at, c);
+        }
         ++r.outcomes[c.outcome];
         Tool& t = tools[c.toolName];
         t.name = c.toolName;

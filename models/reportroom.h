@@ -23,6 +23,7 @@ struct ReportRoom
     QStringList roomNotes;
     std::optional<Annotation> review;
     QHash<qint64, ToolCallRecord> cards; // a call by its start, else its end or result
+    QHash<qint64, ToolCallRecord> callOf; // a call by each of its rows: start, end, result
     QHash<QString, int> outcomes; // calls by how they ended
 
     struct Tool

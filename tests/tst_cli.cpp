@@ -652,6 +652,21 @@ private slots:
                      .code,
             2);
         QCOMPARE(run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("nothing.csv")) }).code, 1);
+        // The report gone, its manifest left: said so.
+        QVERIFY(QFile::remove(csv));
+        r = run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("duplicate.csv.manifest.json")) });
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("missing: ") + csv);
+        // A format the name does not say: written all the same, with a note; no format at all: a usage error.
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+            QStringLiteral("csv"), QStringLiteral("-o"), dir.filePath(QStringLiteral("odd.pdf")) });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(QLatin1String("does not end in .csv")), qPrintable(r.err));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("-o"), csv });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("give --format")));
+        r = run({ QStringLiteral("verify"), QStringLiteral("--help") });
+        QVERIFY(!r.out.contains(QLatin1String("--format")));
     }
 
     void redactByPattern()

@@ -116,6 +116,15 @@ private slots:
         QCOMPARE(byIndex.value(8).at(int(CsvReport::header().indexOf(QStringLiteral("redacted")))), QStringLiteral("yes"));
         QVERIFY(!bytes.contains(QByteArray(removed.toUtf8() + " see")));
         QVERIFY(byIndex.value(8).at(text).startsWith(QLatin1String("[redacted: personal data]")));
+        // A tool row says how its call went: the refused refund's start and end both carry its outcome, its
+        // duration and the error the hook gave.
+        auto column = [](const char* name) { return int(CsvReport::header().indexOf(QLatin1String(name))); };
+        for (qint64 at : { 16, 17 }) {
+            QCOMPARE(byIndex.value(at).at(column("outcome")), QStringLiteral("refused"));
+            QCOMPARE(byIndex.value(at).at(column("duration_ms")), QStringLiteral("2"));
+            QVERIFY(byIndex.value(at).at(column("error")).contains(QLatin1String("denied by pre-execution hook")));
+        }
+        QCOMPARE(byIndex.value(5).at(column("role")), QStringLiteral("assistant"));
         // A cell that starts with any of the spreadsheet's formula characters.
         for (const QString& risky : { QStringLiteral("=1+1"), QStringLiteral("+1"), QStringLiteral("-1"),
                  QStringLiteral("@SUM(A1)"), QStringLiteral("\t=1"), QStringLiteral("\r=1") })
@@ -208,6 +217,10 @@ private slots:
         QVERIFY(page.contains(QLatin1String("<svg")) && page.contains(QLatin1String("aria-label=\"tool calls by outcome\"")));
         QVERIFY(page.contains(QLatin1String("<td>issue_refund</td><td>2</td><td>1</td>")));
         QCOMPARE(fetches, 0);
+        // The summary says what the filter let through, and the room's calls for what they are: the room's.
+        QVERIFY(page.contains(QStringLiteral("%1 events: ").arg(count)));
+        QVERIFY(page.contains(QLatin1String("The room's tool calls, whatever the filter: 4 (1 refused, 3 served).")));
+        QVERIFY(page.contains(QLatin1String("<dt>Review</dt><dd>unreviewed</dd>")));
         QVERIFY(!page.contains(QLatin1String("I can see two")));
         QBuffer opened;
         opened.open(QIODevice::WriteOnly);

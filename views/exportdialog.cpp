@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -74,9 +75,12 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString chosen = QFileDialog::getSaveFileName(this, tr("Export Report"), path());
-        if (!chosen.isEmpty())
+        if (!chosen.isEmpty()) {
             m_path->setText(chosen);
+            m_confirmed = true; // the file dialog asked
+        }
     });
+    connect(m_path, &QLineEdit::textEdited, this, [this] { m_confirmed = false; });
     connect(m_path, &QLineEdit::textChanged, this, [go, this] { go->setEnabled(!m_path->text().trimmed().isEmpty()); });
 
     // The last choices, again.
@@ -144,6 +148,11 @@ QString ExportDialog::path() const
 void ExportDialog::accept()
 {
     if (path().isEmpty())
+        return;
+    // A name typed over a report that is there: asked, as the file dialog asks.
+    if (QFileInfo::exists(path()) && !m_confirmed
+        && QMessageBox::question(this, tr("Export Report"), tr("%1 is there already. Replace it (and its manifest)?").arg(path()))
+            != QMessageBox::Yes)
         return;
     QSettings settings;
     settings.setValue(QLatin1String(formatKey), format());

@@ -30,6 +30,7 @@ public:
     QComboBox* formatBox() const { return m_format; }
     QLineEdit* pathEdit() const { return m_path; }
     void setScope(Scope scope);
+    void setReplaceConfirmed(bool confirmed) { m_confirmed = confirmed; } // as if the file dialog had asked
 
     void accept() override; // remembers the choices
 
@@ -44,4 +45,5 @@ private:
     QCheckBox* m_expanded;
     QLineEdit* m_path;
     QLabel* m_note;
+    bool m_confirmed = false; // the file dialog already asked to replace the file chosen
 };

@@ -33,7 +33,10 @@ void ReportExporter::ask(qint64 roomId, const QString& roomName, const EventFilt
     else if (dialog.scope() == ExportDialog::Scope::Marked)
         scope.filter.states << QStringLiteral("marked");
     scope.filterText = FilterQuery::format(scope.filter);
+    // The reviewer's name, else the login's: a report says who made it.
     scope.author = QSettings().value(QStringLiteral("editor/author")).toString();
+    if (scope.author.isEmpty())
+        scope.author = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME"));
     scope.version = QStringLiteral(SIGHTLINE_VERSION);
     scope.source = source;
     const QString format = dialog.format();
