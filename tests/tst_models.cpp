@@ -733,9 +733,11 @@ private slots:
         QTRY_COMPARE(edited.count(), 1);
         QCOMPARE(edited.first().at(1).value<EditSteps>().size(), 6); // three rows and their journal entries
         model.reloadAnnotations();
-        QTRY_COMPARE(read.count(), 1);
+        // The room's first read of its annotations (setRoom's) may still be on its way under load: the one asked
+        // after the edit is the one that marks the row.
+        QTRY_VERIFY(read.count() >= 1);
         const QModelIndex row = model.index(5, 0);
-        QVERIFY(row.data(EventListModel::MarkedRole).toBool());
+        QTRY_VERIFY(row.data(EventListModel::MarkedRole).toBool());
         QCOMPARE(row.data(EventListModel::LabelsRole).toStringList(), QStringList { QStringLiteral("escalate") });
         QCOMPARE(row.data(EventListModel::NotesRole).toStringList(), QStringList { QStringLiteral("two notes") });
         QVERIFY(QColor(row.data(EventListModel::LabelColorsRole).toMap().value(QStringLiteral("escalate")).toString()).isValid());
@@ -755,8 +757,8 @@ private slots:
         });
         QTRY_COMPARE(edited.count(), 2);
         model.reloadAnnotations();
-        QTRY_COMPARE(read.count(), 2);
-        QVERIFY(!row.data(EventListModel::MarkedRole).toBool());
+        QTRY_VERIFY(read.count() >= 2);
+        QTRY_VERIFY(!row.data(EventListModel::MarkedRole).toBool());
         QVERIFY(row.data(EventListModel::LabelsRole).toStringList().isEmpty());
     }
 
