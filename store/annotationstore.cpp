@@ -647,15 +647,8 @@ void AnnotationStore::relink(qint64 roomId)
         if (moved.isEmpty())
             return EditSteps {};
         // Rare (a rotated log re-read): one pass over the room's payloads finds where each event went.
-        QHash<QString, qint64> found;
-        QSqlQuery events = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"),
-            { roomId });
-        while (events.next() && found.size() < moved.size()) {
-            const QString print = m_ws.fingerprint(events.value(1).toByteArray());
-            if (moved.contains(print) && !found.contains(print))
-                found.insert(print, events.value(0).toLongLong());
-        }
-        events.finish();
+        const QStringList keys = moved.keys();
+        const QHash<QString, qint64> found = m_ws.findFingerprints(roomId, QSet<QString>(keys.cbegin(), keys.cend()));
         for (auto it = moved.cbegin(); it != moved.cend(); ++it) {
             for (qint64 id : it.value()) {
                 if (found.contains(it.key())) {

@@ -376,11 +376,12 @@ void EditStore::reapply(qint64 roomId)
     if (std::any_of(kept.cbegin(), kept.cend(), [](const Kept& k) { return k.moved; })) {
         // A rotated log read again: each event is found by the payload the source wrote, and a link's end moves
         // with its start.
-        QHash<QString, qint64> found;
-        QSqlQuery all = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
-        while (all.next())
-            found.insert(m_ws.fingerprint(all.value(1).toByteArray()), all.value(0).toLongLong());
-        all.finish();
+        QSet<QString> prints;
+        for (const Kept& k : std::as_const(kept)) {
+            if (k.moved)
+                prints.insert(k.fingerprint);
+        }
+        const QHash<QString, qint64> found = m_ws.findFingerprints(roomId, prints);
         for (Kept& k : kept) {
             const auto at = found.constFind(k.fingerprint);
             if (!k.moved || at == found.constEnd())

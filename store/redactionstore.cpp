@@ -445,14 +445,10 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
             // The event moved (a rotated log read again): found by the payload the source wrote, among the rows
             // just written when a batch is being committed, else among all of the room's.
             if (!byFingerprint) {
-                byFingerprint.emplace();
-                QSqlQuery all = written
-                    ? m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? "
-                                               "ORDER BY seq"),
-                          { roomId, written->first, written->second })
-                    : m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
-                while (all.next())
-                    byFingerprint->insert(m_ws.fingerprint(all.value(1).toByteArray()), all.value(0).toLongLong());
+                QSet<QString> prints;
+                for (const Saved& s : std::as_const(saved))
+                    prints.insert(s.fingerprint);
+                byFingerprint = m_ws.findFingerprints(roomId, prints, written);
             }
             const auto moved = byFingerprint->constFind(r.fingerprint);
             if (moved == byFingerprint->constEnd())

@@ -177,6 +177,24 @@ std::optional<QString> Workspace::sourceFingerprint(qint64 roomId, qint64 index)
     return q.value(0).isNull() ? fingerprint(q.value(1).toByteArray()) : q.value(0).toString();
 }
 
+QHash<QString, qint64> Workspace::findFingerprints(
+    qint64 roomId, const QSet<QString>& prints, std::optional<std::pair<qint64, qint64>> range)
+{
+    QHash<QString, qint64> found;
+    if (prints.isEmpty())
+        return found;
+    QSqlQuery q = range ? exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? "
+                                              "ORDER BY seq"),
+                              { roomId, range->first, range->second })
+                        : exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
+    while (found.size() < prints.size() && q.next()) {
+        const QString print = fingerprint(q.value(1).toByteArray());
+        if (prints.contains(print) && !found.contains(print))
+            found.insert(print, q.value(0).toLongLong());
+    }
+    return found;
+}
+
 QString Workspace::fingerprintPrefix()
 {
     const QByteArray key = secret(false);

@@ -15,6 +15,8 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QSqlDatabase>
+#include <QHash>
+#include <QSet>
 #include <QString>
 
 struct sqlite3;
@@ -98,6 +100,11 @@ public:
     // The fingerprint of the payload the source wrote for the event at `index`, by which a note, an edit or a
     // redaction finds its event again: a redacted row's is the one its first redaction saw. nullopt: no event.
     std::optional<QString> sourceFingerprint(qint64 roomId, qint64 index);
+    // Where the events whose payloads have these fingerprints are now (a rotated log read again moved them): the
+    // first index of each, among the rows of `range` when given, else the whole room's. One pass over the
+    // payloads, which stops once every one is found; what annotations, edits and redactions all find again by.
+    QHash<QString, qint64> findFingerprints(
+        qint64 roomId, const QSet<QString>& prints, std::optional<std::pair<qint64, qint64>> range = std::nullopt);
     // The key id fingerprints made under this workspace's secret start with ("<id>:"); empty without a secret.
     QString fingerprintPrefix();
 
