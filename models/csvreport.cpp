@@ -1,7 +1,6 @@
 #include "csvreport.h"
 
 #include "reportroom.h"
-#include "eventserializer.h"
 #include "timeutil.h"
 #include "workspace.h"
 
@@ -72,12 +71,7 @@ qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out,
                 notes.value(e.index).join(QLatin1Char('\n')),
                 (e.flags & EventFlags::Revised) ? QStringLiteral("yes") : QString(),
                 (e.flags & EventFlags::Redacted) ? QStringLiteral("yes") : QString() });
-            if (events) {
-                events->addData(room->nativeId.toUtf8());
-                events->addData("\t");
-                events->addData(EventSerializer::eventJson(e));
-                events->addData("\n");
-            }
+            r->digest(events, e);
             ++written;
         });
     }

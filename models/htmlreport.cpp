@@ -1,8 +1,6 @@
 #include "htmlreport.h"
 
-#include "editstore.h"
 #include "eventkind.h"
-#include "eventserializer.h"
 #include "journal.h"
 #include "jsontext.h"
 #include "redactionstore.h"
@@ -97,12 +95,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
             ++kinds[e.kind];
             ++count;
-            if (events) {
-                events->addData(r.room.nativeId.toUtf8());
-                events->addData("\t");
-                events->addData(EventSerializer::eventJson(e));
-                events->addData("\n");
-            }
+            r.digest(events, e);
         });
         total += count;
         put(QStringLiteral("<section class=\"room\"><h1>Room %1</h1>\n").arg(esc(r.room.nativeId)));

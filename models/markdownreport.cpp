@@ -1,9 +1,7 @@
 #include "markdownreport.h"
 
 #include "reportroom.h"
-#include "editstore.h"
 #include "eventkind.h"
-#include "eventserializer.h"
 #include "journal.h"
 #include "jsontext.h"
 #include "redactionstore.h"
@@ -92,12 +90,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
             ++kinds[e.kind];
             ++written;
-            if (events) {
-                events->addData(room->nativeId.toUtf8());
-                events->addData("\t");
-                events->addData(EventSerializer::eventJson(e));
-                events->addData("\n");
-            }
+            r.digest(events, e);
         });
         ws.forEachEvent(roomId, items, all, [&](const EventRecord& e) {
             QStringList head { QString::number(e.index) };

@@ -1,6 +1,7 @@
 #include "reportroom.h"
 
 #include "annotationstore.h"
+#include "eventserializer.h"
 #include "workspace.h"
 
 #include <algorithm>
@@ -65,4 +66,14 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
     }
     std::stable_sort(r.tools.begin(), r.tools.end(), [](const Tool& a, const Tool& b) { return a.calls > b.calls; });
     return r;
+}
+
+void ReportRoom::digest(QCryptographicHash* events, const EventRecord& e) const
+{
+    if (!events)
+        return;
+    events->addData(room.nativeId.toUtf8());
+    events->addData("\t");
+    events->addData(EventSerializer::eventJson(e));
+    events->addData("\n");
 }

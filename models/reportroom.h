@@ -4,7 +4,10 @@
 #include "roomsummary.h"
 #include "toolcallrecord.h"
 
+#include "eventrecord.h"
+
 #include <optional>
+#include <QCryptographicHash>
 #include <QHash>
 #include <QSet>
 #include <QStringList>
@@ -37,4 +40,8 @@ struct ReportRoom
 
     // nullopt when there is no such room.
     static std::optional<ReportRoom> read(Workspace& ws, qint64 roomId);
+
+    // Adds an event to the digest of the event list a report was made from (the manifest's events_sha256): the
+    // room's id, a tab, its `events --json` line, a newline. Nothing when `events` is null.
+    void digest(QCryptographicHash* events, const EventRecord& e) const;
 };
