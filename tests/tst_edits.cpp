@@ -15,9 +15,13 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <csignal>
 #include <QFile>
+#include <QRandomGenerator>
 #include <QSqlQuery>
 #include <QTest>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace TestSupport;
 
@@ -315,6 +319,79 @@ private slots:
         QCOMPARE(kept[0].index, 0);
         QCOMPARE(kept[2].index, 19);
         QCOMPARE(kept[2].otherIndex, std::optional<qint64>(21));
+    }
+
+    // An import killed at any moment (SIGKILL) and run again ends as one clean import does: the same rows, calls,
+    // counts and edits, on a rotated log that every row of is read again.
+    void anImportKilledThenRunAgainKeepsTheEdits()
+    {
+        QTemporaryDir dir;
+        auto prepare = [&](const QString& name) {
+            const QString log = dir.filePath(name + QStringLiteral(".md"));
+            QFile::copy(dataFile(QStringLiteral("craftbot/EVENT.md")), log);
+            QFile::setPermissions(log, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            const QString path = dir.filePath(name + QStringLiteral(".sightline"));
+            Workspace ws(path);
+            Importer::import(ws, log);
+            const qint64 room = ws.rooms().first().id;
+            AnnotationStore store(ws);
+            store.editText(room, 10, QStringLiteral("flights to Bergen, please"), ana);
+            store.setOutcome(room, 80, QStringLiteral("served"), ana);
+            store.unlink(room, 29, ana);
+            store.save();
+            rotateLog(log, 10);
+            return std::pair(log, path);
+        };
+        // What a whole room says: its rows (flags included), its calls and its counts.
+        auto state = [](const QString& path) {
+            Workspace ws(path);
+            const RoomSummary room = ws.rooms().first();
+            QStringList out { QStringLiteral("%1 %2 %3 %4").arg(room.eventCount).arg(room.toolCalls).arg(room.failed).arg(room.unserved) };
+            EventFilter all;
+            all.includeBlocked = true;
+            PageRequest page;
+            page.limit = 1000000;
+            for (const EventRecord& e : ws.listEvents(room.id, all, page))
+                out << QString::fromUtf8(EventSerializer::eventJson(e));
+            out += calls(ws, room.id);
+            return out;
+        };
+        const auto [cleanLog, cleanPath] = prepare(QStringLiteral("clean"));
+        {
+            Workspace ws(cleanPath);
+            Importer::import(ws, cleanLog);
+        }
+        const QStringList clean = state(cleanPath);
+        QVERIFY(clean.join(QLatin1Char('\n')).contains(QLatin1String("flights to Bergen, please")));
+        const auto [log, path] = prepare(QStringLiteral("killed"));
+        // Each round from the workspace as the edits left it, the rotated log not read yet.
+        const QString pristine = path + QStringLiteral(".pristine");
+        QVERIFY(QFile::copy(path, pristine));
+        int killed = 0;
+        for (int round = 0; round < 10; ++round) {
+            for (const char* suffix : { "", "-wal", "-shm" })
+                QFile::remove(path + QLatin1String(suffix));
+            QVERIFY(QFile::copy(pristine, path));
+            const pid_t child = fork();
+            if (child == 0) {
+                Workspace ws(path);
+                ImportOptions options;
+                options.batchRows = 16; // many commits, each a moment a kill may come after
+                Importer::import(ws, log, options);
+                _exit(0);
+            }
+            QTest::qWait(int(QRandomGenerator::global()->bounded(0, 40)));
+            kill(child, SIGKILL);
+            int status = 0;
+            waitpid(child, &status, 0);
+            killed += WIFSIGNALED(status) ? 1 : 0;
+            {
+                Workspace ws(path);
+                Importer::import(ws, log); // run again, to its end
+            }
+            QCOMPARE(state(path), clean);
+        }
+        QVERIFY(killed > 0);
     }
 
     void aRedactionTakesTheTextOutOfEditsToo()
