@@ -20,6 +20,7 @@ ToolCallRecord fromStart(const ToolEvent& start)
     call.outcome = Outcome::Unserved;
     call.pairing = Pairing::StartOnly;
     call.arguments = start.arguments;
+    call.argumentsValid = start.argumentsValid;
     return call;
 }
 
@@ -38,8 +39,11 @@ void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
     call.error = end.error;
     call.pairing = pairing;
     call.result = end.result;
-    if (call.arguments.isNull())
+    call.resultIndex = end.index;
+    if (call.arguments.isNull()) {
         call.arguments = end.arguments;
+        call.argumentsValid = end.argumentsValid;
+    }
     if (end.durationMs) {
         call.durationMs = end.durationMs;
         call.durationSource = DurationSource::Recorded;

@@ -22,7 +22,8 @@ struct ToolEvent
     QString error;
     std::optional<qint64> durationMs;
     QString arguments; // as compact JSON
-    QString result;
+    std::optional<bool> argumentsValid; // whether they parse as JSON (unknown when there are none)
+    QString result; // on the end row itself
 };
 
 // Pairs tool starts with their ends (SOURCES.md §4.3, §4.5), as the rows stream by.

@@ -3,12 +3,13 @@
 #include "../schema.h"
 #include "../storeerror.h"
 #include "../workspace.h"
-#include "aguiimporter.h"
 #include "aguilogparser.h"
-#include "craftbotimporter.h"
+#include "aguireader.h"
+#include "craftbotreader.h"
 #include "eventmdparser.h"
 #include "importlock.h"
-#include "roomkitimporter.h"
+#include "roomfeed.h"
+#include "roomkitreader.h"
 #include "sourcedatabase.h"
 
 #include <QCryptographicHash>
@@ -23,7 +24,7 @@ namespace Importer {
 Format detect(const QString& path)
 {
     if (QFileInfo(path).isDir())
-        return AguiImporter::detect(path) ? Format::AguiJsonl : Format::Unknown;
+        return AguiReader::detect(path) ? Format::AguiJsonl : Format::Unknown;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Format::Unknown;
@@ -32,9 +33,9 @@ Format detect(const QString& path)
         // PRAGMA application_id lives at byte 68 of the header: no need to open the file to see ours.
         if (qFromBigEndian<qint32>(header.constData() + 68) == Schema::ApplicationId)
             return Format::Workspace;
-        if (RoomKitImporter::detect(path))
+        if (RoomKitReader::detect(path))
             return Format::RoomKitSqlite;
-        if (CraftBotImporter::detectSessionsDb(path))
+        if (CraftBotReader::detectSessionsDb(path))
             return Format::CraftBotSessions;
         return Format::Unknown;
     }
@@ -75,31 +76,80 @@ Format parseFormat(const QString& name)
     return Format::Unknown;
 }
 
-ImportReport import(Workspace& workspace, const QString& path, const ImportOptions& options, Format format)
+std::unique_ptr<SourceReader> open(const QString& path, Format format)
 {
     if (!QFileInfo::exists(path))
         throw StoreError(path, {}, QStringLiteral("no such file"));
     if (format == Format::Unknown)
         format = detect(path);
-    if (format == Format::Workspace)
-        throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
-    if (format == Format::Unknown)
-        throw unsupported(path);
-    const ImportLock lock(workspace.path());
     switch (format) {
     case Format::RoomKitSqlite:
-        return RoomKitImporter::run(workspace, path, options);
+        return std::make_unique<RoomKitReader>(path);
     case Format::AguiJsonl:
-        return AguiImporter::run(workspace, path, options);
+        return std::make_unique<AguiReader>(path);
     case Format::CraftBotEventMd:
     case Format::CraftBotSessions:
-        return CraftBotImporter::run(workspace, path, options);
+        return std::make_unique<CraftBotReader>(path);
     case Format::Workspace:
         throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
     case Format::Unknown:
         break;
     }
     throw unsupported(path);
+}
+
+ImportReport import(Workspace& workspace, const QString& path, const ImportOptions& options, Format format)
+{
+    const std::unique_ptr<SourceReader> reader = open(path, format);
+    const ImportLock lock(workspace.path());
+    return run(workspace, *reader, path, options);
+}
+
+ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath, const ImportOptions& options)
+{
+    const SourceIdentity identity = reader.identity();
+    ImportReport report;
+    report.format = identity.format;
+    ImportWriter writer(ws, sourcePath, reader.origin(), options, report);
+    const SourceNotes notes = [&writer](const QString& place, const QString& problem) { writer.note(place, problem); };
+    QVector<RoomCursor> rooms;
+    writer.transaction([&] {
+        const qint64 sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
+        for (const RoomInfo& room : reader.rooms(notes)) {
+            const auto stored = writer.storedRoom(sourceId, room.nativeId);
+            if (stored && reader.replacedSince(room, stored->second)) {
+                writer.note(QString(),
+                    QStringLiteral("room %1 was rotated or rewritten since the last import: its rows were read "
+                                   "again from the start")
+                        .arg(room.nativeId));
+                writer.clearRoom(stored->first);
+            }
+            rooms.append(writer.upsertRoom(sourceId, room));
+        }
+    });
+
+    QHash<qint64, qint64> rows;
+    qint64 total = 0;
+    for (const RoomCursor& room : std::as_const(rooms)) {
+        const qint64 n = reader.rowsAfter(room);
+        rows.insert(room.id, n);
+        total += n;
+    }
+    writer.setTotal(total);
+    // The biggest room first: it is the one a reader waits for, and a streamed room shows after its first batch.
+    std::stable_sort(rooms.begin(), rooms.end(),
+        [&](const RoomCursor& a, const RoomCursor& b) { return rows.value(a.id) > rows.value(b.id); });
+
+    for (const RoomCursor& room : std::as_const(rooms)) {
+        if (writer.cancelled())
+            break;
+        writer.beginRoom(room);
+        RoomFeed feed(writer, room);
+        reader.read(room, feed);
+        writer.finishRoom(feed.synced()); // with the calls the feed paired last
+    }
+    writer.finish();
+    return report;
 }
 
 StoreError unsupported(const QString& path)

@@ -2,10 +2,12 @@
 
 #include "importreport.h"
 
+#include <memory>
 #include <QFileDevice>
 #include <QString>
 #include <QStringList>
 
+class SourceReader;
 class StoreError;
 class Workspace;
 
@@ -22,6 +24,15 @@ Format parseFormat(const QString& name);
 // Sightline reads, or it cannot be read; WorkspaceBusy (importlock.h) when another import holds the workspace.
 ImportReport import(
     Workspace& workspace, const QString& path, const ImportOptions& options = {}, Format format = Format::Unknown);
+
+// The reader of `path`, in `format` (detected when Unknown). Throws StoreError as import() does.
+std::unique_ptr<SourceReader> open(const QString& path, Format format = Format::Unknown);
+
+// The one import loop, for every format: records the source and its rooms (a room the source rotated since is
+// read again from the start), counts the work, and reads the rooms biggest first, each through a RoomFeed, each
+// finished (counted, its edits, redactions and annotations applied again) before the next. `sourcePath` names
+// the source in the problems listed. The caller holds the workspace's ImportLock.
+ImportReport run(Workspace& workspace, SourceReader& reader, const QString& sourcePath, const ImportOptions& options);
 
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
 StoreError unsupported(const QString& path);

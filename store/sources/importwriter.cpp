@@ -23,11 +23,11 @@ QVariant orNull(const QString& value)
 }
 } // namespace
 
-ImportWriter::ImportWriter(
-    Workspace& workspace, const QString& sourcePath, const ImportOptions& options, ImportReport& report)
+ImportWriter::ImportWriter(Workspace& workspace, const QString& sourcePath, const QString& origin,
+    const ImportOptions& options, ImportReport& report)
     : m_ws(workspace)
     , m_source(sourcePath)
-    , m_origin(QFileInfo(sourcePath).canonicalFilePath())
+    , m_origin(origin)
     , m_options(options)
     , m_report(report)
 {

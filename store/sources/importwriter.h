@@ -55,13 +55,14 @@ struct StoredEvent
 class ImportWriter
 {
 public:
-    ImportWriter(Workspace& workspace, const QString& sourcePath, const ImportOptions& options, ImportReport& report);
+    // `origin` names the source in the workspace (SourceReader::origin); `sourcePath` names it in problems.
+    ImportWriter(Workspace& workspace, const QString& sourcePath, const QString& origin, const ImportOptions& options,
+        ImportReport& report);
     ~ImportWriter();
     ImportWriter(const ImportWriter&) = delete;
     ImportWriter& operator=(const ImportWriter&) = delete;
 
     Workspace& workspace() { return m_ws; }
-    const QString& origin() const { return m_origin; } // the source's canonical path
 
     // Runs `work` in one transaction, rolled back if it throws.
     template<typename Work> void transaction(Work&& work)

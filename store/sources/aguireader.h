@@ -1,0 +1,43 @@
+#pragma once
+
+#include "aguilogparser.h"
+#include "sourcereader.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QMap>
+
+// AG-UI thread logs as kaboo-runtime stores them (SOURCES.md §3): a JSON Lines file per thread, a file of
+// wrapped lines carrying threadId, or a folder of such files (and a threads/ folder inside it), with kaboo's
+// threads.json listing (owner, agent, times) when there is one beside them. Each thread is a room; an event's
+// index is its position in the thread's log. A thread is assembled whole (AguiAssembler), and a sync writes the
+// lines that are new and refreshes the rows whose text later lines completed.
+class AguiReader : public SourceReader
+{
+public:
+    // Throws StoreError naming the path when it holds no AG-UI log, or its only log cannot be read.
+    explicit AguiReader(const QString& path);
+
+    QString origin() const override;
+    SourceIdentity identity() const override;
+    QVector<RoomInfo> rooms(const SourceNotes& notes) override;
+    qint64 rowsAfter(const RoomCursor& cursor) override;
+    void read(const RoomCursor& cursor, RoomFeed& feed) override;
+
+    // Whether `path` is an AG-UI log, or a folder holding some.
+    static bool detect(const QString& path);
+
+private:
+    struct Thread
+    {
+        QString id;
+        QString file;
+        QVector<AguiLine> lines;
+    };
+    static QVector<Thread> threadsOf(const QString& file, const QVector<AguiLine>& lines);
+
+    QString m_path;
+    QStringList m_files;
+    QVector<Thread> m_threads;
+    QHash<QString, qsizetype> m_byId;
+};

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "../toolpairer.h"
+#include "importwriter.h"
+
+#include <functional>
+#include <QSet>
+
+// One room of an import, as a SourceReader sees it: the rows it hands over are written in batches, and
+// what is derived from them is written in the same transaction as the rows, whichever way the reader derives it:
+// - streamed: each tool start and end goes through pair(), and the calls it settles or leaves open are written
+//   with the commit of their rows (the calls an earlier import left open are taken up again first), and what
+//   else the reader keeps as the rows stream by is written by its beforeCommit hook;
+// - whole: a reader that assembles a room at once writes its calls and runs with replaceCalls() and
+//   replaceRuns() after its rows, and refreshes the rows an earlier import stored whose text or columns
+//   depend on what came since.
+// A process killed at any point leaves a workspace whose calls and turns are those of the rows it holds.
+class RoomFeed
+{
+public:
+    RoomFeed(ImportWriter& writer, const RoomCursor& room);
+    ~RoomFeed();
+    RoomFeed(const RoomFeed&) = delete;
+    RoomFeed& operator=(const RoomFeed&) = delete;
+
+    const RoomCursor& room() const { return m_room; }
+    Workspace& workspace() { return m_writer.workspace(); }
+    void note(const QString& place, const QString& problem) { m_writer.note(place, problem); }
+
+    // Says that what the rows derive is written as they stream by (pair(), the beforeCommit hook): the room is
+    // then counted and shown whole after its first batch, while the rest of it imports.
+    void setStreamed() { m_streamed = true; }
+    // Stores a row; false when the room already holds a row at its index.
+    bool add(const StoredEvent& row);
+    // The import was cancelled: the reader stops handing rows over.
+    bool stopped() const { return m_writer.cancelled(); }
+    // The highest index the room is now read to (the cursor of the next sync); the room's cursor until set.
+    void setSynced(qint64 index) { m_synced = index; }
+    qint64 synced() const { return m_synced; }
+
+    // Streamed pairing (ToolPairer's rules): a tool start or end, in index order. For an end, whether it closed
+    // a start, and then shows inside that card (EventFlags::Folded).
+    bool pair(const ToolEvent& event);
+    // What the reader derives as rows stream by, written before every commit of the room's rows. The reader clears
+    // it before read() returns, having written what it holds since the last commit.
+    void setBeforeCommit(std::function<void()> hook) { m_beforeCommit = std::move(hook); }
+    // Writes one run: a new row when `rowId` is 0, else that row again. Returns its row id.
+    qint64 writeRun(const RunRecord& run, qint64 rowId) { return m_writer.writeRun(run, rowId); }
+
+    // Whole-room derivation: the room's calls and runs as they are now, in place of the stored ones.
+    void replaceCalls(const ToolCallRecords& calls);
+    void replaceRuns(const RunRecords& runs) { m_writer.replaceRuns(runs); }
+    // A stored row whose display and search text grew since (see ImportWriter::refreshRow).
+    void refreshRow(const StoredEvent& row) { m_writer.refreshRow(row); }
+    // A stored row whose flags, outcome, id or group changed since (see ImportWriter::refreshDerived).
+    void refreshDerived(const EventRecord& record) { m_writer.refreshDerived(record); }
+    void setTitleAndStatus(const QString& title, const QString& status)
+    {
+        m_writer.setRoomTitleAndStatus(title, status);
+    }
+
+private:
+    void writeDerived(); // the writer's hook: before each commit
+    void reopenCalls();
+
+    ImportWriter& m_writer;
+    RoomCursor m_room;
+    qint64 m_synced;
+    bool m_streamed = false;
+    bool m_checkpointed = false;
+    std::function<void()> m_beforeCommit;
+    std::optional<ToolPairer> m_pairer; // made on the first pair(), with the calls left open taken up again
+    QSet<qint64> m_openInTable; // starts of calls the table holds as start_only
+};

@@ -1,0 +1,301 @@
+#include "roomkitreader.h"
+
+#include "../eventflags.h"
+#include "../eventkind.h"
+#include "../roomkitrowdecoder.h"
+#include "../sqlitestatement.h"
+#include "../storeerror.h"
+#include "../timeutil.h"
+#include "../toolpairer.h"
+#include "../workspace.h"
+#include "roomfeed.h"
+#include "rowpipe.h"
+
+#include <optional>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHash>
+#include <QScopeGuard>
+#include <QSet>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <utility>
+
+namespace {
+
+QString roomTitle(const QJsonObject& room)
+{
+    const QJsonObject metadata = room.value(QLatin1String("metadata")).toObject();
+    for (const char* key : { "title", "name", "subject" }) {
+        const QString value = metadata.value(QLatin1String(key)).toString();
+        if (!value.isEmpty())
+            return value;
+    }
+    return {};
+}
+
+QJsonArray jsonRows(SourceDatabase& src, const char* sql, const QString& roomId)
+{
+    QJsonArray rows;
+    SqliteStatement st(src.handle(), sql);
+    st.bind(1, roomId);
+    while (st.step())
+        rows.append(QJsonDocument::fromJson(st.bytes(0)).object());
+    return rows;
+}
+
+// One AI response per correlation id, from its first to its last row: the runs the room had, stretched by the
+// rows read since, kept as they stream by (a GROUP BY over the room after each import cost a fourteenth of it)
+// and written with every commit (only the ones its rows changed).
+class Responses
+{
+public:
+    Responses(Workspace& ws, qint64 roomId)
+    {
+        for (const RunRecord& r : ws.runs(roomId)) {
+            if (r.kind == QLatin1String("ai_response")) {
+                m_spans.insert(r.groupId,
+                    { r.firstIndex.value_or(0), r.lastIndex.value_or(0), r.startMicros.value_or(0),
+                        r.endMicros.value_or(0), r.rowId });
+            }
+        }
+    }
+
+    void add(const EventRecord& r)
+    {
+        if (r.groupId.isEmpty())
+            return;
+        auto it = m_spans.find(r.groupId);
+        if (it == m_spans.end()) {
+            m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros, 0 });
+            m_changed.insert(r.groupId);
+            return;
+        }
+        const Span before = *it;
+        it->first = std::min(it->first, r.index);
+        it->last = std::max(it->last, r.index);
+        if (r.createdMicros != 0) {
+            it->firstUs = it->firstUs ? std::min(it->firstUs, r.createdMicros) : r.createdMicros;
+            it->lastUs = std::max(it->lastUs, r.createdMicros);
+        }
+        if (it->first != before.first || it->last != before.last || it->firstUs != before.firstUs
+            || it->lastUs != before.lastUs)
+            m_changed.insert(r.groupId);
+    }
+
+    // Writes the responses changed since the last call.
+    void write(RoomFeed& feed)
+    {
+        for (const QString& group : std::exchange(m_changed, {})) {
+            Span& span = m_spans[group];
+            RunRecord r;
+            r.groupId = group;
+            r.kind = QStringLiteral("ai_response");
+            r.firstIndex = span.first;
+            r.lastIndex = span.last;
+            r.startMicros = span.firstUs;
+            r.endMicros = span.lastUs;
+            span.rowId = feed.writeRun(r, span.rowId);
+        }
+    }
+
+private:
+    struct Span
+    {
+        qint64 first, last, firstUs, lastUs;
+        qint64 rowId; // its row in runs, 0 until written
+    };
+    QHash<QString, Span> m_spans;
+    QSet<QString> m_changed;
+};
+
+} // namespace
+
+RoomKitReader::RoomKitReader(const QString& path)
+    : m_path(path)
+    , m_src(path)
+{
+    const QStringList eventColumns = m_src.columns(QStringLiteral("events"));
+    if (!m_src.hasTable(QStringLiteral("rooms")) || !eventColumns.contains(QLatin1String("idx"))
+        || !eventColumns.contains(QLatin1String("data"))) {
+        throw StoreError(path, {}, QStringLiteral("not a RoomKit store: it has no rooms and events(idx, data) tables"));
+    }
+    m_version = m_src.userVersion();
+    if (m_version < 1 || m_version > 3) {
+        throw StoreError(path, QStringLiteral("PRAGMA user_version"),
+            QStringLiteral("unknown RoomKit schema version %1 (Sightline reads versions 1 to 3)").arg(m_version));
+    }
+}
+
+bool RoomKitReader::detect(const QString& path)
+{
+    if (!SourceDatabase::looksLikeSqlite(path))
+        return false;
+    try {
+        SourceDatabase src(path);
+        return src.hasTable(QStringLiteral("rooms")) && src.hasTable(QStringLiteral("events"))
+            && src.columns(QStringLiteral("events")).contains(QLatin1String("idx"));
+    } catch (const StoreError&) {
+        return false;
+    }
+}
+
+QString RoomKitReader::origin() const
+{
+    return QFileInfo(m_path).canonicalFilePath();
+}
+
+SourceIdentity RoomKitReader::identity() const
+{
+    return { QStringLiteral("roomkit"), QStringLiteral("roomkit.sqlite.v%1").arg(m_version), QString::number(m_version) };
+}
+
+// Rooms as RoomKit lists them (rowid order), plus any room that has events but no row of its own.
+QVector<RoomInfo> RoomKitReader::rooms(const SourceNotes& notes)
+{
+    QVector<RoomInfo> listed;
+    const bool hasBindings = m_src.hasTable(QStringLiteral("bindings"));
+    const bool hasParticipants = m_src.hasTable(QStringLiteral("participants"));
+    auto add = [&](const QString& nativeId, const QString& status, const QString& organization, qint64 createdUs,
+                   const QByteArray& data) {
+        QJsonParseError error;
+        const QJsonObject json = QJsonDocument::fromJson(data, &error).object();
+        if (!data.isEmpty() && error.error != QJsonParseError::NoError) {
+            notes(QStringLiteral("room %1").arg(nativeId),
+                QStringLiteral("malformed room JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
+        }
+        QJsonObject details;
+        if (hasBindings) {
+            details.insert(QStringLiteral("bindings"),
+                jsonRows(m_src, "SELECT data FROM bindings WHERE room_id = ? ORDER BY rowid", nativeId));
+        }
+        if (hasParticipants) {
+            details.insert(QStringLiteral("participants"),
+                jsonRows(m_src, "SELECT data FROM participants WHERE room_id = ? ORDER BY rowid", nativeId));
+        }
+        RoomInfo room;
+        room.nativeId = nativeId;
+        room.title = roomTitle(json);
+        room.status = status;
+        room.organizationId = organization;
+        room.createdMicros = createdUs;
+        room.nativeJson = data;
+        room.detailsJson = QJsonDocument(details).toJson(QJsonDocument::Compact);
+        listed.append(room);
+    };
+
+    SqliteStatement rooms(
+        m_src.handle(), "SELECT id, status, organization_id, created_ts, CAST(data AS BLOB) FROM rooms ORDER BY rowid");
+    while (rooms.step())
+        add(rooms.text(0), rooms.text(1), rooms.text(2), TimeUtil::secondsToMicros(rooms.real(3)), rooms.bytes(4));
+    SqliteStatement orphans(
+        m_src.handle(), "SELECT DISTINCT room_id FROM events WHERE room_id NOT IN (SELECT id FROM rooms)");
+    while (orphans.step()) {
+        const QString nativeId = orphans.text(0);
+        notes(QStringLiteral("room %1").arg(nativeId),
+            QStringLiteral("events without a row in the rooms table (imported without room details)"));
+        add(nativeId, QString(), QString(), 0, QByteArray());
+    }
+    return listed;
+}
+
+qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
+{
+    SqliteStatement count(m_src.handle(), "SELECT count(*) FROM events WHERE room_id = ? AND idx > ?");
+    count.bind(1, cursor.nativeId);
+    count.bind(2, cursor.syncedSeq);
+    count.step();
+    return count.int64(0);
+}
+
+void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
+{
+    // Each room is read as the file is now: a writer that started since the open is read under its locks.
+    m_src.refresh();
+    SqliteStatement read(m_src.handle(),
+        "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
+        "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
+        "WHERE room_id = ? AND idx > ? ORDER BY idx");
+    qint64 synced = room.syncedSeq;
+    // Calls are paired as their rows are read and written as they settle, batch by batch (RoomFeed): an end is
+    // written folded into its card exactly when it closes a start, and only the calls still open stay in memory.
+    Responses responses(feed.workspace(), room.id);
+    feed.setStreamed();
+    feed.setBeforeCommit([&] { responses.write(feed); });
+    qint64 lastIndex = room.syncedSeq;
+    read.bind(1, room.nativeId);
+    read.bind(2, room.syncedSeq);
+    // The source is read and decoded on the pipe's thread; only this loop writes.
+    std::optional<RowPipe<DecodedRoomKitEvent>> rows;
+    rows.emplace([&read](auto&& put) {
+        while (read.step()) {
+            RoomKitColumns columns;
+            columns.id = read.text(0);
+            columns.type = read.text(1);
+            columns.index = read.int64(2);
+            columns.channelId = read.text(3);
+            columns.channelType = read.text(4);
+            columns.participantId = read.text(5);
+            columns.correlationId = read.text(6);
+            columns.parentId = read.text(7);
+            columns.createdSeconds = read.real(8);
+            if (!put(RoomKitRowDecoder::decode(read.bytes(9), columns)))
+                return;
+        }
+    });
+    const auto stop = qScopeGuard([&] {
+        rows.reset(); // its thread stops before the statement it steps is finalized
+        feed.setBeforeCommit({}); // it holds this function's locals
+    });
+    while (!feed.stopped()) {
+        DecodedRoomKitEvent* next = rows->next();
+        if (!next)
+            break;
+        DecodedRoomKitEvent& e = *next;
+        EventRecord& r = e.record;
+        r.groupId = r.correlationId;
+        auto place = [&] { return QStringLiteral("room %1, index %2").arg(room.nativeId).arg(r.index); };
+        if (!e.problem.isEmpty())
+            feed.note(place(), e.problem);
+        synced = std::max(synced, r.index);
+        // Rows come in index order: a second row at the same index (a store without its unique index) is
+        // left out before it can open or close a call.
+        auto skipped = [&] {
+            feed.note(
+                place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
+        };
+        if (r.index == lastIndex) {
+            skipped();
+            continue;
+        }
+        lastIndex = r.index;
+        if (r.kind == EventKind::ToolCall) {
+            ToolEvent t;
+            t.index = r.index;
+            t.isStart = r.type == QLatin1String("tool_call_start");
+            t.correlationId = r.correlationId;
+            t.toolId = r.toolId;
+            t.toolName = r.toolName;
+            t.createdMicros = r.createdMicros;
+            t.contentStatus = e.contentStatus;
+            t.outcome = r.outcome;
+            t.error = e.error;
+            t.durationMs = e.durationMs;
+            t.arguments = e.arguments;
+            // RoomKit stores arguments as a JSON object, so they always parse.
+            if (!e.arguments.isEmpty())
+                t.argumentsValid = true;
+            t.result = e.result;
+            if (feed.pair(t))
+                r.flags |= EventFlags::Folded; // shown inside its call's card, at the start's place
+        }
+        responses.add(r);
+        if (!feed.add({ r, e.payload, e.body, e.arguments, e.result }))
+            skipped(); // already in the workspace
+    }
+    responses.write(feed); // the last ones, committed with the room's last rows
+    feed.setSynced(synced);
+}

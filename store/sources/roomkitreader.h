@@ -1,0 +1,29 @@
+#pragma once
+
+#include "sourcedatabase.h"
+#include "sourcereader.h"
+
+// RoomKit's SQLite store (schema versions 1 to 3, SOURCES.md §1.7): its rooms as RoomKit lists them (with their
+// bindings and participants, and any room that has events but no row of its own), and per room the rows whose
+// index is above the cursor, in index order (never rowid), decoded from the verbatim JSON on a thread of their
+// own while the import writes, and their tool calls paired as they stream by.
+class RoomKitReader : public SourceReader
+{
+public:
+    // Throws StoreError naming the file when it cannot be read or is not a RoomKit store of a known version.
+    explicit RoomKitReader(const QString& path);
+
+    QString origin() const override;
+    SourceIdentity identity() const override;
+    QVector<RoomInfo> rooms(const SourceNotes& notes) override;
+    qint64 rowsAfter(const RoomCursor& cursor) override;
+    void read(const RoomCursor& cursor, RoomFeed& feed) override;
+
+    // Whether `path` is a RoomKit SQLite store (opened read-only to look at its tables).
+    static bool detect(const QString& path);
+
+private:
+    QString m_path;
+    SourceDatabase m_src;
+    int m_version = 0;
+};

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "importwriter.h"
+
+#include <functional>
+#include <QByteArray>
+#include <QString>
+#include <QVector>
+
+class RoomFeed;
+
+// Who a source is, as the workspace's sources table records it.
+struct SourceIdentity
+{
+    QString system; // roomkit, agui, craftbot
+    QString format; // roomkit.sqlite.v3, agui.jsonl, craftbot.event_md, craftbot.sessions_db
+    QString schemaVersion; // as the source states it, when it does
+};
+
+// Where a problem with the source is, and what it is: "room r1, index 4", "malformed JSON at byte 12".
+using SourceNotes = std::function<void(const QString& place, const QString& problem)>;
+
+// What an import needs of a source, whatever its format and wherever it lives (a file, a folder, a database
+// server): who it is, the rooms it holds, and each room's rows after a cursor. Importer::run is the one loop
+// that writes every format: it records the source and its rooms, orders the rooms, counts the work, and hands
+// each room to read() with a RoomFeed, through which rows, calls, runs and what they change are written.
+class SourceReader
+{
+public:
+    virtual ~SourceReader() = default;
+
+    // The source as the workspace names it (sources.origin): a canonical path, or a URI without its password.
+    virtual QString origin() const = 0;
+    virtual SourceIdentity identity() const = 0;
+    // The rooms it holds, as it describes them, in its own order.
+    virtual QVector<RoomInfo> rooms(const SourceNotes& notes) = 0;
+    // Whether a room an earlier import stored (with the native JSON it wrote then) no longer starts as the
+    // source's room does now: a log rotated or rewritten since, read again from the start.
+    virtual bool replacedSince(const RoomInfo& now, const QByteArray& storedNativeJson) const
+    {
+        Q_UNUSED(now);
+        Q_UNUSED(storedNativeJson);
+        return false;
+    }
+    // How many rows the room has after `cursor`: the progress bar's total, and the biggest room goes first.
+    virtual qint64 rowsAfter(const RoomCursor& cursor) = 0;
+    // Hands the room's rows after the cursor to `feed`, in index order, until they end or the feed stops.
+    virtual void read(const RoomCursor& cursor, RoomFeed& feed) = 0;
+};
