@@ -460,7 +460,7 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
     case BlockedRole:
         return e.isBlocked();
     case OutcomeRole:
-        return e.outcome;
+        return Outcomes::name(e.outcome);
     case RecordRole:
         return QVariant::fromValue(e);
     case CallRole: {
@@ -511,8 +511,8 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
         QStringList lines { TimeUtil::formatMicros(e.createdMicros) };
         if (e.isBlocked())
             lines << tr("Blocked by %1").arg(e.blockedBy.isEmpty() ? tr("an unnamed hook") : e.blockedBy);
-        if (!e.outcome.isEmpty())
-            lines << tr("Outcome: %1").arg(e.outcome);
+        if (e.outcome != Outcome::None)
+            lines << tr("Outcome: %1").arg(Outcomes::name(e.outcome));
         if (e.flags & EventFlags::MalformedJson)
             lines << tr("The stored JSON of this row is malformed; it is shown from the store's columns.");
         if (e.flags & EventFlags::InvalidUtf8)
@@ -542,7 +542,7 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
             .toLocalTime()
             .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     case TypeColumn:
-        return e.outcome.isEmpty() ? e.type : e.type + QStringLiteral(" · ") + e.outcome;
+        return e.outcome == Outcome::None ? e.type : e.type + QStringLiteral(" · ") + Outcomes::name(e.outcome);
     case ChannelColumn:
         return e.participantId.isEmpty() ? e.channelId : e.channelId + QStringLiteral(" / ") + e.participantId;
     case TextColumn: {

@@ -43,7 +43,7 @@ QByteArray eventJson(const EventRecord& e)
     if (!e.toolName.isEmpty() || e.kind == EventKind::ToolCall) {
         o.addOrNull("tool_name", e.toolName);
         o.addOrNull("tool_id", e.toolId);
-        o.addOrNull("outcome", e.outcome);
+        o.addOrNull("outcome", Outcomes::name(e.outcome));
     }
     const std::pair<int, const char*> marks[] = { { EventFlags::MalformedJson, "malformed" },
         { EventFlags::InvalidUtf8, "invalid_utf8" }, { EventFlags::Partial, "partial" },
@@ -65,8 +65,8 @@ QString eventText(const EventRecord& e)
     if (e.isBlocked())
         out += QStringLiteral("  (blocked by ") + (e.blockedBy.isEmpty() ? QStringLiteral("?") : e.blockedBy)
             + QLatin1Char(')');
-    if (!e.outcome.isEmpty())
-        out += QStringLiteral("  -> ") + e.outcome;
+    if (e.outcome != Outcome::None)
+        out += QStringLiteral("  -> ") + Outcomes::name(e.outcome);
     if (e.flags & EventFlags::Revised)
         out += QStringLiteral("  (edited)");
     QString text = e.text;
@@ -87,9 +87,9 @@ QByteArray callJson(const ToolCallRecord& c)
     addOrNull(o, "duration_ms", c.durationMs);
     o.addOrNull("duration_from", c.durationSource);
     o.addOrNull("status", c.status);
-    o.add("outcome", c.outcome);
+    o.add("outcome", Outcomes::name(c.outcome));
     o.addOrNull("blocked_by", c.blockedBy);
-    o.add("pairing", c.pairing);
+    o.add("pairing", Pairings::name(c.pairing));
     o.addOrNull("error", c.error);
     addOrNull(o, "result_index", c.resultIndex);
     if (c.argumentsValid)
@@ -112,7 +112,7 @@ QString callText(const ToolCallRecord& c)
         : QStringLiteral("-");
     return c.toolName + QStringLiteral("  ") + c.toolId + QStringLiteral("  ") + index(c.startIndex)
         + QStringLiteral("..") + index(c.endIndex) + QStringLiteral("  ") + duration + QStringLiteral("  ") + c.status
-        + QStringLiteral("  ") + c.outcome + QStringLiteral("  ") + c.pairing
+        + QStringLiteral("  ") + Outcomes::name(c.outcome) + QStringLiteral("  ") + Pairings::name(c.pairing)
         + (c.ambiguous ? QStringLiteral(" ambiguous") : QString()) + (c.synthetic ? QStringLiteral(" synthetic") : QString())
         + (c.edited ? QStringLiteral("  (edited)") : QString());
 }

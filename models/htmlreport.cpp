@@ -3,6 +3,7 @@
 #include "eventkind.h"
 #include "journal.h"
 #include "jsontext.h"
+#include "presentation.h"
 #include "redactionstore.h"
 #include "reportroom.h"
 #include "timeutil.h"
@@ -45,10 +46,6 @@ QString outcomeChart(const QHash<QString, int>& outcomes)
         sorted.insert(it.key(), it.value());
         most = std::max(most, it.value());
     }
-    static const QMap<QString, QString> colours { { QStringLiteral("served"), QStringLiteral("#2e7d32") },
-        { QStringLiteral("failed"), QStringLiteral("#c62828") }, { QStringLiteral("refused"), QStringLiteral("#ef6c00") },
-        { QStringLiteral("blocked"), QStringLiteral("#6a1b9a") }, { QStringLiteral("unserved"), QStringLiteral("#757575") },
-        { QStringLiteral("cancelled"), QStringLiteral("#455a64") } };
     const int row = 22;
     QString svg = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"420\" height=\"%1\" "
                                  "aria-label=\"tool calls by outcome\">")
@@ -60,7 +57,7 @@ QString outcomeChart(const QHash<QString, int>& outcomes)
         svg += QStringLiteral("<rect x=\"90\" y=\"%1\" width=\"%2\" height=\"16\" fill=\"%3\"/>")
                    .arg(y + 2)
                    .arg(width)
-                   .arg(colours.value(it.key(), QStringLiteral("#1565c0")));
+                   .arg(Presentation::outcomeColour(Outcomes::fromName(it.key()), false).name());
         svg += QStringLiteral("<text x=\"%1\" y=\"%2\" font-size=\"13\">%3</text>").arg(96 + width).arg(y + 15).arg(it.value());
     }
     return svg + QStringLiteral("</svg>");
@@ -182,7 +179,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             const auto call = r.cards.constFind(e.index);
             if (e.kind == EventKind::ToolCall && call != r.cards.constEnd()) {
                 const ToolCallRecord& c = *call;
-                QString head = QStringLiteral("<b>%1</b> · %2").arg(esc(c.toolName), esc(c.outcome));
+                QString head = QStringLiteral("<b>%1</b> · %2").arg(esc(c.toolName), esc(Outcomes::name(c.outcome)));
                 if (c.durationMs)
                     head += QStringLiteral(" · %1 ms").arg(*c.durationMs);
                 head += QStringLiteral(" · <span class=\"meta\">event %1 · %2</span>").arg(e.index).arg(esc(when)) + pills;
@@ -196,7 +193,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                             .arg(head, body, notes));
                 } else {
                     put(QStringLiteral("<details class=\"call %1\"%2><summary>%3</summary>%4%5</details>\n")
-                            .arg(esc(c.outcome), options.expanded ? QStringLiteral(" open=\"open\"") : QString(), head, body, notes));
+                            .arg(esc(Outcomes::name(c.outcome)), options.expanded ? QStringLiteral(" open=\"open\"") : QString(), head, body, notes));
                 }
                 return;
             }

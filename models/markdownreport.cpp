@@ -98,7 +98,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
                 head << TimeUtil::formatMicros(e.createdMicros);
             const auto call = cards.constFind(e.index);
             if (e.kind == EventKind::ToolCall && call != cards.constEnd()) {
-                head << QStringLiteral("**%1**").arg(escaped(call->toolName)) << call->outcome;
+                head << QStringLiteral("**%1**").arg(escaped(call->toolName)) << Outcomes::name(call->outcome);
                 if (call->durationMs)
                     head << QStringLiteral("%1 ms").arg(*call->durationMs);
             } else {

@@ -7,47 +7,53 @@
 namespace Presentation {
 
 namespace {
-const std::array<Look, 6>& looks()
+struct Entry
 {
-    static const std::array<Look, 6> table { {
-        { Outcome::Served, QStringLiteral("✓"), QColor(0x2e, 0x7d, 0x32),
-            QStringLiteral("Served: the tool ran and answered.") },
-        { Outcome::Failed, QStringLiteral("✗"), QColor(0xc6, 0x28, 0x28),
-            QStringLiteral("Failed: the tool ran and reported an error.") },
-        { Outcome::Refused, QStringLiteral("⊘"), QColor(0xd8, 0x5b, 0x00),
-            QStringLiteral("Refused: a gate or the handler turned the call down before it ran.") },
-        { Outcome::Blocked, QStringLiteral("⊗"), QColor(0x7b, 0x1f, 0xa2),
-            QStringLiteral("Blocked: a hook stopped the call's end from reaching anyone.") },
-        { Outcome::Unserved, QStringLiteral("…"), QColor(0x75, 0x75, 0x75),
-            QStringLiteral("Unserved: nothing ever answered the call.") },
-        { Outcome::Cancelled, QStringLiteral("■"), QColor(0x45, 0x5a, 0x64),
-            QStringLiteral("Cancelled: the call was stopped before it ended.") },
+    Outcome outcome;
+    Look look;
+};
+
+const std::array<Entry, 6>& looks()
+{
+    static const std::array<Entry, 6> table { {
+        { Outcome::Served, { Outcomes::name(Outcome::Served), QStringLiteral("✓"), QColor(0x2e, 0x7d, 0x32),
+                               QStringLiteral("Served: the tool ran and answered.") } },
+        { Outcome::Failed, { Outcomes::name(Outcome::Failed), QStringLiteral("✗"), QColor(0xc6, 0x28, 0x28),
+                               QStringLiteral("Failed: the tool ran and reported an error.") } },
+        { Outcome::Refused, { Outcomes::name(Outcome::Refused), QStringLiteral("⊘"), QColor(0xd8, 0x5b, 0x00),
+                               QStringLiteral("Refused: a gate or the handler turned the call down before it ran.") } },
+        { Outcome::Blocked, { Outcomes::name(Outcome::Blocked), QStringLiteral("⊗"), QColor(0x7b, 0x1f, 0xa2),
+                               QStringLiteral("Blocked: a hook stopped the call's end from reaching anyone.") } },
+        { Outcome::Unserved, { Outcomes::name(Outcome::Unserved), QStringLiteral("…"), QColor(0x75, 0x75, 0x75),
+                               QStringLiteral("Unserved: nothing ever answered the call.") } },
+        { Outcome::Cancelled, { Outcomes::name(Outcome::Cancelled), QStringLiteral("■"), QColor(0x45, 0x5a, 0x64),
+                               QStringLiteral("Cancelled: the call was stopped before it ended.") } },
     } };
     return table;
 }
 } // namespace
 
-Look outcome(const QString& outcome)
+Look outcome(Outcome outcome)
 {
-    for (const Look& look : looks()) {
-        if (look.word == outcome)
-            return look;
+    for (const Entry& entry : looks()) {
+        if (entry.outcome == outcome)
+            return entry.look;
     }
-    return { outcome, QString(), QColor(0x75, 0x75, 0x75), outcome };
+    return { QString(), QString(), QColor(0x75, 0x75, 0x75), QString() };
 }
 
-QString outcomeMeaning(const QString& value)
+QString outcomeMeaning(Outcome value)
 {
     return outcome(value).meaning;
 }
 
-QString outcomeLabel(const QString& value)
+QString outcomeLabel(Outcome value)
 {
     const Look look = outcome(value);
     return look.symbol.isEmpty() ? look.word : look.symbol + QLatin1Char(' ') + look.word;
 }
 
-QColor outcomeColour(const QString& value, bool dark)
+QColor outcomeColour(Outcome value, bool dark)
 {
     const QColor c = outcome(value).light;
     return dark ? c.lighter(165) : c;
@@ -59,7 +65,7 @@ QColor problemColour(bool dark)
     return dark ? c.lighter(150) : c;
 }
 
-bool isProblem(const QString& outcome)
+bool isProblem(Outcome outcome)
 {
     return outcome == Outcome::Failed || outcome == Outcome::Refused || outcome == Outcome::Unserved;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outcome.h"
+
 #include <QColor>
 #include <QString>
 
@@ -15,15 +17,15 @@ struct Look
     QString meaning; // in a sentence: a badge's tooltip, a report's legend
 };
 
-// Its look; an outcome this build does not know shows as its own word, in grey, without a symbol.
-Look outcome(const QString& outcome);
-QString outcomeLabel(const QString& outcome); // "✓ served"
+// Its look; None has no word, no symbol, and grey.
+Look outcome(Outcome outcome);
+QString outcomeLabel(Outcome outcome); // "✓ served"
 // What it means, in a sentence (a badge's tooltip, a report's legend).
-QString outcomeMeaning(const QString& outcome);
-QColor outcomeColour(const QString& outcome, bool dark);
+QString outcomeMeaning(Outcome outcome);
+QColor outcomeColour(Outcome outcome, bool dark);
 // The colour of something that went wrong (a failed call in the raw rows, a room with failed calls, a block
 // that could not be read), on a light or a dark background.
 QColor problemColour(bool dark = false);
 // Failed, refused or never answered: what ] and [ step through and the room list counts.
-bool isProblem(const QString& outcome);
+bool isProblem(Outcome outcome);
 } // namespace Presentation

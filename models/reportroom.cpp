@@ -42,12 +42,12 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
             if (at)
                 r.callOf.insert(*at, c);
         }
-        ++r.outcomes[c.outcome];
+        ++r.outcomes[Outcomes::name(c.outcome)];
         Tool& t = tools[c.toolName];
         t.name = c.toolName;
         ++t.calls;
-        if (c.outcome == QLatin1String("failed") || c.outcome == QLatin1String("refused")
-            || c.outcome == QLatin1String("unserved") || c.outcome == QLatin1String("blocked"))
+        if (c.outcome == Outcome::Failed || c.outcome == Outcome::Refused || c.outcome == Outcome::Unserved
+            || c.outcome == Outcome::Blocked)
             ++t.failures;
         if (c.durationMs)
             durations[c.toolName] << *c.durationMs;

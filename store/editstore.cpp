@@ -190,7 +190,7 @@ std::optional<Edit> EditStore::editCall(
 
 std::optional<Edit> EditStore::setOutcome(qint64 roomId, qint64 index, const QString& outcome, const QString& author)
 {
-    if (!Outcome::isKnown(outcome)) {
+    if (!Outcomes::isKnown(outcome)) {
         throw StoreError(m_ws.path(), {},
             QStringLiteral("\"%1\" is no outcome (served, refused, failed, blocked, unserved, cancelled)").arg(outcome));
     }

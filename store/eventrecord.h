@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventflags.h"
+#include "outcome.h"
 
 #include <QMetaType>
 #include <QString>
@@ -28,7 +29,7 @@ struct EventRecord
     QString role; // user | assistant | system | tool
     QString toolName;
     QString toolId;
-    QString outcome;
+    Outcome outcome = Outcome::None; // of the call the row settles (tool rows)
     QString text; // best display text
     int flags = 0;
 

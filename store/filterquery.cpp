@@ -1,6 +1,8 @@
 #include "filterquery.h"
 
 #include "eventkind.h"
+#include "outcome.h"
+#include "pairing.h"
 #include "timeutil.h"
 
 #include <algorithm>
@@ -10,10 +12,6 @@
 
 namespace {
 
-const QStringList outcomeValues { QStringLiteral("served"), QStringLiteral("failed"), QStringLiteral("refused"),
-    QStringLiteral("blocked"), QStringLiteral("unserved"), QStringLiteral("cancelled") };
-const QStringList pairingValues { QStringLiteral("exact"), QStringLiteral("id_only"), QStringLiteral("name_only"),
-    QStringLiteral("guessed"), QStringLiteral("start_only"), QStringLiteral("end_only"), QStringLiteral("manual") };
 const QStringList blockedValues { QStringLiteral("hide"), QStringLiteral("include"), QStringLiteral("only") };
 
 struct Token
@@ -157,13 +155,13 @@ QStringList FilterQuery::valuesOf(const QString& field)
 {
     const QString f = canonicalField(field);
     if (f == QLatin1String("outcome"))
-        return outcomeValues;
+        return Outcomes::names();
     if (f == QLatin1String("blocked"))
         return blockedValues;
     if (f == QLatin1String("kind"))
         return EventKind::all();
     if (f == QLatin1String("pairing"))
-        return pairingValues;
+        return Pairings::names();
     if (f == QLatin1String("is"))
         return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled"), QStringLiteral("redacted"),
             QStringLiteral("edited") };

@@ -1,14 +1,47 @@
 #include "outcome.h"
 
+#include <array>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace Outcome {
+namespace {
+// In the enum's order, None first.
+const std::array<const char*, 7> Names { "", "served", "refused", "failed", "blocked", "unserved", "cancelled" };
+} // namespace
 
-bool isKnown(const QString& outcome)
+namespace Outcomes {
+
+QString name(Outcome outcome)
 {
-    return outcome == Served || outcome == Refused || outcome == Failed || outcome == Blocked || outcome == Unserved
-        || outcome == Cancelled;
+    return QLatin1String(Names[size_t(outcome)]);
+}
+
+Outcome fromName(const QString& name)
+{
+    for (size_t i = 1; i < Names.size(); ++i) {
+        if (name == QLatin1String(Names[i]))
+            return Outcome(i);
+    }
+    return Outcome::None;
+}
+
+bool isKnown(const QString& name)
+{
+    return fromName(name) != Outcome::None;
+}
+
+QVector<Outcome> all()
+{
+    return { Outcome::Served, Outcome::Failed, Outcome::Refused, Outcome::Blocked, Outcome::Unserved,
+        Outcome::Cancelled };
+}
+
+QStringList names()
+{
+    QStringList out;
+    for (Outcome o : all())
+        out << name(o);
+    return out;
 }
 
 QString errorOfResult(const QJsonValue& result)
@@ -30,7 +63,7 @@ QString errorOfResult(const QJsonValue& result)
                             : QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-QString classifyError(const QString& error)
+Outcome classifyError(const QString& error)
 {
     // The texts RoomKit's gates and tool handler write (channels/_ai_tools.py, read for SOURCES.md §1.4).
     static const char* const refusals[] = {
@@ -41,29 +74,29 @@ QString classifyError(const QString& error)
     };
     for (const char* text : refusals) {
         if (error.contains(QLatin1String(text), Qt::CaseInsensitive))
-            return Refused;
+            return Outcome::Refused;
     }
     if (error.startsWith(QLatin1String("Invalid arguments for"), Qt::CaseInsensitive))
-        return Refused;
+        return Outcome::Refused;
     if (error.startsWith(QLatin1String("Unknown tool"), Qt::CaseInsensitive)
         || error.contains(QLatin1String("it is not declared"), Qt::CaseInsensitive))
-        return Unserved;
-    return Failed;
+        return Outcome::Unserved;
+    return Outcome::Failed;
 }
 
-QString forRoomKitEnd(
+Outcome forRoomKitEnd(
     const QString& rowStatus, const QString& contentStatus, const QString& storedOutcome, const QJsonValue& result)
 {
-    if (isKnown(storedOutcome))
-        return storedOutcome;
+    if (const Outcome stored = fromName(storedOutcome); stored != Outcome::None)
+        return stored;
     if (rowStatus == QLatin1String("blocked"))
-        return Blocked;
+        return Outcome::Blocked;
     if (contentStatus == QLatin1String("failed"))
-        return Failed;
+        return Outcome::Failed;
     const QString error = errorOfResult(result);
     if (!error.isEmpty())
         return classifyError(error);
-    return Served;
+    return Outcome::Served;
 }
 
-} // namespace Outcome
+} // namespace Outcomes

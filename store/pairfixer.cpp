@@ -76,11 +76,11 @@ void PairFixer::unlink(qint64 roomId, qint64 start, qint64 end)
                              "tool_id, group_id, NULL, end_seq, NULL, ended_us, CASE WHEN ? THEN duration_ms END, CASE "
                              "WHEN ? THEN duration_source END, status, outcome, ?, error, NULL, NULL, result, result_seq, "
                              "synthetic, 0 FROM tool_calls WHERE id = ?"),
-        { recorded ? 1 : 0, recorded ? 1 : 0, Pairing::EndOnly, id });
+        { recorded ? 1 : 0, recorded ? 1 : 0, Pairings::name(Pairing::EndOnly), id });
     m_ws.exec(QStringLiteral("UPDATE tool_calls SET end_seq = NULL, ended_us = NULL, duration_ms = NULL, duration_source = "
                              "NULL, status = 'pending', outcome = ?, pairing = ?, error = NULL, result = NULL, result_seq "
                              "= NULL, synthetic = 0, ambiguous = 0 WHERE id = ?"),
-        { QStringLiteral("unserved"), Pairing::StartOnly, id });
+        { QStringLiteral("unserved"), Pairings::name(Pairing::StartOnly), id });
     setPairingFlags(roomId, start, 0);
     for (const QVariant& at : { endSeq, resultSeq }) {
         if (!at.isNull())
@@ -140,7 +140,7 @@ void PairFixer::link(qint64 roomId, qint64 start, qint64 end)
                              "e.status, e.outcome, e.error, e.result, e.result_seq, e.synthetic FROM tool_calls s, "
                              "tool_calls e WHERE s.id = ? AND e.id = ?), duration_ms = ?, duration_source = ?, pairing = "
                              "?, ambiguous = 0 WHERE id = ?"),
-        { startId, endId, duration, source, Pairing::Manual, startId });
+        { startId, endId, duration, source, Pairings::name(Pairing::Manual), startId });
     m_ws.exec(QStringLiteral("DELETE FROM tool_calls WHERE id = ?"), { endId });
     setPairingFlags(roomId, start, 0);
     for (const QVariant& at : { endSeq, resultSeq }) {

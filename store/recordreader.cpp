@@ -35,7 +35,7 @@ EventRecord event(const SqliteStatement& q)
     r.role = q.text(13);
     r.toolName = q.text(14);
     r.toolId = q.text(15);
-    r.outcome = q.text(16);
+    r.outcome = Outcomes::fromName(q.text(16));
     r.text = q.text(17);
     r.flags = int(q.int64(18));
     r.groupId = q.text(19);
@@ -109,8 +109,8 @@ ToolCallRecord call(const SqliteStatement& q)
     c.durationMs = optional(q, 7);
     c.durationSource = q.text(8);
     c.status = q.text(9);
-    c.outcome = q.text(10);
-    c.pairing = q.text(11);
+    c.outcome = Outcomes::fromName(q.text(10));
+    c.pairing = Pairings::fromName(q.text(11)).value_or(Pairing::StartOnly);
     c.error = q.text(12);
     c.arguments = q.text(13);
     if (!q.isNull(14))

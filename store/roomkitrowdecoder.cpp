@@ -205,10 +205,10 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
         }
         out.error = str(content, QLatin1String("error"));
         if (out.error.isEmpty())
-            out.error = Outcome::errorOfResult(result);
+            out.error = Outcomes::errorOfResult(result);
         if (r.type == QLatin1String("tool_call_end")) {
             r.outcome
-                = Outcome::forRoomKitEnd(r.status, out.contentStatus, str(content, QLatin1String("outcome")), result);
+                = Outcomes::forRoomKitEnd(r.status, out.contentStatus, str(content, QLatin1String("outcome")), result);
         }
         r.text = r.toolName + QLatin1Char('(') + out.arguments + QLatin1Char(')');
     } else {

@@ -1,21 +1,12 @@
 #pragma once
 
+#include "outcome.h"
+#include "pairing.h"
+
 #include <optional>
 #include <QMetaType>
 #include <QString>
 #include <QVector>
-
-// How a call's start and end were put together (SOURCES.md §4.3): the values of ToolCallRecord::pairing, as
-// stored and filtered.
-namespace Pairing {
-inline const QString Exact = QStringLiteral("exact"); // same correlation and tool id
-inline const QString IdOnly = QStringLiteral("id_only"); // same tool id, another correlation
-inline const QString NameOnly = QStringLiteral("name_only"); // no ids: same name, oldest open start
-inline const QString Guessed = QStringLiteral("guessed"); // CraftBot: by name and order, nothing else to go on
-inline const QString StartOnly = QStringLiteral("start_only"); // nothing closed it
-inline const QString EndOnly = QStringLiteral("end_only"); // nothing opened it
-inline const QString Manual = QStringLiteral("manual"); // a reviewer linked the end to the start (PairFixer)
-} // namespace Pairing
 
 // Where a call's duration comes from.
 namespace DurationSource {
@@ -36,8 +27,8 @@ struct ToolCallRecord
     std::optional<qint64> durationMs;
     QString durationSource; // "recorded" (duration_ms on the end) or "timestamps" (end - start)
     QString status; // the end's content.status (pending when there is no end)
-    QString outcome; // served | refused | failed | blocked | unserved | cancelled
-    QString pairing; // exact | id_only | name_only | guessed | start_only | end_only
+    Outcome outcome = Outcome::Unserved;
+    Pairing pairing = Pairing::StartOnly;
     QString error;
     QString arguments; // assembled, exactly as sent
     std::optional<bool> argumentsValid; // whether they parse as JSON (unknown when there are none)

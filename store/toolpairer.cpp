@@ -24,7 +24,7 @@ ToolCallRecord fromStart(const ToolEvent& start)
     return call;
 }
 
-void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
+void close(ToolCallRecord& call, const ToolEvent& end, Pairing pairing)
 {
     if (call.toolName.isEmpty())
         call.toolName = end.toolName;
@@ -35,7 +35,7 @@ void close(ToolCallRecord& call, const ToolEvent& end, const QString& pairing)
     call.endIndex = end.index;
     call.endMicros = end.createdMicros;
     call.status = end.contentStatus;
-    call.outcome = end.outcome.isEmpty() ? Outcome::Served : end.outcome;
+    call.outcome = end.outcome == Outcome::None ? Outcome::Served : end.outcome;
     call.error = end.error;
     call.pairing = pairing;
     call.result = end.result;
@@ -80,7 +80,7 @@ bool ToolPairer::add(const ToolEvent& e)
         return serial;
     };
     qint64 serial = -1;
-    QString pairing;
+    Pairing pairing = Pairing::StartOnly;
     if (e.toolId.isEmpty()) {
         serial = take(m_byGroupAndName, Key { e.correlationId, e.toolName });
         pairing = Pairing::NameOnly;

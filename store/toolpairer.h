@@ -18,7 +18,7 @@ struct ToolEvent
     QString toolName;
     qint64 createdMicros = 0;
     QString contentStatus;
-    QString outcome; // of an end
+    Outcome outcome = Outcome::None; // of an end: served when None
     QString error;
     std::optional<qint64> durationMs;
     QString arguments; // as compact JSON

@@ -216,24 +216,24 @@ private slots:
             const QJsonArray results = want.value(QLatin1String("results")).toArray();
             if (results.isEmpty()) {
                 QCOMPARE(c->resultIndex, std::nullopt);
-                QCOMPARE(c->outcome, QStringLiteral("unserved"));
+                QCOMPARE(Outcomes::name(c->outcome), QStringLiteral("unserved"));
             } else {
                 const QJsonObject result = results.first().toObject();
                 QCOMPARE(c->resultIndex, std::optional<qint64>(result.value(QLatin1String("index")).toInteger()));
                 QCOMPARE(events[*c->resultIndex].isSynthetic(), result.value(QLatin1String("synthetic")).toBool());
-                QCOMPARE(c->outcome, outcomeOf(result.value(QLatin1String("status")).toString()));
+                QCOMPARE(Outcomes::name(c->outcome), outcomeOf(result.value(QLatin1String("status")).toString()));
                 QCOMPARE(qint64(c->result.toUcs4().size()), result.value(QLatin1String("contentChars")).toInteger());
-                QCOMPARE(c->pairing, QStringLiteral("exact"));
+                QCOMPARE(c->pairing, Pairing::Exact);
             }
         }
         // The room's counts follow the calls.
         const RoomSummary summary = *m_ws->room(id);
         QCOMPARE(summary.toolCalls, qint64(calls.size()));
         QCOMPARE(summary.failed, std::count_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) {
-            return c.outcome == QLatin1String("failed");
+            return Outcomes::name(c.outcome) == QLatin1String("failed");
         }));
         QCOMPARE(summary.unserved, std::count_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) {
-            return c.outcome == QLatin1String("unserved");
+            return Outcomes::name(c.outcome) == QLatin1String("unserved");
         }));
     }
 

@@ -285,7 +285,7 @@ private slots:
             const ToolCallRecord* c = byStartLine.value(start);
             QVERIFY2(c, qPrintable(QStringLiteral("no call starts at line %1").arg(start)));
             QCOMPARE(c->toolName, p.value(QStringLiteral("action")));
-            QCOMPARE(c->pairing, QStringLiteral("guessed")); // never presented as certain
+            QCOMPARE(Pairings::name(c->pairing), QStringLiteral("guessed")); // never presented as certain
             QVERIFY(c->endIndex);
             const bool ambiguous = p.value(QStringLiteral("ambiguous")) == QLatin1String("1");
             QCOMPARE(c->ambiguous, ambiguous);
@@ -294,7 +294,7 @@ private slots:
             if (!ambiguous) {
                 // One call of that name at a time: name and order pair it exactly as CraftBot ran it.
                 QCOMPARE(events[*c->endIndex].sourceLine, end);
-                QCOMPARE(c->outcome, outcomeOf(p.value(QStringLiteral("outcome"))));
+                QCOMPARE(Outcomes::name(c->outcome), outcomeOf(p.value(QStringLiteral("outcome"))));
                 ++exact;
             } else {
                 // Which of the overlapping calls an end closes is not in the file: the pair is flagged, and its
@@ -311,8 +311,8 @@ private slots:
         for (const QJsonValue& v : facts.value(QLatin1String("unpaired_starts")).toArray()) {
             const ToolCallRecord* c = byStartLine.value(v.toObject().value(QLatin1String("start_line")).toInteger());
             QVERIFY(c);
-            QCOMPARE(c->pairing, QStringLiteral("start_only"));
-            QCOMPARE(c->outcome, QStringLiteral("unserved"));
+            QCOMPARE(Pairings::name(c->pairing), QStringLiteral("start_only"));
+            QCOMPARE(Outcomes::name(c->outcome), QStringLiteral("unserved"));
             QCOMPARE(c->status, QStringLiteral("running"));
         }
         // An end whose start rotation dropped is end_only, unless calls of its name were running when it came:
@@ -320,7 +320,7 @@ private slots:
         for (const QJsonValue& v : facts.value(QLatin1String("unpaired_ends")).toArray()) {
             const ToolCallRecord* c = byEndLine.value(v.toObject().value(QLatin1String("end_line")).toInteger());
             QVERIFY2(c, QJsonDocument(v.toObject()).toJson().constData());
-            QVERIFY2(c->pairing == QLatin1String("end_only") || c->ambiguous, qPrintable(c->pairing));
+            QVERIFY2(c->pairing == Pairing::EndOnly || c->ambiguous, qPrintable(Pairings::name(c->pairing)));
         }
     }
 
@@ -335,8 +335,8 @@ private slots:
         QCOMPARE(at(14).text, QStringLiteral("thanks 🙏"));
         QCOMPARE(at(14).channelId, QStringLiteral("Telegram"));
         QCOMPARE(at(14).kind, QStringLiteral("message"));
-        QCOMPARE(at(1141).outcome, QStringLiteral("cancelled")); // "completed with output" that says cancelled
-        QCOMPARE(at(424).outcome, QStringLiteral("failed"));
+        QCOMPARE(Outcomes::name(at(1141).outcome), QStringLiteral("cancelled")); // "completed with output" that says cancelled
+        QCOMPARE(Outcomes::name(at(424).outcome), QStringLiteral("failed"));
         const EventRecord error = at(1079);
         QCOMPARE(error.type, QStringLiteral("error"));
         QCOMPARE(error.kind, QStringLiteral("error"));
@@ -349,7 +349,7 @@ private slots:
         const EventRecords old = rows(QStringLiteral("EVENT_old.md"));
         const auto oldCancel
             = std::find_if(old.begin(), old.end(), [](const EventRecord& e) { return e.sourceLine == 297; });
-        QCOMPARE(oldCancel->outcome, QStringLiteral("cancelled")); // from a Python repr
+        QCOMPARE(Outcomes::name(oldCancel->outcome), QStringLiteral("cancelled")); // from a Python repr
     }
 
     void sessionsDb()
@@ -459,8 +459,8 @@ private slots:
         QVERIFY(events[3].flags & EventFlags::InvalidUtf8);
         const ToolCallRecords calls = ws.toolCalls(ws.rooms().first().id);
         QCOMPARE(calls.size(), 2);
-        QCOMPARE(calls[0].pairing, QStringLiteral("guessed"));
-        QCOMPARE(calls[1].pairing, QStringLiteral("end_only"));
+        QCOMPARE(calls[0].pairing, Pairing::Guessed);
+        QCOMPARE(calls[1].pairing, Pairing::EndOnly);
     }
 
     void pythonLiterals_data()

@@ -22,7 +22,7 @@ class TestDemoStore : public QObject
     {
         QMap<QString, int> out;
         for (const ToolCallRecord& c : m_ws->toolCalls(roomId))
-            ++out[c.outcome];
+            ++out[Outcomes::name(c.outcome)];
         return out;
     }
 
@@ -55,7 +55,7 @@ private slots:
         const ToolCallRecords calls = m_ws->toolCalls(room("demo-late-delivery"));
         int lookups = 0;
         for (const ToolCallRecord& c : calls) {
-            QCOMPARE(c.pairing, QStringLiteral("exact"));
+            QCOMPARE(c.pairing, Pairing::Exact);
             if (c.toolName == QLatin1String("lookup_order"))
                 ++lookups;
         }

@@ -169,7 +169,7 @@ private slots:
         // The outcome: the card, the room's counts and the outcome filter follow.
         const qint64 failedBefore = matching(*ws, room, QStringLiteral("outcome:failed"));
         const EditSteps outcome = store.setOutcome(room, 16, QStringLiteral("failed"), ana);
-        QCOMPARE(ws->toolCallAt(room, 16)->outcome, QStringLiteral("failed"));
+        QCOMPARE(Outcomes::name(ws->toolCallAt(room, 16)->outcome), QStringLiteral("failed"));
         QCOMPARE(ws->room(room)->refused, 0);
         QCOMPARE(ws->room(room)->failed, 1);
         QCOMPARE(matching(*ws, room, QStringLiteral("outcome:failed")), failedBefore + 1);
@@ -310,7 +310,7 @@ private slots:
         QCOMPARE(ws.rooms().first().id, room);
         QCOMPARE(ws.event(room, 0)->text, QStringLiteral("flights to Bergen, please"));
         QVERIFY(isEdited(ws, room, 0));
-        QCOMPARE(ws.toolCallAt(room, 70)->outcome, QStringLiteral("served"));
+        QCOMPARE(Outcomes::name(ws.toolCallAt(room, 70)->outcome), QStringLiteral("served"));
         QCOMPARE(ws.room(room)->failed, 0);
         QCOMPARE(ws.toolCallAt(room, 19)->pairing, Pairing::StartOnly);
         QCOMPARE(ws.toolCallAt(room, 21)->pairing, Pairing::EndOnly);

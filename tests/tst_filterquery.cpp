@@ -494,7 +494,7 @@ private slots:
         QCOMPARE(index.shown, 2); // the events shown: the blocked rows, the call's end and the message
         const std::optional<ToolCallRecord> call = ws.toolCallAt(id, 3);
         QVERIFY(call);
-        QCOMPARE(call->outcome, QStringLiteral("blocked"));
+        QCOMPARE(Outcomes::name(call->outcome), QStringLiteral("blocked"));
         QCOMPARE(call->blockedBy, QStringLiteral("pii_guard"));
     }
 

@@ -192,7 +192,7 @@ private slots:
             if (!call.isValid())
                 continue;
             const ToolCallRecord c = call.value<ToolCallRecord>();
-            guessed += c.pairing == QLatin1String("guessed");
+            guessed += c.pairing == Pairing::Guessed;
             for (const TimelineDelegate::Badge& b : delegate->badgesOf(c)) {
                 QVERIFY2(b.text != QLatin1String("guessed pair"), qPrintable(c.toolName));
                 QVERIFY(!b.meaning.isEmpty()); // every badge says what it means on hover
@@ -203,7 +203,7 @@ private slots:
         delegate->setPairsGuessedByDesign(false);
         ToolCallRecord lone;
         lone.toolName = QStringLiteral("lookup");
-        lone.pairing = QStringLiteral("guessed");
+        lone.pairing = Pairing::Guessed;
         lone.synthetic = true;
         lone.argumentsValid = false;
         QStringList texts;
@@ -248,8 +248,8 @@ private slots:
         const qint64 expectedRoom = expected.findRooms(QStringLiteral("edge-tool-failed")).first();
         QVector<ToolCallRecord> problems;
         for (const ToolCallRecord& c : expected.toolCalls(expectedRoom)) {
-            if (c.outcome == QLatin1String("failed") || c.outcome == QLatin1String("refused")
-                || c.outcome == QLatin1String("unserved"))
+            if (Outcomes::name(c.outcome) == QLatin1String("failed") || Outcomes::name(c.outcome) == QLatin1String("refused")
+                || Outcomes::name(c.outcome) == QLatin1String("unserved"))
                 problems << c;
         }
         QCOMPARE(problems.size(), 4);
@@ -280,7 +280,7 @@ private slots:
         DetailsPane* details = window.detailsPane();
         QTRY_COMPARE(details->details().record.index, *problems[2].startIndex);
         QVERIFY(details->header()->text().contains(problems[2].toolName));
-        QVERIFY(details->header()->text().contains(problems[2].outcome));
+        QVERIFY(details->header()->text().contains(Outcomes::name(problems[2].outcome)));
         QVERIFY(details->model()->rowCount() > 5);
         QVERIFY(details->raw()->toPlainText().contains(QLatin1String("\"tool_call_start\"")));
         // The call whole, not its start alone (which said "pending" and no error): what Sightline made of it,
@@ -360,7 +360,7 @@ private slots:
         QTRY_VERIFY(window.timeline()->currentIndex().data(EventListModel::CallRole).isValid());
         QTRY_VERIFY(window.timeline()->hasFocus());
         const QModelIndex card = window.timeline()->currentIndex();
-        QCOMPARE(card.data(EventListModel::CallRole).value<ToolCallRecord>().outcome == QLatin1String("served"), false);
+        QCOMPARE(card.data(EventListModel::CallRole).value<ToolCallRecord>().outcome == Outcome::Served, false);
         const int closed = window.timeline()->visualRect(card).height();
         QTest::keyClick(window.timeline(), Qt::Key_Return);
         QVERIFY(card.data(EventListModel::ExpandedRole).toBool());
@@ -380,7 +380,7 @@ private slots:
         QVERIFY(!window.isWindowModified());
         const QJsonObject copied = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
         QCOMPARE(copied.value(QLatin1String("tool_name")).toString(), call.toolName);
-        QCOMPARE(copied.value(QLatin1String("outcome")).toString(), call.outcome);
+        QCOMPARE(copied.value(QLatin1String("outcome")).toString(), Outcomes::name(call.outcome));
         QVERIFY(copied.value(QLatin1String("arguments")).isObject());
         // The card's menu: the call, its arguments, its result, the event, a reference to find it again.
         std::unique_ptr<QMenu> menu(window.eventActions()->menuFor(card, &window));
@@ -451,7 +451,7 @@ private slots:
         QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
         for (int row = 0; row < 2; ++row)
             QCOMPARE(model->index(row, 0).data(EventListModel::CallRole).value<ToolCallRecord>().outcome,
-                QStringLiteral("failed"));
+                Outcome::Failed);
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 2 of 19 events"));
         QVERIFY(bar->error().isEmpty());
 

@@ -514,7 +514,7 @@ private slots:
                 const ToolCallRecord c = i.data(EventListModel::CallRole).value<ToolCallRecord>();
                 QCOMPARE(c.startIndex, std::optional<qint64>(e.index));
                 QVERIFY(c.endIndex);
-                QCOMPARE(c.outcome, QStringLiteral("served"));
+                QCOMPARE(Outcomes::name(c.outcome), QStringLiteral("served"));
                 QCOMPARE(EventListModel::GroupPosition(i.data(EventListModel::GroupPositionRole).toInt())
                         != EventListModel::NoGroup,
                     true);

@@ -80,13 +80,13 @@ public:
     // when the start is the call's only row (a call never answered).
     QString outcomeOf(const EventRecord& r, bool asCard) const
     {
-        if (!r.outcome.isEmpty() || r.kind != QLatin1String("tool_call"))
-            return r.outcome;
+        if (r.outcome != Outcome::None || r.kind != QLatin1String("tool_call"))
+            return Outcomes::name(r.outcome);
         const auto call = m_room.callByStart.find(r.index);
         if (call == m_room.callByStart.end())
             return {};
         if (asCard || (!call->endIndex && !call->resultIndex))
-            return call->outcome;
+            return Outcomes::name(call->outcome);
         return {};
     }
 
@@ -118,7 +118,7 @@ public:
                 continue;
             }
             const QString v = field == QLatin1String("outcome") ? outcomeOf(r, asCard)
-                : field == QLatin1String("pairing")             ? callAt(r, asCard).pairing
+                : field == QLatin1String("pairing")             ? pairingAt(r, asCard)
                                                                 : valueOf(r, field);
             const QStringList& any = m_f.*list.any;
             const QStringList& none = m_f.*list.none;
@@ -181,6 +181,12 @@ public:
 
     // A call's pairing and duration: a card's at its start; in the raw rows, on the rows that settle it (where
     // its outcome is), so that they meet outcome: on one row.
+    QString pairingAt(const EventRecord& r, bool asCard) const
+    {
+        const ToolCallRecord c = callAt(r, asCard);
+        return c.startIndex || c.endIndex ? Pairings::name(c.pairing) : QString();
+    }
+
     ToolCallRecord callAt(const EventRecord& r, bool asCard) const
     {
         if (r.kind != QLatin1String("tool_call"))
@@ -299,8 +305,8 @@ class TestOneAnswer : public QObject
         QStringList pairings;
         QVector<qint64> durations;
         for (const ToolCallRecord& c : room.callByCard) {
-            if (!pairings.contains(c.pairing))
-                pairings << c.pairing;
+            if (!pairings.contains(Pairings::name(c.pairing)))
+                pairings << Pairings::name(c.pairing);
             if (c.durationMs)
                 durations << *c.durationMs;
         }

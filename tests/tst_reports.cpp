@@ -154,7 +154,7 @@ private slots:
         QVERIFY(md.contains(QLatin1String("Review: done (ben)")));
         // Every call of the room as a block, with its outcome (the refused refund among them).
         for (const ToolCallRecord& c : ws->toolCalls(room))
-            QVERIFY2(md.contains(QStringLiteral("**%1** · %2").arg(MarkdownReport::escaped(c.toolName), c.outcome)), qPrintable(c.toolName));
+            QVERIFY2(md.contains(QStringLiteral("**%1** · %2").arg(MarkdownReport::escaped(c.toolName), Outcomes::name(c.outcome))), qPrintable(c.toolName));
         QVERIFY(md.contains(QLatin1String("\"order_id\": \"A-10533\"")));
         // Hostile text shows as text: no tag, and the code blocks cannot be closed by it.
         QVERIFY(!md.contains(QLatin1String("<script>")));

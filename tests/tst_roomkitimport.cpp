@@ -123,14 +123,14 @@ private:
             if (c.startIndex && c.endIndex) {
                 pairs.append(QJsonArray { *c.startIndex, *c.endIndex });
                 // Both rows carry the same id; parallel calls of one tool pair exactly.
-                QCOMPARE(c.pairing, QStringLiteral("exact"));
+                QCOMPARE(c.pairing, Pairing::Exact);
             } else if (c.startIndex) {
                 startOnly.append(*c.startIndex);
-                QCOMPARE(c.pairing, QStringLiteral("start_only"));
-                QCOMPARE(c.outcome, QStringLiteral("unserved"));
+                QCOMPARE(c.pairing, Pairing::StartOnly);
+                QCOMPARE(Outcomes::name(c.outcome), QStringLiteral("unserved"));
             } else {
                 endOnly.append(*c.endIndex);
-                QCOMPARE(c.pairing, QStringLiteral("end_only"));
+                QCOMPARE(c.pairing, Pairing::EndOnly);
             }
         }
         QCOMPARE(pairs, tools.value(QLatin1String("pairs_start_end_indices")).toArray());
@@ -165,8 +165,8 @@ private:
                     : result.contains(QLatin1String("Unknown tool"))               ? QStringLiteral("unserved")
                                                                                    : QStringLiteral("failed");
             }
-            QCOMPARE(call->outcome, expected);
-            QCOMPARE(byIndex.value(index)->outcome, expected);
+            QCOMPARE(Outcomes::name(call->outcome), expected);
+            QCOMPARE(Outcomes::name(byIndex.value(index)->outcome), expected);
         }
     }
 
@@ -429,8 +429,8 @@ private slots:
             = std::find_if(calls.begin(), calls.end(), [](const ToolCallRecord& c) { return c.startIndex == 5; });
         QVERIFY(late != calls.end());
         QCOMPARE(late->endIndex, std::optional<qint64>(12));
-        QCOMPARE(late->pairing, QStringLiteral("exact"));
-        QCOMPARE(late->outcome, QStringLiteral("served"));
+        QCOMPARE(late->pairing, Pairing::Exact);
+        QCOMPARE(Outcomes::name(late->outcome), QStringLiteral("served"));
         // The late end folds into its card, and the room's AI response stretches to it.
         QVERIFY(ws.event(room, 12)->flags & EventFlags::Folded);
         QSqlQuery span

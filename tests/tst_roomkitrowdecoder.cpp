@@ -161,7 +161,7 @@ private slots:
         QCOMPARE(d.record.kind, QStringLiteral("tool_call"));
         QCOMPARE(d.record.toolName, QStringLiteral("issue_refund"));
         QCOMPARE(d.record.toolId, QStringLiteral("toolu_1"));
-        QCOMPARE(d.record.outcome, QStringLiteral("refused"));
+        QCOMPARE(Outcomes::name(d.record.outcome), QStringLiteral("refused"));
         QCOMPARE(d.arguments, QStringLiteral("{\"order_id\":\"A-1\"}"));
         QCOMPARE(d.record.text, QStringLiteral("issue_refund({\"order_id\":\"A-1\"})"));
         QCOMPARE(d.durationMs, std::optional<qint64>(4));
@@ -256,7 +256,7 @@ private slots:
         QFETCH(QString, stored);
         QFETCH(QString, result);
         QFETCH(QString, outcome);
-        QCOMPARE(Outcome::forRoomKitEnd(rowStatus, contentStatus, stored, QJsonValue(result)), outcome);
+        QCOMPARE(Outcomes::name(Outcomes::forRoomKitEnd(rowStatus, contentStatus, stored, QJsonValue(result))), outcome);
     }
 
     void malformedJsonKeepsTheRow()

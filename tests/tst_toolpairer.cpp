@@ -27,7 +27,7 @@ ToolEvent end(qint64 index, const QString& group, const QString& id, const QStri
     ToolEvent e = start(index, group, id, name);
     e.isStart = false;
     e.contentStatus = QStringLiteral("completed");
-    e.outcome = outcome;
+    e.outcome = Outcomes::fromName(outcome);
     e.durationMs = duration;
     return e;
 }
@@ -55,7 +55,7 @@ QStringList describe(const ToolCallRecords& calls)
     for (const ToolCallRecord& c : calls) {
         out << QStringLiteral("%1..%2:%3:%4")
                    .arg(c.startIndex ? QString::number(*c.startIndex) : QStringLiteral("-"),
-                       c.endIndex ? QString::number(*c.endIndex) : QStringLiteral("-"), c.pairing, c.outcome);
+                       c.endIndex ? QString::number(*c.endIndex) : QStringLiteral("-"), Pairings::name(c.pairing), Outcomes::name(c.outcome));
     }
     return out;
 }

@@ -22,11 +22,6 @@
 #include <QMenu>
 #include <QWidget>
 
-namespace {
-const QStringList outcomes { Outcome::Served, Outcome::Failed, Outcome::Refused, Outcome::Blocked, Outcome::Unserved,
-    Outcome::Cancelled };
-} // namespace
-
 ContentEditor::ContentEditor(Editor* editor, StoreClient* client, EventListModel* events, QWidget* window)
     : QObject(window)
     , m_editor(editor)
@@ -68,13 +63,13 @@ ContentEditor::ContentEditor(Editor* editor, StoreClient* client, EventListModel
             showEdits(currentIndex());
     });
     m_outcome = new QMenu(tr("Set &Outcome"), window);
-    for (const QString& o : outcomes) {
+    for (const Outcome o : Outcomes::all()) {
         QAction* a = m_outcome->addAction(Presentation::outcomeLabel(o), this, [this, o, currentIndex] {
             if (currentIndex() >= 0)
                 setOutcome(m_events->roomId(), currentIndex(), o);
         });
         a->setCheckable(true);
-        a->setData(o);
+        a->setData(Outcomes::name(o));
     }
     connect(m_outcome, &QMenu::aboutToShow, this, &ContentEditor::updateActions);
     updateActions();
@@ -115,7 +110,7 @@ void ContentEditor::updateActions()
     m_showEdits->setEnabled(any && row.edited);
     m_outcome->setEnabled(any && row.call);
     for (QAction* a : m_outcome->actions())
-        a->setChecked(a->data().toString() == row.outcome);
+        a->setChecked(Outcomes::fromName(a->data().toString()) == row.outcome);
 }
 
 void ContentEditor::fillEditMenu(QMenu* menu)
@@ -147,7 +142,7 @@ void ContentEditor::addEventItems(QMenu* menu, const QModelIndex& index)
                 ->setShortcut(m_editResult->shortcut());
         }
         QMenu* outcome = menu->addMenu(m_outcome->title());
-        for (const QString& o : outcomes) {
+        for (const Outcome o : Outcomes::all()) {
             QAction* a = outcome->addAction(
                 Presentation::outcomeLabel(o), this, [this, at, o] { setOutcome(m_events->roomId(), at, o); });
             a->setCheckable(true);
@@ -289,13 +284,13 @@ void ContentEditor::editCall(qint64 roomId, qint64 index, Edit::Field field, con
         [=](AnnotationStore& store) { return store.editCall(roomId, index, field, json, who); }, true);
 }
 
-void ContentEditor::setOutcome(qint64 roomId, qint64 index, const QString& outcome)
+void ContentEditor::setOutcome(qint64 roomId, qint64 index, Outcome outcome)
 {
     const QString who = m_editor->author();
     if (who.isEmpty())
         return;
-    m_editor->change(tr("Set Outcome of Event %1 to \"%2\"").arg(index).arg(outcome),
-        [=](AnnotationStore& store) { return store.setOutcome(roomId, index, outcome, who); }, true);
+    m_editor->change(tr("Set Outcome of Event %1 to \"%2\"").arg(index).arg(Outcomes::name(outcome)),
+        [=](AnnotationStore& store) { return store.setOutcome(roomId, index, Outcomes::name(outcome), who); }, true);
 }
 
 void ContentEditor::unlink(qint64 roomId, qint64 index)

@@ -45,7 +45,7 @@ public:
     // The changes themselves, for the actions and the tests.
     void editText(qint64 roomId, qint64 index, const QString& text);
     void editCall(qint64 roomId, qint64 index, Edit::Field field, const QString& json);
-    void setOutcome(qint64 roomId, qint64 index, const QString& outcome);
+    void setOutcome(qint64 roomId, qint64 index, Outcome outcome);
     void unlink(qint64 roomId, qint64 index);
     void link(qint64 roomId, qint64 start, qint64 end);
     void revertEdit(qint64 editId, const QString& what);
@@ -71,7 +71,7 @@ private:
         bool hasStart = false; // its arguments are the start's
         bool hasEnd = false; // its result is the end's
         bool edited = false;
-        QString outcome;
+        Outcome outcome = Outcome::None;
     };
     Row rowAt(const QModelIndex& index) const;
 

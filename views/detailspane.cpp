@@ -156,7 +156,7 @@ void DetailsPane::setDetails(const EventDetails& details)
     QString html = facts.join(QStringLiteral(" · "));
     if (details.call) {
         const ToolCallRecord& c = *details.call;
-        QStringList call { QStringLiteral("<b>%1</b>").arg(c.toolName.toHtmlEscaped()), c.outcome, c.pairing };
+        QStringList call { QStringLiteral("<b>%1</b>").arg(c.toolName.toHtmlEscaped()), Outcomes::name(c.outcome), Pairings::name(c.pairing) };
         if (c.durationMs)
             call << tr("%1 ms").arg(*c.durationMs)
                     + (c.durationSource == DurationSource::Timestamps ? tr(" (from timestamps)") : QString());

@@ -497,7 +497,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         break;
     }
     case TimelineLayout::Shape::Card: {
-        const QString outcome = call ? call->outcome : e.outcome;
+        const Outcome outcome = call ? call->outcome : e.outcome;
         const QColor colour = Presentation::outcomeColour(outcome, dark);
         p->setPen(QPen(colour, 1.5));
         p->setBrush(pal.color(QPalette::Base));

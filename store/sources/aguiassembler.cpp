@@ -229,8 +229,7 @@ private:
             run->outcome = QStringLiteral("error");
             const QString code = str(e, "code");
             run->detail = code.isEmpty() ? str(e, "message") : code + QStringLiteral(": ") + str(e, "message");
-            r.text = run->detail;
-            r.outcome = QStringLiteral("error");
+            r.text = run->detail; // the row's kind says it is an error; outcomes are the calls'
         } else {
             const QJsonObject outcome = e.value(QLatin1String("outcome")).toObject();
             run->outcome = outcome.value(QLatin1String("type")).toString();
@@ -651,7 +650,7 @@ private:
 
 namespace AguiAssembler {
 
-QString outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
+Outcome outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
 {
     const QJsonValue eventError = resultEvent.value(QLatin1String("error"));
     if (eventError.isString() && !eventError.toString().isEmpty())

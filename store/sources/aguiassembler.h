@@ -41,5 +41,5 @@ struct AguiAssembly
 namespace AguiAssembler {
 AguiAssembly assemble(const QVector<AguiLine>& lines);
 // How a TOOL_CALL_RESULT's content says the call ended: served, failed or cancelled.
-QString outcomeOfResult(const QString& content, const QJsonObject& resultEvent);
+Outcome outcomeOfResult(const QString& content, const QJsonObject& resultEvent);
 } // namespace AguiAssembler

@@ -66,7 +66,7 @@ Action parseAction(const QString& kind, const QString& message)
     return a;
 }
 
-QString outcomeOf(const std::optional<QJsonValue>& output)
+Outcome outcomeOf(const std::optional<QJsonValue>& output)
 {
     const QJsonObject o = output ? output->toObject() : QJsonObject();
     if (o.value(QLatin1String("error_code")).toString() == QLatin1String("cancelled"))
@@ -238,7 +238,7 @@ CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
             c->record.endMicros = records[i].micros;
         c->record.result = out.rows[i].result;
         c->record.outcome = outcomeOf(a.value);
-        c->record.status = c->record.outcome == Outcome::Served ? QStringLiteral("completed") : c->record.outcome;
+        c->record.status = c->record.outcome == Outcome::Served ? QStringLiteral("completed") : Outcomes::name(c->record.outcome);
         if (c->record.outcome != Outcome::Served) {
             const QJsonObject o = a.value ? a.value->toObject() : QJsonObject();
             c->record.error = o.contains(QLatin1String("error")) ? compact(o.value(QLatin1String("error")))

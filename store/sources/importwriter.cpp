@@ -204,7 +204,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     bindText(st, 15, r.role);
     bindText(st, 16, r.toolName);
     bindText(st, 17, r.toolId);
-    bindText(st, 18, r.outcome);
+    bindText(st, 18, Outcomes::name(r.outcome));
     bindText(st, 19, r.text);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
     st.bind(20, qint64(r.flags));
@@ -311,7 +311,7 @@ void ImportWriter::refreshDerived(const EventRecord& r)
 {
     m_ws.exec(QStringLiteral("UPDATE events SET flags = ?, outcome = ?, tool_id = ?, group_id = ? "
                              "WHERE room_id = ? AND seq = ?"),
-        { r.flags, orNull(r.outcome), orNull(r.toolId), orNull(r.groupId), m_room.id, r.index });
+        { r.flags, orNull(Outcomes::name(r.outcome)), orNull(r.toolId), orNull(r.groupId), m_room.id, r.index });
 }
 
 void ImportWriter::setRoomTitleAndStatus(const QString& title, const QString& status)
@@ -363,8 +363,8 @@ void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
         st.bind(9, c.durationMs);
         bindText(st, 10, c.durationSource);
         bindText(st, 11, c.status);
-        bindText(st, 12, c.outcome);
-        st.bind(13, c.pairing);
+        bindText(st, 12, Outcomes::name(c.outcome));
+        st.bind(13, Pairings::name(c.pairing));
         bindText(st, 14, c.error);
         st.bind(15, c.arguments); // NULL when there are none
         st.bind(16, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
