@@ -62,7 +62,7 @@ qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out,
             const auto call = r->callOf.constFind(e.index);
             const bool isCall = call != r->callOf.constEnd();
             line({ room->nativeId, QString::number(e.index),
-                e.createdMicros ? TimeUtil::formatMicros(e.createdMicros) : QString(), e.type, e.kind, e.status,
+                e.createdMicros ? TimeUtil::formatMicros(e.createdMicros) : QString(), e.type, EventKinds::name(e.kind), e.status,
                 e.blockedBy, e.channelId, e.channelType, e.participantId, e.role, e.toolName,
                 Outcomes::name(e.outcome == Outcome::None && isCall ? call->outcome : e.outcome),
                 isCall && call->durationMs ? QString::number(*call->durationMs) : QString(), isCall ? call->result : QString(),

@@ -456,7 +456,7 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
     case EventIndexRole:
         return e.index;
     case KindRole:
-        return e.kind;
+        return EventKinds::name(e.kind);
     case BlockedRole:
         return e.isBlocked();
     case OutcomeRole:

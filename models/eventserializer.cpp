@@ -24,7 +24,7 @@ QByteArray eventJson(const EventRecord& e)
     o.add("index", e.index);
     o.addOrNull("id", e.nativeId);
     o.add("type", e.type);
-    o.add("kind", e.kind);
+    o.add("kind", EventKinds::name(e.kind));
     o.addOrNull("status", e.status);
     o.addOrNull("blocked_by", e.blockedBy);
     o.addOrNull("channel_id", e.channelId);

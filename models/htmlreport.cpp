@@ -90,7 +90,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
         PageRequest all;
         all.limit = std::numeric_limits<int>::max();
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
-            ++kinds[e.kind];
+            ++kinds[EventKinds::name(e.kind)];
             ++count;
             r.digest(events, e);
         });

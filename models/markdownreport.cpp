@@ -88,7 +88,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
         PageRequest all;
         all.limit = std::numeric_limits<int>::max();
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
-            ++kinds[e.kind];
+            ++kinds[EventKinds::name(e.kind)];
             ++written;
             r.digest(events, e);
         });

@@ -136,7 +136,7 @@ std::optional<Edit> EditStore::editText(qint64 roomId, qint64 index, const QStri
     const QString kind = q.value(0).toString();
     const QString now = q.value(1).toString();
     q.finish();
-    if (kind == EventKind::ToolCall) {
+    if (kind == EventKinds::name(EventKind::ToolCall)) {
         throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
             QStringLiteral("it is a tool call: edit its arguments or its result"));
     }

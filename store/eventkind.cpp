@@ -1,42 +1,72 @@
 #include "eventkind.h"
 
-namespace EventKind {
+#include <array>
 
-QString forRoomKitType(const QString& type)
+namespace {
+// In the enum's order.
+const std::array<const char*, 9> Names { "message", "reasoning", "tool_call", "run", "state", "lifecycle", "system",
+    "error", "custom" };
+} // namespace
+
+namespace EventKinds {
+
+QString name(EventKind kind)
+{
+    return QLatin1String(Names[size_t(kind)]);
+}
+
+EventKind fromName(const QString& name)
+{
+    for (size_t i = 0; i < Names.size(); ++i) {
+        if (name == QLatin1String(Names[i]))
+            return EventKind(i);
+    }
+    return EventKind::Custom;
+}
+
+QStringList names()
+{
+    QStringList all;
+    for (const char* n : Names)
+        all << QLatin1String(n);
+    return all;
+}
+
+EventKind forRoomKitType(const QString& type)
 {
     if (type == QLatin1String("message") || type == QLatin1String("edit") || type == QLatin1String("delete")
         || type == QLatin1String("reaction"))
-        return Message;
+        return EventKind::Message;
     if (type == QLatin1String("tool_call_start") || type == QLatin1String("tool_call_end"))
-        return ToolCall;
+        return EventKind::ToolCall;
     if (type == QLatin1String("system"))
-        return System;
+        return EventKind::System;
     if (type.startsWith(QLatin1String("task_")) || type == QLatin1String("observation"))
-        return Run;
+        return EventKind::Run;
     if (type.startsWith(QLatin1String("participant_")) || type.startsWith(QLatin1String("channel_"))
         || type.startsWith(QLatin1String("recording_")) || type == QLatin1String("dtmf")
         || type == QLatin1String("typing") || type == QLatin1String("presence")
         || type.endsWith(QLatin1String("_receipt")))
-        return Lifecycle;
-    return Custom;
+        return EventKind::Lifecycle;
+    return EventKind::Custom;
 }
 
-QString forAguiType(const QString& type)
+EventKind forAguiType(const QString& type)
 {
     if (type.startsWith(QLatin1String("TEXT_MESSAGE_")))
-        return Message;
+        return EventKind::Message;
     if (type.startsWith(QLatin1String("TOOL_CALL_")))
-        return ToolCall;
+        return EventKind::ToolCall;
     if (type.startsWith(QLatin1String("REASONING_")) || type.startsWith(QLatin1String("THINKING_")))
-        return Reasoning;
+        return EventKind::Reasoning;
     if (type == QLatin1String("RUN_ERROR"))
-        return Error;
+        return EventKind::Error;
     if (type.startsWith(QLatin1String("RUN_")) || type.startsWith(QLatin1String("STEP_")))
-        return Run;
+        return EventKind::Run;
     if (type.startsWith(QLatin1String("STATE_")) || type == QLatin1String("MESSAGES_SNAPSHOT")
         || type.startsWith(QLatin1String("ACTIVITY_")))
-        return State;
-    return Custom;
+        return EventKind::State;
+    return EventKind::Custom;
 }
 
-} // namespace EventKind
+} // namespace EventKinds

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventflags.h"
+#include "eventkind.h"
 #include "outcome.h"
 
 #include <QMetaType>
@@ -14,7 +15,7 @@ struct EventRecord
     qint64 index = 0; // the source's own position: RoomKit's RoomEvent.index
     QString nativeId;
     QString type; // the native type, exactly as the source wrote it
-    QString kind; // the canonical kind (eventkind.h)
+    EventKind kind = EventKind::Custom; // the canonical kind
     QString status;
     QString blockedBy;
     QString channelId;

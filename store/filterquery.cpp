@@ -159,7 +159,7 @@ QStringList FilterQuery::valuesOf(const QString& field)
     if (f == QLatin1String("blocked"))
         return blockedValues;
     if (f == QLatin1String("kind"))
-        return EventKind::all();
+        return EventKinds::names();
     if (f == QLatin1String("pairing"))
         return Pairings::names();
     if (f == QLatin1String("is"))

@@ -23,7 +23,7 @@ EventRecord event(const SqliteStatement& q)
     r.index = q.int64(1);
     r.nativeId = q.text(2);
     r.type = q.text(3);
-    r.kind = q.text(4);
+    r.kind = EventKinds::fromName(q.text(4));
     r.status = q.text(5);
     r.blockedBy = q.text(6);
     r.channelId = q.text(7);

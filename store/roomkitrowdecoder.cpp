@@ -147,7 +147,7 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
             ? describeJsonError(utf8, parseError)
             : QStringLiteral("the event JSON is not an object");
         addProblem(out, what);
-        r.kind = EventKind::forRoomKitType(r.type);
+        r.kind = EventKinds::forRoomKitType(r.type);
         r.role = roleForChannelType(r.channelType, r.type);
         noteTimeOutOfRange(out, timeOutOfRange, columns.createdSeconds);
         return out;
@@ -172,7 +172,7 @@ DecodedRoomKitEvent decode(const QByteArray& data, const RoomKitColumns& columns
     r.parentId = prefer(event.value(QLatin1String("parent_event_id")), r.parentId);
     if (const auto created = TimeUtil::parseIsoToMicros(str(event, QLatin1String("created_at"))))
         r.createdMicros = *created;
-    r.kind = EventKind::forRoomKitType(r.type);
+    r.kind = EventKinds::forRoomKitType(r.type);
     r.role = roleForChannelType(r.channelType, r.type);
 
     if (metadata.value(QLatin1String("edited")).toBool())

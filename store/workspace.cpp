@@ -656,7 +656,7 @@ std::optional<qint64> Workspace::itemHolding(qint64 roomId, qint64 index)
               { roomId, index, index })
         : exec(QStringLiteral("SELECT min(seq) FROM events WHERE room_id = ? AND message_id = ? AND kind = ? AND "
                               "(flags & ?) = 0"),
-              { roomId, row->messageId, row->kind, int(EventFlags::Folded) });
+              { roomId, row->messageId, EventKinds::name(row->kind), int(EventFlags::Folded) });
     if (!q.next() || q.value(0).isNull())
         return std::nullopt;
     return q.value(0).toLongLong();

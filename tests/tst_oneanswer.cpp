@@ -49,7 +49,7 @@ QString valueOf(const EventRecord& r, const QString& field)
     if (field == QLatin1String("type"))
         return r.type;
     if (field == QLatin1String("kind"))
-        return r.kind;
+        return EventKinds::name(r.kind);
     if (field == QLatin1String("channel"))
         return r.channelId;
     if (field == QLatin1String("channel_type"))
@@ -80,7 +80,7 @@ public:
     // when the start is the call's only row (a call never answered).
     QString outcomeOf(const EventRecord& r, bool asCard) const
     {
-        if (r.outcome != Outcome::None || r.kind != QLatin1String("tool_call"))
+        if (r.outcome != Outcome::None || EventKinds::name(r.kind) != QLatin1String("tool_call"))
             return Outcomes::name(r.outcome);
         const auto call = m_room.callByStart.find(r.index);
         if (call == m_room.callByStart.end())
@@ -128,7 +128,7 @@ public:
                 return false;
         }
         // Durations: a call's, at its card's row.
-        const std::optional<qint64> d = r.kind == QLatin1String("tool_call") ? callAt(r, asCard).durationMs : std::nullopt;
+        const std::optional<qint64> d = EventKinds::name(r.kind) == QLatin1String("tool_call") ? callAt(r, asCard).durationMs : std::nullopt;
         auto within = [&d](const QVector<DurationRange>& ranges) {
             return d && std::any_of(ranges.cbegin(), ranges.cend(),
                 [&](const DurationRange& range) { return *d >= range.min && *d <= range.max; });
@@ -189,7 +189,7 @@ public:
 
     ToolCallRecord callAt(const EventRecord& r, bool asCard) const
     {
-        if (r.kind != QLatin1String("tool_call"))
+        if (EventKinds::name(r.kind) != QLatin1String("tool_call"))
             return {};
         return asCard ? m_room.callByCard.value(r.index) : m_room.callBySettling.value(r.index);
     }
@@ -213,14 +213,14 @@ public:
         for (const EventRecord& r : m_room.rows) {
             byIndex.insert(r.index, &r);
             if ((r.flags & EventFlags::Folded) && !r.messageId.isEmpty())
-                foldedByMessage.insert(r.messageId + QLatin1Char('/') + r.kind, &r);
+                foldedByMessage.insert(r.messageId + QLatin1Char('/') + EventKinds::name(r.kind), &r);
         }
         QVector<qint64> out;
         for (const EventRecord& r : m_room.rows) {
             if ((r.flags & EventFlags::Folded) || !inScope(r, true))
                 continue;
             bool match = matches(r, true);
-            if (!match && r.kind == QLatin1String("tool_call")) {
+            if (!match && EventKinds::name(r.kind) == QLatin1String("tool_call")) {
                 const auto call = m_room.callByStart.find(r.index);
                 if (call != m_room.callByStart.end()) {
                     for (const std::optional<qint64>& folded : { call->endIndex, call->resultIndex }) {
@@ -230,8 +230,8 @@ public:
                 }
             }
             if (!match && !r.messageId.isEmpty()
-                && (r.kind == QLatin1String("message") || r.kind == QLatin1String("reasoning"))) {
-                for (const EventRecord* folded : foldedByMessage.values(r.messageId + QLatin1Char('/') + r.kind))
+                && (EventKinds::name(r.kind) == QLatin1String("message") || EventKinds::name(r.kind) == QLatin1String("reasoning"))) {
+                for (const EventRecord* folded : foldedByMessage.values(r.messageId + QLatin1Char('/') + EventKinds::name(r.kind)))
                     match = match || matches(*folded, false);
             }
             if (match)
@@ -488,7 +488,7 @@ private slots:
                 // What reviewers changed: a message's text, a call's outcome, a pair unlinked and one linked again.
                 for (qint64 i : indexes) {
                     const std::optional<EventRecord> e = ws.event(room.id, i);
-                    if (i % 13 == 6 && e && e->kind != QLatin1String("tool_call") && !(e->flags & EventFlags::Folded))
+                    if (i % 13 == 6 && e && EventKinds::name(e->kind) != QLatin1String("tool_call") && !(e->flags & EventFlags::Folded))
                         store.editText(room.id, i, e->text + QStringLiteral(" amended"), QStringLiteral("test"));
                 }
                 int unlinked = 0;

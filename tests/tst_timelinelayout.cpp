@@ -13,7 +13,7 @@ namespace {
 EventRecord record(const char* kind, const char* role, const QString& text = QStringLiteral("hello"))
 {
     EventRecord e;
-    e.kind = QLatin1String(kind);
+    e.kind = EventKinds::fromName(QLatin1String(kind));
     e.role = QLatin1String(role);
     e.text = text;
     return e;

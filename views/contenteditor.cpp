@@ -81,7 +81,7 @@ ContentEditor::Row ContentEditor::rowAt(const QModelIndex& index) const
     if (!index.isValid() || !index.data(EventListModel::LoadedRole).toBool())
         return row;
     row.index = index.data(EventListModel::EventIndexRole).toLongLong();
-    row.call = index.data(EventListModel::KindRole).toString() == EventKind::ToolCall;
+    row.call = index.data(EventListModel::KindRole).toString() == EventKinds::name(EventKind::ToolCall);
     row.edited = index.data(EventListModel::RecordRole).value<EventRecord>().flags & EventFlags::Revised;
     const QVariant call = index.data(EventListModel::CallRole);
     if (call.isValid()) {

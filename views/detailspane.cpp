@@ -132,7 +132,7 @@ void DetailsPane::setDetails(const EventDetails& details)
 {
     m_details = details;
     const EventRecord& e = details.record;
-    QStringList facts { QStringLiteral("<b>%1</b>").arg(e.type.toHtmlEscaped()), e.kind.toHtmlEscaped(),
+    QStringList facts { QStringLiteral("<b>%1</b>").arg(e.type.toHtmlEscaped()), EventKinds::name(e.kind),
         tr("index %1").arg(e.index) };
     if (e.sourceLine > 0)
         facts << tr("line %1").arg(e.sourceLine);
@@ -355,7 +355,7 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
         return t;
     }
     // An assembled message (AG-UI): its text is its parts', each redacted in its own row.
-    if (!e.messageId.isEmpty() && !(e.flags & EventFlags::Folded) && e.kind != QLatin1String("tool_call")) {
+    if (!e.messageId.isEmpty() && !(e.flags & EventFlags::Folded) && e.kind != EventKind::ToolCall) {
         t.path = QStringLiteral("@message");
         return t;
     }

@@ -59,7 +59,7 @@ QString EventActions::copyText(const QModelIndex& index) const
     const QVariant call = index.data(EventListModel::CallRole);
     if (call.isValid())
         return callJson(call.value<ToolCallRecord>());
-    if (!e.text.isEmpty() && e.kind != QLatin1String("tool_call"))
+    if (!e.text.isEmpty() && e.kind != EventKind::ToolCall)
         return e.text;
     return QString::fromUtf8(EventSerializer::eventJson(e));
 }

@@ -124,7 +124,7 @@ private:
         if (r.type.isEmpty())
             r.type = (line.flags & EventFlags::MalformedJson) ? QStringLiteral("(malformed)")
                                                               : QStringLiteral("(untyped)");
-        r.kind = EventKind::forAguiType(r.type);
+        r.kind = EventKinds::forAguiType(r.type);
         const QJsonValue ts = e.value(QLatin1String("timestamp"));
         if (ts.isDouble()) {
             bool outOfRange = false;

@@ -90,7 +90,7 @@ struct Call
 
 namespace CraftBotAssembler {
 
-QString canonicalKind(const QString& k)
+EventKind canonicalKind(const QString& k)
 {
     if (k.startsWith(QLatin1String("user message")) || k.startsWith(QLatin1String("agent message")))
         return EventKind::Message;

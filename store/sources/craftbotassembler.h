@@ -27,5 +27,5 @@ struct CraftBotAssembly
 // "error" or an error key is failed. Inputs and outputs are JSON (newer CraftBot) or Python literals (older).
 namespace CraftBotAssembler {
 CraftBotAssembly assemble(const QVector<EventMdRecord>& records);
-QString canonicalKind(const QString& craftBotKind);
+EventKind canonicalKind(const QString& craftBotKind);
 } // namespace CraftBotAssembler

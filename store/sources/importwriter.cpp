@@ -188,7 +188,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     st.bind(2, r.index);
     bindText(st, 3, r.nativeId);
     st.bind(4, r.type);
-    st.bind(5, r.kind);
+    st.bind(5, EventKinds::name(r.kind));
     bindText(st, 6, r.status);
     st.bind(7, qint64(r.isBlocked() ? 1 : 0));
     bindText(st, 8, r.blockedBy);
