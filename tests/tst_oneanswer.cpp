@@ -184,7 +184,7 @@ public:
     QString pairingAt(const EventRecord& r, bool asCard) const
     {
         const ToolCallRecord c = callAt(r, asCard);
-        return c.startIndex || c.endIndex ? Pairings::name(c.pairing) : QString();
+        return c.startIndex || c.endIndex || c.resultIndex ? Pairings::name(c.pairing) : QString();
     }
 
     ToolCallRecord callAt(const EventRecord& r, bool asCard) const
