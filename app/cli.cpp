@@ -759,9 +759,9 @@ private:
             usage(QStringLiteral("give either --room ID or --all-rooms"));
         const QString format = parser.value(QStringLiteral("format")).toLower();
         if (format.isEmpty())
-            usage(QStringLiteral("give --format csv, md, html or pdf"));
+            usage(QStringLiteral("give --format csv, md, html, pdf or jsonl"));
         if (!ReportExport::formats().contains(format))
-            usage(QStringLiteral("--format is csv, md, html or pdf (JSON Lines is still to come)"));
+            usage(QStringLiteral("--format is csv, md, html, pdf or jsonl"));
         const QString path = parser.value(QStringLiteral("output"));
         if (path.isEmpty())
             usage(QStringLiteral("give -o PATH: where the report goes (its manifest goes beside it)"));
@@ -1023,7 +1023,7 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("all-rooms"), QStringLiteral("every room of the source, one after the other") },
                 { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                     QStringLiteral("PATH") },
-                { QStringLiteral("format"), QStringLiteral("csv, md, html or pdf"), QStringLiteral("FORMAT") },
+                { QStringLiteral("format"), QStringLiteral("csv, md, html, pdf or jsonl (lossless: Sightline opens it again as a source)"), QStringLiteral("FORMAT") },
                 { QStringLiteral("expanded"), QStringLiteral("HTML: every tool call's card open") },
                 { QStringLiteral("query"), QStringLiteral("only the events this filter lets through (the filter bar's language)"),
                     QStringLiteral("FILTER") },
@@ -1031,7 +1031,7 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
                     QStringLiteral("NAME") },
                 { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes"), QStringLiteral("PATH") } },
-            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf [--query F] [--marked] -o PATH"),
+            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] -o PATH"),
             QStringLiteral("write a report and its manifest"), &Session::exportReport },
         { QStringLiteral("verify"), QStringLiteral("PATH"),
             QStringLiteral("Check a report against its manifest (PATH: the report or REPORT.manifest.json): says which "

@@ -888,6 +888,7 @@ void MainWindow::openPath(const QString& path)
     case Importer::Format::AguiJsonl:
     case Importer::Format::CraftBotEventMd:
     case Importer::Format::CraftBotSessions:
+    case Importer::Format::SightlineJsonl:
         openWorkspace(Importer::cachedWorkspacePath(path), { path });
         break;
     case Importer::Format::Unknown:

@@ -93,6 +93,11 @@ void JsonLine::addNull(const char* key)
     m_members.push_back({ key, QByteArrayLiteral("null") });
 }
 
+void JsonLine::addJson(const char* key, const QByteArray& json)
+{
+    m_members.push_back({ key, json });
+}
+
 QByteArray JsonLine::text()
 {
     // QJsonObject keeps its keys sorted; for ASCII keys that is byte order.

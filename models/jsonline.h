@@ -15,6 +15,7 @@ public:
     void add(const char* key, qint64 value);
     void add(const char* key, bool value);
     void addNull(const char* key);
+    void addJson(const char* key, const QByteArray& json); // a value already written as JSON
     QByteArray text(); // the object, keys sorted; the line is then empty again
 
     // A JSON string literal, quoted: UTF-8, with an unpaired surrogate escaped as QJsonDocument escapes it.

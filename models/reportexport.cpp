@@ -2,6 +2,7 @@
 
 #include "csvreport.h"
 #include "htmlreport.h"
+#include "jsonlreport.h"
 #include "markdownreport.h"
 #include "pdfreport.h"
 #include "reportmanifest.h"
@@ -13,7 +14,8 @@
 
 const QStringList& ReportExport::formats()
 {
-    static const QStringList all { QStringLiteral("csv"), QStringLiteral("md"), QStringLiteral("html"), QStringLiteral("pdf") };
+    static const QStringList all { QStringLiteral("csv"), QStringLiteral("md"), QStringLiteral("html"), QStringLiteral("pdf"),
+        QStringLiteral("jsonl") };
     return all;
 }
 
@@ -37,6 +39,7 @@ ReportExport::Result ReportExport::run(
     result.events = format == QLatin1String("csv") ? CsvReport::write(ws, scope, out, &events)
         : format == QLatin1String("md")             ? MarkdownReport::write(ws, scope, out, &events)
         : format == QLatin1String("html")           ? HtmlReport::write(ws, scope, out, options, &events)
+        : format == QLatin1String("jsonl")          ? JsonlReport::write(ws, scope, out, &events)
                                                     : PdfReport::write(ws, scope, out, &events);
     if (!out.commit())
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());

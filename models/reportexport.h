@@ -6,7 +6,7 @@
 
 class Workspace;
 
-// One export, as the window and the command line make it: the report in `format` (csv, md, html, pdf) written
+// One export, as the window and the command line make it: the report in `format` (csv, md, html, pdf, jsonl) written
 // beside and renamed over `path` (a failed export leaves whatever was there), then its manifest.
 class ReportExport
 {
@@ -16,8 +16,8 @@ public:
         qint64 events = 0;
         QString manifest;
     };
-    static const QStringList& formats(); // csv, md, html, pdf
-    static QString suffix(const QString& format); // the file name's: .csv, .md, .html, .pdf
+    static const QStringList& formats(); // csv, md, html, pdf, jsonl
+    static QString suffix(const QString& format); // the file name's: .csv, .md, .html, .pdf, .jsonl
     // Throws StoreError naming the file when it cannot be written, or the format is not one of formats().
     static Result run(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, const QString& path);
 };

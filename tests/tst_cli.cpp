@@ -624,7 +624,7 @@ private slots:
         r = run({ QStringLiteral("verify"), dir.filePath(QStringLiteral("duplicate.csv.manifest.json")) });
         QCOMPARE(r.code, 1);
         QCOMPARE(r.out.trimmed(), QStringLiteral("changed: ") + csv);
-        // Markdown, under a filter; a format still to come and a missing -o are usage errors.
+        // Markdown, under a filter; a format Sightline does not write and a missing -o are usage errors.
         const QString md = dir.filePath(QStringLiteral("refused.md"));
         r = run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
             QStringLiteral("md"), QStringLiteral("--query"), QStringLiteral("outcome:refused"), QStringLiteral("-o"), md });
@@ -635,7 +635,7 @@ private slots:
         QVERIFY(text.contains("# Room sup-duplicate-charge"));
         QVERIFY(text.contains("- Filter: `outcome:refused`"));
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
-                         QStringLiteral("jsonl"), QStringLiteral("-o"), md })
+                         QStringLiteral("xlsx"), QStringLiteral("-o"), md })
                      .code,
             2);
         // A PDF from the command line: no display, a page of text a reader's tool reads.

@@ -41,6 +41,7 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     m_format->addItem(tr("HTML: one self-contained page"), QStringLiteral("html"));
     m_format->addItem(tr("CSV: a row per event, for a spreadsheet"), QStringLiteral("csv"));
     m_format->addItem(tr("Markdown: a transcript"), QStringLiteral("md"));
+    m_format->addItem(tr("JSON Lines: everything, for scripts; Sightline opens it again"), QStringLiteral("jsonl"));
     auto* whole = new QRadioButton(tr("The whole room"), this);
     m_filterScope->setText(filter.isEmpty() ? tr("What the filter shows (no filter now)") : tr("What the filter shows: %1").arg(filter));
     auto* marked = new QRadioButton(tr("The marked events"), this);

@@ -10,6 +10,7 @@
 #include "importlock.h"
 #include "roomfeed.h"
 #include "roomkitreader.h"
+#include "sightlinejsonlreader.h"
 #include "sourcedatabase.h"
 
 #include <QCryptographicHash>
@@ -39,6 +40,8 @@ Format detect(const QString& path)
             return Format::CraftBotSessions;
         return Format::Unknown;
     }
+    if (SightlineJsonlReader::detect(path))
+        return Format::SightlineJsonl;
     if (EventMdParser::looksLikeEventMd(header + file.read(8192 - header.size())))
         return Format::CraftBotEventMd;
     file.seek(header.size());
@@ -60,6 +63,8 @@ QString formatName(Format format)
         return QStringLiteral("craftbot");
     case Format::CraftBotSessions:
         return QStringLiteral("craftbot-sessions");
+    case Format::SightlineJsonl:
+        return QStringLiteral("sightline-jsonl");
     case Format::Unknown:
         break;
     }
@@ -69,7 +74,7 @@ QString formatName(Format format)
 Format parseFormat(const QString& name)
 {
     for (Format f : { Format::Workspace, Format::RoomKitSqlite, Format::AguiJsonl, Format::CraftBotEventMd,
-             Format::CraftBotSessions }) {
+             Format::CraftBotSessions, Format::SightlineJsonl }) {
         if (formatName(f) == name)
             return f;
     }
@@ -90,6 +95,8 @@ std::unique_ptr<SourceReader> open(const QString& path, Format format)
     case Format::CraftBotEventMd:
     case Format::CraftBotSessions:
         return std::make_unique<CraftBotReader>(path);
+    case Format::SightlineJsonl:
+        return std::make_unique<SightlineJsonlReader>(path);
     case Format::Workspace:
         throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
     case Format::Unknown:
@@ -155,7 +162,7 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
 StoreError unsupported(const QString& path)
 {
     QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit store, an AG-UI JSON Lines log, a "
-                                  "CraftBot EVENT.md or sessions.db, or a workspace)");
+                                  "CraftBot EVENT.md or sessions.db, a Sightline JSON Lines report, or a workspace)");
     if (QFileInfo(path).isDir()) {
         what = QStringLiteral(
             "a folder without AG-UI logs (*.jsonl) in it or in threads/, not a source Sightline reads");

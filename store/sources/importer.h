@@ -13,11 +13,11 @@ class Workspace;
 
 // Format detection by content, and the one entry point that imports any supported source.
 namespace Importer {
-enum class Format { Unknown, Workspace, RoomKitSqlite, AguiJsonl, CraftBotEventMd, CraftBotSessions };
+enum class Format { Unknown, Workspace, RoomKitSqlite, AguiJsonl, CraftBotEventMd, CraftBotSessions, SightlineJsonl };
 
 Format detect(const QString& path);
 QString formatName(Format format);
-// Parses a --format value (roomkit, agui, craftbot, craftbot-sessions, workspace); Unknown when it names nothing.
+// Parses a --format value (roomkit, agui, craftbot, craftbot-sessions, sightline-jsonl, workspace); Unknown when it names nothing.
 Format parseFormat(const QString& name);
 
 // Imports (or syncs) `path` into `workspace`. Throws StoreError naming the file when its format is not one

@@ -50,6 +50,8 @@ public:
     // Whole-room derivation: the room's calls and runs as they are now, in place of the stored ones.
     void replaceCalls(const ToolCallRecords& calls);
     void replaceRuns(const RunRecords& runs) { m_writer.replaceRuns(runs); }
+    // More of the room's calls, beside the ones stored (after replaceCalls, for a room whose calls stream by).
+    void addCalls(const ToolCallRecords& calls) { m_writer.insertToolCalls(calls); }
     // A stored row whose display and search text grew since (see ImportWriter::refreshRow).
     void refreshRow(const StoredEvent& row) { m_writer.refreshRow(row); }
     // A stored row whose flags, outcome, id or group changed since (see ImportWriter::refreshDerived).

@@ -1,0 +1,270 @@
+#include "sightlinejsonlreader.h"
+
+#include "../storeerror.h"
+#include "roomfeed.h"
+
+#include <algorithm>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace {
+
+constexpr char Format[] = "sightline.report.jsonl";
+
+// The line's kind, read from its text: every line is one flat object whose string values have their quotes
+// escaped, so the key "record" with its value can only be the key itself.
+QByteArray recordOf(const QByteArray& line)
+{
+    const qsizetype at = line.indexOf("\"record\":\"");
+    if (at < 0)
+        return {};
+    const qsizetype start = at + 10;
+    const qsizetype end = line.indexOf('"', start);
+    return end < 0 ? QByteArray() : line.mid(start, end - start);
+}
+
+qint64 indexOf(const QByteArray& line)
+{
+    const qsizetype at = line.indexOf("\"index\":");
+    if (at < 0)
+        return -1;
+    qsizetype end = at + 8;
+    while (end < line.size() && (std::isdigit(static_cast<unsigned char>(line[end])) || line[end] == '-'))
+        ++end;
+    return line.mid(at + 8, end - at - 8).toLongLong();
+}
+
+QString str(const QJsonObject& o, const char* key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+std::optional<qint64> num(const QJsonObject& o, const char* key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? std::optional<qint64>(v.toInteger()) : std::nullopt;
+}
+
+bool isHeader(const QByteArray& line)
+{
+    const QJsonObject o = QJsonDocument::fromJson(line).object();
+    return str(o, "record") == QLatin1String("report") && str(o, "format") == QLatin1String(Format);
+}
+
+StoredEvent eventOf(const QJsonObject& o)
+{
+    StoredEvent e;
+    EventRecord& r = e.record;
+    r.index = num(o, "index").value_or(0);
+    r.nativeId = str(o, "id");
+    r.type = str(o, "type");
+    r.kind = EventKinds::fromName(str(o, "kind"));
+    r.status = str(o, "status");
+    r.blockedBy = str(o, "blocked_by");
+    r.channelId = str(o, "channel_id");
+    r.channelType = str(o, "channel_type");
+    r.participantId = str(o, "participant_id");
+    r.correlationId = str(o, "correlation_id");
+    r.parentId = str(o, "parent_id");
+    r.groupId = str(o, "group_id");
+    r.messageId = str(o, "message_id");
+    r.sourceLine = num(o, "line").value_or(0);
+    r.createdMicros = num(o, "created_us").value_or(0);
+    r.role = str(o, "role");
+    r.toolName = str(o, "tool_name");
+    r.toolId = str(o, "tool_id");
+    r.outcome = Outcomes::fromName(str(o, "outcome"));
+    r.text = str(o, "text");
+    r.flags = int(num(o, "flags").value_or(0));
+    e.payload = o.contains(QLatin1String("payload_base64"))
+        ? QByteArray::fromBase64(str(o, "payload_base64").toLatin1())
+        : str(o, "payload").toUtf8();
+    e.body = str(o, "search_body");
+    e.arguments = str(o, "search_arguments");
+    e.result = str(o, "search_result");
+    return e;
+}
+
+ToolCallRecord callOf(const QJsonObject& o)
+{
+    ToolCallRecord c;
+    c.toolName = str(o, "tool_name");
+    c.toolId = str(o, "tool_id");
+    c.groupId = str(o, "group_id");
+    c.startIndex = num(o, "start_index");
+    c.endIndex = num(o, "end_index");
+    c.resultIndex = num(o, "result_index");
+    c.startMicros = num(o, "started_us");
+    c.endMicros = num(o, "ended_us");
+    c.durationMs = num(o, "duration_ms");
+    c.durationSource = str(o, "duration_from");
+    c.status = str(o, "status");
+    c.outcome = Outcomes::fromName(str(o, "outcome"));
+    c.pairing = Pairings::fromName(str(o, "pairing")).value_or(Pairing::StartOnly);
+    c.error = str(o, "error");
+    const QJsonValue arguments = o.value(QLatin1String("arguments"));
+    if (arguments.isString())
+        c.arguments = arguments.toString();
+    const QJsonValue valid = o.value(QLatin1String("arguments_valid"));
+    if (valid.isBool())
+        c.argumentsValid = valid.toBool();
+    const QJsonValue result = o.value(QLatin1String("result"));
+    if (result.isString())
+        c.result = result.toString();
+    c.synthetic = o.value(QLatin1String("synthetic")).toBool();
+    c.ambiguous = o.value(QLatin1String("ambiguous")).toBool();
+    c.blockedBy = str(o, "blocked_by");
+    return c;
+}
+
+RunRecord runOf(const QJsonObject& o)
+{
+    RunRecord r;
+    r.groupId = str(o, "group_id");
+    r.kind = str(o, "kind");
+    r.name = str(o, "name");
+    r.parentGroupId = str(o, "parent_group_id");
+    r.firstIndex = num(o, "first_index");
+    r.lastIndex = num(o, "last_index");
+    r.startMicros = num(o, "started_us");
+    r.endMicros = num(o, "ended_us");
+    r.outcome = str(o, "outcome");
+    r.detail = str(o, "detail");
+    r.synthetic = o.value(QLatin1String("synthetic")).toBool();
+    r.usageJson = str(o, "usage_json");
+    r.interruptsJson = str(o, "interrupts_json");
+    return r;
+}
+
+} // namespace
+
+SightlineJsonlReader::SightlineJsonlReader(const QString& path)
+    : m_path(path)
+    , m_file(path)
+{
+    if (!m_file.open(QIODevice::ReadOnly))
+        throw StoreError(path, {}, QStringLiteral("cannot read: ") + m_file.errorString());
+    if (!isHeader(m_file.readLine(1 << 20)))
+        throw StoreError(path, QStringLiteral("line 1"), QStringLiteral("not a Sightline JSON Lines report: no header line"));
+}
+
+bool SightlineJsonlReader::detect(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && isHeader(file.readLine(1 << 20));
+}
+
+QString SightlineJsonlReader::origin() const
+{
+    return QFileInfo(m_path).canonicalFilePath();
+}
+
+SourceIdentity SightlineJsonlReader::identity() const
+{
+    return { QStringLiteral("sightline"), QLatin1String(Format), QStringLiteral("1") };
+}
+
+QVector<RoomInfo> SightlineJsonlReader::rooms(const SourceNotes& notes)
+{
+    m_order.clear();
+    m_rooms.clear();
+    QVector<RoomInfo> rooms;
+    m_file.seek(0);
+    qint64 lineNumber = 0;
+    Room* current = nullptr;
+    while (!m_file.atEnd()) {
+        const qint64 offset = m_file.pos();
+        const QByteArray line = m_file.readLine();
+        ++lineNumber;
+        const QByteArray record = recordOf(line);
+        if (record == "event") {
+            if (current)
+                current->indexes.append(indexOf(line));
+            continue;
+        }
+        if (record != "room")
+            continue;
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
+        if (error.error != QJsonParseError::NoError) {
+            notes(QStringLiteral("line %1").arg(lineNumber),
+                QStringLiteral("malformed JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
+            current = nullptr;
+            continue;
+        }
+        RoomInfo room;
+        room.nativeId = str(o, "room");
+        room.title = str(o, "title");
+        room.status = str(o, "status");
+        room.organizationId = str(o, "organization_id");
+        room.owner = str(o, "owner");
+        room.agentId = str(o, "agent_id");
+        room.summary = str(o, "summary");
+        room.createdMicros = num(o, "created_us").value_or(0);
+        room.updatedMicros = num(o, "updated_us").value_or(0);
+        if (o.value(QLatin1String("native_json")).isString())
+            room.nativeJson = str(o, "native_json").toUtf8();
+        if (o.value(QLatin1String("details_json")).isString())
+            room.detailsJson = str(o, "details_json").toUtf8();
+        if (m_rooms.contains(room.nativeId)) {
+            notes(QStringLiteral("line %1").arg(lineNumber),
+                QStringLiteral("room %1 appears a second time: only its first part is read").arg(room.nativeId));
+            current = nullptr;
+            continue;
+        }
+        m_order.append(room.nativeId);
+        current = &m_rooms[room.nativeId];
+        current->offset = offset;
+        rooms.append(room);
+    }
+    return rooms;
+}
+
+qint64 SightlineJsonlReader::rowsAfter(const RoomCursor& cursor)
+{
+    const Room room = m_rooms.value(cursor.nativeId);
+    return room.indexes.cend() - std::upper_bound(room.indexes.cbegin(), room.indexes.cend(), cursor.syncedSeq);
+}
+
+void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
+{
+    const auto at = m_rooms.constFind(cursor.nativeId);
+    if (at == m_rooms.constEnd())
+        return;
+    // The calls and runs are written again whole, whatever rows are new: a run killed while writing them is made
+    // good by the next one.
+    feed.replaceCalls({});
+    feed.replaceRuns({});
+    m_file.seek(at->offset);
+    m_file.readLine(); // the room line
+    qint64 synced = cursor.syncedSeq;
+    ToolCallRecords calls;
+    auto flush = [&] {
+        feed.addCalls(calls);
+        calls.clear();
+    };
+    while (!m_file.atEnd()) {
+        const QByteArray line = m_file.readLine();
+        const QByteArray record = recordOf(line);
+        if (record == "room" || record == "report")
+            break;
+        if (record == "event") {
+            if (feed.stopped())
+                return; // the cursor stays where the rows written end
+            if (indexOf(line) <= cursor.syncedSeq)
+                continue;
+            const StoredEvent row = eventOf(QJsonDocument::fromJson(line).object());
+            feed.add(row);
+            synced = std::max(synced, row.record.index);
+        } else if (record == "call") {
+            calls.append(callOf(QJsonDocument::fromJson(line).object()));
+            if (calls.size() >= 1000)
+                flush();
+        } else if (record == "run") {
+            feed.writeRun(runOf(QJsonDocument::fromJson(line).object()), 0);
+        }
+    }
+    flush();
+    feed.setSynced(synced);
+}
