@@ -497,7 +497,7 @@ void MainWindow::createActions()
             tr("Everything Sightline reads (*.sqlite *.sqlite3 *.db *.sightline *.jsonl *.ndjson *.json *.md);;"
                "RoomKit stores and workspaces (*.sqlite *.sqlite3 *.db *.sightline);;"
                "AG-UI thread logs (*.jsonl *.ndjson *.json);;"
-               "CraftBot logs (*.md sessions.db);;All files (*)"));
+               "CraftBot logs (*.md sessions.db);;Sightline JSON Lines reports (*.jsonl);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });

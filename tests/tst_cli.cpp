@@ -647,6 +647,17 @@ private slots:
         QVERIFY(printed.open(QIODevice::ReadOnly));
         QVERIFY(printed.read(5) == "%PDF-");
         QCOMPARE(run({ QStringLiteral("verify"), pdf }).code, 0);
+        // JSON Lines, opened again by the same verbs as any source: the room's events, the same lines.
+        const QString jsonl = dir.filePath(QStringLiteral("duplicate.jsonl"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+            QStringLiteral("jsonl"), QStringLiteral("-o"), jsonl });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(run({ QStringLiteral("verify"), jsonl }).code, 0);
+        const Run original = run({ QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
+        const Run reopened = run({ QStringLiteral("events"), jsonl, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--json") });
+        QCOMPARE(reopened.code, 0);
+        QVERIFY(!original.out.isEmpty());
+        QCOMPARE(reopened.out, original.out);
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
                          QStringLiteral("csv") })
                      .code,

@@ -4,16 +4,22 @@
 
 #include "annotationstore.h"
 #include "csvreport.h"
+#include "eventserializer.h"
 #include "htmlreport.h"
 #include "markdownreport.h"
 #include "pdfreport.h"
+#include "reportexport.h"
 #include "reportmanifest.h"
+#include "sources/importer.h"
 #include "testsupport.h"
 #include "workspace.h"
 
 #include <QBuffer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QXmlStreamReader>
 #include <QTest>
@@ -66,6 +72,43 @@ QByteArray report(Workspace& ws, const ReportScope& scope, bool csv, qint64* cou
     if (count)
         *count = n;
     return buffer.data();
+}
+
+// A room as a reader of the workspace finds it, room by room: its fields, every event (the blocked ones too) with its
+// derived columns, flags, payload and search text, every call and every run. What a lossless export must give back.
+QMap<QString, QStringList> everything(Workspace& ws)
+{
+    QMap<QString, QStringList> rooms;
+    for (const RoomSummary& r : ws.rooms()) {
+        QStringList& out = rooms[r.nativeId];
+        out << QStringList { r.title, r.status, r.owner, r.agentId, r.summary, QString::number(r.createdMicros),
+            QString::number(r.eventCount), QString::number(r.blockedCount), QString::number(r.toolCalls),
+            QString::number(r.failed), QString::number(r.refused), QString::number(r.unserved) }
+                   .join(QLatin1Char('|'));
+        EventFilter all;
+        all.includeBlocked = true;
+        PageRequest page;
+        page.limit = 1000000;
+        for (const EventRecord& e : ws.listEvents(r.id, all, page)) {
+            QSqlQuery text = ws.exec(QStringLiteral("SELECT body, arguments, result FROM search_text WHERE event_id = ?"), { e.rowId });
+            const QString search = text.next() ? text.value(0).toString() + QLatin1Char('|') + text.value(1).toString()
+                    + QLatin1Char('|') + text.value(2).toString()
+                                               : QString();
+            out << QString::fromUtf8(EventSerializer::eventJson(e)) + QLatin1Char('|') + QString::number(e.flags)
+                    + QLatin1Char('|') + QString::number(e.createdMicros) + QLatin1Char('|') + e.parentId + QLatin1Char('|')
+                    + e.role + QLatin1Char('|') + QString::fromLatin1(ws.payload(e.rowId).toBase64()) + QLatin1Char('|') + search;
+        }
+        for (const ToolCallRecord& c : ws.toolCalls(r.id))
+            out << QString::fromUtf8(EventSerializer::callJson(c)) + QLatin1Char('|') + c.arguments + QLatin1Char('|') + c.result;
+        for (const RunRecord& run : ws.runs(r.id)) {
+            out << QStringList { run.groupId, run.kind, run.name, run.parentGroupId, QString::number(run.firstIndex.value_or(-1)),
+                QString::number(run.lastIndex.value_or(-1)), QString::number(run.startMicros.value_or(-1)),
+                QString::number(run.endMicros.value_or(-1)), run.outcome, run.detail, run.synthetic ? QStringLiteral("synthetic") : QString(),
+                run.usageJson, run.interruptsJson }
+                       .join(QLatin1Char('|'));
+        }
+    }
+    return rooms;
 }
 
 } // namespace
@@ -250,6 +293,123 @@ private slots:
         const int pages = int(read.count(QLatin1Char('\f'))) + (read.endsWith(QLatin1Char('\f')) ? 0 : 1);
         QVERIFY(pages >= 2);
         QVERIFY2(read.contains(QStringLiteral("Page %1 of %1").arg(pages)), qPrintable(read.right(300)));
+    }
+
+    void jsonLinesOpenAgainAsTheSameEvents_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::newRow("roomkit") << QStringLiteral("roomkit/support.sqlite");
+        QTest::newRow("roomkit edge cases") << QStringLiteral("roomkit/edge_cases.sqlite");
+        QTest::newRow("agui") << QStringLiteral("agui/threads");
+        QTest::newRow("craftbot") << QStringLiteral("craftbot/EVENT.md");
+        QTest::newRow("craftbot sessions") << QStringLiteral("craftbot/sessions.db");
+    }
+
+    void jsonLinesOpenAgainAsTheSameEvents()
+    {
+        QFETCH(QString, source);
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("original.sightline")));
+        Importer::import(ws, dataFile(source));
+        const RoomSummaries rooms = ws.rooms();
+        QVERIFY(!rooms.isEmpty());
+        // A reviewer's work goes with it: a redacted string is in no line of the report.
+        const qint64 first = rooms.first().id;
+        const QByteArray payload = ws.payload(ws.listEvents(first, {}, {}).first().rowId);
+        AnnotationStore store(ws);
+        store.addNote(first, ws.listEvents(first, {}, {}).first().index, QStringLiteral("seen"), QStringLiteral("ana"));
+        ReportScope scope;
+        for (const RoomSummary& r : rooms)
+            scope.roomIds << r.id;
+        scope.filter.includeBlocked = true;
+        scope.filterText = QStringLiteral("blocked:include");
+        const QString path = dir.filePath(QStringLiteral("everything.jsonl"));
+        const ReportExport::Result written = ReportExport::run(ws, scope, QStringLiteral("jsonl"), false, path);
+        qint64 total = 0;
+        for (const RoomSummary& r : rooms)
+            total += r.eventCount;
+        QCOMPARE(written.events, total);
+        QVERIFY(ReportManifest::verify(path).ok);
+        QCOMPARE(Importer::detect(path), Importer::Format::SightlineJsonl);
+
+        // Opened again as a source: the same rooms, events, payloads, search text, calls and runs.
+        Workspace again(dir.filePath(QStringLiteral("again.sightline")));
+        const ImportReport report = Importer::import(again, path);
+        QVERIFY2(report.problems.isEmpty(), qPrintable(report.problems.join(QLatin1Char('\n'))));
+        const QMap<QString, QStringList> before = everything(ws);
+        const QMap<QString, QStringList> after = everything(again);
+        QCOMPARE(after.keys(), before.keys());
+        for (const QString& room : before.keys()) {
+            const QStringList& a = before.value(room);
+            const QStringList& b = after.value(room);
+            QCOMPARE(b.size(), a.size());
+            for (int i = 0; i < a.size(); ++i)
+                QCOMPARE(b.at(i), a.at(i));
+        }
+        // Every line is one JSON object that says what it is; the note is among them.
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QSet<QString> records;
+        while (!file.atEnd()) {
+            const QJsonObject o = QJsonDocument::fromJson(file.readLine()).object();
+            QVERIFY(!o.isEmpty());
+            records << o.value(QLatin1String("record")).toString();
+            if (o.value(QLatin1String("record")).toString() == QLatin1String("annotation"))
+                QCOMPARE(o.value(QLatin1String("value")).toString(), QStringLiteral("seen"));
+        }
+        QVERIFY(records.contains(QStringLiteral("report")) && records.contains(QStringLiteral("room"))
+            && records.contains(QStringLiteral("event")) && records.contains(QStringLiteral("annotation")));
+        QVERIFY(!payload.isEmpty());
+    }
+
+    void jsonLinesUnderAFilterAndWithBadLines()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        store.redact(room, 8, QStringLiteral("$.content.body"), 0, 5, QStringLiteral("personal data"), QStringLiteral("ana"));
+        ReportScope scope;
+        scope.roomIds = { room };
+        scope.filterText = QStringLiteral("kind:tool_call");
+        scope.filter.kinds = { QStringLiteral("tool_call") };
+        const QString path = dir.filePath(QStringLiteral("calls.jsonl"));
+        const ReportExport::Result written = ReportExport::run(*ws, scope, QStringLiteral("jsonl"), false, path);
+        QCOMPARE(written.events, ws->countEvents(room, &scope.filter));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(!bytes.contains("I can see")); // redacted: not even in the ledger, which keeps a digest
+        QVERIFY(bytes.contains("\"record\":\"redaction\""));
+        file.close();
+        Workspace again(dir.filePath(QStringLiteral("again.sightline")));
+        Importer::import(again, path);
+        const qint64 copy = again.rooms().first().id;
+        QCOMPARE(again.countEvents(copy, nullptr), written.events);
+        QCOMPARE(again.toolCalls(copy).size(), ws->toolCalls(room).size()); // every call has a row among them
+
+        // A line changed by hand into something that is not JSON: named, left out, the rest read.
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = file.readAll().split('\n');
+        file.close();
+        int cut = 0;
+        for (int i = 0; i < lines.size(); ++i) {
+            if (lines[i].contains("\"record\":\"event\"")) {
+                lines[i] = lines[i].left(lines[i].size() / 2) + "\"record\":\"event\",";
+                cut = i + 1;
+                break;
+            }
+        }
+        const QString broken = dir.filePath(QStringLiteral("broken.jsonl"));
+        QFile out(broken);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(lines.join('\n'));
+        out.close();
+        Workspace third(dir.filePath(QStringLiteral("third.sightline")));
+        const ImportReport report = Importer::import(third, broken);
+        QCOMPARE(report.problems.size(), 1);
+        QVERIFY2(report.problems.first().contains(QStringLiteral("broken.jsonl line %1").arg(cut)), qPrintable(report.problems.first()));
+        QCOMPARE(third.countEvents(third.rooms().first().id, nullptr), written.events - 1);
     }
 
     void aManifestTellsWhatChanged()

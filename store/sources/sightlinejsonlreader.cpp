@@ -216,6 +216,7 @@ QVector<RoomInfo> SightlineJsonlReader::rooms(const SourceNotes& notes)
         m_order.append(room.nativeId);
         current = &m_rooms[room.nativeId];
         current->offset = offset;
+        current->line = lineNumber;
         rooms.append(room);
     }
     return rooms;
@@ -239,6 +240,18 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
     m_file.seek(at->offset);
     m_file.readLine(); // the room line
     qint64 synced = cursor.syncedSeq;
+    qint64 lineNumber = at->line;
+    const QString file = QFileInfo(m_path).fileName();
+    // A line that is not JSON (cut short, or changed by hand) is named and left out; the rest is read.
+    auto parse = [&](const QByteArray& line, QJsonObject& into) {
+        QJsonParseError error;
+        into = QJsonDocument::fromJson(line, &error).object();
+        if (error.error == QJsonParseError::NoError)
+            return true;
+        feed.note(QStringLiteral("%1 line %2").arg(file).arg(lineNumber),
+            QStringLiteral("malformed JSON at byte %1: %2 (left out)").arg(error.offset).arg(error.errorString()));
+        return false;
+    };
     ToolCallRecords calls;
     auto flush = [&] {
         feed.addCalls(calls);
@@ -246,23 +259,30 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
     };
     while (!m_file.atEnd()) {
         const QByteArray line = m_file.readLine();
+        ++lineNumber;
         const QByteArray record = recordOf(line);
         if (record == "room" || record == "report")
             break;
+        QJsonObject o;
         if (record == "event") {
             if (feed.stopped())
                 return; // the cursor stays where the rows written end
-            if (indexOf(line) <= cursor.syncedSeq)
+            if (indexOf(line) <= cursor.syncedSeq || !parse(line, o))
                 continue;
-            const StoredEvent row = eventOf(QJsonDocument::fromJson(line).object());
+            const StoredEvent row = eventOf(o);
             feed.add(row);
             synced = std::max(synced, row.record.index);
         } else if (record == "call") {
-            calls.append(callOf(QJsonDocument::fromJson(line).object()));
+            if (!parse(line, o))
+                continue;
+            calls.append(callOf(o));
             if (calls.size() >= 1000)
                 flush();
         } else if (record == "run") {
-            feed.writeRun(runOf(QJsonDocument::fromJson(line).object()), 0);
+            if (parse(line, o))
+                feed.writeRun(runOf(o), 0);
+        } else if (record.isEmpty() && !line.trimmed().isEmpty()) {
+            parse(line, o); // says why, when it is not JSON at all
         }
     }
     flush();

@@ -30,6 +30,7 @@ private:
     struct Room
     {
         qint64 offset = 0; // of its room line
+        qint64 line = 0; // its room line's number, from 1
         QVector<qint64> indexes; // of its events, in the order written (ascending)
     };
 
