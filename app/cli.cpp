@@ -86,7 +86,7 @@ QList<QCommandLineOption> commonOptions()
     return {
         { QStringLiteral("format"),
             QStringLiteral("read SOURCE as this format instead of detecting it (roomkit, agui, craftbot, "
-                           "craftbot-sessions, workspace)"),
+                           "craftbot-sessions, sightline-jsonl, workspace)"),
             QStringLiteral("FORMAT") },
         { QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("show this help") },
         { QStringList { QStringLiteral("v"), QStringLiteral("version") }, QStringLiteral("show the version") },
@@ -229,7 +229,7 @@ private:
             throw Failure { Cli::Ok, {} };
         }
         if (parser.isSet(m_formatOption) && Importer::parseFormat(parser.value(m_formatOption)) == Importer::Format::Unknown)
-            usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, workspace)")
+            usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, sightline-jsonl, workspace)")
                       .arg(parser.value(m_formatOption)));
     }
 
@@ -1082,7 +1082,7 @@ QString generalHelp()
             "\n"
             "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, a CraftBot\n"
             "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
-            "roomkit|agui|craftbot|craftbot-sessions|workspace forces one).\n"
+            "roomkit|agui|craftbot|craftbot-sessions|sightline-jsonl|workspace forces one).\n"
             "A store is imported into a cached workspace first, and synced on every later run.\n"
             "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' for "
             "all.\n");
