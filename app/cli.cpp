@@ -9,6 +9,7 @@
 #include "redactionstore.h"
 #include "reportexport.h"
 #include "reportmanifest.h"
+#include "reportsignature.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "storeerror.h"
@@ -228,7 +229,8 @@ private:
             m_out << "sightline " << SIGHTLINE_VERSION << Qt::endl;
             throw Failure { Cli::Ok, {} };
         }
-        if (parser.isSet(m_formatOption) && Importer::parseFormat(parser.value(m_formatOption)) == Importer::Format::Unknown)
+        if (verbSpec.positional != QLatin1String("PATH") && parser.isSet(m_formatOption)
+            && Importer::parseFormat(parser.value(m_formatOption)) == Importer::Format::Unknown)
             usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, sightline-jsonl, workspace)")
                       .arg(parser.value(m_formatOption)));
     }
@@ -788,12 +790,14 @@ private:
         if (!path.endsWith(ReportExport::suffix(format), Qt::CaseInsensitive))
             m_err << "note: " << path << " does not end in " << ReportExport::suffix(format) << ": it holds " << format
                   << " all the same" << Qt::endl;
-        const ReportExport::Result done
-            = ReportExport::run(*ws, scope, format, parser.isSet(QStringLiteral("expanded")), path);
+        const ReportExport::Result done = ReportExport::run(
+            *ws, scope, format, parser.isSet(QStringLiteral("expanded")), path, parser.value(QStringLiteral("sign")));
         const qint64 count = done.events;
         const QString& manifest = done.manifest;
-        m_err << "wrote " << count << (count == 1 ? " event" : " events") << " to " << path << "; manifest " << manifest
-              << Qt::endl;
+        m_err << "wrote " << count << (count == 1 ? " event" : " events") << " to " << path << "; manifest " << manifest;
+        if (!done.signature.isEmpty())
+            m_err << ", signed: " << done.signature;
+        m_err << Qt::endl;
         return Cli::Ok;
     }
 
@@ -813,8 +817,35 @@ private:
             m_out << "missing: " << file << '\n';
         if (check.ok)
             m_out << "ok: every file " << check.manifest << " lists is as it was written" << '\n';
+        // The signature: whether the manifest is the one its key signed, so that a report and its manifest changed
+        // together are caught.
+        bool signedOk = true;
+        const QString key = parser.value(QStringLiteral("key"));
+        const QString signature = ReportSignature::pathFor(check.manifest);
+        if (!key.isEmpty()) {
+            switch (ReportSignature::verify(check.manifest, key)) {
+            case ReportSignature::Result::Valid:
+                m_out << "signature: valid, by key " << ReportSignature::publicKeyId(key) << '\n';
+                break;
+            case ReportSignature::Result::Invalid:
+                signedOk = false;
+                m_out << "signature: INVALID: " << check.manifest
+                      << (!check.keyId.isEmpty() && check.keyId != ReportSignature::publicKeyId(key)
+                                 ? QStringLiteral(" names another signing key (%1)").arg(check.keyId)
+                                 : QStringLiteral(" changed since it was signed"))
+                      << '\n';
+                break;
+            case ReportSignature::Result::Unsigned:
+                signedOk = false;
+                m_out << "signature: none: " << signature << " is not there" << '\n';
+                break;
+            }
+        } else if (QFileInfo::exists(signature)) {
+            m_out << "signature: " << signature << " (key " << (check.keyId.isEmpty() ? QStringLiteral("?") : check.keyId)
+                  << "), not checked: give --key PUBLIC.pem" << '\n';
+        }
         m_out.flush();
-        return check.ok ? Cli::Ok : Cli::Error;
+        return check.ok && signedOk ? Cli::Ok : Cli::Error;
     }
 
     int redact(const QStringList& args)
@@ -1030,13 +1061,18 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("marked"), QStringLiteral("only the events a reviewer marked") },
                 { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
                     QStringLiteral("NAME") },
+                { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
+                    QStringLiteral("KEY") },
                 { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes"), QStringLiteral("PATH") } },
-            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] -o PATH"),
+            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--sign KEY] -o PATH"),
             QStringLiteral("write a report and its manifest"), &Session::exportReport },
         { QStringLiteral("verify"), QStringLiteral("PATH"),
             QStringLiteral("Check a report against its manifest (PATH: the report or REPORT.manifest.json): says which "
-                           "file changed since it was written, and exits 1 then."),
-            {}, QStringLiteral("PATH"), QStringLiteral("check that a report is as it was written"), &Session::verify },
+                           "file changed since it was written, and with --key whether the manifest is the one that key "
+                           "signed; exits 1 when anything is not as it was written."),
+            { { QStringLiteral("key"), QStringLiteral("check the manifest's signature with this Ed25519 public key (PEM)"),
+                QStringLiteral("PUB") } },
+            QStringLiteral("PATH [--key PUB]"), QStringLiteral("check that a report is as it was written"), &Session::verify },
         { QStringLiteral("redact"), QStringLiteral("SOURCE"),
             QStringLiteral("Redact every match of a regular expression or of built-in patterns in the string values of "
                            "a room's (or every room's) events: each becomes [redacted: REASON], saved at once, the text "

@@ -6,6 +6,7 @@
 #include "markdownreport.h"
 #include "pdfreport.h"
 #include "reportmanifest.h"
+#include "reportsignature.h"
 #include "storeerror.h"
 #include "workspace.h"
 
@@ -24,11 +25,13 @@ QString ReportExport::suffix(const QString& format)
     return QLatin1Char('.') + format;
 }
 
-ReportExport::Result ReportExport::run(
-    Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, const QString& path)
+ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded,
+    const QString& path, const QString& signingKey)
 {
     if (!formats().contains(format))
         throw StoreError(path, {}, QStringLiteral("no report format %1 (%2)").arg(format, formats().join(QStringLiteral(", "))));
+    // A key that cannot sign is said before anything is written.
+    const QString keyId = signingKey.isEmpty() ? QString() : ReportSignature::keyId(signingKey);
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
@@ -54,6 +57,9 @@ ReportExport::Result ReportExport::run(
     content.eventsSha256 = events.result().toHex();
     content.author = scope.author;
     content.version = scope.version;
+    content.keyId = keyId;
     result.manifest = ReportManifest::write({ path }, content);
+    if (!signingKey.isEmpty())
+        result.signature = ReportSignature::sign(result.manifest, signingKey);
     return result;
 }

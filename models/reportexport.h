@@ -15,9 +15,12 @@ public:
     {
         qint64 events = 0;
         QString manifest;
+        QString signature; // the manifest's signature, when a key signed it
     };
     static const QStringList& formats(); // csv, md, html, pdf, jsonl
     static QString suffix(const QString& format); // the file name's: .csv, .md, .html, .pdf, .jsonl
-    // Throws StoreError naming the file when it cannot be written, or the format is not one of formats().
-    static Result run(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, const QString& path);
+    // Throws StoreError naming the file when it cannot be written, or the format is not one of formats(), or the key
+    // when `signingKey` (a PEM file) holds no Ed25519 private key: then nothing is written.
+    static Result run(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, const QString& path,
+        const QString& signingKey = {});
 };

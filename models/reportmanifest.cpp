@@ -48,12 +48,14 @@ QString ReportManifest::write(const QStringList& files, const Content& c)
         written.append(QJsonObject { { QStringLiteral("name"), QFileInfo(file).fileName() },
             { QStringLiteral("sha256"), QString::fromLatin1(sha) }, { QStringLiteral("bytes"), QFileInfo(file).size() } });
     }
-    const QJsonObject manifest { { QStringLiteral("manifest"), QStringLiteral("sightline report 1") },
+    QJsonObject manifest { { QStringLiteral("manifest"), QStringLiteral("sightline report 1") },
         { QStringLiteral("format"), c.format }, { QStringLiteral("files"), written },
         { QStringLiteral("rooms"), QJsonArray::fromStringList(c.rooms) }, { QStringLiteral("filter"), c.filter },
         { QStringLiteral("events"), c.events }, { QStringLiteral("events_sha256"), QString::fromLatin1(c.eventsSha256) },
         { QStringLiteral("generated_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
         { QStringLiteral("generated_by"), c.author }, { QStringLiteral("sightline"), c.version } };
+    if (!c.keyId.isEmpty())
+        manifest.insert(QStringLiteral("signing_key_sha256"), c.keyId);
     const QString path = pathFor(files.value(0));
     QSaveFile out(path); // all of it or nothing
     if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented)) < 0
@@ -81,6 +83,7 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
                                   : QStringLiteral("no \"manifest\": \"sightline report 1\""));
         return check;
     }
+    check.keyId = manifest.value(QLatin1String("signing_key_sha256")).toString();
     const QDir dir = QFileInfo(check.manifest).dir();
     for (const QJsonValue& v : manifest.value(QLatin1String("files")).toArray()) {
         const QJsonObject file = v.toObject();

@@ -20,6 +20,7 @@ public:
         QByteArray eventsSha256; // hex
         QString author;
         QString version;
+        QString keyId; // SHA-256 of the public key that signs the manifest (ReportSignature); empty: unsigned
     };
 
     // Where the manifest of `report` goes: out.csv -> out.csv.manifest.json.
@@ -35,6 +36,7 @@ public:
         QStringList changed; // files whose bytes are not what the manifest says
         QStringList missing; // files the manifest lists that are not there
         QString error; // the manifest itself cannot be read
+        QString keyId; // the key the manifest says signs it; empty: unsigned
     };
     // `path`: a report or its manifest.
     static Check verify(const QString& path);

@@ -5,6 +5,8 @@
 #include "workspace.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -658,6 +660,66 @@ private slots:
         QCOMPARE(reopened.code, 0);
         QVERIFY(!original.out.isEmpty());
         QCOMPARE(reopened.out, original.out);
+
+        // Signed with an Ed25519 key: verify --key says valid; a report and its manifest changed together, or
+        // another key, are caught; a report never signed is not taken for one.
+        auto openssl = [&dir](const QStringList& args) {
+            QProcess p;
+            p.setWorkingDirectory(dir.path());
+            p.start(QStringLiteral("openssl"), args);
+            return p.waitForFinished(20000) && p.exitCode() == 0;
+        };
+        QVERIFY(openssl({ QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("ed25519"), QStringLiteral("-out"), QStringLiteral("key.pem") }));
+        QVERIFY(openssl({ QStringLiteral("pkey"), QStringLiteral("-in"), QStringLiteral("key.pem"), QStringLiteral("-pubout"), QStringLiteral("-out"), QStringLiteral("key.pub") }));
+        QVERIFY(openssl({ QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("ed25519"), QStringLiteral("-out"), QStringLiteral("other.pem") }));
+        QVERIFY(openssl({ QStringLiteral("pkey"), QStringLiteral("-in"), QStringLiteral("other.pem"), QStringLiteral("-pubout"), QStringLiteral("-out"), QStringLiteral("other.pub") }));
+        const QString key = dir.filePath(QStringLiteral("key.pem"));
+        const QString pub = dir.filePath(QStringLiteral("key.pub"));
+        const QString signedCsv = dir.filePath(QStringLiteral("signed.csv"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+            QStringLiteral("csv"), QStringLiteral("--sign"), key, QStringLiteral("-o"), signedCsv });
+        QCOMPARE(r.code, 0);
+        QVERIFY(QFile::exists(signedCsv + QStringLiteral(".manifest.json.sig")));
+        r = run({ QStringLiteral("verify"), signedCsv, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QLatin1String("signature: valid")), qPrintable(r.out));
+        r = run({ QStringLiteral("verify"), signedCsv, QStringLiteral("--key"), dir.filePath(QStringLiteral("other.pub")) });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("signature: INVALID")), qPrintable(r.out));
+        // The report changed, and its manifest made to match: the files check out, the signature does not.
+        {
+            QFile report(signedCsv);
+            QVERIFY(report.open(QIODevice::Append));
+            report.write("forged,row\r\n");
+        }
+        const QString manifestPath = signedCsv + QStringLiteral(".manifest.json");
+        QFile manifestFile(manifestPath);
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        QJsonObject forged = QJsonDocument::fromJson(manifestFile.readAll()).object();
+        manifestFile.close();
+        QJsonArray files = forged.value(QLatin1String("files")).toArray();
+        QJsonObject entry = files.at(0).toObject();
+        entry.insert(QStringLiteral("sha256"), QString::fromLatin1(sha256(signedCsv)));
+        entry.insert(QStringLiteral("bytes"), QFileInfo(signedCsv).size());
+        files.replace(0, entry);
+        forged.insert(QStringLiteral("files"), files);
+        QVERIFY(manifestFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        manifestFile.write(QJsonDocument(forged).toJson());
+        manifestFile.close();
+        QCOMPARE(run({ QStringLiteral("verify"), signedCsv }).code, 0); // without the key, only the files are checked
+        r = run({ QStringLiteral("verify"), signedCsv, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("signature: INVALID")) && r.out.contains(QLatin1String("changed since it was signed")), qPrintable(r.out));
+        r = run({ QStringLiteral("verify"), csv, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("signature: none")), qPrintable(r.out));
+        // A public key cannot sign: said, and nothing is written.
+        const QString unsignedCsv = dir.filePath(QStringLiteral("unsigned.csv"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+            QStringLiteral("csv"), QStringLiteral("--sign"), pub, QStringLiteral("-o"), unsignedCsv });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("a public key")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(unsignedCsv));
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
                          QStringLiteral("csv") })
                      .code,
