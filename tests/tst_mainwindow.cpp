@@ -10,6 +10,7 @@
 #include "exportdialog.h"
 #include "reportexporter.h"
 #include "reportmanifest.h"
+#include "reportsignature.h"
 #include "journal.h"
 #include "journaldock.h"
 #include "journalmodel.h"
@@ -54,6 +55,7 @@
 #include <QPushButton>
 #include <QTextCursor>
 #include <QScrollBar>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QTableWidget>
@@ -1398,6 +1400,39 @@ private slots:
         QVERIFY(page.contains("issue_refund"));
         QVERIFY(!page.contains("I can see two captured payments")); // a message: not under the filter
         QVERIFY(ReportManifest::verify(path).ok);
+
+        // Again: JSON Lines of the marked events, signed with a key chosen in the dialog.
+        QProcess openssl;
+        openssl.setWorkingDirectory(dir.path());
+        openssl.start(QStringLiteral("openssl"), { QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("ed25519"), QStringLiteral("-out"), QStringLiteral("key.pem") });
+        QVERIFY(openssl.waitForFinished(20000) && openssl.exitCode() == 0);
+        const QString jsonl = dir.filePath(QStringLiteral("marked.jsonl"));
+        asked = false;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            asked = dialog->format() == QLatin1String("html") && dialog->scope() == ExportDialog::Scope::Filter; // remembered
+            dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("jsonl")));
+            dialog->setScope(ExportDialog::Scope::Marked);
+            dialog->keyEdit()->setText(dir.filePath(QStringLiteral("key.pem")));
+            dialog->pathEdit()->setText(jsonl);
+            dialog->accept();
+        });
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(asked);
+        QTRY_COMPARE(exported.count(), 2);
+        QVERIFY2(window.statusBar()->currentMessage().endsWith(QLatin1String("signed)")), qPrintable(window.statusBar()->currentMessage()));
+        QCOMPARE(ReportSignature::verify(ReportManifest::pathFor(jsonl), dir.filePath(QStringLiteral("key.pem"))),
+            ReportSignature::Result::Valid);
+        QCOMPARE(Importer::detect(jsonl), Importer::Format::SightlineJsonl);
+        // "The marked events" is not remembered: a later report is never partial unless asked for.
+        ExportDialog next(QStringLiteral("room"), QString(), &window);
+        QCOMPARE(next.scope(), ExportDialog::Scope::Filter);
+        QCOMPARE(next.format(), QStringLiteral("jsonl"));
+        QCOMPARE(next.signingKey(), dir.filePath(QStringLiteral("key.pem")));
     }
 
     void roomFilter()

@@ -23,6 +23,7 @@ const char* const formatKey = "export/format";
 const char* const folderKey = "export/folder";
 const char* const scopeKey = "export/scope";
 const char* const expandedKey = "export/expanded";
+const char* const keyKey = "export/signingKey"; // the key file's path, never the key
 } // namespace
 
 ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* parent)
@@ -34,6 +35,7 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     , m_everyRoom(new QCheckBox(tr("Every room of the workspace, one after the other"), this))
     , m_expanded(new QCheckBox(tr("Every tool call's card open (HTML)"), this))
     , m_path(new QLineEdit(this))
+    , m_key(new QLineEdit(this))
     , m_note(new QLabel(this))
 {
     setWindowTitle(tr("Export Report"));
@@ -52,9 +54,18 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     auto* where = new QHBoxLayout;
     where->addWidget(m_path, 1);
     where->addWidget(browse);
+    auto* pickKey = new QPushButton(tr("Choose &Key…"), this);
+    auto* signing = new QHBoxLayout;
+    signing->addWidget(m_key, 1);
+    signing->addWidget(pickKey);
+    m_key->setPlaceholderText(tr("none: the manifest is not signed"));
+    m_key->setToolTip(tr("An Ed25519 private key (PEM), as openssl genpkey -algorithm ed25519 makes. Its public half "
+                         "checks the report: sightline verify REPORT --key KEY.pub"));
+    m_key->setClearButtonEnabled(true);
     m_note->setWordWrap(true);
     m_note->setText(tr("Redactions always apply. A manifest (REPORT.manifest.json) goes beside the report: "
-                       "`sightline verify` tells later whether anything in it changed."));
+                       "`sightline verify` tells later whether anything in it changed; signed with a key, whether "
+                       "the report and its manifest were changed together."));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Format:"), m_format);
@@ -65,6 +76,7 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     form->addRow(tr("Events:"), scopes);
     form->addRow(QString(), m_expanded);
     form->addRow(tr("Save as:"), where);
+    form->addRow(tr("Sign with:"), signing);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     QPushButton* go = buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole);
     go->setDefault(true);
@@ -81,6 +93,12 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
             m_confirmed = true; // the file dialog asked
         }
     });
+    connect(pickKey, &QPushButton::clicked, this, [this] {
+        const QString chosen = QFileDialog::getOpenFileName(this, tr("Sign with an Ed25519 Private Key"), signingKey(),
+            tr("PEM keys (*.pem *.key);;All files (*)"));
+        if (!chosen.isEmpty())
+            m_key->setText(chosen);
+    });
     connect(m_path, &QLineEdit::textEdited, this, [this] { m_confirmed = false; });
     connect(m_path, &QLineEdit::textChanged, this, [go, this] { go->setEnabled(!m_path->text().trimmed().isEmpty()); });
 
@@ -88,7 +106,9 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     const QSettings settings;
     const int at = m_format->findData(settings.value(QLatin1String(formatKey), QStringLiteral("pdf")));
     m_format->setCurrentIndex(std::max(0, at));
-    setScope(Scope(std::clamp(settings.value(QLatin1String(scopeKey), int(Scope::Filter)).toInt(), 0, 2)));
+    // The whole room or the filter's events; never the marked ones by itself (see the class comment).
+    setScope(Scope(std::clamp(settings.value(QLatin1String(scopeKey), int(Scope::Filter)).toInt(), 0, int(Scope::Filter))));
+    m_key->setText(settings.value(QLatin1String(keyKey)).toString());
     m_expanded->setChecked(settings.value(QLatin1String(expandedKey), false).toBool());
     suggestPath();
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
@@ -146,6 +166,11 @@ QString ExportDialog::path() const
     return m_path->text().trimmed();
 }
 
+QString ExportDialog::signingKey() const
+{
+    return m_key->text().trimmed();
+}
+
 void ExportDialog::accept()
 {
     if (path().isEmpty())
@@ -157,7 +182,9 @@ void ExportDialog::accept()
         return;
     QSettings settings;
     settings.setValue(QLatin1String(formatKey), format());
-    settings.setValue(QLatin1String(scopeKey), int(scope()));
+    if (scope() != Scope::Marked)
+        settings.setValue(QLatin1String(scopeKey), int(scope()));
+    settings.setValue(QLatin1String(keyKey), signingKey());
     settings.setValue(QLatin1String(expandedKey), m_expanded->isChecked());
     settings.setValue(QLatin1String(folderKey), QFileInfo(path()).absolutePath());
     QDialog::accept();

@@ -42,13 +42,15 @@ void ReportExporter::ask(qint64 roomId, const QString& roomName, const EventFilt
     const QString format = dialog.format();
     const QString path = dialog.path();
     const bool expanded = dialog.expanded();
+    const QString key = dialog.signingKey();
     auto result = std::make_shared<ReportExport::Result>();
     emit message(tr("Exporting to %1…").arg(path));
-    m_client->run([=](Workspace& ws) { *result = ReportExport::run(ws, scope, format, expanded, path); }, this,
+    m_client->run([=](Workspace& ws) { *result = ReportExport::run(ws, scope, format, expanded, path, key); }, this,
         [=, this] {
-            emit message(tr("Exported %1 to %2 (its manifest: %3)")
-                             .arg(result->events == 1 ? tr("1 event") : tr("%1 events").arg(result->events), path,
-                                 result->manifest));
+            const QString events = result->events == 1 ? tr("1 event") : tr("%1 events").arg(result->events);
+            emit message(result->signature.isEmpty()
+                    ? tr("Exported %1 to %2 (its manifest: %3)").arg(events, path, result->manifest)
+                    : tr("Exported %1 to %2 (its manifest: %3, signed)").arg(events, path, result->manifest));
             emit exported(path);
         },
         [this](const QString& why) { emit message(tr("The report was not written: %1").arg(why)); });
