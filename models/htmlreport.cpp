@@ -63,6 +63,32 @@ QString outcomeChart(const QHash<QString, int>& outcomes)
     return svg + QStringLiteral("</svg>");
 }
 
+// The same as table cells for paper (QTextDocument draws no SVG): each bar a coloured cell, a filled rectangle in
+// the PDF, drawn as a vector like the text beside it.
+QString printableOutcomeChart(const QHash<QString, int>& outcomes)
+{
+    if (outcomes.isEmpty())
+        return {};
+    QMap<QString, int> sorted;
+    int most = 1;
+    for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it) {
+        sorted.insert(it.key(), it.value());
+        most = std::max(most, it.value());
+    }
+    QString table = QStringLiteral("<table class=\"chart\" cellspacing=\"2\" cellpadding=\"0\" width=\"70%\">");
+    for (auto it = sorted.cbegin(); it != sorted.cend(); ++it) {
+        const int percent = std::max(1, 100 * it.value() / most);
+        table += QStringLiteral("<tr><td width=\"18%\">%1</td><td width=\"72%\"><table cellspacing=\"0\" "
+                                "cellpadding=\"0\" width=\"%2%\"><tr><td bgcolor=\"%3\">&nbsp;</td></tr></table></td>"
+                                "<td width=\"10%\">&nbsp;%4</td></tr>")
+                     .arg(esc(it.key()))
+                     .arg(percent)
+                     .arg(Presentation::outcomeColour(Outcomes::fromName(it.key()), false).name())
+                     .arg(it.value());
+    }
+    return table + QStringLiteral("</table>\n");
+}
+
 } // namespace
 
 qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, const Options& options,
@@ -95,7 +121,8 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             r.digest(events, e);
         });
         total += count;
-        put(QStringLiteral("<section class=\"room\"><h1>Room %1</h1>\n").arg(esc(r.room.nativeId)));
+        // The anchor names the room for the PDF's page headers (PdfReport finds where each room starts).
+        put(QStringLiteral("<section class=\"room\"><h1><a name=\"room:%1\">Room %1</a></h1>\n").arg(esc(r.room.nativeId)));
         if (!r.room.title.isEmpty())
             put(QStringLiteral("<p>%1</p>\n").arg(esc(r.room.title)));
         put(QStringLiteral("<dl class=\"facts\">"));
@@ -130,8 +157,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                                                 .arg(r.cards.size())
                                                 .arg(byOutcome.isEmpty() ? QString() : QStringLiteral(" (") + byOutcome.join(QStringLiteral(", ")) + QLatin1Char(')')))
             + QStringLiteral("</p>\n"));
-        if (!options.printable)
-            put(outcomeChart(r.outcomes));
+        put(options.printable ? printableOutcomeChart(r.outcomes) : outcomeChart(r.outcomes));
         if (!r.tools.isEmpty()) {
             put(QStringLiteral("<table class=\"grid tools\"><tr><th>Tool</th><th>Calls</th><th>Failed, refused or unanswered</th>"
                                "<th>p50 ms</th><th>p95 ms</th><th>Longest ms</th></tr>"));

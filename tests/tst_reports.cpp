@@ -295,6 +295,68 @@ private slots:
         QVERIFY2(read.contains(QStringLiteral("Page %1 of %1").arg(pages)), qPrintable(read.right(300)));
     }
 
+    // Every room in one PDF: each page's header names the rooms on it, and a card never starts on one page and ends
+    // on the next (a page starts with a card's head, never inside its JSON).
+    void aPdfOfEveryRoomNamesItsRoomsAndKeepsCardsWhole()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        ReportScope scope;
+        // Every room whose cards each fit on a page (the order history export's result runs over two pages,
+        // and a card that long is cut where the page ends).
+        QStringList headings;
+        for (const RoomSummary& r : ws->rooms()) {
+            if (r.nativeId == QLatin1String("sup-order-history-export"))
+                continue;
+            scope.roomIds << r.id;
+            headings << QStringLiteral("Room ") + r.nativeId;
+        }
+        const QString pdf = dir.filePath(QStringLiteral("all.pdf"));
+        QFile out(pdf);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        PdfReport::write(*ws, scope, out);
+        out.close();
+        QProcess text;
+        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { pdf, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(30000));
+        // NFKC: the fonts' ligatures (ﬀ in "handoff") read as their letters.
+        QStringList pages = QString::fromUtf8(text.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).split(QLatin1Char('\f'));
+        if (pages.last().trimmed().isEmpty())
+            pages.removeLast();
+        QVERIFY(pages.size() > scope.roomIds.size());
+        QString current;
+        int cardsStarted = 0;
+        for (int i = 0; i < pages.size(); ++i) {
+            QStringList lines;
+            for (const QString& l : pages[i].split(QLatin1Char('\n'))) {
+                if (!l.trimmed().isEmpty())
+                    lines << l.trimmed();
+            }
+            QVERIFY(lines.size() > 2);
+            const QString header = lines.first();
+            QVERIFY2(header.startsWith(QStringLiteral("Sightline report · ")), qPrintable(header));
+            const QStringList named = header.mid(19).split(QStringLiteral(", "));
+            // The room a page goes on with, and every room that starts on it.
+            QStringList expected;
+            const QStringList body = lines.mid(1);
+            if (!headings.contains(body.first()))
+                expected << current;
+            for (const QString& l : body) {
+                if (headings.contains(l)) {
+                    expected << l.mid(5);
+                    current = l.mid(5);
+                }
+            }
+            QVERIFY2(named == expected, qPrintable(QStringLiteral("page %1: %2 / %3").arg(i + 1).arg(named.join(QLatin1Char('|')), expected.join(QLatin1Char('|')))));
+            const QString first = body.first();
+            for (const char* inside : { "\"", "}", "]", "Result", "Arguments" })
+                QVERIFY2(!first.startsWith(QLatin1String(inside)), qPrintable(QStringLiteral("page %1 starts inside a card: %2").arg(i + 1).arg(first)));
+            if (first.contains(QStringLiteral(" · served · ")))
+                ++cardsStarted;
+        }
+        QVERIFY(cardsStarted > 0); // cards that would have straddled a page start the next one
+    }
+
     void jsonLinesOpenAgainAsTheSameEvents_data()
     {
         QTest::addColumn<QString>("source");

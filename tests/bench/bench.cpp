@@ -191,6 +191,23 @@ int scrollEndToEnd(const QString& workspace)
     return 0;
 }
 
+// Exports WORKSPACE's biggest room as a report in FORMAT to OUT through the CLI, as a user would; prints the time
+// in ms and the peak memory in KB. Run in a process of its own, so the peak is the export's.
+int exportReport(const QString& format, const QString& workspace, const QString& out)
+{
+    QFile null(QStringLiteral("/dev/null"));
+    null.open(QIODevice::WriteOnly);
+    QTextStream sink(&null);
+    const double ms = timeMs([&] {
+        Cli::run({ QStringLiteral("sightline"), QStringLiteral("export"), workspace, QStringLiteral("--room"),
+                     QStringLiteral("room-big"), QStringLiteral("--query"), QStringLiteral("blocked:include"),
+                     QStringLiteral("--format"), format, QStringLiteral("-o"), out },
+            sink, sink);
+    });
+    QTextStream(stdout) << ms << ' ' << residentKb("VmHWM:") << Qt::endl;
+    return QFileInfo(out).size() > 0 ? 0 : 1;
+}
+
 QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
 {
     QVector<Row> rows;
@@ -370,6 +387,33 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
             QStringLiteral("sqlite3 -json"), QStringLiteral("≤ 3 ×") };
     }
 
+    // A report of the room, streamed (JSON Lines, lossless; CSV), each in a process of its own: its time against
+    // sqlite3 -json on the same rows, and its peak memory.
+    for (const QString& format : { QStringLiteral("jsonl"), QStringLiteral("csv") }) {
+        QProcess exporter;
+        exporter.start(QCoreApplication::applicationFilePath(),
+            { QStringLiteral("--export"), format, workspace, dir + QStringLiteral("/bench-%1.%2").arg(events).arg(format) });
+        exporter.waitForFinished(-1);
+        const QList<QByteArray> figures = exporter.readAllStandardOutput().trimmed().split(' ');
+        if (exporter.exitCode() != 0 || figures.size() != 2) {
+            log << "sightline_bench: the export process failed: " << exporter.readAllStandardError() << Qt::endl;
+            std::exit(1);
+        }
+        const double cliMs = timeMs([&] {
+            QProcess p;
+            p.setStandardOutputFile(QStringLiteral("/dev/null"));
+            p.start(QStringLiteral("sqlite3"),
+                { QStringLiteral("-json"), store, QStringLiteral("SELECT * FROM events WHERE room_id = 'room-big'") });
+            p.waitForFinished(-1);
+        });
+        const QString what = format == QLatin1String("jsonl") ? QStringLiteral("JSON Lines report (export --format jsonl)")
+                                                              : QStringLiteral("CSV report (export --format csv)");
+        rows << Row { QStringLiteral("export the room as a ") + what, figures[0].toDouble(), cliMs,
+            QStringLiteral("sqlite3 -json, every column"), QStringLiteral("≤ 3 ×") };
+        rows << Row { QStringLiteral("peak memory of that export (MB)"), figures[1].toLongLong() / 1024.0, 0,
+            QStringLiteral("—"), QStringLiteral("≤ 200 MB") };
+    }
+
     // Memory with the room open and scrolled end to end, in a viewer process of its own.
     QProcess scroller;
     scroller.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--scroll"), workspace });
@@ -407,7 +451,13 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("scroll"),
         QStringLiteral("(internal) open WORKSPACE's biggest room, scroll it end to end, print memory in KB"),
         QStringLiteral("WORKSPACE") });
+    parser.addOption({ QStringLiteral("export"),
+        QStringLiteral("(internal) export WORKSPACE's biggest room in FORMAT to OUT, print ms and peak memory in KB"),
+        QStringLiteral("FORMAT") });
     parser.process(app);
+    if (parser.isSet(QStringLiteral("export")))
+        return exportReport(parser.value(QStringLiteral("export")), parser.positionalArguments().value(0),
+            parser.positionalArguments().value(1));
     if (parser.isSet(QStringLiteral("scroll")))
         return scrollEndToEnd(parser.value(QStringLiteral("scroll")));
     QTemporaryDir temp;
