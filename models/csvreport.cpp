@@ -72,6 +72,7 @@ qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out,
                 (e.flags & EventFlags::Revised) ? QStringLiteral("yes") : QString(),
                 (e.flags & EventFlags::Redacted) ? QStringLiteral("yes") : QString() });
             r->digest(events, e);
+            scope.written();
             ++written;
         });
     }

@@ -119,6 +119,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             ++kinds[EventKinds::name(e.kind)];
             ++count;
             r.digest(events, e);
+            scope.written();
         });
         total += count;
         // The anchor names the room for the PDF's page headers (PdfReport finds where each room starts).

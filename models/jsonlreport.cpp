@@ -211,6 +211,7 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptogra
             if (!whole)
                 indexes.insert(e.index);
             r->digest(events, e);
+            scope.written();
             ++written;
         });
         for (const ToolCallRecord& c : ws.toolCalls(roomId)) {

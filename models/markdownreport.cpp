@@ -91,6 +91,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
             ++kinds[EventKinds::name(e.kind)];
             ++written;
             r.digest(events, e);
+            scope.written();
         });
         ws.forEachEvent(roomId, items, all, [&](const EventRecord& e) {
             QStringList head { QString::number(e.index) };

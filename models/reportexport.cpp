@@ -20,6 +20,14 @@ const QStringList& ReportExport::formats()
     return all;
 }
 
+qint64 ReportExport::count(Workspace& ws, const ReportScope& scope)
+{
+    qint64 total = 0;
+    for (qint64 id : scope.roomIds)
+        total += ws.countEvents(id, &scope.filter);
+    return total;
+}
+
 QString ReportExport::suffix(const QString& format)
 {
     return QLatin1Char('.') + format;

@@ -18,6 +18,8 @@ public:
         QString signature; // the manifest's signature, when a key signed it
     };
     static const QStringList& formats(); // csv, md, html, pdf, jsonl
+    // How many events a report of `scope` holds: a progress bar's end.
+    static qint64 count(Workspace& ws, const ReportScope& scope);
     static QString suffix(const QString& format); // the file name's: .csv, .md, .html, .pdf, .jsonl
     // Throws StoreError naming the file when it cannot be written, or the format is not one of formats(), or the key
     // when `signingKey` (a PEM file) holds no Ed25519 private key: then nothing is written.

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "eventfilter.h"
+#include "storeerror.h"
+
+#include <functional>
 
 #include <QString>
 #include <QVector>
@@ -15,4 +18,22 @@ struct ReportScope
     QString author; // who made the report
     QString source; // what the workspace was made from, for the header
     QString version; // Sightline's, for the header
+    // Called after each event a writer writes: a window's progress bar, and its Cancel (it throws ReportCancelled).
+    std::function<void()> eventWritten;
+
+    void written() const
+    {
+        if (eventWritten)
+            eventWritten();
+    }
+};
+
+// What stops an export the user cancelled: nothing of the report is kept (ReportExport writes to a QSaveFile).
+class ReportCancelled : public StoreError
+{
+public:
+    explicit ReportCancelled(const QString& path)
+        : StoreError(path, {}, QStringLiteral("cancelled: nothing was written"))
+    {
+    }
 };

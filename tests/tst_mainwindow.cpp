@@ -56,6 +56,7 @@
 #include <QTextCursor>
 #include <QScrollBar>
 #include <QProcess>
+#include <QProgressDialog>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QTableWidget>
@@ -1433,6 +1434,40 @@ private slots:
         QCOMPARE(next.scope(), ExportDialog::Scope::Filter);
         QCOMPARE(next.format(), QStringLiteral("jsonl"));
         QCOMPARE(next.signingKey(), dir.filePath(QStringLiteral("key.pem")));
+        // A big report, cancelled: the window says so, and nothing is written.
+        {
+            const QString big = growSupportRoom(dir, 30000, QStringLiteral("big.sqlite"));
+            MainWindow other;
+            showAndOpen(other, big);
+            QVERIFY(selectRoomNamed(other, QStringLiteral("sup-late-delivery")));
+            const QString cancelledPath = dir.filePath(QStringLiteral("cancelled.jsonl"));
+            QTimer::singleShot(100, [&] {
+                auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+                if (!dialog)
+                    return;
+                dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("jsonl")));
+                dialog->setScope(ExportDialog::Scope::Room);
+                dialog->keyEdit()->clear();
+                dialog->pathEdit()->setText(cancelledPath);
+                dialog->accept();
+            });
+            // The user presses Cancel as soon as the export is under way.
+            connect(other.exporter(), &ReportExporter::message, this, [&other](const QString& text) {
+                if (text.startsWith(QLatin1String("Exporting")) && other.exporter()->progress())
+                    emit other.exporter()->progress()->canceled(); // its Cancel button, or Escape
+            });
+            other.activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(&other));
+            QSignalSpy said(other.exporter(), &ReportExporter::message);
+            QTest::keyClick(&other, Qt::Key_E, Qt::ControlModifier);
+            QTRY_VERIFY_WITH_TIMEOUT(said.count() >= 2, 20000);
+            QVERIFY2(said.last().first().toString().startsWith(QLatin1String("Export cancelled")), qPrintable(said.last().first().toString()));
+            QTRY_VERIFY_WITH_TIMEOUT(other.statusBar()->currentMessage().startsWith(QLatin1String("Export cancelled")), 20000);
+            QVERIFY(!QFile::exists(cancelledPath));
+            QVERIFY(!QFile::exists(ReportManifest::pathFor(cancelledPath)));
+            QVERIFY(!other.exporter()->progress());
+        }
+
     }
 
     void roomFilter()

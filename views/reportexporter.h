@@ -3,8 +3,10 @@
 #include "eventfilter.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QVector>
 
+class QProgressDialog;
 class StoreClient;
 class QWidget;
 
@@ -19,6 +21,7 @@ public:
     // The room shown (its id and name), the filter applied, every room of the workspace, and where it came from.
     void ask(qint64 roomId, const QString& roomName, const EventFilter& filter, const QVector<qint64>& everyRoom,
         const QString& source);
+    QProgressDialog* progress() const; // the export under way's, while it runs
 
 signals:
     void message(const QString& text);
@@ -27,4 +30,5 @@ signals:
 private:
     StoreClient* m_client;
     QWidget* m_window;
+    QPointer<QProgressDialog> m_progress;
 };
