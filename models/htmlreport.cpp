@@ -89,6 +89,64 @@ QString printableOutcomeChart(const QHash<QString, int>& outcomes)
     return table + QStringLiteral("</table>\n");
 }
 
+// Durations per tool, as bars on one scale: the median (dark), the 95th percentile (lighter) and the longest
+// (lightest), so a slow tool and a tool with a slow tail both stand out. Only tools whose calls have durations.
+QString durationChart(const QVector<ReportRoom::Tool>& tools, bool printable)
+{
+    qint64 longest = 0;
+    QVector<const ReportRoom::Tool*> timed;
+    for (const ReportRoom::Tool& t : tools) {
+        if (t.max) {
+            timed << &t;
+            longest = std::max(longest, *t.max);
+        }
+    }
+    if (timed.isEmpty() || longest <= 0)
+        return {};
+    const QString dark = QStringLiteral("#1565c0"), mid = QStringLiteral("#64b5f6"), light = QStringLiteral("#bbdefb");
+    auto label = [](const ReportRoom::Tool& t) {
+        return QStringLiteral("p50 %1 · p95 %2 · max %3 ms").arg(*t.p50).arg(*t.p95).arg(*t.max);
+    };
+    if (printable) {
+        QString table = QStringLiteral("<p>Durations per tool (p50 · p95 · longest):</p><table class=\"chart\" cellspacing=\"2\" "
+                                       "cellpadding=\"0\" width=\"100%\">");
+        for (const ReportRoom::Tool* t : timed) {
+            const int width = std::max(1, int(60 * *t->max / longest));
+            // Three cells side by side, each as wide as its share of the longest call.
+            const qint64 a = *t->p50, b = *t->p95 - *t->p50, c = *t->max - *t->p95;
+            auto cell = [&](qint64 part, const QString& colour) {
+                return part <= 0 ? QString()
+                                 : QStringLiteral("<td width=\"%1%\" bgcolor=\"%2\">&nbsp;</td>")
+                                       .arg(std::max<qint64>(1, 100 * part / *t->max))
+                                       .arg(colour);
+            };
+            table += QStringLiteral("<tr><td width=\"22%\">%1</td><td width=\"60%\"><table cellspacing=\"0\" "
+                                    "cellpadding=\"0\" width=\"%2%\"><tr>%3%4%5</tr></table></td><td>&nbsp;%6</td></tr>")
+                         .arg(esc(t->name))
+                         .arg(width)
+                         .arg(cell(a, dark), cell(b, mid), cell(c, light), esc(label(*t)));
+        }
+        return table + QStringLiteral("</table>\n");
+    }
+    const int row = 22, scale = 240, left = 170;
+    QString svg = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"640\" height=\"%1\" "
+                                 "aria-label=\"durations per tool: median, 95th percentile and longest\">")
+                      .arg(row * timed.size() + 4);
+    int y = 2;
+    for (const ReportRoom::Tool* t : timed) {
+        auto x = [&](qint64 ms) { return std::max(1, int(scale * ms / longest)); };
+        svg += QStringLiteral("<text x=\"0\" y=\"%1\" font-size=\"13\">%2</text>").arg(y + 15).arg(esc(t->name));
+        for (const auto& [ms, colour] : { std::pair { *t->max, light }, std::pair { *t->p95, mid }, std::pair { *t->p50, dark } })
+            svg += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"16\" fill=\"%4\"/>").arg(left).arg(y + 2).arg(x(ms)).arg(colour);
+        svg += QStringLiteral("<text x=\"%1\" y=\"%2\" font-size=\"12\">%3</text>")
+                   .arg(left + x(*t->max) + 6)
+                   .arg(y + 15)
+                   .arg(esc(label(*t)));
+        y += row;
+    }
+    return svg + QStringLiteral("</svg>\n");
+}
+
 } // namespace
 
 qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, const Options& options,
@@ -171,6 +229,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                         .arg(ms(t.p50), ms(t.p95), ms(t.max)));
             }
             put(QStringLiteral("</table>\n"));
+            put(durationChart(r.tools, options.printable));
         }
         if (!r.roomNotes.isEmpty()) {
             put(QStringLiteral("<h2>Notes on the room</h2><ul>"));

@@ -10,6 +10,7 @@
 #include "pdfreport.h"
 #include "reportexport.h"
 #include "reportmanifest.h"
+#include "reportroom.h"
 #include "sources/importer.h"
 #include "testsupport.h"
 #include "workspace.h"
@@ -259,6 +260,18 @@ private slots:
         QVERIFY(!page.contains(QLatin1String("<details class=\"call served\" open")));
         QVERIFY(page.contains(QLatin1String("<svg")) && page.contains(QLatin1String("aria-label=\"tool calls by outcome\"")));
         QVERIFY(page.contains(QLatin1String("<td>issue_refund</td><td>2</td><td>1</td>")));
+        // Durations per tool as bars: the median, the 95th percentile and the longest of each tool's calls.
+        QVERIFY(page.contains(QLatin1String("aria-label=\"durations per tool: median, 95th percentile and longest\"")));
+        int timed = 0;
+        const std::optional<ReportRoom> summary = ReportRoom::read(*ws, room);
+        QVERIFY(summary);
+        for (const ReportRoom::Tool& t : summary->tools) {
+            if (!t.max)
+                continue;
+            ++timed;
+            QVERIFY2(page.contains(QStringLiteral("p50 %1 · p95 %2 · max %3 ms").arg(*t.p50).arg(*t.p95).arg(*t.max)), qPrintable(t.name));
+        }
+        QVERIFY(timed > 0);
         QCOMPARE(fetches, 0);
         // The summary says what the filter let through, and the room's calls for what they are: the room's.
         QVERIFY(page.contains(QStringLiteral("%1 events: ").arg(count)));
@@ -285,6 +298,7 @@ private slots:
         const QString read = QString::fromUtf8(text.readAllStandardOutput());
         QVERIFY(read.contains(QLatin1String("Room sup-duplicate-charge")));
         QVERIFY(read.contains(QLatin1String("Sightline report")));
+        QVERIFY(read.contains(QLatin1String("Durations per tool")));
         for (const ToolCallRecord& c : ws->toolCalls(room))
             QVERIFY2(read.contains(c.toolName), qPrintable(c.toolName));
         QVERIFY(read.contains(QLatin1String("A-10533")));
