@@ -27,8 +27,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1em;
 .event { border-left: 3px solid #ccc; padding: .2em .6em; margin: .5em 0; }
 .event.user { border-color: #999; } .event.assistant { border-color: #1565c0; }
 .meta { color: #555; font-size: .85em; } .text { white-space: pre-wrap; overflow-wrap: anywhere; }
-details.call, table.call { border: 1px solid #2e7d32; border-radius: 6px; padding: .3em .6em; margin: .5em 0; width: 100%; }
-details.call.failed, details.call.refused, details.call.unserved, details.call.blocked { border-color: #c62828; }
+details.call, table.call { border: 1px solid #757575; border-radius: 6px; padding: .3em .6em; margin: .5em 0; width: 100%;
+  box-sizing: border-box; }
 summary { cursor: pointer; } pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f5f5f5; padding: .4em; }
 .pill { border: 1px solid #1565c0; border-radius: 1em; padding: 0 .5em; font-size: .8em; color: #1565c0; margin-left: .3em; }
 table.grid { border-collapse: collapse; } table.grid td, table.grid th { border: 1px solid #ccc; padding: .2em .5em; text-align: left; }
@@ -63,8 +63,27 @@ QString outcomeChart(const QHash<QString, int>& outcomes)
     return svg + QStringLiteral("</svg>");
 }
 
-// The same as table cells for paper (QTextDocument draws no SVG): each bar a coloured cell, a filled rectangle in
-// the PDF, drawn as a vector like the text beside it.
+// One bar of a chart on paper (QTextDocument draws no SVG, and sizes a column, not a cell, so each bar is a
+// table of its own): a label, coloured cells as wide as their shares of `span` percent, the rest empty, and a figure.
+// In the PDF each coloured cell is a filled rectangle, a vector like the text beside it.
+QString printableBar(const QString& label, int labelPercent, const QVector<QPair<int, QString>>& parts, int span,
+    const QString& figure)
+{
+    QString row = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\" width=\"100%\"><tr><td width=\"%1%\">%2</td>")
+                      .arg(labelPercent)
+                      .arg(esc(label));
+    int used = 0;
+    for (const auto& [percent, colour] : parts) {
+        if (percent <= 0)
+            continue;
+        row += QStringLiteral("<td width=\"%1%\" bgcolor=\"%2\">&nbsp;</td>").arg(percent).arg(colour);
+        used += percent;
+    }
+    if (span - used > 0)
+        row += QStringLiteral("<td width=\"%1%\">&nbsp;</td>").arg(span - used);
+    return row + QStringLiteral("<td width=\"%1%\">&nbsp;%2</td></tr></table>\n").arg(100 - labelPercent - span).arg(esc(figure));
+}
+
 QString printableOutcomeChart(const QHash<QString, int>& outcomes)
 {
     if (outcomes.isEmpty())
@@ -75,18 +94,14 @@ QString printableOutcomeChart(const QHash<QString, int>& outcomes)
         sorted.insert(it.key(), it.value());
         most = std::max(most, it.value());
     }
-    QString table = QStringLiteral("<table class=\"chart\" cellspacing=\"2\" cellpadding=\"0\" width=\"70%\">");
+    QString chart;
+    const int span = 55;
     for (auto it = sorted.cbegin(); it != sorted.cend(); ++it) {
-        const int percent = std::max(1, 100 * it.value() / most);
-        table += QStringLiteral("<tr><td width=\"18%\">%1</td><td width=\"72%\"><table cellspacing=\"0\" "
-                                "cellpadding=\"0\" width=\"%2%\"><tr><td bgcolor=\"%3\">&nbsp;</td></tr></table></td>"
-                                "<td width=\"10%\">&nbsp;%4</td></tr>")
-                     .arg(esc(it.key()))
-                     .arg(percent)
-                     .arg(Presentation::outcomeColour(Outcomes::fromName(it.key()), false).name())
-                     .arg(it.value());
+        chart += printableBar(it.key(), 15,
+            { { std::max(1, span * it.value() / most), Presentation::outcomeColour(Outcomes::fromName(it.key()), false).name() } },
+            span, QString::number(it.value()));
     }
-    return table + QStringLiteral("</table>\n");
+    return chart;
 }
 
 // Durations per tool, as bars on one scale: the median (dark), the 95th percentile (lighter) and the longest
@@ -108,28 +123,22 @@ QString durationChart(const QVector<ReportRoom::Tool>& tools, bool printable)
         return QStringLiteral("p50 %1 · p95 %2 · max %3 ms").arg(*t.p50).arg(*t.p95).arg(*t.max);
     };
     if (printable) {
-        QString table = QStringLiteral("<p>Durations per tool (p50 · p95 · longest):</p><table class=\"chart\" cellspacing=\"2\" "
-                                       "cellpadding=\"0\" width=\"100%\">");
+        QString chart = QStringLiteral("<p>Durations per tool: the median (dark), the 95th percentile and the longest "
+                                       "(lightest) of its calls.</p>\n");
+        const int span = 38;
         for (const ReportRoom::Tool* t : timed) {
-            const int width = std::max(1, int(60 * *t->max / longest));
-            // Three cells side by side, each as wide as its share of the longest call.
-            const qint64 a = *t->p50, b = *t->p95 - *t->p50, c = *t->max - *t->p95;
-            auto cell = [&](qint64 part, const QString& colour) {
-                return part <= 0 ? QString()
-                                 : QStringLiteral("<td width=\"%1%\" bgcolor=\"%2\">&nbsp;</td>")
-                                       .arg(std::max<qint64>(1, 100 * part / *t->max))
-                                       .arg(colour);
-            };
-            table += QStringLiteral("<tr><td width=\"22%\">%1</td><td width=\"60%\"><table cellspacing=\"0\" "
-                                    "cellpadding=\"0\" width=\"%2%\"><tr>%3%4%5</tr></table></td><td>&nbsp;%6</td></tr>")
-                         .arg(esc(t->name))
-                         .arg(width)
-                         .arg(cell(a, dark), cell(b, mid), cell(c, light), esc(label(*t)));
+            auto share = [&](qint64 ms) { return int(span * ms / longest); };
+            const int a = std::max(1, share(*t->p50));
+            const int b = std::max(0, share(*t->p95) - a);
+            const int c = std::max(0, share(*t->max) - a - b);
+            chart += printableBar(t->name, 25, { { a, dark }, { b, mid }, { c, light } }, span, label(*t));
         }
-        return table + QStringLiteral("</table>\n");
+        return chart;
     }
     const int row = 22, scale = 240, left = 170;
-    QString svg = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"640\" height=\"%1\" "
+    QString svg = QStringLiteral("<p class=\"meta\">Durations per tool: the median (dark), the 95th percentile and the longest "
+                                 "(lightest) of its calls.</p>\n")
+        + QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"640\" height=\"%1\" "
                                  "aria-label=\"durations per tool: median, 95th percentile and longest\">")
                       .arg(row * timed.size() + 4);
     int y = 2;
@@ -162,7 +171,13 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             names << r->nativeId;
     }
     put(esc(QStringLiteral("Sightline report: ") + names.join(QStringLiteral(", "))));
-    put(QStringLiteral("</title><style>") + QString::fromUtf8(style) + QStringLiteral("</style></head><body>\n"));
+    // A card's border in its outcome's colour, from the one table every view and report takes it from.
+    QString outcomeStyle;
+    for (const Outcome o : Outcomes::all()) {
+        outcomeStyle += QStringLiteral("details.call.%1 { border-color: %2; }\n")
+                            .arg(Outcomes::name(o), Presentation::outcomeColour(o, false).name());
+    }
+    put(QStringLiteral("</title><style>") + QString::fromUtf8(style) + outcomeStyle + QStringLiteral("</style></head><body>\n"));
     qint64 total = 0;
     for (qint64 roomId : scope.roomIds) {
         const std::optional<ReportRoom> read = ReportRoom::read(ws, roomId);
