@@ -284,7 +284,12 @@ private:
     // its cached workspace).
     qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser)
     {
-        const QString nativeId = parser.value(QStringLiteral("room"));
+        return roomId(ws, source, parser, parser.value(QStringLiteral("room")));
+    }
+
+    // The room `nativeId` names (its id, or a part of it that one room's id alone holds).
+    qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser, const QString& nativeId)
+    {
         if (nativeId.isEmpty())
             usage(QStringLiteral("--room ID is required"));
         QVector<qint64> ids = ws.findRooms(nativeId);
@@ -785,7 +790,12 @@ private:
             for (const RoomSummary& r : ws->rooms())
                 scope.roomIds << r.id;
         } else {
-            scope.roomIds << roomId(*ws, source, parser);
+            // --room again and again: those rooms, in the order given, one after the other in one report.
+            for (const QString& id : parser.values(QStringLiteral("room"))) {
+                const qint64 room = roomId(*ws, source, parser, id);
+                if (!scope.roomIds.contains(room))
+                    scope.roomIds << room;
+            }
         }
         if (!path.endsWith(ReportExport::suffix(format), Qt::CaseInsensitive))
             m_err << "note: " << path << " does not end in " << ReportExport::suffix(format) << ": it holds " << format
@@ -1050,7 +1060,7 @@ const QVector<VerbSpec>& verbSpecs()
                            "as cards, a summary, notes, the redaction ledger and the edit journal), and "
                            "REPORT.manifest.json beside it with the SHA-256 of the report and of the events it was made "
                            "from. Redactions always apply."),
-            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+            { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds; again for more rooms in one report"), QStringLiteral("ID") },
                 { QStringLiteral("all-rooms"), QStringLiteral("every room of the source, one after the other") },
                 { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                     QStringLiteral("PATH") },

@@ -636,6 +636,17 @@ private slots:
         const QByteArray text = transcript.readAll();
         QVERIFY(text.contains("# Room sup-duplicate-charge"));
         QVERIFY(text.contains("- Filter: `outcome:refused`"));
+        // Rooms chosen one by one: those, in the order given, in one report.
+        const QString two = dir.filePath(QStringLiteral("two.md"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--room"),
+            QStringLiteral("late"), QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("-o"), two });
+        QCOMPARE(r.code, 0);
+        QFile both(two);
+        QVERIFY(both.open(QIODevice::ReadOnly));
+        const QByteArray bothText = both.readAll();
+        QVERIFY(bothText.indexOf("# Room sup-duplicate-charge") >= 0);
+        QVERIFY(bothText.indexOf("# Room sup-late-delivery") > bothText.indexOf("# Room sup-duplicate-charge"));
+        QCOMPARE(bothText.count("\n# Room ") + (bothText.startsWith("# Room ") ? 1 : 0), 2);
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
                          QStringLiteral("xlsx"), QStringLiteral("-o"), md })
                      .code,
