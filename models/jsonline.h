@@ -11,6 +11,7 @@ class JsonLine
 {
 public:
     void add(const char* key, const QString& value); // a string (an empty one included)
+    void addUtf8(const char* key, const QByteArray& utf8); // a string given as valid UTF-8 (a payload), not decoded
     void addOrNull(const char* key, const QString& value); // null when empty
     void add(const char* key, qint64 value);
     void add(const char* key, bool value);
@@ -20,6 +21,8 @@ public:
 
     // A JSON string literal, quoted: UTF-8, with an unpaired surrogate escaped as QJsonDocument escapes it.
     static void appendString(QByteArray& out, const QString& value);
+    // The same from valid UTF-8, without decoding it: the bytes of each character as they are.
+    static void appendUtf8(QByteArray& out, const QByteArray& utf8);
 
 private:
     struct Member

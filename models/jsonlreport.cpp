@@ -95,7 +95,7 @@ void writeEvent(const QString& room, const EventRecord& e, SqliteStatement& stor
         if (e.flags & EventFlags::InvalidUtf8)
             o.add("payload_base64", QString::fromLatin1(payload.toBase64()));
         else
-            o.add("payload", QString::fromUtf8(payload));
+            o.addUtf8("payload", payload);
         o.addOrNull("search_body", stored.text(1));
         o.addOrNull("search_arguments", stored.text(2));
         o.addOrNull("search_result", stored.text(3));
@@ -195,9 +195,13 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptogra
         "WHERE e.id = ?");
     qint64 written = 0;
     for (qint64 roomId : scope.roomIds) {
-        const std::optional<ReportRoom> r = ReportRoom::read(ws, roomId);
-        if (!r)
+        // The room alone, not ReportRoom: its calls are streamed below, never held.
+        ReportRoom summary;
+        if (const std::optional<RoomSummary> found = ws.room(roomId))
+            summary.room = *found;
+        else
             continue;
+        const ReportRoom* r = &summary;
         const QString room = r->room.nativeId;
         writeRoom(ws, roomId, out);
         // Every row of the room, or only some: then the calls and annotations of the rows left out stay out too.
@@ -214,10 +218,10 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptogra
             scope.written();
             ++written;
         });
-        for (const ToolCallRecord& c : ws.toolCalls(roomId)) {
+        ws.forEachToolCall(roomId, [&](const ToolCallRecord& c) {
             if (whole || shown(c, indexes))
                 writeCall(room, c, out);
-        }
+        });
         for (const RunRecord& run : ws.runs(roomId))
             writeRun(room, run, out);
         for (const Annotation& a : AnnotationStore(ws).annotations(roomId)) {

@@ -8,7 +8,7 @@
 #include <QDateTime>
 #include <QMap>
 
-std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
+std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId, bool keepCalls)
 {
     const std::optional<RoomSummary> summary = ws.room(roomId);
     if (!summary)
@@ -35,12 +35,14 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
     }
     QMap<QString, QVector<qint64>> durations;
     QMap<QString, Tool> tools;
-    for (const ToolCallRecord& c : ws.toolCalls(roomId)) {
-        if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
-            r.cards.insert(*at, c);
-        for (const std::optional<qint64>& at : { c.startIndex, c.endIndex, c.resultIndex }) {
-            if (at)
-                r.callOf.insert(*at, c);
+    ws.forEachToolCall(roomId, [&](const ToolCallRecord& c) {
+        if (keepCalls) {
+            if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
+                r.cards.insert(*at, c);
+            for (const std::optional<qint64>& at : { c.startIndex, c.endIndex, c.resultIndex }) {
+                if (at)
+                    r.callOf.insert(*at, c);
+            }
         }
         ++r.outcomes[Outcomes::name(c.outcome)];
         Tool& t = tools[c.toolName];
@@ -51,7 +53,7 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId)
             ++t.failures;
         if (c.durationMs)
             durations[c.toolName] << *c.durationMs;
-    }
+    });
     for (Tool& t : tools) {
         QVector<qint64> d = durations.value(t.name);
         if (!d.isEmpty()) {

@@ -38,8 +38,9 @@ struct ReportRoom
     };
     QVector<Tool> tools; // most calls first
 
-    // nullopt when there is no such room.
-    static std::optional<ReportRoom> read(Workspace& ws, qint64 roomId);
+    // nullopt when there is no such room. Without `keepCalls`, cards and callOf stay empty (the summaries are made
+    // all the same): a writer that streams the calls itself never holds a quarter of a million of them.
+    static std::optional<ReportRoom> read(Workspace& ws, qint64 roomId, bool keepCalls = true);
 
     // Adds an event to the digest of the event list a report was made from (the manifest's events_sha256): the
     // room's id, a tab, its `events --json` line, a newline. Nothing when `events` is null.

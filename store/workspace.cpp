@@ -584,10 +584,15 @@ EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qin
 ToolCallRecords Workspace::toolCalls(qint64 roomId)
 {
     ToolCallRecords out;
+    forEachToolCall(roomId, [&](const ToolCallRecord& c) { out.append(c); });
+    return out;
+}
+
+void Workspace::forEachToolCall(qint64 roomId, const std::function<void(const ToolCallRecord&)>& each)
+{
     read(QStringLiteral("SELECT ") + RecordReader::CallColumns
             + QStringLiteral(" FROM tool_calls WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
-        { roomId }, [&](const SqliteStatement& q) { out.append(RecordReader::call(q)); });
-    return out;
+        { roomId }, [&](const SqliteStatement& q) { each(RecordReader::call(q)); });
 }
 
 ToolCallRecords Workspace::openToolCalls(qint64 roomId)

@@ -67,6 +67,8 @@ public:
     FacetCounts facets(qint64 roomId, const EventFilter& filter, int bins = 120, int limit = 1000);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
+    // The same, each as it is read: a report of a room of a quarter of a million calls never holds them together.
+    void forEachToolCall(qint64 roomId, const std::function<void(const ToolCallRecord&)>& each);
     ToolCallRecords openToolCalls(qint64 roomId); // the calls nothing has closed yet (start_only), by start
     RunRecords runs(qint64 roomId); // AI responses, runs and tasks, in order
     // The tool call whose start, end or result is at `index`, if any.
