@@ -1,6 +1,6 @@
 #include "eventkind.h"
 
-#include <array>
+#include "enumnames.h"
 
 namespace {
 // In the enum's order.
@@ -12,24 +12,17 @@ namespace EventKinds {
 
 QString name(EventKind kind)
 {
-    return QLatin1String(Names[size_t(kind)]);
+    return EnumNames::name(Names, kind);
 }
 
 EventKind fromName(const QString& name)
 {
-    for (size_t i = 0; i < Names.size(); ++i) {
-        if (name == QLatin1String(Names[i]))
-            return EventKind(i);
-    }
-    return EventKind::Custom;
+    return EnumNames::value<EventKind>(Names, name).value_or(EventKind::Custom);
 }
 
 QStringList names()
 {
-    QStringList all;
-    for (const char* n : Names)
-        all << QLatin1String(n);
-    return all;
+    return EnumNames::all(Names);
 }
 
 EventKind forRoomKitType(const QString& type)

@@ -1,6 +1,7 @@
 #include "outcome.h"
 
-#include <array>
+#include "enumnames.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -13,16 +14,12 @@ namespace Outcomes {
 
 QString name(Outcome outcome)
 {
-    return QLatin1String(Names[size_t(outcome)]);
+    return EnumNames::name(Names, outcome);
 }
 
 Outcome fromName(const QString& name)
 {
-    for (size_t i = 1; i < Names.size(); ++i) {
-        if (name == QLatin1String(Names[i]))
-            return Outcome(i);
-    }
-    return Outcome::None;
+    return EnumNames::value<Outcome>(Names, name, 1).value_or(Outcome::None); // "" is no name
 }
 
 bool isKnown(const QString& name)

@@ -1,6 +1,6 @@
 #include "pairing.h"
 
-#include <array>
+#include "enumnames.h"
 
 namespace {
 // In the enum's order.
@@ -11,24 +11,17 @@ namespace Pairings {
 
 QString name(Pairing pairing)
 {
-    return QLatin1String(Names[size_t(pairing)]);
+    return EnumNames::name(Names, pairing);
 }
 
 std::optional<Pairing> fromName(const QString& name)
 {
-    for (size_t i = 0; i < Names.size(); ++i) {
-        if (name == QLatin1String(Names[i]))
-            return Pairing(i);
-    }
-    return std::nullopt;
+    return EnumNames::value<Pairing>(Names, name);
 }
 
 QStringList names()
 {
-    QStringList all;
-    for (const char* n : Names)
-        all << QLatin1String(n);
-    return all;
+    return EnumNames::all(Names);
 }
 
 } // namespace Pairings

@@ -1385,6 +1385,8 @@ private slots:
             asked = QFileInfo(dialog->path()).completeBaseName() == QLatin1String("sup-duplicate-charge");
             dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("html")));
             dialog->setScope(ExportDialog::Scope::Filter);
+            // A key remembered from an earlier run whose file is gone is not offered.
+            asked = asked && dialog->signingKey().isEmpty();
             dialog->pathEdit()->setText(path);
             dialog->accept();
         });

@@ -108,7 +108,10 @@ ExportDialog::ExportDialog(const QString& room, const QString& filter, QWidget* 
     m_format->setCurrentIndex(std::max(0, at));
     // The whole room or the filter's events; never the marked ones by itself (see the class comment).
     setScope(Scope(std::clamp(settings.value(QLatin1String(scopeKey), int(Scope::Filter)).toInt(), 0, int(Scope::Filter))));
-    m_key->setText(settings.value(QLatin1String(keyKey)).toString());
+    // A key remembered from before, when its file is still there: one moved or deleted since would make every export
+    // fail until the field is cleared.
+    if (const QString key = settings.value(QLatin1String(keyKey)).toString(); QFileInfo::exists(key))
+        m_key->setText(key);
     m_expanded->setChecked(settings.value(QLatin1String(expandedKey), false).toBool());
     suggestPath();
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
