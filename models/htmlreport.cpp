@@ -35,17 +35,24 @@ table.grid { border-collapse: collapse; } table.grid td, table.grid th { border:
 @media print { details.call { break-inside: avoid; } body { max-width: none; } }
 )CSS";
 
+// The calls by outcome in the order of the outcomes' names, and the most of any (a chart's full bar).
+QMap<QString, int> byName(const QHash<QString, int>& outcomes, int& most)
+{
+    QMap<QString, int> sorted;
+    for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it) {
+        sorted.insert(it.key(), it.value());
+        most = std::max(most, it.value());
+    }
+    return sorted;
+}
+
 // Calls by outcome as bars, drawn by Sightline: a reader looks rather than reads.
 QString outcomeChart(const QHash<QString, int>& outcomes)
 {
     if (outcomes.isEmpty())
         return {};
-    QMap<QString, int> sorted;
     int most = 1;
-    for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it) {
-        sorted.insert(it.key(), it.value());
-        most = std::max(most, it.value());
-    }
+    const QMap<QString, int> sorted = byName(outcomes, most);
     const int row = 22;
     QString svg = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"420\" height=\"%1\" "
                                  "aria-label=\"tool calls by outcome\">")
@@ -88,12 +95,8 @@ QString printableOutcomeChart(const QHash<QString, int>& outcomes)
 {
     if (outcomes.isEmpty())
         return {};
-    QMap<QString, int> sorted;
     int most = 1;
-    for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it) {
-        sorted.insert(it.key(), it.value());
-        most = std::max(most, it.value());
-    }
+    const QMap<QString, int> sorted = byName(outcomes, most);
     QString chart;
     const int span = 55;
     for (auto it = sorted.cbegin(); it != sorted.cend(); ++it) {

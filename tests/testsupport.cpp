@@ -5,6 +5,8 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QSqlQuery>
+#include <QSqlRecord>
 #include <QJsonDocument>
 #include <QTest>
 #include <sqlite3.h>
@@ -60,6 +62,19 @@ QJsonObject manifestRoom(const QString& storeName, const QString& roomId)
             return room.toObject();
     }
     return {};
+}
+
+QStringList dump(Workspace& ws, const QString& sql)
+{
+    QStringList rows;
+    QSqlQuery q = ws.exec(sql);
+    while (q.next()) {
+        QStringList values;
+        for (int c = 0; c < q.record().count(); ++c)
+            values << q.value(c).toString();
+        rows << values.join(QLatin1Char('|'));
+    }
+    return rows;
 }
 
 QByteArray sha256(const QString& path)

@@ -42,6 +42,8 @@ QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& 
 // Rotates a CraftBot EVENT.md as CraftBot does: its first `records` records are gone, so every index moves
 // down by that many. False when the file cannot be rewritten.
 bool rotateLog(const QString& path, int records);
+// The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
+QStringList dump(Workspace& ws, const QString& sql);
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).
 void execSql(const QString& path, const QString& sql);
 } // namespace TestSupport

@@ -4,6 +4,7 @@
 // it).
 
 #include "eventflags.h"
+#include "testsupport.h"
 #include "sources/importer.h"
 #include "sources/roomfeed.h"
 #include "sources/sourcereader.h"
@@ -15,6 +16,8 @@
 #include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
+
+using TestSupport::dump;
 
 namespace {
 
@@ -109,19 +112,6 @@ private:
         return none;
     }
 };
-
-QStringList dump(Workspace& ws, const QString& sql)
-{
-    QStringList rows;
-    QSqlQuery q = ws.exec(sql);
-    while (q.next()) {
-        QStringList values;
-        for (int c = 0; c < q.record().count(); ++c)
-            values << q.value(c).toString();
-        rows << values.join(QLatin1Char('|'));
-    }
-    return rows;
-}
 
 // What an import leaves: rooms with their counts and cursors, every row, every call.
 QStringList state(Workspace& ws)

@@ -33,19 +33,6 @@ EventRecords everything(Workspace& ws, qint64 room)
     return ws.listEvents(room, all, page);
 }
 
-QStringList dump(Workspace& ws, const QString& sql)
-{
-    QStringList rows;
-    QSqlQuery q = ws.exec(sql);
-    while (q.next()) {
-        QStringList values;
-        for (int c = 0; c < q.record().count(); ++c)
-            values << q.value(c).toString();
-        rows << values.join(QLatin1Char('|'));
-    }
-    return rows;
-}
-
 // Everything an import derives, as rows to compare: rooms with their counts and cursor, every call, every row's
 // index and flags, every turn.
 QMap<QString, QStringList> derived(Workspace& ws)
