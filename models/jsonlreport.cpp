@@ -201,11 +201,10 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptogra
             summary.room = *found;
         else
             continue;
-        const ReportRoom* r = &summary;
-        const QString room = r->room.nativeId;
+        const QString room = summary.room.nativeId;
         writeRoom(ws, roomId, out);
         // Every row of the room, or only some: then the calls and annotations of the rows left out stay out too.
-        const bool whole = scope.filter.terms() == 0 && (!scope.filter.hidesBlocked() || r->room.blockedCount == 0);
+        const bool whole = scope.filter.terms() == 0 && (!scope.filter.hidesBlocked() || summary.room.blockedCount == 0);
         // The events the filter lets through, each as it is read: the room is never held whole.
         QSet<qint64> indexes; // the calls and annotations to keep, when a filter leaves some events out
         PageRequest all;
@@ -214,7 +213,7 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptogra
             writeEvent(room, e, stored, out);
             if (!whole)
                 indexes.insert(e.index);
-            r->digest(events, e);
+            summary.digest(events, e);
             scope.written();
             ++written;
         });

@@ -3,13 +3,17 @@
 #include "sources/importer.h"
 #include "workspace.h"
 
+#include <csignal>
 #include <QCryptographicHash>
+#include <QRandomGenerator>
 #include <QFile>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QJsonDocument>
 #include <QTest>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 const QStringList& FixtureWorkspaces::stores()
 {
@@ -62,6 +66,23 @@ QJsonObject manifestRoom(const QString& storeName, const QString& roomId)
             return room.toObject();
     }
     return {};
+}
+
+bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs)
+{
+    const pid_t child = fork();
+    if (child == 0) {
+        Workspace ws(path);
+        ImportOptions options;
+        options.batchRows = 16;
+        Importer::import(ws, source, options);
+        _exit(0);
+    }
+    QTest::qWait(int(QRandomGenerator::global()->bounded(0, maxWaitMs)));
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFSIGNALED(status);
 }
 
 QStringList dump(Workspace& ws, const QString& sql)

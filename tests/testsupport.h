@@ -42,6 +42,10 @@ QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& 
 // Rotates a CraftBot EVENT.md as CraftBot does: its first `records` records are gone, so every index moves
 // down by that many. False when the file cannot be rewritten.
 bool rotateLog(const QString& path, int records);
+// Imports `source` into the workspace at `path` in a child process (batches of 16 rows: many commits, each a moment a
+// kill may come after) and kills it with SIGKILL after a random wait of up to `maxWaitMs`. True when the kill came
+// before the import ended.
+bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs);
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).

@@ -15,13 +15,9 @@
 #include "testsupport.h"
 #include "workspace.h"
 
-#include <csignal>
 #include <QFile>
-#include <QRandomGenerator>
 #include <QSqlQuery>
 #include <QTest>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace TestSupport;
 
@@ -372,19 +368,7 @@ private slots:
             for (const char* suffix : { "", "-wal", "-shm" })
                 QFile::remove(path + QLatin1String(suffix));
             QVERIFY(QFile::copy(pristine, path));
-            const pid_t child = fork();
-            if (child == 0) {
-                Workspace ws(path);
-                ImportOptions options;
-                options.batchRows = 16; // many commits, each a moment a kill may come after
-                Importer::import(ws, log, options);
-                _exit(0);
-            }
-            QTest::qWait(int(QRandomGenerator::global()->bounded(0, 40)));
-            kill(child, SIGKILL);
-            int status = 0;
-            waitpid(child, &status, 0);
-            killed += WIFSIGNALED(status) ? 1 : 0;
+            killed += importKilledMidway(path, log, 40) ? 1 : 0;
             {
                 Workspace ws(path);
                 Importer::import(ws, log); // run again, to its end

@@ -21,9 +21,6 @@
 #include <QRandomGenerator>
 #include <QSqlQuery>
 #include <QTest>
-#include <unistd.h>
-#include <sys/wait.h>
-#include <csignal>
 
 using namespace TestSupport;
 
@@ -423,19 +420,8 @@ private slots:
         };
         int killedMidway = 0;
         for (int round = 0; round < 12; ++round) {
-            const pid_t child = fork();
-            if (child == 0) {
-                Workspace ws(path);
-                ImportOptions options;
-                options.batchRows = 16; // many commits, each a moment a kill may come after
-                Importer::import(ws, log, options);
-                _exit(0);
-            }
-            QTest::qWait(int(QRandomGenerator::global()->bounded(0, 60)));
-            kill(child, SIGKILL);
-            int status = 0;
-            waitpid(child, &status, 0);
-            killedMidway += WIFSIGNALED(status) ? 1 : 0;
+            const bool wasKilled = importKilledMidway(path, log, 60);
+            killedMidway += wasKilled ? 1 : 0;
             Workspace ws(path);
             if (holds(ws) != 0) {
                 QSqlQuery c = ws.exec(QStringLiteral("SELECT start_seq, end_seq, result_seq, pairing, arguments, result FROM tool_calls WHERE instr(coalesce(arguments, ''), ?) OR instr(coalesce(result, ''), ?)"), { secret, secret });
@@ -445,7 +431,7 @@ private slots:
                 QSqlQuery r = ws.exec(QStringLiteral("SELECT seq, path, start, length FROM redactions"));
                 while (r.next())
                     what += QStringLiteral("{%1 %2 %3 %4} ").arg(r.value(0).toString(), r.value(1).toString(), r.value(2).toString(), r.value(3).toString());
-                QFAIL(qPrintable(QStringLiteral("round %1 (%2): %3").arg(round).arg(WIFSIGNALED(status) ? QStringLiteral("killed") : QStringLiteral("done")).arg(what)));
+                QFAIL(qPrintable(QStringLiteral("round %1 (%2): %3").arg(round).arg(wasKilled ? QStringLiteral("killed") : QStringLiteral("done")).arg(what)));
             }
             const QByteArray bytes = fileBytes(path);
             if (bytes.contains(secret.toUtf8())) {
@@ -456,7 +442,7 @@ private slots:
                 }
                 QSqlQuery fl = ws.exec(QStringLiteral("PRAGMA freelist_count"));
                 fl.next();
-                QFAIL(qPrintable(QStringLiteral("round %1 (%2): %3; free pages %4").arg(round).arg(WIFSIGNALED(status) ? QStringLiteral("killed") : QStringLiteral("done")).arg(where.join(QLatin1Char(' '))).arg(fl.value(0).toInt())));
+                QFAIL(qPrintable(QStringLiteral("round %1 (%2): %3; free pages %4").arg(round).arg(wasKilled ? QStringLiteral("killed") : QStringLiteral("done")).arg(where.join(QLatin1Char(' '))).arg(fl.value(0).toInt())));
             }
         }
         QVERIFY(killedMidway > 0);
