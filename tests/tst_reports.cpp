@@ -438,6 +438,37 @@ private slots:
         QVERIFY(!payload.isEmpty());
     }
 
+    // A JSON Lines report opened again, the import killed at a random moment and run again: the same workspace as one
+    // clean import of it.
+    void aKilledImportOfJsonLinesEndsAsACleanOne()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("original.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("agui/threads")));
+        ReportScope scope;
+        for (const RoomSummary& r : ws.rooms())
+            scope.roomIds << r.id;
+        scope.filter.includeBlocked = true;
+        const QString path = dir.filePath(QStringLiteral("threads.jsonl"));
+        ReportExport::run(ws, scope, QStringLiteral("jsonl"), false, path);
+        const QString clean = dir.filePath(QStringLiteral("clean.sightline"));
+        {
+            Workspace once(clean);
+            Importer::import(once, path);
+        }
+        Workspace once(clean);
+        const QMap<QString, QStringList> expected = everything(once);
+        int killed = 0;
+        for (int round = 0; round < 8; ++round) {
+            const QString again = dir.filePath(QStringLiteral("again-%1.sightline").arg(round));
+            killed += importKilledMidway(again, path, 40) ? 1 : 0;
+            Workspace resumed(again);
+            Importer::import(resumed, path); // run again, to its end
+            QCOMPARE(everything(resumed), expected);
+        }
+        QVERIFY(killed > 0);
+    }
+
     void jsonLinesUnderAFilterAndWithBadLines()
     {
         QTemporaryDir dir;
