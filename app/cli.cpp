@@ -797,6 +797,19 @@ private:
                     scope.roomIds << room;
             }
         }
+        if (parser.isSet(QStringLiteral("each-room"))) {
+            // -o is a folder: a report per room, each with its manifest.
+            const QVector<ReportExport::Each> each = ReportExport::runEach(
+                *ws, scope, format, parser.isSet(QStringLiteral("expanded")), path, parser.value(QStringLiteral("sign")));
+            for (const ReportExport::Each& e : each) {
+                m_err << "wrote " << e.result.events << (e.result.events == 1 ? " event" : " events") << " to " << e.path
+                      << "; manifest " << e.result.manifest;
+                if (!e.result.signature.isEmpty())
+                    m_err << ", signed: " << e.result.signature;
+                m_err << Qt::endl;
+            }
+            return Cli::Ok;
+        }
         if (!path.endsWith(ReportExport::suffix(format), Qt::CaseInsensitive))
             m_err << "note: " << path << " does not end in " << ReportExport::suffix(format) << ": it holds " << format
                   << " all the same" << Qt::endl;
@@ -1065,6 +1078,7 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                     QStringLiteral("PATH") },
                 { QStringLiteral("format"), QStringLiteral("csv, md, html, pdf or jsonl (lossless: Sightline opens it again as a source)"), QStringLiteral("FORMAT") },
+                { QStringLiteral("each-room"), QStringLiteral("a report per room, named after it, in the folder -o names (made when missing)") },
                 { QStringLiteral("expanded"), QStringLiteral("HTML: every tool call's card open") },
                 { QStringLiteral("query"), QStringLiteral("only the events this filter lets through (the filter bar's language)"),
                     QStringLiteral("FILTER") },
@@ -1073,8 +1087,8 @@ const QVector<VerbSpec>& verbSpecs()
                     QStringLiteral("NAME") },
                 { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
                     QStringLiteral("KEY") },
-                { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes"), QStringLiteral("PATH") } },
-            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--sign KEY] -o PATH"),
+                { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (a folder with --each-room)"), QStringLiteral("PATH") } },
+            QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--each-room] [--sign KEY] -o PATH"),
             QStringLiteral("write a report and its manifest"), &Session::exportReport },
         { QStringLiteral("verify"), QStringLiteral("PATH"),
             QStringLiteral("Check a report against its manifest (PATH: the report or REPORT.manifest.json): says which "

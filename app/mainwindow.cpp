@@ -541,17 +541,25 @@ void MainWindow::createActions()
     exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportReport->setStatusTip(tr("A PDF, HTML, CSV or Markdown report of the room, with a manifest to verify it by"));
     connect(exportReport, &QAction::triggered, this, [this] {
-        QString name;
-        QString source;
-        QVector<qint64> every;
+        ReportExporter::Request request;
+        request.roomId = m_eventModel->roomId();
+        request.filter = m_filterBar->filter();
         for (const RoomSummary& r : m_roomModel->rooms()) {
-            every << r.id;
-            if (r.id == m_eventModel->roomId()) {
-                name = r.nativeId;
-                source = r.sourcePath;
+            request.everyRoom << r.id;
+            if (r.id == request.roomId) {
+                request.roomName = r.nativeId;
+                request.source = r.sourcePath;
             }
         }
-        m_exporter->ask(m_eventModel->roomId(), name, m_filterBar->filter(), every, source);
+        request.selectedRooms = m_roomList->selectedRooms();
+        // The events selected in the view shown: a range to offer.
+        for (const QModelIndex& row : eventList()->selectionModel()->selectedRows()) {
+            const qint64 index = row.data(EventListModel::EventIndexRole).toLongLong();
+            request.selection = request.selection
+                ? std::pair { std::min(request.selection->first, index), std::max(request.selection->second, index) }
+                : std::pair { index, index };
+        }
+        m_exporter->ask(request);
     });
     file->addSeparator();
     QAction* quit = file->addAction(

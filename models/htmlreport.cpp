@@ -299,12 +299,14 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                     put(QStringLiteral("<details class=\"call %1\"%2><summary>%3</summary>%4%5</details>\n")
                             .arg(esc(Outcomes::name(c.outcome)), options.expanded ? QStringLiteral(" open=\"open\"") : QString(), head, body, notes));
                 }
+                scope.written();
                 return;
             }
             put(QStringLiteral("<div class=\"event %1\"><div class=\"meta\">%2 · %3 · %4%5%6</div><div class=\"text\">%7</div>%8</div>\n")
                     .arg(esc(e.role), QString::number(e.index), esc(when),
                         esc(e.participantId.isEmpty() ? e.type : e.participantId + QStringLiteral(" · ") + e.type),
                         e.channelId.isEmpty() ? QString() : QStringLiteral(" · ") + esc(e.channelId), pills, esc(e.text), notes));
+            scope.written();
         });
 
         const Redactions ledger = RedactionStore(ws).ledger(roomId);

@@ -80,19 +80,40 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
         for (auto it = r.outcomes.cbegin(); it != r.outcomes.cend(); ++it)
             outcomes.insert(it.key(), it.value());
 
-        // The transcript: the timeline's items under the filter, each event of the scope counted once.
-        QString transcript;
+        // The events of the scope, each counted once; then the summary, then the transcript, streamed.
         QMap<QString, int> kinds;
-        EventFilter items = scope.filter;
-        items.timelineItems = true;
+        qint64 count = 0;
         PageRequest all;
         all.limit = std::numeric_limits<int>::max();
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
             ++kinds[EventKinds::name(e.kind)];
-            ++written;
+            ++count;
             r.digest(events, e);
             scope.written();
         });
+        written += count;
+
+        put(QStringLiteral("## Summary\n\n%1 events").arg(count));
+        QStringList byKind;
+        for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
+            byKind << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+        if (!byKind.isEmpty())
+            put(QStringLiteral(" (") + byKind.join(QStringLiteral(", ")) + QLatin1Char(')'));
+        QStringList byOutcome;
+        for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it)
+            byOutcome << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+        put(QStringLiteral(". %1 tool calls in the room%2.\n\n")
+                .arg(cards.size())
+                .arg(byOutcome.isEmpty() ? QString() : QStringLiteral(": ") + byOutcome.join(QStringLiteral(", "))));
+        if (!roomNotes.isEmpty()) {
+            put(QStringLiteral("## Notes on the room\n\n"));
+            for (const QString& n : roomNotes)
+                put(QStringLiteral("- ") + escaped(n) + QLatin1Char('\n'));
+            put(QStringLiteral("\n"));
+        }
+        put(QStringLiteral("## Timeline\n\n"));
+        EventFilter items = scope.filter;
+        items.timelineItems = true;
         ws.forEachEvent(roomId, items, all, [&](const EventRecord& e) {
             QStringList head { QString::number(e.index) };
             if (e.createdMicros)
@@ -117,7 +138,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
                 head << QStringLiteral("redacted");
             if (e.isBlocked())
                 head << QStringLiteral("blocked by %1").arg(escaped(e.blockedBy));
-            transcript += QStringLiteral("### ") + head.join(QStringLiteral(" · ")) + QStringLiteral("\n\n");
+            QString transcript = QStringLiteral("### ") + head.join(QStringLiteral(" · ")) + QStringLiteral("\n\n");
             if (e.kind == EventKind::ToolCall && call != cards.constEnd()) {
                 transcript += QStringLiteral("Arguments:\n\n") + codeBlock(JsonText::editable(call->arguments, false), QStringLiteral("json"));
                 if (!call->result.isEmpty())
@@ -131,27 +152,9 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
             for (const QString& n : notes.value(e.index))
                 transcript += QStringLiteral("\n- Note: ") + escaped(n);
             transcript += QStringLiteral("\n\n");
+            put(transcript);
+            scope.written();
         });
-
-        put(QStringLiteral("## Summary\n\n%1 events").arg(written));
-        QStringList byKind;
-        for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
-            byKind << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
-        if (!byKind.isEmpty())
-            put(QStringLiteral(" (") + byKind.join(QStringLiteral(", ")) + QLatin1Char(')'));
-        QStringList byOutcome;
-        for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it)
-            byOutcome << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
-        put(QStringLiteral(". %1 tool calls in the room%2.\n\n")
-                .arg(cards.size())
-                .arg(byOutcome.isEmpty() ? QString() : QStringLiteral(": ") + byOutcome.join(QStringLiteral(", "))));
-        if (!roomNotes.isEmpty()) {
-            put(QStringLiteral("## Notes on the room\n\n"));
-            for (const QString& n : roomNotes)
-                put(QStringLiteral("- ") + escaped(n) + QLatin1Char('\n'));
-            put(QStringLiteral("\n"));
-        }
-        put(QStringLiteral("## Timeline\n\n") + transcript);
 
         const Redactions ledger = RedactionStore(ws).ledger(roomId);
         if (!ledger.isEmpty()) {

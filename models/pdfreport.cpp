@@ -13,92 +13,157 @@
 #include <QTextFrame>
 
 #include <limits>
+#include <optional>
+
+#include <QImage>
+
+namespace {
+
+// The report's HTML laid out on A4 pages as the PDF prints them, with what goes in each page's margins.
+class Pages
+{
+public:
+    Pages(const QByteArray& html, QPagedPaintDevice* device, int resolution)
+    {
+        m_font = QFont(QStringLiteral("DejaVu Sans"), 9);
+        m_doc.documentLayout()->setPaintDevice(device);
+        m_doc.setDefaultFont(m_font);
+        m_doc.setHtml(QString::fromUtf8(html));
+        m_body = device->pageLayout().paintRectPixels(resolution);
+        m_doc.setPageSize(m_body.size());
+        const qreal pageHeight = m_body.height();
+        QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
+        // A card (or a table) that fits on a page is never cut in two: one that would straddle a page starts the
+        // next. In document order, each decided after the ones before it moved.
+        for (QTextFrame* frame : m_doc.rootFrame()->childFrames()) {
+            const QRectF r = layout->frameBoundingRect(frame);
+            if (r.height() >= pageHeight || r.height() <= 0)
+                continue;
+            if (int(r.top() / pageHeight) != int((r.bottom() - 1) / pageHeight)) {
+                QTextFrameFormat format = frame->frameFormat();
+                format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                frame->setFrameFormat(format);
+            }
+        }
+        // Where each room starts (HtmlReport anchors its heading "room:ID"): a page's header names the rooms on it.
+        for (QTextBlock block = m_doc.begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                for (const QString& name : it.fragment().charFormat().anchorNames()) {
+                    if (!name.startsWith(QLatin1String("room:")))
+                        continue;
+                    // Where its first line is: a heading that does not fit at a page's foot moves to the next
+                    // page, while its block still starts above.
+                    qreal top = layout->blockBoundingRect(block).top();
+                    if (block.layout() && block.layout()->lineCount() > 0)
+                        top += block.layout()->lineAt(0).y();
+                    m_starts.append({ top, name.mid(5) });
+                }
+            }
+        }
+        m_device = device;
+    }
+
+    int count() const { return std::max(1, m_doc.pageCount()); }
+    QRectF body() const { return m_body; }
+
+    // Page `page` with its header and footer, the painter's origin at the body's top left. `of`: "Page 1 of 9",
+    // or "Page 1" alone when the count is not known (a preview made of the report's beginning).
+    void paint(QPainter& painter, int page, std::optional<int> of) const
+    {
+        painter.save();
+        painter.setClipRect(QRectF(0, 0, m_body.width(), m_body.height()));
+        painter.translate(0, -page * m_body.height());
+        const_cast<QTextDocument&>(m_doc).drawContents(&painter, QRectF(0, page * m_body.height(), m_body.width(), m_body.height()));
+        painter.restore();
+        // In the margins: which report this page is of, and where in it.
+        QFont small = m_font;
+        small.setPointSizeF(7.5);
+        const QFontMetricsF metrics(small, m_device);
+        const qreal line = metrics.height();
+        painter.setFont(small);
+        painter.setPen(QColor(0x55, 0x55, 0x55));
+        painter.drawText(QRectF(0, -1.6 * line, m_body.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(QStringLiteral("Sightline report · ") + roomsOn(page).join(QStringLiteral(", ")), Qt::ElideRight,
+                m_body.width()));
+        painter.drawText(QRectF(0, m_body.height() + 0.6 * line, m_body.width(), line), Qt::AlignRight | Qt::AlignVCenter,
+            of ? QStringLiteral("Page %1 of %2").arg(page + 1).arg(*of) : QStringLiteral("Page %1").arg(page + 1));
+    }
+
+private:
+    QStringList roomsOn(int page) const
+    {
+        const qreal pageHeight = m_body.height();
+        QStringList on;
+        for (int i = 0; i < m_starts.size(); ++i) {
+            const qreal end = i + 1 < m_starts.size() ? m_starts[i + 1].first : std::numeric_limits<qreal>::max();
+            // A room that ends in the blank above the next one's heading at a page's top is not on that page.
+            if (m_starts[i].first < (page + 1) * pageHeight && end > page * pageHeight + 0.03 * pageHeight)
+                on << m_starts[i].second;
+        }
+        return on;
+    }
+
+    QTextDocument m_doc;
+    QFont m_font;
+    QRectF m_body;
+    QVector<QPair<qreal, QString>> m_starts;
+    QPagedPaintDevice* m_device = nullptr;
+};
+
+void setUp(QPdfWriter& writer, const QString& version)
+{
+    writer.setCreator(QStringLiteral("Sightline ") + version);
+    writer.setTitle(QStringLiteral("Sightline report"));
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 18, 15, 18), QPageLayout::Millimeter));
+    writer.setResolution(144);
+}
+
+} // namespace
+
+HtmlReport::Options PdfReport::options()
+{
+    HtmlReport::Options options;
+    options.expanded = true;
+    options.printable = true;
+    return options;
+}
 
 qint64 PdfReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
 {
     QBuffer html;
     html.open(QIODevice::WriteOnly);
-    HtmlReport::Options options;
-    options.expanded = true;
-    options.printable = true;
-    const qint64 count = HtmlReport::write(ws, scope, html, options, events);
-
+    const qint64 count = HtmlReport::write(ws, scope, html, options(), events);
     QPdfWriter writer(&out);
-    writer.setCreator(QStringLiteral("Sightline ") + scope.version);
-    writer.setTitle(QStringLiteral("Sightline report"));
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 18, 15, 18), QPageLayout::Millimeter));
-    writer.setResolution(144);
-    QTextDocument doc;
-    doc.documentLayout()->setPaintDevice(&writer);
-    QFont font(QStringLiteral("DejaVu Sans"), 9);
-    doc.setDefaultFont(font);
-    doc.setHtml(QString::fromUtf8(html.data()));
-    const QRectF body = writer.pageLayout().paintRectPixels(writer.resolution());
-    doc.setPageSize(body.size());
-    const qreal pageHeight = body.height();
-    QAbstractTextDocumentLayout* layout = doc.documentLayout();
-    // A card (or a table) that fits on a page is never cut in two: one that would straddle a page starts the next.
-    // In document order, each decided after the ones before it moved.
-    for (QTextFrame* frame : doc.rootFrame()->childFrames()) {
-        const QRectF r = layout->frameBoundingRect(frame);
-        if (r.height() >= pageHeight || r.height() <= 0)
-            continue;
-        if (int(r.top() / pageHeight) != int((r.bottom() - 1) / pageHeight)) {
-            QTextFrameFormat format = frame->frameFormat();
-            format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-            frame->setFrameFormat(format);
-        }
-    }
-    const int pages = std::max(1, doc.pageCount());
-
-    // Where each room starts (HtmlReport anchors its heading "room:ID"): a page's header names the rooms on it.
-    QVector<QPair<qreal, QString>> starts;
-    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
-        for (auto it = block.begin(); !it.atEnd(); ++it) {
-            for (const QString& name : it.fragment().charFormat().anchorNames()) {
-                if (!name.startsWith(QLatin1String("room:")))
-                    continue;
-                // Where its first line is: a heading that does not fit at a page's foot moves to the next page,
-                // while its block still starts above.
-                qreal top = layout->blockBoundingRect(block).top();
-                if (block.layout() && block.layout()->lineCount() > 0)
-                    top += block.layout()->lineAt(0).y();
-                starts.append({ top, name.mid(5) });
-            }
-        }
-    }
-    auto roomsOn = [&](int page) {
-        QStringList on;
-        for (int i = 0; i < starts.size(); ++i) {
-            const qreal end = i + 1 < starts.size() ? starts[i + 1].first : std::numeric_limits<qreal>::max();
-            // A room that ends in the blank above the next one's heading at a page's top is not on that page.
-            if (starts[i].first < (page + 1) * pageHeight && end > page * pageHeight + 0.03 * pageHeight)
-                on << starts[i].second;
-        }
-        return on;
-    };
+    setUp(writer, scope.version);
+    const Pages pages(html.data(), &writer, writer.resolution());
     QPainter painter(&writer);
-    QFont small = font;
-    small.setPointSizeF(7.5);
-    const qreal line = QFontMetricsF(small, &writer).height();
-    for (int page = 0; page < pages; ++page) {
+    for (int page = 0; page < pages.count(); ++page) {
         if (page > 0)
             writer.newPage();
-        painter.save();
-        painter.setClipRect(QRectF(0, 0, body.width(), body.height()));
-        painter.translate(0, -page * body.height());
-        doc.drawContents(&painter, QRectF(0, page * body.height(), body.width(), body.height()));
-        painter.restore();
-        // In the margins: which report this page is of, and where in it.
-        painter.setFont(small);
-        painter.setPen(QColor(0x55, 0x55, 0x55));
-        const QStringList on = roomsOn(page);
-        painter.drawText(QRectF(0, -1.6 * line, body.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetricsF(small, &writer)
-                .elidedText(QStringLiteral("Sightline report · ") + on.join(QStringLiteral(", ")), Qt::ElideRight, body.width()));
-        painter.drawText(QRectF(0, body.height() + 0.6 * line, body.width(), line), Qt::AlignRight | Qt::AlignVCenter,
-            QStringLiteral("Page %1 of %2").arg(page + 1).arg(pages));
+        pages.paint(painter, page, pages.count());
     }
     painter.end();
     return count;
+}
+
+QImage PdfReport::firstPage(const QByteArray& html, int width)
+{
+    // Laid out against a PDF writer, as write() lays it out (its metrics decide the lines and the pages); drawn
+    // on an image of the whole sheet, margins included.
+    QBuffer nowhere;
+    nowhere.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&nowhere);
+    setUp(writer, {});
+    const Pages pages(html, &writer, writer.resolution());
+    const QRectF sheet = writer.pageLayout().fullRectPixels(writer.resolution());
+    const qreal scale = width / sheet.width();
+    QImage image(QSize(width, qRound(sheet.height() * scale)), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.scale(scale, scale);
+    painter.translate(pages.body().topLeft() - sheet.topLeft()); // the margins
+    pages.paint(painter, 0, std::nullopt);
+    return image;
 }

@@ -11,7 +11,9 @@
 #include "workspace.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QSaveFile>
+#include <QSet>
 
 const QStringList& ReportExport::formats()
 {
@@ -20,12 +22,27 @@ const QStringList& ReportExport::formats()
     return all;
 }
 
-qint64 ReportExport::count(Workspace& ws, const ReportScope& scope)
+qint64 ReportExport::steps(Workspace& ws, const ReportScope& scope, const QString& format)
 {
+    const bool timeline = format == QLatin1String("html") || format == QLatin1String("md") || format == QLatin1String("pdf");
+    EventFilter items = scope.filter;
+    items.timelineItems = true;
     qint64 total = 0;
     for (qint64 id : scope.roomIds)
-        total += ws.countEvents(id, &scope.filter);
+        total += ws.countEvents(id, &scope.filter) + (timeline ? ws.countEvents(id, &items) : 0);
     return total;
+}
+
+qint64 ReportExport::write(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, QIODevice& out,
+    QCryptographicHash* events)
+{
+    HtmlReport::Options options;
+    options.expanded = expanded;
+    return format == QLatin1String("csv") ? CsvReport::write(ws, scope, out, events)
+        : format == QLatin1String("md")    ? MarkdownReport::write(ws, scope, out, events)
+        : format == QLatin1String("html")  ? HtmlReport::write(ws, scope, out, options, events)
+        : format == QLatin1String("jsonl") ? JsonlReport::write(ws, scope, out, events)
+                                           : PdfReport::write(ws, scope, out, events);
 }
 
 QString ReportExport::suffix(const QString& format)
@@ -44,14 +61,8 @@ ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, 
     if (!out.open(QIODevice::WriteOnly))
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
     QCryptographicHash events(QCryptographicHash::Sha256);
-    HtmlReport::Options options;
-    options.expanded = expanded;
     Result result;
-    result.events = format == QLatin1String("csv") ? CsvReport::write(ws, scope, out, &events)
-        : format == QLatin1String("md")             ? MarkdownReport::write(ws, scope, out, &events)
-        : format == QLatin1String("html")           ? HtmlReport::write(ws, scope, out, options, &events)
-        : format == QLatin1String("jsonl")          ? JsonlReport::write(ws, scope, out, &events)
-                                                    : PdfReport::write(ws, scope, out, &events);
+    result.events = write(ws, scope, format, expanded, out, &events);
     if (!out.commit())
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
     ReportManifest::Content content;
@@ -70,4 +81,39 @@ ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, 
     if (!signingKey.isEmpty())
         result.signature = ReportSignature::sign(result.manifest, signingKey);
     return result;
+}
+
+QString ReportExport::fileName(const QString& roomId, const QString& format)
+{
+    QString name;
+    for (const QChar c : roomId)
+        name += c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_');
+    // Never hidden, never empty.
+    if (name.isEmpty() || name.startsWith(QLatin1Char('.')))
+        name.prepend(QStringLiteral("room"));
+    return name + suffix(format);
+}
+
+QVector<ReportExport::Each> ReportExport::runEach(Workspace& ws, const ReportScope& scope, const QString& format,
+    bool expanded, const QString& folder, const QString& signingKey)
+{
+    if (!QDir().mkpath(folder))
+        throw StoreError(folder, {}, QStringLiteral("cannot make the folder for the reports"));
+    QVector<Each> written;
+    QSet<QString> taken;
+    for (qint64 id : scope.roomIds) {
+        const std::optional<RoomSummary> room = ws.room(id);
+        if (!room)
+            continue;
+        // Two ids that read alike once cleaned (a/b and a_b) get a file each.
+        QString name = fileName(room->nativeId, format);
+        for (int n = 2; taken.contains(name.toLower()); ++n)
+            name = fileName(room->nativeId + QLatin1Char('-') + QString::number(n), format);
+        taken.insert(name.toLower());
+        ReportScope one = scope;
+        one.roomIds = { id };
+        const QString path = QDir(folder).filePath(name);
+        written.append({ path, run(ws, one, format, expanded, path, signingKey) });
+    }
+    return written;
 }

@@ -18,7 +18,9 @@ struct ReportScope
     QString author; // who made the report
     QString source; // what the workspace was made from, for the header
     QString version; // Sightline's, for the header
-    // Called after each event a writer writes: a window's progress bar, and its Cancel (it throws ReportCancelled).
+    // Called after each event a writer reads and each item of the timeline it writes (ReportExport::count says how
+    // many calls a report makes): a window's progress bar, its Cancel (it throws ReportCancelled), and a preview
+    // that has enough (ReportPreview).
     std::function<void()> eventWritten;
 
     void written() const

@@ -11,12 +11,13 @@
 // exclude_types wins over types, both time bounds are exclusive, and blocked rows are left out
 // unless includeBlocked is set. In the timeline (timelineItems) an item matches when any of its rows does: a
 // card whose end failed matches outcome:failed and type:tool_call_end.
-// A span of tool call durations in milliseconds, both ends included (duration:>5000 is 5001 and more).
-struct DurationRange
+// A span of numbers, both ends included: tool call durations in milliseconds (duration:>5000 is 5001 and more),
+// or event indexes (index:100..250).
+struct NumberRange
 {
     qint64 min = 0;
     qint64 max = LLONG_MAX;
-    bool operator==(const DurationRange&) const = default;
+    bool operator==(const NumberRange&) const = default;
 };
 
 struct EventFilter
@@ -34,7 +35,10 @@ struct EventFilter
     // A call's pairing (exact, id_only, name_only, guessed, start_only, end_only) and duration: matched at the
     // row where its card is (its start; its end when it has none), and by the card in the timeline.
     QStringList pairings, excludePairings;
-    QVector<DurationRange> durations, excludeDurations;
+    QVector<NumberRange> durations, excludeDurations;
+    // Rows by their index in the room (a report of events 100 to 250): in one of the ranges, in none of the
+    // excluded ones. In the timeline an item whose card holds such a row, as for every other field.
+    QVector<NumberRange> indexes, excludeIndexes;
     // What reviewers added (AnnotationStore), matched at the row (a card: any of its rows): a label's name, a
     // word in a note (ASCII letters in either case), and a state: marked, noted, labelled, redacted.
     QStringList labels, excludeLabels;
@@ -95,7 +99,8 @@ inline const std::array<EventFilterList, 12>& eventFilterLists()
 
 inline int EventFilter::terms() const
 {
-    int n = int(words.size() + excludeWords.size() + durations.size() + excludeDurations.size())
+    int n = int(words.size() + excludeWords.size() + durations.size() + excludeDurations.size() + indexes.size()
+                + excludeIndexes.size())
         + (afterMicros ? 1 : 0) + (beforeMicros ? 1 : 0) + (includeBlocked || blockedOnly ? 1 : 0)
         + (topLevelOnly ? 1 : 0);
     for (const EventFilterList& list : eventFilterLists())

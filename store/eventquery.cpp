@@ -194,13 +194,12 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         in(list.column, f.*list.any, false);
         in(list.column, f.*list.none, true);
     }
-    // Durations: one of the spans, none of the excluded ones; a row that is no call's card has none.
-    auto spans = [&](const QVector<DurationRange>& ranges, bool negate) {
+    // Durations and indexes: one of the spans, none of the excluded ones; a row that is no call's card has no duration.
+    auto spans = [&](const QVector<NumberRange>& ranges, bool negate, const QString& d) {
         if (ranges.isEmpty())
             return;
-        const QString d = callValue(t, QStringLiteral("c.duration_ms"), callOutcome);
         QStringList any;
-        for (const DurationRange& r : ranges) {
+        for (const NumberRange& r : ranges) {
             any << d + QStringLiteral(" BETWEEN ? AND ?");
             binds << r.min << r.max;
         }
@@ -210,8 +209,12 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         else
             sql += QStringLiteral(" AND ") + either;
     };
-    spans(f.durations, false);
-    spans(f.excludeDurations, true);
+    const QString duration = callValue(t, QStringLiteral("c.duration_ms"), callOutcome);
+    spans(f.durations, false, duration);
+    spans(f.excludeDurations, true, duration);
+    // Indexes: the row's own (seq is never NULL, so an excluded range is a plain NOT).
+    spans(f.indexes, false, t + QStringLiteral(".seq"));
+    spans(f.excludeIndexes, true, t + QStringLiteral(".seq"));
     // The rows holding the words, as a list made once. On the rows folded into a card or a message (a correlated
     // subquery, run once per card) the list must not drive the loop: without statistics SQLite would walk every
     // hit for every card (minutes at a million events). The unary + keeps it a check on the row found.

@@ -47,8 +47,8 @@ bool readValue(const QString& text, int& i, QString& value, QString& error)
     return true;
 }
 
-// A duration term's value: >N, >=N, <N, <=N, N or A..B milliseconds.
-std::optional<DurationRange> parseDuration(const QString& value)
+// A duration or index term's value: >N, >=N, <N, <=N, N or A..B (milliseconds, or event indexes).
+std::optional<NumberRange> parseRange(const QString& value)
 {
     auto number = [](QStringView text) -> std::optional<qint64> {
         bool ok = false;
@@ -56,7 +56,7 @@ std::optional<DurationRange> parseDuration(const QString& value)
         return ok && n >= 0 && !text.startsWith(QLatin1Char('+')) ? std::optional(n) : std::nullopt;
     };
     const QStringView v(value);
-    DurationRange r;
+    NumberRange r;
     if (const qsizetype dots = v.indexOf(QLatin1String("..")); dots > 0) {
         const auto a = number(v.left(dots)), b = number(v.mid(dots + 2));
         if (!a || !b || *a > *b)
@@ -90,7 +90,7 @@ std::optional<DurationRange> parseDuration(const QString& value)
     return r;
 }
 
-QString formatDuration(const DurationRange& r)
+QString formatRange(const NumberRange& r)
 {
     if (r.min == r.max)
         return QString::number(r.min);
@@ -147,7 +147,7 @@ QStringList FilterQuery::fields()
     for (const EventFilterList& list : eventFilterLists())
         names << QLatin1String(list.name);
     return names
-        + QStringList { QStringLiteral("duration"), QStringLiteral("after"), QStringLiteral("before"),
+        + QStringList { QStringLiteral("duration"), QStringLiteral("index"), QStringLiteral("after"), QStringLiteral("before"),
               QStringLiteral("blocked"), QStringLiteral("text") };
 }
 
@@ -241,12 +241,19 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
             if (!values.contains(v))
                 values << v;
         } else if (t.field == QLatin1String("duration")) {
-            const std::optional<DurationRange> range = parseDuration(v);
+            const std::optional<NumberRange> range = parseRange(v);
             if (!range) {
                 return fail(t,
                     QStringLiteral("duration: expects milliseconds, such as >5000, <=100, 250 or 200..800"));
             }
-            QVector<DurationRange>& ranges = t.negated ? f.excludeDurations : f.durations;
+            QVector<NumberRange>& ranges = t.negated ? f.excludeDurations : f.durations;
+            if (!ranges.contains(*range))
+                ranges << *range;
+        } else if (t.field == QLatin1String("index")) {
+            const std::optional<NumberRange> range = parseRange(v);
+            if (!range)
+                return fail(t, QStringLiteral("index: expects event indexes, such as 100..250, >=1000, <50 or 42"));
+            QVector<NumberRange>& ranges = t.negated ? f.excludeIndexes : f.indexes;
             if (!ranges.contains(*range))
                 ranges << *range;
         } else if (t.field == QLatin1String("after") || t.field == QLatin1String("before")) {
@@ -302,10 +309,14 @@ QString FilterQuery::format(const EventFilter& f)
         for (const QString& v : f.*list.none)
             terms << QLatin1Char('-') + QLatin1String(list.name) + QLatin1Char(':') + quoted(v);
     }
-    for (const DurationRange& r : f.durations)
-        terms << QStringLiteral("duration:") + formatDuration(r);
-    for (const DurationRange& r : f.excludeDurations)
-        terms << QStringLiteral("-duration:") + formatDuration(r);
+    for (const NumberRange& r : f.durations)
+        terms << QStringLiteral("duration:") + formatRange(r);
+    for (const NumberRange& r : f.excludeDurations)
+        terms << QStringLiteral("-duration:") + formatRange(r);
+    for (const NumberRange& r : f.indexes)
+        terms << QStringLiteral("index:") + formatRange(r);
+    for (const NumberRange& r : f.excludeIndexes)
+        terms << QStringLiteral("-index:") + formatRange(r);
     if (f.afterMicros)
         terms << QStringLiteral("after:") + TimeUtil::formatUserTime(*f.afterMicros);
     if (f.beforeMicros)

@@ -647,6 +647,22 @@ private slots:
         QVERIFY(bothText.indexOf("# Room sup-duplicate-charge") >= 0);
         QVERIFY(bothText.indexOf("# Room sup-late-delivery") > bothText.indexOf("# Room sup-duplicate-charge"));
         QCOMPARE(bothText.count("\n# Room ") + (bothText.startsWith("# Room ") ? 1 : 0), 2);
+        // A report per room, in a folder: every room of the manifest, each verified on its own; an index range in
+        // the filter language.
+        const QString folder = dir.filePath(QStringLiteral("each"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--each-room"),
+            QStringLiteral("--query"), QStringLiteral("index:0..4"), QStringLiteral("--format"), QStringLiteral("csv"),
+            QStringLiteral("-o"), folder });
+        QCOMPARE(r.code, 0);
+        const QStringList rooms { QStringLiteral("sup-late-delivery"), QStringLiteral("sup-duplicate-charge"),
+            QStringLiteral("sup-address-change"), QStringLiteral("sup-product-question"), QStringLiteral("sup-abusive-customer"),
+            QStringLiteral("sup-warranty-claim"), QStringLiteral("sup-order-history-export"), QStringLiteral("sup-handoff-es") };
+        QCOMPARE(QDir(folder).entryList({ QStringLiteral("*.csv") }, QDir::Files).size(), rooms.size());
+        for (const QString& room : rooms) {
+            const QString one = QDir(folder).filePath(room + QStringLiteral(".csv"));
+            QVERIFY2(r.err.contains(QStringLiteral("wrote 5 events to ") + one), qPrintable(r.err));
+            QCOMPARE(run({ QStringLiteral("verify"), one }).code, 0);
+        }
         QCOMPARE(run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--format"),
                          QStringLiteral("xlsx"), QStringLiteral("-o"), md })
                      .code,

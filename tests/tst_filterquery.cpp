@@ -161,13 +161,20 @@ private slots:
                                             f.excludeStates = { QStringLiteral("noted") };
                                         });
         QTest::newRow("longer than") << QStringLiteral("duration:>5000")
-                                     << with([](EventFilter& f) { f.durations = { DurationRange { 5001, LLONG_MAX } }; });
+                                     << with([](EventFilter& f) { f.durations = { NumberRange { 5001, LLONG_MAX } }; });
         QTest::newRow("at most, or a span, or exactly")
             << QStringLiteral("duration:<=100 duration:200..800 duration:42") << with([](EventFilter& f) {
-                   f.durations = { DurationRange { 0, 100 }, DurationRange { 200, 800 }, DurationRange { 42, 42 } };
+                   f.durations = { NumberRange { 0, 100 }, NumberRange { 200, 800 }, NumberRange { 42, 42 } };
                });
         QTest::newRow("not shorter than") << QStringLiteral("-duration:<250")
-                                          << with([](EventFilter& f) { f.excludeDurations = { DurationRange { 0, 249 } }; });
+                                          << with([](EventFilter& f) { f.excludeDurations = { NumberRange { 0, 249 } }; });
+        QTest::newRow("an index range, and not one")
+            << QStringLiteral("index:100..250 -index:120") << with([](EventFilter& f) {
+                   f.indexes = { NumberRange { 100, 250 } };
+                   f.excludeIndexes = { NumberRange { 120, 120 } };
+               });
+        QTest::newRow("from an index on") << QStringLiteral("index:>=1000")
+                                          << with([](EventFilter& f) { f.indexes = { NumberRange { 1000, LLONG_MAX } }; });
         QTest::newRow("a lone dash is a word")
             << QStringLiteral("-") << with([](EventFilter& f) { f.words = { QStringLiteral("-") }; });
         QTest::newRow("unicode") << QStringLiteral("participant:Zoë \"naïve café\"") << with([](EventFilter& f) {
@@ -225,6 +232,8 @@ private slots:
         QTest::newRow("not a duration") << QStringLiteral("x duration:long") << 2 << QStringLiteral(">5000");
         QTest::newRow("a span backwards") << QStringLiteral("duration:800..200") << 0 << QStringLiteral("milliseconds");
         QTest::newRow("less than nothing") << QStringLiteral("duration:<0") << 0 << QStringLiteral("milliseconds");
+        QTest::newRow("not an index") << QStringLiteral("index:first") << 0 << QStringLiteral("100..250");
+        QTest::newRow("an index range backwards") << QStringLiteral("kind:message index:9..3") << 13 << QStringLiteral("event indexes");
     }
 
     void rejects()

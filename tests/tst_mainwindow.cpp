@@ -67,6 +67,7 @@
 #include <QStatusBar>
 #include <QFont>
 #include <QClipboard>
+#include <QCheckBox>
 #include <QTimer>
 #include <QFileDialog>
 #include <QToolButton>
@@ -1432,7 +1433,7 @@ private slots:
             ReportSignature::Result::Valid);
         QCOMPARE(Importer::detect(jsonl), Importer::Format::SightlineJsonl);
         // "The marked events" is not remembered: a later report is never partial unless asked for.
-        ExportDialog next(QStringLiteral("room"), QString(), &window);
+        ExportDialog next(ExportDialog::Context { QStringLiteral("room") }, &window);
         QCOMPARE(next.scope(), ExportDialog::Scope::Filter);
         QCOMPARE(next.format(), QStringLiteral("jsonl"));
         QCOMPARE(next.signingKey(), dir.filePath(QStringLiteral("key.pem")));
@@ -1470,6 +1471,116 @@ private slots:
             QVERIFY(!other.exporter()->progress());
         }
 
+    }
+
+    // The dialog's preview follows its choices; a range of the events selected; the rooms selected in the room
+    // list, a report each in a folder.
+    void exportPreviewRangeAndRooms()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        MainWindow window;
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+        QTRY_COMPARE(window.eventModel()->rowCount() > 0, true);
+        window.setRawMode(true);
+        // Events 3 to 7 selected in the raw rows.
+        QAbstractItemView* raw = window.eventList();
+        QTRY_VERIFY(window.eventModel()->rowCount() >= 8);
+        raw->selectionModel()->select(QItemSelection(window.eventModel()->index(3, 0), window.eventModel()->index(7, 0)),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        const QString csv = dir.filePath(QStringLiteral("range.csv"));
+        QString pdfStatus, csvPreview, from, to;
+        bool pagePainted = false;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            from = dialog->fromEdit()->text();
+            to = dialog->toEdit()->text();
+            // The first page of the PDF, as it prints.
+            dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("pdf")));
+            (void)QTest::qWaitFor([&] { return dialog->previewStatus()->text().startsWith(QLatin1String("The first page")); }, 20000);
+            pdfStatus = dialog->previewStatus()->text();
+            const QPixmap page = dialog->previewPage()->pixmap();
+            if (!page.isNull()) {
+                // Something drawn on the sheet: not every pixel white.
+                const QImage image = page.toImage();
+                for (int y = 0; y < image.height() && !pagePainted; y += 3) {
+                    for (int x = 0; x < image.width() && !pagePainted; x += 3)
+                        pagePainted = image.pixelColor(x, y).lightness() < 128;
+                }
+            }
+            // The range, as CSV: the preview shows those events' rows.
+            dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("csv")));
+            dialog->setScope(ExportDialog::Scope::Range);
+            (void)QTest::qWaitFor([&] { return dialog->previewStatus()->text().startsWith(QLatin1String("The first lines")); }, 20000);
+            csvPreview = dialog->previewText()->toPlainText();
+            dialog->pathEdit()->setText(csv);
+            dialog->accept();
+        });
+        QSignalSpy exported(window.exporter(), &ReportExporter::exported);
+        QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(from, QStringLiteral("3"));
+        QCOMPARE(to, QStringLiteral("7"));
+        QVERIFY2(pdfStatus.startsWith(QLatin1String("The first page")), qPrintable(pdfStatus));
+        QVERIFY(pagePainted);
+        QTRY_COMPARE(exported.count(), 1);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Exported 5 events to")),
+            qPrintable(window.statusBar()->currentMessage()));
+        QFile written(csv);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QString table = QString::fromUtf8(written.readAll());
+        // A row each for events 3 to 7, and no other.
+        const QStringList rows = table.split(QStringLiteral("\r\nsup-duplicate-charge,"));
+        QCOMPARE(rows.size(), 6);
+        for (int i = 1; i < rows.size(); ++i)
+            QVERIFY2(rows.at(i).startsWith(QString::number(i + 2) + QLatin1Char(',')), qPrintable(rows.at(i)));
+        QCOMPARE(csvPreview, QString(table).replace(QStringLiteral("\r\n"), QStringLiteral("\n"))); // a small report, whole
+        QFile manifest(ReportManifest::pathFor(csv));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QVERIFY(manifest.readAll().contains("index:3..7")); // the range, in the filter language
+
+        // Two rooms selected in the room list: a Markdown report each, in a folder.
+        QTreeView* rooms = window.roomList()->view();
+        QModelIndexList two;
+        for (int row = 0; row < rooms->model()->rowCount(); ++row) {
+            const QModelIndex i = rooms->model()->index(row, 0);
+            const QString id = i.data(RoomListModel::NativeIdRole).toString();
+            if (id == QLatin1String("sup-late-delivery") || id == QLatin1String("sup-address-change"))
+                two << i;
+        }
+        QCOMPARE(two.size(), 2);
+        rooms->selectionModel()->setCurrentIndex(two.at(0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        rooms->selectionModel()->select(two.at(1), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        const QString folder = dir.filePath(QStringLiteral("reports"));
+        bool offered = false;
+        QTimer::singleShot(100, [&] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            offered = dialog->rooms() == ExportDialog::Rooms::Selected;
+            dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("md")));
+            dialog->setScope(ExportDialog::Scope::Room);
+            dialog->eachRoomBox()->setChecked(true);
+            dialog->pathEdit()->setText(folder);
+            dialog->accept();
+        });
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(offered);
+        QTRY_COMPARE(exported.count(), 2);
+        // The manifest's facts: 16 and 12 events, one of them blocked and left out as every report leaves it.
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Exported 2 reports (27 events)")),
+            qPrintable(window.statusBar()->currentMessage()));
+        for (const QString& room : { QStringLiteral("sup-late-delivery"), QStringLiteral("sup-address-change") }) {
+            const QString md = QDir(folder).filePath(room + QStringLiteral(".md"));
+            QFile file(md);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(md));
+            QVERIFY(file.readAll().startsWith(QByteArray(QByteArray("# Room ") + room.toUtf8())));
+            QVERIFY(ReportManifest::verify(md).ok);
+        }
     }
 
     void roomFilter()

@@ -129,13 +129,22 @@ public:
         }
         // Durations: a call's, at its card's row.
         const std::optional<qint64> d = EventKinds::name(r.kind) == QLatin1String("tool_call") ? callAt(r, asCard).durationMs : std::nullopt;
-        auto within = [&d](const QVector<DurationRange>& ranges) {
+        auto within = [&d](const QVector<NumberRange>& ranges) {
             return d && std::any_of(ranges.cbegin(), ranges.cend(),
-                [&](const DurationRange& range) { return *d >= range.min && *d <= range.max; });
+                [&](const NumberRange& range) { return *d >= range.min && *d <= range.max; });
         };
         if (!m_f.durations.isEmpty() && !within(m_f.durations))
             return false;
         if (!m_f.excludeDurations.isEmpty() && within(m_f.excludeDurations))
+            return false;
+        // Indexes: the row's own.
+        auto holds = [&r](const QVector<NumberRange>& ranges) {
+            return std::any_of(ranges.cbegin(), ranges.cend(),
+                [&](const NumberRange& range) { return r.index >= range.min && r.index <= range.max; });
+        };
+        if (!m_f.indexes.isEmpty() && !holds(m_f.indexes))
+            return false;
+        if (holds(m_f.excludeIndexes))
             return false;
         if (!m_f.words.isEmpty() && !m_hits.contains(r.index))
             return false;
@@ -343,6 +352,12 @@ class TestOneAnswer : public QObject
             base << w << w + QStringLiteral(" kind:tool_call") << w + QStringLiteral(" blocked:include");
         if (room.rows.size() < 2)
             return base;
+        // Index ranges: a quarter to three quarters of the room, its complement, and with other fields (a card
+        // whose start is before the range and whose end is in it shows in the timeline, as for every field).
+        const QString quarter = QString::number(room.rows.at(room.rows.size() / 4).index);
+        const QString threeQuarters = QString::number(room.rows.at(room.rows.size() * 3 / 4).index);
+        base << QStringLiteral("index:%1..%2").arg(quarter, threeQuarters) << QStringLiteral("-index:%1..%2").arg(quarter, threeQuarters)
+             << QStringLiteral("index:>=%1 kind:tool_call").arg(quarter) << QStringLiteral("index:<%1 outcome:failed").arg(threeQuarters);
         // Time bounds: one that holds everything, and ones that cut the room in the middle, each way.
         const qint64 middle = room.rows.at(room.rows.size() / 2).createdMicros;
         const QStringList bounds { QStringLiteral("after:2000-01-01T00:00Z"),

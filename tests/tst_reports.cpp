@@ -9,6 +9,7 @@
 #include "markdownreport.h"
 #include "pdfreport.h"
 #include "reportexport.h"
+#include "reportpreview.h"
 #include "reportmanifest.h"
 #include "reportroom.h"
 #include "sources/importer.h"
@@ -467,6 +468,50 @@ private slots:
             QCOMPARE(everything(resumed), expected);
         }
         QVERIFY(killed > 0);
+    }
+
+    // The dialog's preview is the report's own beginning, and only that: of a room of 20,000 events it stops early,
+    // and its summary holds the whole room's figures.
+    void aPreviewIsTheReportsBeginning()
+    {
+        QTemporaryDir dir;
+        const QString store = growSupportRoom(dir, 20000);
+        Workspace ws(dir.filePath(QStringLiteral("grown.sightline")));
+        Importer::import(ws, store);
+        ReportScope scope;
+        for (const RoomSummary& r : ws.rooms()) {
+            if (r.nativeId == QLatin1String("sup-late-delivery"))
+                scope.roomIds << r.id;
+        }
+        QCOMPARE(scope.roomIds.size(), 1);
+        for (const QString& format : { QStringLiteral("csv"), QStringLiteral("jsonl"), QStringLiteral("md") }) {
+            QBuffer whole;
+            whole.open(QIODevice::WriteOnly);
+            ReportExport::write(ws, scope, format, false, whole);
+            const ReportPreview preview = ReportPreview::make(ws, scope, format, false, 400);
+            QVERIFY(preview.page.isNull());
+            QVERIFY2(preview.text.size() > 2000 && preview.text.size() < 20000, qPrintable(format));
+            QVERIFY(preview.text.endsWith(QLatin1Char('\n')));
+            if (format == QLatin1String("md")) {
+                // Its summary counts the whole room (the time it was generated aside).
+                QVERIFY(preview.text.contains(QStringLiteral("## Summary\n\n%1 events").arg(ws.countEvents(scope.roomIds.first(), &scope.filter))));
+                continue;
+            }
+            // From its second line on (JSON Lines' first says when it was generated).
+            const QString report = QString::fromUtf8(whole.data());
+            QVERIFY2(report.mid(report.indexOf(QLatin1Char('\n'))).startsWith(preview.text.mid(preview.text.indexOf(QLatin1Char('\n')))),
+                qPrintable(format));
+        }
+        // The PDF's first page: an A4 sheet (its height √2 its width) with something on it.
+        const ReportPreview pdf = ReportPreview::make(ws, scope, QStringLiteral("pdf"), false, 400);
+        QCOMPARE(pdf.page.width(), 400);
+        QVERIFY(qAbs(pdf.page.height() - 400 * 297 / 210) <= 1);
+        QVERIFY(pdf.text.isEmpty() && pdf.html.isEmpty());
+        // HTML: the page's beginning, its figures the room's.
+        const ReportPreview html = ReportPreview::make(ws, scope, QStringLiteral("html"), false, 400);
+        QVERIFY(html.html.startsWith(QLatin1String("<!DOCTYPE html>")));
+        QVERIFY(html.html.contains(QStringLiteral("%1 in this report").arg(ws.countEvents(scope.roomIds.first(), &scope.filter))));
+        QVERIFY(html.html.size() < 200000);
     }
 
     void jsonLinesUnderAFilterAndWithBadLines()

@@ -3,14 +3,23 @@
 #include "exportdialog.h"
 #include "filterquery.h"
 #include "reportexport.h"
+#include "reportpreview.h"
+#include "reportscope.h"
 #include "storeclient.h"
 
 #include <atomic>
 #include <memory>
+#include <QDir>
 #include <QPointer>
 #include <QProgressDialog>
 #include <QSettings>
 #include <QWidget>
+
+namespace {
+// The preview asked for last; an older one still on the worker stops at its next event (previews of a big room
+// are made as the choices change, and only the last is wanted).
+std::shared_ptr<std::atomic<quint64>> latestPreview = std::make_shared<std::atomic<quint64>>(0);
+} // namespace
 
 ReportExporter::ReportExporter(StoreClient* client, QWidget* window)
     : QObject(window)
@@ -24,36 +33,108 @@ QProgressDialog* ReportExporter::progress() const
     return m_progress;
 }
 
-void ReportExporter::ask(qint64 roomId, const QString& roomName, const EventFilter& filter,
-    const QVector<qint64>& everyRoom, const QString& source)
+ExportDialog* ReportExporter::dialog() const
 {
-    if (roomId == 0 && everyRoom.isEmpty()) {
-        emit message(tr("Open a source first: there is nothing to export"));
-        return;
-    }
-    ExportDialog dialog(roomName, FilterQuery::format(filter), m_window);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
+    return m_dialog;
+}
+
+ReportScope ReportExporter::scopeOf(const Request& request, const ExportDialog& dialog) const
+{
     ReportScope scope;
-    scope.roomIds = dialog.everyRoom() || roomId == 0 ? everyRoom : QVector<qint64> { roomId };
-    if (dialog.scope() == ExportDialog::Scope::Filter)
-        scope.filter = filter;
-    else if (dialog.scope() == ExportDialog::Scope::Marked)
+    switch (dialog.rooms()) {
+    case ExportDialog::Rooms::Shown:
+        scope.roomIds = { request.roomId };
+        break;
+    case ExportDialog::Rooms::Selected:
+        scope.roomIds = request.selectedRooms;
+        break;
+    case ExportDialog::Rooms::Every:
+        scope.roomIds = request.everyRoom;
+        break;
+    }
+    switch (dialog.scope()) {
+    case ExportDialog::Scope::Room:
+        break;
+    case ExportDialog::Scope::Filter:
+        scope.filter = request.filter;
+        break;
+    case ExportDialog::Scope::Marked:
         scope.filter.states << QStringLiteral("marked");
+        break;
+    case ExportDialog::Scope::Range: {
+        // The filter language's own term (index:A..B), so that the report's header and manifest say it as the
+        // filter bar would.
+        const auto [from, to] = dialog.range();
+        if (from || to)
+            scope.filter.indexes = { NumberRange { from.value_or(0), to.value_or(LLONG_MAX) } };
+        break;
+    }
+    }
     scope.filterText = FilterQuery::format(scope.filter);
     // The reviewer's name, else the login's: a report says who made it.
     scope.author = QSettings().value(QStringLiteral("editor/author")).toString();
     if (scope.author.isEmpty())
         scope.author = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME"));
     scope.version = QStringLiteral(SIGHTLINE_VERSION);
-    scope.source = source;
+    scope.source = request.source;
+    return scope;
+}
+
+void ReportExporter::preview(const Request& request, quint64 ticket)
+{
+    if (!m_dialog)
+        return;
+    ReportScope scope = scopeOf(request, *m_dialog);
+    *latestPreview = ticket;
+    scope.eventWritten = [ticket, latest = latestPreview] {
+        if (*latest != ticket)
+            throw ReportCancelled(QString());
+    };
+    const QString format = m_dialog->format();
+    const bool expanded = m_dialog->expanded();
+    const int width = qRound(380 * m_dialog->devicePixelRatioF());
+    QPointer<ExportDialog> dialog = m_dialog;
+    auto made = std::make_shared<ReportPreview>();
+    m_client->run([=](Workspace& ws) { *made = ReportPreview::make(ws, scope, format, expanded, width); }, this,
+        [=] {
+            if (dialog)
+                dialog->showPreview(ticket, *made);
+        },
+        [=](const QString& why) {
+            if (dialog && *latestPreview == ticket)
+                dialog->showPreviewError(ticket, why);
+        });
+}
+
+void ReportExporter::ask(const Request& request)
+{
+    if (request.roomId == 0 && request.everyRoom.isEmpty()) {
+        emit message(tr("Open a source first: there is nothing to export"));
+        return;
+    }
+    ExportDialog::Context context;
+    context.room = request.roomName;
+    context.filter = FilterQuery::format(request.filter);
+    context.selectedRooms = int(request.selectedRooms.size());
+    context.rooms = int(request.everyRoom.size());
+    context.selection = request.selection;
+    ExportDialog dialog(context, m_window);
+    m_dialog = &dialog;
+    connect(&dialog, &ExportDialog::previewWanted, this, [this, request](quint64 ticket) { preview(request, ticket); });
+    const int answer = dialog.exec();
+    *latestPreview = 0; // a preview still being made stops
+    if (answer != QDialog::Accepted)
+        return;
+    ReportScope scope = scopeOf(request, dialog);
     const QString format = dialog.format();
     const QString path = dialog.path();
     const bool expanded = dialog.expanded();
+    const bool each = dialog.eachRoom();
     const QString key = dialog.signingKey();
-    auto result = std::make_shared<ReportExport::Result>();
+    auto written = std::make_shared<QVector<ReportExport::Each>>();
     // Progress and Cancel, for a report that takes a while: shown after half a second, never in the way of the
-    // window. The worker counts the events written and looks at the flag; a cancel leaves nothing written.
+    // window. The worker counts the steps made and looks at the flag; a cancel leaves the report it was writing
+    // unwritten.
     auto cancelled = std::make_shared<std::atomic_bool>(false);
     QPointer<QProgressDialog> progress = new QProgressDialog(tr("Exporting to %1…").arg(path), tr("Cancel"), 0, 0, m_window);
     progress->setWindowTitle(tr("Export Report"));
@@ -64,12 +145,12 @@ void ReportExporter::ask(qint64 roomId, const QString& roomName, const EventFilt
     connect(progress, &QProgressDialog::canceled, this, [cancelled] { *cancelled = true; });
     m_progress = progress;
     emit message(tr("Exporting to %1…").arg(path));
-    auto written = std::make_shared<qint64>(0);
+    auto steps = std::make_shared<qint64>(0);
     scope.eventWritten = [=] {
         if (*cancelled)
             throw ReportCancelled(path);
-        if (++*written % 1000 == 0) {
-            const int done = int(std::min<qint64>(*written, std::numeric_limits<int>::max()));
+        if (++*steps % 1000 == 0) {
+            const int done = int(std::min<qint64>(*steps, std::numeric_limits<int>::max()));
             QMetaObject::invokeMethod(progress, [progress, done] {
                 if (progress)
                     progress->setValue(done);
@@ -78,25 +159,42 @@ void ReportExporter::ask(qint64 roomId, const QString& roomName, const EventFilt
     };
     m_client->run(
         [=](Workspace& ws) {
-            const int total = int(std::min<qint64>(ReportExport::count(ws, scope), std::numeric_limits<int>::max()));
+            const int total = int(std::min<qint64>(ReportExport::steps(ws, scope, format), std::numeric_limits<int>::max()));
             QMetaObject::invokeMethod(progress, [progress, total] {
                 if (progress)
                     progress->setMaximum(std::max(1, total));
             }, Qt::QueuedConnection);
-            *result = ReportExport::run(ws, scope, format, expanded, path, key);
+            if (each)
+                *written = ReportExport::runEach(ws, scope, format, expanded, path, key);
+            else
+                *written = { { path, ReportExport::run(ws, scope, format, expanded, path, key) } };
         },
         this,
         [=, this] {
             delete progress;
-            const QString events = result->events == 1 ? tr("1 event") : tr("%1 events").arg(result->events);
-            emit message(result->signature.isEmpty()
-                    ? tr("Exported %1 to %2 (its manifest: %3)").arg(events, path, result->manifest)
-                    : tr("Exported %1 to %2 (its manifest: %3, signed)").arg(events, path, result->manifest));
+            if (each) {
+                qint64 events = 0;
+                for (const ReportExport::Each& e : *written)
+                    events += e.result.events;
+                emit message(tr("Exported %1 reports (%2 events) to %3, each with its manifest%4")
+                                 .arg(written->size())
+                                 .arg(events)
+                                 .arg(QDir::toNativeSeparators(path), key.isEmpty() ? QString() : tr(", signed")));
+            } else {
+                const ReportExport::Result& result = written->constFirst().result;
+                const QString events = result.events == 1 ? tr("1 event") : tr("%1 events").arg(result.events);
+                emit message(result.signature.isEmpty()
+                        ? tr("Exported %1 to %2 (its manifest: %3)").arg(events, path, result.manifest)
+                        : tr("Exported %1 to %2 (its manifest: %3, signed)").arg(events, path, result.manifest));
+            }
             emit exported(path);
         },
         [=, this](const QString& why) {
             delete progress;
-            emit message(*cancelled ? tr("Export cancelled: %1 was not written").arg(path)
-                                    : tr("The report was not written: %1").arg(why));
+            if (*cancelled && each)
+                emit message(tr("Export cancelled: the reports written to %1 before it stay, each whole").arg(path));
+            else
+                emit message(*cancelled ? tr("Export cancelled: %1 was not written").arg(path)
+                                        : tr("The report was not written: %1").arg(why));
         });
 }

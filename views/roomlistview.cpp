@@ -43,6 +43,8 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the source's own order until the user sorts
     m_view->setAlternatingRowColors(true);
     m_view->setAllColumnsShowFocus(true);
+    // Several rooms at once (Ctrl+click, Shift+click) for a report of them; the current one is the room shown.
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     // Counts size to their contents; the room's id starts at a readable width the user can change (as the
     // column that takes what is left it was squeezed to a hundred pixels by the counts beside it), and the
     // columns past the list's width scroll.
@@ -76,6 +78,17 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
             if (current.isValid())
                 emit roomActivated(current.data(RoomListModel::RoomIdRole).toLongLong());
         });
+}
+
+QVector<qint64> RoomListView::selectedRooms() const
+{
+    // In the list's order, as the user sees them.
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QVector<qint64> ids;
+    for (const QModelIndex& row : std::as_const(rows))
+        ids << row.data(RoomListModel::RoomIdRole).toLongLong();
+    return ids;
 }
 
 void RoomListView::showActiveFilters()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QVector>
 #include <QWidget>
 
 class QLineEdit;
@@ -23,6 +24,7 @@ public:
     // Selects the room with this workspace id; false when the filter hides it or it does not exist.
     bool selectRoom(qint64 roomId);
     qint64 currentRoom() const;
+    QVector<qint64> selectedRooms() const; // the rooms selected, in the list's order
 
 signals:
     void roomActivated(qint64 roomId);
