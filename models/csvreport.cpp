@@ -96,7 +96,7 @@ QString CsvReport::cell(const QString& value)
     return v;
 }
 
-qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
+qint64 CsvReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events)
 {
     auto line = [&out](const QStringList& cells) {
         QStringList quoted;

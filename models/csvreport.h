@@ -2,7 +2,7 @@
 
 #include "reportscope.h"
 
-#include <QCryptographicHash>
+#include "sha256.h"
 
 class QIODevice;
 class Workspace;
@@ -17,7 +17,7 @@ class CsvReport
 public:
     // Writes the report to `out`; adds each event's canonical line (EventSerializer::eventJson) to `events`, the
     // digest the manifest keeps. Returns how many events it wrote.
-    static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events = nullptr);
+    static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events = nullptr);
 
     static QString cell(const QString& value); // one field, quoted and neutralised as the format needs
     static const QStringList& header();

@@ -162,7 +162,7 @@ QString durationChart(const QVector<ReportRoom::Tool>& tools, bool printable)
 } // namespace
 
 qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, const Options& options,
-    QCryptographicHash* events)
+    Sha256* events)
 {
     auto put = [&out](const QString& text) { out.write(text.toUtf8()); };
     const QString generated = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);

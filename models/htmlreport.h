@@ -2,7 +2,7 @@
 
 #include "reportscope.h"
 
-#include <QCryptographicHash>
+#include "sha256.h"
 
 class QIODevice;
 class Workspace;
@@ -22,5 +22,5 @@ public:
     };
     // Writes the report to `out`; adds each event's canonical line to `events`. Returns how many events it holds.
     static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, const Options& options,
-        QCryptographicHash* events = nullptr);
+        Sha256* events = nullptr);
 };

@@ -176,7 +176,7 @@ bool shown(const ToolCallRecord& c, const QSet<qint64>& indexes)
 
 namespace JsonlReport {
 
-qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
+qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events)
 {
     {
         JsonLine header;

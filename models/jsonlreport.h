@@ -2,7 +2,7 @@
 
 #include "reportscope.h"
 
-class QCryptographicHash;
+class Sha256;
 class QIODevice;
 class Workspace;
 
@@ -16,5 +16,5 @@ class Workspace;
 namespace JsonlReport {
 inline constexpr const char* Format = "sightline.report.jsonl";
 // Returns the number of events written; each is added to `events` as ReportRoom::digest does.
-qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events);
+qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events);
 } // namespace JsonlReport

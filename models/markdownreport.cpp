@@ -44,7 +44,7 @@ QString MarkdownReport::codeBlock(const QString& text, const QString& language)
     return fence + language + QLatin1Char('\n') + text + QLatin1Char('\n') + fence + QLatin1Char('\n');
 }
 
-qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
+qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events)
 {
     auto put = [&out](const QString& text) { out.write(text.toUtf8()); };
     qint64 written = 0;

@@ -2,7 +2,7 @@
 
 #include "reportscope.h"
 
-#include <QCryptographicHash>
+#include "sha256.h"
 
 class QIODevice;
 class Workspace;
@@ -16,7 +16,7 @@ class MarkdownReport
 public:
     // Writes the report to `out`; adds each event's canonical line to `events` (the manifest's digest). Returns how
     // many events it holds.
-    static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events = nullptr);
+    static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events = nullptr);
 
     static QString escaped(const QString& text); // for a line of Markdown: no HTML, no stray emphasis
     static QString codeBlock(const QString& text, const QString& language); // fenced, whatever it holds

@@ -128,7 +128,7 @@ HtmlReport::Options PdfReport::options()
     return options;
 }
 
-qint64 PdfReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events)
+qint64 PdfReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events)
 {
     QBuffer html;
     html.open(QIODevice::WriteOnly);

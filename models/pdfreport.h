@@ -4,7 +4,7 @@
 #include "reportscope.h"
 
 #include <QByteArray>
-#include <QCryptographicHash>
+#include "sha256.h"
 #include <QImage>
 
 class QIODevice;
@@ -17,7 +17,7 @@ class PdfReport
 {
 public:
     // Writes the report to `out`; adds each event's canonical line to `events`. Returns how many events it holds.
-    static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, QCryptographicHash* events = nullptr);
+    static qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* events = nullptr);
     // The HTML report's options that the PDF is laid out from: printable, every card open.
     static HtmlReport::Options options();
     // The first page as write() prints it, from that HTML or its beginning, as an image `width` pixels wide (the

@@ -10,7 +10,7 @@
 #include "storeerror.h"
 #include "workspace.h"
 
-#include <QCryptographicHash>
+#include "sha256.h"
 #include <QDir>
 #include <QSaveFile>
 #include <QSet>
@@ -34,7 +34,7 @@ qint64 ReportExport::steps(Workspace& ws, const ReportScope& scope, const QStrin
 }
 
 qint64 ReportExport::write(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, QIODevice& out,
-    QCryptographicHash* events)
+    Sha256* events)
 {
     HtmlReport::Options options;
     options.expanded = expanded;
@@ -60,7 +60,7 @@ ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, 
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
-    QCryptographicHash events(QCryptographicHash::Sha256);
+    Sha256 events;
     Result result;
     result.events = write(ws, scope, format, expanded, out, &events);
     if (!out.commit())

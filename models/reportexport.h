@@ -5,7 +5,7 @@
 #include <QString>
 #include <QVector>
 
-class QCryptographicHash;
+class Sha256;
 class QIODevice;
 class Workspace;
 
@@ -27,7 +27,7 @@ public:
     // Writes the report to `out` (no manifest); adds each event's canonical line to `events`. Returns how many
     // events it holds.
     static qint64 write(Workspace& ws, const ReportScope& scope, const QString& format, bool expanded, QIODevice& out,
-        QCryptographicHash* events = nullptr);
+        Sha256* events = nullptr);
     static QString suffix(const QString& format); // the file name's: .csv, .md, .html, .pdf, .jsonl
     // Throws StoreError naming the file when it cannot be written, or the format is not one of formats(), or the key
     // when `signingKey` (a PEM file) holds no Ed25519 private key: then nothing is written.

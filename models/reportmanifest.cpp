@@ -1,8 +1,9 @@
 #include "reportmanifest.h"
 
+#include "sha256.h"
+
 #include "storeerror.h"
 
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -32,8 +33,12 @@ QByteArray ReportManifest::sha256Of(const QString& file, QString* error)
             *error = f.errorString();
         return {};
     }
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(&f);
+    Sha256 hash;
+    if (!hash.addData(&f)) {
+        if (error)
+            *error = f.errorString();
+        return {};
+    }
     return hash.result().toHex();
 }
 

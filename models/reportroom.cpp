@@ -70,7 +70,7 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId, bool ke
     return r;
 }
 
-void ReportRoom::digest(QCryptographicHash* events, const EventRecord& e) const
+void ReportRoom::digest(Sha256* events, const EventRecord& e) const
 {
     if (!events)
         return;

@@ -7,7 +7,7 @@
 #include "eventrecord.h"
 
 #include <optional>
-#include <QCryptographicHash>
+#include "sha256.h"
 #include <QHash>
 #include <QSet>
 #include <QStringList>
@@ -44,5 +44,5 @@ struct ReportRoom
 
     // Adds an event to the digest of the event list a report was made from (the manifest's events_sha256): the
     // room's id, a tab, its `events --json` line, a newline. Nothing when `events` is null.
-    void digest(QCryptographicHash* events, const EventRecord& e) const;
+    void digest(Sha256* events, const EventRecord& e) const;
 };

@@ -1,5 +1,7 @@
 #include "reportsignature.h"
 
+#include "sha256.h"
+
 #include "storeerror.h"
 
 #include <memory>
@@ -7,7 +9,6 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <QCryptographicHash>
 #include <QFile>
 #include <QSaveFile>
 
@@ -68,7 +69,7 @@ QString idOf(EVP_PKEY* key)
     if (EVP_PKEY_get_raw_public_key(key, raw, &length) != 1)
         return {};
     return QString::fromLatin1(
-        QCryptographicHash::hash(QByteArray(reinterpret_cast<const char*>(raw), qsizetype(length)), QCryptographicHash::Sha256)
+        Sha256::hash(QByteArrayView(reinterpret_cast<const char*>(raw), qsizetype(length)))
             .toHex());
 }
 

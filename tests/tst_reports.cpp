@@ -574,7 +574,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("all rooms.csv"));
         QFile out(path);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        QCryptographicHash events(QCryptographicHash::Sha256);
+        Sha256 events;
         const qint64 count = CsvReport::write(*ws, scope, out, &events);
         out.close();
         ReportManifest::Content content;
@@ -586,7 +586,7 @@ private slots:
         QVERIFY(ReportManifest::verify(path).ok);
         QVERIFY(ReportManifest::verify(manifest).ok);
         // The same events make the same digest: the list a report was made from can be checked again.
-        QCryptographicHash again(QCryptographicHash::Sha256);
+        Sha256 again;
         QBuffer sink;
         sink.open(QIODevice::WriteOnly);
         CsvReport::write(*ws, scope, sink, &again);
