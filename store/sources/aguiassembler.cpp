@@ -70,9 +70,25 @@ struct Call
     ToolCallRecord record;
     QStringList fragments;
     QVector<qint64> fragmentRows;
+    QVector<qint64> results; // every TOOL_CALL_RESULT of the call; the last one settles it
+    QVector<qint64> replays; // the STARTs that repeated it
     bool open = true;
+    bool chunkEnded = false; // sent as chunks and closed the protocol's way: by another event (no END row)
     std::optional<qint64> resultMicros;
+    // A START for an id whose call had ended: a new call when ARGS or END follow (the id reused, as the protocol
+    // allows once the first call ended), or the same call again when only a RESULT follows (a client replaying
+    // the call it carries over, human in the loop). Until then it is a candidate, kept apart.
+    std::optional<qsizetype> replayOf;
+    bool merged = false; // a replay folded into the call it repeats
 };
+
+// The events that leave a chunked message or call open (transformChunks passes them through without closing it);
+// every other event, the end of a run included, closes it.
+bool keepsChunkOpen(const QString& type)
+{
+    return type == QLatin1String("RAW") || type == QLatin1String("ACTIVITY_SNAPSHOT") || type == QLatin1String("ACTIVITY_DELTA")
+        || type == QLatin1String("REASONING_ENCRYPTED_VALUE");
+}
 
 class Assembler
 {
@@ -88,7 +104,8 @@ public:
         for (qsizetype i = 0; i < m_lines.size(); ++i)
             take(i);
         closeChunkMessage();
-        closeChunkCall();
+        m_chunkCall.clear(); // the log stops inside a chunked call: it did not end, it was cut (or is still coming)
+        resolveReplays();
         markSyntheticBlocks();
         finishCalls();
         finishMessages();
@@ -142,6 +159,13 @@ private:
             problem(i, QStringLiteral("unknown event type %1 (kept as custom)").arg(r.type));
 
         const QString& t = r.type;
+        // A chunked message or call ends the protocol's way: when an event of another kind comes.
+        if (!keepsChunkOpen(t)) {
+            if (t != QLatin1String("TEXT_MESSAGE_CHUNK") && t != QLatin1String("REASONING_MESSAGE_CHUNK"))
+                closeChunkMessage();
+            if (t != QLatin1String("TOOL_CALL_CHUNK"))
+                endChunkCall();
+        }
         if (t == QLatin1String("RUN_STARTED") || t == QLatin1String("RUN_FINISHED") || t == QLatin1String("RUN_ERROR"))
             takeRun(i, e);
         else if (t.startsWith(QLatin1String("TEXT_MESSAGE_")))
@@ -223,6 +247,7 @@ private:
         }
         r.groupId = run->groupId;
         run->lastIndex = i;
+        m_runEnds << i;
         if (r.createdMicros)
             run->endMicros = r.createdMicros;
         if (r.type == QLatin1String("RUN_ERROR")) {
@@ -260,9 +285,15 @@ private:
         if (id.isEmpty()) {
             problem(i, QStringLiteral("a message without a messageId"));
             id = QStringLiteral("message@%1").arg(i);
-        } else if (m_messageAt.contains(id)) {
-            problem(i, QStringLiteral("a second message with messageId %1").arg(id));
-            id = QStringLiteral("%1@%2").arg(id).arg(i);
+        } else if (AguiMessage* before = message(id)) {
+            // The protocol lets an id be used again once its message ended, or its run did: a new message.
+            const bool ended = before->complete || runEndedSince(before->firstIndex);
+            if (!ended)
+                problem(i, QStringLiteral("a second message with messageId %1 while the first is still open").arg(id));
+            if (ended)
+                m_messageAt.remove(id); // its later deltas are the new message's
+            else
+                id = QStringLiteral("%1@%2").arg(id).arg(i);
         }
         AguiMessage m;
         m.messageId = id;
@@ -386,11 +417,23 @@ private:
         if (id.isEmpty()) {
             problem(i, QStringLiteral("a tool call without a toolCallId"));
             id = QStringLiteral("call@%1").arg(i);
-        } else if (m_callAt.contains(id)) {
-            problem(i, QStringLiteral("a second tool call with toolCallId %1").arg(id));
-            id = QStringLiteral("%1@%2").arg(id).arg(i);
+        }
+        std::optional<qsizetype> replayOf;
+        QString key = id;
+        if (const auto before = m_callAt.constFind(id); before != m_callAt.constEnd()) {
+            const Call& earlier = m_calls[*before];
+            if (earlier.open && !earlier.chunkEnded && !earlier.record.endIndex && !earlier.record.resultIndex
+                && !runEndedSince(callFirstRow(earlier))) {
+                // Still streaming its arguments: the protocol refuses a second START (the verifier's "already in
+                // progress"). Kept as a call of its own, said.
+                problem(i, QStringLiteral("a second tool call with toolCallId %1 while the first is still open").arg(id));
+                key = QStringLiteral("%1@%2").arg(id).arg(i);
+            } else {
+                replayOf = *before;
+            }
         }
         Call c;
+        c.replayOf = replayOf;
         c.record.toolId = id;
         c.record.toolName = str(e, "toolCallName");
         c.record.groupId = openRun();
@@ -399,9 +442,50 @@ private:
             c.record.startMicros = rec(i).createdMicros;
         c.record.pairing = Pairing::StartOnly;
         m_calls.append(c);
-        m_callAt.insert(id, m_calls.size() - 1);
-        m_lastCall = id;
+        m_callAt.insert(key, m_calls.size() - 1);
+        m_lastCall = key;
         return m_calls.last();
+    }
+
+    qint64 callFirstRow(const Call& c) const
+    {
+        return c.record.startIndex ? *c.record.startIndex
+            : c.record.endIndex    ? *c.record.endIndex
+            : c.record.resultIndex ? *c.record.resultIndex
+                                   : 0;
+    }
+
+    // Whether a run ended after row `since`: an id of that run may be used again (the verifier resets at the
+    // next RUN_STARTED).
+    bool runEndedSince(qint64 since) const
+    {
+        return !m_runEnds.isEmpty() && m_runEnds.constLast() > since;
+    }
+
+    // A candidate replay (see Call::replayOf) that ARGS or END show to be a new call: it stays one, and the id
+    // is its from now on (already so). One that a RESULT answers first, or that nothing follows, is the call it
+    // repeats: folded into it.
+    void settleReplay(Call& c, bool newCall)
+    {
+        if (!c.replayOf)
+            return;
+        const qsizetype earlier = *c.replayOf;
+        c.replayOf.reset();
+        if (newCall)
+            return;
+        c.merged = true;
+        const qint64 start = *c.record.startIndex;
+        EventRecord& row = rec(start);
+        row.toolId = m_calls[earlier].record.toolId;
+        row.toolName = m_calls[earlier].record.toolName.isEmpty() ? row.toolName : m_calls[earlier].record.toolName;
+        m_calls[earlier].replays << start;
+        m_callAt.insert(c.record.toolId, earlier);
+    }
+
+    void resolveReplays()
+    {
+        for (Call& c : m_calls)
+            settleReplay(c, false);
     }
 
     // The call an ARGS, END or RESULT names. Without an id, ARGS go to the call started last.
@@ -411,8 +495,15 @@ private:
             problem(i, QStringLiteral("tool call arguments without a toolCallId (joined to %1)").arg(m_lastCall));
             return *call(m_lastCall);
         }
-        if (Call* c = call(id))
+        if (Call* c = call(id)) {
+            if (c->replayOf) {
+                // ARGS or END: the id was used again for a new call. A RESULT first: the old call, repeated.
+                const bool newCall = rec(i).type != QLatin1String("TOOL_CALL_RESULT");
+                settleReplay(*c, newCall);
+                return *call(id);
+            }
             return *c;
+        }
         problem(i,
             id.isEmpty() ? QStringLiteral("a tool call event without a toolCallId")
                          : QStringLiteral("toolCallId %1 was never started").arg(id));
@@ -425,10 +516,13 @@ private:
         return m_calls.last();
     }
 
-    void closeChunkCall()
+    // The chunked call open ends: the next call, another kind of event or the end of its run came.
+    void endChunkCall()
     {
-        if (Call* c = call(m_chunkCall))
+        if (Call* c = call(m_chunkCall)) {
             c->open = false;
+            c->chunkEnded = true;
+        }
         m_chunkCall.clear();
     }
 
@@ -445,17 +539,29 @@ private:
         } else if (t == QLatin1String("TOOL_CALL_CHUNK")) {
             // toolCallId and toolCallName come on the first chunk; a new id ends the previous call's arguments.
             if (!id.isEmpty() && id != m_chunkCall) {
-                closeChunkCall();
-                c = call(id) ? call(id) : &startCall(i, id, e);
-                m_chunkCall = c->record.toolId;
+                endChunkCall();
+                // A chunk naming a call that ended starts it again (the transform's second START for one id):
+                // its arguments go on; one never seen starts a call.
+                if (Call* known = call(id); known && !known->record.endIndex && !known->record.resultIndex) {
+                    c = known;
+                    c->open = true;
+                    c->chunkEnded = false;
+                } else {
+                    c = &startCall(i, id, e);
+                    settleReplay(*c, true);
+                }
+                m_chunkCall = id;
             } else if (id.isEmpty() && m_chunkCall.isEmpty()) {
                 c = &startCall(i, QString(), e);
                 m_chunkCall = c->record.toolId;
             } else {
                 c = call(m_chunkCall);
             }
+            // A chunk without a delta adds nothing: a call sent so has no arguments, as one whose START came
+            // without ARGS (not an empty string that does not parse).
             const QString delta = str(e, "delta");
-            c->fragments << delta;
+            if (e.contains(QLatin1String("delta")))
+                c->fragments << delta;
             c->fragmentRows << i;
             r.text = delta;
             r.messageId = str(e, "parentMessageId");
@@ -474,6 +580,8 @@ private:
         } else if (t == QLatin1String("TOOL_CALL_RESULT")) {
             c = &callFor(i, id);
             const QString content = str(e, "content");
+            // Each result is the call's (the protocol keeps them all, a tool message each); the last settles it.
+            c->results << i;
             c->record.result = content;
             c->record.resultIndex = i;
             if (r.createdMicros)
@@ -553,7 +661,9 @@ private:
             t.flags |= EventFlags::Synthetic;
             for (qint64 i = terminal - 1; i >= 0; --i) {
                 EventRecord& r = rec(i);
-                const bool sameTime = r.createdMicros == t.createdMicros || !r.createdMicros || !t.createdMicros;
+                // Without times nothing tells kaboo's closers from the agent's own: only the terminal is taken
+                // for made up (AG-UI's timestamps are optional; kaboo stamps every event).
+                const bool sameTime = r.createdMicros && t.createdMicros && r.createdMicros == t.createdMicros;
                 if (!isCloser(r.type) || !sameTime)
                     break;
                 if (r.type == QLatin1String("TOOL_CALL_RESULT") && !r.isSynthetic())
@@ -567,19 +677,21 @@ private:
     {
         for (Call& c : m_calls) {
             ToolCallRecord& call = c.record;
+            if (c.merged)
+                continue; // a START that repeated another call: folded into that one's card
             if (!call.startIndex && !call.endIndex && !call.resultIndex)
                 continue; // arguments for a call never started: the rows stay, listed in the problems
             call.arguments = c.fragments.join(QString());
             if (!c.fragments.isEmpty())
                 call.argumentsValid = parsesAsJson(call.arguments);
-            const bool ended = call.endIndex || call.resultIndex;
+            const bool ended = call.endIndex || call.resultIndex || c.chunkEnded;
             if (call.startIndex)
                 call.pairing = ended ? Pairing::Exact : Pairing::StartOnly;
             if (!call.resultIndex)
                 call.outcome = Outcome::Unserved; // nothing answered it, whether or not its arguments closed
-            call.status = call.resultIndex ? QStringLiteral("completed")
-                : call.endIndex            ? QStringLiteral("ended")
-                                           : QStringLiteral("pending");
+            call.status = call.resultIndex        ? QStringLiteral("completed")
+                : call.endIndex || c.chunkEnded ? QStringLiteral("ended")
+                                                : QStringLiteral("pending");
             const std::optional<qint64> finished = c.resultMicros ? c.resultMicros : call.endMicros;
             if (call.startMicros && finished) {
                 call.endMicros = finished;
@@ -607,6 +719,9 @@ private:
                     if (at)
                         rec(*at).flags |= EventFlags::Folded;
                 }
+                // Its other results and the STARTs that repeated it show in its card too.
+                for (qint64 row : c.results + c.replays)
+                    rec(row).flags |= EventFlags::Folded;
             }
             m_out.calls.append(call);
         }
@@ -635,6 +750,7 @@ private:
     QVector<RunRecord> m_runs;
     QVector<qsizetype> m_stack; // open runs, innermost last
     QVector<qint64> m_terminals;
+    QVector<qint64> m_runEnds; // the rows of RUN_FINISHED and RUN_ERROR, in order
     QHash<QString, qsizetype> m_messageAt;
     QHash<QString, QString> m_userText;
     QVector<qint64> m_userRows;

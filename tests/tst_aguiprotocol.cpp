@@ -1,0 +1,251 @@
+// AG-UI as the protocol defines it (the ag-ui TypeScript client's transformChunks, verifyEvents and
+// defaultApplyEvents), for any runtime's log, not only kaboo's: ids used again once their call, message or run
+// ended, STARTs replayed for a call carried over, chunked calls ended by the next event, calls without
+// arguments, logs without timestamps, and several results for one call. Each case a log and what a reader of
+// the protocol finds in it.
+
+#include "sources/aguiassembler.h"
+#include "sources/aguilogparser.h"
+#include "eventflags.h"
+#include "outcome.h"
+#include "pairing.h"
+
+#include <QTest>
+
+namespace {
+
+// A call as the case states it: id, name, arguments as sent, whether they parse (1, 0, or - when there are
+// none), outcome, pairing, status, and its result.
+QString describe(const ToolCallRecord& c)
+{
+    return QStringList { c.toolId, c.toolName, c.arguments,
+        c.argumentsValid ? QString::number(int(*c.argumentsValid)) : QStringLiteral("-"), Outcomes::name(c.outcome),
+        Pairings::name(c.pairing), c.status, c.result }
+        .join(QLatin1Char('|'));
+}
+
+// A log from events written with ' for " and ` for an escaped \" inside a string, so that they read as JSON.
+QByteArray log(const QList<QByteArray>& events)
+{
+    QByteArray out;
+    for (QByteArray e : events)
+        out += e.replace('\'', '"').replace('`', "\\\"") + '\n';
+    return out;
+}
+
+} // namespace
+
+class TestAguiProtocol : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void calls_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QStringList>("calls");
+        QTest::addColumn<QStringList>("messages"); // each message's text, in order
+        QTest::addColumn<int>("shown"); // rows the timeline shows (not folded into a card or message)
+
+        QTest::newRow("a call id used again in a later run")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'get_weather'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{`a`: 1, `b`: 2}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'sunny'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'get_weather'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{`city`: `NYC`}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m2','content':'rain'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("c1|get_weather|{\"a\": 1, \"b\": 2}|1|served|exact|completed|sunny"),
+                   QStringLiteral("c1|get_weather|{\"city\": \"NYC\"}|1|served|exact|completed|rain") }
+            << QStringList {} << 6;
+        QTest::newRow("a call id used again in the same run, once it ended")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'search'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'search'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("c1|search|{}|1|unserved|exact|ended|"),
+                   QStringLiteral("c1|search||-|unserved|exact|ended|") }
+            << QStringList {} << 4;
+        QTest::newRow("a message id used again in a later run")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Hello'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'m1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Again'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'m1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList {} << QStringList { QStringLiteral("Hello"), QStringLiteral("Again") } << 6;
+        QTest::newRow("a message left open by an errored run, its id used again")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'msg-2','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'msg-2','delta':'cut'}",
+                   "{'type':'RUN_ERROR','message':'model overloaded'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r3'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'msg-2','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'msg-2','delta':'whole'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'msg-2'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" })
+            << QStringList {} << QStringList { QStringLiteral("cut"), QStringLiteral("whole") } << 6;
+        QTest::newRow("a START replayed for a call carried over (human in the loop)")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'openPolicyException','parentMessageId':'msg-1'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'tc-1','delta':'{`txId`:`t-9`}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'tc-1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'openPolicyException','parentMessageId':'msg-regenerated'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'tc-1','messageId':'tm-1','content':'approved'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("tc-1|openPolicyException|{\"txId\":\"t-9\"}|1|served|exact|completed|approved") }
+            << QStringList {} << 5;
+        QTest::newRow("a START replayed, and nothing after it")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'tc-1','delta':'{`amount`:5}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'tc-1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'tc-1','messageId':'tm-1','content':'ok'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("tc-1|approve|{\"amount\":5}|1|served|exact|completed|ok") } << QStringList {} << 5;
+        QTest::newRow("chunked calls end at the next call and at another kind of event")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_CHUNK','toolCallId':'ca','toolCallName':'search','delta':'{`q`:'}",
+                   "{'type':'TOOL_CALL_CHUNK','delta':'`x`}'}",
+                   "{'type':'TOOL_CALL_CHUNK','toolCallId':'cb','toolCallName':'fetch','delta':'{}'}",
+                   "{'type':'RAW','event':{'kept':'open'}}",
+                   "{'type':'TOOL_CALL_CHUNK','delta':''}",
+                   "{'type':'TEXT_MESSAGE_CHUNK','messageId':'m1','delta':'Looking'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'ca','messageId':'r1','content':'found'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("ca|search|{\"q\":\"x\"}|1|served|exact|completed|found"),
+                   QStringLiteral("cb|fetch|{}|1|unserved|exact|ended|") }
+            << QStringList { QStringLiteral("Looking") } << 6;
+        QTest::newRow("a chunked call ended by its run's end")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_CHUNK','toolCallId':'tool-123','toolCallName':'testTool'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("tool-123|testTool||-|unserved|exact|ended|") } << QStringList {} << 3;
+        QTest::newRow("a chunked call the log stops in is still open")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_CHUNK','toolCallId':'c9','toolCallName':'slow','delta':'{`a`'}" })
+            << QStringList { QStringLiteral("c9|slow|{\"a\"|0|unserved|start_only|pending|") } << QStringList {} << 2;
+        QTest::newRow("a full call without arguments")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'now'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'12:00'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("c1|now||-|served|exact|completed|12:00") } << QStringList {} << 3;
+        QTest::newRow("interleaved parallel calls")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'t1','toolCallName':'a'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'t2','toolCallName':'b'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'t2','delta':'{`y`:'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'t1','delta':'{`x`:'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'t1','delta':'1}'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'t2','delta':'2}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'t1'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'t2'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'t2','messageId':'r2','content':'B'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'t1','messageId':'r1','content':'{`error`:`boom`}'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("t1|a|{\"x\":1}|1|failed|exact|completed|{\"error\":\"boom\"}"),
+                   QStringLiteral("t2|b|{\"y\":2}|1|served|exact|completed|B") }
+            << QStringList {} << 4;
+        QTest::newRow("two results for one call: both the call's, the last settles it")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'partial'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m2','content':'whole'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|whole") } << QStringList {} << 3;
+    }
+
+    void calls()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QStringList, calls);
+        QFETCH(QStringList, messages);
+        QFETCH(int, shown);
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log));
+        QStringList found;
+        for (const ToolCallRecord& c : a.calls)
+            found << describe(c);
+        QCOMPARE(found, calls);
+        QStringList texts;
+        for (const AguiMessage& m : a.messages)
+            texts << m.text;
+        QCOMPARE(texts, messages);
+        int visible = 0;
+        for (const StoredEvent& row : a.rows)
+            visible += (row.record.flags & EventFlags::Folded) ? 0 : 1;
+        QCOMPARE(visible, shown);
+        // Valid input: nothing said against it.
+        QStringList said;
+        for (const auto& p : a.problems)
+            said << QStringLiteral("%1: %2").arg(p.first).arg(p.second);
+        QVERIFY2(said.isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));
+        // Every row of a call names it; a result, a replayed START, an argument and an end fold into its card.
+        for (const StoredEvent& row : a.rows) {
+            if (row.record.type.startsWith(QLatin1String("TOOL_CALL_")))
+                QVERIFY2(!row.record.toolId.isEmpty(), qPrintable(row.record.type));
+        }
+    }
+
+    // A START while the same id still streams its arguments: the protocol refuses it; said, and kept apart.
+    void aSecondStartWhileTheFirstIsOpen()
+    {
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'a'}",
+            "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'a'}",
+            "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
+            "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+        })));
+        QCOMPARE(a.calls.size(), 2);
+        QCOMPARE(a.problems.size(), 1);
+        QCOMPARE(a.problems.first().first, 2);
+        QVERIFY(a.problems.first().second.contains(QLatin1String("still open")));
+    }
+
+    // Timestamps are optional in AG-UI: without them a bare RUN_FINISHED (kaboo's closer) is made up, and nothing
+    // before it is taken for one of kaboo's closers; with kaboo's times the block it appended is.
+    void withoutTimestampsOnlyTheTerminalIsMadeUp()
+    {
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+            "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Done.'}",
+            "{'type':'TEXT_MESSAGE_END','messageId':'m1'}",
+            "{'type':'RUN_FINISHED'}",
+        })));
+        QVERIFY(!(a.rows[3].record.flags & EventFlags::Synthetic));
+        QVERIFY(a.rows[4].record.flags & EventFlags::Synthetic);
+        const AguiAssembly stamped = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1','timestamp':1000}",
+            "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant','timestamp':1001}",
+            "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Do','timestamp':1002}",
+            "{'type':'TEXT_MESSAGE_END','messageId':'m1','timestamp':1500}",
+            "{'type':'RUN_FINISHED','timestamp':1500}",
+        })));
+        QVERIFY(stamped.rows[3].record.flags & EventFlags::Synthetic);
+        QVERIFY(stamped.rows[4].record.flags & EventFlags::Synthetic);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAguiProtocol)
+#include "tst_aguiprotocol.moc"
