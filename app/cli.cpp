@@ -4,6 +4,7 @@
 #include "eventflags.h"
 #include "eventserializer.h"
 #include "filterquery.h"
+#include "jsonline.h"
 #include "journal.h"
 #include "redactionpatterns.h"
 #include "redactionstore.h"
@@ -566,9 +567,26 @@ private:
         const qint64 room = roomId(*ws, source, parser);
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const ToolCallRecord& c : ws->toolCalls(room)) {
-            if (json)
-                m_out << EventSerializer::callJson(c) << '\n';
-            else
+            if (json) {
+                // The call as assembled, so that a script checks it without reading its events: its arguments as
+                // sent (a string), the result that settled it, and each of its results when there are several.
+                QByteArray o = EventSerializer::callJson(c);
+                o.chop(1);
+                JsonLine more;
+                if (c.arguments.isNull())
+                    more.addNull("arguments");
+                else
+                    more.add("arguments", c.arguments);
+                if (c.result.isNull() && !c.resultIndex)
+                    more.addNull("result");
+                else
+                    more.add("result", c.result);
+                QJsonArray results;
+                for (const QString& r : ws->callResults(room, c))
+                    results.append(r);
+                more.addJson("results", QJsonDocument(results).toJson(QJsonDocument::Compact));
+                m_out << o << ',' << more.text().mid(1) << '\n';
+            } else
                 m_out << EventSerializer::callText(c) << '\n';
         }
         m_out.flush();
@@ -1069,8 +1087,9 @@ const QVector<VerbSpec>& verbSpecs()
             &Session::journal },
         { QStringLiteral("export"), QStringLiteral("SOURCE"),
             QStringLiteral("Write a report of a room (or every room) as CSV (a row per event, safe to open in a "
-                           "spreadsheet), Markdown, HTML (one self-contained file) or PDF (a transcript with tool calls "
-                           "as cards, a summary, notes, the redaction ledger and the edit journal), and "
+                           "spreadsheet), Markdown, HTML (one self-contained file), PDF (a transcript with tool calls "
+                           "as cards, a summary, notes, the redaction ledger and the edit journal) or JSON Lines "
+                           "(lossless, opened again as a source), and "
                            "REPORT.manifest.json beside it with the SHA-256 of the report and of the events it was made "
                            "from. Redactions always apply."),
             { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds; again for more rooms in one report"), QStringLiteral("ID") },

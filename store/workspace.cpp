@@ -614,6 +614,23 @@ std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
     return out;
 }
 
+QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
+{
+    QStringList results;
+    const std::optional<qint64> from = call.startIndex ? call.startIndex : call.endIndex;
+    if (from && call.resultIndex && *call.resultIndex > *from) {
+        QSqlQuery earlier = exec(QStringLiteral("SELECT s.result FROM events e JOIN search_text s ON s.event_id = e.id "
+                                                "WHERE e.room_id = ? AND e.tool_id = ? AND e.type = 'TOOL_CALL_RESULT' "
+                                                "AND e.seq >= ? AND e.seq < ? ORDER BY e.seq"),
+            { roomId, call.toolId, *from, *call.resultIndex });
+        while (earlier.next())
+            results << earlier.value(0).toString();
+    }
+    if (!call.result.isNull() || call.resultIndex)
+        results << call.result;
+    return results;
+}
+
 ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>& indexes)
 {
     ToolCallRecords out;

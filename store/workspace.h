@@ -67,6 +67,9 @@ public:
     FacetCounts facets(qint64 roomId, const EventFilter& filter, int bins = 120, int limit = 1000);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
+    // Every result of a call, in order, the one that settled it (its `result`, as edited) last: an AG-UI call can
+    // have several (a TOOL_CALL_RESULT each); the others are read from their rows' text, redactions applied.
+    QStringList callResults(qint64 roomId, const ToolCallRecord& call);
     // The same, each as it is read: a report of a room of a quarter of a million calls never holds them together.
     void forEachToolCall(qint64 roomId, const std::function<void(const ToolCallRecord&)>& each);
     ToolCallRecords openToolCalls(qint64 roomId); // the calls nothing has closed yet (start_only), by start

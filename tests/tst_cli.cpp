@@ -372,6 +372,38 @@ private slots:
         QCOMPARE(pairings.count(QStringLiteral("start_only:unserved")), 2);
     }
 
+    // A call as assembled, for a script: its arguments as sent and each of its results, the settling one last.
+    void toolsGiveArgumentsAndResults()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("two-results.jsonl"));
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}\n"
+            "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"fetch\"}\n"
+            "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"url\\\": \\\"a\\\"}\"}\n"
+            "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}\n"
+            "{\"type\":\"TOOL_CALL_RESULT\",\"toolCallId\":\"c1\",\"messageId\":\"m1\",\"content\":\"partial\"}\n"
+            "{\"type\":\"TOOL_CALL_RESULT\",\"toolCallId\":\"c1\",\"messageId\":\"m2\",\"content\":\"whole\"}\n"
+            "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c2\",\"toolCallName\":\"now\"}\n"
+            "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c2\"}\n"
+            "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}\n");
+        log.close();
+        const Run r = run({ QStringLiteral("tools"), path, QStringLiteral("--room"), QStringLiteral("t"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> calls = r.lines();
+        QCOMPARE(calls.size(), 2);
+        QCOMPARE(calls[0].value(QLatin1String("arguments")).toString(), QStringLiteral("{\"url\": \"a\"}"));
+        QCOMPARE(calls[0].value(QLatin1String("result")).toString(), QStringLiteral("whole"));
+        QCOMPARE(calls[0].value(QLatin1String("results")).toArray(),
+            QJsonArray({ QStringLiteral("partial"), QStringLiteral("whole") }));
+        QCOMPARE(calls[0].value(QLatin1String("tool_name")).toString(), QStringLiteral("fetch"));
+        // A call nothing answered: no result, no results; its arguments none, as sent.
+        QCOMPARE(calls[1].value(QLatin1String("arguments")).toString(), QString());
+        QVERIFY(calls[1].value(QLatin1String("result")).isNull());
+        QCOMPARE(calls[1].value(QLatin1String("results")).toArray(), QJsonArray());
+    }
+
     void importAndSync()
     {
         const QString workspace = m_dir.filePath(QStringLiteral("named.sightline"));

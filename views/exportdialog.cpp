@@ -66,7 +66,7 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
     m_format->addItem(tr("JSON Lines: everything, for scripts; Sightline opens it again"), QStringLiteral("jsonl"));
 
     // Which events.
-    auto* whole = new QRadioButton(tr("The whole room"), this);
+    auto* whole = new QRadioButton(tr("Every event, blocked rows included"), this);
     auto* filtered = new QRadioButton(context.filter.isEmpty() ? tr("What the filter shows (no filter now)")
                                                                : tr("What the filter shows: %1").arg(context.filter),
         this);
@@ -84,11 +84,11 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
     }
     m_from->setPlaceholderText(tr("the first"));
     m_to->setPlaceholderText(tr("the last"));
-    if (context.selection) {
-        // The events selected: from the first, to the last when there are several.
+    // Several events selected (the raw rows): their range, offered and chosen. One alone is no range.
+    const bool severalSelected = context.selection && context.selection->second != context.selection->first;
+    if (severalSelected) {
         m_from->setText(QString::number(context.selection->first));
-        if (context.selection->second != context.selection->first)
-            m_to->setText(QString::number(context.selection->second));
+        m_to->setText(QString::number(context.selection->second));
     }
     auto* rangeRow = new QHBoxLayout;
     rangeRow->addWidget(range);
@@ -126,9 +126,9 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
                          "checks the report: sightline verify REPORT --key KEY.pub"));
     m_key->setClearButtonEnabled(true);
     m_note->setWordWrap(true);
-    m_note->setText(tr("Redactions always apply. A manifest (REPORT.manifest.json) goes beside the report: "
-                       "`sightline verify` tells later whether anything in it changed; signed with a key, whether "
-                       "the report and its manifest were changed together."));
+    m_note->setText(tr("Redactions always apply. A manifest goes beside each report (report.pdf.manifest.json "
+                       "beside report.pdf): `sightline verify` tells later whether anything in the report changed; "
+                       "signed with a key, whether the report and its manifest were changed together."));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Format:"), m_format);
@@ -211,6 +211,8 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
     if (const QString key = settings.value(QLatin1String(keyKey)).toString(); QFileInfo::exists(key))
         m_key->setText(key);
     m_expanded->setChecked(settings.value(QLatin1String(expandedKey), false).toBool());
+    if (severalSelected)
+        setScope(Scope::Range);
     suggestPath();
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
         // The suffix follows the format; a name the user typed is kept.

@@ -54,6 +54,7 @@ ReportScope ReportExporter::scopeOf(const Request& request, const ExportDialog& 
     }
     switch (dialog.scope()) {
     case ExportDialog::Scope::Room:
+        scope.filter.includeBlocked = true; // every event: a whole room's report leaves none out
         break;
     case ExportDialog::Scope::Filter:
         scope.filter = request.filter;
