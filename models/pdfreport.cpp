@@ -73,7 +73,7 @@ public:
         painter.save();
         painter.setClipRect(QRectF(0, 0, m_body.width(), m_body.height()));
         painter.translate(0, -page * m_body.height());
-        const_cast<QTextDocument&>(m_doc).drawContents(&painter, QRectF(0, page * m_body.height(), m_body.width(), m_body.height()));
+        m_doc.drawContents(&painter, QRectF(0, page * m_body.height(), m_body.width(), m_body.height()));
         painter.restore();
         // In the margins: which report this page is of, and where in it.
         QFont small = m_font;
@@ -103,7 +103,7 @@ private:
         return on;
     }
 
-    QTextDocument m_doc;
+    mutable QTextDocument m_doc; // drawContents() is not const, while painting a page changes nothing
     QFont m_font;
     QRectF m_body;
     QVector<QPair<qreal, QString>> m_starts;
