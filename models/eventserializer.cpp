@@ -49,7 +49,7 @@ QByteArray eventJson(const EventRecord& e)
         { EventFlags::InvalidUtf8, "invalid_utf8" }, { EventFlags::Partial, "partial" },
         { EventFlags::Guessed, "guessed" }, { EventFlags::Ambiguous, "ambiguous" },
         { EventFlags::OutOfRange, "out_of_range" }, { EventFlags::Redacted, "redacted" },
-        { EventFlags::Revised, "edited" } };
+        { EventFlags::Revised, "edited" }, { EventFlags::FromSnapshot, "from_snapshot" } };
     for (const auto& [flag, name] : marks) {
         if (e.flags & flag)
             o.add(name, true);

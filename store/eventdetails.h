@@ -18,6 +18,8 @@ struct EventDetails
     // the pane shows the call whole (its start alone said "pending" with no error for a call that failed).
     QByteArray endPayload;
     QByteArray resultPayload;
+    // Its other results, before the one that settled it (an AG-UI call can have several): index and payload.
+    QVector<std::pair<qint64, QByteArray>> earlierResults;
     std::optional<qint64> parentIndex; // RoomKit's thread root (parent_event_id), when it is in the room
 };
 

@@ -19,6 +19,8 @@ enum : int {
     Redacted = 1 << 13, // a reviewer redacted part of it (RedactionStore): it reads [redacted: reason] there
     Revised = 1 << 14, // a reviewer edited it (EditStore): its text, its call's arguments, result, outcome or pair
                        // (RecordReader::CallColumns reads it as 16384)
+    FromSnapshot = 1 << 15, // AG-UI: shows messages a MESSAGES_SNAPSHOT or a run's input brought, which have no
+                            // stream of their own in the log
     // 1 << 7 was SearchIndexed (schema 1-4): the contentless index took a row once, for good. Set in older
     // workspaces, read by nothing.
 };

@@ -289,6 +289,8 @@ quint64 StoreClient::loadDetails(qint64 roomId, qint64 index)
                 details.endPayload = payloadAt(details.call->endIndex);
                 if (details.call->resultIndex != details.call->endIndex)
                     details.resultPayload = payloadAt(details.call->resultIndex);
+                for (qint64 at : ws.earlierResults(roomId, *details.call))
+                    details.earlierResults.append({ at, payloadAt(at) });
             }
             if (!record->parentId.isEmpty())
                 details.parentIndex = ws.indexOfNativeId(roomId, record->parentId);

@@ -614,6 +614,20 @@ std::optional<ToolCallRecord> Workspace::toolCallAt(qint64 roomId, qint64 index)
     return out;
 }
 
+QVector<qint64> Workspace::earlierResults(qint64 roomId, const ToolCallRecord& call)
+{
+    QVector<qint64> at;
+    const std::optional<qint64> from = call.startIndex ? call.startIndex : call.endIndex;
+    if (!from || !call.resultIndex || *call.resultIndex <= *from)
+        return at;
+    QSqlQuery q = exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ? AND tool_id = ? AND type = 'TOOL_CALL_RESULT' "
+                                      "AND seq >= ? AND seq < ? ORDER BY seq"),
+        { roomId, call.toolId, *from, *call.resultIndex });
+    while (q.next())
+        at << q.value(0).toLongLong();
+    return at;
+}
+
 QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
 {
     QStringList results;

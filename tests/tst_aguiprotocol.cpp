@@ -7,6 +7,7 @@
 #include "sources/aguiassembler.h"
 #include "sources/aguilogparser.h"
 #include "eventflags.h"
+#include "eventkind.h"
 #include "outcome.h"
 #include "pairing.h"
 
@@ -203,6 +204,119 @@ private slots:
         for (const StoredEvent& row : a.rows) {
             if (row.record.type.startsWith(QLatin1String("TOOL_CALL_")))
                 QVERIFY2(!row.record.toolId.isEmpty(), qPrintable(row.record.type));
+        }
+    }
+
+    // Messages a MESSAGES_SNAPSHOT or a run's input brings (defaultApplyEvents: new ids are added, known ones
+    // kept): shown once, at the row that brought them first, and marked as having no stream of their own. Their
+    // tool calls are calls; a tool message answers the call it names when no TOOL_CALL_RESULT did.
+    void snapshots_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QStringList>("brought"); // each row shown from a snapshot: index|role|text
+        QTest::addColumn<QStringList>("calls");
+
+        QTest::newRow("the user's messages only in the runs' input")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1','input':{'messages':[{'id':'u1','role':'user','content':'Hi'}]}}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'a1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'a1','delta':'Hello'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'a1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2','input':{'messages':[{'id':'u1','role':'user','content':'Hi'},"
+                   "{'id':'a1','role':'assistant','content':'Hello'},{'id':'u2','role':'user','content':[{'type':'text','text':'And now?'}]}]}}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("0|user|Hi"), QStringLiteral("5|user|And now?") } << QStringList {};
+        QTest::newRow("kaboo's message_meta placed it")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1','input':{'messages':[{'id':'u1','role':'user','content':'Hi'}]}}",
+                   "{'type':'CUSTOM','name':'kaboo.message_meta','value':{'role':'user','messageId':'u1','createdAt':1000}}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList {} << QStringList {};
+        QTest::newRow("a conversation loaded as a snapshot, with a call and its answer")
+            << log({ "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'u1','role':'user','content':'Weather in Oslo?'},"
+                     "{'id':'a1','role':'assistant','toolCalls':[{'id':'c9','type':'function','function':{'name':'get_weather','arguments':'{`city`:`Oslo`}'}}]},"
+                     "{'id':'t9','role':'tool','toolCallId':'c9','content':'sunny'},"
+                     "{'id':'a2','role':'assistant','content':'It is sunny.'}]}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("0|system|user: Weather in Oslo?\n\nassistant: get_weather({\"city\":\"Oslo\"})\n\n"
+                                            "assistant: It is sunny.") }
+            << QStringList { QStringLiteral("c9|get_weather|{\"city\":\"Oslo\"}|1|served|exact|completed|sunny") };
+        QTest::newRow("a snapshot of what streamed adds nothing")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'a1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'a1','delta':'Looking.'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'a1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'search','parentMessageId':'a1'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'t1','content':'found'}",
+                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'a1','role':'assistant','content':'Looking.',"
+                   "'toolCalls':[{'id':'c1','type':'function','function':{'name':'search','arguments':'{}'}}]},"
+                   "{'id':'t1','role':'tool','toolCallId':'c1','content':'found'}]}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList {} << QStringList { QStringLiteral("c1|search|{}|1|served|exact|completed|found") };
+        QTest::newRow("a call answered only in the next run's input (human in the loop)")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'confirm'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{`amount`:5}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1','outcome':{'type':'interrupt'}}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2','input':{'messages':["
+                   "{'id':'tm1','role':'tool','toolCallId':'c1','content':'{`approved`:true}'}]}}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList {}
+            << QStringList { QStringLiteral("c1|confirm|{\"amount\":5}|1|served|exact|completed|{\"approved\":true}") };
+        QTest::newRow("a tool message with an error fails its call")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'pay'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'tm1','role':'tool','toolCallId':'c1','content':'denied','error':'the user refused'}]}" })
+            << QStringList {} << QStringList { QStringLiteral("c1|pay||-|failed|exact|completed|denied") };
+        QTest::newRow("a message in two snapshots is shown once")
+            << log({ "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'u1','role':'user','content':'one'}]}",
+                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'u1','role':'user','content':'one'},{'id':'u2','role':'user','content':'two'}]}" })
+            << QStringList { QStringLiteral("0|user|one"), QStringLiteral("1|user|two") } << QStringList {};
+        QTest::newRow("a message streamed after a snapshot that held it first")
+            << log({ "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'a1','role':'assistant','content':'Hello'}]}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'a1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'a1','delta':'Hello'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'a1'}" })
+            << QStringList {} << QStringList {};
+        QTest::newRow("a snapshot call never answered")
+            << log({ "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'a1','role':'assistant','content':'',"
+                     "'toolCalls':[{'id':'c7','type':'function','function':{'name':'approve','arguments':'{}'}}]}]}" })
+            << QStringList { QStringLiteral("0|assistant|approve({})") } << QStringList { QStringLiteral("c7|approve|{}|1|unserved|start_only|pending|") };
+    }
+
+    void snapshots()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QStringList, brought);
+        QFETCH(QStringList, calls);
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log));
+        QStringList shown;
+        for (const StoredEvent& row : a.rows) {
+            const EventRecord& r = row.record;
+            if (!(r.flags & EventFlags::FromSnapshot))
+                continue;
+            QCOMPARE(r.kind, EventKind::Message);
+            QVERIFY(!(r.flags & EventFlags::Folded));
+            QCOMPARE(row.body, r.text); // found by search
+            shown << QStringLiteral("%1|%2|%3").arg(r.index).arg(r.role, r.text);
+        }
+        QCOMPARE(shown, brought);
+        QStringList found;
+        for (const ToolCallRecord& c : a.calls)
+            found << describe(c);
+        QCOMPARE(found, calls);
+        QVERIFY2(a.problems.isEmpty(), qPrintable(a.problems.isEmpty() ? QString() : a.problems.first().second));
+        // The thread's title is its first user message, wherever it came from.
+        for (const QString& b : brought) {
+            if (b.section(QLatin1Char('|'), 1, 1) == QLatin1String("user")) {
+                QCOMPARE(a.firstUserText, b.section(QLatin1Char('|'), 2));
+                break;
+            }
         }
     }
 

@@ -32,6 +32,7 @@
 #include "timeutil.h"
 #include "timehistogram.h"
 #include "timelinedelegate.h"
+#include "timelinelayout.h"
 #include "timelineview.h"
 #include "workspace.h"
 
@@ -349,6 +350,73 @@ private slots:
     }
 
     // A call's card opens with Enter: taller, showing its arguments and result.
+    // An AG-UI log from a runtime other than kaboo: the user's message only in the run's input shows as the
+    // user's bubble, marked as such; a call with two results shows both in its details, and a redaction of the
+    // first goes to its own row.
+    void snapshotMessagesAndEveryResult()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("other-runtime.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"type\":\"RUN_STARTED\",\"threadId\":\"t-9\",\"runId\":\"r1\",\"timestamp\":1767272400000,"
+                   "\"input\":{\"messages\":[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Where is my parcel?\"}]}}\n"
+                   "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"track\",\"timestamp\":1767272400100}\n"
+                   "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{}\",\"timestamp\":1767272400110}\n"
+                   "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\",\"timestamp\":1767272400120}\n"
+                   "{\"type\":\"TOOL_CALL_RESULT\",\"toolCallId\":\"c1\",\"messageId\":\"m1\",\"content\":\"in transit\",\"timestamp\":1767272400300}\n"
+                   "{\"type\":\"TOOL_CALL_RESULT\",\"toolCallId\":\"c1\",\"messageId\":\"m2\",\"content\":\"delivered\",\"timestamp\":1767272400900}\n"
+                   "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t-9\",\"runId\":\"r1\",\"timestamp\":1767272401000}\n");
+        file.close();
+        MainWindow window;
+        showAndOpen(window, path);
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 7 of 7 events as 3 items"));
+        EventListModel* model = window.eventModel();
+        model->fetchRows(0, model->rowCount() - 1);
+        QTRY_VERIFY(!model->isLoading());
+        const EventRecord first = model->index(0, 0).data(EventListModel::RecordRole).value<EventRecord>();
+        QCOMPARE(first.type, QStringLiteral("RUN_STARTED"));
+        QCOMPARE(first.kind, EventKind::Message);
+        QCOMPARE(first.role, QStringLiteral("user"));
+        QCOMPARE(first.text, QStringLiteral("Where is my parcel?"));
+        QVERIFY(first.flags & EventFlags::FromSnapshot);
+        QCOMPARE(TimelineLayout::shapeOf(first, false), TimelineLayout::Shape::Bubble);
+        // The room is named after it, as a kaboo thread is after its first user message.
+        QCOMPARE(window.roomModel()->rooms().value(0).title, QStringLiteral("Where is my parcel?"));
+        window.eventList()->setCurrentIndex(model->index(0, 0));
+        DetailsPane* details = window.detailsPane();
+        QTRY_COMPARE(details->details().record.index, 0);
+        QTRY_VERIFY2(details->header()->text().contains(QLatin1String("from the run's input")), qPrintable(details->header()->text()));
+
+        // The call: both results, in order, the last the one that settled it.
+        window.eventList()->setCurrentIndex(model->index(1, 0));
+        QTRY_COMPARE(details->details().record.index, 1);
+        const ToolCallRecord call = model->index(1, 0).data(EventListModel::CallRole).value<ToolCallRecord>();
+        QCOMPARE(call.result, QStringLiteral("delivered"));
+        const QString raw = details->raw()->toPlainText();
+        QVERIFY2(raw.contains(QStringLiteral("── result 1 of 2 ──")) && raw.contains(QLatin1String("in transit"))
+                && raw.indexOf(QLatin1String("in transit")) < raw.indexOf(QLatin1String("delivered")),
+            qPrintable(raw));
+        QModelIndex earlier;
+        for (int row = 0; row < details->model()->rowCount(); ++row) {
+            const QModelIndex key = details->model()->index(row, JsonTreeModel::KeyColumn);
+            if (key.data().toString() == QLatin1String("result_1"))
+                earlier = key;
+        }
+        QVERIFY(earlier.isValid());
+        QModelIndex content;
+        for (int row = 0; row < details->model()->rowCount(earlier); ++row) {
+            const QModelIndex key = details->model()->index(row, JsonTreeModel::KeyColumn, earlier);
+            if (key.data().toString() == QLatin1String("content"))
+                content = key;
+        }
+        QVERIFY(content.isValid());
+        const DetailsPane::RedactionTarget target = details->treeValue(content);
+        QVERIFY2(target.error.isEmpty(), qPrintable(target.error));
+        QCOMPARE(target.index, 4);
+        QCOMPARE(target.path, QStringLiteral("$.content"));
+        QCOMPARE(target.text, QStringLiteral("in transit"));
+    }
+
     void openACard()
     {
         MainWindow window;
@@ -1484,9 +1552,11 @@ private slots:
         QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
         QTRY_COMPARE(window.eventModel()->rowCount() > 0, true);
         window.setRawMode(true);
-        // Events 3 to 7 selected in the raw rows.
+        // Events 3 to 7 selected in the raw rows, once they have replaced the timeline's items (a selection made
+        // before is cleared by that reset).
         QAbstractItemView* raw = window.eventList();
-        QTRY_VERIFY(window.eventModel()->rowCount() >= 8);
+        QTRY_VERIFY(window.eventModel()->rowCount() >= 8 && window.eventModel()->rowCount() == window.eventModel()->shownCount()
+            && !window.statusText().contains(QLatin1String("items")) && !window.eventModel()->isLoading());
         raw->selectionModel()->select(QItemSelection(window.eventModel()->index(3, 0), window.eventModel()->index(7, 0)),
             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         const QString csv = dir.filePath(QStringLiteral("range.csv"));

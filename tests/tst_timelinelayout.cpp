@@ -2,6 +2,7 @@
 
 #include "timelinedelegate.h"
 #include "timelinelayout.h"
+#include "eventflags.h"
 
 #include <QFont>
 #include <QFontMetrics>
@@ -81,6 +82,17 @@ private slots:
         const EventRecord e = record(qPrintable(kind), qPrintable(role), text);
         QCOMPARE(TimelineLayout::shapeOf(e, hasCall), shape);
         QCOMPARE(TimelineLayout::sideOf(e), side);
+    }
+
+    // A row that shows messages a snapshot brought stays a bubble when it also starts a call it brought: the
+    // card would hide the messages (the calls are written in them).
+    void aSnapshotsMessagesStayABubble()
+    {
+        EventRecord e = record("message", "assistant", QStringLiteral("approve({})"));
+        e.flags |= EventFlags::FromSnapshot;
+        QCOMPARE(TimelineLayout::shapeOf(e, true), TimelineLayout::Shape::Bubble);
+        e.flags = 0;
+        QCOMPARE(TimelineLayout::shapeOf(e, true), TimelineLayout::Shape::Card);
     }
 
     // A closed card is the same height whatever it says or how wide the view is: scrolling past calls measures

@@ -149,6 +149,10 @@ void DetailsPane::setDetails(const EventDetails& details)
         notes << tr("paired by name and order (a guess: the source keeps no ids)");
     if (e.flags & EventFlags::Partial)
         notes << tr("partial: the file starts inside this record");
+    if (e.flags & EventFlags::FromSnapshot)
+        notes << (e.type == QLatin1String("RUN_STARTED")
+                ? tr("from the run's input: the log has no stream of this message")
+                : tr("from a messages snapshot: the log has no stream of this message"));
     if (e.flags & EventFlags::MalformedJson)
         notes << tr("the stored JSON is malformed");
     if (e.flags & EventFlags::InvalidUtf8)
@@ -186,24 +190,31 @@ void DetailsPane::setDetails(const EventDetails& details)
     QByteArray shown = details.payload;
     QString raw = QString::fromUtf8(details.payload);
     m_sections = { { 0, e.index, raw } };
-    if (!details.endPayload.isEmpty() || !details.resultPayload.isEmpty()) {
+    if (!details.endPayload.isEmpty() || !details.resultPayload.isEmpty() || !details.earlierResults.isEmpty()) {
         QJsonObject whole = QJsonDocument::fromJson(EventSerializer::callJson(*details.call)).object();
         raw = QStringLiteral("── start ──\n");
         m_sections.clear();
-        auto part = [&](const char* key, const QByteArray& payload, std::optional<qint64> index) {
+        auto part = [&](const QString& key, const QByteArray& payload, std::optional<qint64> index,
+                        const QString& label = QString()) {
             if (payload.isEmpty())
                 return;
             const QJsonDocument doc = QJsonDocument::fromJson(payload);
-            whole.insert(QLatin1String(key),
-                doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QString::fromUtf8(payload)));
-            if (qstrcmp(key, "start") != 0)
-                raw += QStringLiteral("\n\n── %1 ──\n").arg(QLatin1String(key));
+            whole.insert(key, doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QString::fromUtf8(payload)));
+            if (key != QLatin1String("start"))
+                raw += QStringLiteral("\n\n── %1 ──\n").arg(label.isEmpty() ? key : label);
             m_sections.append({ raw.size(), index.value_or(-1), QString::fromUtf8(payload) });
             raw += QString::fromUtf8(payload);
         };
-        part("start", details.payload, e.index);
-        part("end", details.endPayload, details.call->endIndex);
-        part("result", details.resultPayload, details.call->resultIndex);
+        part(QStringLiteral("start"), details.payload, e.index);
+        part(QStringLiteral("end"), details.endPayload, details.call->endIndex);
+        // Every result of the call, in order (result_1, result_2, ...); the last one, `result`, settled it.
+        const qsizetype results = details.earlierResults.size() + 1;
+        for (qsizetype k = 0; k < details.earlierResults.size(); ++k) {
+            part(QStringLiteral("result_%1").arg(k + 1), details.earlierResults[k].second, details.earlierResults[k].first,
+                tr("result %1 of %2").arg(k + 1).arg(results));
+        }
+        part(QStringLiteral("result"), details.resultPayload, details.call->resultIndex,
+            results > 1 ? tr("result %1 of %1, the one that settled it").arg(results) : QString());
         shown = QJsonDocument(whole).toJson(QJsonDocument::Compact);
     }
     const bool json = m_model->setJson(shown);
@@ -393,22 +404,25 @@ DetailsPane::RedactionTarget DetailsPane::treeValue(const QModelIndex& index) co
     t.index = m_details.record.index;
     if (m_sections.size() > 1 || (m_details.call && !m_details.endPayload.isEmpty())) {
         // The call whole: what Sightline made of it is derived; its rows are where the text is stored.
-        static const QRegularExpression row(QStringLiteral("^\\$\\.(start|end|result)(.*)$"));
+        static const QRegularExpression row(QStringLiteral("^\\$\\.(start|end|result(?:_(\\d+))?)(.*)$"));
         const QRegularExpressionMatch m = row.match(path);
         if (!m.hasMatch()) {
             t.error = tr("This is what Sightline made of the call: redact the text in its start, end or result row below.");
             return t;
         }
         const QString which = m.captured(1);
+        const qsizetype earlier = m.captured(2).isEmpty() ? -1 : m.captured(2).toLongLong() - 1;
         const std::optional<qint64> at = which == QLatin1String("start") ? std::optional(m_details.record.index)
             : which == QLatin1String("end")                              ? m_details.call->endIndex
-                                                                         : m_details.call->resultIndex;
+            : earlier >= 0 && earlier < m_details.earlierResults.size()
+            ? std::optional(m_details.earlierResults[earlier].first)
+            : m_details.call->resultIndex;
         if (!at) {
             t.error = tr("That row is not in the room.");
             return t;
         }
         t.index = *at;
-        path = QLatin1Char('$') + m.captured(2);
+        path = QLatin1Char('$') + m.captured(3);
     }
     t.path = path;
     t.start = 0;

@@ -452,6 +452,8 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         meta << tr("blocked by %1").arg(e.blockedBy.isEmpty() ? tr("a hook") : e.blockedBy);
     if (e.isSynthetic())
         meta << tr("synthetic");
+    if (e.flags & EventFlags::FromSnapshot) // no stream of its own: say where it was found
+        meta << (e.type == QLatin1String("RUN_STARTED") ? tr("from the run's input") : tr("from a messages snapshot"));
 
     const QList<QPair<QString, QColor>> added = annotationPills(index, dark);
     switch (shape) {

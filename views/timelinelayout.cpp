@@ -1,11 +1,16 @@
 #include "timelinelayout.h"
 
+#include "eventflags.h"
+
 #include "eventkind.h"
 
 #include <algorithm>
 
 TimelineLayout::Shape TimelineLayout::shapeOf(const EventRecord& e, bool hasCall)
 {
+    // A snapshot's row shows the messages it brought, the calls it brought written in them: a card would hide them.
+    if (e.kind == EventKind::Message && (e.flags & EventFlags::FromSnapshot) && !e.text.isEmpty())
+        return Shape::Bubble;
     if (hasCall || e.kind == EventKind::ToolCall)
         return Shape::Card;
     if (e.kind == EventKind::Message && !e.text.isEmpty())

@@ -6,8 +6,11 @@
 #include "../jsontext.h"
 #include "../outcome.h"
 
+#include <algorithm>
 #include <cmath>
 #include <QHash>
+#include <QMap>
+#include <QSet>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -36,6 +39,23 @@ QString contentText(const QJsonValue& content)
             parts << QStringLiteral("[%1]").arg(o.value(QLatin1String("type")).toString());
     }
     return parts.join(QLatin1Char('\n'));
+}
+
+// A call answered by `content` (a TOOL_CALL_RESULT event's, or a tool message's in a snapshot): its result,
+// outcome, and what went wrong when it did not serve.
+void settle(ToolCallRecord& call, const QString& content, const QJsonObject& answer)
+{
+    call.result = content;
+    call.error.clear();
+    call.outcome = AguiAssembler::outcomeOfResult(content, answer);
+    if (call.outcome == Outcome::Served)
+        return;
+    const QJsonObject o = QJsonDocument::fromJson(content.toUtf8()).object();
+    const QJsonValue error
+        = answer.contains(QLatin1String("error")) ? answer.value(QLatin1String("error")) : o.value(QLatin1String("error"));
+    call.error = error.isUndefined() ? o.value(QLatin1String("message")).toString() : compact(error);
+    if (call.error.isEmpty())
+        call.error = clip(content);
 }
 
 bool isSyntheticResult(const QJsonObject& event)
@@ -80,6 +100,20 @@ struct Call
     // the call it carries over, human in the loop). Until then it is a candidate, kept apart.
     std::optional<qsizetype> replayOf;
     bool merged = false; // a replay folded into the call it repeats
+    // Known only from a MESSAGES_SNAPSHOT or a run's input (an assistant message's toolCalls), never streamed:
+    // its start is the row that brought it.
+    bool fromSnapshot = false;
+    // Answered only by a tool message in a snapshot or a run's input (a client's answer to a human-in-the-loop
+    // call comes so): the row that brought it. It is not folded: it shows what else it brought.
+    std::optional<qint64> snapshotResultAt;
+};
+
+// A message a MESSAGES_SNAPSHOT or a RUN_STARTED's input brought, shown at that row.
+struct BroughtMessage
+{
+    QString id;
+    QString role;
+    QString text;
 };
 
 // The events that leave a chunked message or call open (transformChunks passes them through without closing it);
@@ -107,9 +141,11 @@ public:
         m_chunkCall.clear(); // the log stops inside a chunked call: it did not end, it was cut (or is still coming)
         resolveReplays();
         markSyntheticBlocks();
+        placeSnapshots();
         finishCalls();
         finishMessages();
         finishUserMessages();
+        showBroughtMessages();
         for (RunRecord& run : m_runs) {
             if (run.outcome.isEmpty())
                 run.outcome = QStringLiteral("open"); // no RUN_FINISHED or RUN_ERROR in the log
@@ -219,7 +255,10 @@ private:
             r.groupId = run.groupId;
             r.text = QStringLiteral("run %1 started").arg(run.groupId);
             // The input carries the conversation so far: the user's messages are found here by id.
-            rememberUserMessages(e.value(QLatin1String("input")).toObject().value(QLatin1String("messages")).toArray());
+            const QJsonArray input = e.value(QLatin1String("input")).toObject().value(QLatin1String("messages")).toArray();
+            rememberUserMessages(input);
+            if (!input.isEmpty())
+                m_snapshots.append({ i, input });
             return;
         }
         // RUN_FINISHED or RUN_ERROR: closes the run it names, or the one open.
@@ -282,6 +321,7 @@ private:
 
     AguiMessage& startMessage(qsizetype i, QString id, const QString& role, bool reasoning)
     {
+        m_streamed.insert(id);
         if (id.isEmpty()) {
             problem(i, QStringLiteral("a message without a messageId"));
             id = QStringLiteral("message@%1").arg(i);
@@ -582,21 +622,13 @@ private:
             const QString content = str(e, "content");
             // Each result is the call's (the protocol keeps them all, a tool message each); the last settles it.
             c->results << i;
-            c->record.result = content;
             c->record.resultIndex = i;
             if (r.createdMicros)
                 c->resultMicros = r.createdMicros;
-            c->record.outcome = AguiAssembler::outcomeOfResult(content, e);
-            if (c->record.outcome != Outcome::Served) {
-                const QJsonObject o = QJsonDocument::fromJson(content.toUtf8()).object();
-                const QJsonValue error = e.contains(QLatin1String("error")) ? e.value(QLatin1String("error"))
-                                                                            : o.value(QLatin1String("error"));
-                c->record.error = error.isUndefined() ? o.value(QLatin1String("message")).toString() : compact(error);
-                if (c->record.error.isEmpty())
-                    c->record.error = clip(content);
-            }
+            settle(c->record, content, e);
             r.role = QStringLiteral("tool");
             r.messageId = str(e, "messageId");
+            m_streamed.insert(r.messageId);
             r.outcome = c->record.outcome;
             r.text = clip(content);
             m_out.rows[i].result = content;
@@ -642,13 +674,135 @@ private:
             const QJsonArray messages = e.value(QLatin1String("messages")).toArray();
             r.text = QStringLiteral("%1 messages").arg(messages.size());
             rememberUserMessages(messages);
+            m_snapshots.append({ i, messages });
         } else if (t.startsWith(QLatin1String("ACTIVITY_"))) {
             r.messageId = str(e, "messageId");
+            m_streamed.insert(r.messageId);
             r.text = clip(str(e, "activityType") + QStringLiteral(": ")
                 + compact(e.value(
                     t == QLatin1String("ACTIVITY_SNAPSHOT") ? QLatin1String("content") : QLatin1String("patch"))));
         } else
             r.text = clip(compact(e));
+    }
+
+    // What a MESSAGES_SNAPSHOT or a run's input holds that the log never streamed: a log not written by kaboo
+    // carries the user's messages only there, and a client's answer to a call comes as a tool message there.
+    // As the protocol's client applies them, a message is new when its id is not known yet: shown once, at the
+    // row that brought it first, and never when it streamed anywhere in the log, kaboo's message_meta placed it,
+    // or a call's result already holds it.
+    void placeSnapshots()
+    {
+        if (m_snapshots.isEmpty())
+            return;
+        QSet<QString> placed = m_streamed;
+        for (qint64 i : m_userRows)
+            placed.insert(rec(i).messageId);
+        for (qsizetype k = 0; k < m_calls.size(); ++k)
+            m_callsById[m_calls[k].record.toolId].append(k);
+        for (const auto& [row, messages] : std::as_const(m_snapshots)) {
+            for (const QJsonValue& v : messages) {
+                const QJsonObject m = v.toObject();
+                const QString role = str(m, "role");
+                if (role == QLatin1String("assistant")) {
+                    for (const QJsonValue& tc : m.value(QLatin1String("toolCalls")).toArray())
+                        placeSnapshotCall(row, tc.toObject());
+                } else if (role == QLatin1String("tool") && answerFromSnapshot(row, m)) {
+                    continue;
+                }
+                if (role == QLatin1String("activity"))
+                    continue; // shown by its ACTIVITY_SNAPSHOT rows
+                QString text = contentText(m.value(QLatin1String("content")));
+                // Its calls are written in it, as it sent them: the row shows the message, not a card.
+                for (const QJsonValue& tc : m.value(QLatin1String("toolCalls")).toArray()) {
+                    const QJsonObject function = tc.toObject().value(QLatin1String("function")).toObject();
+                    text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + str(function, "name")
+                        + QLatin1Char('(') + clip(str(function, "arguments")) + QLatin1Char(')');
+                }
+                const QString id = str(m, "id");
+                const QString key = id.isEmpty() ? role + QLatin1Char('\n') + text : id;
+                if (text.isEmpty() || placed.contains(key))
+                    continue; // an empty message, or one shown already
+                placed.insert(key);
+                m_brought[row].append({ id, role.isEmpty() ? QStringLiteral("user") : role, text });
+            }
+        }
+    }
+
+    // The call a snapshot's tool message or tool call names: the last one started at or before `row`, else
+    // one the log streams later (it is known, not new).
+    Call* knownCall(const QString& id, qint64 row)
+    {
+        const QVector<qsizetype> found = m_callsById.value(id);
+        Call* later = nullptr;
+        for (auto k = found.crbegin(); k != found.crend(); ++k) {
+            Call& c = m_calls[*k];
+            if (c.merged)
+                continue;
+            if (callFirstRow(c) <= row)
+                return &c;
+            later = &c;
+        }
+        return later;
+    }
+
+    // An assistant message's tool call the log never streamed: a call of its own, started at the row that
+    // brought it (it has no time of its own).
+    void placeSnapshotCall(qint64 row, const QJsonObject& toolCall)
+    {
+        const QString id = str(toolCall, "id");
+        if (id.isEmpty() || knownCall(id, row))
+            return;
+        const QJsonObject function = toolCall.value(QLatin1String("function")).toObject();
+        Call c;
+        c.fromSnapshot = true;
+        c.open = false;
+        c.record.toolId = id;
+        c.record.toolName = str(function, "name");
+        c.record.groupId = rec(row).groupId;
+        c.record.startIndex = row;
+        if (function.contains(QLatin1String("arguments")))
+            c.fragments << str(function, "arguments");
+        m_calls.append(c);
+        m_callsById[id].append(m_calls.size() - 1);
+    }
+
+    // A tool message answers the call it names, when no TOOL_CALL_RESULT did. True when it is a call's answer,
+    // so not a message of its own.
+    bool answerFromSnapshot(qint64 row, const QJsonObject& message)
+    {
+        Call* c = knownCall(str(message, "toolCallId"), row);
+        if (!c)
+            return false;
+        if (c->record.resultIndex || c->snapshotResultAt)
+            return true; // the answer the call has, brought again
+        c->snapshotResultAt = row;
+        settle(c->record, contentText(message.value(QLatin1String("content"))), message);
+        return true;
+    }
+
+    // A row that brought messages shows them: the message when it brought one, each with its role when several.
+    void showBroughtMessages()
+    {
+        for (auto it = m_brought.cbegin(); it != m_brought.cend(); ++it) {
+            const QVector<BroughtMessage>& brought = it.value();
+            StoredEvent& row = m_out.rows[it.key()];
+            EventRecord& r = row.record;
+            r.kind = EventKind::Message;
+            r.flags |= EventFlags::FromSnapshot;
+            r.messageId = brought.first().id;
+            const bool oneRole = std::all_of(brought.begin(), brought.end(),
+                [&](const BroughtMessage& m) { return m.role == brought.first().role; });
+            r.role = oneRole ? brought.first().role : QStringLiteral("system");
+            QStringList parts;
+            for (const BroughtMessage& m : brought)
+                parts << (brought.size() == 1 ? m.text : m.role + QStringLiteral(": ") + m.text);
+            r.text = parts.join(QStringLiteral("\n\n"));
+            row.body = r.text;
+            for (const BroughtMessage& m : brought) {
+                if (m_out.firstUserText.isEmpty() && m.role == QLatin1String("user"))
+                    m_out.firstUserText = m.text;
+            }
+        }
     }
 
     // kaboo appends its closers together at the end of a run, every one stamped with the terminal event's
@@ -679,6 +833,8 @@ private:
             ToolCallRecord& call = c.record;
             if (c.merged)
                 continue; // a START that repeated another call: folded into that one's card
+            if (!call.resultIndex && c.snapshotResultAt)
+                call.resultIndex = c.snapshotResultAt; // answered in a snapshot or a run's input, not by an event
             if (!call.startIndex && !call.endIndex && !call.resultIndex)
                 continue; // arguments for a call never started: the rows stay, listed in the problems
             call.arguments = c.fragments.join(QString());
@@ -701,7 +857,11 @@ private:
             }
             call.synthetic = (call.endIndex && rec(*call.endIndex).isSynthetic())
                 || (call.resultIndex && rec(*call.resultIndex).isSynthetic());
-            if (call.startIndex) {
+            if (c.fromSnapshot) {
+                // Searchable at the row that brought it, beside the other calls and messages it brought.
+                QString& arguments = m_out.rows[*call.startIndex].arguments;
+                arguments += (arguments.isEmpty() ? QString() : QStringLiteral("\n")) + call.arguments;
+            } else if (call.startIndex) {
                 EventRecord& start = rec(*call.startIndex);
                 start.text = call.toolName + QLatin1Char('(') + clip(call.arguments) + QLatin1Char(')');
                 // Searchable as far as they have come: a later sync that reads the rest indexes them again.
@@ -716,7 +876,7 @@ private:
                         rec(row).flags |= EventFlags::Folded;
                 }
                 for (const std::optional<qint64>& at : { call.endIndex, call.resultIndex }) {
-                    if (at)
+                    if (at && at != c.snapshotResultAt) // a snapshot's row shows what else it brought
                         rec(*at).flags |= EventFlags::Folded;
                 }
                 // Its other results and the STARTs that repeated it show in its card too.
@@ -754,6 +914,10 @@ private:
     QHash<QString, qsizetype> m_messageAt;
     QHash<QString, QString> m_userText;
     QVector<qint64> m_userRows;
+    QSet<QString> m_streamed; // the ids of messages the log streamed (text, reasoning, results, activity)
+    QVector<std::pair<qint64, QJsonArray>> m_snapshots; // the messages of each MESSAGES_SNAPSHOT and run input
+    QMap<qint64, QVector<BroughtMessage>> m_brought; // by the row that shows them
+    QHash<QString, QVector<qsizetype>> m_callsById;
     QString m_chunkMessage;
     QString m_thinking;
     QVector<Call> m_calls;
