@@ -593,6 +593,60 @@ private:
         return Cli::Ok;
     }
 
+    int stats(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("stats"));
+        const QString source = single(parser);
+        const EventFilter filter = filterOf(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        const qint64 room = roomId(*ws, source, parser);
+        const ToolStatsList stats = ws->toolStats(room, filter);
+        if (parser.isSet(QStringLiteral("json"))) {
+            for (const ToolStats& t : stats) {
+                JsonLine o;
+                o.add("tool_name", t.toolName);
+                for (const auto& [key, value] : { std::pair { "calls", t.calls }, { "served", t.served },
+                         { "failed", t.failed }, { "refused", t.refused }, { "blocked", t.blocked },
+                         { "unserved", t.unserved }, { "cancelled", t.cancelled } })
+                    o.add(key, value);
+                for (const auto& [key, value] : { std::pair { "p50_ms", t.p50Ms }, { "p95_ms", t.p95Ms }, { "max_ms", t.maxMs } }) {
+                    if (value)
+                        o.add(key, *value);
+                    else
+                        o.addNull(key); // no call of the tool has a duration
+                }
+                o.add("total_ms", t.totalMs);
+                m_out << o.text() << '\n';
+            }
+            m_out.flush();
+            return Cli::Ok;
+        }
+        // A table: the tool's name, then its figures right-aligned under their headings.
+        const QStringList headings { QStringLiteral("calls"), QStringLiteral("served"), QStringLiteral("failed"),
+            QStringLiteral("refused"), QStringLiteral("blocked"), QStringLiteral("unserved"), QStringLiteral("cancelled"),
+            QStringLiteral("p50_ms"), QStringLiteral("p95_ms"), QStringLiteral("max_ms"), QStringLiteral("total_ms") };
+        qsizetype nameWidth = 9;
+        for (const ToolStats& t : stats)
+            nameWidth = std::max(nameWidth, t.toolName.size());
+        m_out << QStringLiteral("tool_name").leftJustified(nameWidth);
+        for (const QString& h : headings)
+            m_out << "  " << h.rightJustified(9);
+        m_out << '\n';
+        auto figure = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };
+        for (const ToolStats& t : stats) {
+            m_out << t.toolName.leftJustified(nameWidth);
+            for (const QString& v : { QString::number(t.calls), QString::number(t.served), QString::number(t.failed),
+                     QString::number(t.refused), QString::number(t.blocked), QString::number(t.unserved),
+                     QString::number(t.cancelled), figure(t.p50Ms), figure(t.p95Ms), figure(t.maxMs),
+                     QString::number(t.totalMs) })
+                m_out << "  " << v.rightJustified(9);
+            m_out << '\n';
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
     int facets(const QStringList& args)
     {
         QCommandLineParser parser;
@@ -951,27 +1005,22 @@ private:
     QTextStream& m_err;
 };
 
-const QVector<VerbSpec>& verbSpecs()
+// The options that name a room in a source: its id, and the source when a workspace holds that id from several.
+QList<QCommandLineOption> roomOptions()
 {
-    static const QVector<VerbSpec> specs {
-        { QStringLiteral("import"), QStringLiteral("SOURCE..."),
-            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."),
-            { { QStringList { QStringLiteral("o"), QStringLiteral("output") },
-                QStringLiteral("the workspace to import into (default: each source's cached workspace)"),
-                QStringLiteral("WORKSPACE") } },
-            QStringLiteral("SOURCE... [-o WORKSPACE]"), QStringLiteral("import (or sync what is new) into a workspace"),
-            &Session::import },
-        { QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms, empty ones included."),
-            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") } }, QStringLiteral("SOURCE [--json]"),
-            QStringLiteral("list the rooms, empty ones included"), &Session::rooms },
-        { QStringLiteral("events"), QStringLiteral("SOURCE"),
-            QStringLiteral("List a room's events, under RoomKit's read contract."),
-            {
-                { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
-                { QStringLiteral("source"),
-                    QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
-                                   "room id from several (import -o)"),
-                    QStringLiteral("PATH") },
+    return {
+        { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+        { QStringLiteral("source"),
+            QStringLiteral("the source the room came from, by path or file name, when a workspace holds that room id "
+                           "from several (import -o)"),
+            QStringLiteral("PATH") },
+    };
+}
+
+// The filter a verb that reads a room's events takes (Session::filterOf reads them).
+QList<QCommandLineOption> filterOptions()
+{
+    return {
                 { QStringLiteral("type"), QStringLiteral("only this event type (repeatable)"), QStringLiteral("T") },
                 { QStringLiteral("kind"),
                     QStringLiteral("only this canonical kind (repeatable): message, reasoning, tool_call, run, state, "
@@ -1004,6 +1053,25 @@ const QVector<VerbSpec>& verbSpecs()
                     QStringLiteral("only events whose message text, tool arguments or result hold every word of TEXT "
                                    "(the GUI's search)"),
                     QStringLiteral("TEXT") },
+    };
+}
+
+const QVector<VerbSpec>& verbSpecs()
+{
+    static const QVector<VerbSpec> specs {
+        { QStringLiteral("import"), QStringLiteral("SOURCE..."),
+            QStringLiteral("Import sources into a workspace, or sync what is new since the last import."),
+            { { QStringList { QStringLiteral("o"), QStringLiteral("output") },
+                QStringLiteral("the workspace to import into (default: each source's cached workspace)"),
+                QStringLiteral("WORKSPACE") } },
+            QStringLiteral("SOURCE... [-o WORKSPACE]"), QStringLiteral("import (or sync what is new) into a workspace"),
+            &Session::import },
+        { QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms, empty ones included."),
+            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") } }, QStringLiteral("SOURCE [--json]"),
+            QStringLiteral("list the rooms, empty ones included"), &Session::rooms },
+        { QStringLiteral("events"), QStringLiteral("SOURCE"),
+            QStringLiteral("List a room's events, under RoomKit's read contract."),
+            roomOptions() + filterOptions() + QList<QCommandLineOption> {
                 { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
                 { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
                 { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
@@ -1032,6 +1100,15 @@ const QVector<VerbSpec>& verbSpecs()
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
             QStringLiteral("SOURCE --room ID [--json]"), QStringLiteral("list a room's tool calls, start paired with end"),
             &Session::tools },
+        { QStringLiteral("stats"), QStringLiteral("SOURCE"),
+            QStringLiteral("Sum up a room's tool calls by tool, as the GUI's tool statistics do: calls and how they "
+                           "ended (served, failed, refused, blocked, unserved, cancelled), and the p50, p95, longest and "
+                           "total duration over the calls that have one (percentiles by nearest rank). Counted in "
+                           "calls, not rows; under a filter, the calls whose card the timeline shows."),
+            roomOptions() + filterOptions() + QList<QCommandLineOption> {
+                { QStringLiteral("json"), QStringLiteral("one JSON object per tool") } },
+            QStringLiteral("SOURCE --room ID [filter options] [--json]"),
+            QStringLiteral("tool calls by tool: outcomes and durations"), &Session::stats },
         { QStringLiteral("facets"), QStringLiteral("SOURCE"),
             QStringLiteral("Count a room's events by each value of type, kind, channel, channel type, participant, "
                            "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "

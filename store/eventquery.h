@@ -23,7 +23,7 @@ struct EventQuery
     // How many rows page(roomId, filter, page) serves: its cursor, limit and offset too.
     static EventQuery count(qint64 roomId, const EventFilter& filter, const PageRequest& page);
     // Messages only, blocked ones included: the newest `limit` ascending, or forward from afterIndex.
-    static EventQuery conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex);
+    static EventQuery conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex, bool assembled = false);
 
     // Every row of a room under `filter`, ascending: seq, whether it is a row of the list (a timeline item, or
     // any row in raw mode) and whether it is an event the filter lets through. For RowIndex.

@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QMap>
 #include <QJsonArray>
 #include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
@@ -577,7 +578,9 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
 
 EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex)
 {
-    const EventQuery q = EventQuery::conversation(roomId, limit, afterIndex);
+    QSqlQuery system = exec(QStringLiteral("SELECT s.system FROM rooms r JOIN sources s ON s.id = r.source_id WHERE r.id = ?"), { roomId });
+    const bool roomKit = !system.next() || system.value(0).toString() == QLatin1String("roomkit");
+    const EventQuery q = EventQuery::conversation(roomId, limit, afterIndex, !roomKit);
     return readEvents(q.sql, q.binds);
 }
 
@@ -585,6 +588,29 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
 {
     ToolCallRecords out;
     forEachToolCall(roomId, [&](const ToolCallRecord& c) { out.append(c); });
+    return out;
+}
+
+ToolStatsList Workspace::toolStats(qint64 roomId, const EventFilter& filter)
+{
+    // Each call at the row that shows it (its start, else its end or result), kept when the timeline shows that
+    // row under the filter: the same question as the cards', so the figures are the timeline's.
+    EventFilter cards = filter;
+    cards.timelineItems = true;
+    QVariantList binds { roomId };
+    const QString where = EventQuery::where(roomId, cards, binds);
+    QMap<QString, QVector<std::pair<Outcome, std::optional<qint64>>>> byTool;
+    read(QStringLiteral("SELECT c.tool_name, c.outcome, c.duration_ms FROM tool_calls c JOIN events ON events.room_id "
+                        "= c.room_id AND events.seq = coalesce(c.start_seq, c.end_seq, c.result_seq) WHERE c.room_id = ?")
+            + where,
+        binds, [&](const SqliteStatement& q) {
+            byTool[q.text(0)].append({ Outcomes::fromName(q.text(1)),
+                q.isNull(2) ? std::nullopt : std::optional<qint64>(q.int64(2)) });
+        });
+    ToolStatsList out;
+    for (auto it = byTool.cbegin(); it != byTool.cend(); ++it)
+        out << ToolStats::of(it.key(), it.value());
+    std::stable_sort(out.begin(), out.end(), [](const ToolStats& a, const ToolStats& b) { return a.calls > b.calls; });
     return out;
 }
 

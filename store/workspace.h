@@ -8,6 +8,7 @@
 #include "runrecord.h"
 #include "searchhit.h"
 #include "toolcallrecord.h"
+#include "toolstats.h"
 
 #include <functional>
 #include <optional>
@@ -67,6 +68,9 @@ public:
     FacetCounts facets(qint64 roomId, const EventFilter& filter, int bins = 120, int limit = 1000);
     EventRecords conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex = std::nullopt);
     ToolCallRecords toolCalls(qint64 roomId);
+    // The room's calls by tool, as the timeline shows them under `filter` (a call counts when its card does),
+    // most calls first.
+    ToolStatsList toolStats(qint64 roomId, const EventFilter& filter);
     // Every result of a call, in order, the one that settled it (its `result`, as edited) last: an AG-UI call can
     // have several (a TOOL_CALL_RESULT each); the others are read from their rows' text, redactions applied.
     QStringList callResults(qint64 roomId, const ToolCallRecord& call);

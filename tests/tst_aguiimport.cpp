@@ -157,6 +157,25 @@ private slots:
         checkRuns(id, facts);
         checkTools(id, events, facts);
         checkMessages(events, facts);
+
+        // The conversation (`events --conversation`): the user's messages kaboo noted and the assistant's text
+        // messages, once each, in order, not their deltas.
+        QVector<qint64> conversation, expected;
+        for (const EventRecord& e : m_ws->conversation(id, 100000))
+            conversation << e.index;
+        for (const char* key : { "messageMeta", "textMessages" }) {
+            for (const QJsonValue& v : facts.value(QLatin1String(key)).toArray()) {
+                const QJsonObject o = v.toObject();
+                const QString messageId = o.value(QLatin1String("messageId")).toString();
+                const auto first = std::find_if(events.begin(), events.end(), [&](const EventRecord& e) {
+                    return e.messageId == messageId && !(e.flags & EventFlags::Folded) && e.kind == EventKind::Message;
+                });
+                QVERIFY2(first != events.end(), qPrintable(messageId));
+                expected << first->index;
+            }
+        }
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(conversation, expected);
     }
 
     void checkRuns(qint64 id, const QJsonObject& facts)

@@ -9,7 +9,7 @@
 TimelineLayout::Shape TimelineLayout::shapeOf(const EventRecord& e, bool hasCall)
 {
     // A snapshot's row shows the messages it brought, the calls it brought written in them: a card would hide them.
-    if (e.kind == EventKind::Message && (e.flags & EventFlags::FromSnapshot) && !e.text.isEmpty())
+    if ((e.flags & EventFlags::FromSnapshot) && !e.text.isEmpty())
         return Shape::Bubble;
     if (hasCall || e.kind == EventKind::ToolCall)
         return Shape::Card;

@@ -576,6 +576,7 @@ private:
         if (t == QLatin1String("TOOL_CALL_START")) {
             c = &startCall(i, id, e);
             r.messageId = str(e, "parentMessageId");
+            m_streamed.insert(r.messageId); // the assistant message that made the call: in the stream, by its calls
         } else if (t == QLatin1String("TOOL_CALL_CHUNK")) {
             // toolCallId and toolCallName come on the first chunk; a new id ends the previous call's arguments.
             if (!id.isEmpty() && id != m_chunkCall) {
@@ -605,6 +606,8 @@ private:
             c->fragmentRows << i;
             r.text = delta;
             r.messageId = str(e, "parentMessageId");
+            if (!r.messageId.isEmpty())
+                m_streamed.insert(r.messageId);
         } else if (t == QLatin1String("TOOL_CALL_ARGS")) {
             c = &callFor(i, id);
             const QString delta = str(e, "delta");
@@ -762,6 +765,11 @@ private:
         c.record.startIndex = row;
         if (function.contains(QLatin1String("arguments")))
             c.fragments << str(function, "arguments");
+        // The row names the tool (tool:, the Tools pane) when every call it brought is of that tool.
+        EventRecord& r = rec(row);
+        const bool first = !m_snapshotCallRows.contains(row);
+        m_snapshotCallRows.insert(row);
+        r.toolName = first || r.toolName == c.record.toolName ? c.record.toolName : QString();
         m_calls.append(c);
         m_callsById[id].append(m_calls.size() - 1);
     }
@@ -787,7 +795,8 @@ private:
             const QVector<BroughtMessage>& brought = it.value();
             StoredEvent& row = m_out.rows[it.key()];
             EventRecord& r = row.record;
-            r.kind = EventKind::Message;
+            // Its kind stays its type's (a RUN_STARTED is a run's row, whatever it brought): the flag makes it
+            // the messages' bubble, so that the Types pane's counts add up under each kind.
             r.flags |= EventFlags::FromSnapshot;
             r.messageId = brought.first().id;
             const bool oneRole = std::all_of(brought.begin(), brought.end(),
@@ -918,6 +927,7 @@ private:
     QVector<std::pair<qint64, QJsonArray>> m_snapshots; // the messages of each MESSAGES_SNAPSHOT and run input
     QMap<qint64, QVector<BroughtMessage>> m_brought; // by the row that shows them
     QHash<QString, QVector<qsizetype>> m_callsById;
+    QSet<qint64> m_snapshotCallRows; // the rows that brought calls
     QString m_chunkMessage;
     QString m_thinking;
     QVector<Call> m_calls;
