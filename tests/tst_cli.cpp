@@ -373,6 +373,51 @@ private slots:
     }
 
     // A call as assembled, for a script: its arguments as sent and each of its results, the settling one last.
+    // stats: one line per tool, counted in calls; under a filter the calls the timeline shows.
+    void statsByTool()
+    {
+        const QString store = dataFile(QStringLiteral("roomkit/support.sqlite"));
+        const Run json = run({ QStringLiteral("stats"), store, QStringLiteral("--room"), QStringLiteral("sup-duplicate-charge"),
+            QStringLiteral("--json") });
+        QCOMPARE(json.code, 0);
+        const QList<QJsonObject> tools = json.lines();
+        QCOMPARE(tools.size(), 3);
+        // issue_refund: two calls (a start and an end each: four rows), one served in 87 ms, one refused by a hook in 2.
+        const QJsonObject refund = tools.first();
+        QCOMPARE(refund.value(QLatin1String("tool_name")).toString(), QStringLiteral("issue_refund"));
+        const QStringList keys { QStringLiteral("tool_name"), QStringLiteral("calls"), QStringLiteral("served"),
+            QStringLiteral("failed"), QStringLiteral("refused"), QStringLiteral("blocked"), QStringLiteral("unserved"),
+            QStringLiteral("cancelled"), QStringLiteral("p50_ms"), QStringLiteral("p95_ms"), QStringLiteral("max_ms"),
+            QStringLiteral("total_ms") };
+        QStringList got = refund.keys();
+        got.sort();
+        QStringList want = keys;
+        want.sort();
+        QCOMPARE(got, want);
+        QCOMPARE(refund.value(QLatin1String("calls")).toInteger(), 2);
+        QCOMPARE(refund.value(QLatin1String("served")).toInteger(), 1);
+        QCOMPARE(refund.value(QLatin1String("refused")).toInteger(), 1);
+        QCOMPARE(refund.value(QLatin1String("p50_ms")).toInteger(), 2);
+        QCOMPARE(refund.value(QLatin1String("p95_ms")).toInteger(), 87);
+        QCOMPARE(refund.value(QLatin1String("max_ms")).toInteger(), 87);
+        QCOMPARE(refund.value(QLatin1String("total_ms")).toInteger(), 89);
+        // The table a person reads: a heading line, then a line per tool.
+        const Run text = run({ QStringLiteral("stats"), store, QStringLiteral("--room"), QStringLiteral("sup-duplicate-charge") });
+        QCOMPARE(text.code, 0);
+        const QStringList lines = text.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith(QLatin1String("tool_name")) && lines[0].endsWith(QLatin1String("total_ms")));
+        QVERIFY(lines[1].startsWith(QLatin1String("issue_refund")));
+        // A filter: the refused call alone.
+        const Run refused = run({ QStringLiteral("stats"), store, QStringLiteral("--room"), QStringLiteral("sup-duplicate-charge"),
+            QStringLiteral("--query"), QStringLiteral("outcome:refused"), QStringLiteral("--json") });
+        QCOMPARE(refused.code, 0);
+        QCOMPARE(refused.lines().size(), 1);
+        QCOMPARE(refused.lines().first().value(QLatin1String("calls")).toInteger(), 1);
+        QCOMPARE(refused.lines().first().value(QLatin1String("refused")).toInteger(), 1);
+        QCOMPARE(refused.lines().first().value(QLatin1String("max_ms")).toInteger(), 2);
+    }
+
     void toolsGiveArgumentsAndResults()
     {
         QTemporaryDir dir;
