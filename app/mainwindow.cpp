@@ -12,6 +12,7 @@
 #include "filterpane.h"
 #include "filterquery.h"
 #include "journaldock.h"
+#include "toolstatsdock.h"
 #include "notespanel.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_exporter(new ReportExporter(m_store, this))
     , m_notes(new NotesPanel(m_editor, m_eventModel, this))
     , m_journalDock(new JournalDock(m_store, this))
+    , m_toolStatsDock(new ToolStatsDock(m_store, this))
 {
     setWindowTitle(tr("Sightline[*]"));
     setAcceptDrops(true);
@@ -138,7 +140,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->setStretchFactor(1, 1);
     // A starting split (the user's own comes back next time): the room list wide enough for its ids, events and
     // problem calls.
-    m_splitter->setSizes({ 360, 680, 320 });
+    m_splitter->setSizes({ 420, 640, 300 }); // the room list: titles beside their counts
     setCentralWidget(m_splitter);
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
@@ -151,6 +153,17 @@ MainWindow::MainWindow(QWidget* parent)
     m_resultsDock->hide();
     addDockWidget(Qt::BottomDockWidgetArea, m_journalDock);
     m_journalDock->hide();
+    addDockWidget(Qt::BottomDockWidgetArea, m_toolStatsDock);
+    m_toolStatsDock->hide();
+    // A figure of the statistics shows its calls: the tool (and the outcome) replace those of the filter.
+    connect(m_toolStatsDock, &ToolStatsDock::filterTo, this, [this](const QString& tool, const QString& outcome) {
+        EventFilter filter = m_filterBar->filter();
+        filter.tools = QStringList { tool };
+        filter.excludeTools.clear();
+        filter.outcomes = outcome.isEmpty() ? QStringList() : QStringList { outcome };
+        filter.excludeOutcomes.clear();
+        m_filterBar->setText(FilterQuery::format(filter));
+    });
     // The editor acts on the room shown and the event selected; its changes show wherever annotations do.
     m_editor->setCurrent([this] { return std::pair<qint64, qint64>(m_eventModel->roomId(), currentIndex()); });
     m_editor->setRoomNames([this](qint64 id) {
@@ -642,6 +655,10 @@ void MainWindow::createActions()
     journal->setText(tr("Edit &Journal"));
     journal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
     view->addAction(journal);
+    QAction* toolStats = m_toolStatsDock->toggleViewAction();
+    toolStats->setText(tr("&Tool Statistics"));
+    toolStats->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    view->addAction(toolStats);
     QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
     filterBack->setShortcut(QKeySequence::Back);
     QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });
@@ -763,6 +780,7 @@ void MainWindow::requestFacets()
     // The client counts one filter at a time, the latest asked meanwhile next (StoreClient::loadFacets).
     if (m_eventModel->roomId() != 0 && m_filterDock->isVisible())
         m_store->loadFacets(m_eventModel->roomId(), m_filterBar->filter());
+    m_toolStatsDock->refresh(m_eventModel->roomId(), m_filterBar->filter()); // counted while it is shown
 }
 
 void MainWindow::findMatches()

@@ -7,6 +7,7 @@ class ContentEditor;
 class ReportExporter;
 class Editor;
 class JournalDock;
+class ToolStatsDock;
 class NotesPanel;
 class ImportStatus;
 class SearchResultsDock;
@@ -67,6 +68,7 @@ public:
     ContentEditor* contentEditor() const { return m_contentEditor; }
     ReportExporter* exporter() const { return m_exporter; }
     JournalDock* journalDock() const { return m_journalDock; }
+    ToolStatsDock* toolStatsDock() const { return m_toolStatsDock; }
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
     FilterPane* filterPane() const { return m_filterPane; }
@@ -139,6 +141,7 @@ private:
     ReportExporter* m_exporter;
     NotesPanel* m_notes;
     JournalDock* m_journalDock;
+    ToolStatsDock* m_toolStatsDock; // calls by tool, under the filter
     bool m_closing = false; // saved on the way out: the window closes once the save is back
     bool m_detailsPending = false; // the current row's record is not in memory yet
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most

@@ -95,7 +95,22 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
                                                       QDateTime::fromMSecsSinceEpoch(r.reviewedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")));
         if (index.column() == ReviewColumn)
             return review;
+        // The room's own figures, whatever the filter: its events and its calls, and how many went wrong.
+        const QLocale locale;
+        QString figures = tr("%1 events, %2 tool calls").arg(locale.toString(r.eventCount), locale.toString(r.toolCalls));
+        QStringList wrong;
+        if (r.failed > 0)
+            wrong << tr("%1 failed").arg(locale.toString(r.failed));
+        if (r.refused > 0)
+            wrong << tr("%1 refused").arg(locale.toString(r.refused));
+        if (r.unserved > 0)
+            wrong << tr("%1 unserved").arg(locale.toString(r.unserved));
+        if (!wrong.isEmpty())
+            figures += QStringLiteral(" (") + wrong.join(QStringLiteral(", ")) + QLatin1Char(')');
+        if (r.blockedCount > 0)
+            figures += tr(", %1 blocked rows").arg(locale.toString(r.blockedCount));
         return QString(tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed()
+            + QLatin1Char('\n') + figures
             + (r.notes > 0 ? (r.notes == 1 ? tr("\n1 note") : tr("\n%1 notes").arg(r.notes)) : QString())
             + (review.isEmpty() ? QString() : tr("\nreview: ") + review));
     }

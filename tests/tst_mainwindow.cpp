@@ -33,11 +33,16 @@
 #include "timehistogram.h"
 #include "timelinedelegate.h"
 #include "timelinelayout.h"
+#include "toolstatsdock.h"
+#include "toolstatsmodel.h"
 #include "timelineview.h"
 #include "workspace.h"
 
+#include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
 #include <QAction>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QApplication>
 #include <QButtonGroup>
 #include <QDialog>
@@ -415,6 +420,69 @@ private slots:
         QCOMPARE(target.index, 4);
         QCOMPARE(target.path, QStringLiteral("$.content"));
         QCOMPARE(target.text, QStringLiteral("in transit"));
+    }
+
+    // View ▸ Tool Statistics (Ctrl+Shift+T): a room's calls by tool under the filter; a figure shows its calls,
+    // a double click the tool's. The room list's tooltip has the room's own figures; its title takes the free width.
+    void toolStatistics()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        showAndOpen(window, copyFixture(dir, QStringLiteral("roomkit/support.sqlite")));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 0);
+        ToolStatsDock* dock = window.toolStatsDock();
+        QVERIFY(!dock->isVisible());
+        QSignalSpy counted(dock, &ToolStatsDock::counted);
+        QTest::keyClick(&window, Qt::Key_T, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(dock->isVisible());
+        QVERIFY(counted.wait(10000));
+        QAbstractItemModelTester tester(dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(dock->model()->rowCount(), 3);
+        QCOMPARE(dock->model()->totalCalls(), 4); // eight tool rows, four calls
+        QVERIFY2(dock->summary()->text().startsWith(QLatin1String("4 calls of 3 tools, counted in calls")), qPrintable(dock->summary()->text()));
+        // Sorted by calls, most first: issue_refund, its two calls, one refused.
+        QSortFilterProxyModel* proxy = dock->proxy();
+        QCOMPARE(proxy->index(0, ToolStatsModel::ToolColumn).data().toString(), QStringLiteral("issue_refund"));
+        QCOMPARE(proxy->index(0, ToolStatsModel::CallsColumn).data().toString(), QStringLiteral("2"));
+        QCOMPARE(proxy->index(0, ToolStatsModel::MaxColumn).data().toString(), QStringLiteral("87 ms"));
+        // Sorting by the longest call goes by the number, not the text.
+        dock->view()->sortByColumn(ToolStatsModel::MaxColumn, Qt::DescendingOrder);
+        QCOMPARE(proxy->index(0, ToolStatsModel::ToolColumn).data().toString(), QStringLiteral("lookup_order")); // 243 ms
+        // A click on issue_refund's refused figure: its refused call alone.
+        int refundRow = -1;
+        for (int row = 0; row < proxy->rowCount(); ++row) {
+            if (proxy->index(row, ToolStatsModel::ToolColumn).data().toString() == QLatin1String("issue_refund"))
+                refundRow = row;
+        }
+        QVERIFY(refundRow >= 0);
+        QTableView* table = dock->view();
+        const QModelIndex refused = proxy->index(refundRow, ToolStatsModel::RefusedColumn);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(refused).center());
+        QTRY_COMPARE(window.filterBar()->edit()->text(), QStringLiteral("tool:issue_refund outcome:refused"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 1 of 24 events")); // its card, at its refused end
+        QTRY_COMPARE(dock->model()->totalCalls(), 1);
+        QVERIFY(dock->summary()->text().contains(QLatin1String("under the filter")));
+        // A double click on the tool: all of its calls.
+        const QModelIndex name = proxy->index(0, ToolStatsModel::ToolColumn);
+        // As a mouse does it: a press and release, then the double click (QAbstractItemView wants the press).
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(name).center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(name).center());
+        QTRY_COMPARE(window.filterBar()->edit()->text(), QStringLiteral("tool:issue_refund"));
+        QTRY_COMPARE(dock->model()->totalCalls(), 2);
+
+        // The room list: the title stretches, the counts fit; the tooltip gives the room's own figures.
+        QHeaderView* header = window.roomList()->view()->header();
+        QCOMPARE(header->sectionResizeMode(RoomListModel::RoomColumn), QHeaderView::Stretch);
+        QCOMPARE(header->sectionResizeMode(RoomListModel::EventsColumn), QHeaderView::ResizeToContents);
+        QModelIndex duplicate;
+        for (int row = 0; row < window.roomModel()->rowCount(); ++row) {
+            if (window.roomModel()->rooms()[row].nativeId == QLatin1String("sup-duplicate-charge"))
+                duplicate = window.roomModel()->index(row, RoomListModel::RoomColumn);
+        }
+        QVERIFY(duplicate.isValid());
+        QVERIFY2(duplicate.data(Qt::ToolTipRole).toString().contains(QLatin1String("24 events, 4 tool calls (1 refused)")),
+            qPrintable(duplicate.data(Qt::ToolTipRole).toString()));
     }
 
     void openACard()

@@ -192,6 +192,9 @@ FilterPane::FilterPane(QWidget* parent)
     m_values->header()->setStretchLastSection(false);
     m_values->header()->setSectionResizeMode(FacetModel::ValueColumn, QHeaderView::Stretch);
     m_values->header()->setSectionResizeMode(FacetModel::CountColumn, QHeaderView::ResizeToContents);
+    // A long name loses its middle, not its end (TEXT_MESSAGE_CONTENT and TEXT_MESSAGE_END differ there); the
+    // tooltip has it whole.
+    m_values->setTextElideMode(Qt::ElideMiddle);
     m_values->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(m_values, 1);
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -323,4 +326,14 @@ void FilterPane::showValuesMenu(const QPoint& pos)
     }
     menu.addAction(tr("Clear This Section"), this, [this, index] { emit filterEdited(m_model->cleared(index)); });
     menu.exec(m_values->viewport()->mapToGlobal(pos));
+}
+
+QSize FilterPane::sizeHint() const
+{
+    const QFontMetrics fm = m_values->fontMetrics();
+    const int name = std::max(fm.horizontalAdvance(QStringLiteral("TEXT_MESSAGE_CONTENT")),
+        fm.horizontalAdvance(QStringLiteral("agent message to platform")));
+    // Two levels of indentation, the check box, the count and the scroll bar.
+    const int width = name + 2 * m_values->indentation() + 24 + fm.horizontalAdvance(QStringLiteral("1,000,000")) + 40;
+    return { width, QWidget::sizeHint().height() };
 }

@@ -23,6 +23,9 @@ class FilterPane : public QWidget
     Q_OBJECT
 public:
     explicit FilterPane(QWidget* parent = nullptr);
+    // Wide enough for the longest common names (AG-UI's TEXT_MESSAGE_CONTENT, CraftBot's "agent message to platform"; longer ones lose their middle)
+    // under their kind, with a million events' count beside them.
+    QSize sizeHint() const override;
 
     void clear(); // another room: no counts until its own come
     void setCounts(const FacetCounts& counts);

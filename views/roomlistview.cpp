@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QToolButton>
@@ -45,17 +46,45 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     m_view->setAllColumnsShowFocus(true);
     // Several rooms at once (Ctrl+click, Shift+click) for a report of them; the current one is the room shown.
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    // Counts size to their contents; the room's id starts at a readable width the user can change (as the
-    // column that takes what is left it was squeezed to a hundred pixels by the counts beside it), and the
-    // columns past the list's width scroll.
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setMinimumSectionSize(40);
-    m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Counts size to their contents and are never cut; the room's title takes what is left. The columns a
+    // reviewer scans first are shown; the others (review, tools, last activity, system) are a right click on the
+    // header away, remembered. With every column shown the list scrolls sideways rather than cut a count.
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(40);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
-    m_view->header()->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Interactive);
-    m_view->header()->resizeSection(RoomListModel::RoomColumn, m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 26);
-    m_view->header()->resizeSection(RoomListModel::ReviewColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("in review")) + 24);
-    m_view->setMinimumWidth(220);
+    const QVariantList hidden = QSettings().value(QStringLiteral("roomList/hiddenColumns"),
+        QVariantList { RoomListModel::ReviewColumn, RoomListModel::ToolCallsColumn, RoomListModel::LastActivityColumn,
+            RoomListModel::SystemColumn }).toList();
+    for (const QVariant& column : hidden) {
+        if (column.toInt() != RoomListModel::RoomColumn)
+            header->setSectionHidden(column.toInt(), true);
+    }
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QMenu menu;
+        for (int column = RoomListModel::EventsColumn; column < RoomListModel::NUM_COLUMNS; ++column) {
+            QAction* a = menu.addAction(m_model->headerData(column, Qt::Horizontal).toString());
+            a->setCheckable(true);
+            a->setChecked(!m_view->header()->isSectionHidden(column));
+            connect(a, &QAction::toggled, this, [this, column](bool on) {
+                m_view->header()->setSectionHidden(column, !on);
+                QVariantList hiddenNow;
+                for (int c = 0; c < RoomListModel::NUM_COLUMNS; ++c) {
+                    if (m_view->header()->isSectionHidden(c))
+                        hiddenNow << c;
+                }
+                QSettings().setValue(QStringLiteral("roomList/hiddenColumns"), hiddenNow);
+            });
+        }
+        menu.exec(m_view->header()->mapToGlobal(at));
+    });
+    // Wide enough for a million events' count, the problems and the blocked rows beside a readable title.
+    const QFontMetrics fm = m_view->fontMetrics();
+    m_view->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("Support room title")) + fm.horizontalAdvance(QStringLiteral("1,000,000"))
+        + fm.horizontalAdvance(QStringLiteral("Problems")) + fm.horizontalAdvance(QStringLiteral("Blocked")) + 80);
 
     m_show->setObjectName(QStringLiteral("roomShow"));
     m_show->setPopupMode(QToolButton::InstantPopup);
