@@ -591,22 +591,30 @@ ToolCallRecords Workspace::toolCalls(qint64 roomId)
     return out;
 }
 
-ToolStatsList Workspace::toolStats(qint64 roomId, const EventFilter& filter)
+ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filter)
 {
     // Each call at the row that shows it (its start, else its end or result), kept when the timeline shows that
-    // row under the filter: the same question as the cards', so the figures are the timeline's.
+    // row under the filter: the same question as the cards', so the calls are the timeline's.
     EventFilter cards = filter;
     cards.timelineItems = true;
-    QVariantList binds { roomId };
+    // The calls' own columns share names with the events' (tool_name, outcome): the join picks ids only.
+    QVariantList binds { roomId, roomId };
     const QString where = EventQuery::where(roomId, cards, binds);
+    ToolCallRecords out;
+    read(QStringLiteral("SELECT ") + RecordReader::CallColumns
+            + QStringLiteral(" FROM tool_calls WHERE room_id = ? AND id IN (SELECT c.id FROM tool_calls c JOIN events "
+                             "ON events.room_id = c.room_id AND events.seq = coalesce(c.start_seq, c.end_seq, "
+                             "c.result_seq) WHERE c.room_id = ?")
+            + where + QStringLiteral(") ORDER BY coalesce(start_seq, end_seq, result_seq), id"),
+        binds, [&](const SqliteStatement& q) { out.append(RecordReader::call(q)); });
+    return out;
+}
+
+ToolStatsList Workspace::toolStats(qint64 roomId, const EventFilter& filter)
+{
     QMap<QString, QVector<std::pair<Outcome, std::optional<qint64>>>> byTool;
-    read(QStringLiteral("SELECT c.tool_name, c.outcome, c.duration_ms FROM tool_calls c JOIN events ON events.room_id "
-                        "= c.room_id AND events.seq = coalesce(c.start_seq, c.end_seq, c.result_seq) WHERE c.room_id = ?")
-            + where,
-        binds, [&](const SqliteStatement& q) {
-            byTool[q.text(0)].append({ Outcomes::fromName(q.text(1)),
-                q.isNull(2) ? std::nullopt : std::optional<qint64>(q.int64(2)) });
-        });
+    for (const ToolCallRecord& c : toolCallsShown(roomId, filter))
+        byTool[c.toolName].append({ c.outcome == Outcome::None ? Outcome::Unserved : c.outcome, c.durationMs });
     ToolStatsList out;
     for (auto it = byTool.cbegin(); it != byTool.cend(); ++it)
         out << ToolStats::of(it.key(), it.value());
