@@ -13,6 +13,7 @@
 #include "filterquery.h"
 #include "journaldock.h"
 #include "toolstatsdock.h"
+#include "waterfalldock.h"
 #include "notespanel.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
@@ -98,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_notes(new NotesPanel(m_editor, m_eventModel, this))
     , m_journalDock(new JournalDock(m_store, this))
     , m_toolStatsDock(new ToolStatsDock(m_store, this))
+    , m_waterfallDock(new WaterfallDock(m_store, this))
 {
     setWindowTitle(tr("Sightline[*]"));
     setAcceptDrops(true);
@@ -155,6 +157,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_journalDock->hide();
     addDockWidget(Qt::BottomDockWidgetArea, m_toolStatsDock);
     m_toolStatsDock->hide();
+    addDockWidget(Qt::BottomDockWidgetArea, m_waterfallDock);
+    tabifyDockWidget(m_toolStatsDock, m_waterfallDock); // both about the room's calls: one place, a tab each
+    m_waterfallDock->hide();
+    // A bar clicked selects its card; a card selected shows its bar (loadDetails).
+    connect(m_waterfallDock, &WaterfallDock::callActivated, this, &MainWindow::goToIndex);
     // A figure of the statistics shows its calls: the tool (and the outcome) replace those of the filter.
     connect(m_toolStatsDock, &ToolStatsDock::filterTo, this, [this](const QString& tool, const QString& outcome) {
         EventFilter filter = m_filterBar->filter();
@@ -655,6 +662,10 @@ void MainWindow::createActions()
     journal->setText(tr("Edit &Journal"));
     journal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
     view->addAction(journal);
+    QAction* waterfall = m_waterfallDock->toggleViewAction();
+    waterfall->setText(tr("&Waterfall"));
+    waterfall->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    view->addAction(waterfall);
     QAction* toolStats = m_toolStatsDock->toggleViewAction();
     toolStats->setText(tr("&Tool Statistics"));
     toolStats->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
@@ -739,6 +750,7 @@ void MainWindow::loadDetails(const QModelIndex& current)
         return;
     }
     m_store->loadDetails(m_eventModel->roomId(), e->index);
+    m_waterfallDock->showCall(e->index);
 }
 
 void MainWindow::readAroundTheRoom(qint64 roomId)
@@ -781,6 +793,7 @@ void MainWindow::requestFacets()
     if (m_eventModel->roomId() != 0 && m_filterDock->isVisible())
         m_store->loadFacets(m_eventModel->roomId(), m_filterBar->filter());
     m_toolStatsDock->refresh(m_eventModel->roomId(), m_filterBar->filter()); // counted while it is shown
+    m_waterfallDock->refresh(m_eventModel->roomId(), m_filterBar->filter()); // laid out while it is shown
 }
 
 void MainWindow::findMatches()

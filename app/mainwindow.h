@@ -8,6 +8,7 @@ class ReportExporter;
 class Editor;
 class JournalDock;
 class ToolStatsDock;
+class WaterfallDock;
 class NotesPanel;
 class ImportStatus;
 class SearchResultsDock;
@@ -69,6 +70,7 @@ public:
     ReportExporter* exporter() const { return m_exporter; }
     JournalDock* journalDock() const { return m_journalDock; }
     ToolStatsDock* toolStatsDock() const { return m_toolStatsDock; }
+    WaterfallDock* waterfallDock() const { return m_waterfallDock; }
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
     FilterPane* filterPane() const { return m_filterPane; }
@@ -142,6 +144,7 @@ private:
     NotesPanel* m_notes;
     JournalDock* m_journalDock;
     ToolStatsDock* m_toolStatsDock; // calls by tool, under the filter
+    WaterfallDock* m_waterfallDock; // calls on a time line, under the filter
     bool m_closing = false; // saved on the way out: the window closes once the save is back
     bool m_detailsPending = false; // the current row's record is not in memory yet
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most

@@ -35,6 +35,8 @@
 #include "timelinelayout.h"
 #include "toolstatsdock.h"
 #include "toolstatsmodel.h"
+#include "waterfalldock.h"
+#include "waterfallview.h"
 #include "timelineview.h"
 #include "workspace.h"
 
@@ -483,6 +485,82 @@ private slots:
         QVERIFY(duplicate.isValid());
         QVERIFY2(duplicate.data(Qt::ToolTipRole).toString().contains(QLatin1String("24 events, 4 tool calls (1 refused)")),
             qPrintable(duplicate.data(Qt::ToolTipRole).toString()));
+    }
+
+    // View ▸ Waterfall (Ctrl+Shift+W): the room's calls on a time line under the filter. A bar clicked selects its
+    // card; a card selected shows its bar; zoom and fit; what is in view saved as PNG and SVG.
+    void waterfall()
+    {
+        MainWindow window;
+        showAndOpen(window, dataFile(QStringLiteral("agui")));
+        QVERIFY(selectRoomNamed(window, QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 0);
+        WaterfallDock* dock = window.waterfallDock();
+        QSignalSpy laidOut(dock, &WaterfallDock::laidOut);
+        QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(dock->isVisible());
+        QVERIFY(laidOut.wait(10000));
+        WaterfallView* view = dock->view();
+        const WaterfallLayout& w = view->waterfall();
+        // Two runs, five calls (three fetch_url in parallel, each in a lane of its own), the idle minutes between
+        // the runs collapsed.
+        QCOMPARE(w.bars.size(), 5);
+        QCOMPARE(w.groups.size(), 2);
+        QCOMPARE(w.gaps.size(), 1);
+        QVERIFY2(dock->summary()->text().startsWith(QLatin1String("5 calls; 1 idle gap collapsed")), qPrintable(dock->summary()->text()));
+        QSet<int> fetchRows;
+        qsizetype failed = -1;
+        for (qsizetype k = 0; k < w.bars.size(); ++k) {
+            const ToolCallRecord& c = w.calls[w.bars[k].call];
+            if (c.toolName == QLatin1String("fetch_url"))
+                fetchRows.insert(w.bars[k].row);
+            if (c.outcome == Outcome::Failed)
+                failed = k;
+        }
+        QCOMPARE(fetchRows.size(), 3);
+        QVERIFY(failed >= 0);
+        // A click on the failed call's bar selects its card.
+        view->fitAll();
+        const QRectF bar = view->barRect(failed);
+        QVERIFY(view->viewport()->rect().contains(bar.center().toPoint()));
+        QVERIFY(view->describe(failed).contains(QLatin1String("fetch_url")));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, bar.center().toPoint());
+        const qint64 start = *w.calls[w.bars[failed].call].startIndex;
+        QTRY_COMPARE(window.eventList()->currentIndex().data(EventListModel::EventIndexRole).toLongLong(), start);
+        // A card selected in the timeline: its bar, selected and in view.
+        const qsizetype other = failed == 0 ? 1 : 0;
+        const qint64 otherStart = *w.calls[w.bars[other].call].startIndex;
+        for (int row = 0; row < window.eventModel()->rowCount(); ++row) {
+            const QModelIndex i = window.eventModel()->index(row, 0);
+            if (i.data(EventListModel::EventIndexRole).toLongLong() == otherStart)
+                window.eventList()->setCurrentIndex(i);
+        }
+        QTRY_COMPARE(view->selectedBar(), std::optional<qsizetype>(other));
+        // Zoom in around a point, which stays put; fit all again.
+        const double whole = view->scale();
+        view->zoomBy(4, 100);
+        QVERIFY(view->scale() < whole / 3);
+        view->fitAll();
+        QCOMPARE(view->scale(), whole);
+        // A filter applies here too: the failed calls alone.
+        window.filterBar()->setText(QStringLiteral("outcome:failed"));
+        QTRY_COMPARE(view->waterfall().bars.size(), 1);
+        // Saved as PNG and SVG.
+        QTemporaryDir dir;
+        QString error;
+        const QString png = dir.filePath(QStringLiteral("w.png"));
+        QVERIFY2(dock->saveImage(png, &error), qPrintable(error));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.width(), view->viewport()->width() * int(view->devicePixelRatioF()));
+        const QString svg = dir.filePath(QStringLiteral("w.svg"));
+        QVERIFY2(dock->saveImage(svg, &error), qPrintable(error));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray drawn = file.readAll();
+        QVERIFY(drawn.contains("<svg") && drawn.contains("fetch_url"));
+        QVERIFY(!dock->saveImage(dir.filePath(QStringLiteral("no/such/folder/w.png")), &error));
+        QVERIFY(!error.isEmpty());
     }
 
     void openACard()

@@ -3,6 +3,7 @@
 #include "timelinedelegate.h"
 #include "timelinelayout.h"
 #include "eventflags.h"
+#include "waterfallview.h"
 
 #include <QFont>
 #include <QFontMetrics>
@@ -93,6 +94,33 @@ private slots:
         QCOMPARE(TimelineLayout::shapeOf(e, true), TimelineLayout::Shape::Bubble);
         e.flags = 0;
         QCOMPARE(TimelineLayout::shapeOf(e, true), TimelineLayout::Shape::Card);
+    }
+
+    // The waterfall's axis labels, as precise as the ticks are apart: ms, s, then a clock, with days.
+    void waterfallAxisLabels_data()
+    {
+        QTest::addColumn<qint64>("us");
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<QString>("label");
+        const qint64 ms = 1000, s = 1000 * ms, min = 60 * s, h = 60 * min, d = 24 * h;
+        QTest::newRow("sub-millisecond ticks") << qint64(1500) << qint64(100) << QStringLiteral("1.50 ms");
+        QTest::newRow("milliseconds") << 350 * ms << 50 * ms << QStringLiteral("350 ms");
+        QTest::newRow("seconds, fine ticks") << 12'345 * ms << 10 * ms << QStringLiteral("12.345 s");
+        QTest::newRow("seconds, 200 ms ticks") << 12'500 * ms << 200 * ms << QStringLiteral("12.5 s");
+        QTest::newRow("seconds") << 45 * s << 5 * s << QStringLiteral("45 s");
+        QTest::newRow("minutes") << 4 * min + 5 * s << 15 * s << QStringLiteral("4:05");
+        QTest::newRow("hours") << h + 2 * min + 3 * s << 10 * min << QStringLiteral("1:02:03");
+        QTest::newRow("days") << 2 * d + h + 2 * min + 3 * s << 6 * h << QStringLiteral("2 d 1:02:03");
+        QTest::newRow("a day in, milliseconds apart") << d + 15 * min + 52 * s + 7 * ms << 100 * ms
+                                                    << QStringLiteral("1 d 0:15:52.007");
+    }
+
+    void waterfallAxisLabels()
+    {
+        QFETCH(qint64, us);
+        QFETCH(qint64, step);
+        QFETCH(QString, label);
+        QCOMPARE(WaterfallView::axisLabel(us, step), label);
     }
 
     // A closed card is the same height whatever it says or how wide the view is: scrolling past calls measures

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "eventfilter.h"
+
+#include <QDockWidget>
+
+class QLabel;
+class StoreClient;
+class WaterfallView;
+
+// The timing waterfall as a dock (View ▸ Waterfall): the room's tool calls under the filter of the bar and panes,
+// laid out on the store's worker, only while the dock is shown. A toolbar fits, zooms and saves what is in view
+// as PNG or SVG.
+class WaterfallDock : public QDockWidget
+{
+    Q_OBJECT
+public:
+    WaterfallDock(StoreClient* client, QWidget* parent = nullptr);
+
+    // The room and filter to draw: laid out now when the dock is shown, else once it is.
+    void refresh(qint64 roomId, const EventFilter& filter);
+    // Shows the call at timeline row `index` (the card selected), when it has a bar.
+    void showCall(qint64 index);
+    // Saves what is in view: PNG, or SVG when the name ends in .svg. False, with why, when it could not.
+    bool saveImage(const QString& path, QString* error) const;
+
+    WaterfallView* view() const { return m_view; }
+    QLabel* summary() const { return m_summary; }
+
+    static constexpr qint64 GapThresholdUs = 60'000'000; // idle longer than a minute collapses into a break
+
+signals:
+    void callActivated(qint64 index);
+    void laidOut(); // the view shows the latest room and filter asked
+
+private:
+    void layOut();
+    void askSave();
+
+    StoreClient* m_client;
+    WaterfallView* m_view;
+    QLabel* m_summary;
+    qint64 m_roomId = 0;
+    EventFilter m_filter;
+    bool m_stale = false;
+    quint64 m_ticket = 0;
+    std::optional<qint64> m_pendingCall; // selected before the layout came
+};
