@@ -325,18 +325,30 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
             break;
         }
     }
+    // Ticks at round times from the first call, in each stretch of work between two breaks (after a break the
+    // time has jumped: its ticks start again at round times).
     p.setPen(pal.color(QPalette::Text));
-    for (double axis = std::floor(fromAxis / double(step)) * double(step); axis <= toAxis; axis += double(step)) {
-        const double x = xOf(axis);
-        const qint64 t = m_layout.timeOf(axis);
-        bool inBreak = false;
-        for (const WaterfallLayout::Gap& g : m_layout.gaps)
-            inBreak = inBreak || (t > g.fromUs && t < g.toUs);
-        if (inBreak || axis < 0)
+    QVector<std::pair<qint64, qint64>> stretches;
+    qint64 from = m_layout.firstUs;
+    for (const WaterfallLayout::Gap& g : m_layout.gaps) {
+        stretches.append({ from, g.fromUs });
+        from = g.toUs;
+    }
+    stretches.append({ from, m_layout.lastUs });
+    const qint64 viewFrom = m_layout.timeOf(std::max(0.0, fromAxis));
+    const qint64 viewTo = m_layout.timeOf(toAxis);
+    for (const auto& [start, end] : stretches) {
+        const qint64 lo = std::max(start, viewFrom);
+        const qint64 hi = std::min(end, viewTo);
+        if (lo > hi)
             continue;
-        p.drawLine(QPointF(x, AxisHeight - 6), QPointF(x, AxisHeight - 1));
-        p.drawText(QRectF(x + 3, 0, TickSpacing, AxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-            axisLabel(t - m_layout.firstUs, step));
+        const qint64 first = m_layout.firstUs + ((lo - m_layout.firstUs + step - 1) / step) * step;
+        for (qint64 t = first; t <= hi; t += step) {
+            const double x = xOf(m_layout.axisOf(t));
+            p.drawLine(QPointF(x, AxisHeight - 6), QPointF(x, AxisHeight - 1));
+            p.drawText(QRectF(x + 3, 0, TickSpacing, AxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
+                axisLabel(t - m_layout.firstUs, step));
+        }
     }
     for (const WaterfallLayout::Gap& g : m_layout.gaps) {
         const double x0 = xOf(m_layout.axisOf(g.fromUs));
