@@ -197,6 +197,50 @@ private slots:
         QCOMPARE(threads, 6);
     }
 
+    // CraftBot's logs: each action's calls and how they ended, as CraftBot's ActionManager recorded them. Where
+    // several calls of one name overlapped, which end closes which start is a guess; a tool's figures are not.
+    void craftBotLogs_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("EVENT.md") << QStringLiteral("EVENT.md");
+        QTest::newRow("EVENT_old.md") << QStringLiteral("EVENT_old.md");
+        QTest::newRow("EVENT_UNPROCESSED.md") << QStringLiteral("EVENT_UNPROCESSED.md");
+    }
+
+    void craftBotLogs()
+    {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("craftbot.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("craftbot/") + file));
+        const qint64 id = ws.findRooms(file).value(0);
+        QVERIFY(id);
+        QFile manifest(dataFile(QStringLiteral("craftbot/manifest.json")));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const QJsonObject facts
+            = QJsonDocument::fromJson(manifest.readAll()).object().value(QLatin1String("files")).toObject().value(file).toObject();
+        QMap<QString, QMap<QString, qint64>> want; // tool -> outcome -> calls
+        for (const QJsonValue& v : facts.value(QLatin1String("pairs")).toArray()) {
+            const QJsonObject pair = v.toObject();
+            const QString outcome = pair.value(QLatin1String("outcome")).toString();
+            ++want[pair.value(QLatin1String("name")).toString()][outcome == QLatin1String("completed") ? QStringLiteral("served") : outcome];
+        }
+        for (const QJsonValue& v : facts.value(QLatin1String("unpaired_starts")).toArray())
+            ++want[v.toObject().value(QLatin1String("name")).toString()][QStringLiteral("unserved")];
+        QCOMPARE(facts.value(QLatin1String("unpaired_ends")).toArray().size(), 0);
+        EventFilter whole;
+        whole.includeBlocked = true;
+        QMap<QString, QMap<QString, qint64>> got;
+        for (const ToolStats& s : ws.toolStats(id, whole)) {
+            for (Outcome o : { Outcome::Served, Outcome::Failed, Outcome::Refused, Outcome::Blocked, Outcome::Unserved,
+                     Outcome::Cancelled }) {
+                if (s.count(o))
+                    got[s.toolName][Outcomes::name(o)] = s.count(o);
+            }
+        }
+        QCOMPARE(got, want);
+    }
+
     // Under a filter the figures are the timeline's: a tool's calls are the cards it shows of that tool.
     void underAFilterTheTimelinesCards_data()
     {
