@@ -662,14 +662,26 @@ void MainWindow::createActions()
     journal->setText(tr("Edit &Journal"));
     journal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
     view->addAction(journal);
-    QAction* waterfall = m_waterfallDock->toggleViewAction();
-    waterfall->setText(tr("&Waterfall"));
-    waterfall->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
-    view->addAction(waterfall);
-    QAction* toolStats = m_toolStatsDock->toggleViewAction();
-    toolStats->setText(tr("&Tool Statistics"));
-    toolStats->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
-    view->addAction(toolStats);
+    // The two docks share a tab: their shortcut brings a dock behind the other's tab to the front, and hides it
+    // only when it is in front (a toggle hid the one behind, unseen).
+    auto dockAction = [this, view](QDockWidget* dock, const QString& text, const QKeySequence& keys) {
+        QAction* a = view->addAction(text);
+        a->setShortcut(keys);
+        a->setCheckable(true);
+        connect(dock, &QDockWidget::visibilityChanged, a, [a, dock] { a->setChecked(!dock->isHidden()); });
+        connect(a, &QAction::triggered, this, [a, dock] {
+            const bool inFront = !dock->isHidden() && !dock->visibleRegion().isEmpty();
+            if (inFront) {
+                dock->hide();
+            } else {
+                dock->show();
+                dock->raise();
+            }
+            a->setChecked(!dock->isHidden());
+        });
+    };
+    dockAction(m_waterfallDock, tr("&Waterfall"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    dockAction(m_toolStatsDock, tr("&Tool Statistics"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
     QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
     filterBack->setShortcut(QKeySequence::Back);
     QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });

@@ -115,8 +115,10 @@ WaterfallLayout WaterfallLayout::build(const ToolCallRecords& calls, const RunRe
                 g.endUs = std::max(g.endUs, *run->endMicros);
         }
         g.calls = bars.size();
+        // A call that never ended runs on to its response's end; one of no response stays an instant (the calls
+        // of no response span the whole room: it would cover everything after it).
         for (Bar& b : bars) {
-            if (b.openEnded)
+            if (b.openEnded && !g.groupId.isEmpty())
                 b.endUs = std::max(b.startUs, g.endUs);
         }
         w.firstUs = std::min(w.firstUs, g.startUs);
@@ -149,8 +151,12 @@ WaterfallLayout WaterfallLayout::build(const ToolCallRecords& calls, const RunRe
     // Idle gaps: the stretches no call and no group covers, longer than the threshold.
     if (gapThresholdUs > 0) {
         QVector<std::pair<qint64, qint64>> busy;
-        for (const Group& g : std::as_const(w.groups))
-            busy.append({ g.startUs, g.endUs });
+        // A response's span is busy (its model thinking between calls); the calls of no response are not one
+        // stretch of work: only their own spans are.
+        for (const Group& g : std::as_const(w.groups)) {
+            if (!g.groupId.isEmpty())
+                busy.append({ g.startUs, g.endUs });
+        }
         for (const Bar& b : std::as_const(w.bars))
             busy.append({ b.startUs, b.endUs });
         std::sort(busy.begin(), busy.end());

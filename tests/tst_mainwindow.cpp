@@ -561,6 +561,14 @@ private slots:
         QVERIFY(drawn.contains("<svg") && drawn.contains("fetch_url"));
         QVERIFY(!dock->saveImage(dir.filePath(QStringLiteral("no/such/folder/w.png")), &error));
         QVERIFY(!error.isEmpty());
+        // Tool Statistics shares the waterfall's tab: its shortcut brings it to the front, and back.
+        QTest::keyClick(&window, Qt::Key_T, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(!window.toolStatsDock()->visibleRegion().isEmpty());
+        QVERIFY(!dock->isHidden());
+        QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(!dock->visibleRegion().isEmpty());
+        QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY(dock->isHidden()); // in front: the shortcut hides it
     }
 
     void openACard()

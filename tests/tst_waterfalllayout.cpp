@@ -152,6 +152,20 @@ private slots:
         QVERIFY(near.gaps.isEmpty());
     }
 
+    // Calls of no AI response (CraftBot's main loop) are not one stretch of work: the idle time between them
+    // collapses, and one that never ended stays an instant rather than covering the rest of the room.
+    void callsOfNoResponse()
+    {
+        const qint64 hour = 3'600'000'000;
+        const WaterfallLayout w = WaterfallLayout::build({ call(QString(), 0, 1'000'000, 1), call(QString(), hour, std::nullopt, 2),
+                                                             call(QString(), 2 * hour, 2 * hour + 1'000'000, 3) },
+            {}, 60'000'000);
+        QCOMPARE(w.gaps.size(), 2);
+        const WaterfallLayout::Bar open = w.bars[*w.barAt(2)];
+        QVERIFY(open.openEnded);
+        QCOMPARE(open.endUs, open.startUs);
+    }
+
     void nothingToDraw()
     {
         const WaterfallLayout w = WaterfallLayout::build({ call(QStringLiteral("r"), std::nullopt, std::nullopt, 1) }, {}, 1);

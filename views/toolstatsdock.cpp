@@ -25,6 +25,15 @@ ToolStatsDock::ToolStatsDock(StoreClient* client, QWidget* parent)
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(ToolStatsModel::CallsColumn, Qt::DescendingOrder);
+    // A figure sorts most first on its first click (the tools that failed most, the slowest): Qt starts ascending.
+    connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this](int section, Qt::SortOrder order) {
+        if (section != m_sortedBy && section != ToolStatsModel::ToolColumn && order == Qt::AscendingOrder) {
+            m_sortedBy = section;
+            m_view->horizontalHeader()->setSortIndicator(section, Qt::DescendingOrder);
+            return;
+        }
+        m_sortedBy = section;
+    });
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();

@@ -45,4 +45,5 @@ private:
     EventFilter m_filter;
     bool m_stale = false; // asked for while hidden
     quint64 m_ticket = 0; // the latest count asked: an older one's answer is dropped
+    int m_sortedBy = 1; // the column sorted by (ToolStatsModel::CallsColumn)
 };

@@ -2,6 +2,7 @@
 
 #include "presentation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -45,7 +46,9 @@ QString WaterfallView::durationText(qint64 us)
     const bool negative = us < 0;
     us = std::llabs(us);
     QString text;
-    if (us < Ms)
+    if (us == 0)
+        text = tr("0 ms");
+    else if (us < Ms)
         text = tr("%1 µs").arg(us);
     else if (us < S)
         text = tr("%1 ms").arg(QString::number(us / double(Ms), 'g', 4));
@@ -83,18 +86,16 @@ QString WaterfallView::axisLabel(qint64 us, qint64 step)
 
 void WaterfallView::setWaterfall(const WaterfallLayout& layout)
 {
-    const bool sameRoom = !m_layout.bars.isEmpty() && m_layout.firstUs == layout.firstUs;
     m_layout = layout;
     m_selected.reset();
-    if (!sameRoom)
-        fitAll(); // a filter keeps the zoom, another room starts from the whole of it
-    updateScrollBars();
-    viewport()->update();
+    fitAll(); // a room or a filter starts from the whole of it: a zoom kept would show empty rows
+    verticalScrollBar()->setValue(0);
 }
 
 double WaterfallView::fitScale() const
 {
-    const int width = std::max(1, viewport()->width() - 16);
+    // Room at the right for the last call's name.
+    const int width = std::max(1, viewport()->width() - std::min(160, viewport()->width() / 4));
     return std::max(1e-3, m_layout.axisLength() / width);
 }
 
@@ -112,7 +113,7 @@ void WaterfallView::fitSelection()
         return;
     const WaterfallLayout::Bar& b = m_layout.bars[*m_selected];
     const double from = m_layout.axisOf(b.startUs);
-    const double length = std::max(1.0, m_layout.axisOf(b.endUs) - from);
+    const double length = std::max(1000.0, m_layout.axisOf(b.endUs) - from); // a zero-length call: a millisecond
     // The call fills the middle half of the view.
     m_scale = std::max(1e-3, length * 2 / std::max(1, viewport()->width()));
     setOffset(from - length / 2);
@@ -198,7 +199,10 @@ QString WaterfallView::describe(qsizetype bar) const
     else
         lines << (b.fromTimestamps ? tr("%1 (from timestamps)") : tr("%1 (as the source recorded it)"))
                      .arg(durationText(b.endUs - b.startUs));
-    lines << tr("started %1 after the first call").arg(durationText(b.startUs - m_layout.firstUs));
+    lines << tr("started at %1 on the axis").arg(axisLabel(b.startUs - m_layout.firstUs, Ms));
+    if (c.synthetic)
+        lines << tr("synthetic end: made up by the source system, not the tool's (its length says when, not how long "
+                    "the tool took)");
     if (c.pairing == Pairing::Guessed || c.ambiguous)
         lines << (c.ambiguous ? tr("ambiguous pair: another call of this name ran at the same time")
                               : tr("paired by name and order (a guess)"));
@@ -289,6 +293,8 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
         } else {
             p.fillRect(r, fill);
         }
+        if (c.synthetic) // its end was made up: its length is not the tool's
+            p.fillRect(r, QBrush(pal.color(QPalette::Base), Qt::Dense5Pattern));
         p.setPen(QPen(Presentation::outcomeColour(c.outcome, dark).darker(130), b.fromTimestamps ? 1 : 0,
             b.openEnded ? Qt::DashLine : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
@@ -298,20 +304,28 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
             p.drawRect(r.adjusted(-2, -2, 2, 2));
         }
         // Its name inside when it fits, else beside it; its marks after it.
+        // (A CraftBot pair is always a guess: like the cards, only an ambiguous one is marked.)
         QString marks = Presentation::outcome(c.outcome).symbol;
-        if (b.openEnded)
+        if (b.openEnded && !marks.contains(QStringLiteral("…")))
             marks += QStringLiteral(" …");
         if (b.skewed)
             marks += QStringLiteral(" !");
-        if (c.pairing == Pairing::Guessed || c.ambiguous)
+        if (c.synthetic)
+            marks += QStringLiteral(" *");
+        if (c.ambiguous)
             marks += QStringLiteral(" ?");
         const QString label = c.toolName + QLatin1Char(' ') + marks;
         const int width = fm.horizontalAdvance(label) + 6;
         p.setPen(pal.color(QPalette::Text));
+        // Beside a short bar, as far as the next bar of its lane: never over another call's name.
+        double room = size.width() - r.right();
+        if (k + 1 < m_layout.bars.size() && m_layout.bars[k + 1].row == b.row)
+            room = xOf(m_layout.axisOf(m_layout.bars[k + 1].startUs)) - r.right() - 4;
         if (r.width() >= width)
             p.drawText(r.adjusted(3, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
-        else
-            p.drawText(QRectF(r.right() + 4, r.top(), width, r.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+        else if (room >= fm.horizontalAdvance(QStringLiteral("xx…")) + 4)
+            p.drawText(QRectF(r.right() + 4, r.top(), room - 4, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(label, Qt::ElideRight, int(room - 4)));
     }
 
     // The axis: time since the first call, in the unit the zoom asks for; a break's idle time under it.
@@ -335,6 +349,13 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
         from = g.toUs;
     }
     stretches.append({ from, m_layout.lastUs });
+    // The breaks' labels first: a tick's label that would run into one is left out.
+    QVector<QRectF> idleLabels;
+    for (const WaterfallLayout::Gap& g : m_layout.gaps) {
+        const double x0 = xOf(m_layout.axisOf(g.fromUs));
+        idleLabels << QRectF(x0, 0, fm.horizontalAdvance(tr("%1 idle").arg(durationText(g.toUs - g.fromUs))) + 8, AxisHeight);
+    }
+    QRectF lastLabel;
     const qint64 viewFrom = m_layout.timeOf(std::max(0.0, fromAxis));
     const qint64 viewTo = m_layout.timeOf(toAxis);
     for (const auto& [start, end] : stretches) {
@@ -345,9 +366,14 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
         const qint64 first = m_layout.firstUs + ((lo - m_layout.firstUs + step - 1) / step) * step;
         for (qint64 t = first; t <= hi; t += step) {
             const double x = xOf(m_layout.axisOf(t));
+            const QString text = axisLabel(t - m_layout.firstUs, step);
+            const QRectF label(x, 0, fm.horizontalAdvance(text) + 6, AxisHeight);
+            if (label.intersects(lastLabel)
+                || std::any_of(idleLabels.begin(), idleLabels.end(), [&](const QRectF& r) { return r.intersects(label); }))
+                continue;
+            lastLabel = label;
             p.drawLine(QPointF(x, AxisHeight - 6), QPointF(x, AxisHeight - 1));
-            p.drawText(QRectF(x + 3, 0, TickSpacing, AxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                axisLabel(t - m_layout.firstUs, step));
+            p.drawText(label.adjusted(3, 0, 0, -4), Qt::AlignLeft | Qt::AlignVCenter, text);
         }
     }
     for (const WaterfallLayout::Gap& g : m_layout.gaps) {
