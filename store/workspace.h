@@ -72,7 +72,8 @@ public:
     // most calls first.
     ToolStatsList toolStats(qint64 roomId, const EventFilter& filter);
     // The room's calls whose cards the timeline shows under `filter`, in room order (the waterfall's); with
-    // `results` false, what a drawing needs alone: no result, no blocked_by, no edited mark.
+    // `results` false, what a drawing needs alone: no result, no blocked_by, no edited mark, and in start order
+    // (calls without a start first).
     ToolCallRecords toolCallsShown(qint64 roomId, const EventFilter& filter, bool results = true);
     // Every result of a call, in order, the one that settled it (its `result`, as edited) last: an AG-UI call can
     // have several (a TOOL_CALL_RESULT each); the others are read from their rows' text, redactions applied.

@@ -274,6 +274,22 @@ private slots:
                 for (const ToolStats& s : ws.toolStats(room.id, parsed.filter))
                     got[s.toolName] = s.calls;
                 QVERIFY2(got == want, qPrintable(room.nativeId + QStringLiteral(" | ") + query));
+                // The waterfall's lighter read: the same calls, with their times and outcomes.
+                auto key = [](const ToolCallRecord& c) {
+                    return QStringLiteral("%1|%2|%3|%4|%5|%6")
+                        .arg(c.toolId, c.toolName, Outcomes::name(c.outcome))
+                        .arg(c.startIndex.value_or(-1))
+                        .arg(c.startMicros.value_or(-1))
+                        .arg(c.durationMs.value_or(-1));
+                };
+                QStringList whole, light;
+                for (const ToolCallRecord& c : ws.toolCallsShown(room.id, parsed.filter))
+                    whole << key(c);
+                for (const ToolCallRecord& c : ws.toolCallsShown(room.id, parsed.filter, false))
+                    light << key(c);
+                whole.sort();
+                light.sort();
+                QVERIFY2(whole == light, qPrintable(room.nativeId + QStringLiteral(" | ") + query));
             }
         }
     }
