@@ -30,6 +30,7 @@ QByteArray eventJson(const EventRecord& e)
     o.addOrNull("channel_id", e.channelId);
     o.addOrNull("channel_type", e.channelType);
     o.addOrNull("participant_id", e.participantId);
+    o.addOrNull("role", e.role); // user, assistant, tool, system...: who spoke, whatever the channel says
     o.addOrNull("correlation_id", e.correlationId);
     if (e.createdMicros)
         o.add("created_at", TimeUtil::formatMicros(e.createdMicros));

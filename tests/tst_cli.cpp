@@ -373,6 +373,20 @@ private slots:
     }
 
     // A call as assembled, for a script: its arguments as sent and each of its results, the settling one last.
+    // --conversation on an AG-UI thread: the messages, each once (not their deltas), and who said each.
+    void aConversationSaysWhoSpoke()
+    {
+        const Run r = run({ QStringLiteral("events"), dataFile(QStringLiteral("agui")), QStringLiteral("--room"),
+            QStringLiteral("th_985v8"), QStringLiteral("--conversation"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QStringList said;
+        for (const QJsonObject& o : r.lines())
+            said << QStringLiteral("%1 %2").arg(o.value(QLatin1String("index")).toInteger()).arg(o.value(QLatin1String("role")).toString());
+        QCOMPARE(said, QStringList({ QStringLiteral("1 user"), QStringLiteral("2 assistant"), QStringLiteral("29 assistant"),
+                           QStringLiteral("57 user"), QStringLiteral("73 assistant") }));
+        QVERIFY(r.lines().at(1).value(QLatin1String("text")).toString().startsWith(QLatin1String("Let me look that order up.")));
+    }
+
     // stats: one line per tool, counted in calls; under a filter the calls the timeline shows.
     void statsByTool()
     {
