@@ -414,6 +414,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_filterDock->setWindowTitle(filter.terms() == 0 ? tr("Filters")
                 : filter.terms() == 1                     ? tr("Filters: 1 term active")
                                                           : tr("Filters: %1 terms active").arg(filter.terms()));
+        // The dock's title names its menu item too (Qt's toggle action follows it): the menu keeps its name.
+        m_filterDock->toggleViewAction()->setText(tr("Filter &Panes"));
         if (m_eventModel->roomId() != 0) {
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
             requestFacets();

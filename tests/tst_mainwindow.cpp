@@ -545,6 +545,9 @@ private slots:
         // A filter applies here too: the failed calls alone.
         window.filterBar()->setText(QStringLiteral("outcome:failed"));
         QTRY_COMPARE(view->waterfall().bars.size(), 1);
+        // The dock's title counts the terms; its menu item keeps its name.
+        QCOMPARE(window.filterDock()->windowTitle(), QStringLiteral("Filters: 1 term active"));
+        QCOMPARE(window.filterDock()->toggleViewAction()->text(), QStringLiteral("Filter &Panes"));
         // Saved as PNG and SVG.
         QTemporaryDir dir;
         QString error;
