@@ -808,6 +808,16 @@ void MainWindow::requestFacets()
         m_store->loadFacets(m_eventModel->roomId(), m_filterBar->filter());
     m_toolStatsDock->refresh(m_eventModel->roomId(), m_filterBar->filter()); // counted while it is shown
     m_waterfallDock->refresh(m_eventModel->roomId(), m_filterBar->filter()); // laid out while it is shown
+    // A saved waterfall says what it shows: the room, and the filter when there is one.
+    QString caption;
+    for (const RoomSummary& r : m_roomModel->rooms()) {
+        if (r.id == m_eventModel->roomId())
+            caption = r.title.isEmpty() || r.title == r.nativeId ? r.nativeId : r.nativeId + QStringLiteral(" — ") + r.title;
+    }
+    const QString filterText = FilterQuery::format(m_filterBar->filter());
+    if (!filterText.isEmpty())
+        caption += tr(" · filter: %1").arg(filterText);
+    m_waterfallDock->setCaption(caption);
 }
 
 void MainWindow::findMatches()

@@ -556,12 +556,15 @@ private slots:
         QImage image(png);
         QVERIFY(!image.isNull());
         QCOMPARE(image.width(), view->viewport()->width() * int(view->devicePixelRatioF()));
+        QVERIFY(image.height() > view->viewport()->height()); // the caption line above it
         const QString svg = dir.filePath(QStringLiteral("w.svg"));
         QVERIFY2(dock->saveImage(svg, &error), qPrintable(error));
         QFile file(svg);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray drawn = file.readAll();
         QVERIFY(drawn.contains("<svg") && drawn.contains("fetch_url"));
+        // It says what it shows: the room and the filter.
+        QVERIFY(drawn.contains("maya.okafor__th_qh7rhj416fnzjz5q3vyw") && drawn.contains("filter: outcome:failed"));
         QVERIFY(!dock->saveImage(dir.filePath(QStringLiteral("no/such/folder/w.png")), &error));
         QVERIFY(!error.isEmpty());
         // Tool Statistics shares the waterfall's tab: its shortcut brings it to the front, and back.

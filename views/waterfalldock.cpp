@@ -121,21 +121,31 @@ bool WaterfallDock::saveImage(const QString& path, QString* error) const
         return false;
     }
     const QSize size = m_view->viewport()->size();
+    const int captionHeight = m_view->fontMetrics().height() + 8;
+    const QSize whole(size.width(), size.height() + captionHeight);
+    // The caption line, then the waterfall under it.
+    auto draw = [&](QPainter& p) {
+        p.setFont(m_view->font());
+        p.fillRect(QRect(0, 0, whole.width(), captionHeight), m_view->palette().color(QPalette::Window));
+        p.setPen(m_view->palette().color(QPalette::WindowText));
+        p.drawText(QRect(6, 0, whole.width() - 12, captionHeight), Qt::AlignLeft | Qt::AlignVCenter,
+            m_view->fontMetrics().elidedText(m_caption, Qt::ElideRight, whole.width() - 12));
+        p.translate(0, captionHeight);
+        m_view->render(p, size);
+    };
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(tr("Sightline waterfall"));
+        svg.setSize(whole);
+        svg.setViewBox(QRect(QPoint(0, 0), whole));
+        svg.setTitle(m_caption.isEmpty() ? tr("Sightline waterfall") : tr("Sightline waterfall: %1").arg(m_caption));
         QPainter p(&svg);
-        p.setFont(m_view->font());
-        m_view->render(p, size);
+        draw(p);
     } else {
-        QImage image(size * m_view->devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
+        QImage image(whole * m_view->devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(m_view->devicePixelRatioF());
         QPainter p(&image);
-        p.setFont(m_view->font());
-        m_view->render(p, size);
+        draw(p);
         p.end();
         if (!image.save(&file, "PNG")) {
             if (error)

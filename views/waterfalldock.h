@@ -21,7 +21,10 @@ public:
     void refresh(qint64 roomId, const EventFilter& filter);
     // Shows the call at timeline row `index` (the card selected), when it has a bar.
     void showCall(qint64 index);
-    // Saves what is in view: PNG, or SVG when the name ends in .svg. False, with why, when it could not.
+    // What a saved image says it shows, on a line above the waterfall (the room, the filter).
+    void setCaption(const QString& caption) { m_caption = caption; }
+    // Saves what is in view, under its caption: PNG, or SVG when the name ends in .svg. False, with why, when it
+    // could not.
     bool saveImage(const QString& path, QString* error) const;
 
     WaterfallView* view() const { return m_view; }
@@ -45,4 +48,5 @@ private:
     bool m_stale = false;
     quint64 m_ticket = 0;
     std::optional<qint64> m_pendingCall; // selected before the layout came
+    QString m_caption;
 };
