@@ -17,6 +17,8 @@
 #include <QMap>
 #include <QRandomGenerator>
 #include <QSet>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace TestSupport;
@@ -434,6 +436,67 @@ private slots:
         QCOMPARE(ws.search(followed, QStringLiteral("portpc"), 20, false).size(),
             m_ws->search(whole_, QStringLiteral("portpc"), 20, false).size());
         QCOMPARE(ws.runs(followed).size(), 2);
+    }
+
+    // The answer to a call that arrives in a later sync (a tool message in a MESSAGES_SNAPSHOT, after a human's
+    // approval): the call read at the first sync as unserved is served after the second, as in one import.
+    void aSnapshotAnswerInALaterSync()
+    {
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("maya.okafor__th_2kpkvbvvwfrtqgtevffs.jsonl");
+        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QList<QByteArray> lines = whole.split('\n');
+        const QString path = dir.filePath(name);
+        writeAll(path, lines.mid(0, 140).join('\n') + '\n'); // the snapshot (line 151) not written yet
+        Workspace ws(dir.filePath(QStringLiteral("follow.sightline")));
+        Importer::import(ws, path);
+        writeAll(path, whole);
+        Importer::import(ws, path);
+        const ToolCallRecords a = ws.toolCalls(ws.rooms().first().id);
+        const ToolCallRecords b = m_ws->toolCalls(room(QStringLiteral("maya.okafor__th_2kpkvbvvwfrtqgtevffs")));
+        QCOMPARE(a.size(), b.size());
+        for (int i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].toolId, b[i].toolId);
+            QCOMPARE(a[i].outcome, b[i].outcome);
+            QCOMPARE(a[i].resultIndex, b[i].resultIndex);
+            QCOMPARE(a[i].result, b[i].result);
+        }
+        QCOMPARE(ws.rooms().first().unserved, m_ws->room(room(QStringLiteral("maya.okafor__th_2kpkvbvvwfrtqgtevffs")))->unserved);
+    }
+
+    // An import of the logs killed (SIGKILL) at random moments and run again ends as one clean import does: rows,
+    // their flags and texts, calls, runs and the rooms' counts.
+    void aKilledImportResumesToTheSame()
+    {
+        QTemporaryDir dir;
+        const QString source = dataFile(QStringLiteral("agui"));
+        auto state = [](Workspace& ws) {
+            return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.role, e.flags, e.message_id, e.text "
+                                           "FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY r.native_id, e.seq"))
+                + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.start_seq, c.end_seq, c.result_seq, c.outcome, "
+                                          "c.pairing, c.arguments, c.result FROM tool_calls c JOIN rooms r ON r.id = c.room_id "
+                                          "ORDER BY r.native_id, c.start_seq, c.tool_id"))
+                + dump(ws, QStringLiteral("SELECT r.native_id, u.group_id, u.first_seq, u.last_seq, u.outcome FROM runs u "
+                                          "JOIN rooms r ON r.id = u.room_id ORDER BY r.native_id, u.first_seq"))
+                + dump(ws, QStringLiteral("SELECT native_id, event_count, tool_calls, failed, unserved FROM rooms ORDER BY native_id"));
+        };
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        QElapsedTimer timer;
+        timer.start();
+        Importer::import(clean, source);
+        const int cleanMs = std::max<int>(20, int(timer.elapsed()));
+        const QStringList want = state(clean);
+        const QString killed = dir.filePath(QStringLiteral("killed.sightline"));
+        // Kills until some landed inside an import (one that lands after its end proves nothing).
+        int landed = 0;
+        for (int i = 0; i < 30 && landed < 3; ++i) {
+            if (importKilledMidway(killed, source, cleanMs * 2))
+                ++landed;
+        }
+        QVERIFY2(landed > 0, "no kill landed inside an import");
+        Workspace resumed(killed);
+        Importer::import(resumed, source);
+        QCOMPARE(state(resumed), want);
     }
 
     // A message still streaming at a sync is searchable by what it holds so far; when a later sync reads the
