@@ -2,25 +2,29 @@
 
 #include <algorithm>
 
-qint64 ToolStats::count(Outcome outcome) const
+qint64 ToolStats::*ToolStats::counterOf(Outcome outcome)
 {
     switch (outcome) {
     case Outcome::Served:
-        return served;
+        return &ToolStats::served;
     case Outcome::Failed:
-        return failed;
+        return &ToolStats::failed;
     case Outcome::Refused:
-        return refused;
+        return &ToolStats::refused;
     case Outcome::Blocked:
-        return blocked;
-    case Outcome::Unserved:
-        return unserved;
+        return &ToolStats::blocked;
     case Outcome::Cancelled:
-        return cancelled;
-    case Outcome::None:
+        return &ToolStats::cancelled;
+    case Outcome::Unserved:
+    case Outcome::None: // a call with no outcome was never answered
         break;
     }
-    return 0;
+    return &ToolStats::unserved;
+}
+
+qint64 ToolStats::count(Outcome outcome) const
+{
+    return outcome == Outcome::None ? 0 : this->*counterOf(outcome);
 }
 
 ToolStats ToolStats::of(const QString& toolName, const QVector<std::pair<Outcome, std::optional<qint64>>>& calls)
@@ -30,27 +34,7 @@ ToolStats ToolStats::of(const QString& toolName, const QVector<std::pair<Outcome
     QVector<qint64> durations;
     for (const auto& [outcome, duration] : calls) {
         ++s.calls;
-        switch (outcome) {
-        case Outcome::Served:
-            ++s.served;
-            break;
-        case Outcome::Failed:
-            ++s.failed;
-            break;
-        case Outcome::Refused:
-            ++s.refused;
-            break;
-        case Outcome::Blocked:
-            ++s.blocked;
-            break;
-        case Outcome::Cancelled:
-            ++s.cancelled;
-            break;
-        case Outcome::Unserved:
-        case Outcome::None: // a call with no outcome was never answered
-            ++s.unserved;
-            break;
-        }
+        ++(s.*counterOf(outcome));
         if (duration) {
             durations << *duration;
             s.totalMs += *duration;

@@ -31,6 +31,9 @@ struct ToolStats
     // The calls of one tool, with their outcomes and durations, summed up.
     static ToolStats of(const QString& toolName, const QVector<std::pair<Outcome, std::optional<qint64>>>& calls);
     static std::optional<qint64> nearestRank(const QVector<qint64>& sorted, int percent);
+
+private:
+    static qint64 ToolStats::*counterOf(Outcome outcome); // the figure a call of that outcome adds to
 };
 
 Q_DECLARE_METATYPE(ToolStats)

@@ -629,8 +629,9 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
 ToolStatsList Workspace::toolStats(qint64 roomId, const EventFilter& filter)
 {
     QMap<QString, QVector<std::pair<Outcome, std::optional<qint64>>>> byTool;
-    for (const ToolCallRecord& c : toolCallsShown(roomId, filter))
-        byTool[c.toolName].append({ c.outcome == Outcome::None ? Outcome::Unserved : c.outcome, c.durationMs });
+    // Names, outcomes and durations: the read without results a drawing uses.
+    for (const ToolCallRecord& c : toolCallsShown(roomId, filter, false))
+        byTool[c.toolName].append({ c.outcome, c.durationMs });
     ToolStatsList out;
     for (auto it = byTool.cbegin(); it != byTool.cend(); ++it)
         out << ToolStats::of(it.key(), it.value());
