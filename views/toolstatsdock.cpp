@@ -12,8 +12,7 @@
 #include <QVBoxLayout>
 
 ToolStatsDock::ToolStatsDock(StoreClient* client, QWidget* parent)
-    : QDockWidget(tr("Tool Statistics"), parent)
-    , m_client(client)
+    : RoomDock(tr("Tool Statistics"), client, parent)
     , m_model(new ToolStatsModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView)
@@ -57,36 +56,21 @@ ToolStatsDock::ToolStatsDock(StoreClient* client, QWidget* parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_view);
     setWidget(body);
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_stale)
-            count();
-    });
 }
 
-void ToolStatsDock::refresh(qint64 roomId, const EventFilter& filter)
+void ToolStatsDock::reread(quint64 ticket)
 {
-    m_roomId = roomId;
-    m_filter = filter;
-    m_stale = true;
-    if (isVisible())
-        count();
-}
-
-void ToolStatsDock::count()
-{
-    m_stale = false;
-    const quint64 ticket = ++m_ticket;
-    if (m_roomId == 0) {
+    if (roomId() == 0) {
         m_model->setStats({});
         m_summary->setText(tr("Pick a room to see its tool calls by tool."));
         emit counted();
         return;
     }
     auto stats = std::make_shared<ToolStatsList>();
-    m_client->run(
-        [stats, room = m_roomId, filter = m_filter](Workspace& ws) { *stats = ws.toolStats(room, filter); }, this,
+    client()->run(
+        [stats, room = roomId(), filter = filter()](Workspace& ws) { *stats = ws.toolStats(room, filter); }, this,
         [this, stats, ticket] {
-            if (ticket != m_ticket)
+            if (!isLatest(ticket))
                 return; // a newer room or filter was asked for meanwhile
             m_model->setStats(*stats);
             m_view->resizeColumnsToContents();
@@ -94,14 +78,14 @@ void ToolStatsDock::count()
             const qint64 n = m_model->totalCalls();
             const QString calls = n == 1 ? tr("1 call") : tr("%L1 calls").arg(n);
             const QString tools = stats->size() == 1 ? tr("1 tool") : tr("%L1 tools").arg(stats->size());
-            m_summary->setText((m_filter.terms() == 0 ? tr("%1 of %2, counted in calls (a start, its end and its results are one).")
+            m_summary->setText((filter().terms() == 0 ? tr("%1 of %2, counted in calls (a start, its end and its results are one).")
                                                       : tr("%1 of %2 under the filter, counted in calls (a start, its end and its results are one)."))
                                    .arg(calls, tools)
                 + QLatin1Char(' ') + tr("Click a figure to see those calls; double-click a tool to see all of its."));
             emit counted();
         },
         [this, ticket](const QString& why) {
-            if (ticket == m_ticket)
+            if (isLatest(ticket))
                 m_summary->setText(tr("The statistics could not be counted: %1").arg(why));
         });
 }

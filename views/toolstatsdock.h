@@ -1,27 +1,20 @@
 #pragma once
 
-#include "eventfilter.h"
-
-#include <optional>
-#include <QDockWidget>
+#include "roomdock.h"
 
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
-class StoreClient;
 class ToolStatsModel;
 
 // Tool statistics as a dock (View ▸ Tool Statistics): a row per tool of the room shown, under the filter of the
 // bar and panes, counted in calls. A double click on a tool shows its calls; a click on a figure, that tool's calls
 // that ended so. Counted on the store's worker, only while the dock is shown.
-class ToolStatsDock : public QDockWidget
+class ToolStatsDock : public RoomDock
 {
     Q_OBJECT
 public:
     ToolStatsDock(StoreClient* client, QWidget* parent = nullptr);
-
-    // The room and filter to count under: counted now when the dock is shown, else once it is.
-    void refresh(qint64 roomId, const EventFilter& filter);
 
     ToolStatsModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
@@ -33,17 +26,13 @@ signals:
     void filterTo(const QString& tool, const QString& outcome);
     void counted(); // the table shows the latest room and filter asked
 
-private:
-    void count();
+protected:
+    void reread(quint64 ticket) override;
 
-    StoreClient* m_client;
+private:
     ToolStatsModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QLabel* m_summary;
-    qint64 m_roomId = 0;
-    EventFilter m_filter;
-    bool m_stale = false; // asked for while hidden
-    quint64 m_ticket = 0; // the latest count asked: an older one's answer is dropped
     int m_sortedBy = 1; // the column sorted by (ToolStatsModel::CallsColumn)
 };

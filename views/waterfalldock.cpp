@@ -19,8 +19,7 @@
 #include <QVBoxLayout>
 
 WaterfallDock::WaterfallDock(StoreClient* client, QWidget* parent)
-    : QDockWidget(tr("Waterfall"), parent)
-    , m_client(client)
+    : RoomDock(tr("Waterfall"), client, parent)
     , m_view(new WaterfallView)
     , m_summary(new QLabel)
 {
@@ -51,53 +50,38 @@ WaterfallDock::WaterfallDock(StoreClient* client, QWidget* parent)
     layout->addWidget(m_view, 1);
     setWidget(body);
     connect(m_view, &WaterfallView::callActivated, this, &WaterfallDock::callActivated);
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_stale)
-            layOut();
-    });
-}
-
-void WaterfallDock::refresh(qint64 roomId, const EventFilter& filter)
-{
-    m_roomId = roomId;
-    m_filter = filter;
-    m_stale = true;
-    if (isVisible())
-        layOut();
 }
 
 void WaterfallDock::showCall(qint64 index)
 {
     m_pendingCall = index;
-    if (!m_stale)
+    if (!isStale())
         m_view->selectCall(index);
 }
 
-void WaterfallDock::layOut()
+void WaterfallDock::reread(quint64 ticket)
 {
-    m_stale = false;
-    const quint64 ticket = ++m_ticket;
-    if (m_roomId == 0) {
+    if (roomId() == 0) {
         m_view->setWaterfall({});
         m_summary->setText(tr("Pick a room to see its tool calls on a time line."));
         emit laidOut();
         return;
     }
     auto out = std::make_shared<WaterfallLayout>();
-    m_client->run(
-        [out, room = m_roomId, filter = m_filter](Workspace& ws) {
+    client()->run(
+        [out, room = roomId(), filter = filter()](Workspace& ws) {
             *out = WaterfallLayout::build(ws.toolCallsShown(room, filter, false), ws.runs(room), GapThresholdUs);
         },
         this,
         [this, out, ticket] {
-            if (ticket != m_ticket)
+            if (!isLatest(ticket))
                 return; // a newer room or filter was asked for meanwhile
             m_view->setWaterfall(*out);
             if (m_pendingCall)
                 m_view->selectCall(*m_pendingCall);
             const qsizetype drawn = out->bars.size();
             QString text = drawn == 1 ? tr("1 call") : tr("%1 calls").arg(drawn);
-            text += m_filter.terms() > 0 ? tr(" under the filter") : QString();
+            text += filter().terms() > 0 ? tr(" under the filter") : QString();
             if (out->untimed > 0)
                 text += tr("; %1 without a time, not drawn").arg(out->untimed);
             if (!out->gaps.isEmpty())
@@ -106,7 +90,7 @@ void WaterfallDock::layOut()
             emit laidOut();
         },
         [this, ticket](const QString& why) {
-            if (ticket == m_ticket)
+            if (isLatest(ticket))
                 m_summary->setText(tr("The waterfall could not be laid out: %1").arg(why));
         });
 }

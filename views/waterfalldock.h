@@ -1,24 +1,20 @@
 #pragma once
 
-#include "eventfilter.h"
+#include "roomdock.h"
 
-#include <QDockWidget>
+#include <optional>
 
 class QLabel;
-class StoreClient;
 class WaterfallView;
 
 // The timing waterfall as a dock (View ▸ Waterfall): the room's tool calls under the filter of the bar and panes,
 // laid out on the store's worker, only while the dock is shown. A toolbar fits, zooms and saves what is in view
 // as PNG or SVG.
-class WaterfallDock : public QDockWidget
+class WaterfallDock : public RoomDock
 {
     Q_OBJECT
 public:
     WaterfallDock(StoreClient* client, QWidget* parent = nullptr);
-
-    // The room and filter to draw: laid out now when the dock is shown, else once it is.
-    void refresh(qint64 roomId, const EventFilter& filter);
     // Shows the call at timeline row `index` (the card selected), when it has a bar.
     void showCall(qint64 index);
     // What a saved image says it shows, on a line above the waterfall (the room, the filter).
@@ -36,17 +32,14 @@ signals:
     void callActivated(qint64 index);
     void laidOut(); // the view shows the latest room and filter asked
 
+protected:
+    void reread(quint64 ticket) override;
+
 private:
-    void layOut();
     void askSave();
 
-    StoreClient* m_client;
     WaterfallView* m_view;
     QLabel* m_summary;
-    qint64 m_roomId = 0;
-    EventFilter m_filter;
-    bool m_stale = false;
-    quint64 m_ticket = 0;
     std::optional<qint64> m_pendingCall; // selected before the layout came
     QString m_caption;
 };
