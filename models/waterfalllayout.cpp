@@ -148,6 +148,14 @@ WaterfallLayout WaterfallLayout::build(const ToolCallRecords& calls, const RunRe
         row += 1 + g.lanes;
     }
     w.rows = row;
+    // The bar of each card's row, for the card selected in the timeline (a lookup on the GUI thread, not a scan).
+    w.m_barAtRow.reserve(w.bars.size());
+    for (qsizetype k = 0; k < w.bars.size(); ++k) {
+        const ToolCallRecord& c = w.calls[w.bars[k].call];
+        const std::optional<qint64> shown = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex;
+        if (shown && !w.m_barAtRow.contains(*shown))
+            w.m_barAtRow.insert(*shown, k);
+    }
 
     // Idle gaps: the stretches no call and no group covers, longer than the threshold.
     if (gapThresholdUs > 0) {
@@ -215,13 +223,8 @@ qint64 WaterfallLayout::timeOf(double axis) const
 
 std::optional<qsizetype> WaterfallLayout::barAt(qint64 index) const
 {
-    for (qsizetype k = 0; k < bars.size(); ++k) {
-        const ToolCallRecord& c = calls[bars[k].call];
-        const std::optional<qint64> shown = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex;
-        if (shown == index)
-            return k;
-    }
-    return std::nullopt;
+    const auto it = m_barAtRow.constFind(index);
+    return it == m_barAtRow.constEnd() ? std::nullopt : std::optional<qsizetype>(*it);
 }
 
 QVector<qsizetype> WaterfallLayout::visible(int firstRow, int lastRow, double fromAxis, double toAxis) const

@@ -4,6 +4,7 @@
 #include "toolcallrecord.h"
 
 #include <optional>
+#include <QHash>
 #include <QMetaType>
 #include <QString>
 #include <QVector>
@@ -68,6 +69,7 @@ struct WaterfallLayout
 
 private:
     QVector<double> m_gapAxis; // where each gap starts on the axis
+    QHash<qint64, qsizetype> m_barAtRow; // a card's timeline row -> its bar
 };
 
 Q_DECLARE_METATYPE(WaterfallLayout)
