@@ -13,6 +13,7 @@
 #include "reportsignature.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
+#include "sources/pgconnection.h"
 #include "storeerror.h"
 #include "timeutil.h"
 #include "workspace.h"
@@ -263,7 +264,7 @@ private:
     // A workspace as it is, or a source synced into its cached workspace.
     std::unique_ptr<Workspace> openSource(const QString& path, Importer::Format format)
     {
-        if (!QFileInfo::exists(path))
+        if (!PgConnection::isUri(path) && !QFileInfo::exists(path))
             throw StoreError(path, {}, QStringLiteral("no such file"));
         format = formatOf(path, format);
         if (format == Importer::Format::Workspace)
@@ -364,7 +365,9 @@ private:
                 Workspace& ws = shared ? *shared : *own;
                 const ImportReport report = Importer::import(ws, source, {}, formatOf(source, forcedFormat(parser)));
                 reportProblems(report);
-                m_out << source << " (" << report.format << ")\n";
+                // A database is named without the password its URI may hold.
+                m_out << (PgConnection::isUri(source) ? PgConnection::withoutPassword(source) : source) << " ("
+                      << report.format << ")\n";
                 for (const ImportReport::Room& room : report.rooms)
                     m_out << "  " << room.nativeId << ": +" << room.added << " (" << room.total << " events)\n";
                 m_out << "  added " << report.added() << " events to " << ws.path() << Qt::endl;

@@ -952,6 +952,7 @@ void MainWindow::openPath(const QString& path)
     case Importer::Format::CraftBotEventMd:
     case Importer::Format::CraftBotSessions:
     case Importer::Format::SightlineJsonl:
+    case Importer::Format::Postgres:
         openWorkspace(Importer::cachedWorkspacePath(path), { path });
         break;
     case Importer::Format::Unknown:

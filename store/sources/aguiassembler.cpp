@@ -965,9 +965,35 @@ Outcome outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
     return Outcome::Served;
 }
 
-AguiAssembly assemble(const QVector<AguiLine>& lines)
+AguiAssembly assemble(const QVector<AguiLine>& lines, const QVector<qint64>& indexes)
 {
-    return Assembler(lines).run();
+    AguiAssembly out = Assembler(lines).run();
+    if (indexes.isEmpty())
+        return out;
+    // Assembled by position, then named by the source's own index: every place a row is referred to.
+    const auto at = [&](qint64 position) { return indexes.value(position, position); };
+    const auto move = [&](std::optional<qint64>& index) {
+        if (index)
+            index = at(*index);
+    };
+    for (StoredEvent& row : out.rows)
+        row.record.index = at(row.record.index);
+    for (ToolCallRecord& call : out.calls) {
+        move(call.startIndex);
+        move(call.endIndex);
+        move(call.resultIndex);
+    }
+    for (RunRecord& run : out.runs) {
+        move(run.firstIndex);
+        move(run.lastIndex);
+    }
+    for (AguiMessage& m : out.messages) {
+        m.firstIndex = at(m.firstIndex);
+        m.lastIndex = at(m.lastIndex);
+    }
+    for (auto& problem : out.problems)
+        problem.first = at(problem.first);
+    return out;
 }
 
 } // namespace AguiAssembler

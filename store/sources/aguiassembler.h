@@ -39,7 +39,9 @@ struct AguiAssembly
 // without runId belong to the open run; parentRunId nests), kaboo's synthetic closers flagged, and outcomes
 // read from the results. Never fails: what it cannot make sense of is kept, flagged and listed in problems.
 namespace AguiAssembler {
-AguiAssembly assemble(const QVector<AguiLine>& lines);
+// `indexes`, when given, are the lines' own indexes in the source (kaboo's seq), one per line in order: every
+// row, call, run, message and problem is then named by them instead of by its position.
+AguiAssembly assemble(const QVector<AguiLine>& lines, const QVector<qint64>& indexes = {});
 // How a TOOL_CALL_RESULT's content says the call ended: served, failed or cancelled.
 Outcome outcomeOfResult(const QString& content, const QJsonObject& resultEvent);
 } // namespace AguiAssembler

@@ -28,6 +28,10 @@ const QSet<QString>& knownTypes()
     return types;
 }
 
+} // namespace
+
+namespace AguiLogParser {
+
 AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
 {
     AguiLine line;
@@ -69,9 +73,6 @@ AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
     return line;
 }
 
-} // namespace
-
-namespace AguiLogParser {
 
 bool isKnownType(const QString& type)
 {

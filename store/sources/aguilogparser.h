@@ -21,6 +21,9 @@ struct AguiLine
 // dump of kaboo_thread_events gives, one {"threadId"|"thread_id", "event": {...}} object per line.
 namespace AguiLogParser {
 QVector<AguiLine> parse(const QByteArray& content);
+// One event's bytes (a line of a file, or a row of kaboo_thread_events): `last` says it ends the file without a
+// newline, so a parse error there is a truncated last line.
+AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last = false);
 // Whether the start of a file looks like an AG-UI event log: its first line is an object with an AG-UI
 // event type (or a wrapper around one).
 bool looksLikeAgui(const QByteArray& head);

@@ -4,7 +4,7 @@
 #include "../storeerror.h"
 #include "../timeutil.h"
 #include "../workspace.h"
-#include "aguiassembler.h"
+#include "aguithread.h"
 #include "aguilogparser.h"
 #include "roomfeed.h"
 
@@ -165,42 +165,9 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
     if (at == m_byId.constEnd())
         return;
     const Thread& thread = m_threads[*at];
-    const AguiAssembly assembly = AguiAssembler::assemble(thread.lines);
     const QString fileName = QFileInfo(thread.file).fileName();
-    for (const auto& [index, problem] : assembly.problems) {
-        if (index > cursor.syncedSeq)
-            feed.note(QStringLiteral("%1 line %2").arg(fileName).arg(thread.lines[index].lineNumber), problem);
-    }
-    for (const StoredEvent& row : assembly.rows) {
-        if (feed.stopped())
-            break;
-        if (row.record.index > cursor.syncedSeq)
-            feed.add(row);
-    }
-    // Rows stored by an earlier sync whose text depends on later lines: the rows that show a message,
-    // a user message, or a call's arguments.
-    QSet<qint64> refresh;
-    for (const AguiMessage& m : assembly.messages)
-        refresh.insert(m.firstIndex);
-    for (const ToolCallRecord& c : assembly.calls) {
-        if (c.startIndex)
-            refresh.insert(*c.startIndex);
-    }
-    for (const StoredEvent& row : assembly.rows) {
-        if (row.record.type == QLatin1String("CUSTOM") && row.record.kind == EventKind::Message)
-            refresh.insert(row.record.index);
-    }
-    for (qint64 index : refresh) {
-        if (index <= cursor.syncedSeq)
-            feed.refreshRow(assembly.rows[index]);
-    }
-    feed.replaceCalls(assembly.calls);
-    feed.replaceRuns(assembly.runs);
-    // The room's title is the first thing the user asked; its status how the last run ended.
-    QString title = assembly.firstUserText.simplified();
-    if (title.size() > 120)
-        title = title.left(119) + QChar(0x2026);
-    feed.setTitleAndStatus(title, assembly.lastRunOutcome);
-    if (!feed.stopped())
-        feed.setSynced(thread.lines.size() - 1);
+    AguiThread::write(
+        thread.lines, {},
+        [&](qsizetype position) { return QStringLiteral("%1 line %2").arg(fileName).arg(thread.lines[position].lineNumber); },
+        cursor, feed);
 }

@@ -8,7 +8,10 @@
 #include "craftbotreader.h"
 #include "eventmdparser.h"
 #include "importlock.h"
+#include "kaboopgreader.h"
+#include "pgconnection.h"
 #include "roomfeed.h"
+#include "roomkitpgreader.h"
 #include "roomkitreader.h"
 #include "sightlinejsonlreader.h"
 #include "sourcedatabase.h"
@@ -17,6 +20,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QtEndian>
 
@@ -24,6 +28,8 @@ namespace Importer {
 
 Format detect(const QString& path)
 {
+    if (PgConnection::isUri(path))
+        return Format::Postgres;
     if (QFileInfo(path).isDir())
         return AguiReader::detect(path) ? Format::AguiJsonl : Format::Unknown;
     QFile file(path);
@@ -65,6 +71,8 @@ QString formatName(Format format)
         return QStringLiteral("craftbot-sessions");
     case Format::SightlineJsonl:
         return QStringLiteral("sightline-jsonl");
+    case Format::Postgres:
+        return QStringLiteral("postgres");
     case Format::Unknown:
         break;
     }
@@ -74,15 +82,35 @@ QString formatName(Format format)
 Format parseFormat(const QString& name)
 {
     for (Format f : { Format::Workspace, Format::RoomKitSqlite, Format::AguiJsonl, Format::CraftBotEventMd,
-             Format::CraftBotSessions, Format::SightlineJsonl }) {
+             Format::CraftBotSessions, Format::SightlineJsonl, Format::Postgres }) {
         if (formatName(f) == name)
             return f;
     }
     return Format::Unknown;
 }
 
+namespace {
+
+// Connects, and reads the store the database holds.
+std::unique_ptr<SourceReader> openDatabase(const QString& uri)
+{
+    auto connection = std::make_unique<PgConnection>(uri);
+    if (RoomKitPgReader::holds(*connection))
+        return std::make_unique<RoomKitPgReader>(std::move(connection));
+    if (KabooPgReader::holds(*connection))
+        return std::make_unique<KabooPgReader>(std::move(connection));
+    throw StoreError(connection->origin(), {},
+        QStringLiteral("database %1 holds neither RoomKit's store (tables rooms and events) nor kaboo-runtime's "
+                       "(kaboo_threads and kaboo_thread_events)")
+            .arg(connection->databaseName()));
+}
+
+} // namespace
+
 std::unique_ptr<SourceReader> open(const QString& path, Format format)
 {
+    if (PgConnection::isUri(path))
+        return openDatabase(path);
     if (!QFileInfo::exists(path))
         throw StoreError(path, {}, QStringLiteral("no such file"));
     if (format == Format::Unknown)
@@ -99,6 +127,7 @@ std::unique_ptr<SourceReader> open(const QString& path, Format format)
         return std::make_unique<SightlineJsonlReader>(path);
     case Format::Workspace:
         throw StoreError(path, {}, QStringLiteral("is a Sightline workspace: open it, there is nothing to import"));
+    case Format::Postgres: // a URI, opened above
     case Format::Unknown:
         break;
     }
@@ -109,7 +138,8 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
 {
     const std::unique_ptr<SourceReader> reader = open(path, format);
     const ImportLock lock(workspace.path());
-    return run(workspace, *reader, path, options);
+    // A database is named without its password in every problem listed.
+    return run(workspace, *reader, PgConnection::isUri(path) ? reader->origin() : path, options);
 }
 
 ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath, const ImportOptions& options)
@@ -176,9 +206,16 @@ StoreError unsupported(const QString& path)
     return StoreError(path, {}, what);
 }
 
+QString displayName(const QString& source)
+{
+    return PgConnection::isUri(source) ? PgConnection::displayName(source) : QFileInfo(source).fileName();
+}
+
 QString cachedWorkspacePath(const QString& sourcePath)
 {
-    const QString canonical = QFileInfo(sourcePath).canonicalFilePath();
+    const bool database = PgConnection::isUri(sourcePath);
+    const QString canonical
+        = database ? PgConnection::withoutPassword(sourcePath) : QFileInfo(sourcePath).canonicalFilePath();
     const QByteArray key = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     const QString dir = cache + QStringLiteral("/workspaces");
@@ -191,7 +228,12 @@ QString cachedWorkspacePath(const QString& sourcePath)
             QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
     // Named from the canonical path too: "threads" and "threads/" are one source and one cache.
-    const QString path = dir + QLatin1Char('/') + QFileInfo(canonical).completeBaseName() + QLatin1Char('-')
+    QString base = QFileInfo(canonical).completeBaseName();
+    if (database) {
+        static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_.-]+"));
+        base = PgConnection::displayName(sourcePath).replace(unsafe, QStringLiteral("-"));
+    }
+    const QString path = dir + QLatin1Char('/') + base + QLatin1Char('-')
         + QString::fromLatin1(key) + QStringLiteral(".sightline");
     // One an older Sightline made readable by all (0644), with its side files, is closed to others now.
     for (const char* suffix : { "", "-wal", "-shm" }) {

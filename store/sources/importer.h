@@ -13,8 +13,18 @@ class Workspace;
 
 // Format detection by content, and the one entry point that imports any supported source.
 namespace Importer {
-enum class Format { Unknown, Workspace, RoomKitSqlite, AguiJsonl, CraftBotEventMd, CraftBotSessions, SightlineJsonl };
+enum class Format {
+    Unknown,
+    Workspace,
+    RoomKitSqlite,
+    AguiJsonl,
+    CraftBotEventMd,
+    CraftBotSessions,
+    SightlineJsonl,
+    Postgres, // a postgresql:// URI: RoomKit's PostgresStore or kaboo's PostgresThreadStore, told apart on connecting
+};
 
+// By content for a file or folder; by its scheme for a postgresql:// URI (without connecting).
 Format detect(const QString& path);
 QString formatName(Format format);
 // Parses a --format value (roomkit, agui, craftbot, craftbot-sessions, sightline-jsonl, workspace); Unknown when it names nothing.
@@ -37,7 +47,11 @@ ImportReport run(Workspace& workspace, SourceReader& reader, const QString& sour
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
 StoreError unsupported(const QString& path);
 
-// Where the cached workspace of a source lives: one per source file, keyed by its canonical path. The cache
+// How a source is named in titles and messages: a file's name, or a database and its host (never a password).
+QString displayName(const QString& source);
+
+// Where the cached workspace of a source lives: one per source file, keyed by its canonical path (a database,
+// by its URI without the password). The cache
 // folders are made readable by their owner alone, and so is a cached workspace an older Sightline left open.
 QString cachedWorkspacePath(const QString& sourcePath);
 // The mode for a workspace written elsewhere from `sources`: read and write for its owner, and read for the

@@ -9,6 +9,7 @@
 #include "../toolpairer.h"
 #include "../workspace.h"
 #include "roomfeed.h"
+#include "roomkitrows.h"
 #include "rowpipe.h"
 
 #include <optional>
@@ -26,17 +27,6 @@
 
 namespace {
 
-QString roomTitle(const QJsonObject& room)
-{
-    const QJsonObject metadata = room.value(QLatin1String("metadata")).toObject();
-    for (const char* key : { "title", "name", "subject" }) {
-        const QString value = metadata.value(QLatin1String(key)).toString();
-        if (!value.isEmpty())
-            return value;
-    }
-    return {};
-}
-
 QJsonArray jsonRows(SourceDatabase& src, const char* sql, const QString& roomId)
 {
     QJsonArray rows;
@@ -47,72 +37,18 @@ QJsonArray jsonRows(SourceDatabase& src, const char* sql, const QString& roomId)
     return rows;
 }
 
-// One AI response per correlation id, from its first to its last row: the runs the room had, stretched by the
-// rows read since, kept as they stream by (a GROUP BY over the room after each import cost a fourteenth of it)
-// and written with every commit (only the ones its rows changed).
-class Responses
-{
-public:
-    Responses(Workspace& ws, qint64 roomId)
-    {
-        for (const RunRecord& r : ws.runs(roomId)) {
-            if (r.kind == QLatin1String("ai_response")) {
-                m_spans.insert(r.groupId,
-                    { r.firstIndex.value_or(0), r.lastIndex.value_or(0), r.startMicros.value_or(0),
-                        r.endMicros.value_or(0), r.rowId });
-            }
-        }
-    }
-
-    void add(const EventRecord& r)
-    {
-        if (r.groupId.isEmpty())
-            return;
-        auto it = m_spans.find(r.groupId);
-        if (it == m_spans.end()) {
-            m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros, 0 });
-            m_changed.insert(r.groupId);
-            return;
-        }
-        const Span before = *it;
-        it->first = std::min(it->first, r.index);
-        it->last = std::max(it->last, r.index);
-        if (r.createdMicros != 0) {
-            it->firstUs = it->firstUs ? std::min(it->firstUs, r.createdMicros) : r.createdMicros;
-            it->lastUs = std::max(it->lastUs, r.createdMicros);
-        }
-        if (it->first != before.first || it->last != before.last || it->firstUs != before.firstUs
-            || it->lastUs != before.lastUs)
-            m_changed.insert(r.groupId);
-    }
-
-    // Writes the responses changed since the last call.
-    void write(RoomFeed& feed)
-    {
-        for (const QString& group : std::exchange(m_changed, {})) {
-            Span& span = m_spans[group];
-            RunRecord r;
-            r.groupId = group;
-            r.kind = QStringLiteral("ai_response");
-            r.firstIndex = span.first;
-            r.lastIndex = span.last;
-            r.startMicros = span.firstUs;
-            r.endMicros = span.lastUs;
-            span.rowId = feed.writeRun(r, span.rowId);
-        }
-    }
-
-private:
-    struct Span
-    {
-        qint64 first, last, firstUs, lastUs;
-        qint64 rowId; // its row in runs, 0 until written
-    };
-    QHash<QString, Span> m_spans;
-    QSet<QString> m_changed;
-};
-
 } // namespace
+
+QString RoomKitReader::roomTitle(const QJsonObject& room)
+{
+    const QJsonObject metadata = room.value(QLatin1String("metadata")).toObject();
+    for (const char* key : { "title", "name", "subject" }) {
+        const QString value = metadata.value(QLatin1String(key)).toString();
+        if (!value.isEmpty())
+            return value;
+    }
+    return {};
+}
 
 RoomKitReader::RoomKitReader(const QString& path)
     : m_path(path)
@@ -178,7 +114,7 @@ QVector<RoomInfo> RoomKitReader::rooms(const SourceNotes& notes)
         }
         RoomInfo room;
         room.nativeId = nativeId;
-        room.title = roomTitle(json);
+        room.title = RoomKitReader::roomTitle(json);
         room.status = status;
         room.organizationId = organization;
         room.createdMicros = createdUs;
@@ -219,13 +155,9 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
         "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
         "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
         "WHERE room_id = ? AND idx > ? ORDER BY idx");
-    qint64 synced = room.syncedSeq;
     // Calls are paired as their rows are read and written as they settle, batch by batch (RoomFeed): an end is
     // written folded into its card exactly when it closes a start, and only the calls still open stay in memory.
-    Responses responses(feed.workspace(), room.id);
-    feed.setStreamed();
-    feed.setBeforeCommit([&] { responses.write(feed); });
-    qint64 lastIndex = room.syncedSeq;
+    RoomKitRows out(feed);
     read.bind(1, room.nativeId);
     read.bind(2, room.syncedSeq);
     // The source is read and decoded on the pipe's thread; only this loop writes.
@@ -246,56 +178,12 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
                 return;
         }
     });
-    const auto stop = qScopeGuard([&] {
-        rows.reset(); // its thread stops before the statement it steps is finalized
-        feed.setBeforeCommit({}); // it holds this function's locals
-    });
+    const auto stop = qScopeGuard([&] { rows.reset(); }); // its thread stops before the statement it steps is finalized
     while (!feed.stopped()) {
         DecodedRoomKitEvent* next = rows->next();
         if (!next)
             break;
-        DecodedRoomKitEvent& e = *next;
-        EventRecord& r = e.record;
-        r.groupId = r.correlationId;
-        auto place = [&] { return QStringLiteral("room %1, index %2").arg(room.nativeId).arg(r.index); };
-        if (!e.problem.isEmpty())
-            feed.note(place(), e.problem);
-        synced = std::max(synced, r.index);
-        // Rows come in index order: a second row at the same index (a store without its unique index) is
-        // left out before it can open or close a call.
-        auto skipped = [&] {
-            feed.note(
-                place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
-        };
-        if (r.index == lastIndex) {
-            skipped();
-            continue;
-        }
-        lastIndex = r.index;
-        if (r.kind == EventKind::ToolCall) {
-            ToolEvent t;
-            t.index = r.index;
-            t.isStart = r.type == QLatin1String("tool_call_start");
-            t.correlationId = r.correlationId;
-            t.toolId = r.toolId;
-            t.toolName = r.toolName;
-            t.createdMicros = r.createdMicros;
-            t.contentStatus = e.contentStatus;
-            t.outcome = r.outcome;
-            t.error = e.error;
-            t.durationMs = e.durationMs;
-            t.arguments = e.arguments;
-            // RoomKit stores arguments as a JSON object, so they always parse.
-            if (!e.arguments.isEmpty())
-                t.argumentsValid = true;
-            t.result = e.result;
-            if (feed.pair(t))
-                r.flags |= EventFlags::Folded; // shown inside its call's card, at the start's place
-        }
-        responses.add(r);
-        if (!feed.add({ r, e.payload, e.body, e.arguments, e.result }))
-            skipped(); // already in the workspace
+        out.add(*next);
     }
-    responses.write(feed); // the last ones, committed with the room's last rows
-    feed.setSynced(synced);
+    out.finish();
 }

@@ -3,6 +3,8 @@
 #include "sourcedatabase.h"
 #include "sourcereader.h"
 
+#include <QJsonObject>
+
 // RoomKit's SQLite store (schema versions 1 to 3, SOURCES.md §1.7): its rooms as RoomKit lists them (with their
 // bindings and participants, and any room that has events but no row of its own), and per room the rows whose
 // index is above the cursor, in index order (never rowid), decoded from the verbatim JSON on a thread of their
@@ -21,6 +23,8 @@ public:
 
     // Whether `path` is a RoomKit SQLite store (opened read-only to look at its tables).
     static bool detect(const QString& path);
+    // A room's title as RoomKit's own apps show it: its metadata's title, name or subject.
+    static QString roomTitle(const QJsonObject& room);
 
 private:
     QString m_path;
