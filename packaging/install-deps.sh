@@ -8,6 +8,8 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libgl-dev           # Qt 6.4 Core, Gui, Widgets, Sql, Test
   qt6-svg-dev                                         # QSvgGenerator: the waterfall saved as SVG
   libqt6sql6-sqlite libsqlite3-dev sqlite3            # SQLite through QtSql, and its C API on hot paths
+  libqt6sql6-psql                                     # QPSQL: RoomKit's and kaboo's PostgreSQL stores
+  postgresql                                          # a throwaway server for the tests (tests/pg/pgcluster.sh)
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-color-emoji  # a window on X11 (offscreen in tests), text, emoji
   xvfb xauth imagemagick                              # screenshots of the real window without a display
   clang libclang-rt-14-dev                            # libFuzzer, for the coverage-guided fuzz test

@@ -18,7 +18,7 @@
 const QStringList& FixtureWorkspaces::stores()
 {
     static const QStringList names { QStringLiteral("support.sqlite"), QStringLiteral("edge_cases.sqlite"),
-        QStringLiteral("many_rooms.sqlite") };
+        QStringLiteral("many_rooms.sqlite"), QStringLiteral("support_pg.sql") };
     return names;
 }
 
@@ -30,7 +30,56 @@ Workspace& FixtureWorkspaces::get(const QString& storeName)
     return *m_workspaces.value(storeName);
 }
 
+QString PgServer::uri(const QString& database, const QString& role, bool withPassword) const
+{
+    const QString password = withPassword ? QLatin1Char(':') + passwords.value(role) : QString();
+    return QStringLiteral("postgresql://%1%2@%3:%4/%5").arg(role, password, host).arg(port).arg(database);
+}
+
+const PgServer& PgServer::get()
+{
+    static const PgServer server = [] {
+        PgServer s;
+        const QString envFile = qEnvironmentVariable("SIGHTLINE_PG_ENV");
+        QFile file(envFile);
+        if (envFile.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+            s.unavailable = QStringLiteral("no test server: run the tests through ctest, which starts one "
+                                           "(tests/pg/pgcluster.sh)");
+            return s;
+        }
+        QMap<QString, QString> env;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            const qsizetype eq = line.indexOf('=');
+            if (eq > 0)
+                env.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
+        }
+        s.unavailable = env.value(QStringLiteral("SIGHTLINE_PG_UNAVAILABLE"));
+        s.host = env.value(QStringLiteral("SIGHTLINE_PG_HOST"));
+        s.port = env.value(QStringLiteral("SIGHTLINE_PG_PORT")).toInt();
+        s.bindir = env.value(QStringLiteral("SIGHTLINE_PG_BINDIR"));
+        for (const char* role : { "ADMIN", "READER", "OUTSIDER" }) {
+            const QString key = QStringLiteral("SIGHTLINE_PG_") + QLatin1String(role);
+            s.passwords.insert(env.value(key), env.value(key + QStringLiteral("_PASSWORD")));
+        }
+        if (s.unavailable.isEmpty() && s.port == 0)
+            s.unavailable = QStringLiteral("%1 names no server").arg(envFile);
+        return s;
+    }();
+    return server;
+}
+
 namespace TestSupport {
+
+bool isPostgresFixture(const QString& storeName)
+{
+    return storeName.endsWith(QLatin1String(".sql"));
+}
+
+QString fixtureSource(const QString& storeName)
+{
+    return isPostgresFixture(storeName) ? PgServer::get().uri(QStringLiteral("roomkit"))
+                                        : dataFile(QStringLiteral("roomkit/") + storeName);
+}
 
 QString dataFile(const QString& relative)
 {
@@ -111,7 +160,7 @@ QByteArray sha256(const QString& path)
 std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName)
 {
     auto ws = std::make_unique<Workspace>(dir.filePath(storeName + QStringLiteral(".sightline")));
-    Importer::import(*ws, dataFile(QStringLiteral("roomkit/") + storeName));
+    Importer::import(*ws, fixtureSource(storeName));
     return ws;
 }
 

@@ -24,12 +24,35 @@ private:
     QMap<QString, std::shared_ptr<Workspace>> m_workspaces;
 };
 
+// The throwaway PostgreSQL server ctest starts for the tests that need it (tests/pg/pgcluster.sh), holding
+// RoomKit's support_pg.sql in database roomkit and kaboo's dump in database kaboo.
+struct PgServer
+{
+    QString unavailable; // why there is none (empty when there is)
+    QString host;
+    int port = 0;
+    QString bindir; // its psql and pg_dump
+    QMap<QString, QString> passwords; // by role: sightline_admin (owner), reader (SELECT only), outsider (nothing)
+    // postgresql://role:password@host:port/database
+    QString uri(const QString& database, const QString& role = QStringLiteral("reader"), bool withPassword = true) const;
+    static const PgServer& get();
+};
+
+// Skips a test of the PostgreSQL fixture, saying why, when the test server could not be started.
+#define SKIP_UNLESS_SERVED(store)                                                                              \
+    if (TestSupport::isPostgresFixture(store) && !PgServer::get().unavailable.isEmpty())                       \
+    QSKIP(qPrintable(QStringLiteral("PostgreSQL: ") + PgServer::get().unavailable))
+
 // Helpers the tests share: fixture files, the RoomKit manifest, and writing to copies of stores.
 namespace TestSupport {
 QString dataFile(const QString& relative); // a file under tests/data
 // Copies tests/data/<relative> into `dir` (writable) and returns the copy's path.
 QString copyFixture(const QTemporaryDir& dir, const QString& relative, const QString& name = {});
 QJsonObject manifestFile(const QString& storeName); // manifest.json's "files"/<storeName>
+// Whether a fixture store is RoomKit's PostgreSQL dump, read from the test server (support_pg.sql).
+bool isPostgresFixture(const QString& storeName);
+// What imports a RoomKit fixture store: its file under tests/data/roomkit, or the test server's database.
+QString fixtureSource(const QString& storeName);
 QJsonObject manifestRoom(const QString& storeName, const QString& roomId);
 QByteArray sha256(const QString& path);
 // A new workspace in `dir` with the fixture store imported.

@@ -76,6 +76,7 @@ private slots:
         QFETCH(QString, room);
         QFETCH(QString, call);
         QFETCH(QJsonValue, answer);
+        SKIP_UNLESS_SERVED(store);
         Workspace& ws = workspace(store);
         const qint64 id = ws.findRooms(room).value(0);
         QVERIFY(id != 0);

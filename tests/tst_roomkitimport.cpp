@@ -209,6 +209,7 @@ private slots:
     void roomList()
     {
         QFETCH(QString, store);
+        SKIP_UNLESS_SERVED(store);
         const QJsonObject facts = manifestFile(store);
         Workspace& ws = workspace(store);
         QStringList ids;
@@ -240,6 +241,7 @@ private slots:
     {
         QFETCH(QString, store);
         QFETCH(QString, room);
+        SKIP_UNLESS_SERVED(store);
         const QJsonObject facts = manifestRoom(store, room);
         QVERIFY(!facts.isEmpty());
         Workspace& ws = workspace(store);
@@ -354,6 +356,8 @@ private slots:
     void sourceIsNeverWritten()
     {
         for (const QString& store : FixtureWorkspaces::stores()) {
+            if (isPostgresFixture(store))
+                continue; // a database: tst_postgres compares its dump before and after
             const QString path = dataFile(QStringLiteral("roomkit/") + store);
             const QByteArray before = sha256(path);
             workspace(store);

@@ -57,7 +57,11 @@ bool PgConnection::isUri(const QString& text)
 
 QString PgConnection::withoutPassword(const QString& uri)
 {
-    return QUrl(uri).toString(QUrl::RemovePassword);
+    const QUrl url(uri);
+    // A URI that does not parse may still hold a password: only its scheme is repeated.
+    if (!url.isValid())
+        return uri.section(QLatin1String("://"), 0, 0) + QStringLiteral("://…");
+    return url.toString(QUrl::RemovePassword);
 }
 
 QString PgConnection::withPassword(const QString& uri, const QString& password)

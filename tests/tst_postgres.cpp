@@ -1,0 +1,345 @@
+// RoomKit's and kaboo's PostgreSQL stores, read from a real server (tests/pg/pgcluster.sh) holding the dumps
+// their own code wrote: the same rooms, rows, calls and runs as their files give, a database left exactly as
+// it was, a role that may only SELECT, and a clear error for each way a connection goes wrong.
+// (RoomKit's PostgreSQL facts from its MANIFEST are checked with every other store's in tst_roomkitimport and
+// tst_readcontract.)
+
+#include "sources/importer.h"
+#include "sources/pgconnection.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+#define REQUIRE_SERVER()                                                                                       \
+    if (!PgServer::get().unavailable.isEmpty())                                                                \
+    QSKIP(qPrintable(QStringLiteral("PostgreSQL: ") + PgServer::get().unavailable))
+
+// What one of the server's tools prints, run as the cluster's owner.
+QByteArray run(const QString& tool, const QStringList& args)
+{
+    const PgServer& pg = PgServer::get();
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PGPASSWORD"), pg.passwords.value(QStringLiteral("sightline_admin")));
+    p.setProcessEnvironment(env);
+    p.start(pg.bindir + QLatin1Char('/') + tool,
+        QStringList { QStringLiteral("-h"), pg.host, QStringLiteral("-p"), QString::number(pg.port),
+            QStringLiteral("-U"), QStringLiteral("sightline_admin") }
+            + args);
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        qWarning("%s failed: %s", qPrintable(tool), p.readAllStandardError().constData());
+    return p.readAllStandardOutput();
+}
+
+// The database as pg_dump prints it, less the \restrict lines pg_dump 15.14 on writes with a random key.
+QByteArray dumpOf(const QString& database)
+{
+    QByteArrayList lines = run(QStringLiteral("pg_dump"), { QStringLiteral("--no-owner"), database }).split('\n');
+    lines.removeIf([](const QByteArray& line) { return line.startsWith("\\restrict") || line.startsWith("\\unrestrict"); });
+    return lines.join('\n');
+}
+
+// The message an import of `uri` fails with (empty when it does not fail).
+QString importError(const QString& uri, bool* passwordNeeded = nullptr, bool* refused = nullptr)
+{
+    QTemporaryDir dir;
+    Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+    try {
+        Importer::import(ws, uri);
+    } catch (const PgPasswordNeeded& e) {
+        if (passwordNeeded)
+            *passwordNeeded = true;
+        if (refused)
+            *refused = e.refused();
+        return e.toString();
+    } catch (const StoreError& e) {
+        return e.toString();
+    }
+    return {};
+}
+
+// A room's rows, calls and runs with every index replaced by the row's position in the room: a thread read
+// from its file and from kaboo's table then compare equal, though one numbers its events by line and the other
+// by seq.
+QStringList byPosition(Workspace& ws, const QString& room)
+{
+    const QString id = QString::number(ws.findRooms(room).value(0));
+    const QString position = QStringLiteral("(SELECT count(*) FROM events p WHERE p.room_id = %1 AND p.seq < %2)");
+    auto at = [&](const char* column) { return position.arg(id, QLatin1String(column)); };
+    QStringList out;
+    out << dump(ws,
+        QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, text, "
+                       "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
+            .arg(id));
+    out << dump(ws,
+        QStringLiteral("SELECT tool_name, tool_id, group_id, %2, %3, %4, started_us, ended_us, duration_ms, status, "
+                       "outcome, pairing, error, arguments, result FROM tool_calls WHERE room_id = %1 ORDER BY 4, 5")
+            .arg(id, at("start_seq"), at("end_seq"), at("result_seq")));
+    out << dump(ws,
+        QStringLiteral("SELECT group_id, kind, parent_group_id, %2, %3, started_us, ended_us, outcome, detail, "
+                       "synthetic, usage_json FROM runs WHERE room_id = %1 ORDER BY 4, 1")
+            .arg(id, at("first_seq"), at("last_seq")));
+    return out;
+}
+
+} // namespace
+
+class TestPostgres : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void kabooThreadsAsTheirFiles()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        QTemporaryDir dir;
+        Workspace fromPg(dir.filePath(QStringLiteral("pg.sightline")));
+        Workspace fromFiles(dir.filePath(QStringLiteral("files.sightline")));
+        const ImportReport report = Importer::import(fromPg, pg.uri(QStringLiteral("kaboo")));
+        Importer::import(fromFiles, dataFile(QStringLiteral("agui/threads")));
+        QCOMPARE(report.format, QStringLiteral("kaboo.postgres"));
+        QVERIFY2(report.problems.isEmpty(), qPrintable(report.problems.join(QLatin1Char('\n'))));
+
+        QFile manifestFile(dataFile(QStringLiteral("agui/manifest.json")));
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        const QJsonArray threads = QJsonDocument::fromJson(manifestFile.readAll()).object().value(QLatin1String("threads")).toArray();
+        // The threads in listThreads() order (most recently updated first), as kaboo's runner lists them.
+        QFile listing(dataFile(QStringLiteral("agui/threads.json")));
+        QVERIFY(listing.open(QIODevice::ReadOnly));
+        QStringList listed;
+        for (const QJsonValue& t : QJsonDocument::fromJson(listing.readAll()).array())
+            listed << t.toObject().value(QLatin1String("id")).toString();
+        QStringList rooms;
+        for (const RoomSummary& r : fromPg.rooms())
+            rooms << r.nativeId;
+        QCOMPARE(rooms, listed);
+
+        for (const QJsonValue& t : threads) {
+            const QJsonObject thread = t.toObject();
+            const QString id = thread.value(QLatin1String("threadId")).toString();
+            const QJsonObject stored = thread.value(QLatin1String("stored")).toObject();
+            const RoomSummary a = *fromPg.room(fromPg.findRooms(id).value(0));
+            const RoomSummary b = *fromFiles.room(fromFiles.findRooms(id).value(0));
+            QCOMPARE(a.eventCount, thread.value(QLatin1String("eventCount")).toInteger());
+            QCOMPARE(a.system, QStringLiteral("agui"));
+            QCOMPARE(a.owner, stored.value(QLatin1String("ownerId")).toString());
+            QCOMPARE(a.agentId, stored.value(QLatin1String("agentId")).toString());
+            for (auto [x, y] : { std::pair { a.title, b.title }, { a.status, b.status }, { a.owner, b.owner },
+                     { a.agentId, b.agentId } })
+                QCOMPARE(x, y);
+            for (auto [x, y] : { std::pair { a.eventCount, b.eventCount }, { a.toolCalls, b.toolCalls },
+                     { a.failed, b.failed }, { a.unserved, b.unserved }, { a.createdMicros, b.createdMicros },
+                     { a.firstMicros, b.firstMicros }, { a.lastMicros, b.lastMicros } })
+                QCOMPARE(x, y);
+            // Every row, call and run the same, position for position.
+            QCOMPARE(byPosition(fromPg, id), byPosition(fromFiles, id));
+            // Numbered by seq, kaboo's own key: its first and last, and the gaps pruned snapshots and other
+            // threads left.
+            const QJsonObject seq = thread.value(QLatin1String("seq")).toObject();
+            const QStringList range = dump(fromPg,
+                QStringLiteral("SELECT min(seq), max(seq), count(*), max(seq) - min(seq) + 1 - count(*) FROM events "
+                               "WHERE room_id = %1")
+                    .arg(a.id));
+            QCOMPARE(range.value(0),
+                QStringLiteral("%1|%2|%3|%4")
+                    .arg(seq.value(QLatin1String("first")).toInteger())
+                    .arg(seq.value(QLatin1String("last")).toInteger())
+                    .arg(seq.value(QLatin1String("present")).toInteger())
+                    .arg(seq.value(QLatin1String("missingInRange")).toInteger()));
+        }
+    }
+
+    void aSyncReadsOnlyWhatIsNew()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        Importer::import(ws, pg.uri(QStringLiteral("roomkit")));
+        const QStringList before = dump(ws, QStringLiteral("SELECT count(*) FROM events"));
+        const ImportReport again = Importer::import(ws, pg.uri(QStringLiteral("roomkit")));
+        QCOMPARE(again.added(), 0);
+        QCOMPARE(dump(ws, QStringLiteral("SELECT count(*) FROM events")), before);
+        const ImportReport kaboo = Importer::import(ws, pg.uri(QStringLiteral("kaboo")));
+        QCOMPARE(kaboo.added(), 1099);
+        QCOMPARE(Importer::import(ws, pg.uri(QStringLiteral("kaboo"))).added(), 0);
+    }
+
+    // Nothing Sightline does changes the database: pg_dump prints the same before and after it read both
+    // stores, and the session refuses a write even if one were sent.
+    void theDatabaseIsNeverWritten()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        const QByteArray roomkit = dumpOf(QStringLiteral("roomkit"));
+        const QByteArray kaboo = dumpOf(QStringLiteral("kaboo"));
+        QVERIFY(roomkit.contains("CREATE TABLE public.events"));
+        QVERIFY(kaboo.contains("CREATE TABLE public.kaboo_thread_events"));
+        {
+            QTemporaryDir dir;
+            Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+            // As the database's owner, who could write: the session itself must not.
+            Importer::import(ws, pg.uri(QStringLiteral("roomkit"), QStringLiteral("sightline_admin")));
+            Importer::import(ws, pg.uri(QStringLiteral("kaboo"), QStringLiteral("sightline_admin")));
+            PgConnection session(pg.uri(QStringLiteral("roomkit"), QStringLiteral("sightline_admin")));
+            try {
+                session.select(QStringLiteral("INSERT INTO rooms(id) VALUES ('sightline-was-here')"));
+                QFAIL("a write went through");
+            } catch (const StoreError& e) {
+                QVERIFY2(e.message().contains(QLatin1String("read-only transaction")), qPrintable(e.toString()));
+            }
+        }
+        QCOMPARE(dumpOf(QStringLiteral("roomkit")), roomkit);
+        QCOMPARE(dumpOf(QStringLiteral("kaboo")), kaboo);
+    }
+
+    void passwordsFromTheStandardPlaces()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        const QString bare = pg.uri(QStringLiteral("roomkit"), QStringLiteral("reader"), false);
+        QTemporaryDir dir;
+        qputenv("PGPASSFILE", dir.filePath(QStringLiteral("none")).toUtf8());
+        bool needed = false, refused = true;
+        const QString error = importError(bare, &needed, &refused);
+        QVERIFY2(needed && !refused, qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("asks for the password of role reader")), qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("PGPASSWORD")), qPrintable(error));
+
+        // PGPASSWORD, as psql takes it.
+        qputenv("PGPASSWORD", pg.passwords.value(QStringLiteral("reader")).toUtf8());
+        QCOMPARE(importError(bare), QString());
+        qunsetenv("PGPASSWORD");
+
+        // A password file (~/.pgpass, here named by PGPASSFILE), owner-only as libpq requires.
+        const QString passfile = dir.filePath(QStringLiteral("pgpass"));
+        QFile f(passfile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("%1:%2:*:reader:%3\n").arg(pg.host).arg(pg.port).arg(pg.passwords.value(QStringLiteral("reader"))).toUtf8());
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        qputenv("PGPASSFILE", passfile.toUtf8());
+        QCOMPARE(importError(bare), QString());
+        qunsetenv("PGPASSFILE");
+    }
+
+    void clearErrors_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<QString>("says");
+        QTest::addColumn<bool>("passwordNeeded");
+        const PgServer& pg = PgServer::get();
+        QTest::newRow("a wrong password")
+            << QStringLiteral("postgresql://reader:not-the-password@%1:%2/roomkit").arg(pg.host).arg(pg.port)
+            << QStringLiteral("the server refused the password for role reader") << true;
+        // A port nothing listens on: the one below the test server's range.
+        QTest::newRow("no server") << QStringLiteral("postgresql://reader:x@127.0.0.1:55431/roomkit")
+                                   << QStringLiteral("no PostgreSQL server answers at 127.0.0.1:55431 (connection refused)")
+                                   << false;
+        QTest::newRow("a database of neither store")
+            << pg.uri(QStringLiteral("neither"))
+            << QStringLiteral("database neither holds neither RoomKit's store (tables rooms and events) nor "
+                              "kaboo-runtime's (kaboo_threads and kaboo_thread_events)")
+            << false;
+        QTest::newRow("a role without SELECT")
+            << pg.uri(QStringLiteral("roomkit"), QStringLiteral("outsider"))
+            << QStringLiteral("role outsider may not read table rooms: grant it SELECT") << false;
+        QTest::newRow("a role without SELECT on kaboo")
+            << pg.uri(QStringLiteral("kaboo"), QStringLiteral("outsider"))
+            << QStringLiteral("role outsider may not read table kaboo_threads") << false;
+        QTest::newRow("no such database") << pg.uri(QStringLiteral("roomkit_old"))
+                                          << QStringLiteral("database \"roomkit_old\" does not exist") << false;
+        QTest::newRow("not a URI") << QStringLiteral("postgresql://[bad") << QStringLiteral("not a PostgreSQL URI")
+                                   << false;
+    }
+
+    void clearErrors()
+    {
+        REQUIRE_SERVER();
+        QFETCH(QString, uri);
+        QFETCH(QString, says);
+        QFETCH(bool, passwordNeeded);
+        bool needed = false;
+        const QString error = importError(uri, &needed);
+        QVERIFY2(error.contains(says), qPrintable(error));
+        QCOMPARE(needed, passwordNeeded);
+        // Named without its password, wherever the message goes.
+        QVERIFY2(!error.contains(QLatin1String("not-the-password")) && !error.contains(QLatin1String("secret")),
+            qPrintable(error));
+        QVERIFY2(error.startsWith(QLatin1String("postgresql://")), qPrintable(error));
+    }
+
+    // The server goes away in the middle of an import (here: the session is ended by an administrator after
+    // the first room is in): the rooms read so far stay, the error says so, and the next sync ends where a
+    // clean import does.
+    void aConnectionLostMidImport()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        int ready = 0;
+        options.roomReady = [&](qint64) {
+            if (++ready == 1)
+                run(QStringLiteral("psql"),
+                    { QStringLiteral("-d"), QStringLiteral("postgres"), QStringLiteral("-c"),
+                        QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                                       "application_name = 'Sightline' AND usename = 'reader'") });
+        };
+        try {
+            Importer::import(ws, pg.uri(QStringLiteral("roomkit")), options);
+            QFAIL("the import went on without its connection");
+        } catch (const StoreError& e) {
+            QVERIFY2(e.message().contains(QLatin1String("connection to the server was lost")), qPrintable(e.toString()));
+            QVERIFY2(e.message().contains(QLatin1String("the next sync goes on from there")), qPrintable(e.toString()));
+        }
+        const qint64 kept = dump(ws, QStringLiteral("SELECT count(*) FROM events")).value(0).toLongLong();
+        QVERIFY(kept > 0);
+        QVERIFY(kept < 203);
+        // The next sync: every room whole, as one clean import gives.
+        Importer::import(ws, pg.uri(QStringLiteral("roomkit")));
+        QTemporaryDir cleanDir;
+        Workspace clean(cleanDir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, pg.uri(QStringLiteral("roomkit")));
+        const QString everything = QStringLiteral(
+            "SELECT r.native_id, r.event_count, r.tool_calls, r.failed, r.refused, r.unserved, r.synced_seq, "
+            "(SELECT group_concat(e.seq || ':' || e.flags || ':' || coalesce(e.outcome, ''), ',') FROM events e "
+            "WHERE e.room_id = r.id), (SELECT group_concat(c.start_seq || '-' || c.end_seq || c.outcome, ',') FROM "
+            "tool_calls c WHERE c.room_id = r.id) FROM rooms r ORDER BY 1");
+        QCOMPARE(dump(ws, everything), dump(clean, everything));
+    }
+
+    // The workspace of a database is cached by its URI without the password, and named by the database.
+    void theCacheIsKeyedWithoutThePassword()
+    {
+        const QString a = Importer::cachedWorkspacePath(QStringLiteral("postgresql://reader:one@db.example.com:5432/roomkit"));
+        const QString b = Importer::cachedWorkspacePath(QStringLiteral("postgresql://reader:two@db.example.com:5432/roomkit"));
+        const QString c = Importer::cachedWorkspacePath(QStringLiteral("postgresql://reader@db.example.com:5433/roomkit"));
+        QCOMPARE(a, b);
+        QVERIFY(a != c);
+        QVERIFY2(a.contains(QLatin1String("roomkit-on-db.example.com-")), qPrintable(a));
+        QVERIFY(!a.contains(QLatin1String("one")));
+        QCOMPARE(Importer::displayName(QStringLiteral("postgresql://reader:one@db.example.com/roomkit?sslmode=require")),
+            QStringLiteral("roomkit on db.example.com"));
+        QCOMPARE(PgConnection::withoutPassword(QStringLiteral("postgresql://reader:one@db.example.com/roomkit?sslmode=require")),
+            QStringLiteral("postgresql://reader@db.example.com/roomkit?sslmode=require"));
+        QCOMPARE(Importer::detect(QStringLiteral("postgres://h/db")), Importer::Format::Postgres);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPostgres)
+#include "tst_postgres.moc"
