@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "sqlitelibrary.h"
 #include "mainwindow.h"
+#include "sources/pgconnection.h"
 #include "theme.h"
 
 #include <cstdio>
@@ -60,7 +61,7 @@ int main(int argc, char** argv)
     const QStringList recent = window.recentFiles();
     if (arguments.size() > 1) {
         // Said on standard error too, for whoever started it from a terminal or a script.
-        if (!QFileInfo::exists(arguments.at(1)))
+        if (!PgConnection::isUri(arguments.at(1)) && !QFileInfo::exists(arguments.at(1)))
             QTextStream(stderr) << "sightline: " << arguments.at(1) << ": no such file" << Qt::endl;
         window.openPath(arguments.at(1));
     }

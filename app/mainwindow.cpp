@@ -22,7 +22,9 @@
 #include "storeerror.h"
 #include "storeclient.h"
 #include "importstatus.h"
+#include "opendatabasedialog.h"
 #include "recentfiles.h"
+#include "sources/pgconnection.h"
 #include "searchresultsdock.h"
 #include "shortcutsdialog.h"
 #include "theme.h"
@@ -254,6 +256,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_importTick->setInterval(2000);
     statusBar()->addPermanentWidget(m_importStatus);
     statusBar()->addPermanentWidget(m_status);
+    m_databaseDialog = new OpenDatabaseDialog(this);
+    connect(m_databaseDialog, &OpenDatabaseDialog::openRequested, this,
+        [this](const QString& uri, const QString& firstRoom) {
+            RecentFiles::remember(PgConnection::withoutPassword(uri));
+            openWorkspace(Importer::cachedWorkspacePath(uri), { uri }, firstRoom);
+        });
     createActions();
 
     connect(m_store, &StoreClient::failed, this, [this](quint64, StoreClient::Kind kind, const QString& message) {
@@ -270,7 +278,7 @@ MainWindow::MainWindow(QWidget* parent)
     // In the background, on its own connection: the window stays in use, and the biggest room shows after its
     // first batch while the rest imports.
     connect(m_store, &StoreClient::importStarted, this, [this](const QStringList& sources) {
-        m_importStatus->start(QFileInfo(sources.first()).fileName());
+        m_importStatus->start(Importer::displayName(sources.first()));
         m_importTick->start();
     });
     connect(m_store, &StoreClient::importProgress, m_importStatus, &ImportStatus::setProgress);
@@ -323,6 +331,16 @@ MainWindow::MainWindow(QWidget* parent)
         m_roomModel->setRooms(rooms);
         const bool kept = m_roomList->selectRoom(current);
         m_keepingRoom = false;
+        // The room chosen when the source was opened, as soon as the list has it.
+        if (!kept && !m_firstRoom.isEmpty()) {
+            for (const RoomSummary& r : rooms) {
+                if (r.nativeId == m_firstRoom && m_roomList->selectRoom(r.id)) {
+                    m_firstRoom.clear();
+                    updateStatus();
+                    return;
+                }
+            }
+        }
         if (!kept && !rooms.isEmpty()) {
             // The biggest room: the one an import reads first, so the room picked is the same whether the list
             // comes while the store imports or after (the first room with events in list order made it depend on
@@ -533,6 +551,11 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    QAction* openDatabase = file->addAction(QIcon::fromTheme(QStringLiteral("network-server-database")),
+        tr("Open &Database…"));
+    openDatabase->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    openDatabase->setStatusTip(tr("Open RoomKit's or kaboo-runtime's store in a PostgreSQL database"));
+    connect(openDatabase, &QAction::triggered, m_databaseDialog, &OpenDatabaseDialog::choose);
     m_recentMenu = file->addMenu(QIcon::fromTheme(QStringLiteral("document-open-recent")), tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this,
         [this] { RecentFiles::fillMenu(m_recentMenu, [this](const QString& path) { openPath(path); }); });
@@ -933,8 +956,17 @@ void MainWindow::showAbout()
     box->open();
 }
 
+void MainWindow::openDatabase(const QString& uri)
+{
+    m_databaseDialog->connectTo(uri, true);
+}
+
 void MainWindow::openPath(const QString& path)
 {
+    if (PgConnection::isUri(path)) {
+        openDatabase(path);
+        return;
+    }
     const QFileInfo info(path);
     if (!info.exists()) {
         showError(tr("%1: no such file").arg(path));
@@ -1003,10 +1035,11 @@ void MainWindow::openDemo()
     }
 }
 
-void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& importSources)
+void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& importSources, const QString& firstRoom)
 {
     // The workspace open now may hold unsaved changes: saved first (then this goes on), dropped, or kept open.
-    if (!m_editor->confirmLeave([this, workspacePath, importSources] { openWorkspace(workspacePath, importSources); }))
+    if (!m_editor->confirmLeave(
+            [this, workspacePath, importSources, firstRoom] { openWorkspace(workspacePath, importSources, firstRoom); }))
         return;
     // Whatever was importing into the workspace open now stops after its batch (what it committed stays), and
     // nothing asked of it is shown any more.
@@ -1017,8 +1050,9 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     m_resultsDock->clear();
     // The title names what is open: the source, or the workspace opened as it is.
     setWindowTitle(tr("%1[*] — Sightline")
-            .arg(QFileInfo(importSources.isEmpty() ? workspacePath : importSources.first()).fileName()));
-    m_store->open(workspacePath, importSources);
+            .arg(Importer::displayName(importSources.isEmpty() ? workspacePath : importSources.first())));
+    m_firstRoom = firstRoom;
+    m_store->open(workspacePath, importSources, firstRoom);
 }
 
 void MainWindow::hideImportStatus()

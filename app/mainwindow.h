@@ -22,6 +22,7 @@ class EventListModel;
 class EventListView;
 class QAbstractItemView;
 class QMenu;
+class OpenDatabaseDialog;
 class QStackedWidget;
 class TimelineView;
 class QLabel;
@@ -46,6 +47,10 @@ public:
     // Opens a workspace, or imports a source into its cached workspace (with progress and cancel) and opens
     // that. Errors are shown, never fatal.
     void openPath(const QString& path);
+    // A PostgreSQL database (postgresql://...): connects in the background, asks for a password if the server
+    // wants one (File > Open Database shows why), and opens it, biggest room first.
+    void openDatabase(const QString& uri);
+    OpenDatabaseDialog* openDatabaseDialog() const { return m_databaseDialog; }
     void openDemo();
     // An import is queued or running: the room list fills in as rooms are made whole.
     bool isImporting() const;
@@ -99,7 +104,7 @@ protected:
 private:
     void createActions();
     void showAbout();
-    void openWorkspace(const QString& workspacePath, const QStringList& importSources);
+    void openWorkspace(const QString& workspacePath, const QStringList& importSources, const QString& firstRoom = {});
     void hideImportStatus();
     void showError(const QString& message);
     void updateStatus();
@@ -124,6 +129,8 @@ private:
     QStackedWidget* m_eventViews;
     QAction* m_rawAction = nullptr;
     QMenu* m_recentMenu = nullptr;
+    OpenDatabaseDialog* m_databaseDialog = nullptr;
+    QString m_firstRoom; // the room chosen to show first, until the room list has it
     QSplitter* m_splitter;
     QLabel* m_status;
     FilterBar* m_filterBar;

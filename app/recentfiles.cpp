@@ -1,5 +1,8 @@
 #include "recentfiles.h"
 
+#include "sources/importer.h"
+#include "sources/pgconnection.h"
+
 #include <QFileInfo>
 #include <QMenu>
 #include <QObject>
@@ -22,7 +25,7 @@ QStringList RecentFiles::files()
 {
     QStringList existing;
     for (const QString& f : QSettings().value(key).toStringList()) {
-        if (QFileInfo::exists(f))
+        if (PgConnection::isUri(f) || QFileInfo::exists(f))
             existing << f;
     }
     return existing;
@@ -32,8 +35,11 @@ void RecentFiles::fillMenu(QMenu* menu, const std::function<void(const QString&)
 {
     menu->clear();
     const QStringList list = files();
-    for (const QString& f : list)
-        menu->addAction(QFileInfo(f).fileName() + QStringLiteral("  —  ") + QFileInfo(f).path(), menu, [open, f] { open(f); });
+    for (const QString& f : list) {
+        // A database by its name and host, then its URI (never with a password: none is remembered).
+        const QString where = PgConnection::isUri(f) ? f : QFileInfo(f).path();
+        menu->addAction(Importer::displayName(f) + QStringLiteral("  —  ") + where, menu, [open, f] { open(f); });
+    }
     if (list.isEmpty())
         menu->addAction(QObject::tr("(nothing opened yet)"))->setEnabled(false);
 }

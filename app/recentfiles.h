@@ -13,7 +13,7 @@ public:
     static constexpr int Kept = 10;
 
     static void remember(const QString& path);
-    // The ones that still exist, newest first.
+    // The ones that still exist (and every database: whether it does is known on connecting), newest first.
     static QStringList files();
     // Fills `menu` with them (file name, then its folder), each opening through `open`.
     static void fillMenu(QMenu* menu, const std::function<void(const QString&)>& open);

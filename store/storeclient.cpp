@@ -153,7 +153,7 @@ void StoreClient::send(quint64 id, Kind kind, Connection connection, std::functi
         Qt::QueuedConnection);
 }
 
-void StoreClient::open(const QString& workspacePath, const QStringList& sources)
+void StoreClient::open(const QString& workspacePath, const QStringList& sources, const QString& firstRoom)
 {
     // Whatever was importing stops after its batch (what it committed stays).
     cancelImport();
@@ -200,7 +200,7 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources)
         Qt::QueuedConnection);
     if (!sources.isEmpty()) {
         emit importStarted(sources);
-        runImport(openId, workspacePath, sources, ++m_importTickets);
+        runImport(openId, workspacePath, sources, firstRoom, ++m_importTickets);
     }
 }
 
@@ -209,7 +209,8 @@ void StoreClient::cancelImport()
     m_cancelledThrough.store(m_importTickets);
 }
 
-void StoreClient::runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket)
+void StoreClient::runImport(
+    quint64 openId, const QString& workspacePath, const QStringList& sources, const QString& firstRoom, quint64 ticket)
 {
     StoreWorker* worker = m_workers[Import];
     // Progress and rooms made whole are reported only while this is still the workspace open.
@@ -224,7 +225,7 @@ void StoreClient::runImport(quint64 openId, const QString& workspacePath, const 
     };
     QMetaObject::invokeMethod(
         worker,
-        [this, worker, workspacePath, sources, ticket, report] {
+        [this, worker, workspacePath, sources, firstRoom, ticket, report] {
             auto cancelled = [this, ticket] { return m_closing.load() || ticket <= m_cancelledThrough.load(); };
             bool stopped = cancelled();
             if (!stopped) {
@@ -233,6 +234,7 @@ void StoreClient::runImport(quint64 openId, const QString& workspacePath, const 
                     report([this, error] { emit failed(0, Kind::Import, error); });
                 else {
                     ImportOptions options;
+                    options.firstRoom = firstRoom;
                     options.isCancelled = cancelled;
                     options.progress = [this, report](qint64 done, qint64 total) {
                         report([this, done, total] { emit importProgress(done, total); });

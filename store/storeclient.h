@@ -69,7 +69,8 @@ public:
     // Opens `workspacePath` (made or migrated as needed) on every connection, then imports `sources` into it in
     // the background. An open replaces the one before it, even one not answered yet: nothing of the earlier one
     // is imported or reported after it.
-    void open(const QString& workspacePath, const QStringList& sources = {});
+    // `firstRoom` (a native id) is read first, where the biggest room goes first otherwise.
+    void open(const QString& workspacePath, const QStringList& sources = {}, const QString& firstRoom = {});
     const QString& workspacePath() const { return m_workspacePath; }
     bool isOpen() const { return m_opened; } // the latest open has been answered
     // Stops every import asked for so far after its current batch; one not started yet does not start.
@@ -164,7 +165,8 @@ private:
         std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view = 0);
     bool isWanted(quint64 request, Kind kind, quint64 view) const; // view: the one a block or index was asked in
     QSet<quint64> m_tasks; // tasks and edits not answered yet
-    void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, quint64 ticket);
+    void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, const QString& firstRoom,
+        quint64 ticket);
     void sendFacets();
 
     std::array<QThread, Connections> m_threads;

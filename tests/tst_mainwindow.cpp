@@ -15,6 +15,7 @@
 #include "journaldock.h"
 #include "journalmodel.h"
 #include "notespanel.h"
+#include "opendatabasedialog.h"
 #include "redactionstore.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
@@ -76,6 +77,8 @@
 #include <QFont>
 #include <QClipboard>
 #include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QTreeWidget>
 #include <QTimer>
 #include <QFileDialog>
 #include <QToolButton>
@@ -1882,6 +1885,90 @@ private slots:
         QCOMPARE(window.roomList()->showButton()->text(), QStringLiteral("Show (1)"));
         trigger(QStringLiteral("Show All Rooms"));
         QCOMPARE(window.roomList()->view()->model()->rowCount(), 26);
+    }
+
+    // File > Open Database: a URI without a password asks for one, then opens the store (nothing kept but the
+    // URI without it); a second database lists its threads with their events and the one chosen is shown first.
+    void openDatabase()
+    {
+        const PgServer& pg = PgServer::get();
+        if (!pg.unavailable.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("PostgreSQL: ") + pg.unavailable));
+        qunsetenv("PGPASSWORD");
+        qputenv("PGPASSFILE", m_dir.filePath(QStringLiteral("no-pgpass")).toUtf8());
+        MainWindow window;
+        window.show();
+        QAction* action = nullptr;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D))
+                action = a;
+        }
+        QVERIFY(action);
+        QCOMPARE(action->text(), QStringLiteral("Open &Database…"));
+
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(pg.uri(QStringLiteral("roomkit"), QStringLiteral("reader"), false));
+        OpenDatabaseDialog* dialog = window.openDatabaseDialog();
+        QLineEdit* password = nullptr;
+        for (QLineEdit* edit : dialog->findChildren<QLineEdit*>()) {
+            if (edit->echoMode() == QLineEdit::Password)
+                password = edit;
+        }
+        QVERIFY(password);
+        QTRY_VERIFY(dialog->isVisible() && password->isVisible());
+        QLabel* status = nullptr;
+        for (QLabel* label : dialog->findChildren<QLabel*>()) {
+            if (label->text().contains(QLatin1String("asks for a password")))
+                status = label;
+        }
+        QVERIFY(status);
+        // A wrong one is refused, saying so; the right one opens the store.
+        QTest::keyClicks(password, QStringLiteral("wrong"));
+        QTest::keyClick(password, Qt::Key_Return);
+        QTRY_VERIFY(status->text().contains(QLatin1String("refused the password for role reader")));
+        password->clear();
+        QTest::keyClicks(password, pg.passwords.value(QStringLiteral("reader")));
+        QTest::keyClick(password, Qt::Key_Return);
+        QVERIFY(shown.wait(10000));
+        QTRY_VERIFY(!dialog->isVisible());
+        QTRY_COMPARE(window.roomModel()->rowCount(), 15);
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("roomkit on %1").arg(pg.host)), qPrintable(window.windowTitle()));
+        // The biggest room first (sup-duplicate-charge: its four calls' ends folded into their cards, as from
+        // the SQLite store).
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 24 of 24 events as 20 items"));
+        const QString bare = pg.uri(QStringLiteral("roomkit"), QStringLiteral("reader"), false);
+        QCOMPARE(window.recentFiles().value(0), bare);
+        QCOMPARE(OpenDatabaseDialog::recentDatabases().value(0), bare);
+        QSettings().sync();
+        QFile settings(QSettings().fileName());
+        QVERIFY(settings.open(QIODevice::ReadOnly));
+        QVERIFY(!settings.readAll().contains(pg.passwords.value(QStringLiteral("reader")).toUtf8()));
+
+        // kaboo's threads, listed biggest first before anything is imported; the one chosen opens first.
+        dialog->choose();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!password->isVisible());
+        dialog->connectTo(pg.uri(QStringLiteral("kaboo")), false);
+        QTreeWidget* rooms = dialog->findChild<QTreeWidget*>();
+        QVERIFY(rooms);
+        QTRY_COMPARE(rooms->topLevelItemCount(), 6);
+        QCOMPARE(rooms->topLevelItem(0)->text(0), QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw"));
+        QCOMPARE(rooms->topLevelItem(0)->data(2, Qt::DisplayRole).toLongLong(), 339);
+        QVERIFY(!rooms->isColumnHidden(1));
+        QTreeWidgetItem* chosen = rooms->findItems(QStringLiteral("th_985v8nrjgmpy2gn91679"), Qt::MatchExactly).value(0);
+        QVERIFY(chosen);
+        rooms->setCurrentItem(chosen);
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Open)->click();
+        QTRY_COMPARE(window.roomModel()->rowCount(), 6);
+        QTRY_VERIFY(window.roomList()->currentRoom() != 0);
+        QString picked;
+        for (const RoomSummary& r : window.roomModel()->rooms()) {
+            if (r.id == window.roomList()->currentRoom())
+                picked = r.nativeId;
+        }
+        QCOMPARE(picked, QStringLiteral("th_985v8nrjgmpy2gn91679"));
+        QTRY_COMPARE(window.statusText().section(QLatin1Char(' '), 0, 3), QStringLiteral("showing 100 of 100"));
+        qunsetenv("PGPASSFILE");
     }
 
     void badFileIsReportedAndTheWindowGoesOn()

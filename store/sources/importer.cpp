@@ -176,6 +176,9 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     // The biggest room first: it is the one a reader waits for, and a streamed room shows after its first batch.
     std::stable_sort(rooms.begin(), rooms.end(),
         [&](const RoomCursor& a, const RoomCursor& b) { return rows.value(a.id) > rows.value(b.id); });
+    // Unless the user chose one: it goes first.
+    std::stable_partition(
+        rooms.begin(), rooms.end(), [&](const RoomCursor& r) { return r.nativeId == options.firstRoom; });
 
     for (const RoomCursor& room : std::as_const(rooms)) {
         if (writer.cancelled())
@@ -187,6 +190,18 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     }
     writer.finish();
     return report;
+}
+
+SourceSurvey survey(const QString& source)
+{
+    const std::unique_ptr<SourceReader> reader = open(source);
+    SourceSurvey out;
+    out.origin = reader->origin();
+    out.identity = reader->identity();
+    out.rooms = reader->rooms([](const QString&, const QString&) {});
+    for (const RoomInfo& room : std::as_const(out.rooms))
+        out.events.append(reader->rowsAfter({ room.nativeId, 0, -1 }));
+    return out;
 }
 
 StoreError unsupported(const QString& path)

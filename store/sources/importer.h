@@ -1,6 +1,7 @@
 #pragma once
 
 #include "importreport.h"
+#include "sourcereader.h"
 
 #include <memory>
 #include <QFileDevice>
@@ -43,6 +44,17 @@ std::unique_ptr<SourceReader> open(const QString& path, Format format = Format::
 // finished (counted, its edits, redactions and annotations applied again) before the next. `sourcePath` names
 // the source in the problems listed. The caller holds the workspace's ImportLock.
 ImportReport run(Workspace& workspace, SourceReader& reader, const QString& sourcePath, const ImportOptions& options);
+
+// What a source holds, before anything is imported: who it is, and its rooms with their events.
+struct SourceSurvey
+{
+    QString origin;
+    SourceIdentity identity;
+    QVector<RoomInfo> rooms;
+    QVector<qint64> events; // per room, in the same order
+};
+// Opens `source` (a database: connects) and lists its rooms with their counts. Throws as open() does.
+SourceSurvey survey(const QString& source);
 
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
 StoreError unsupported(const QString& path);

@@ -39,4 +39,6 @@ struct ImportOptions
     int batchRows = 20000; // rows per transaction: about a quarter of a second of import, 35 MB of pages
     // A room's rows so far are committed and whole (counted, tool calls paired): a reader can list and show it.
     std::function<void(qint64 roomId)> roomReady;
+    // The room to read first (its native id), where the biggest goes first otherwise: the one the user chose.
+    QString firstRoom;
 };
