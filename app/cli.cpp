@@ -19,10 +19,14 @@
 #include "workspace.h"
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <climits>
 #include <memory>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QSqlQuery>
+#include <QThread>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -529,6 +533,9 @@ private:
         const bool conversation = parser.isSet(QStringLiteral("conversation"));
         if (conversation && (filter != EventFilter() || page.beforeIndex || page.newestFirst || page.offset))
             usage(QStringLiteral("--conversation takes only --limit and --after-index"));
+        const bool follow = parser.isSet(QStringLiteral("follow"));
+        if (follow && (parser.isSet(QStringLiteral("count")) || page.beforeIndex))
+            usage(QStringLiteral("--follow prints what comes after: not with --count or --before-index"));
 
         auto ws = openSource(source, forcedFormat(parser));
         const qint64 room = roomId(*ws, source, parser);
@@ -551,14 +558,71 @@ private:
             else
                 m_out << EventSerializer::eventText(e) << '\n';
         };
-        if (conversation) {
-            for (const EventRecord& e : ws->conversation(room, page.limit, page.afterIndex))
-                print(e);
-        } else {
-            ws->forEachEvent(room, filter, page, print); // a line as each row is read: a room is never held whole
-        }
-        m_out.flush();
+        qint64 last = -1; // the highest index printed or passed over
+        auto printFrom = [&](const PageRequest& window) {
+            if (conversation) {
+                for (const EventRecord& e : ws->conversation(room, window.limit, window.afterIndex))
+                    print(e);
+            } else {
+                ws->forEachEvent(room, filter, window, print); // a line as each row is read: a room is never held whole
+            }
+            m_out.flush();
+            last = std::max(last, lastIndex(*ws, room));
+        };
+        printFrom(page);
+        if (follow)
+            followSource(*ws, source, forcedFormat(parser), [&] {
+                // A log rotated or rewritten is read again from its start, and listed again from there.
+                if (lastIndex(*ws, room) < last) {
+                    m_err << "note: " << source << " was rotated or rewritten: its events follow from its start"
+                          << Qt::endl;
+                    last = -1;
+                }
+                PageRequest next;
+                next.limit = INT_MAX;
+                next.afterIndex = last;
+                printFrom(next);
+            });
         return Cli::Ok;
+    }
+
+    static qint64 lastIndex(Workspace& ws, qint64 room)
+    {
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT coalesce(max(seq), -1) FROM events WHERE room_id = ?"), { room });
+        return q.next() ? q.value(0).toLongLong() : -1;
+    }
+
+    // Syncs `source` into `ws` whenever it changed (a database: every second) and calls `printNew` after each
+    // sync, until SIGINT or SIGTERM: then the sync under way stops after its batch and the loop ends cleanly.
+    void followSource(Workspace& ws, const QString& source, Importer::Format format, const std::function<void()>& printNew)
+    {
+        static std::atomic<bool> stop { false };
+        struct sigaction quit {};
+        quit.sa_handler = [](int) { stop.store(true); };
+        sigaction(SIGINT, &quit, nullptr);
+        sigaction(SIGTERM, &quit, nullptr);
+        ImportOptions options;
+        options.isCancelled = [] { return stop.load(); };
+        const bool database = PgConnection::isUri(source);
+        QByteArray seen = Importer::stamp(source);
+        while (!stop.load()) {
+            for (int slice = 0; slice < (database ? 10 : 5) && !stop.load(); ++slice)
+                QThread::msleep(100);
+            const QByteArray now = Importer::stamp(source);
+            if (stop.load() || (!database && now == seen))
+                continue;
+            try {
+                reportProblems(Importer::import(ws, source, options, format));
+                seen = now;
+            } catch (const WorkspaceBusy&) {
+                continue; // a window is syncing it: its rows are read next time
+            } catch (const StoreError& e) {
+                // A server that went away, a file being replaced: said, and tried again.
+                m_err << "sightline: " << e.toString() << "; trying again" << Qt::endl;
+                continue;
+            }
+            printNew();
+        }
     }
 
     int tools(const QStringList& args)
@@ -1090,6 +1154,9 @@ const QVector<VerbSpec>& verbSpecs()
                     QStringLiteral(
                         "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
                 { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+                { QStringLiteral("follow"),
+                    QStringLiteral("after the events, print new ones as the source gains them, like tail -f, until "
+                                   "Ctrl+C") },
             },
             QStringLiteral("SOURCE --room ID [...]"), QStringLiteral("list a room's events (RoomKit's read contract)"),
             &Session::events },

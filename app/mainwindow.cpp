@@ -27,6 +27,7 @@
 #include "sources/pgconnection.h"
 #include "searchresultsdock.h"
 #include "shortcutsdialog.h"
+#include "sourcefollower.h"
 #include "theme.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
@@ -256,6 +257,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_importTick->setInterval(2000);
     statusBar()->addPermanentWidget(m_importStatus);
     statusBar()->addPermanentWidget(m_status);
+    m_follower = new SourceFollower(m_store, this);
+    connect(m_follower, &SourceFollower::syncing, this, [this] { m_followSync = true; });
+    m_followButton = new QToolButton(this);
+    m_followButton->setAutoRaise(true);
+    m_followButton->setCheckable(true);
+    statusBar()->addPermanentWidget(m_followButton);
     m_databaseDialog = new OpenDatabaseDialog(this);
     connect(m_databaseDialog, &OpenDatabaseDialog::openRequested, this,
         [this](const QString& uri, const QString& firstRoom) {
@@ -306,6 +313,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_importTick, &QTimer::timeout, m_store, &StoreClient::loadRooms);
     connect(m_store, &StoreClient::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
+        // A sync of a followed source says only what it brought.
+        if (m_followSync) {
+            if (report.added() > 0)
+                statusBar()->showMessage(report.added() == 1
+                        ? tr("1 new event from %1").arg(report.source)
+                        : tr("%1 new events from %2").arg(QLocale().toString(report.added()), report.source),
+                    4000);
+            return;
+        }
         statusBar()->showMessage(
             report.added() == 1 ? tr("Imported 1 new event from %1").arg(report.source)
                                 : tr("Imported %1 new events from %2").arg(QLocale().toString(report.added()), report.source),
@@ -315,6 +331,12 @@ MainWindow::MainWindow(QWidget* parent)
         hideImportStatus();
         if (cancelled)
             statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
+        // What a followed source's sync found wrong goes to the status bar: a box would come back with every
+        // sync while the writer goes on.
+        if (std::exchange(m_followSync, false) && !m_importProblems.isEmpty()) {
+            statusBar()->showMessage(m_importProblems.constFirst(), 8000);
+            m_importProblems.clear();
+        }
         if (!m_importProblems.isEmpty()) {
             showError(
                 tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
@@ -707,6 +729,28 @@ void MainWindow::createActions()
     };
     dockAction(m_waterfallDock, tr("&Waterfall"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     dockAction(m_toolStatsDock, tr("&Tool Statistics"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    view->addSeparator();
+    // Live follow: on while a source is open, paused here or from the status bar's button.
+    QAction* follow = view->addAction(tr("&Follow Source Changes"));
+    follow->setCheckable(true);
+    follow->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    follow->setStatusTip(tr("Show what the agent writes to the source as it writes it"));
+    connect(follow, &QAction::toggled, this, [this](bool on) { m_follower->setPaused(!on); });
+    connect(m_followButton, &QToolButton::clicked, follow, &QAction::trigger);
+    const auto showFollow = [this, follow] {
+        const bool any = !m_follower->sources().isEmpty();
+        const QSignalBlocker quiet(follow);
+        follow->setEnabled(any);
+        follow->setChecked(!m_follower->isPaused());
+        m_followButton->setVisible(any);
+        m_followButton->setChecked(m_follower->isFollowing());
+        m_followButton->setText(m_follower->isPaused() ? tr("Follow paused") : tr("● Following"));
+        m_followButton->setToolTip(m_follower->isPaused()
+                ? tr("New events in the source are not read: click (or Ctrl+Shift+L) to follow again")
+                : tr("What is written to the source shows within a second: click (or Ctrl+Shift+L) to pause"));
+    };
+    connect(m_follower, &SourceFollower::stateChanged, this, showFollow);
+    showFollow();
     QAction* filterBack = view->addAction(tr("Previous Filter"), this, [this] { m_filterBar->back(); });
     filterBack->setShortcut(QKeySequence::Back);
     QAction* filterForward = view->addAction(tr("Next Filter"), this, [this] { m_filterBar->forward(); });
@@ -1052,7 +1096,9 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     setWindowTitle(tr("%1[*] — Sightline")
             .arg(Importer::displayName(importSources.isEmpty() ? workspacePath : importSources.first())));
     m_firstRoom = firstRoom;
+    m_followSync = false;
     m_store->open(workspacePath, importSources, firstRoom);
+    m_follower->follow(importSources);
 }
 
 void MainWindow::hideImportStatus()

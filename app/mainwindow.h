@@ -23,6 +23,7 @@ class EventListView;
 class QAbstractItemView;
 class QMenu;
 class OpenDatabaseDialog;
+class SourceFollower;
 class QStackedWidget;
 class TimelineView;
 class QLabel;
@@ -56,6 +57,7 @@ public:
     bool isImporting() const;
     // How often the room list's counts move while an import runs (2 s).
     void setImportRefreshInterval(int ms);
+    SourceFollower* follower() const { return m_follower; }
     // Sources opened before, newest first (the ones that still exist).
     QStringList recentFiles() const;
 
@@ -130,6 +132,9 @@ private:
     QAction* m_rawAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     OpenDatabaseDialog* m_databaseDialog = nullptr;
+    SourceFollower* m_follower = nullptr;
+    QToolButton* m_followButton = nullptr;
+    bool m_followSync = false; // the import under way is a followed source's sync
     QString m_firstRoom; // the room chosen to show first, until the room list has it
     QSplitter* m_splitter;
     QLabel* m_status;

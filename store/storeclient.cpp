@@ -204,6 +204,15 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources,
     }
 }
 
+bool StoreClient::sync(const QStringList& sources)
+{
+    if (!m_opened || m_importing || sources.isEmpty())
+        return false;
+    m_importing = true;
+    runImport(m_openId, m_workspacePath, sources, {}, ++m_importTickets);
+    return true;
+}
+
 void StoreClient::cancelImport()
 {
     m_cancelledThrough.store(m_importTickets);

@@ -73,6 +73,10 @@ public:
     void open(const QString& workspacePath, const QStringList& sources = {}, const QString& firstRoom = {});
     const QString& workspacePath() const { return m_workspacePath; }
     bool isOpen() const { return m_opened; } // the latest open has been answered
+    // Syncs `sources` into the workspace open now, in the background: what they hold that is new is read, and
+    // reported as an import's is (roomReady, imported, importFinished), without importStarted and its progress.
+    // False (nothing done) while the workspace is not open yet or an import or sync runs.
+    bool sync(const QStringList& sources);
     // Stops every import asked for so far after its current batch; one not started yet does not start.
     void cancelImport();
     bool isImporting() const { return m_importing; } // the latest open's import has not finished

@@ -28,6 +28,8 @@ void write(const QVector<AguiLine>& lines, const QVector<qint64>& indexes,
             break;
         if (row.record.index > cursor.syncedSeq)
             feed.add(row);
+        else if (row.record.index == cursor.syncedSeq)
+            feed.renew(row); // a last line the writer had not finished then
     }
     // Rows stored by an earlier sync whose text depends on later events: the rows that show a message, a user
     // message, or a call's arguments.

@@ -204,6 +204,8 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
             break;
         if (row.record.index > cursor.syncedSeq)
             feed.add(row);
+        else if (row.record.index == cursor.syncedSeq)
+            feed.renew(row); // a last record the writer had not finished then
     }
     // Flags and outcomes of earlier rows change when their partner arrives: refresh the action rows.
     for (const StoredEvent& row : assembly.rows) {

@@ -17,6 +17,7 @@
 #include "sourcedatabase.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -190,6 +191,29 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     }
     writer.finish();
     return report;
+}
+
+QByteArray stamp(const QString& source)
+{
+    if (PgConnection::isUri(source))
+        return {};
+    QByteArray out;
+    auto add = [&out](const QFileInfo& f) {
+        f.exists() ? out.append(f.fileName().toUtf8() + ':' + QByteArray::number(f.size()) + ':'
+                         + QByteArray::number(f.lastModified().toMSecsSinceEpoch()) + '\n')
+                   : out.append("-\n");
+    };
+    const QFileInfo info(source);
+    if (info.isDir()) {
+        for (const QString& dir : QStringList { source, source + QStringLiteral("/threads") }) {
+            for (const QFileInfo& f : QDir(dir).entryInfoList(QDir::Files, QDir::Name))
+                add(f);
+        }
+        return out;
+    }
+    add(info);
+    add(QFileInfo(source + QStringLiteral("-wal")));
+    return out;
 }
 
 SourceSurvey survey(const QString& source)

@@ -45,6 +45,11 @@ std::unique_ptr<SourceReader> open(const QString& path, Format format = Format::
 // the source in the problems listed. The caller holds the workspace's ImportLock.
 ImportReport run(Workspace& workspace, SourceReader& reader, const QString& sourcePath, const ImportOptions& options);
 
+// What a source looks like on disk now, to tell cheaply whether it changed since the last sync: a file's size
+// and time (a SQLite store's -wal file's too), a folder's files with theirs. Empty for a database: only a
+// query tells, so a database is synced at every look.
+QByteArray stamp(const QString& source);
+
 // What a source holds, before anything is imported: who it is, and its rooms with their events.
 struct SourceSurvey
 {

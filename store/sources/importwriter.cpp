@@ -275,6 +275,25 @@ void ImportWriter::refreshRow(const StoredEvent& e)
     wrote(e.record.index);
 }
 
+void ImportWriter::renew(const StoredEvent& e)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, CAST(payload AS BLOB) FROM events WHERE room_id = ? AND seq = ?"),
+        { m_room.id, e.record.index });
+    // Only what the writer went on writing: the stored bytes the start of the source's now. A row a reviewer
+    // redacted differs in its middle, and keeps its redaction.
+    if (!q.next())
+        return;
+    const QByteArray stored = q.value(1).toByteArray();
+    if (stored.size() >= e.payload.size() || !e.payload.startsWith(stored))
+        return;
+    const qint64 rowId = q.value(0).toLongLong();
+    q.finish();
+    m_search->remove(rowId);
+    m_ws.exec(QStringLiteral("DELETE FROM events WHERE id = ?"), { rowId });
+    --m_counted.added; // the row is there again, not added
+    insert(e);
+}
+
 void ImportWriter::wrote(qint64 index)
 {
     if (!m_roomRedacted)

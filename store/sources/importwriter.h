@@ -93,6 +93,9 @@ public:
     // Stores a row; false when the room already has a row at that index. Commits every batch, and then
     // reports progress and honours a cancel request (see cancelled()).
     bool insert(const StoredEvent& event);
+    // The row at `event`'s index as the source has it now, in place of the stored one when the stored bytes are
+    // only the start of it (the writer had not finished the line or record when it was read).
+    void renew(const StoredEvent& event);
     bool cancelled() const { return m_cancelled; }
     // A row stored by an earlier sync whose derived text may have grown since (AG-UI: a message or arguments
     // that completed later, a user message whose text a later snapshot gives): updates its display text and its

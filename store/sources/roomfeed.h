@@ -52,6 +52,9 @@ public:
     void replaceRuns(const RunRecords& runs) { m_writer.replaceRuns(runs); }
     // More of the room's calls, beside the ones stored (after replaceCalls, for a room whose calls stream by).
     void addCalls(const ToolCallRecords& calls) { m_writer.insertToolCalls(calls); }
+    // The stored row at `row`'s index, written again when the source's bytes for it changed since: the last line
+    // of a log that its writer had not finished when it was read (readers renew the last row they stored).
+    void renew(const StoredEvent& row) { m_writer.renew(row); }
     // A stored row whose display and search text grew since (see ImportWriter::refreshRow).
     void refreshRow(const StoredEvent& row) { m_writer.refreshRow(row); }
     // A stored row whose flags, outcome, id or group changed since (see ImportWriter::refreshDerived).

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+class QTimer;
+class StoreClient;
+
+// Live follow: the sources of the workspace open now are looked at twice a second (a database once a second)
+// and synced when they changed, so that what an agent writes shows within a second. A file is synced only when
+// its size or time moved (Importer::stamp); a database is asked each time. One sync at a time: a look that finds
+// an import or sync under way waits for the next. Paused, nothing is looked at.
+class SourceFollower : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SourceFollower(StoreClient* store, QObject* parent = nullptr);
+
+    // The sources to follow from now on (empty: none, as for a workspace opened as it is).
+    void follow(const QStringList& sources);
+    const QStringList& sources() const { return m_sources; }
+    void setPaused(bool paused);
+    bool isPaused() const { return m_paused; }
+    // Whether there is something followed and following is not paused.
+    bool isFollowing() const { return !m_paused && !m_sources.isEmpty(); }
+    // How often files are looked at (500 ms); a database, twice as seldom.
+    void setInterval(int ms);
+
+signals:
+    void stateChanged();
+    // A sync was started for `sources`.
+    void syncing(const QStringList& sources);
+
+private:
+    void look();
+
+    StoreClient* m_store;
+    QTimer* m_timer;
+    QStringList m_sources;
+    QHash<QString, QByteArray> m_stamps; // as each source was when its last sync started
+    bool m_paused = false;
+    int m_ticks = 0;
+};
