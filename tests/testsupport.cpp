@@ -7,6 +7,7 @@
 #include <QCryptographicHash>
 #include <QRandomGenerator>
 #include <QFile>
+#include <QProcess>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QJsonDocument>
@@ -34,6 +35,28 @@ QString PgServer::uri(const QString& database, const QString& role, bool withPas
 {
     const QString password = withPassword ? QLatin1Char(':') + passwords.value(role) : QString();
     return QStringLiteral("postgresql://%1%2@%3:%4/%5").arg(role, password, host).arg(port).arg(database);
+}
+
+QByteArray PgServer::run(const QString& tool, const QStringList& args) const
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PGPASSWORD"), passwords.value(QStringLiteral("sightline_admin")));
+    p.setProcessEnvironment(env);
+    p.start(bindir + QLatin1Char('/') + tool,
+        QStringList { QStringLiteral("-h"), host, QStringLiteral("-p"), QString::number(port), QStringLiteral("-U"),
+            QStringLiteral("sightline_admin") }
+            + args);
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        qWarning("%s failed: %s", qPrintable(tool), p.readAllStandardError().constData());
+    return p.readAllStandardOutput();
+}
+
+void PgServer::exec(const QString& database, const QString& sql) const
+{
+    run(QStringLiteral("psql"),
+        { QStringLiteral("-X"), QStringLiteral("-q"), QStringLiteral("-v"), QStringLiteral("ON_ERROR_STOP=1"),
+            QStringLiteral("-d"), database, QStringLiteral("-c"), sql });
 }
 
 const PgServer& PgServer::get()
@@ -132,6 +155,30 @@ bool importKilledMidway(const QString& path, const QString& source, int maxWaitM
     int status = 0;
     waitpid(child, &status, 0);
     return WIFSIGNALED(status);
+}
+
+// A room's rows, calls and runs with every index replaced by the row's position in the room: a thread read
+// from its file and from kaboo's table then compare equal, though one numbers its events by line and the other
+// by seq.
+QStringList roomByPosition(Workspace& ws, const QString& room)
+{
+    const QString id = QString::number(ws.findRooms(room).value(0));
+    const QString position = QStringLiteral("(SELECT count(*) FROM events p WHERE p.room_id = %1 AND p.seq < %2)");
+    auto at = [&](const char* column) { return position.arg(id, QLatin1String(column)); };
+    QStringList out;
+    out << dump(ws,
+        QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, text, "
+                       "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
+            .arg(id));
+    out << dump(ws,
+        QStringLiteral("SELECT tool_name, tool_id, group_id, %2, %3, %4, started_us, ended_us, duration_ms, status, "
+                       "outcome, pairing, error, arguments, result FROM tool_calls WHERE room_id = %1 ORDER BY 4, 5")
+            .arg(id, at("start_seq"), at("end_seq"), at("result_seq")));
+    out << dump(ws,
+        QStringLiteral("SELECT group_id, kind, parent_group_id, %2, %3, started_us, ended_us, outcome, detail, "
+                       "synthetic, usage_json FROM runs WHERE room_id = %1 ORDER BY 4, 1")
+            .arg(id, at("first_seq"), at("last_seq")));
+    return out;
 }
 
 QStringList dump(Workspace& ws, const QString& sql)

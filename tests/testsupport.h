@@ -35,6 +35,10 @@ struct PgServer
     QMap<QString, QString> passwords; // by role: sightline_admin (owner), reader (SELECT only), outsider (nothing)
     // postgresql://role:password@host:port/database
     QString uri(const QString& database, const QString& role = QStringLiteral("reader"), bool withPassword = true) const;
+    // What one of the server's tools (psql, pg_dump) prints, run as the cluster's owner.
+    QByteArray run(const QString& tool, const QStringList& args) const;
+    // Runs SQL in `database` as the owner (psql -c).
+    void exec(const QString& database, const QString& sql) const;
     static const PgServer& get();
 };
 
@@ -71,6 +75,9 @@ bool rotateLog(const QString& path, int records);
 bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs);
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
+// A room's rows, calls and runs (room: its native id) with every index replaced by the row's position in the
+// room: two rooms read different ways (a file and a database, one import and many syncs) compare equal.
+QStringList roomByPosition(Workspace& ws, const QString& room);
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).
 void execSql(const QString& path, const QString& sql);
 } // namespace TestSupport

@@ -13,7 +13,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTest>
@@ -26,27 +25,10 @@ namespace {
     if (!PgServer::get().unavailable.isEmpty())                                                                \
     QSKIP(qPrintable(QStringLiteral("PostgreSQL: ") + PgServer::get().unavailable))
 
-// What one of the server's tools prints, run as the cluster's owner.
-QByteArray run(const QString& tool, const QStringList& args)
-{
-    const PgServer& pg = PgServer::get();
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PGPASSWORD"), pg.passwords.value(QStringLiteral("sightline_admin")));
-    p.setProcessEnvironment(env);
-    p.start(pg.bindir + QLatin1Char('/') + tool,
-        QStringList { QStringLiteral("-h"), pg.host, QStringLiteral("-p"), QString::number(pg.port),
-            QStringLiteral("-U"), QStringLiteral("sightline_admin") }
-            + args);
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        qWarning("%s failed: %s", qPrintable(tool), p.readAllStandardError().constData());
-    return p.readAllStandardOutput();
-}
-
 // The database as pg_dump prints it, less the \restrict lines pg_dump 15.14 on writes with a random key.
 QByteArray dumpOf(const QString& database)
 {
-    QByteArrayList lines = run(QStringLiteral("pg_dump"), { QStringLiteral("--no-owner"), database }).split('\n');
+    QByteArrayList lines = PgServer::get().run(QStringLiteral("pg_dump"), { QStringLiteral("--no-owner"), database }).split('\n');
     lines.removeIf([](const QByteArray& line) { return line.startsWith("\\restrict") || line.startsWith("\\unrestrict"); });
     return lines.join('\n');
 }
@@ -68,30 +50,6 @@ QString importError(const QString& uri, bool* passwordNeeded = nullptr, bool* re
         return e.toString();
     }
     return {};
-}
-
-// A room's rows, calls and runs with every index replaced by the row's position in the room: a thread read
-// from its file and from kaboo's table then compare equal, though one numbers its events by line and the other
-// by seq.
-QStringList byPosition(Workspace& ws, const QString& room)
-{
-    const QString id = QString::number(ws.findRooms(room).value(0));
-    const QString position = QStringLiteral("(SELECT count(*) FROM events p WHERE p.room_id = %1 AND p.seq < %2)");
-    auto at = [&](const char* column) { return position.arg(id, QLatin1String(column)); };
-    QStringList out;
-    out << dump(ws,
-        QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, text, "
-                       "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
-            .arg(id));
-    out << dump(ws,
-        QStringLiteral("SELECT tool_name, tool_id, group_id, %2, %3, %4, started_us, ended_us, duration_ms, status, "
-                       "outcome, pairing, error, arguments, result FROM tool_calls WHERE room_id = %1 ORDER BY 4, 5")
-            .arg(id, at("start_seq"), at("end_seq"), at("result_seq")));
-    out << dump(ws,
-        QStringLiteral("SELECT group_id, kind, parent_group_id, %2, %3, started_us, ended_us, outcome, detail, "
-                       "synthetic, usage_json FROM runs WHERE room_id = %1 ORDER BY 4, 1")
-            .arg(id, at("first_seq"), at("last_seq")));
-    return out;
 }
 
 } // namespace
@@ -145,7 +103,7 @@ private slots:
                      { a.firstMicros, b.firstMicros }, { a.lastMicros, b.lastMicros } })
                 QCOMPARE(x, y);
             // Every row, call and run the same, position for position.
-            QCOMPARE(byPosition(fromPg, id), byPosition(fromFiles, id));
+            QCOMPARE(roomByPosition(fromPg, id), roomByPosition(fromFiles, id));
             // Numbered by seq, kaboo's own key: its first and last, and the gaps pruned snapshots and other
             // threads left.
             const QJsonObject seq = thread.value(QLatin1String("seq")).toObject();
@@ -295,10 +253,9 @@ private slots:
         int ready = 0;
         options.roomReady = [&](qint64) {
             if (++ready == 1)
-                run(QStringLiteral("psql"),
-                    { QStringLiteral("-d"), QStringLiteral("postgres"), QStringLiteral("-c"),
-                        QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
-                                       "application_name = 'Sightline' AND usename = 'reader'") });
+                pg.exec(QStringLiteral("postgres"),
+                    QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                                   "application_name = 'Sightline' AND usename = 'reader'"));
         };
         try {
             Importer::import(ws, pg.uri(QStringLiteral("roomkit")), options);

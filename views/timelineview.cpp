@@ -5,13 +5,20 @@
 
 #include <QApplication>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QPainter>
+#include <QPushButton>
 #include <QScrollBar>
 
 TimelineView::TimelineView(QWidget* parent)
     : QAbstractItemView(parent)
     , m_delegate(new TimelineDelegate(this))
+    , m_newBelowButton(new QPushButton(this))
 {
+    m_newBelowButton->setCursor(Qt::PointingHandCursor);
+    m_newBelowButton->setToolTip(tr("Go to the newest events (End)"));
+    m_newBelowButton->hide();
+    connect(m_newBelowButton, &QPushButton::clicked, this, &TimelineView::scrollToEnd);
     setItemDelegate(m_delegate);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setSelectionMode(QAbstractItemView::SingleSelection);
@@ -105,6 +112,10 @@ void TimelineView::setTop(int row, int offset)
     for (; last < rows && bottom < height; ++last)
         bottom += rowHeight(last);
     m_atEnd = last == rows && bottom <= height;
+    if (m_atEnd && m_newBelow > 0) {
+        m_newBelow = 0;
+        showNewBelow();
+    }
     if (m_atEnd) {
         int above = height;
         row = rows;
@@ -156,6 +167,8 @@ void TimelineView::reset()
     QAbstractItemView::reset();
     m_topRow = m_topOffset = 0;
     m_atEnd = false;
+    m_newBelow = 0;
+    showNewBelow();
     invalidate();
     updateGeometries();
 }
@@ -178,6 +191,33 @@ void TimelineView::rowsInserted(const QModelIndex& parent, int first, int last)
     QAbstractItemView::rowsInserted(parent, first, last);
     invalidate();
     updateGeometries();
+    // Rows after the ones there were, while the reader is further up: they are not scrolled to (the place read
+    // stays), but said.
+    if (first > 0 && !m_atEnd) {
+        m_newBelow += last - first + 1;
+        showNewBelow();
+    }
+}
+
+void TimelineView::scrollToEnd()
+{
+    if (model() && model()->rowCount() > 0)
+        setTop(model()->rowCount(), 0); // past the end: the last row goes to the bottom
+}
+
+void TimelineView::showNewBelow()
+{
+    if (m_newBelow == 0) {
+        m_newBelowButton->hide();
+        return;
+    }
+    m_newBelowButton->setText(tr("\u25BC New events below (%1)").arg(QLocale().toString(m_newBelow)));
+    m_newBelowButton->adjustSize();
+    const QRect area = viewport()->geometry();
+    m_newBelowButton->move(area.center().x() - m_newBelowButton->width() / 2,
+        area.bottom() - m_newBelowButton->height() - 8);
+    m_newBelowButton->show();
+    m_newBelowButton->raise();
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)
@@ -186,6 +226,7 @@ void TimelineView::resizeEvent(QResizeEvent* event)
     invalidate();
     updateGeometries();
     setTop(m_topRow, m_topOffset);
+    showNewBelow();
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)

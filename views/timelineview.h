@@ -2,6 +2,7 @@
 
 #include <QAbstractItemView>
 
+class QPushButton;
 class TimelineDelegate;
 
 // The timeline: one item per message, tool call or other event, painted by TimelineDelegate. Enter, Space
@@ -25,6 +26,10 @@ public:
     void setHighlights(const QStringList& words);
     const QStringList& highlights() const;
     const QString& emptyText() const { return m_emptyText; }
+    // Rows that came at the end while the view was scrolled up (a followed source grew): a button at the bottom
+    // says so, and takes the view to them. 0 when the view is at the end, where it stays as rows come.
+    int newRowsBelow() const { return m_newBelow; }
+    void scrollToEnd();
     // The rows on screen, first and last (-1 when none).
     int firstVisibleRow() const;
     int lastVisibleRow() const;
@@ -66,8 +71,11 @@ private:
     void setTop(int row, int offset);
     void onScrollBar(int value);
     void invalidate();
+    void showNewBelow(); // the button's text and place, or hidden
 
     TimelineDelegate* m_delegate;
+    QPushButton* m_newBelowButton;
+    int m_newBelow = 0;
     int m_topRow = 0;
     int m_topOffset = 0;
     int m_maxTop = 0; // the top row when the last row is at the bottom

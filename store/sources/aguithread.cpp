@@ -48,6 +48,8 @@ void write(const QVector<AguiLine>& lines, const QVector<qint64>& indexes,
         if (index <= cursor.syncedSeq)
             feed.refreshRow(rowAt(index));
     }
+    // Rows whose flags or group later events changed: a closer found synthetic at its run's end, an end folded.
+    feed.refreshStored(assembly.rows, cursor.syncedSeq);
     feed.replaceCalls(assembly.calls);
     feed.replaceRuns(assembly.runs);
     // The room's title is the first thing the user asked; its status how the last run ended.

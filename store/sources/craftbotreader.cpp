@@ -207,11 +207,9 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
         else if (row.record.index == cursor.syncedSeq)
             feed.renew(row); // a last record the writer had not finished then
     }
-    // Flags and outcomes of earlier rows change when their partner arrives: refresh the action rows.
-    for (const StoredEvent& row : assembly.rows) {
-        if (row.record.index <= cursor.syncedSeq && row.record.kind == EventKind::ToolCall)
-            feed.refreshDerived(row.record);
-    }
+    // Flags, outcomes and groups of earlier rows change when what completes them arrives: an action's end, the
+    // task that names its rows.
+    feed.refreshStored(assembly.rows, cursor.syncedSeq);
     feed.replaceCalls(assembly.calls);
     feed.replaceRuns(assembly.runs);
     if (!feed.stopped())

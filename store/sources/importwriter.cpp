@@ -275,16 +275,48 @@ void ImportWriter::refreshRow(const StoredEvent& e)
     wrote(e.record.index);
 }
 
+void ImportWriter::refreshStored(const QVector<StoredEvent>& rows, qint64 through)
+{
+    if (through < 0)
+        return;
+    struct Stored
+    {
+        int flags;
+        QString outcome, toolId, groupId;
+    };
+    QHash<qint64, Stored> stored;
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT seq, flags, outcome, tool_id, group_id FROM events "
+                                           "WHERE room_id = ? AND seq <= ?"),
+        { m_room.id, through });
+    while (q.next()) {
+        stored.insert(q.value(0).toLongLong(),
+            { q.value(1).toInt(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString() });
+    }
+    q.finish();
+    constexpr int reviewers = EventFlags::Redacted | EventFlags::Revised;
+    for (const StoredEvent& row : rows) {
+        const auto it = stored.constFind(row.record.index);
+        if (it == stored.constEnd())
+            continue;
+        EventRecord r = row.record;
+        r.flags = (r.flags & ~reviewers) | (it->flags & reviewers);
+        if (r.flags != it->flags || Outcomes::name(r.outcome) != it->outcome || r.toolId != it->toolId
+            || r.groupId != it->groupId)
+            refreshDerived(r);
+    }
+}
+
 void ImportWriter::renew(const StoredEvent& e)
 {
     QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, CAST(payload AS BLOB) FROM events WHERE room_id = ? AND seq = ?"),
         { m_room.id, e.record.index });
-    // Only what the writer went on writing: the stored bytes the start of the source's now. A row a reviewer
-    // redacted differs in its middle, and keeps its redaction.
+    // Only what the writer went on writing: the stored bytes the start of the source's now, or (the first half of
+    // the next record read as a line of this one) the other way round. A row a reviewer redacted differs in its
+    // middle, and keeps its redaction.
     if (!q.next())
         return;
     const QByteArray stored = q.value(1).toByteArray();
-    if (stored.size() >= e.payload.size() || !e.payload.startsWith(stored))
+    if (stored == e.payload || !(e.payload.startsWith(stored) || stored.startsWith(e.payload)))
         return;
     const qint64 rowId = q.value(0).toLongLong();
     q.finish();

@@ -57,6 +57,8 @@ public:
     void renew(const StoredEvent& row) { m_writer.renew(row); }
     // A stored row whose display and search text grew since (see ImportWriter::refreshRow).
     void refreshRow(const StoredEvent& row) { m_writer.refreshRow(row); }
+    // The stored rows (up to `through`) whose flags, outcome, id or group the reader derives otherwise now.
+    void refreshStored(const QVector<StoredEvent>& rows, qint64 through) { m_writer.refreshStored(rows, through); }
     // A stored row whose flags, outcome, id or group changed since (see ImportWriter::refreshDerived).
     void refreshDerived(const EventRecord& record) { m_writer.refreshDerived(record); }
     void setTitleAndStatus(const QString& title, const QString& status)

@@ -76,14 +76,18 @@ psql() { command "$bindir/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 # pg_dump 15.18 opens its dumps with \restrict, which psql before 15.14 rejects: those lines are left out.
 load() { grep -v '^\\\(un\)\?restrict ' "$2" | psql -d "$1" >/dev/null; }
 
-psql -d postgres -c "CREATE DATABASE roomkit" -c "CREATE DATABASE kaboo" -c "CREATE DATABASE neither"
+psql -d postgres -c "CREATE DATABASE roomkit" -c "CREATE DATABASE kaboo" -c "CREATE DATABASE neither" \
+  -c "CREATE DATABASE roomkit_live" -c "CREATE DATABASE kaboo_live"
 load roomkit "$data_dir/roomkit/support_pg.sql"
 load kaboo "$data_dir/agui/kaboo_fixtures.sql"
+# Copies that the live-follow tests write to while others read the originals.
+load roomkit_live "$data_dir/roomkit/support_pg.sql"
+load kaboo_live "$data_dir/agui/kaboo_fixtures.sql"
 psql -d neither -c "CREATE TABLE invoices(id int PRIMARY KEY, total numeric)"
 # The roles a support desk would have: one that may only read, and one that may connect but read nothing.
 psql -d postgres -c "CREATE ROLE reader LOGIN PASSWORD 'reader-secret'" \
   -c "CREATE ROLE outsider LOGIN PASSWORD 'outsider-secret'"
-for db in roomkit kaboo neither; do
+for db in roomkit kaboo neither roomkit_live kaboo_live; do
   psql -d "$db" -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader"
 done
 
