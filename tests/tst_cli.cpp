@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <csignal>
 #include <QTest>
 
 using namespace TestSupport;
@@ -216,6 +217,50 @@ private slots:
     }
 
     // --query and --text mean what the filter bar and the search field mean in the GUI.
+    // events --follow: the room's newest events, then each new one as the store gains it, once, until Ctrl+C,
+    // when it stops at once with exit code 0.
+    void eventsFollow()
+    {
+        const QString store = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("follow.sqlite"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY),
+            { QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"),
+                QStringLiteral("--newest-first"), QStringLiteral("--limit"), QStringLiteral("2"),
+                QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--follow"), QStringLiteral("--json") });
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        auto lines = [&] {
+            out += p.readAllStandardOutput();
+            QVector<qint64> at;
+            for (const QByteArray& line : out.split('\n')) {
+                if (!line.isEmpty())
+                    at << QJsonDocument::fromJson(line).object().value(QLatin1String("index")).toInteger();
+            }
+            return at;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(lines(), (QVector<qint64> { 13, 14 }), 10000);
+        // Two messages and a system row (left out by --type) written by another process, in two commits.
+        for (int i = 0; i < 3; ++i) {
+            execSql(store,
+                QStringLiteral("INSERT INTO events SELECT 'follow-%1', room_id, %2, type, visibility, source_channel_id, "
+                               "source_channel_type, participant_id, NULL, NULL, NULL, created_ts, json_set(data, '$.id', "
+                               "'follow-%1', '$.index', %2) FROM events WHERE room_id = 'sup-late-delivery' AND idx = %3")
+                    .arg(i)
+                    .arg(16 + i)
+                    .arg(i == 1 ? 15 : 2));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(lines(), (QVector<qint64> { 13, 14, 16, 18 }), 10000);
+        QTest::qWait(700); // another look or two: nothing printed twice
+        QCOMPARE(lines(), (QVector<qint64> { 13, 14, 16, 18 }));
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+    }
+
     void eventsQueryAndText()
     {
         const QString room = QStringLiteral("edge-tool-failed");

@@ -16,6 +16,7 @@
 #include "journalmodel.h"
 #include "notespanel.h"
 #include "opendatabasedialog.h"
+#include "sourcefollower.h"
 #include "redactionstore.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
@@ -1969,6 +1970,71 @@ private slots:
         QCOMPARE(picked, QStringLiteral("th_985v8nrjgmpy2gn91679"));
         QTRY_COMPARE(window.statusText().section(QLatin1Char(' '), 0, 3), QStringLiteral("showing 100 of 100"));
         qunsetenv("PGPASSFILE");
+    }
+
+    // A RoomKit store that an agent writes while the window shows it: new events come within a second, the place
+    // read stays where it was and the timeline says there is more below; paused, nothing comes until resumed.
+    void followsAStoreBeingWritten()
+    {
+        const QString store = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("followed.sqlite"));
+        auto write = [&](int from, int count) {
+            for (int i = from; i < from + count; ++i) {
+                execSql(store,
+                    QStringLiteral("INSERT INTO events SELECT 'live-%1', room_id, %1, type, visibility, source_channel_id, "
+                                   "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + %1, "
+                                   "json_set(data, '$.id', 'live-%1', '$.index', %1, '$.content.body', 'written live %1') "
+                                   "FROM events WHERE room_id = 'sup-late-delivery' AND idx = 2")
+                        .arg(i));
+            }
+        };
+        write(100, 40);
+        MainWindow window;
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-late-delivery")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 56 of 56 events as 53 items"));
+        QVERIFY(window.follower()->isFollowing());
+        TimelineView* timeline = window.timeline();
+        timeline->verticalScrollBar()->setValue(0);
+        QCOMPARE(timeline->topRow(), 0);
+
+        write(140, 3);
+        QTRY_COMPARE_WITH_TIMEOUT(window.statusText(), QStringLiteral("showing 59 of 59 events as 56 items"), 5000);
+        QCOMPARE(timeline->topRow(), 0); // the place read stays
+        QTRY_COMPARE(timeline->newRowsBelow(), 3);
+        QPushButton* below = nullptr;
+        for (QPushButton* b : timeline->findChildren<QPushButton*>()) {
+            if (b->isVisible() && b->text().contains(QLatin1String("New events below (3)")))
+                below = b;
+        }
+        QVERIFY(below);
+        below->click();
+        QCOMPARE(timeline->newRowsBelow(), 0);
+        QCOMPARE(timeline->lastVisibleRow(), 55);
+
+        // Paused: the status bar says so, and what is written waits.
+        QAction* follow = nullptr;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L))
+                follow = a;
+        }
+        QVERIFY(follow && follow->isChecked());
+        follow->trigger();
+        QVERIFY(window.follower()->isPaused());
+        QToolButton* state = nullptr;
+        for (QToolButton* b : window.statusBar()->findChildren<QToolButton*>()) {
+            if (b->text() == QLatin1String("Follow paused"))
+                state = b;
+        }
+        QVERIFY(state);
+        write(143, 2);
+        QTest::qWait(1500);
+        QCOMPARE(window.statusText(), QStringLiteral("showing 59 of 59 events as 56 items"));
+        follow->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.statusText(), QStringLiteral("showing 61 of 61 events as 58 items"), 5000);
+        QCOMPARE(state->text(), QStringLiteral("\u25CF Following"));
+        // At the end, the view stays at the end as rows come.
+        QTRY_COMPARE(timeline->lastVisibleRow(), 57);
+        QCOMPARE(timeline->newRowsBelow(), 0);
     }
 
     void badFileIsReportedAndTheWindowGoesOn()

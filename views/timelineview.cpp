@@ -191,9 +191,11 @@ void TimelineView::rowsInserted(const QModelIndex& parent, int first, int last)
     QAbstractItemView::rowsInserted(parent, first, last);
     invalidate();
     updateGeometries();
-    // Rows after the ones there were, while the reader is further up: they are not scrolled to (the place read
-    // stays), but said.
-    if (first > 0 && !m_atEnd) {
+    // Rows after the ones there were: followed when the view is at the end (as tail -f does); while the reader is
+    // further up, not scrolled to (the place read stays), but said.
+    if (first > 0 && m_atEnd)
+        setTop(model()->rowCount(), 0);
+    else if (first > 0) {
         m_newBelow += last - first + 1;
         showNewBelow();
     }
