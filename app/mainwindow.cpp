@@ -260,10 +260,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_follower = new SourceFollower(m_store, this);
     connect(m_follower, &SourceFollower::syncing, this, [this] { m_followSync = true; });
     m_followButton = new QToolButton(this);
-    m_followButton->setAutoRaise(true);
     m_followButton->setCheckable(true);
     statusBar()->addPermanentWidget(m_followButton);
     m_databaseDialog = new OpenDatabaseDialog(this);
+    connect(m_databaseDialog, &QDialog::rejected, this, [this] {
+        statusBar()->showMessage(
+            tr("No database was opened: File > Open Database… (Ctrl+Shift+D) connects again."), 10000);
+    });
     connect(m_databaseDialog, &OpenDatabaseDialog::openRequested, this,
         [this](const QString& uri, const QString& firstRoom) {
             RecentFiles::remember(PgConnection::withoutPassword(uri));
@@ -272,6 +275,12 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
 
     connect(m_store, &StoreClient::failed, this, [this](quint64, StoreClient::Kind kind, const QString& message) {
+        // A followed source's sync that failed (a server gone, a file being replaced) is tried again at the next
+        // look: said in the status bar, not in a box that would come back every second.
+        if (kind == StoreClient::Kind::Import && m_followSync) {
+            statusBar()->showMessage(tr("%1 (following: tried again in a moment)").arg(message), 5000);
+            return;
+        }
         // A block or the row index that failed says so in the timeline itself (EventListModel::blockFailed).
         if (kind != StoreClient::Kind::Block)
             showError(message);
@@ -1014,6 +1023,12 @@ void MainWindow::openPath(const QString& path)
     const QFileInfo info(path);
     if (!info.exists()) {
         showError(tr("%1: no such file").arg(path));
+        return;
+    }
+    // The workspace open now is not opened again: reading its header outside SQLite would drop this process's
+    // locks on it (see Workspace), and it is on screen already.
+    if (info.canonicalFilePath() == QFileInfo(m_store->workspacePath()).canonicalFilePath()) {
+        statusBar()->showMessage(tr("%1 is open already.").arg(info.fileName()), 4000);
         return;
     }
     const Importer::Format format = Importer::detect(path);

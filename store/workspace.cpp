@@ -51,19 +51,19 @@ Workspace::Workspace(const QString& path, QFileDevice::Permissions newFileMode)
     // Native calls on QtSql's handle are only sound when the driver runs the SQLite this build links.
     if (const QString mismatch = SqliteLibrary::check(); !mismatch.isEmpty())
         throw StoreError(path, {}, mismatch);
+    // The file is never opened here but by SQLite: closing any other descriptor of it would drop every POSIX lock
+    // this process holds on it, those of the other connections too, and another process closing the workspace
+    // would then take itself for its last user and delete the -wal and -shm files under them.
     QFile file(path);
     if (!file.exists()) {
-        // Made here with its mode rather than by SQLite with the process's default (readable by all).
+        // Made here with its mode rather than by SQLite with the process's default (readable by all). Nothing of
+        // this process has it open yet.
         if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, newFileMode) && !file.exists())
             throw StoreError(path, {}, QStringLiteral("cannot create the workspace: ") + file.errorString());
         file.close();
     }
-    if (file.exists() && file.size() > 0) {
-        if (!file.open(QIODevice::ReadOnly))
-            throw StoreError(path, {}, QStringLiteral("cannot read the workspace: ") + file.errorString());
-        if (!file.read(16).startsWith("SQLite format 3"))
-            throw StoreError(path, {}, QStringLiteral("not a Sightline workspace (not a SQLite database)"));
-    }
+    if (!QFileInfo(path).isReadable())
+        throw StoreError(path, {}, QStringLiteral("cannot read the workspace: permission denied"));
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     m_db.setDatabaseName(path);
     m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(BusyTimeoutMs));
@@ -72,7 +72,14 @@ Workspace::Workspace(const QString& path, QFileDevice::Permissions newFileMode)
     m_handle = nativeSqliteHandle(m_db);
 
     try {
-        QSqlQuery probe = exec(QStringLiteral("PRAGMA application_id"));
+        QSqlQuery probe;
+        try {
+            probe = exec(QStringLiteral("PRAGMA application_id"));
+        } catch (const StoreError& e) {
+            if (e.message().contains(QLatin1String("file is not a database")))
+                throw StoreError(path, {}, QStringLiteral("not a Sightline workspace (not a SQLite database)"));
+            throw;
+        }
         const int appId = probe.next() ? probe.value(0).toInt() : 0;
         probe = exec(QStringLiteral("SELECT count(*) FROM sqlite_master"));
         const int objects = probe.next() ? probe.value(0).toInt() : 0;

@@ -615,7 +615,7 @@ private slots:
         expect(QStringLiteral("8: a tool call without a toolCallId"));
         expect(QStringLiteral("11: a second tool call with toolCallId dup"));
         expect(QStringLiteral("15: invalid UTF-8"));
-        expect(QStringLiteral("%1: truncated last line").arg(bad.size()));
+        expect(QStringLiteral("%1: an unfinished last line").arg(bad.size()));
 
         const qint64 id = ws.rooms().first().id;
         const EventRecords events = everything(ws, id);

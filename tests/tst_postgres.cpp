@@ -209,8 +209,8 @@ private slots:
                                    << false;
         QTest::newRow("a database of neither store")
             << pg.uri(QStringLiteral("neither"))
-            << QStringLiteral("database neither holds neither RoomKit's store (tables rooms and events) nor "
-                              "kaboo-runtime's (kaboo_threads and kaboo_thread_events)")
+            << QStringLiteral("database \"neither\" holds no store Sightline reads: neither RoomKit's (tables rooms "
+                              "and events) nor kaboo-runtime's (kaboo_threads and kaboo_thread_events)")
             << false;
         QTest::newRow("a role without SELECT")
             << pg.uri(QStringLiteral("roomkit"), QStringLiteral("outsider"))

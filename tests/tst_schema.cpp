@@ -14,6 +14,7 @@
 #include <QSemaphore>
 #include <QThread>
 #include <sqlite3.h>
+#include <QProcess>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -237,6 +238,31 @@ INSERT INTO notes(text) VALUES ('one -- two; three');
     }
 
     // Query values keep their type: NULL, real numbers and bytes were all bound as integers.
+    // A window keeps a workspace open on several connections and opens it again for each sync; a command run on
+    // the same workspace meanwhile, when it closes, must not take itself for the last user and delete the log
+    // under the window (opening the file outside SQLite dropped this process's locks on it: "disk I/O error").
+    void anotherProcessClosingLeavesTheLog()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("shared.sightline"));
+        Workspace window(path);
+        window.exec(QStringLiteral("CREATE TABLE t(x)"));
+        window.exec(QStringLiteral("INSERT INTO t VALUES (1)"));
+        { Workspace sync(path); } // as each sync opens it
+        QVERIFY(QFile::exists(path + QStringLiteral("-wal")));
+        // Another process (SQLite's own shell, as a command would) opens it, reads, and closes.
+        QProcess other;
+        other.start(QStringLiteral("sqlite3"), { path, QStringLiteral("SELECT count(*) FROM t;") });
+        QVERIFY(other.waitForFinished(10000));
+        QCOMPARE(other.readAllStandardOutput().trimmed(), QByteArray("1"));
+        QVERIFY(QFile::exists(path + QStringLiteral("-wal")));
+        QVERIFY(QFile::exists(path + QStringLiteral("-shm")));
+        window.exec(QStringLiteral("INSERT INTO t VALUES (2)"));
+        QSqlQuery q = window.exec(QStringLiteral("SELECT count(*) FROM t"));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 2);
+    }
+
     void boundValuesKeepTheirType()
     {
         QTemporaryDir dir;

@@ -141,6 +141,10 @@ void OpenDatabaseDialog::choose()
     m_password->hide();
     m_password->clear();
     m_givenPassword.clear();
+    m_connectedUri.clear();
+    m_rooms->clear();
+    m_rooms->hide();
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(false);
     setStatus(QString(), false);
     open();
     m_uri->setFocus();
@@ -156,12 +160,23 @@ void OpenDatabaseDialog::connectTo(const QString& uri, bool openWhenConnected)
     startConnecting();
 }
 
+namespace {
+// Whose password a URI needs: the role on the server.
+QString roleAt(const QString& uri)
+{
+    const QUrl url(uri);
+    return QStringLiteral("%1@%2:%3").arg(url.userName(), url.host()).arg(url.port(5432));
+}
+} // namespace
+
 QString OpenDatabaseDialog::uriToConnect() const
 {
     const QString typed = m_uri->currentText().trimmed();
-    const QString password = m_password->isVisible() && !m_password->text().isEmpty() ? m_password->text()
-        : QUrl(typed).password().isEmpty()                                                ? m_givenPassword
-                                                                                          : QString();
+    if (!QUrl(typed).password().isEmpty())
+        return typed;
+    QString password = m_password->isVisible() && !m_password->text().isEmpty() ? m_password->text() : m_givenPassword;
+    if (password.isEmpty())
+        password = m_passwords.value(roleAt(typed)); // typed before for this role on this server
     return password.isEmpty() ? typed : PgConnection::withPassword(typed, password);
 }
 
@@ -209,6 +224,8 @@ void OpenDatabaseDialog::startConnecting()
             return;
         }
         m_connectedUri = uri;
+        if (const QString password = QUrl(uri).password(); !password.isEmpty())
+            m_passwords.insert(roleAt(uri), password);
         surveyed(result->survey);
     });
     thread->start();
@@ -241,7 +258,7 @@ void OpenDatabaseDialog::surveyed(const Importer::SourceSurvey& survey)
         const RoomInfo& room = survey.rooms[i];
         auto* item = new QTreeWidgetItem(m_rooms);
         item->setText(0, room.nativeId);
-        item->setText(1, room.title.isEmpty() ? room.owner : room.title);
+        item->setText(1, roomkit ? room.title : room.owner);
         item->setData(2, Qt::DisplayRole, survey.events[i]);
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
         total += survey.events[i];
@@ -262,11 +279,14 @@ void OpenDatabaseDialog::surveyed(const Importer::SourceSurvey& survey)
                       .arg(rooms == 1 ? tr("1 thread") : tr("%1 threads").arg(QLocale().toString(rooms)), events),
             false);
     }
-    // RoomKit's rooms seldom have a title: the column shows only when one has.
+    // RoomKit's rooms seldom have a title (the column shows only when one has); kaboo's threads have an owner
+    // (their title is their first user message, known once they are read).
+    m_rooms->headerItem()->setText(1, roomkit ? tr("Title") : tr("Owner"));
     bool titled = false;
     for (int i = 0; i < m_rooms->topLevelItemCount(); ++i)
         titled = titled || !m_rooms->topLevelItem(i)->text(1).isEmpty();
     m_rooms->setColumnHidden(1, !titled);
+    m_rooms->header()->setSectionResizeMode(0, titled ? QHeaderView::ResizeToContents : QHeaderView::Stretch);
     m_rooms->setVisible(rooms > 0);
     m_buttons->button(QDialogButtonBox::Open)->setEnabled(true);
     if (m_openWhenConnected) {

@@ -3,6 +3,7 @@
 #include "sources/importer.h"
 
 #include <QDialog>
+#include <QHash>
 
 class QComboBox;
 class QDialogButtonBox;
@@ -55,6 +56,7 @@ private:
     QDialogButtonBox* m_buttons;
     QString m_connectedUri; // what the listed rooms came from, with its password
     QString m_givenPassword; // a password the URI itself held
+    QHash<QString, QString> m_passwords; // by role@host:port, in memory only: asked once per role and server
     quint64 m_attempt = 0; // a connection's answer is used only while it is the latest asked
     bool m_openWhenConnected = false;
 };

@@ -16,6 +16,7 @@ TimelineView::TimelineView(QWidget* parent)
     , m_newBelowButton(new QPushButton(this))
 {
     m_newBelowButton->setCursor(Qt::PointingHandCursor);
+    m_newBelowButton->setFocusPolicy(Qt::NoFocus); // a click leaves the keys (j, k, Enter) with the timeline
     m_newBelowButton->setToolTip(tr("Go to the newest events (End)"));
     m_newBelowButton->hide();
     connect(m_newBelowButton, &QPushButton::clicked, this, &TimelineView::scrollToEnd);

@@ -53,7 +53,8 @@ AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
             ? QStringLiteral("not JSON (at byte %1: %2)").arg(error.offset).arg(error.errorString())
             : QStringLiteral("not a JSON object");
         if (last && error.error != QJsonParseError::NoError)
-            what = QStringLiteral("truncated last line, ") + what;
+            what = QStringLiteral("an unfinished last line (no newline: cut short, or still being written, when it "
+                                  "is read again whole), ") + what;
         line.problem = line.problem.isEmpty() ? what : line.problem + QStringLiteral("; ") + what;
         return line;
     }

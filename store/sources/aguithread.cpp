@@ -23,14 +23,7 @@ void write(const QVector<AguiLine>& lines, const QVector<qint64>& indexes,
         if (index > cursor.syncedSeq)
             feed.note(placeOf(positionOf(index)), problem);
     }
-    for (const StoredEvent& row : assembly.rows) {
-        if (feed.stopped())
-            break;
-        if (row.record.index > cursor.syncedSeq)
-            feed.add(row);
-        else if (row.record.index == cursor.syncedSeq)
-            feed.renew(row); // a last line the writer had not finished then
-    }
+    feed.addAfterCursor(assembly.rows);
     // Rows stored by an earlier sync whose text depends on later events: the rows that show a message, a user
     // message, or a call's arguments.
     QSet<qint64> refresh;

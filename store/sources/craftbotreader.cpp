@@ -199,14 +199,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
                 problem);
         }
     }
-    for (const StoredEvent& row : assembly.rows) {
-        if (feed.stopped())
-            break;
-        if (row.record.index > cursor.syncedSeq)
-            feed.add(row);
-        else if (row.record.index == cursor.syncedSeq)
-            feed.renew(row); // a last record the writer had not finished then
-    }
+    feed.addAfterCursor(assembly.rows);
     // Flags, outcomes and groups of earlier rows change when what completes them arrives: an action's end, the
     // task that names its rows.
     feed.refreshStored(assembly.rows, cursor.syncedSeq);

@@ -101,8 +101,8 @@ std::unique_ptr<SourceReader> openDatabase(const QString& uri)
     if (KabooPgReader::holds(*connection))
         return std::make_unique<KabooPgReader>(std::move(connection));
     throw StoreError(connection->origin(), {},
-        QStringLiteral("database %1 holds neither RoomKit's store (tables rooms and events) nor kaboo-runtime's "
-                       "(kaboo_threads and kaboo_thread_events)")
+        QStringLiteral("database \"%1\" holds no store Sightline reads: neither RoomKit's (tables rooms and "
+                       "events) nor kaboo-runtime's (kaboo_threads and kaboo_thread_events)")
             .arg(connection->databaseName()));
 }
 

@@ -64,9 +64,8 @@ QVector<RoomInfo> KabooPgReader::rooms(const SourceNotes& notes)
 
 qint64 KabooPgReader::rowsAfter(const RoomCursor& cursor)
 {
-    QSqlQuery q = m_pg->select(QStringLiteral("SELECT count(*) FROM kaboo_thread_events WHERE thread_id = ? AND seq > ?"),
+    return m_pg->count(QStringLiteral("SELECT count(*) FROM kaboo_thread_events WHERE thread_id = ? AND seq > ?"),
         { cursor.nativeId, cursor.syncedSeq }, QStringLiteral("thread %1").arg(cursor.nativeId));
-    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 void KabooPgReader::read(const RoomCursor& cursor, RoomFeed& feed)

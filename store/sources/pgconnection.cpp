@@ -178,6 +178,12 @@ QSqlQuery PgConnection::select(const QString& sql, const QVariantList& values, c
     return query;
 }
 
+qint64 PgConnection::count(const QString& sql, const QVariantList& values, const QString& place)
+{
+    QSqlQuery q = select(sql, values, place);
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
 bool PgConnection::hasTable(const QString& table, const QString& column)
 {
     // From the catalog, which every role may read: information_schema lists only the tables a role may use,

@@ -56,6 +56,8 @@ public:
     // Runs `sql` with `values` bound in order, in a read-only transaction of its own. Throws StoreError saying
     // what failed (a lost connection, a missing privilege) with `place` where in the source it was reading.
     QSqlQuery select(const QString& sql, const QVariantList& values = {}, const QString& place = {});
+    // The one number a statement like "SELECT count(*) ..." gives (0 when it gives no row).
+    qint64 count(const QString& sql, const QVariantList& values = {}, const QString& place = {});
     // Whether the public schema has `table` (with `column`, when one is named), as the catalog says.
     bool hasTable(const QString& table, const QString& column = {});
     // Throws StoreError when the role may not SELECT from `table`.

@@ -25,6 +25,18 @@ bool RoomFeed::add(const StoredEvent& row)
     return added;
 }
 
+void RoomFeed::addAfterCursor(const QVector<StoredEvent>& rows)
+{
+    for (const StoredEvent& row : rows) {
+        if (stopped())
+            break;
+        if (row.record.index > m_room.syncedSeq)
+            add(row);
+        else if (row.record.index == m_room.syncedSeq)
+            renew(row); // a last line or record the writer had not finished then
+    }
+}
+
 bool RoomFeed::pair(const ToolEvent& event)
 {
     if (!m_pairer)

@@ -52,6 +52,9 @@ public:
     void replaceRuns(const RunRecords& runs) { m_writer.replaceRuns(runs); }
     // More of the room's calls, beside the ones stored (after replaceCalls, for a room whose calls stream by).
     void addCalls(const ToolCallRecords& calls) { m_writer.insertToolCalls(calls); }
+    // A whole-room reader's rows, in index order: those after the cursor added, and the last one stored renewed
+    // (below), until the import is cancelled.
+    void addAfterCursor(const QVector<StoredEvent>& rows);
     // The stored row at `row`'s index, written again when the source's bytes for it changed since: the last line
     // of a log that its writer had not finished when it was read (readers renew the last row they stored).
     void renew(const StoredEvent& row) { m_writer.renew(row); }

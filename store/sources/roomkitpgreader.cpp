@@ -101,9 +101,8 @@ QVector<RoomInfo> RoomKitPgReader::rooms(const SourceNotes& notes)
 
 qint64 RoomKitPgReader::rowsAfter(const RoomCursor& cursor)
 {
-    QSqlQuery q = m_pg->select(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND \"index\" > ?"),
+    return m_pg->count(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND \"index\" > ?"),
         { cursor.nativeId, cursor.syncedSeq }, QStringLiteral("room %1").arg(cursor.nativeId));
-    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 void RoomKitPgReader::read(const RoomCursor& room, RoomFeed& feed)
