@@ -9,6 +9,8 @@
 #include "mainwindow.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
+#include "sources/pgconnection.h"
+#include "testsupport.h"
 #include "storeclient.h"
 #include "timelineview.h"
 #include "waterfalldock.h"
@@ -214,7 +216,118 @@ int exportReport(const QString& format, const QString& workspace, const QString&
     return QFileInfo(out).size() > 0 ? 0 : 1;
 }
 
-QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
+// RoomKit's PostgresStore holding the same events, on the test server (tests/pg/pgcluster.sh, named by
+// SIGHTLINE_PG_ENV): the first open of the database in the real window, from the open until the biggest room's
+// first screen is in its model, against the server's own first 200 rows of that room through QPSQL. The store is
+// loaded once per size (database bench_N): the JSON of each SQLite row is copied in and split into the
+// PostgresStore's columns by the server.
+QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
+{
+    const PgServer& pg = PgServer::get();
+    if (!pg.unavailable.isEmpty()) {
+        log << "PostgreSQL rows skipped: " << pg.unavailable << Qt::endl;
+        return {};
+    }
+    const QString db = QStringLiteral("bench_%1").arg(events);
+    if (pg.run(QStringLiteral("psql"), { QStringLiteral("-XAtqd"), QStringLiteral("postgres"), QStringLiteral("-c"),
+                   QStringLiteral("SELECT 1 FROM pg_database WHERE datname = '%1'").arg(db) })
+            .trimmed()
+        != "1") {
+        log << "loading " << events << " events into PostgreSQL ... " << Qt::flush;
+        const double ms = timeMs([&] {
+            pg.exec(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE %1").arg(db));
+            QByteArrayList schema = pg.run(QStringLiteral("pg_dump"),
+                                          { QStringLiteral("--schema-only"), QStringLiteral("--no-owner"),
+                                              QStringLiteral("roomkit") })
+                                        .split('\n');
+            schema.removeIf([](const QByteArray& l) { return l.startsWith("\\restrict") || l.startsWith("\\unrestrict"); });
+            QProcess psql;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("PGPASSWORD"), pg.passwords.value(QStringLiteral("sightline_admin")));
+            psql.setProcessEnvironment(env);
+            const QStringList connect { QStringLiteral("-h"), pg.host, QStringLiteral("-p"), QString::number(pg.port),
+                QStringLiteral("-U"), QStringLiteral("sightline_admin"), QStringLiteral("-Xq"), QStringLiteral("-d"), db };
+            psql.start(pg.bindir + QStringLiteral("/psql"), connect);
+            psql.write(schema.join('\n'));
+            psql.closeWriteChannel();
+            psql.waitForFinished(-1);
+            pg.exec(db, QStringLiteral("CREATE UNLOGGED TABLE staging(data jsonb)"));
+            // Each row's JSON, one a line, in CSV with a quote and a delimiter that JSON text never holds.
+            psql.start(pg.bindir + QStringLiteral("/psql"),
+                connect
+                    + QStringList { QStringLiteral("-c"),
+                          QStringLiteral("\\copy staging(data) FROM STDIN WITH (FORMAT csv, QUOTE E'\\x01', "
+                                         "DELIMITER E'\\x02')") });
+            psql.waitForStarted();
+            sqlite3* src = nullptr;
+            sqlite3_open_v2((QStringLiteral("file:") + store + QStringLiteral("?immutable=1")).toUtf8().constData(), &src,
+                SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(src, "SELECT data FROM events", -1, &st, nullptr);
+            QByteArray chunk;
+            while (sqlite3_step(st) == SQLITE_ROW) {
+                chunk.append(static_cast<const char*>(sqlite3_column_blob(st, 0)), sqlite3_column_bytes(st, 0));
+                chunk.append('\n');
+                if (chunk.size() > (1 << 20)) {
+                    psql.write(chunk);
+                    psql.waitForBytesWritten(-1);
+                    chunk.clear();
+                }
+            }
+            sqlite3_finalize(st);
+            sqlite3_close(src);
+            psql.write(chunk);
+            psql.closeWriteChannel();
+            psql.waitForFinished(-1);
+            pg.exec(db,
+                QStringLiteral(
+                    "INSERT INTO rooms(id, status, created_at) SELECT data->>'room_id', 'active', "
+                    "min((data->>'created_at')::timestamptz) FROM staging GROUP BY 1; "
+                    "INSERT INTO events(id, room_id, type, content, source_channel_id, source_channel_type, "
+                    "source_direction, source_participant_id, source_provider, source_extra, status, visibility, "
+                    "response_visibility, \"index\", chain_depth, correlation_id, parent_event_id, idempotency_key, "
+                    "blocked_by, metadata, channel_data, created_at) SELECT data->>'id', data->>'room_id', "
+                    "data->>'type', data->'content', data#>>'{source,channel_id}', data#>>'{source,channel_type}', "
+                    "coalesce(data#>>'{source,direction}', 'inbound'), data#>>'{source,participant_id}', "
+                    "data#>>'{source,provider}', jsonb_build_object('raw_payload', coalesce(data#>'{source,raw_payload}', "
+                    "'{}'), 'external_id', data#>'{source,external_id}', 'provider_message_id', "
+                    "data#>'{source,provider_message_id}'), coalesce(data->>'status', 'delivered'), "
+                    "coalesce(data->>'visibility', 'all'), data->>'response_visibility', (data->>'index')::int, "
+                    "coalesce((data->>'chain_depth')::int, 0), data->>'correlation_id', data->>'parent_event_id', "
+                    "data->>'idempotency_key', data->>'blocked_by', coalesce(data->'metadata', '{}'), "
+                    "coalesce(data->'channel_data', '{}'), (data->>'created_at')::timestamptz FROM staging; "
+                    "DROP TABLE staging; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader; ANALYZE"));
+        });
+        log << int(ms) << " ms" << Qt::endl;
+    }
+    const QString uri = pg.uri(db);
+    const QString cached = Importer::cachedWorkspacePath(uri);
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(cached + QLatin1String(suffix));
+    double firstMs = 0;
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QElapsedTimer t;
+        t.start();
+        window.openPath(uri);
+        waitFor([&] { return window.eventModel()->rowCount() > 0 && window.eventModel()->loadedRecord(0); });
+        firstMs = t.nsecsElapsed() / 1e6;
+    }
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(cached + QLatin1String(suffix));
+    PgConnection server(uri);
+    const double rawPgMs = medianMs(5, [&] {
+        QSqlQuery q = server.select(QStringLiteral("SELECT content::text FROM events WHERE room_id = 'room-big' "
+                                                   "ORDER BY \"index\" LIMIT 200"));
+        while (q.next()) { }
+    });
+    return { Row { QStringLiteral("first open of RoomKit's PostgreSQL store, biggest room's first screen (window)"),
+        firstMs, rawPgMs, QStringLiteral("its first 200 rows from the server (QPSQL)"), QStringLiteral("≤ 1 s") } };
+}
+
+QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly)
 {
     QVector<Row> rows;
     const QString store = dir + QStringLiteral("/bench-%1.sqlite").arg(events);
@@ -223,6 +336,8 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
         const double ms = timeMs([&] { RoomKitStoreGenerator::write(store, events, 20, 0.9, 1); });
         log << int(ms) << " ms" << Qt::endl;
     }
+    if (postgresOnly)
+        return postgresRows(store, events, log);
     const QString workspace = dir + QStringLiteral("/bench-%1.sightline").arg(events);
     for (const char* suffix : { "", "-wal", "-shm" })
         QFile::remove(workspace + QLatin1String(suffix));
@@ -266,6 +381,7 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log)
             rawMs(store, "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200"),
             QStringLiteral("its first 200 rows (C API)"), QStringLiteral("≤ 1 s") };
     }
+    rows += postgresRows(store, events, log);
 
     qint64 bigRoom = 0, roomEvents = 0;
     {
@@ -510,6 +626,8 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("export"),
         QStringLiteral("(internal) export WORKSPACE's biggest room in FORMAT to OUT, print ms and peak memory in KB"),
         QStringLiteral("FORMAT") });
+    parser.addOption({ QStringLiteral("postgres-only"),
+        QStringLiteral("only the PostgreSQL rows (the test server named by SIGHTLINE_PG_ENV)") });
     parser.process(app);
     if (parser.isSet(QStringLiteral("export")))
         return exportReport(parser.value(QStringLiteral("export")), parser.positionalArguments().value(0),
@@ -526,7 +644,7 @@ int main(int argc, char** argv)
         sizes = { QStringLiteral("1000"), QStringLiteral("100000") };
     out << "| events | work | Sightline | baseline | ratio | target |\n|---:|---|---:|---|---:|---|\n";
     for (const QString& size : sizes) {
-        for (const Row& r : run(size.toLongLong(), dir, log)) {
+        for (const Row& r : run(size.toLongLong(), dir, log, parser.isSet(QStringLiteral("postgres-only")))) {
             const QString ratio = r.baselineMs > 0 ? QString::number(r.ms / r.baselineMs, 'f', 1) + QStringLiteral(" ×")
                                                    : QStringLiteral("—");
             const QString figure = r.work.endsWith(QLatin1String("(MB)"))
