@@ -81,10 +81,15 @@ QVector<RoomInfo> RoomKitPgReader::rooms(const SourceNotes& notes)
             details[q.value(0).toString()].insert(name, QJsonDocument::fromJson(q.value(1).toByteArray()).array());
     }
     QVector<RoomInfo> listed;
+    // RoomKit keeps each room's tally of events (rooms.event_count, schema 2): what a first import's progress
+    // and order take, where counting a room of a million rows would cost the first screen a second.
+    const bool tallied = m_pg->hasTable(QStringLiteral("rooms"), QStringLiteral("event_count"));
     QSqlQuery q = m_pg->select(QStringLiteral("SELECT id, status, organization_id, "
-                                              "(extract(epoch FROM created_at) * 1000000)::bigint, row_to_json(r)::text "
-                                              "FROM rooms r ORDER BY created_at, id"),
+                                              "(extract(epoch FROM created_at) * 1000000)::bigint, row_to_json(r)::text, "
+                                              "%1 FROM rooms r ORDER BY created_at, id")
+                                   .arg(tallied ? QStringLiteral("event_count") : QStringLiteral("-1")),
         {}, QStringLiteral("rooms"));
+    m_tallies.clear();
     while (q.next()) {
         RoomInfo room;
         room.nativeId = q.value(0).toString();
@@ -94,6 +99,8 @@ QVector<RoomInfo> RoomKitPgReader::rooms(const SourceNotes& notes)
         room.nativeJson = q.value(4).toByteArray();
         room.title = RoomKitReader::roomTitle(QJsonDocument::fromJson(room.nativeJson).object());
         room.detailsJson = QJsonDocument(details.value(room.nativeId)).toJson(QJsonDocument::Compact);
+        if (q.value(5).toLongLong() >= 0)
+            m_tallies.insert(room.nativeId, q.value(5).toLongLong());
         listed.append(room);
     }
     return listed;
@@ -101,6 +108,9 @@ QVector<RoomInfo> RoomKitPgReader::rooms(const SourceNotes& notes)
 
 qint64 RoomKitPgReader::rowsAfter(const RoomCursor& cursor)
 {
+    // Nothing read yet: the room's own tally. A sync counts what is past its cursor (an index range).
+    if (cursor.syncedSeq < 0 && m_tallies.contains(cursor.nativeId))
+        return m_tallies.value(cursor.nativeId);
     return m_pg->count(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND \"index\" > ?"),
         { cursor.nativeId, cursor.syncedSeq }, QStringLiteral("room %1").arg(cursor.nativeId));
 }

@@ -4,6 +4,7 @@
 #include "sourcereader.h"
 
 #include <memory>
+#include <QHash>
 
 // RoomKit's PostgresStore (schema version 2, SOURCES.md §1.7): rooms in created_at order, as list_rooms gives
 // them, with their bindings and participants; per room its events after the cursor in index order, read by
@@ -31,4 +32,5 @@ public:
 private:
     std::unique_ptr<PgConnection> m_pg;
     QString m_version;
+    QHash<QString, qint64> m_tallies; // rooms.event_count by room, as rooms() read it
 };

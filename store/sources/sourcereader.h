@@ -42,7 +42,8 @@ public:
         Q_UNUSED(storedNativeJson);
         return false;
     }
-    // How many rows the room has after `cursor`: the progress bar's total, and the biggest room goes first.
+    // How many rows the room has after `cursor`: the progress bar's total, and the biggest room goes first (a
+    // store's own tally may answer for a room never read).
     virtual qint64 rowsAfter(const RoomCursor& cursor) = 0;
     // Hands the room's rows after the cursor to `feed`, in index order, until they end or the feed stops.
     virtual void read(const RoomCursor& cursor, RoomFeed& feed) = 0;

@@ -296,7 +296,11 @@ QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
                     "coalesce((data->>'chain_depth')::int, 0), data->>'correlation_id', data->>'parent_event_id', "
                     "data->>'idempotency_key', data->>'blocked_by', coalesce(data->'metadata', '{}'), "
                     "coalesce(data->'channel_data', '{}'), (data->>'created_at')::timestamptz FROM staging; "
-                    "DROP TABLE staging; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader; ANALYZE"));
+                    "DROP TABLE staging; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader; "
+                    "UPDATE rooms r SET event_count = c.n, latest_index = c.last FROM (SELECT room_id, count(*) AS n, "
+                    "max(\"index\") AS last FROM events GROUP BY 1) c WHERE r.id = c.room_id"));
+            // As a live database is kept by autovacuum: its visibility map set, its statistics known.
+            pg.exec(db, QStringLiteral("VACUUM ANALYZE"));
         });
         log << int(ms) << " ms" << Qt::endl;
     }
