@@ -11,7 +11,7 @@ SourceFollower::SourceFollower(StoreClient* store, QObject* parent)
     , m_store(store)
     , m_timer(new QTimer(this))
 {
-    m_timer->setInterval(500);
+    m_timer->setInterval(500); // files twice a second; a database every other look
     connect(m_timer, &QTimer::timeout, this, &SourceFollower::look);
 }
 
@@ -41,11 +41,6 @@ void SourceFollower::setPaused(bool paused)
         m_timer->stop();
     }
     emit stateChanged();
-}
-
-void SourceFollower::setInterval(int ms)
-{
-    m_timer->setInterval(ms);
 }
 
 void SourceFollower::look()

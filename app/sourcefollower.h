@@ -24,8 +24,6 @@ public:
     bool isPaused() const { return m_paused; }
     // Whether there is something followed and following is not paused.
     bool isFollowing() const { return !m_paused && !m_sources.isEmpty(); }
-    // How often files are looked at (500 ms); a database, twice as seldom.
-    void setInterval(int ms);
 
 signals:
     void stateChanged();
