@@ -108,8 +108,9 @@ QVector<RoomInfo> RoomKitPgReader::rooms(const SourceNotes& notes)
 
 qint64 RoomKitPgReader::rowsAfter(const RoomCursor& cursor)
 {
-    // Nothing read yet: the room's own tally. A sync counts what is past its cursor (an index range).
-    if (cursor.syncedSeq < 0 && m_tallies.contains(cursor.nativeId))
+    // Nothing read yet: the room's own tally (a store that keeps none, or a room it says is empty, is counted:
+    // cheap when it is right, and true when it is not). A sync counts what is past its cursor (an index range).
+    if (cursor.syncedSeq < 0 && m_tallies.value(cursor.nativeId) > 0)
         return m_tallies.value(cursor.nativeId);
     return m_pg->count(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND \"index\" > ?"),
         { cursor.nativeId, cursor.syncedSeq }, QStringLiteral("room %1").arg(cursor.nativeId));
