@@ -539,6 +539,11 @@ private:
 
         auto ws = openSource(source, forcedFormat(parser));
         const qint64 room = roomId(*ws, source, parser);
+        if (parser.isSet(QStringLiteral("count")) && conversation) {
+            // What the same command lists: the conversation's messages (within --limit and after --after-index).
+            m_out << ws->conversation(room, page.limit, page.afterIndex).size() << Qt::endl;
+            return Cli::Ok;
+        }
         if (parser.isSet(QStringLiteral("count"))) {
             // Without any filter or window every committed row counts, blocked ones included (RoomKit's
             // get_event_count); with one, exactly the rows the same command lists (blocked:hide, the default

@@ -216,7 +216,6 @@ private slots:
         QCOMPARE(indexes(r), (QVector<qint64> { 2, 5, 6 }));
     }
 
-    // --query and --text mean what the filter bar and the search field mean in the GUI.
     // events --follow: the room's newest events, then each new one as the store gains it, once, until Ctrl+C,
     // when it stops at once with exit code 0.
     void eventsFollow()
@@ -261,6 +260,7 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
     }
 
+    // --query and --text mean what the filter bar and the search field mean in the GUI.
     void eventsQueryAndText()
     {
         const QString room = QStringLiteral("edge-tool-failed");
@@ -430,6 +430,14 @@ private slots:
         QCOMPARE(said, QStringList({ QStringLiteral("1 user"), QStringLiteral("2 assistant"), QStringLiteral("29 assistant"),
                            QStringLiteral("57 user"), QStringLiteral("73 assistant") }));
         QVERIFY(r.lines().at(1).value(QLatin1String("text")).toString().startsWith(QLatin1String("Let me look that order up.")));
+        // --count counts what the same command lists: the conversation's messages, not every row of the room.
+        const Run count = run({ QStringLiteral("events"), dataFile(QStringLiteral("agui")), QStringLiteral("--room"),
+            QStringLiteral("th_985v8"), QStringLiteral("--conversation"), QStringLiteral("--count") });
+        QCOMPARE(count.out.trimmed(), QStringLiteral("5"));
+        const Run limited = run({ QStringLiteral("events"), dataFile(QStringLiteral("agui")), QStringLiteral("--room"),
+            QStringLiteral("th_985v8"), QStringLiteral("--conversation"), QStringLiteral("--after-index"),
+            QStringLiteral("2"), QStringLiteral("--count") });
+        QCOMPARE(limited.out.trimmed(), QStringLiteral("3"));
     }
 
     // stats: one line per tool, counted in calls; under a filter the calls the timeline shows.
