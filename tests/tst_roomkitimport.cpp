@@ -3,10 +3,12 @@
 #include "eventflags.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
+#include "sources/importlock.h"
 #include "testsupport.h"
 #include "timeutil.h"
 #include "workspace.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
@@ -719,6 +721,25 @@ private slots:
 
     // Two imports into one workspace at once (two windows, a window and a script): one imports, the other says
     // who holds the workspace; neither fails in the middle of making it, and the workspace is a clean import's.
+    // A process killed between making the import's lock file and writing its name in it leaves a lock that names
+    // nobody: it must not hold the workspace for ever (a kill test once found every later import refused, "process
+    // 0"). A fresh one is still respected: its writer may be about to name itself.
+    void aLockThatNamesNobody()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        Workspace ws(path);
+        QFile lock(ImportLock::lockPath(path));
+        QVERIFY(lock.open(QIODevice::WriteOnly));
+        lock.close();
+        QVERIFY_THROWS_EXCEPTION(WorkspaceBusy, ImportLock { path });
+        QVERIFY(lock.open(QIODevice::ReadWrite));
+        QVERIFY(lock.setFileTime(QDateTime::currentDateTime().addSecs(-5), QFileDevice::FileModificationTime));
+        lock.close();
+        const ImportReport report = Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        QCOMPARE(report.added(), 113);
+    }
+
     void twoImportsAtOnce()
     {
         QTemporaryDir dir;

@@ -1,5 +1,8 @@
 #include "importlock.h"
 
+#include <QDateTime>
+#include <QFileInfo>
+
 ImportLock::ImportLock(const QString& workspacePath)
     : m_lock(lockPath(workspacePath))
 {
@@ -9,7 +12,16 @@ ImportLock::ImportLock(const QString& workspacePath)
     qint64 pid = 0;
     QString host;
     QString application;
-    m_lock.getLockInfo(&pid, &host, &application);
+    if (!m_lock.getLockInfo(&pid, &host, &application)) {
+        // A lock file that names nobody: its process was killed between making it and writing its name in it
+        // (QLockFile writes at once), so QLockFile can never tell it stale. A second old, nobody holds it.
+        const QFileInfo file(lockPath(workspacePath));
+        if (file.exists() && file.lastModified().msecsTo(QDateTime::currentDateTime()) > 1000) {
+            m_lock.removeStaleLockFile();
+            if (m_lock.tryLock(0))
+                return;
+        }
+    }
     throw WorkspaceBusy(workspacePath, {},
         QStringLiteral("another Sightline (process %1 on %2) is importing into this workspace; try again when it is "
                        "done")
