@@ -37,9 +37,8 @@ QString PgServer::uri(const QString& database, const QString& role, bool withPas
     return QStringLiteral("postgresql://%1%2@%3:%4/%5").arg(role, password, host).arg(port).arg(database);
 }
 
-QByteArray PgServer::run(const QString& tool, const QStringList& args) const
+void PgServer::start(QProcess& p, const QString& tool, const QStringList& args) const
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("PGPASSWORD"), passwords.value(QStringLiteral("sightline_admin")));
     p.setProcessEnvironment(env);
@@ -47,9 +46,22 @@ QByteArray PgServer::run(const QString& tool, const QStringList& args) const
         QStringList { QStringLiteral("-h"), host, QStringLiteral("-p"), QString::number(port), QStringLiteral("-U"),
             QStringLiteral("sightline_admin") }
             + args);
+}
+
+QByteArray PgServer::run(const QString& tool, const QStringList& args) const
+{
+    QProcess p;
+    start(p, tool, args);
     if (!p.waitForFinished(60000) || p.exitCode() != 0)
         qWarning("%s failed: %s", qPrintable(tool), p.readAllStandardError().constData());
     return p.readAllStandardOutput();
+}
+
+QByteArray PgServer::dump(const QStringList& args) const
+{
+    QByteArrayList lines = run(QStringLiteral("pg_dump"), args).split('\n');
+    lines.removeIf([](const QByteArray& line) { return line.startsWith("\\restrict") || line.startsWith("\\unrestrict"); });
+    return lines.join('\n');
 }
 
 void PgServer::exec(const QString& database, const QString& sql) const

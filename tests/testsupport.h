@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QVector>
 
+class QProcess;
 class Workspace;
 
 // The RoomKit fixture stores, each imported once, on first use, into a workspace of its own.
@@ -35,8 +36,12 @@ struct PgServer
     QMap<QString, QString> passwords; // by role: sightline_admin (owner), reader (SELECT only), outsider (nothing)
     // postgresql://role:password@host:port/database
     QString uri(const QString& database, const QString& role = QStringLiteral("reader"), bool withPassword = true) const;
-    // What one of the server's tools (psql, pg_dump) prints, run as the cluster's owner.
+    // Starts one of the server's tools (psql, pg_dump) on `p`, as the cluster's owner, for a caller that feeds it.
+    void start(QProcess& p, const QString& tool, const QStringList& args) const;
+    // What one of the server's tools prints, run as the cluster's owner.
     QByteArray run(const QString& tool, const QStringList& args) const;
+    // What pg_dump prints with `args`, less the \restrict lines pg_dump 15.14 on writes with a random key.
+    QByteArray dump(const QStringList& args) const;
     // Runs SQL in `database` as the owner (psql -c).
     void exec(const QString& database, const QString& sql) const;
     static const PgServer& get();

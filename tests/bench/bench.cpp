@@ -216,6 +216,32 @@ int exportReport(const QString& format, const QString& workspace, const QString&
     return QFileInfo(out).size() > 0 ? 0 : 1;
 }
 
+// The first open of a source never seen before, in the real window: from the open until the biggest room's first
+// screen is in its model, while the rest imports in the background (the window then closes, which stops the
+// import after its batch). Its cached workspace is removed before and after.
+double firstOpenMs(const QString& source)
+{
+    const QString cached = Importer::cachedWorkspacePath(source);
+    const auto removeCache = [&] {
+        for (const char* suffix : { "", "-wal", "-shm" })
+            QFile::remove(cached + QLatin1String(suffix));
+    };
+    removeCache();
+    double ms = 0;
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QElapsedTimer t;
+        t.start();
+        window.openPath(source);
+        waitFor([&] { return window.eventModel()->rowCount() > 0 && window.eventModel()->loadedRecord(0); });
+        ms = t.nsecsElapsed() / 1e6;
+    }
+    removeCache();
+    return ms;
+}
+
 // RoomKit's PostgresStore holding the same events, on the test server (tests/pg/pgcluster.sh, named by
 // SIGHTLINE_PG_ENV): the first open of the database in the real window, from the open until the biggest room's
 // first screen is in its model, against the server's own first 200 rows of that room through QPSQL. The store is
@@ -236,24 +262,15 @@ QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
         log << "loading " << events << " events into PostgreSQL ... " << Qt::flush;
         const double ms = timeMs([&] {
             pg.exec(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE %1").arg(db));
-            QByteArrayList schema = pg.run(QStringLiteral("pg_dump"),
-                                          { QStringLiteral("--schema-only"), QStringLiteral("--no-owner"),
-                                              QStringLiteral("roomkit") })
-                                        .split('\n');
-            schema.removeIf([](const QByteArray& l) { return l.startsWith("\\restrict") || l.startsWith("\\unrestrict"); });
+            const QStringList connect { QStringLiteral("-Xq"), QStringLiteral("-d"), db };
             QProcess psql;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("PGPASSWORD"), pg.passwords.value(QStringLiteral("sightline_admin")));
-            psql.setProcessEnvironment(env);
-            const QStringList connect { QStringLiteral("-h"), pg.host, QStringLiteral("-p"), QString::number(pg.port),
-                QStringLiteral("-U"), QStringLiteral("sightline_admin"), QStringLiteral("-Xq"), QStringLiteral("-d"), db };
-            psql.start(pg.bindir + QStringLiteral("/psql"), connect);
-            psql.write(schema.join('\n'));
+            pg.start(psql, QStringLiteral("psql"), connect);
+            psql.write(pg.dump({ QStringLiteral("--schema-only"), QStringLiteral("--no-owner"), QStringLiteral("roomkit") }));
             psql.closeWriteChannel();
             psql.waitForFinished(-1);
             pg.exec(db, QStringLiteral("CREATE UNLOGGED TABLE staging(data jsonb)"));
             // Each row's JSON, one a line, in CSV with a quote and a delimiter that JSON text never holds.
-            psql.start(pg.bindir + QStringLiteral("/psql"),
+            pg.start(psql, QStringLiteral("psql"),
                 connect
                     + QStringList { QStringLiteral("-c"),
                           QStringLiteral("\\copy staging(data) FROM STDIN WITH (FORMAT csv, QUOTE E'\\x01', "
@@ -305,22 +322,7 @@ QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
         log << int(ms) << " ms" << Qt::endl;
     }
     const QString uri = pg.uri(db);
-    const QString cached = Importer::cachedWorkspacePath(uri);
-    for (const char* suffix : { "", "-wal", "-shm" })
-        QFile::remove(cached + QLatin1String(suffix));
-    double firstMs = 0;
-    {
-        MainWindow window;
-        window.resize(1200, 800);
-        window.show();
-        QElapsedTimer t;
-        t.start();
-        window.openPath(uri);
-        waitFor([&] { return window.eventModel()->rowCount() > 0 && window.eventModel()->loadedRecord(0); });
-        firstMs = t.nsecsElapsed() / 1e6;
-    }
-    for (const char* suffix : { "", "-wal", "-shm" })
-        QFile::remove(cached + QLatin1String(suffix));
+    const double firstMs = firstOpenMs(uri);
     PgConnection server(uri);
     const double rawPgMs = medianMs(5, [&] {
         QSqlQuery q = server.select(QStringLiteral("SELECT content::text FROM events WHERE room_id = 'room-big' "
@@ -361,30 +363,9 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postg
         rows.last().baselineMs, QStringLiteral("SELECT data FROM events (C API)"),
         QStringLiteral("none: what any copy costs") };
 
-    // The first open of a store never seen before, in the real window: from the open until the biggest room's
-    // first screen is in its model, while the rest imports in the background (the window then closes, which
-    // stops the import after its batch).
-    {
-        const QString cached = Importer::cachedWorkspacePath(store);
-        for (const char* suffix : { "", "-wal", "-shm" })
-            QFile::remove(cached + QLatin1String(suffix));
-        double firstMs = 0;
-        {
-            MainWindow window;
-            window.resize(1200, 800);
-            window.show();
-            QElapsedTimer t;
-            t.start();
-            window.openPath(store);
-            waitFor([&] { return window.eventModel()->rowCount() > 0 && window.eventModel()->loadedRecord(0); });
-            firstMs = t.nsecsElapsed() / 1e6;
-        }
-        for (const char* suffix : { "", "-wal", "-shm" })
-            QFile::remove(cached + QLatin1String(suffix));
-        rows << Row { QStringLiteral("first open of a new store, biggest room's first screen (window)"), firstMs,
-            rawMs(store, "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200"),
-            QStringLiteral("its first 200 rows (C API)"), QStringLiteral("≤ 1 s") };
-    }
+    rows << Row { QStringLiteral("first open of a new store, biggest room's first screen (window)"), firstOpenMs(store),
+        rawMs(store, "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200"),
+        QStringLiteral("its first 200 rows (C API)"), QStringLiteral("≤ 1 s") };
     rows += postgresRows(store, events, log);
 
     qint64 bigRoom = 0, roomEvents = 0;
