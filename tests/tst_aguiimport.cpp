@@ -3,6 +3,8 @@
 // user messages, and assembled text and reasoning messages. Then syncing a growing log, and bad input.
 
 #include "eventflags.h"
+#include "eventkind.h"
+#include "outcome.h"
 #include "sources/aguiassembler.h"
 #include "sources/aguilogparser.h"
 #include "sources/importer.h"
@@ -70,6 +72,56 @@ QString outcomeOf(const QString& status)
     if (status.startsWith(QLatin1String("stopped")))
         return QStringLiteral("cancelled");
     return QStringLiteral("failed");
+}
+
+// Everything an import wrote of the rooms: rows with their derived columns and search text, calls, runs and counts.
+QStringList workspaceState(Workspace& ws)
+{
+    return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.role, e.flags, e.message_id, e.tool_id, "
+                                   "e.tool_name, e.outcome, e.group_id, e.text, s.body, s.arguments, s.result "
+                                   "FROM events e JOIN rooms r ON r.id = e.room_id "
+                                   "LEFT JOIN search_text s ON s.event_id = e.id ORDER BY r.native_id, e.seq"))
+        + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.tool_name, c.group_id, c.start_seq, c.end_seq, "
+                                  "c.result_seq, c.outcome, c.status, c.pairing, c.arguments, c.result, c.error, "
+                                  "c.duration_ms, c.synthetic FROM tool_calls c JOIN rooms r ON r.id = c.room_id "
+                                  "ORDER BY r.native_id, c.start_seq, c.end_seq, c.result_seq, c.tool_id"))
+        + dump(ws, QStringLiteral("SELECT r.native_id, u.group_id, u.first_seq, u.last_seq, u.outcome, u.detail, "
+                                  "u.synthetic, u.usage_json FROM runs u JOIN rooms r ON r.id = u.room_id "
+                                  "ORDER BY r.native_id, u.first_seq, u.group_id"))
+        + dump(ws, QStringLiteral("SELECT native_id, title, status, event_count, tool_calls, failed, unserved "
+                                  "FROM rooms ORDER BY native_id"));
+}
+
+// An assembly as lines of text, for a comparison that names what differs.
+QStringList described(const AguiAssembly& a)
+{
+    QStringList out;
+    for (const StoredEvent& row : a.rows) {
+        const EventRecord& r = row.record;
+        out << QStringLiteral("row %1 %2 %3 %4 %5 flags=%6 msg=%7 tool=%8/%9 out=%10 group=%11 text=%12 body=%13 "
+                              "args=%14 result=%15")
+                   .arg(r.index)
+                   .arg(r.type, EventKinds::name(r.kind), r.role)
+                   .arg(r.createdMicros)
+                   .arg(r.flags)
+                   .arg(r.messageId, r.toolId, r.toolName, Outcomes::name(r.outcome), r.groupId, r.text, row.body,
+                       row.arguments, row.result);
+    }
+    for (const ToolCallRecord& c : a.calls) {
+        out << QStringLiteral("call %1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11")
+                   .arg(c.toolId, c.toolName, c.groupId)
+                   .arg(c.startIndex.value_or(-1))
+                   .arg(c.endIndex.value_or(-1))
+                   .arg(c.resultIndex.value_or(-1))
+                   .arg(Outcomes::name(c.outcome), c.status, c.arguments, c.result)
+                   .arg(c.synthetic);
+    }
+    for (const RunRecord& r : a.runs)
+        out << QStringLiteral("run %1 %2 %3 %4").arg(r.groupId).arg(r.firstIndex.value_or(-1)).arg(r.lastIndex.value_or(-1)).arg(r.outcome);
+    for (const auto& p : a.problems)
+        out << QStringLiteral("problem %1 %2").arg(p.first).arg(p.second);
+    out << QStringLiteral("title %1 status %2").arg(a.firstUserText, a.lastRunOutcome);
+    return out;
 }
 
 } // namespace
@@ -470,16 +522,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString source = dataFile(QStringLiteral("agui"));
-        auto state = [](Workspace& ws) {
-            return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.role, e.flags, e.message_id, e.text "
-                                           "FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY r.native_id, e.seq"))
-                + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.start_seq, c.end_seq, c.result_seq, c.outcome, "
-                                          "c.pairing, c.arguments, c.result FROM tool_calls c JOIN rooms r ON r.id = c.room_id "
-                                          "ORDER BY r.native_id, c.start_seq, c.tool_id"))
-                + dump(ws, QStringLiteral("SELECT r.native_id, u.group_id, u.first_seq, u.last_seq, u.outcome FROM runs u "
-                                          "JOIN rooms r ON r.id = u.room_id ORDER BY r.native_id, u.first_seq"))
-                + dump(ws, QStringLiteral("SELECT native_id, event_count, tool_calls, failed, unserved FROM rooms ORDER BY native_id"));
-        };
+        const auto state = workspaceState;
         Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
         QElapsedTimer timer;
         timer.start();
@@ -704,7 +747,54 @@ private slots:
             }
             for (const ToolCallRecord& c : a.calls)
                 QVERIFY(c.startIndex || c.endIndex || c.resultIndex);
+            // Whatever the window, the same assembly: rows that left early and came back for a change included.
+            const qsizetype window = 1 + random.bounded(8);
+            const QStringList whole = described(a), windowed = described(AguiAssembler::assemble(lines, {}, window));
+            for (qsizetype k = 0; k < std::min(whole.size(), windowed.size()); ++k)
+                QCOMPARE(windowed[k], whole[k]);
+            QCOMPARE(windowed.size(), whole.size());
         }
+    }
+
+    // Every fixture thread assembled with a window of one row (each row written as soon as it is read, and brought
+    // back for every later change), of a few rows, and whole: the same workspace, row for row.
+    void anyWindowGivesTheSameWorkspace()
+    {
+        const QStringList want = workspaceState(*m_ws);
+        for (int window : { 1, 3, 50 }) {
+            QTemporaryDir dir;
+            Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+            ImportOptions options;
+            options.assemblyWindow = window;
+            options.batchRows = 7; // commits inside the window, with the calls settled so far
+            Importer::import(ws, dataFile(QStringLiteral("agui")), options);
+            const QStringList got = workspaceState(ws);
+            for (qsizetype k = 0; k < std::min(got.size(), want.size()); ++k)
+                QCOMPARE(got[k], want[k]);
+            QCOMPARE(got.size(), want.size());
+        }
+    }
+
+    // A log synced in many small steps, with a window of one row: each sync reads the log again, compares the rows
+    // it holds and adds the rest, and the room ends as one import of the whole log makes it.
+    void syncInStepsWithAWindowOfOne()
+    {
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl");
+        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QString path = dir.filePath(name);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        options.assemblyWindow = 1;
+        for (qsizetype cut = 997; cut < whole.size(); cut += 4099) {
+            writeAll(path, whole.left(cut)); // cut inside a line: the last row is renewed by the next sync
+            Importer::import(ws, path, options);
+        }
+        writeAll(path, whole);
+        Importer::import(ws, path, options);
+        Workspace once(dir.filePath(QStringLiteral("once.sightline")));
+        Importer::import(once, path);
+        QCOMPARE(workspaceState(ws), workspaceState(once));
     }
 
     // Timestamps no time can be (a difference of two of them overflowed, undefined behaviour): the rows have no

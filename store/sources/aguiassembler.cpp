@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <QHash>
 #include <QMap>
 #include <QSet>
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <deque>
 
 namespace {
 
@@ -106,6 +109,14 @@ struct Call
     // Answered only by a tool message in a snapshot or a run's input (a client's answer to a human-in-the-loop
     // call comes so): the row that brought it. It is not folded: it shows what else it brought.
     std::optional<qint64> snapshotResultAt;
+    // What its rows held when they left the assembler, to tell whether a later line changed them.
+    int settledFragments = -1; // the arguments its start row showed (-1: not settled)
+    QString settledName;
+    bool settledAsCandidate = false; // its start left while it was still a candidate replay
+    std::optional<Outcome> settledEndOutcome; // the outcome its end row showed
+    // Changed since the writer last took it, and the last row that changed it.
+    bool touched = false;
+    qint64 lastRow = -1;
 };
 
 // A message a MESSAGES_SNAPSHOT or a RUN_STARTED's input brought, shown at that row.
@@ -124,52 +135,225 @@ bool keepsChunkOpen(const QString& type)
         || type == QLatin1String("REASONING_ENCRYPTED_VALUE");
 }
 
-class Assembler
+// One snapshot's messages (a MESSAGES_SNAPSHOT's, or a RUN_STARTED's input) not seen in an earlier one, and the run
+// of the row that brought them.
+struct Snapshot
+{
+    qint64 row;
+    QString groupId;
+    QJsonArray messages;
+};
+
+} // namespace
+
+class AguiAssembler::State
 {
 public:
-    explicit Assembler(const QVector<AguiLine>& lines)
-        : m_lines(lines)
+    State(Sink& sink, qsizetype window)
+        : m_sink(sink)
+        , m_window(window)
     {
     }
 
-    AguiAssembly run()
+    void take(const AguiLine& line)
     {
-        m_out.rows.reserve(m_lines.size());
-        for (qsizetype i = 0; i < m_lines.size(); ++i)
-            take(i);
+        const qint64 i = m_base + qint64(m_rows.size());
+        m_rows.emplace_back();
+        takeLine(i, line);
+        while (m_window > 0 && qsizetype(m_rows.size()) > m_window)
+            settleOldest();
+    }
+
+    void finish()
+    {
         closeChunkMessage();
         m_chunkCall.clear(); // the log stops inside a chunked call: it did not end, it was cut (or is still coming)
         resolveReplays();
-        markSyntheticBlocks();
         placeSnapshots();
-        finishCalls();
-        finishMessages();
-        finishUserMessages();
+        showSnapshotCalls();
         showBroughtMessages();
-        for (RunRecord& run : m_runs) {
-            if (run.outcome.isEmpty())
-                run.outcome = QStringLiteral("open"); // no RUN_FINISHED or RUN_ERROR in the log
-            m_out.runs.append(run);
+        while (!m_rows.empty())
+            settleOldest();
+        recallChanged();
+        for (auto it = m_recalled.begin(); it != m_recalled.end(); ++it) {
+            finalize(*it);
+            m_sink.rewrite(*it);
         }
-        if (!m_out.runs.isEmpty())
-            m_out.lastRunOutcome = m_out.runs.constLast().outcome;
-        return m_out;
+        m_recalled.clear();
+        for (const auto& [row, id] : std::as_const(m_userRows)) {
+            if (m_firstUserText.isEmpty())
+                m_firstUserText = m_userText.value(id);
+        }
+        for (auto it = m_brought.cbegin(); it != m_brought.cend(); ++it) {
+            for (const BroughtMessage& m : it.value()) {
+                if (m_firstUserText.isEmpty() && m.role == QLatin1String("user"))
+                    m_firstUserText = m.text;
+            }
+        }
+        if (!m_runs.isEmpty())
+            m_lastRunOutcome = m_runs.constLast().outcome.isEmpty() ? QStringLiteral("open") : m_runs.constLast().outcome;
+        m_finished = true;
     }
 
+    qint64 settledThrough() const { return m_base - 1; }
+
+    QVector<CallChange> takeChangedCalls(qint64 through)
+    {
+        QVector<CallChange> out;
+        QVector<qsizetype> later;
+        for (qsizetype k : std::as_const(m_touchedCalls)) {
+            Call& c = m_calls[k];
+            if (!m_finished && c.lastRow > through) {
+                later << k;
+                continue;
+            }
+            c.touched = false;
+            out.append({ k, finished(c) });
+        }
+        m_touchedCalls = later;
+        std::sort(out.begin(), out.end(), [](const CallChange& a, const CallChange& b) { return a.slot < b.slot; });
+        return out;
+    }
+
+    QVector<RunChange> takeChangedRuns(qint64 through)
+    {
+        QVector<RunChange> out;
+        QVector<qsizetype> later;
+        for (qsizetype k : std::as_const(m_touchedRuns)) {
+            RunRecord run = m_runs[k];
+            if (!m_finished && run.lastIndex.value_or(0) > through) {
+                later << k;
+                continue;
+            }
+            m_runTouched[k] = false;
+            if (run.outcome.isEmpty())
+                run.outcome = QStringLiteral("open"); // no RUN_FINISHED or RUN_ERROR in the log (yet)
+            out.append({ k, run });
+        }
+        m_touchedRuns = later;
+        std::sort(out.begin(), out.end(), [](const RunChange& a, const RunChange& b) { return a.slot < b.slot; });
+        return out;
+    }
+
+    QString m_firstUserText;
+    QString m_lastRunOutcome;
+    QVector<AguiMessage> m_messages;
+
 private:
-    void problem(qint64 index, const QString& what) { m_out.problems.append({ index, what }); }
+    void problem(qint64 index, const QString& what) { m_sink.problem(index, what); }
+
+    // The row at `i`: held, or brought back from the sink for a change (written again at finish()).
+    StoredEvent& row(qint64 i)
+    {
+        if (i >= m_base)
+            return m_rows[std::size_t(i - m_base)];
+        auto it = m_recalled.find(i);
+        if (it == m_recalled.end()) {
+            it = m_recalled.insert(i, m_sink.recall(i));
+            it->record.index = i;
+        }
+        return *it;
+    }
+    EventRecord& rec(qint64 i) { return row(i).record; }
+
+    // The oldest row held leaves, with what the lines so far tell of it.
+    void settleOldest()
+    {
+        StoredEvent out = std::move(m_rows.front());
+        m_rows.pop_front();
+        ++m_base;
+        finalize(out);
+        m_sink.settle(std::move(out));
+    }
+
+    // What a row shows of what came after it: a message's text at the row that starts it, a call's arguments at its
+    // start and its outcome at its end, a user's message at kaboo's note of it. Noted, so that a later change is
+    // seen (recallChanged).
+    void finalize(StoredEvent& row)
+    {
+        const qint64 p = row.record.index;
+        EventRecord& r = row.record;
+        if (const auto it = m_messageByFirst.constFind(p); it != m_messageByFirst.constEnd()) {
+            AguiMessage& m = m_messages[*it];
+            r.text = m.text;
+            // Searchable as far as it has streamed: a later sync that reads the rest indexes it again.
+            row.body = m.text;
+            m.settledDeltas = m.deltas;
+        }
+        if (const auto it = m_callOfRow.constFind(p); it != m_callOfRow.constEnd()) {
+            Call& c = m_calls[*it];
+            if (c.record.startIndex == p && !c.fromSnapshot && !c.merged) {
+                if (c.replayOf) {
+                    c.settledAsCandidate = true; // shown as it came until it is known to be a call or a replay
+                } else {
+                    const QString arguments = c.fragments.join(QString());
+                    r.text = c.record.toolName + QLatin1Char('(') + clip(arguments) + QLatin1Char(')');
+                    // Searchable as far as they have come: a later sync that reads the rest indexes them again.
+                    row.arguments = arguments;
+                    c.settledFragments = int(c.fragments.size());
+                    c.settledName = c.record.toolName;
+                    c.settledAsCandidate = false;
+                }
+            }
+            if (c.record.endIndex == p && !c.merged) {
+                r.outcome = outcomeNow(c);
+                c.settledEndOutcome = r.outcome;
+            }
+        }
+        if (const auto it = m_userIdAt.constFind(p); it != m_userIdAt.constEnd()) {
+            r.text = m_userText.value(*it);
+            row.body = r.text;
+            m_userSettled.insert(p, r.text);
+        }
+    }
+
+    // The rows that left before a later line changed what they show: brought back, to be written again.
+    void recallChanged()
+    {
+        for (const AguiMessage& m : std::as_const(m_messages)) {
+            if (m.settledDeltas >= 0 && m.settledDeltas != m.deltas)
+                row(m.firstIndex);
+        }
+        for (const Call& c : std::as_const(m_calls)) {
+            if (c.merged || c.fromSnapshot)
+                continue;
+            if (c.record.startIndex && *c.record.startIndex < m_base
+                && (c.settledAsCandidate
+                    || (c.settledFragments >= 0
+                        && (c.settledFragments != c.fragments.size() || c.settledName != c.record.toolName))))
+                row(*c.record.startIndex);
+            if (c.record.endIndex && c.settledEndOutcome && *c.settledEndOutcome != outcomeNow(c))
+                row(*c.record.endIndex);
+        }
+        for (auto it = m_userSettled.cbegin(); it != m_userSettled.cend(); ++it) {
+            if (it.value() != m_userText.value(m_userIdAt.value(it.key())))
+                row(it.key());
+        }
+    }
+
+    static Outcome outcomeNow(const Call& c)
+    {
+        return c.record.resultIndex || c.snapshotResultAt ? c.record.outcome : Outcome::Unserved;
+    }
 
     QString openRun() const { return m_stack.isEmpty() ? QString() : m_runs[m_stack.constLast()].groupId; }
 
-    void take(qsizetype i)
+    void touchRun(qsizetype k)
     {
-        const AguiLine& line = m_lines[i];
-        StoredEvent row;
-        EventRecord& r = row.record;
+        if (!m_runTouched[k]) {
+            m_runTouched[k] = true;
+            m_touchedRuns << k;
+        }
+    }
+
+    void takeLine(qint64 i, const AguiLine& line)
+    {
+        StoredEvent& stored = row(i);
+        EventRecord& r = stored.record;
         r.index = i;
         r.sourceLine = line.lineNumber;
         r.flags = line.flags;
-        row.payload = line.raw;
+        stored.payload = line.raw;
         if (!line.problem.isEmpty())
             problem(i, line.problem);
         const QJsonObject& e = line.event;
@@ -188,7 +372,6 @@ private:
             }
         }
         r.groupId = openRun();
-        m_out.rows.append(row);
         if (line.flags & EventFlags::MalformedJson)
             return;
         if (!AguiLogParser::isKnownType(r.type) && !r.type.startsWith(QLatin1Char('(')))
@@ -214,8 +397,6 @@ private:
             takeOther(i, e);
     }
 
-    EventRecord& rec(qsizetype i) { return m_out.rows[i].record; }
-
     void rememberUserMessages(const QJsonArray& messages)
     {
         for (const QJsonValue& m : messages) {
@@ -226,18 +407,24 @@ private:
         }
     }
 
-    void finishUserMessages()
+    // A snapshot's messages, those an earlier snapshot did not bring already (a run's input repeats the whole
+    // conversation so far): placed once the log has ended (placeSnapshots), when it is known what streamed.
+    void rememberSnapshot(qint64 i, const QJsonArray& messages)
     {
-        for (qint64 i : m_userRows) {
-            EventRecord& r = rec(i);
-            r.text = m_userText.value(r.messageId);
-            m_out.rows[i].body = r.text;
-            if (m_out.firstUserText.isEmpty())
-                m_out.firstUserText = r.text;
+        QJsonArray fresh;
+        for (const QJsonValue& v : messages) {
+            const QByteArray key = QCryptographicHash::hash(
+                QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact), QCryptographicHash::Md5);
+            if (m_snapshotMessagesSeen.contains(key))
+                continue;
+            m_snapshotMessagesSeen.insert(key);
+            fresh.append(v);
         }
+        if (!fresh.isEmpty())
+            m_snapshots.append({ i, rec(i).groupId, fresh });
     }
 
-    void takeRun(qsizetype i, const QJsonObject& e)
+    void takeRun(qint64 i, const QJsonObject& e)
     {
         EventRecord& r = rec(i);
         r.role = QStringLiteral("system");
@@ -251,6 +438,8 @@ private:
             if (r.createdMicros)
                 run.startMicros = run.endMicros = r.createdMicros;
             m_runs.append(run);
+            m_runTouched.append(false);
+            touchRun(m_runs.size() - 1);
             m_stack.append(m_runs.size() - 1);
             r.groupId = run.groupId;
             r.text = QStringLiteral("run %1 started").arg(run.groupId);
@@ -258,7 +447,7 @@ private:
             const QJsonArray input = e.value(QLatin1String("input")).toObject().value(QLatin1String("messages")).toArray();
             rememberUserMessages(input);
             if (!input.isEmpty())
-                m_snapshots.append({ i, input });
+                rememberSnapshot(i, input);
             return;
         }
         // RUN_FINISHED or RUN_ERROR: closes the run it names, or the one open.
@@ -269,9 +458,9 @@ private:
                 break;
             }
         }
-        RunRecord* run = nullptr;
+        qsizetype slot = -1;
         if (at >= 0) {
-            run = &m_runs[m_stack[at]];
+            slot = m_stack[at];
             m_stack.resize(at);
         } else {
             // A run that failed before the agent said anything: kaboo stores a lone RUN_ERROR.
@@ -282,11 +471,14 @@ private:
             if (r.createdMicros)
                 lone.startMicros = r.createdMicros;
             m_runs.append(lone);
-            run = &m_runs.last();
+            m_runTouched.append(false);
+            slot = m_runs.size() - 1;
         }
+        touchRun(slot);
+        RunRecord* run = &m_runs[slot];
         r.groupId = run->groupId;
         run->lastIndex = i;
-        m_runEnds << i;
+        m_lastRunEnd = i;
         if (r.createdMicros)
             run->endMicros = r.createdMicros;
         if (r.type == QLatin1String("RUN_ERROR")) {
@@ -309,17 +501,46 @@ private:
             run->usageJson = compact(e.value(QLatin1String("usage")));
         if (isSyntheticTerminal(r.type, e)) {
             run->synthetic = true;
-            m_terminals.append(i);
+            markSyntheticBlock(i);
         }
+    }
+
+    // kaboo appends its closers together at the end of a run, every one stamped with the terminal event's
+    // time: walking back from a synthetic RUN_ERROR or bare RUN_FINISHED, the closers with that time are
+    // synthetic too; an agent's own closers before them are not (SOURCES.md §4.5.4).
+    void markSyntheticBlock(qint64 terminal)
+    {
+        rec(terminal).flags |= EventFlags::Synthetic;
+        const qint64 time = rec(terminal).createdMicros;
+        for (qint64 i = terminal - 1; i >= 0; --i) {
+            EventRecord& r = rec(i);
+            // Without times nothing tells kaboo's closers from the agent's own: only the terminal is taken
+            // for made up (AG-UI's timestamps are optional; kaboo stamps every event).
+            const bool sameTime = r.createdMicros && time && r.createdMicros == time;
+            if (!isCloser(r.type) || !sameTime)
+                break;
+            if (r.type == QLatin1String("TOOL_CALL_RESULT") && !r.isSynthetic())
+                break; // a real result: the block ends here
+            r.flags |= EventFlags::Synthetic;
+            markSyntheticRow(i);
+        }
+    }
+
+    // An end or result made up by kaboo: its call is synthetic.
+    void markSyntheticRow(qint64 i)
+    {
+        m_syntheticRows.insert(i);
+        if (const auto it = m_callOfRow.constFind(i); it != m_callOfRow.constEnd())
+            touch(*it, -1);
     }
 
     AguiMessage* message(const QString& key)
     {
         const auto it = m_messageAt.constFind(key);
-        return it == m_messageAt.constEnd() ? nullptr : &m_out.messages[*it];
+        return it == m_messageAt.constEnd() ? nullptr : &m_messages[*it];
     }
 
-    AguiMessage& startMessage(qsizetype i, QString id, const QString& role, bool reasoning)
+    AguiMessage& startMessage(qint64 i, QString id, const QString& role, bool reasoning)
     {
         m_streamed.insert(id);
         if (id.isEmpty()) {
@@ -340,13 +561,14 @@ private:
         m.role = role;
         m.reasoning = reasoning;
         m.firstIndex = m.lastIndex = i;
-        m_out.messages.append(m);
-        m_messageAt.insert(id, m_out.messages.size() - 1);
-        return m_out.messages.last();
+        m_messages.append(m);
+        m_messageAt.insert(id, m_messages.size() - 1);
+        m_messageByFirst.insert(i, m_messages.size() - 1);
+        return m_messages.last();
     }
 
     // The message a delta or end belongs to; one is started when the log never opened it.
-    AguiMessage& messageFor(qsizetype i, const QString& id, bool reasoning)
+    AguiMessage& messageFor(qint64 i, const QString& id, bool reasoning)
     {
         if (AguiMessage* m = message(id))
             return *m;
@@ -356,7 +578,7 @@ private:
         return startMessage(i, id, reasoning ? QStringLiteral("reasoning") : QStringLiteral("assistant"), reasoning);
     }
 
-    void addDelta(qsizetype i, AguiMessage& m, const QString& delta)
+    void addDelta(qint64 i, AguiMessage& m, const QString& delta)
     {
         m.text += delta;
         ++m.deltas;
@@ -376,7 +598,7 @@ private:
         m_chunkMessage.clear();
     }
 
-    void takeText(qsizetype i, const QJsonObject& e, bool reasoning)
+    void takeText(qint64 i, const QJsonObject& e, bool reasoning)
     {
         EventRecord& r = rec(i);
         const QString& t = r.type;
@@ -414,7 +636,7 @@ private:
         }
     }
 
-    void takeReasoning(qsizetype i, const QJsonObject& e)
+    void takeReasoning(qint64 i, const QJsonObject& e)
     {
         EventRecord& r = rec(i);
         r.role = QStringLiteral("reasoning");
@@ -452,7 +674,21 @@ private:
         return it == m_callAt.constEnd() ? nullptr : &m_calls[*it];
     }
 
-    Call& startCall(qsizetype i, QString id, const QJsonObject& e)
+    qsizetype slotOf(const Call& c) const { return &c - m_calls.constData(); }
+
+    // A call changed (at row `i`, or -1 for a change no row made): the writer takes it again.
+    void touch(qsizetype k, qint64 i)
+    {
+        Call& c = m_calls[k];
+        c.lastRow = std::max(c.lastRow, i);
+        if (!c.touched) {
+            c.touched = true;
+            m_touchedCalls << k;
+        }
+    }
+    void touch(const Call& c, qint64 i) { touch(slotOf(c), i); }
+
+    Call& startCall(qint64 i, QString id, const QJsonObject& e)
     {
         if (id.isEmpty()) {
             problem(i, QStringLiteral("a tool call without a toolCallId"));
@@ -483,7 +719,9 @@ private:
         c.record.pairing = Pairing::StartOnly;
         m_calls.append(c);
         m_callAt.insert(key, m_calls.size() - 1);
+        m_callOfRow.insert(i, m_calls.size() - 1);
         m_lastCall = key;
+        touch(m_calls.size() - 1, i);
         return m_calls.last();
     }
 
@@ -497,9 +735,14 @@ private:
 
     // Whether a run ended after row `since`: an id of that run may be used again (the verifier resets at the
     // next RUN_STARTED).
-    bool runEndedSince(qint64 since) const
+    bool runEndedSince(qint64 since) const { return m_lastRunEnd > since; }
+
+    // Its arguments, end and result show in the call's card, at the start's place: a row of a call that has a
+    // start, and is not a candidate replay (see Call::replayOf) whose fate is still open.
+    void foldInto(const Call& c, qint64 i)
     {
-        return !m_runEnds.isEmpty() && m_runEnds.constLast() > since;
+        if (c.record.startIndex && !c.replayOf && i != *c.record.startIndex)
+            rec(i).flags |= EventFlags::Folded;
     }
 
     // A candidate replay (see Call::replayOf) that ARGS or END show to be a new call: it stays one, and the id
@@ -511,14 +754,22 @@ private:
             return;
         const qsizetype earlier = *c.replayOf;
         c.replayOf.reset();
-        if (newCall)
+        touch(c, -1);
+        if (newCall) {
+            for (qint64 at : std::as_const(c.fragmentRows))
+                foldInto(c, at); // the arguments it took while it was a candidate
             return;
+        }
         c.merged = true;
         const qint64 start = *c.record.startIndex;
         EventRecord& row = rec(start);
-        row.toolId = m_calls[earlier].record.toolId;
-        row.toolName = m_calls[earlier].record.toolName.isEmpty() ? row.toolName : m_calls[earlier].record.toolName;
-        m_calls[earlier].replays << start;
+        Call& into = m_calls[earlier];
+        row.toolId = into.record.toolId;
+        row.toolName = into.record.toolName.isEmpty() ? row.toolName : into.record.toolName;
+        into.replays << start;
+        if (into.record.startIndex)
+            row.flags |= EventFlags::Folded; // the START that repeated it shows in its card
+        touch(earlier, -1);
         m_callAt.insert(c.record.toolId, earlier);
     }
 
@@ -529,7 +780,7 @@ private:
     }
 
     // The call an ARGS, END or RESULT names. Without an id, ARGS go to the call started last.
-    Call& callFor(qsizetype i, const QString& id)
+    Call& callFor(qint64 i, const QString& id)
     {
         if (id.isEmpty() && !m_lastCall.isEmpty() && rec(i).type == QLatin1String("TOOL_CALL_ARGS")) {
             problem(i, QStringLiteral("tool call arguments without a toolCallId (joined to %1)").arg(m_lastCall));
@@ -562,11 +813,12 @@ private:
         if (Call* c = call(m_chunkCall)) {
             c->open = false;
             c->chunkEnded = true;
+            touch(*c, -1);
         }
         m_chunkCall.clear();
     }
 
-    void takeTool(qsizetype i, const QJsonObject& e)
+    void takeTool(qint64 i, const QJsonObject& e)
     {
         EventRecord& r = rec(i);
         r.role = QStringLiteral("assistant");
@@ -604,6 +856,7 @@ private:
             if (e.contains(QLatin1String("delta")))
                 c->fragments << delta;
             c->fragmentRows << i;
+            foldInto(*c, i);
             r.text = delta;
             r.messageId = str(e, "parentMessageId");
             if (!r.messageId.isEmpty())
@@ -613,11 +866,21 @@ private:
             const QString delta = str(e, "delta");
             c->fragments << delta;
             c->fragmentRows << i;
+            foldInto(*c, i);
             r.text = delta;
         } else if (t == QLatin1String("TOOL_CALL_END")) {
             c = &callFor(i, id);
             c->open = false;
+            if (c->record.endIndex && *c->record.endIndex != i) {
+                // A second END: the call ends at this one; the first shows as a row of its own.
+                EventRecord& before = rec(*c->record.endIndex);
+                before.flags &= ~EventFlags::Folded;
+                before.outcome = Outcome::None;
+                m_callOfRow.remove(*c->record.endIndex);
+            }
             c->record.endIndex = i;
+            m_callOfRow.insert(i, slotOf(*c));
+            foldInto(*c, i);
             if (r.createdMicros)
                 c->record.endMicros = r.createdMicros;
         } else if (t == QLatin1String("TOOL_CALL_RESULT")) {
@@ -626,6 +889,8 @@ private:
             // Each result is the call's (the protocol keeps them all, a tool message each); the last settles it.
             c->results << i;
             c->record.resultIndex = i;
+            m_callOfRow.insert(i, slotOf(*c));
+            foldInto(*c, i);
             if (r.createdMicros)
                 c->resultMicros = r.createdMicros;
             settle(c->record, content, e);
@@ -634,11 +899,14 @@ private:
             m_streamed.insert(r.messageId);
             r.outcome = c->record.outcome;
             r.text = clip(content);
-            m_out.rows[i].result = content;
-            if (isSyntheticResult(e))
+            row(i).result = content;
+            if (isSyntheticResult(e)) {
                 r.flags |= EventFlags::Synthetic;
+                m_syntheticRows.insert(i);
+            }
         }
         if (c) {
+            touch(*c, i);
             r.toolId = c->record.toolId;
             if (c->record.toolName.isEmpty())
                 c->record.toolName = str(e, "toolCallName");
@@ -646,7 +914,7 @@ private:
         }
     }
 
-    void takeOther(qsizetype i, const QJsonObject& e)
+    void takeOther(qint64 i, const QJsonObject& e)
     {
         EventRecord& r = rec(i);
         const QString& t = r.type;
@@ -660,7 +928,9 @@ private:
             const QJsonValue created = value.value(QLatin1String("createdAt"));
             if (created.isDouble())
                 r.createdMicros = TimeUtil::millisToMicros(created.toDouble());
-            m_userRows.append(i); // its text comes from a run's input or a messages snapshot, possibly later
+            // Its text comes from a run's input or a messages snapshot, possibly later.
+            m_userRows.append({ i, r.messageId });
+            m_userIdAt.insert(i, r.messageId);
             return;
         }
         if (t == QLatin1String("CUSTOM"))
@@ -677,7 +947,7 @@ private:
             const QJsonArray messages = e.value(QLatin1String("messages")).toArray();
             r.text = QStringLiteral("%1 messages").arg(messages.size());
             rememberUserMessages(messages);
-            m_snapshots.append({ i, messages });
+            rememberSnapshot(i, messages);
         } else if (t.startsWith(QLatin1String("ACTIVITY_"))) {
             r.messageId = str(e, "messageId");
             m_streamed.insert(r.messageId);
@@ -698,18 +968,18 @@ private:
         if (m_snapshots.isEmpty())
             return;
         QSet<QString> placed = m_streamed;
-        for (qint64 i : m_userRows)
-            placed.insert(rec(i).messageId);
+        for (const auto& [row, id] : std::as_const(m_userRows))
+            placed.insert(id);
         for (qsizetype k = 0; k < m_calls.size(); ++k)
             m_callsById[m_calls[k].record.toolId].append(k);
-        for (const auto& [row, messages] : std::as_const(m_snapshots)) {
-            for (const QJsonValue& v : messages) {
+        for (const Snapshot& snapshot : std::as_const(m_snapshots)) {
+            for (const QJsonValue& v : snapshot.messages) {
                 const QJsonObject m = v.toObject();
                 const QString role = str(m, "role");
                 if (role == QLatin1String("assistant")) {
                     for (const QJsonValue& tc : m.value(QLatin1String("toolCalls")).toArray())
-                        placeSnapshotCall(row, tc.toObject());
-                } else if (role == QLatin1String("tool") && answerFromSnapshot(row, m)) {
+                        placeSnapshotCall(snapshot, tc.toObject());
+                } else if (role == QLatin1String("tool") && answerFromSnapshot(snapshot.row, m)) {
                     continue;
                 }
                 if (role == QLatin1String("activity"))
@@ -726,7 +996,7 @@ private:
                 if (text.isEmpty() || placed.contains(key))
                     continue; // an empty message, or one shown already
                 placed.insert(key);
-                m_brought[row].append({ id, role.isEmpty() ? QStringLiteral("user") : role, text });
+                m_brought[snapshot.row].append({ id, role.isEmpty() ? QStringLiteral("user") : role, text });
             }
         }
     }
@@ -750,10 +1020,10 @@ private:
 
     // An assistant message's tool call the log never streamed: a call of its own, started at the row that
     // brought it (it has no time of its own).
-    void placeSnapshotCall(qint64 row, const QJsonObject& toolCall)
+    void placeSnapshotCall(const Snapshot& snapshot, const QJsonObject& toolCall)
     {
         const QString id = str(toolCall, "id");
-        if (id.isEmpty() || knownCall(id, row))
+        if (id.isEmpty() || knownCall(id, snapshot.row))
             return;
         const QJsonObject function = toolCall.value(QLatin1String("function")).toObject();
         Call c;
@@ -761,17 +1031,18 @@ private:
         c.open = false;
         c.record.toolId = id;
         c.record.toolName = str(function, "name");
-        c.record.groupId = rec(row).groupId;
-        c.record.startIndex = row;
+        c.record.groupId = snapshot.groupId;
+        c.record.startIndex = snapshot.row;
         if (function.contains(QLatin1String("arguments")))
             c.fragments << str(function, "arguments");
         // The row names the tool (tool:, the Tools pane) when every call it brought is of that tool.
-        EventRecord& r = rec(row);
-        const bool first = !m_snapshotCallRows.contains(row);
-        m_snapshotCallRows.insert(row);
+        EventRecord& r = rec(snapshot.row);
+        const bool first = !m_snapshotCallRows.contains(snapshot.row);
+        m_snapshotCallRows.insert(snapshot.row);
         r.toolName = first || r.toolName == c.record.toolName ? c.record.toolName : QString();
         m_calls.append(c);
         m_callsById[id].append(m_calls.size() - 1);
+        touch(m_calls.size() - 1, -1);
     }
 
     // A tool message answers the call it names, when no TOOL_CALL_RESULT did. True when it is a call's answer,
@@ -785,7 +1056,20 @@ private:
             return true; // the answer the call has, brought again
         c->snapshotResultAt = row;
         settle(c->record, contentText(message.value(QLatin1String("content"))), message);
+        touch(*c, -1);
         return true;
+    }
+
+    // A call a snapshot brought is searchable at the row that brought it, beside the other calls and messages it
+    // brought.
+    void showSnapshotCalls()
+    {
+        for (const Call& c : std::as_const(m_calls)) {
+            if (!c.fromSnapshot)
+                continue;
+            QString& arguments = row(*c.record.startIndex).arguments;
+            arguments += (arguments.isEmpty() ? QString() : QStringLiteral("\n")) + c.fragments.join(QString());
+        }
     }
 
     // A row that brought messages shows them: the message when it brought one, each with its role when several.
@@ -793,8 +1077,8 @@ private:
     {
         for (auto it = m_brought.cbegin(); it != m_brought.cend(); ++it) {
             const QVector<BroughtMessage>& brought = it.value();
-            StoredEvent& row = m_out.rows[it.key()];
-            EventRecord& r = row.record;
+            StoredEvent& stored = row(it.key());
+            EventRecord& r = stored.record;
             // Its kind stays its type's (a RUN_STARTED is a run's row, whatever it brought): the flag makes it
             // the messages' bubble, so that the Types pane's counts add up under each kind.
             r.flags |= EventFlags::FromSnapshot;
@@ -806,141 +1090,142 @@ private:
             for (const BroughtMessage& m : brought)
                 parts << (brought.size() == 1 ? m.text : m.role + QStringLiteral(": ") + m.text);
             r.text = parts.join(QStringLiteral("\n\n"));
-            row.body = r.text;
-            for (const BroughtMessage& m : brought) {
-                if (m_out.firstUserText.isEmpty() && m.role == QLatin1String("user"))
-                    m_out.firstUserText = m.text;
-            }
+            stored.body = r.text;
         }
     }
 
-    // kaboo appends its closers together at the end of a run, every one stamped with the terminal event's
-    // time: walking back from a synthetic RUN_ERROR or bare RUN_FINISHED, the closers with that time are
-    // synthetic too; an agent's own closers before them are not (SOURCES.md §4.5.4).
-    void markSyntheticBlocks()
+    // A call's record as the log so far makes it; none for a START folded into the call it repeated, or arguments
+    // for a call never started (their rows stay, listed in the problems).
+    std::optional<ToolCallRecord> finished(const Call& c) const
     {
-        for (qint64 terminal : m_terminals) {
-            EventRecord& t = rec(terminal);
-            t.flags |= EventFlags::Synthetic;
-            for (qint64 i = terminal - 1; i >= 0; --i) {
-                EventRecord& r = rec(i);
-                // Without times nothing tells kaboo's closers from the agent's own: only the terminal is taken
-                // for made up (AG-UI's timestamps are optional; kaboo stamps every event).
-                const bool sameTime = r.createdMicros && t.createdMicros && r.createdMicros == t.createdMicros;
-                if (!isCloser(r.type) || !sameTime)
-                    break;
-                if (r.type == QLatin1String("TOOL_CALL_RESULT") && !r.isSynthetic())
-                    break; // a real result: the block ends here
-                r.flags |= EventFlags::Synthetic;
-            }
+        if (c.merged)
+            return std::nullopt;
+        ToolCallRecord call = c.record;
+        if (!call.resultIndex && c.snapshotResultAt)
+            call.resultIndex = c.snapshotResultAt; // answered in a snapshot or a run's input, not by an event
+        if (!call.startIndex && !call.endIndex && !call.resultIndex)
+            return std::nullopt;
+        call.arguments = c.fragments.join(QString());
+        if (!c.fragments.isEmpty())
+            call.argumentsValid = parsesAsJson(call.arguments);
+        const bool ended = call.endIndex || call.resultIndex || c.chunkEnded;
+        if (call.startIndex)
+            call.pairing = ended ? Pairing::Exact : Pairing::StartOnly;
+        if (!call.resultIndex)
+            call.outcome = Outcome::Unserved; // nothing answered it, whether or not its arguments closed
+        call.status = call.resultIndex        ? QStringLiteral("completed")
+            : call.endIndex || c.chunkEnded ? QStringLiteral("ended")
+                                            : QStringLiteral("pending");
+        const std::optional<qint64> finishedAt = c.resultMicros ? c.resultMicros : call.endMicros;
+        if (call.startMicros && finishedAt) {
+            call.endMicros = finishedAt;
+            call.durationMs = TimeUtil::durationMs(*call.startMicros, *finishedAt);
+            if (call.durationMs)
+                call.durationSource = DurationSource::Timestamps;
         }
+        call.synthetic = (call.endIndex && m_syntheticRows.contains(*call.endIndex))
+            || (call.resultIndex && m_syntheticRows.contains(*call.resultIndex));
+        return call;
     }
 
-    void finishCalls()
-    {
-        for (Call& c : m_calls) {
-            ToolCallRecord& call = c.record;
-            if (c.merged)
-                continue; // a START that repeated another call: folded into that one's card
-            if (!call.resultIndex && c.snapshotResultAt)
-                call.resultIndex = c.snapshotResultAt; // answered in a snapshot or a run's input, not by an event
-            if (!call.startIndex && !call.endIndex && !call.resultIndex)
-                continue; // arguments for a call never started: the rows stay, listed in the problems
-            call.arguments = c.fragments.join(QString());
-            if (!c.fragments.isEmpty())
-                call.argumentsValid = parsesAsJson(call.arguments);
-            const bool ended = call.endIndex || call.resultIndex || c.chunkEnded;
-            if (call.startIndex)
-                call.pairing = ended ? Pairing::Exact : Pairing::StartOnly;
-            if (!call.resultIndex)
-                call.outcome = Outcome::Unserved; // nothing answered it, whether or not its arguments closed
-            call.status = call.resultIndex        ? QStringLiteral("completed")
-                : call.endIndex || c.chunkEnded ? QStringLiteral("ended")
-                                                : QStringLiteral("pending");
-            const std::optional<qint64> finished = c.resultMicros ? c.resultMicros : call.endMicros;
-            if (call.startMicros && finished) {
-                call.endMicros = finished;
-                call.durationMs = TimeUtil::durationMs(*call.startMicros, *finished);
-                if (call.durationMs)
-                    call.durationSource = DurationSource::Timestamps;
-            }
-            call.synthetic = (call.endIndex && rec(*call.endIndex).isSynthetic())
-                || (call.resultIndex && rec(*call.resultIndex).isSynthetic());
-            if (c.fromSnapshot) {
-                // Searchable at the row that brought it, beside the other calls and messages it brought.
-                QString& arguments = m_out.rows[*call.startIndex].arguments;
-                arguments += (arguments.isEmpty() ? QString() : QStringLiteral("\n")) + call.arguments;
-            } else if (call.startIndex) {
-                EventRecord& start = rec(*call.startIndex);
-                start.text = call.toolName + QLatin1Char('(') + clip(call.arguments) + QLatin1Char(')');
-                // Searchable as far as they have come: a later sync that reads the rest indexes them again.
-                m_out.rows[*call.startIndex].arguments = call.arguments;
-            }
-            if (call.endIndex)
-                rec(*call.endIndex).outcome = call.outcome;
-            if (call.startIndex) {
-                // Its arguments, end and result show in the call's card, at the start's place.
-                for (qint64 row : c.fragmentRows) {
-                    if (row != *call.startIndex)
-                        rec(row).flags |= EventFlags::Folded;
-                }
-                for (const std::optional<qint64>& at : { call.endIndex, call.resultIndex }) {
-                    if (at && at != c.snapshotResultAt) // a snapshot's row shows what else it brought
-                        rec(*at).flags |= EventFlags::Folded;
-                }
-                // Its other results and the STARTs that repeated it show in its card too.
-                for (qint64 row : c.results + c.replays)
-                    rec(row).flags |= EventFlags::Folded;
-            }
-            m_out.calls.append(call);
-        }
-    }
-
-    void finishMessages()
-    {
-        for (AguiMessage& m : m_out.messages) {
-            // A message whose run ended is complete even without its END (the stream was cut).
-            if (!m.complete) {
-                for (const RunRecord& run : m_runs) {
-                    if (run.firstIndex && run.lastIndex && m.firstIndex >= *run.firstIndex
-                        && m.firstIndex <= *run.lastIndex && run.outcome.size() > 0)
-                        m.complete = true;
-                }
-            }
-            EventRecord& first = rec(m.firstIndex);
-            first.text = m.text;
-            // Searchable as far as it has streamed: a later sync that reads the rest indexes it again.
-            m_out.rows[m.firstIndex].body = m.text;
-        }
-    }
-
-    const QVector<AguiLine>& m_lines;
-    AguiAssembly m_out;
+    Sink& m_sink;
+    const qsizetype m_window;
+    std::deque<StoredEvent> m_rows; // the rows held, from m_base on
+    qint64 m_base = 0;
+    QMap<qint64, StoredEvent> m_recalled; // rows that had left, brought back for a change
+    bool m_finished = false;
     QVector<RunRecord> m_runs;
+    QVector<bool> m_runTouched;
+    QVector<qsizetype> m_touchedRuns;
     QVector<qsizetype> m_stack; // open runs, innermost last
-    QVector<qint64> m_terminals;
-    QVector<qint64> m_runEnds; // the rows of RUN_FINISHED and RUN_ERROR, in order
+    qint64 m_lastRunEnd = -1; // the row of the last RUN_FINISHED or RUN_ERROR
     QHash<QString, qsizetype> m_messageAt;
+    QHash<qint64, qsizetype> m_messageByFirst; // the row that shows a message
     QHash<QString, QString> m_userText;
-    QVector<qint64> m_userRows;
+    QVector<std::pair<qint64, QString>> m_userRows; // kaboo's notes of user messages: their row and message id
+    QHash<qint64, QString> m_userIdAt;
+    QHash<qint64, QString> m_userSettled; // the text a user row showed when it left
     QSet<QString> m_streamed; // the ids of messages the log streamed (text, reasoning, results, activity)
-    QVector<std::pair<qint64, QJsonArray>> m_snapshots; // the messages of each MESSAGES_SNAPSHOT and run input
+    QVector<Snapshot> m_snapshots;
+    QSet<QByteArray> m_snapshotMessagesSeen;
     QMap<qint64, QVector<BroughtMessage>> m_brought; // by the row that shows them
     QHash<QString, QVector<qsizetype>> m_callsById;
     QSet<qint64> m_snapshotCallRows; // the rows that brought calls
+    QSet<qint64> m_syntheticRows; // ends and results kaboo made up
     QString m_chunkMessage;
     QString m_thinking;
     QVector<Call> m_calls;
+    QVector<qsizetype> m_touchedCalls;
     QHash<QString, qsizetype> m_callAt;
+    QHash<qint64, qsizetype> m_callOfRow; // the start, end and result rows of calls
     QString m_chunkCall;
     QString m_lastCall;
 };
 
+namespace {
+
+// The whole log's rows in memory: what assemble() returns.
+class Collected : public AguiAssembler::Sink
+{
+public:
+    void settle(StoredEvent&& row) override { m_out.rows.append(std::move(row)); }
+    StoredEvent recall(qint64 position) override { return m_out.rows.at(position); }
+    void rewrite(const StoredEvent& row) override { m_out.rows[row.record.index] = row; }
+    void problem(qint64 position, const QString& what) override { m_out.problems.append({ position, what }); }
+
+    AguiAssembly m_out;
+};
+
 } // namespace
 
-namespace AguiAssembler {
+AguiAssembler::AguiAssembler(Sink& sink, qsizetype window)
+    : m_state(std::make_unique<State>(sink, window))
+{
+}
 
-Outcome outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
+AguiAssembler::~AguiAssembler() = default;
+
+void AguiAssembler::take(const AguiLine& line)
+{
+    m_state->take(line);
+}
+
+void AguiAssembler::finish()
+{
+    m_state->finish();
+}
+
+qint64 AguiAssembler::settledThrough() const
+{
+    return m_state->settledThrough();
+}
+
+QVector<AguiAssembler::CallChange> AguiAssembler::takeChangedCalls(qint64 through)
+{
+    return m_state->takeChangedCalls(through);
+}
+
+QVector<AguiAssembler::RunChange> AguiAssembler::takeChangedRuns(qint64 through)
+{
+    return m_state->takeChangedRuns(through);
+}
+
+QString AguiAssembler::firstUserText() const
+{
+    return m_state->m_firstUserText;
+}
+
+QString AguiAssembler::lastRunOutcome() const
+{
+    return m_state->m_lastRunOutcome;
+}
+
+const QVector<AguiMessage>& AguiAssembler::messages() const
+{
+    return m_state->m_messages;
+}
+
+Outcome AguiAssembler::outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
 {
     const QJsonValue eventError = resultEvent.value(QLatin1String("error"));
     if (eventError.isString() && !eventError.toString().isEmpty())
@@ -965,9 +1250,23 @@ Outcome outcomeOfResult(const QString& content, const QJsonObject& resultEvent)
     return Outcome::Served;
 }
 
-AguiAssembly assemble(const QVector<AguiLine>& lines, const QVector<qint64>& indexes)
+AguiAssembly AguiAssembler::assemble(const QVector<AguiLine>& lines, const QVector<qint64>& indexes, qsizetype window)
 {
-    AguiAssembly out = Assembler(lines).run();
+    Collected sink;
+    AguiAssembler assembler(sink, window);
+    for (const AguiLine& line : lines)
+        assembler.take(line);
+    assembler.finish();
+    AguiAssembly out = std::move(sink.m_out);
+    for (const CallChange& change : assembler.takeChangedCalls(std::numeric_limits<qint64>::max())) {
+        if (change.call)
+            out.calls.append(*change.call);
+    }
+    for (const RunChange& change : assembler.takeChangedRuns(std::numeric_limits<qint64>::max()))
+        out.runs.append(change.run);
+    out.messages = assembler.messages();
+    out.firstUserText = assembler.firstUserText();
+    out.lastRunOutcome = assembler.lastRunOutcome();
     if (indexes.isEmpty())
         return out;
     // Assembled by position, then named by the source's own index: every place a row is referred to.
@@ -995,5 +1294,3 @@ AguiAssembly assemble(const QVector<AguiLine>& lines, const QVector<qint64>& ind
         problem.first = at(problem.first);
     return out;
 }
-
-} // namespace AguiAssembler

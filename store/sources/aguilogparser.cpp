@@ -3,6 +3,7 @@
 #include "../eventflags.h"
 #include "../jsontext.h"
 
+#include <QBuffer>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
@@ -80,25 +81,51 @@ bool isKnownType(const QString& type)
     return knownTypes().contains(type);
 }
 
+bool forEachLine(QIODevice& device, const std::function<bool(const QByteArray& raw, qint64 lineNumber, bool last)>& take)
+{
+    constexpr qint64 Chunk = 1 << 20; // read a megabyte at a time: a log of any size in bounded memory
+    QByteArray buffer;
+    qint64 lineNumber = 0;
+    bool atEnd = false;
+    while (!atEnd) {
+        const QByteArray more = device.read(Chunk);
+        atEnd = more.isEmpty();
+        buffer += more;
+        qsizetype from = 0;
+        for (;;) {
+            qsizetype end = buffer.indexOf('\n', from);
+            const bool last = end < 0;
+            if (last && !atEnd)
+                break; // the rest of the line is in the next chunk
+            if (last)
+                end = buffer.size();
+            if (last && from >= end)
+                break;
+            ++lineNumber;
+            QByteArray raw = buffer.mid(from, end - from);
+            if (raw.endsWith('\r'))
+                raw.chop(1);
+            from = end + 1;
+            if (!raw.trimmed().isEmpty() && !take(raw, lineNumber, last))
+                return false;
+            if (last)
+                break;
+        }
+        buffer.remove(0, std::min(from, buffer.size()));
+    }
+    return true;
+}
+
 QVector<AguiLine> parse(const QByteArray& content)
 {
     QVector<AguiLine> lines;
-    qint64 lineNumber = 0;
-    qsizetype from = 0;
-    while (from < content.size()) {
-        qsizetype end = content.indexOf('\n', from);
-        const bool last = end < 0;
-        if (last)
-            end = content.size();
-        ++lineNumber;
-        QByteArray raw = content.mid(from, end - from);
-        if (raw.endsWith('\r'))
-            raw.chop(1);
-        from = end + 1;
-        if (raw.trimmed().isEmpty())
-            continue;
-        lines.append(readLine(raw, lineNumber, last && !content.endsWith('\n')));
-    }
+    QByteArray bytes = content;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::ReadOnly);
+    forEachLine(buffer, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
+        lines.append(readLine(raw, lineNumber, last));
+        return true;
+    });
     return lines;
 }
 

@@ -61,30 +61,53 @@ qint64 millisToMicros(const QJsonValue& v)
 
 } // namespace
 
-// The lines of one file, split by thread: the wrapper's threadId where lines carry one; else the first
-// threadId the events name; else the file's name.
-QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, const QVector<AguiLine>& lines)
+// The threads of one file, in the order they first appear, with their lines counted: a line belongs to the thread its
+// wrapper names ({threadId, event}); else to the file's own thread, named by the first threadId an event carries, or
+// else by the file's name. Only a line that names a thread can belong elsewhere: the others are counted unread.
+QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, QIODevice& device)
 {
+    QVector<Thread> threads;
+    QHash<QString, qsizetype> at; // by wrapper thread id; the file's own thread under a null key until named
     QString fileThread;
-    for (const AguiLine& line : lines) {
-        fileThread = line.event.value(QLatin1String("threadId")).toString();
-        if (!fileThread.isEmpty())
-            break;
-    }
+    const auto count = [&](const QString& key) {
+        auto it = at.find(key);
+        if (it == at.end()) {
+            it = at.insert(key, threads.size());
+            threads.append({ key, file, key.isNull(), 0 });
+        }
+        ++threads[*it].lines;
+    };
+    AguiLogParser::forEachLine(device, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
+        QString wrapper;
+        if (raw.contains("thread") || raw.contains("\\u")) {
+            const AguiLine line = AguiLogParser::readLine(raw, lineNumber, last);
+            wrapper = line.threadId;
+            if (fileThread.isEmpty())
+                fileThread = line.event.value(QLatin1String("threadId")).toString();
+        }
+        count(wrapper.isEmpty() ? QString() : wrapper);
+        return true;
+    });
     if (fileThread.isEmpty())
         fileThread = QFileInfo(file).completeBaseName();
-    QVector<Thread> threads;
-    QHash<QString, qsizetype> at;
-    for (const AguiLine& line : lines) {
-        const QString id = line.threadId.isEmpty() ? fileThread : line.threadId;
-        if (!at.contains(id)) {
-            at.insert(id, threads.size());
-            threads.append({ id, file, {} });
-        }
-        threads[at.value(id)].lines.append(line);
+    // The file's own thread takes its name; one that a wrapper also names is that thread.
+    const auto own = at.constFind(QString());
+    if (own == at.constEnd()) {
+        if (threads.isEmpty())
+            threads.append({ fileThread, file, true, 0 });
+        return threads;
     }
-    if (threads.isEmpty())
-        threads.append({ fileThread, file, {} });
+    Thread& mine = threads[*own];
+    mine.id = fileThread;
+    if (const auto same = at.constFind(fileThread); same != at.constEnd()) {
+        Thread& named = threads[*same];
+        named.lines += mine.lines;
+        named.ofFile = true;
+        const qsizetype first = std::min(*own, *same);
+        named.id = fileThread;
+        threads[first] = named;
+        threads.remove(std::max(*own, *same));
+    }
     return threads;
 }
 
@@ -128,12 +151,12 @@ QVector<RoomInfo> AguiReader::rooms(const SourceNotes& notes)
             notes(QFileInfo(file).fileName(), QStringLiteral("cannot read: ") + f.errorString());
             continue;
         }
-        const QByteArray content = f.readAll();
-        if (content.trimmed().isEmpty())
+        const QVector<Thread> threads = threadsOf(file, f);
+        if (threads.size() == 1 && threads.first().lines == 0)
             notes(QFileInfo(file).fileName(), QStringLiteral("an empty file: no events"));
-        for (Thread& thread : threadsOf(file, AguiLogParser::parse(content))) {
+        for (const Thread& thread : threads) {
             m_byId.insert(thread.id, m_threads.size());
-            m_threads.append(std::move(thread));
+            m_threads.append(thread);
         }
     }
     const QMap<QString, QJsonObject> listing = threadListing(m_path);
@@ -156,7 +179,7 @@ QVector<RoomInfo> AguiReader::rooms(const SourceNotes& notes)
 qint64 AguiReader::rowsAfter(const RoomCursor& cursor)
 {
     const auto at = m_byId.constFind(cursor.nativeId);
-    return at == m_byId.constEnd() ? 0 : std::max<qint64>(0, m_threads[*at].lines.size() - 1 - cursor.syncedSeq);
+    return at == m_byId.constEnd() ? 0 : std::max<qint64>(0, m_threads[*at].lines - 1 - cursor.syncedSeq);
 }
 
 void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
@@ -166,8 +189,21 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
         return;
     const Thread& thread = m_threads[*at];
     const QString fileName = QFileInfo(thread.file).fileName();
-    AguiThread::write(
-        thread.lines, {},
-        [&](qsizetype position) { return QStringLiteral("%1 line %2").arg(fileName).arg(thread.lines[position].lineNumber); },
-        cursor, feed);
+    QFile f(thread.file);
+    if (!f.open(QIODevice::ReadOnly))
+        throw StoreError(thread.file, {}, QStringLiteral("cannot read: ") + f.errorString());
+    AguiThread writer(feed, [&](qint64, qint64 lineNumber) { return QStringLiteral("%1 line %2").arg(fileName).arg(lineNumber); });
+    qint64 position = 0;
+    // Read as it is assembled, a line at a time: a log of any length in bounded memory, its first rows stored
+    // while the rest is read.
+    AguiLogParser::forEachLine(f, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
+        if (feed.stopped())
+            return false;
+        const AguiLine line = AguiLogParser::readLine(raw, lineNumber, last);
+        const bool mine = line.threadId.isEmpty() ? thread.ofFile : line.threadId == thread.id;
+        if (mine)
+            writer.take(line, position++);
+        return true;
+    });
+    writer.finish();
 }

@@ -10,8 +10,9 @@
 // AG-UI thread logs as kaboo-runtime stores them (SOURCES.md §3): a JSON Lines file per thread, a file of
 // wrapped lines carrying threadId, or a folder of such files (and a threads/ folder inside it), with kaboo's
 // threads.json listing (owner, agent, times) when there is one beside them. Each thread is a room; an event's
-// index is its position in the thread's log. A thread is assembled whole (AguiAssembler), and a sync writes the
-// lines that are new and refreshes the rows whose text later lines completed.
+// index is its position in the thread's log. Listing the threads reads each file once without parsing the lines
+// that name no thread; a thread is then read and assembled as it streams by (AguiThread): a log of any length in
+// bounded memory, its first rows shown while the rest imports.
 class AguiReader : public SourceReader
 {
 public:
@@ -32,9 +33,10 @@ private:
     {
         QString id;
         QString file;
-        QVector<AguiLine> lines;
+        bool ofFile = false; // the file's own thread: its lines without a wrapper's threadId
+        qint64 lines = 0;
     };
-    static QVector<Thread> threadsOf(const QString& file, const QVector<AguiLine>& lines);
+    static QVector<Thread> threadsOf(const QString& file, QIODevice& device);
 
     QString m_path;
     QStringList m_files;

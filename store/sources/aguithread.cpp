@@ -1,57 +1,142 @@
 #include "aguithread.h"
 
-#include "../eventkind.h"
-#include "aguiassembler.h"
 #include "roomfeed.h"
 
-#include <algorithm>
-#include <QSet>
+#include <limits>
 
-namespace AguiThread {
-
-void write(const QVector<AguiLine>& lines, const QVector<qint64>& indexes,
-    const std::function<QString(qsizetype position)>& placeOf, const RoomCursor& cursor, RoomFeed& feed)
-{
-    const AguiAssembly assembly = AguiAssembler::assemble(lines, indexes);
-    // Rows are in the source's order, so a row is found by its index with a binary search.
-    const auto rowAt = [&](qint64 index) -> const StoredEvent& {
-        return *std::lower_bound(assembly.rows.cbegin(), assembly.rows.cend(), index,
-            [](const StoredEvent& row, qint64 i) { return row.record.index < i; });
-    };
-    const auto positionOf = [&](qint64 index) { return &rowAt(index) - assembly.rows.constData(); };
-    for (const auto& [index, problem] : assembly.problems) {
-        if (index > cursor.syncedSeq)
-            feed.note(placeOf(positionOf(index)), problem);
-    }
-    feed.addAfterCursor(assembly.rows);
-    // Rows stored by an earlier sync whose text depends on later events: the rows that show a message, a user
-    // message, or a call's arguments.
-    QSet<qint64> refresh;
-    for (const AguiMessage& m : assembly.messages)
-        refresh.insert(m.firstIndex);
-    for (const ToolCallRecord& c : assembly.calls) {
-        if (c.startIndex)
-            refresh.insert(*c.startIndex);
-    }
-    for (const StoredEvent& row : assembly.rows) {
-        if (row.record.type == QLatin1String("CUSTOM") && row.record.kind == EventKind::Message)
-            refresh.insert(row.record.index);
-    }
-    for (qint64 index : std::as_const(refresh)) {
-        if (index <= cursor.syncedSeq)
-            feed.refreshRow(rowAt(index));
-    }
-    // Rows whose flags or group later events changed: a closer found synthetic at its run's end, an end folded.
-    feed.refreshStored(assembly.rows, cursor.syncedSeq);
-    feed.replaceCalls(assembly.calls);
-    feed.replaceRuns(assembly.runs);
-    // The room's title is the first thing the user asked; its status how the last run ended.
-    QString title = assembly.firstUserText.simplified();
-    if (title.size() > 120)
-        title = title.left(119) + QChar(0x2026);
-    feed.setTitleAndStatus(title, assembly.lastRunOutcome);
-    if (!feed.stopped() && !assembly.rows.isEmpty())
-        feed.setSynced(assembly.rows.constLast().record.index);
+namespace {
+constexpr qsizetype CompareRows = 2000; // rows read again compared with the stored ones in one read
 }
 
-} // namespace AguiThread
+AguiThread::AguiThread(RoomFeed& feed, std::function<QString(qint64 index, qint64 lineNumber)> placeOf)
+    : m_feed(feed)
+    , m_placeOf(std::move(placeOf))
+    , m_assembler(*this, feed.assemblyWindow())
+    , m_cursor(feed.room().syncedSeq)
+{
+    m_feed.setStreamed();
+    // The whole log is assembled again: the calls and runs an earlier import stored are written anew.
+    if (m_cursor >= 0) {
+        m_feed.deleteCalls();
+        m_feed.replaceRuns({});
+    }
+    m_feed.setBeforeCommit([this] { writeCallsAndRuns(m_assembler.settledThrough()); });
+}
+
+AguiThread::~AguiThread()
+{
+    m_feed.setBeforeCommit({});
+}
+
+void AguiThread::take(const AguiLine& line, qint64 index)
+{
+    if (index != m_taken && m_indexes.isEmpty()) {
+        m_indexes.reserve(m_taken + 1);
+        for (qint64 p = 0; p < m_taken; ++p)
+            m_indexes.append(p);
+    }
+    if (!m_indexes.isEmpty())
+        m_indexes.append(index);
+    ++m_taken;
+    m_lineNumber = line.lineNumber;
+    m_assembler.take(line);
+}
+
+void AguiThread::finish()
+{
+    if (m_feed.stopped()) {
+        // Cancelled: what was stored stays, with the calls and runs of its rows; the next sync reads on from it.
+        compareHeld();
+        return;
+    }
+    m_assembler.finish();
+    compareHeld();
+    writeCallsAndRuns(std::numeric_limits<qint64>::max());
+    // The room's title is the first thing the user asked; its status how the last run ended.
+    QString title = m_assembler.firstUserText().simplified();
+    if (title.size() > 120)
+        title = title.left(119) + QChar(0x2026);
+    m_feed.setTitleAndStatus(title, m_assembler.lastRunOutcome());
+    if (!m_feed.stopped() && m_taken > 0)
+        m_feed.setSynced(indexOf(m_taken - 1));
+}
+
+StoredEvent AguiThread::named(StoredEvent row) const
+{
+    row.record.index = indexOf(row.record.index);
+    return row;
+}
+
+void AguiThread::settle(StoredEvent&& row)
+{
+    if (m_feed.stopped())
+        return;
+    StoredEvent stored = named(std::move(row));
+    const qint64 index = stored.record.index;
+    if (index > m_cursor) {
+        compareHeld();
+        m_feed.add(stored);
+        return;
+    }
+    if (index == m_cursor)
+        m_feed.renew(stored); // a last line the writer had not finished then
+    m_held.append(std::move(stored));
+    if (m_held.size() >= CompareRows)
+        compareHeld();
+}
+
+void AguiThread::compareHeld()
+{
+    m_feed.compareStored(m_held);
+    m_held.clear();
+}
+
+StoredEvent AguiThread::recall(qint64 position)
+{
+    compareHeld();
+    const qint64 index = indexOf(position);
+    StoredEvent row = m_feed.storedRows(index, index).value(0);
+    row.record.index = position;
+    return row;
+}
+
+void AguiThread::rewrite(const StoredEvent& row)
+{
+    compareHeld();
+    m_feed.rewrite(named(row));
+}
+
+void AguiThread::problem(qint64 position, const QString& what)
+{
+    if (indexOf(position) > m_cursor)
+        m_feed.note(m_placeOf(indexOf(position), m_lineNumber), what);
+}
+
+void AguiThread::writeCallsAndRuns(qint64 through)
+{
+    const auto name = [this](std::optional<qint64>& at) {
+        if (at)
+            at = indexOf(*at);
+    };
+    for (AguiAssembler::CallChange& change : m_assembler.takeChangedCalls(through)) {
+        const qint64 rowId = m_callRows.value(change.slot);
+        if (!change.call) {
+            if (rowId) {
+                m_feed.deleteCall(rowId);
+                m_callRows.remove(change.slot);
+            }
+            continue;
+        }
+        ToolCallRecord& call = *change.call;
+        name(call.startIndex);
+        name(call.endIndex);
+        name(call.resultIndex);
+        m_callRows.insert(change.slot, m_feed.writeCall(call, rowId));
+    }
+    for (AguiAssembler::RunChange& change : m_assembler.takeChangedRuns(through)) {
+        RunRecord& run = change.run;
+        name(run.firstIndex);
+        name(run.lastIndex);
+        m_runRows.insert(change.slot, m_feed.writeRun(run, m_runRows.value(change.slot)));
+    }
+}

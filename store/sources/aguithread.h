@@ -1,20 +1,50 @@
 #pragma once
 
-#include "aguilogparser.h"
+#include "aguiassembler.h"
 
 #include <functional>
+#include <QHash>
 #include <QVector>
 
 class RoomFeed;
-struct RoomCursor;
 
-// One AG-UI thread written into its room, whether its events came from a JSON Lines file or from kaboo's
-// PostgreSQL table: the thread is assembled whole (AguiAssembler), the rows after the cursor are added, the
-// rows an earlier sync stored whose text later events completed are written again, and the room's calls,
-// runs, title and status replace the stored ones.
-namespace AguiThread {
-// `indexes`: each line's own index in the source (empty: its position). `placeOf(position)` names a line in
-// a problem ("thread.jsonl line 12", "thread t-1, seq 815").
-void write(const QVector<AguiLine>& lines, const QVector<qint64>& indexes,
-    const std::function<QString(qsizetype position)>& placeOf, const RoomCursor& cursor, RoomFeed& feed);
-} // namespace AguiThread
+// One AG-UI thread written into its room as its lines are read, whether they come from a JSON Lines file or from
+// kaboo's PostgreSQL table. The assembler holds a window of rows; each row that leaves it is stored when it is new
+// (after the room's cursor), renewed when it is the row the last sync ended on (a line its writer had not
+// finished), and compared with the stored one when an earlier import holds it (a sync, a resumed import): rewritten
+// only when what it shows has changed. The calls and runs whose rows are stored go in with each commit, so the
+// room shows, counted and with its cards, while the rest imports; the title and status once the log ends.
+class AguiThread : public AguiAssembler::Sink
+{
+public:
+    // `placeOf(index, lineNumber)` names a line in a problem ("thread.jsonl line 12", "thread t-1, seq 815").
+    AguiThread(RoomFeed& feed, std::function<QString(qint64 index, qint64 lineNumber)> placeOf);
+    ~AguiThread() override;
+
+    // The thread's next line, and its own index in the source (kaboo's seq; its position in a file).
+    void take(const AguiLine& line, qint64 index);
+    // The log ends here (or the import was cancelled, and what was stored stays).
+    void finish();
+
+    void settle(StoredEvent&& row) override;
+    StoredEvent recall(qint64 position) override;
+    void rewrite(const StoredEvent& row) override;
+    void problem(qint64 position, const QString& what) override;
+
+private:
+    qint64 indexOf(qint64 position) const { return m_indexes.isEmpty() ? position : m_indexes[position]; }
+    StoredEvent named(StoredEvent row) const; // a row by its source index instead of its position
+    void compareHeld(); // the rows read again that the room held: compared in one read
+    void writeCallsAndRuns(qint64 through); // before each commit
+
+    RoomFeed& m_feed;
+    std::function<QString(qint64, qint64)> m_placeOf;
+    qint64 m_lineNumber = 0; // of the line being taken: the one every problem is about
+    AguiAssembler m_assembler;
+    qint64 m_cursor;
+    qint64 m_taken = 0;
+    QVector<qint64> m_indexes; // each position's index, when they are not the same
+    QVector<StoredEvent> m_held; // rows settled that the room already holds, not compared yet
+    QHash<qsizetype, qint64> m_callRows; // the tool_calls row of each call slot written
+    QHash<qsizetype, qint64> m_runRows; // the runs row of each run slot written
+};

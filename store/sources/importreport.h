@@ -41,4 +41,7 @@ struct ImportOptions
     std::function<void(qint64 roomId)> roomReady;
     // The room to read first (its native id), where the biggest goes first otherwise: the one the user chose.
     QString firstRoom;
+    // The rows a reader that assembles a thread (AG-UI) holds before the oldest is written: memory against the
+    // rows a later line brings back to change (a message streaming longer than this). Any size gives the same rows.
+    int assemblyWindow = 4096;
 };

@@ -2,6 +2,8 @@
 
 #include "../annotationstore.h"
 #include "../editstore.h"
+#include "../eventflags.h"
+#include "../recordreader.h"
 #include "../redactionstore.h"
 #include "../searchindex.h"
 #include "../sqlitestatement.h"
@@ -275,6 +277,96 @@ void ImportWriter::refreshRow(const StoredEvent& e)
     wrote(e.record.index);
 }
 
+namespace {
+
+// A row's derived columns and search text, after its payload-free columns (RecordReader::EventColumns).
+QByteArray storedRowSql()
+{
+    return QStringLiteral("SELECT %1, s.body, s.arguments, s.result FROM events LEFT JOIN search_text s ON "
+                          "s.event_id = events.id WHERE room_id = ? AND seq BETWEEN ? AND ? ORDER BY seq")
+        .arg(RecordReader::EventColumns)
+        .toUtf8();
+}
+
+constexpr int ReviewerFlags = EventFlags::Redacted | EventFlags::Revised;
+
+} // namespace
+
+QVector<StoredEvent> ImportWriter::storedRows(qint64 from, qint64 to)
+{
+    if (!m_storedRows)
+        m_storedRows = std::make_unique<SqliteStatement>(m_ws.handle(), storedRowSql().constData());
+    SqliteStatement& q = *m_storedRows;
+    q.bind(1, m_room.id);
+    q.bind(2, from);
+    q.bind(3, to);
+    QVector<StoredEvent> rows;
+    const int n = int(RecordReader::EventColumns.count(QLatin1Char(','))) + 1;
+    while (q.step()) {
+        StoredEvent row;
+        row.record = RecordReader::event(q);
+        row.body = q.text(n);
+        row.arguments = q.text(n + 1);
+        row.result = q.text(n + 2);
+        rows.append(row);
+    }
+    q.reset();
+    return rows;
+}
+
+void ImportWriter::rewrite(const StoredEvent& e)
+{
+    if (!m_rewrite) {
+        m_rewrite = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "UPDATE events SET flags = (?1 & ~?2) | (flags & ?2), outcome = ?3, tool_id = ?4, tool_name = ?5, "
+            "group_id = ?6, message_id = ?7, role = ?8, text = ?9 WHERE room_id = ?10 AND seq = ?11 RETURNING id");
+    }
+    const EventRecord& r = e.record;
+    SqliteStatement& st = *m_rewrite;
+    st.bind(1, qint64(r.flags));
+    st.bind(2, qint64(ReviewerFlags));
+    bindText(st, 3, Outcomes::name(r.outcome));
+    bindText(st, 4, r.toolId);
+    bindText(st, 5, r.toolName);
+    bindText(st, 6, r.groupId);
+    bindText(st, 7, r.messageId);
+    bindText(st, 8, r.role);
+    bindText(st, 9, r.text);
+    st.bind(10, m_room.id);
+    st.bind(11, r.index);
+    const bool found = st.step();
+    const qint64 rowId = found ? st.int64(0) : 0;
+    while (st.step()) { }
+    st.reset();
+    if (!found)
+        return;
+    m_search->set(rowId, e.body, e.arguments, e.result);
+    wrote(r.index);
+}
+
+void ImportWriter::compareStored(const QVector<StoredEvent>& rows)
+{
+    if (rows.isEmpty())
+        return;
+    const QVector<StoredEvent> stored = storedRows(rows.constFirst().record.index, rows.constLast().record.index);
+    QHash<qint64, qsizetype> at;
+    for (qsizetype k = 0; k < stored.size(); ++k)
+        at.insert(stored[k].record.index, k);
+    for (const StoredEvent& row : rows) {
+        const auto it = at.constFind(row.record.index);
+        if (it == at.constEnd())
+            continue;
+        const StoredEvent& was = stored[*it];
+        const EventRecord& a = row.record;
+        const EventRecord& b = was.record;
+        const int flags = (a.flags & ~ReviewerFlags) | (b.flags & ReviewerFlags);
+        if (flags != b.flags || a.outcome != b.outcome || a.toolId != b.toolId || a.toolName != b.toolName
+            || a.groupId != b.groupId || a.messageId != b.messageId || a.role != b.role || a.text != b.text
+            || row.body != was.body || row.arguments != was.arguments || row.result != was.result)
+            rewrite(row);
+    }
+}
+
 void ImportWriter::refreshStored(const QVector<StoredEvent>& rows, qint64 through)
 {
     if (through < 0)
@@ -397,40 +489,58 @@ void ImportWriter::deleteOpenCall(qint64 startSeq)
 
 void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
 {
-    SqliteStatement st(m_ws.handle(),
-        "INSERT INTO tool_calls(room_id, tool_name, tool_id, group_id, start_seq, end_seq, started_us, "
-        "ended_us, duration_ms, duration_source, status, outcome, pairing, error, arguments, "
-        "arguments_valid, result, result_seq, synthetic, ambiguous) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    for (const ToolCallRecord& c : calls) {
-        st.bind(1, m_room.id);
-        bindText(st, 2, c.toolName);
-        bindText(st, 3, c.toolId);
-        bindText(st, 4, c.groupId);
-        st.bind(5, c.startIndex);
-        st.bind(6, c.endIndex);
-        st.bind(7, c.startMicros);
-        st.bind(8, c.endMicros);
-        st.bind(9, c.durationMs);
-        bindText(st, 10, c.durationSource);
-        bindText(st, 11, c.status);
-        bindText(st, 12, Outcomes::name(c.outcome));
-        st.bind(13, Pairings::name(c.pairing));
-        bindText(st, 14, c.error);
-        st.bind(15, c.arguments); // NULL when there are none
-        st.bind(16, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
-        st.bind(17, c.result);
-        st.bind(18, c.resultIndex);
-        st.bind(19, qint64(c.synthetic ? 1 : 0));
-        st.bind(20, qint64(c.ambiguous ? 1 : 0));
-        st.step();
-        st.reset();
-        // Its arguments and result come from the rows as the source wrote them: checked with the rows written.
-        for (const std::optional<qint64>& at : { c.startIndex, c.endIndex, c.resultIndex }) {
-            if (at)
-                wrote(*at);
-        }
+    for (const ToolCallRecord& c : calls)
+        writeCall(c, 0);
+}
+
+qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId)
+{
+    if (!m_insertCall) {
+        m_insertCall = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "INSERT INTO tool_calls(tool_name, tool_id, group_id, start_seq, end_seq, started_us, "
+            "ended_us, duration_ms, duration_source, status, outcome, pairing, error, arguments, "
+            "arguments_valid, result, result_seq, synthetic, ambiguous, room_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        m_updateCall = std::make_unique<SqliteStatement>(m_ws.handle(),
+            "UPDATE tool_calls SET tool_name = ?, tool_id = ?, group_id = ?, start_seq = ?, end_seq = ?, "
+            "started_us = ?, ended_us = ?, duration_ms = ?, duration_source = ?, status = ?, outcome = ?, "
+            "pairing = ?, error = ?, arguments = ?, arguments_valid = ?, result = ?, result_seq = ?, synthetic = ?, "
+            "ambiguous = ? WHERE id = ?");
     }
+    SqliteStatement& st = rowId ? *m_updateCall : *m_insertCall;
+    bindText(st, 1, c.toolName);
+    bindText(st, 2, c.toolId);
+    bindText(st, 3, c.groupId);
+    st.bind(4, c.startIndex);
+    st.bind(5, c.endIndex);
+    st.bind(6, c.startMicros);
+    st.bind(7, c.endMicros);
+    st.bind(8, c.durationMs);
+    bindText(st, 9, c.durationSource);
+    bindText(st, 10, c.status);
+    bindText(st, 11, Outcomes::name(c.outcome));
+    st.bind(12, Pairings::name(c.pairing));
+    bindText(st, 13, c.error);
+    st.bind(14, c.arguments); // NULL when there are none
+    st.bind(15, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
+    st.bind(16, c.result);
+    st.bind(17, c.resultIndex);
+    st.bind(18, qint64(c.synthetic ? 1 : 0));
+    st.bind(19, qint64(c.ambiguous ? 1 : 0));
+    st.bind(20, rowId ? rowId : m_room.id);
+    st.step();
+    st.reset();
+    // Its arguments and result come from the rows as the source wrote them: checked with the rows written.
+    for (const std::optional<qint64>& at : { c.startIndex, c.endIndex, c.resultIndex }) {
+        if (at)
+            wrote(*at);
+    }
+    return rowId ? rowId : sqlite3_last_insert_rowid(m_ws.handle());
+}
+
+void ImportWriter::deleteCall(qint64 rowId)
+{
+    m_ws.exec(QStringLiteral("DELETE FROM tool_calls WHERE id = ?"), { rowId });
 }
 
 void ImportWriter::replaceRuns(const RunRecords& runs)
@@ -449,8 +559,8 @@ qint64 ImportWriter::writeRun(const RunRecord& r, qint64 rowId)
             "ended_us, outcome, detail, synthetic, usage_json, interrupts_json) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         m_updateRun = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "UPDATE runs SET first_seq = ?, last_seq = ?, started_us = ?, ended_us = ?, outcome = ?, detail = ? "
-            "WHERE id = ?");
+            "UPDATE runs SET first_seq = ?, last_seq = ?, started_us = ?, ended_us = ?, outcome = ?, detail = ?, "
+            "synthetic = ?, usage_json = ?, interrupts_json = ? WHERE id = ?");
     }
     if (rowId != 0) {
         SqliteStatement& st = *m_updateRun;
@@ -460,7 +570,10 @@ qint64 ImportWriter::writeRun(const RunRecord& r, qint64 rowId)
         st.bind(4, r.endMicros);
         bindText(st, 5, r.outcome);
         bindText(st, 6, r.detail);
-        st.bind(7, rowId);
+        st.bind(7, qint64(r.synthetic ? 1 : 0));
+        bindText(st, 8, r.usageJson);
+        bindText(st, 9, r.interruptsJson);
+        st.bind(10, rowId);
         st.step();
         st.reset();
         return rowId;

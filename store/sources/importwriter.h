@@ -63,6 +63,7 @@ public:
     ImportWriter& operator=(const ImportWriter&) = delete;
 
     Workspace& workspace() { return m_ws; }
+    const ImportOptions& options() const { return m_options; }
 
     // Runs `work` in one transaction, rolled back if it throws.
     template<typename Work> void transaction(Work&& work)
@@ -108,6 +109,14 @@ public:
     // A row stored by an earlier sync whose derived columns depend on rows read since (CraftBot: its flags,
     // outcome, id and task once its partner arrives).
     void refreshDerived(const EventRecord& record);
+    // The room's stored rows from index `from` to `to`: their derived columns and search text (no payload).
+    QVector<StoredEvent> storedRows(qint64 from, qint64 to);
+    // A stored row's derived columns, display text and search text, as the reader makes them now (a reviewer's
+    // own flags kept; what redactions cover is redacted again before the commit).
+    void rewrite(const StoredEvent& event);
+    // Rows the room already holds, read again from the source (a sync, a resumed import): each one the reader now
+    // makes otherwise (derived columns, display or search text) is rewritten.
+    void compareStored(const QVector<StoredEvent>& rows);
     // The room's title and status as a later read makes them (AG-UI: its first question, how its last run ended).
     void setRoomTitleAndStatus(const QString& title, const QString& status);
     // The calls of the room that nothing has closed yet (start_only), in index order.
@@ -115,6 +124,9 @@ public:
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
     void deleteOpenCall(qint64 startSeq); // the start_only row of a call that an end has now closed
     void insertToolCalls(const ToolCallRecords& calls);
+    // Writes one call: a new row when `rowId` is 0, else that row again. Returns its row id.
+    qint64 writeCall(const ToolCallRecord& call, qint64 rowId);
+    void deleteCall(qint64 rowId);
     void replaceRuns(const RunRecords& runs);
     // Writes one run: a new row when `rowId` is 0, else that row again. Returns its row id.
     qint64 writeRun(const RunRecord& run, qint64 rowId);
@@ -154,6 +166,10 @@ private:
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;
     std::unique_ptr<SqliteStatement> m_updateRun;
+    std::unique_ptr<SqliteStatement> m_insertCall;
+    std::unique_ptr<SqliteStatement> m_updateCall;
+    std::unique_ptr<SqliteStatement> m_storedRows;
+    std::unique_ptr<SqliteStatement> m_rewrite;
     std::function<void()> m_beforeCommit;
     RoomCursor m_room;
     ImportReport::Room m_counted;

@@ -70,29 +70,23 @@ qint64 KabooPgReader::rowsAfter(const RoomCursor& cursor)
 
 void KabooPgReader::read(const RoomCursor& cursor, RoomFeed& feed)
 {
-    // The whole thread, by keyset in pages: its assembly needs every event (a message's start may be long
-    // before the rows that are new).
-    QVector<AguiLine> lines;
-    QVector<qint64> seqs;
+    // The whole thread, by keyset in pages, assembled as it comes (a message's start may be long before the rows
+    // that are new): a row is stored once the assembler lets it go.
+    AguiThread thread(
+        feed, [&](qint64 seq, qint64) { return QStringLiteral("thread %1, seq %2").arg(cursor.nativeId).arg(seq); });
     qint64 after = -1;
-    for (;;) {
+    while (!feed.stopped()) {
         QSqlQuery page = m_pg->select(QStringLiteral("SELECT seq, event::text FROM kaboo_thread_events "
                                                      "WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?"),
             { cursor.nativeId, after, PageRows }, QStringLiteral("thread %1, after seq %2").arg(cursor.nativeId).arg(after));
         int rows = 0;
-        while (page.next()) {
+        while (page.next() && !feed.stopped()) {
             ++rows;
             after = page.value(0).toLongLong();
-            seqs.append(after);
-            lines.append(AguiLogParser::readLine(page.value(1).toByteArray(), 0));
+            thread.take(AguiLogParser::readLine(page.value(1).toByteArray(), 0), after);
         }
-        if (rows < PageRows || feed.stopped())
+        if (rows < PageRows)
             break;
     }
-    if (feed.stopped())
-        return;
-    AguiThread::write(
-        lines, seqs,
-        [&](qsizetype position) { return QStringLiteral("thread %1, seq %2").arg(cursor.nativeId).arg(seqs[position]); },
-        cursor, feed);
+    thread.finish();
 }

@@ -25,6 +25,7 @@ public:
 
     const RoomCursor& room() const { return m_room; }
     Workspace& workspace() { return m_writer.workspace(); }
+    int assemblyWindow() const { return m_writer.options().assemblyWindow; }
     void note(const QString& place, const QString& problem) { m_writer.note(place, problem); }
 
     // Says that what the rows derive is written as they stream by (pair(), the beforeCommit hook): the room is
@@ -50,6 +51,16 @@ public:
     // Whole-room derivation: the room's calls and runs as they are now, in place of the stored ones.
     void replaceCalls(const ToolCallRecords& calls);
     void replaceRuns(const RunRecords& runs) { m_writer.replaceRuns(runs); }
+    void deleteCalls() { m_writer.deleteToolCalls(false); }
+    // One call at a time, as it settles (a reader that streams a whole-room derivation): a new row when `rowId`
+    // is 0, else that row again. Returns its row id.
+    qint64 writeCall(const ToolCallRecord& call, qint64 rowId) { return m_writer.writeCall(call, rowId); }
+    void deleteCall(qint64 rowId) { m_writer.deleteCall(rowId); }
+    // The stored rows from `from` to `to` (see ImportWriter::storedRows), one rewritten, and rows read again
+    // compared with the stored ones (ImportWriter::compareStored).
+    QVector<StoredEvent> storedRows(qint64 from, qint64 to) { return m_writer.storedRows(from, to); }
+    void rewrite(const StoredEvent& row) { m_writer.rewrite(row); }
+    void compareStored(const QVector<StoredEvent>& rows) { m_writer.compareStored(rows); }
     // More of the room's calls, beside the ones stored (after replaceCalls, for a room whose calls stream by).
     void addCalls(const ToolCallRecords& calls) { m_writer.insertToolCalls(calls); }
     // A whole-room reader's rows, in index order: those after the cursor added, and the last one stored renewed
