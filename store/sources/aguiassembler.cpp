@@ -114,6 +114,8 @@ struct Call
     QString settledName;
     bool settledAsCandidate = false; // its start left while it was still a candidate replay
     std::optional<Outcome> settledEndOutcome; // the outcome its end row showed
+    int fragmentCount = 0; // ARGS and chunks taken (fragments may be joined into one once the call ends)
+    bool resultReleased = false; // its result was handed to the writer and dropped from memory since
     // Changed since the writer last took it, and the last row that changed it.
     bool touched = false;
     qint64 lastRow = -1;
@@ -141,7 +143,7 @@ struct Snapshot
 {
     qint64 row;
     QString groupId;
-    QJsonArray messages;
+    QByteArray messages; // a JSON array, compact: a long log brings many
 };
 
 } // namespace
@@ -197,7 +199,7 @@ public:
 
     qint64 settledThrough() const { return m_base - 1; }
 
-    QVector<CallChange> takeChangedCalls(qint64 through)
+    QVector<CallChange> takeChangedCalls(qint64 through, bool release)
     {
         QVector<CallChange> out;
         QVector<qsizetype> later;
@@ -208,7 +210,12 @@ public:
                 continue;
             }
             c.touched = false;
-            out.append({ k, finished(c) });
+            out.append({ k, finished(c), c.resultReleased });
+            if (release && !c.record.result.isNull()) {
+                // The writer has it: a result is the biggest part of a call, and a long log has many calls.
+                c.record.result = QString();
+                c.resultReleased = true;
+            }
         }
         m_touchedCalls = later;
         std::sort(out.begin(), out.end(), [](const CallChange& a, const CallChange& b) { return a.slot < b.slot; });
@@ -290,7 +297,7 @@ private:
                     r.text = c.record.toolName + QLatin1Char('(') + clip(arguments) + QLatin1Char(')');
                     // Searchable as far as they have come: a later sync that reads the rest indexes them again.
                     row.arguments = arguments;
-                    c.settledFragments = int(c.fragments.size());
+                    c.settledFragments = c.fragmentCount;
                     c.settledName = c.record.toolName;
                     c.settledAsCandidate = false;
                 }
@@ -320,7 +327,7 @@ private:
             if (c.record.startIndex && *c.record.startIndex < m_base
                 && (c.settledAsCandidate
                     || (c.settledFragments >= 0
-                        && (c.settledFragments != c.fragments.size() || c.settledName != c.record.toolName))))
+                        && (c.settledFragments != c.fragmentCount || c.settledName != c.record.toolName))))
                 row(*c.record.startIndex);
             if (c.record.endIndex && c.settledEndOutcome && *c.settledEndOutcome != outcomeNow(c))
                 row(*c.record.endIndex);
@@ -421,7 +428,7 @@ private:
             fresh.append(v);
         }
         if (!fresh.isEmpty())
-            m_snapshots.append({ i, rec(i).groupId, fresh });
+            m_snapshots.append({ i, rec(i).groupId, QJsonDocument(fresh).toJson(QJsonDocument::Compact) });
     }
 
     void takeRun(qint64 i, const QJsonObject& e)
@@ -853,8 +860,10 @@ private:
             // A chunk without a delta adds nothing: a call sent so has no arguments, as one whose START came
             // without ARGS (not an empty string that does not parse).
             const QString delta = str(e, "delta");
-            if (e.contains(QLatin1String("delta")))
+            if (e.contains(QLatin1String("delta"))) {
                 c->fragments << delta;
+                ++c->fragmentCount;
+            }
             c->fragmentRows << i;
             foldInto(*c, i);
             r.text = delta;
@@ -865,6 +874,7 @@ private:
             c = &callFor(i, id);
             const QString delta = str(e, "delta");
             c->fragments << delta;
+            ++c->fragmentCount;
             c->fragmentRows << i;
             foldInto(*c, i);
             r.text = delta;
@@ -880,6 +890,8 @@ private:
             }
             c->record.endIndex = i;
             m_callOfRow.insert(i, slotOf(*c));
+            if (c->fragments.size() > 1)
+                c->fragments = QStringList { c->fragments.join(QString()) }; // one string from now on: less memory
             foldInto(*c, i);
             if (r.createdMicros)
                 c->record.endMicros = r.createdMicros;
@@ -894,6 +906,7 @@ private:
             if (r.createdMicros)
                 c->resultMicros = r.createdMicros;
             settle(c->record, content, e);
+            c->resultReleased = false;
             r.role = QStringLiteral("tool");
             r.messageId = str(e, "messageId");
             m_streamed.insert(r.messageId);
@@ -973,7 +986,7 @@ private:
         for (qsizetype k = 0; k < m_calls.size(); ++k)
             m_callsById[m_calls[k].record.toolId].append(k);
         for (const Snapshot& snapshot : std::as_const(m_snapshots)) {
-            for (const QJsonValue& v : snapshot.messages) {
+            for (const QJsonValue& v : QJsonDocument::fromJson(snapshot.messages).array()) {
                 const QJsonObject m = v.toObject();
                 const QString role = str(m, "role");
                 if (role == QLatin1String("assistant")) {
@@ -1033,8 +1046,10 @@ private:
         c.record.toolName = str(function, "name");
         c.record.groupId = snapshot.groupId;
         c.record.startIndex = snapshot.row;
-        if (function.contains(QLatin1String("arguments")))
+        if (function.contains(QLatin1String("arguments"))) {
             c.fragments << str(function, "arguments");
+            ++c.fragmentCount;
+        }
         // The row names the tool (tool:, the Tools pane) when every call it brought is of that tool.
         EventRecord& r = rec(snapshot.row);
         const bool first = !m_snapshotCallRows.contains(snapshot.row);
@@ -1056,6 +1071,7 @@ private:
             return true; // the answer the call has, brought again
         c->snapshotResultAt = row;
         settle(c->record, contentText(message.value(QLatin1String("content"))), message);
+        c->resultReleased = false;
         touch(*c, -1);
         return true;
     }
@@ -1200,9 +1216,9 @@ qint64 AguiAssembler::settledThrough() const
     return m_state->settledThrough();
 }
 
-QVector<AguiAssembler::CallChange> AguiAssembler::takeChangedCalls(qint64 through)
+QVector<AguiAssembler::CallChange> AguiAssembler::takeChangedCalls(qint64 through, bool releaseResults)
 {
-    return m_state->takeChangedCalls(through);
+    return m_state->takeChangedCalls(through, releaseResults);
 }
 
 QVector<AguiAssembler::RunChange> AguiAssembler::takeChangedRuns(qint64 through)
@@ -1258,7 +1274,7 @@ AguiAssembly AguiAssembler::assemble(const QVector<AguiLine>& lines, const QVect
         assembler.take(line);
     assembler.finish();
     AguiAssembly out = std::move(sink.m_out);
-    for (const CallChange& change : assembler.takeChangedCalls(std::numeric_limits<qint64>::max())) {
+    for (const CallChange& change : assembler.takeChangedCalls(std::numeric_limits<qint64>::max(), false)) {
         if (change.call)
             out.calls.append(*change.call);
     }

@@ -70,6 +70,7 @@ public:
     {
         qsizetype slot;
         std::optional<ToolCallRecord> call;
+        bool resultStored = false; // its result is the one the writer stored before (not in `call`)
     };
     struct RunChange
     {
@@ -91,8 +92,9 @@ public:
     // The last position that has left for the sink (-1: none yet).
     qint64 settledThrough() const;
     // The calls and runs changed since the last time, whose rows have all left up to `through`: what a writer
-    // stores with the rows it commits. After finish(), every one changed.
-    QVector<CallChange> takeChangedCalls(qint64 through);
+    // stores with the rows it commits. After finish(), every one changed. `releaseResults`: the writer keeps the
+    // results it was given, and the assembler forgets them (a later change then says resultStored).
+    QVector<CallChange> takeChangedCalls(qint64 through, bool releaseResults);
     QVector<RunChange> takeChangedRuns(qint64 through);
     // After finish(): the room's title (the first thing the user asked) and how its last run ended.
     QString firstUserText() const;

@@ -4,6 +4,8 @@
 #include "../jsontext.h"
 
 #include <QBuffer>
+#include <cctype>
+#include <cstring>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
@@ -87,26 +89,36 @@ bool forEachLine(QIODevice& device, const std::function<bool(const QByteArray& r
     QByteArray buffer;
     qint64 lineNumber = 0;
     bool atEnd = false;
+    const auto blank = [](const char* p, qsizetype n) {
+        for (qsizetype k = 0; k < n; ++k) {
+            if (!std::isspace(static_cast<unsigned char>(p[k])))
+                return false;
+        }
+        return true;
+    };
     while (!atEnd) {
         const QByteArray more = device.read(Chunk);
         atEnd = more.isEmpty();
         buffer += more;
+        const char* data = buffer.constData();
         qsizetype from = 0;
         for (;;) {
-            qsizetype end = buffer.indexOf('\n', from);
-            const bool last = end < 0;
+            const void* newline = std::memchr(data + from, '\n', std::size_t(buffer.size() - from));
+            const bool last = !newline;
             if (last && !atEnd)
                 break; // the rest of the line is in the next chunk
-            if (last)
-                end = buffer.size();
+            const qsizetype end = last ? buffer.size() : static_cast<const char*>(newline) - data;
             if (last && from >= end)
                 break;
             ++lineNumber;
-            QByteArray raw = buffer.mid(from, end - from);
-            if (raw.endsWith('\r'))
-                raw.chop(1);
+            qsizetype size = end - from;
+            if (size > 0 && data[from + size - 1] == '\r')
+                --size;
+            // The line's bytes where they lie: valid for the call (a reader that keeps them copies them).
+            const QByteArray raw = QByteArray::fromRawData(data + from, size);
+            const qsizetype at = from;
             from = end + 1;
-            if (!raw.trimmed().isEmpty() && !take(raw, lineNumber, last))
+            if (!blank(data + at, size) && !take(raw, lineNumber, last))
                 return false;
             if (last)
                 break;
@@ -123,7 +135,7 @@ QVector<AguiLine> parse(const QByteArray& content)
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::ReadOnly);
     forEachLine(buffer, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
-        lines.append(readLine(raw, lineNumber, last));
+        lines.append(readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last));
         return true;
     });
     return lines;

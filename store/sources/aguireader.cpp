@@ -17,6 +17,7 @@
 #include <QMap>
 #include <QSet>
 #include <QSqlQuery>
+#include <string_view>
 
 namespace {
 
@@ -79,8 +80,9 @@ QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, QIODevice
     };
     AguiLogParser::forEachLine(device, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
         QString wrapper;
-        if (raw.contains("thread") || raw.contains("\\u")) {
-            const AguiLine line = AguiLogParser::readLine(raw, lineNumber, last);
+        const std::string_view bytes(raw.constData(), std::size_t(raw.size()));
+        if (bytes.find("thread") != std::string_view::npos || bytes.find("\\u") != std::string_view::npos) {
+            const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
             wrapper = line.threadId;
             if (fileThread.isEmpty())
                 fileThread = line.event.value(QLatin1String("threadId")).toString();
@@ -199,7 +201,7 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
     AguiLogParser::forEachLine(f, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
         if (feed.stopped())
             return false;
-        const AguiLine line = AguiLogParser::readLine(raw, lineNumber, last);
+        const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
         const bool mine = line.threadId.isEmpty() ? thread.ofFile : line.threadId == thread.id;
         if (mine)
             writer.take(line, position++);

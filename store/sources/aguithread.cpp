@@ -30,12 +30,13 @@ AguiThread::~AguiThread()
 
 void AguiThread::take(const AguiLine& line, qint64 index)
 {
-    if (index != m_taken && m_indexes.isEmpty()) {
+    if (index != m_taken && !m_named) {
+        m_named = true;
         m_indexes.reserve(m_taken + 1);
         for (qint64 p = 0; p < m_taken; ++p)
             m_indexes.append(p);
     }
-    if (!m_indexes.isEmpty())
+    if (m_named)
         m_indexes.append(index);
     ++m_taken;
     m_lineNumber = line.lineNumber;
@@ -118,7 +119,7 @@ void AguiThread::writeCallsAndRuns(qint64 through)
         if (at)
             at = indexOf(*at);
     };
-    for (AguiAssembler::CallChange& change : m_assembler.takeChangedCalls(through)) {
+    for (AguiAssembler::CallChange& change : m_assembler.takeChangedCalls(through, true)) {
         const qint64 rowId = m_callRows.value(change.slot);
         if (!change.call) {
             if (rowId) {
@@ -131,7 +132,7 @@ void AguiThread::writeCallsAndRuns(qint64 through)
         name(call.startIndex);
         name(call.endIndex);
         name(call.resultIndex);
-        m_callRows.insert(change.slot, m_feed.writeCall(call, rowId));
+        m_callRows.insert(change.slot, m_feed.writeCall(call, rowId, change.resultStored));
     }
     for (AguiAssembler::RunChange& change : m_assembler.takeChangedRuns(through)) {
         RunRecord& run = change.run;

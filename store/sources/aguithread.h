@@ -32,7 +32,7 @@ public:
     void problem(qint64 position, const QString& what) override;
 
 private:
-    qint64 indexOf(qint64 position) const { return m_indexes.isEmpty() ? position : m_indexes[position]; }
+    qint64 indexOf(qint64 position) const { return m_named ? m_indexes[position] : position; }
     StoredEvent named(StoredEvent row) const; // a row by its source index instead of its position
     void compareHeld(); // the rows read again that the room held: compared in one read
     void writeCallsAndRuns(qint64 through); // before each commit
@@ -43,7 +43,8 @@ private:
     AguiAssembler m_assembler;
     qint64 m_cursor;
     qint64 m_taken = 0;
-    QVector<qint64> m_indexes; // each position's index, when they are not the same
+    bool m_named = false; // the lines' indexes are not their positions (kaboo's seq)
+    QVector<qint64> m_indexes; // each position's index then
     QVector<StoredEvent> m_held; // rows settled that the room already holds, not compared yet
     QHash<qsizetype, qint64> m_callRows; // the tool_calls row of each call slot written
     QHash<qsizetype, qint64> m_runRows; // the runs row of each run slot written

@@ -493,7 +493,7 @@ void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
         writeCall(c, 0);
 }
 
-qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId)
+qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId, bool keepResult)
 {
     if (!m_insertCall) {
         m_insertCall = std::make_unique<SqliteStatement>(m_ws.handle(),
@@ -504,8 +504,8 @@ qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId)
         m_updateCall = std::make_unique<SqliteStatement>(m_ws.handle(),
             "UPDATE tool_calls SET tool_name = ?, tool_id = ?, group_id = ?, start_seq = ?, end_seq = ?, "
             "started_us = ?, ended_us = ?, duration_ms = ?, duration_source = ?, status = ?, outcome = ?, "
-            "pairing = ?, error = ?, arguments = ?, arguments_valid = ?, result = ?, result_seq = ?, synthetic = ?, "
-            "ambiguous = ? WHERE id = ?");
+            "pairing = ?, error = ?, arguments = ?, arguments_valid = ?, result = CASE WHEN ?21 THEN result ELSE ?16 END, "
+            "result_seq = ?17, synthetic = ?18, ambiguous = ?19 WHERE id = ?20");
     }
     SqliteStatement& st = rowId ? *m_updateCall : *m_insertCall;
     bindText(st, 1, c.toolName);
@@ -528,6 +528,8 @@ qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId)
     st.bind(18, qint64(c.synthetic ? 1 : 0));
     st.bind(19, qint64(c.ambiguous ? 1 : 0));
     st.bind(20, rowId ? rowId : m_room.id);
+    if (rowId)
+        st.bind(21, qint64(keepResult ? 1 : 0));
     st.step();
     st.reset();
     // Its arguments and result come from the rows as the source wrote them: checked with the rows written.

@@ -124,8 +124,9 @@ public:
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
     void deleteOpenCall(qint64 startSeq); // the start_only row of a call that an end has now closed
     void insertToolCalls(const ToolCallRecords& calls);
-    // Writes one call: a new row when `rowId` is 0, else that row again. Returns its row id.
-    qint64 writeCall(const ToolCallRecord& call, qint64 rowId);
+    // Writes one call: a new row when `rowId` is 0, else that row again (its stored result kept when `keepResult`).
+    // Returns its row id.
+    qint64 writeCall(const ToolCallRecord& call, qint64 rowId, bool keepResult = false);
     void deleteCall(qint64 rowId);
     void replaceRuns(const RunRecords& runs);
     // Writes one run: a new row when `rowId` is 0, else that row again. Returns its row id.

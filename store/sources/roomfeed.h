@@ -54,7 +54,10 @@ public:
     void deleteCalls() { m_writer.deleteToolCalls(false); }
     // One call at a time, as it settles (a reader that streams a whole-room derivation): a new row when `rowId`
     // is 0, else that row again. Returns its row id.
-    qint64 writeCall(const ToolCallRecord& call, qint64 rowId) { return m_writer.writeCall(call, rowId); }
+    qint64 writeCall(const ToolCallRecord& call, qint64 rowId, bool keepResult = false)
+    {
+        return m_writer.writeCall(call, rowId, keepResult);
+    }
     void deleteCall(qint64 rowId) { m_writer.deleteCall(rowId); }
     // The stored rows from `from` to `to` (see ImportWriter::storedRows), one rewritten, and rows read again
     // compared with the stored ones (ImportWriter::compareStored).

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "eventlistmodel.h"
 #include "mainwindow.h"
+#include "aguiloggenerator.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
 #include "sources/pgconnection.h"
@@ -242,6 +243,101 @@ double firstOpenMs(const QString& source)
     return ms;
 }
 
+// Imports SOURCE into a new WORKSPACE; prints the time in ms and the peak memory in KB. Run in a process of its
+// own, so the peak is the import's.
+int importPeak(const QString& source, const QString& workspace)
+{
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(workspace + QLatin1String(suffix));
+    double ms = 0;
+    {
+        Workspace ws(workspace);
+        ms = timeMs([&] { Importer::import(ws, source); });
+    }
+    QTextStream(stdout) << ms << ' ' << residentKb("VmHWM:") << Qt::endl;
+    return 0;
+}
+
+// The floor under a log's import: its lines alone inserted into a new file set up as a workspace is, batch by
+// batch, as copyFloorMs does for a store's rows.
+double lineCopyFloorMs(const QString& log, const QString& dir)
+{
+    const QString path = dir + QStringLiteral("/copy-floor.sqlite");
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(path + QLatin1String(suffix));
+    sqlite3* db = nullptr;
+    sqlite3_open(path.toUtf8().constData(), &db);
+    sqlite3_exec(db,
+        "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+        "PRAGMA cache_size = -65536; CREATE TABLE t(id INTEGER PRIMARY KEY, payload NOT NULL)",
+        nullptr, nullptr, nullptr);
+    sqlite3_stmt* insert = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO t(payload) VALUES (?)", -1, &insert, nullptr);
+    const double ms = timeMs([&] {
+        QFile file(log);
+        file.open(QIODevice::ReadOnly);
+        int inBatch = 0;
+        sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine();
+            sqlite3_bind_text(insert, 1, line.constData(), int(line.size()) - 1, SQLITE_STATIC);
+            sqlite3_step(insert);
+            sqlite3_reset(insert);
+            if (++inBatch == 20000) {
+                sqlite3_exec(db, "COMMIT; BEGIN", nullptr, nullptr, nullptr);
+                inBatch = 0;
+            }
+        }
+        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    });
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(path + QLatin1String(suffix));
+    return ms;
+}
+
+// One AG-UI thread of `events` lines (AguiLogGenerator, from the fixture threads): its whole import in a process of
+// its own against the floor, its peak memory and its workspace's size, and the first open in the window.
+QVector<Row> aguiRows(qint64 events, const QString& dir, QTextStream& log)
+{
+    const QString source = dir + QStringLiteral("/agui-%1.jsonl").arg(events);
+    if (!QFile::exists(source)) {
+        log << "generating an AG-UI thread of " << events << " events ... " << Qt::flush;
+        const double ms = timeMs([&] { AguiLogGenerator::write(source, events, TestSupport::dataFile(QStringLiteral("agui/threads"))); });
+        log << int(ms) << " ms" << Qt::endl;
+    }
+    const QString workspace = dir + QStringLiteral("/agui-%1.sightline").arg(events);
+    const double floorMs = lineCopyFloorMs(source, dir);
+    ::sync();
+    QProcess importer;
+    importer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import"), source, workspace });
+    importer.waitForFinished(-1);
+    const QList<QByteArray> figures = importer.readAllStandardOutput().trimmed().split(' ');
+    if (importer.exitCode() != 0 || figures.size() != 2) {
+        log << "sightline_bench: the import process failed: " << importer.readAllStandardError() << Qt::endl;
+        std::exit(1);
+    }
+    const double sourceMb = QFileInfo(source).size() / 1048576.0;
+    const double workspaceMb = QFileInfo(workspace).size() / 1048576.0;
+    QVector<Row> rows;
+    rows << Row { QStringLiteral("AG-UI: import one thread into the workspace"), figures[0].toDouble(), floorMs,
+        QStringLiteral("(floor) its lines alone copied into a new SQLite file"), QStringLiteral("≤ 3 ×") };
+    rows << Row { QStringLiteral("AG-UI: peak memory of that import (MB)"), figures[1].toLongLong() / 1024.0, 0,
+        QStringLiteral("—"), QStringLiteral("≤ 200 MB") };
+    rows << Row { QStringLiteral("AG-UI: the workspace on disk (MB)"), workspaceMb, sourceMb,
+        QStringLiteral("the log itself"), QStringLiteral("≤ 1.3 ×") };
+    const double firstLinesMs = medianMs(3, [&] {
+        QFile file(source);
+        file.open(QIODevice::ReadOnly);
+        for (int i = 0; i < 200 && !file.atEnd(); ++i)
+            file.readLine();
+    });
+    rows << Row { QStringLiteral("AG-UI: first open of the log, first screen (window)"), firstOpenMs(source),
+        firstLinesMs, QStringLiteral("its first 200 lines read"), QStringLiteral("≤ 1 s") };
+    return rows;
+}
+
 // RoomKit's PostgresStore holding the same events, on the test server (tests/pg/pgcluster.sh, named by
 // SIGHTLINE_PG_ENV): the first open of the database in the real window, from the open until the biggest room's
 // first screen is in its model, against the server's own first 200 rows of that room through QPSQL. The store is
@@ -333,9 +429,11 @@ QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
         firstMs, rawPgMs, QStringLiteral("its first 200 rows from the server (QPSQL)"), QStringLiteral("≤ 1 s") } };
 }
 
-QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly)
+QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly, bool aguiOnly)
 {
     QVector<Row> rows;
+    if (aguiOnly)
+        return aguiRows(events, dir, log);
     const QString store = dir + QStringLiteral("/bench-%1.sqlite").arg(events);
     if (!QFile::exists(store)) {
         log << "generating " << events << " events ... " << Qt::flush;
@@ -344,6 +442,7 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postg
     }
     if (postgresOnly)
         return postgresRows(store, events, log);
+    rows += aguiRows(events, dir, log);
     const QString workspace = dir + QStringLiteral("/bench-%1.sightline").arg(events);
     for (const char* suffix : { "", "-wal", "-shm" })
         QFile::remove(workspace + QLatin1String(suffix));
@@ -611,12 +710,18 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("export"),
         QStringLiteral("(internal) export WORKSPACE's biggest room in FORMAT to OUT, print ms and peak memory in KB"),
         QStringLiteral("FORMAT") });
+    parser.addOption({ QStringLiteral("import"),
+        QStringLiteral("(internal) import SOURCE into a new WORKSPACE, print ms and peak memory in KB"),
+        QStringLiteral("SOURCE") });
+    parser.addOption({ QStringLiteral("agui-only"), QStringLiteral("only the AG-UI thread's rows") });
     parser.addOption({ QStringLiteral("postgres-only"),
         QStringLiteral("only the PostgreSQL rows (the test server named by SIGHTLINE_PG_ENV)") });
     parser.process(app);
     if (parser.isSet(QStringLiteral("export")))
         return exportReport(parser.value(QStringLiteral("export")), parser.positionalArguments().value(0),
             parser.positionalArguments().value(1));
+    if (parser.isSet(QStringLiteral("import")))
+        return importPeak(parser.value(QStringLiteral("import")), parser.positionalArguments().value(0));
     if (parser.isSet(QStringLiteral("scroll")))
         return scrollEndToEnd(parser.value(QStringLiteral("scroll")));
     QTemporaryDir temp;
@@ -629,15 +734,16 @@ int main(int argc, char** argv)
         sizes = { QStringLiteral("1000"), QStringLiteral("100000") };
     out << "| events | work | Sightline | baseline | ratio | target |\n|---:|---|---:|---|---:|---|\n";
     for (const QString& size : sizes) {
-        for (const Row& r : run(size.toLongLong(), dir, log, parser.isSet(QStringLiteral("postgres-only")))) {
+        for (const Row& r : run(size.toLongLong(), dir, log, parser.isSet(QStringLiteral("postgres-only")),
+                 parser.isSet(QStringLiteral("agui-only")))) {
             const QString ratio = r.baselineMs > 0 ? QString::number(r.ms / r.baselineMs, 'f', 1) + QStringLiteral(" ×")
                                                    : QStringLiteral("—");
             const QString figure = r.work.endsWith(QLatin1String("(MB)"))
                 ? QString::number(r.ms, 'f', 0)
                 : QString::number(r.ms, 'f', 1) + QStringLiteral(" ms");
-            const QString base = r.baselineMs > 0
-                ? QString::number(r.baselineMs, 'f', 1) + QStringLiteral(" ms, ") + r.baseline
-                : r.baseline;
+            const QString unit = r.work.endsWith(QLatin1String("(MB)")) ? QStringLiteral(" MB, ") : QStringLiteral(" ms, ");
+            const QString base
+                = r.baselineMs > 0 ? QString::number(r.baselineMs, 'f', 1) + unit + r.baseline : r.baseline;
             out << "| " << size << " | " << r.work << " | " << figure << " | " << base << " | " << ratio << " | "
                 << r.target << " |\n";
             out.flush();
