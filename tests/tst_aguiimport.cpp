@@ -775,6 +775,37 @@ private slots:
         }
     }
 
+    // An import cancelled after its first batches keeps the calls and runs of the rows it stored, and no call of a
+    // row it did not; the next import goes on from there and ends as one clean import does.
+    void aCancelledImportKeepsItsCallsAndResumes()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        options.batchRows = 40;
+        options.assemblyWindow = 25;
+        int batches = 0;
+        options.progress = [&](qint64, qint64) { ++batches; };
+        options.isCancelled = [&] { return batches >= 3; };
+        Importer::import(ws, dataFile(QStringLiteral("agui")), options);
+        QSqlQuery stored = ws.exec(QStringLiteral("SELECT count(*) FROM events"));
+        QVERIFY(stored.next());
+        QVERIFY2(stored.value(0).toInt() > 0 && stored.value(0).toInt() < 1099, qPrintable(stored.value(0).toString()));
+        QSqlQuery calls = ws.exec(QStringLiteral("SELECT count(*) FROM tool_calls"));
+        QVERIFY(calls.next());
+        QVERIFY(calls.value(0).toInt() > 0);
+        for (const char* column : { "start_seq", "end_seq", "result_seq" }) {
+            QSqlQuery orphans = ws.exec(QStringLiteral("SELECT count(*) FROM tool_calls c WHERE c.%1 IS NOT NULL AND NOT "
+                                                       "EXISTS (SELECT 1 FROM events e WHERE e.room_id = c.room_id AND "
+                                                       "e.seq = c.%1)")
+                                            .arg(QLatin1String(column)));
+            QVERIFY(orphans.next());
+            QCOMPARE(orphans.value(0).toInt(), 0);
+        }
+        Importer::import(ws, dataFile(QStringLiteral("agui")));
+        QCOMPARE(workspaceState(ws), workspaceState(*m_ws));
+    }
+
     // A log synced in many small steps, with a window of one row: each sync reads the log again, compares the rows
     // it holds and adds the rest, and the room ends as one import of the whole log makes it.
     void syncInStepsWithAWindowOfOne()

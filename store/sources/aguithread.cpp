@@ -48,6 +48,7 @@ void AguiThread::finish()
     if (m_feed.stopped()) {
         // Cancelled: what was stored stays, with the calls and runs of its rows; the next sync reads on from it.
         compareHeld();
+        writeCallsAndRuns(m_lastSettled);
         return;
     }
     m_assembler.finish();
@@ -72,6 +73,7 @@ void AguiThread::settle(StoredEvent&& row)
 {
     if (m_feed.stopped())
         return;
+    m_lastSettled = row.record.index;
     StoredEvent stored = named(std::move(row));
     const qint64 index = stored.record.index;
     if (index > m_cursor) {

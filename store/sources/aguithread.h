@@ -43,6 +43,7 @@ private:
     AguiAssembler m_assembler;
     qint64 m_cursor;
     qint64 m_taken = 0;
+    qint64 m_lastSettled = -1; // the position of the last row stored or compared
     bool m_named = false; // the lines' indexes are not their positions (kaboo's seq)
     QVector<qint64> m_indexes; // each position's index then
     QVector<StoredEvent> m_held; // rows settled that the room already holds, not compared yet
