@@ -7,6 +7,7 @@
 #include "outcome.h"
 #include "sources/aguiassembler.h"
 #include "sources/aguilogparser.h"
+#include "sources/aguireader.h"
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "testsupport.h"
@@ -808,8 +809,15 @@ private slots:
 
     // A log synced in many small steps, with a window of one row: each sync reads the log again, compares the rows
     // it holds and adds the rest, and the room ends as one import of the whole log makes it.
+    void syncInStepsWithAWindowOfOne_data()
+    {
+        QTest::addColumn<bool>("readWhole");
+        QTest::newRow("each sync reads on from the last") << false;
+        QTest::newRow("each sync reads the log again") << true;
+    }
     void syncInStepsWithAWindowOfOne()
     {
+        QFETCH(bool, readWhole);
         QTemporaryDir dir;
         const QString name = QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl");
         const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
@@ -817,15 +825,108 @@ private slots:
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         ImportOptions options;
         options.assemblyWindow = 1;
+        const int resumedBefore = AguiReader::resumedSyncs();
+        int syncs = 0;
         for (qsizetype cut = 997; cut < whole.size(); cut += 4099) {
+            if (readWhole)
+                AguiReader::forgetResumePoints();
             writeAll(path, whole.left(cut)); // cut inside a line: the last row is renewed by the next sync
             Importer::import(ws, path, options);
+            ++syncs;
         }
         writeAll(path, whole);
+        if (readWhole)
+            AguiReader::forgetResumePoints();
         Importer::import(ws, path, options);
+        QCOMPARE(AguiReader::resumedSyncs() - resumedBefore, readWhole ? 0 : syncs);
         Workspace once(dir.filePath(QStringLiteral("once.sightline")));
         Importer::import(once, path);
         QCOMPARE(workspaceState(ws), workspaceState(once));
+    }
+
+    // What the end of a log made of an earlier row is made again at the next sync's end: a message a run's input
+    // brought (never streamed so far) is shown at the run's row after the first sync, and not once the log streams
+    // it, whether the second sync reads on from the first or reads the log again.
+    void theLogsEndIsMadeAgainAtTheNextSync()
+    {
+        const QByteArray head = R"({"type":"RUN_STARTED","runId":"r1","threadId":"t","input":{"messages":[{"id":"m1","role":"assistant","content":"Looking it up"},{"id":"m2","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"lookup","arguments":"{}"}}]}]}}
+{"type":"TEXT_MESSAGE_START","messageId":"x","role":"assistant"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"x","delta":"hi"}
+)";
+        const QByteArray tail = R"({"type":"TEXT_MESSAGE_END","messageId":"x"}
+{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Looking it up"}
+{"type":"TEXT_MESSAGE_END","messageId":"m1"}
+{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"lookup","parentMessageId":"m2"}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{}"}
+{"type":"TOOL_CALL_END","toolCallId":"c1"}
+{"type":"RUN_FINISHED","runId":"r1","threadId":"t"}
+)";
+        for (const bool readWhole : { false, true }) {
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("t.jsonl"));
+            Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+            ImportOptions options;
+            options.assemblyWindow = 1;
+            writeAll(path, head);
+            Importer::import(ws, path, options);
+            const qint64 room = ws.rooms().first().id;
+            QCOMPARE(everything(ws, room).first().text, QStringLiteral("assistant: Looking it up\n\nassistant: lookup({})"));
+            QCOMPARE(ws.toolCalls(room).size(), 1); // the call only the input brought, at the run's row
+            writeAll(path, head + tail);
+            if (readWhole)
+                AguiReader::forgetResumePoints();
+            Importer::import(ws, path, options);
+            QCOMPARE(everything(ws, room).first().text, QStringLiteral("run r1 started"));
+            QCOMPARE(ws.toolCalls(room).size(), 1); // streamed now: the one call, at its START
+            QCOMPARE(*ws.toolCalls(room).first().startIndex, 7);
+            Workspace once(dir.filePath(QStringLiteral("once.sightline")));
+            Importer::import(once, path);
+            QCOMPARE(workspaceState(ws), workspaceState(once));
+        }
+    }
+
+    // A followed log read on from where the last sync stood, every line of it new since: a sync reads only what
+    // was appended (the position kept per file). A log rewritten rather than appended to, or a room another
+    // process synced since, is read again from its start. Each way, the room ends as one import makes it.
+    void aFollowedLogIsReadOnFromWhereItStood()
+    {
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("maya.okafor__th_2kpkvbvvwfrtqgtevffs.jsonl");
+        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QList<QByteArray> lines = whole.split('\n');
+        const QString path = dir.filePath(name);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        options.assemblyWindow = 5;
+        const int before = AguiReader::resumedSyncs();
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            log.write(lines[i] + (i + 1 < lines.size() ? "\n" : ""));
+            log.flush();
+            if (i % 17 == 0)
+                Importer::import(ws, path, options);
+        }
+        log.close();
+        Importer::import(ws, path, options);
+        QVERIFY2(AguiReader::resumedSyncs() - before >= int(lines.size() / 17), "syncs read the log again");
+        Workspace once(dir.filePath(QStringLiteral("once.sightline")));
+        Importer::import(once, path);
+        QCOMPARE(workspaceState(ws), workspaceState(once));
+
+        // Rewritten with the same length: the bytes before where the last sync stood are not the same any more.
+        QByteArray changed = whole;
+        changed.replace("Berlin", "Bergen");
+        QCOMPARE(changed.size(), whole.size());
+        QVERIFY(changed != whole);
+        writeAll(path, changed);
+        const int resumed = AguiReader::resumedSyncs();
+        Importer::import(ws, path, options);
+        QCOMPARE(AguiReader::resumedSyncs(), resumed);
+        Workspace changedOnce(dir.filePath(QStringLiteral("changed.sightline")));
+        Importer::import(changedOnce, path);
+        QCOMPARE(workspaceState(ws), workspaceState(changedOnce));
     }
 
     // Timestamps no time can be (a difference of two of them overflowed, undefined behaviour): the rows have no

@@ -152,10 +152,12 @@ class AguiAssembler::State
 {
 public:
     State(Sink& sink, qsizetype window)
-        : m_sink(sink)
+        : m_sink(&sink)
         , m_window(window)
     {
     }
+    State(const State& other) = default;
+    void setSink(Sink& sink) { m_sink = &sink; }
 
     void take(const AguiLine& line)
     {
@@ -168,6 +170,7 @@ public:
 
     void finish()
     {
+        m_finishing = true;
         closeChunkMessage();
         m_chunkCall.clear(); // the log stops inside a chunked call: it did not end, it was cut (or is still coming)
         resolveReplays();
@@ -179,7 +182,7 @@ public:
         recallChanged();
         for (auto it = m_recalled.begin(); it != m_recalled.end(); ++it) {
             finalize(*it);
-            m_sink.rewrite(*it);
+            m_sink->rewrite(*it);
         }
         m_recalled.clear();
         for (const auto& [row, id] : std::as_const(m_userRows)) {
@@ -198,6 +201,18 @@ public:
     }
 
     qint64 settledThrough() const { return m_base - 1; }
+
+    // Rows a copy taken before finish() must know as they were before it: held as brought back (written again at
+    // the copy's own finish), unless the copy still holds them itself.
+    void adopt(const QMap<qint64, StoredEvent>& rows)
+    {
+        for (auto it = rows.cbegin(); it != rows.cend(); ++it) {
+            if (it.key() < m_base && !m_recalled.contains(it.key()))
+                m_recalled.insert(it.key(), it.value());
+        }
+    }
+    const QMap<qint64, StoredEvent>& finishRecalls() const { return m_finishRecalls; }
+    qsizetype callSlots() const { return m_calls.size(); }
 
     QVector<CallChange> takeChangedCalls(qint64 through, bool release)
     {
@@ -247,7 +262,7 @@ public:
     QVector<AguiMessage> m_messages;
 
 private:
-    void problem(qint64 index, const QString& what) { m_sink.problem(index, what); }
+    void problem(qint64 index, const QString& what) { m_sink->problem(index, what); }
 
     // The row at `i`: held, or brought back from the sink for a change (written again at finish()).
     StoredEvent& row(qint64 i)
@@ -256,8 +271,11 @@ private:
             return m_rows[std::size_t(i - m_base)];
         auto it = m_recalled.find(i);
         if (it == m_recalled.end()) {
-            it = m_recalled.insert(i, m_sink.recall(i));
+            it = m_recalled.insert(i, m_sink->recall(i));
             it->record.index = i;
+            if (m_finishing)
+                m_finishRecalls.insert(i, *it); // as it was before the log's end changed it
+
         }
         return *it;
     }
@@ -270,7 +288,7 @@ private:
         m_rows.pop_front();
         ++m_base;
         finalize(out);
-        m_sink.settle(std::move(out));
+        m_sink->settle(std::move(out));
     }
 
     // What a row shows of what came after it: a message's text at the row that starts it, a call's arguments at its
@@ -1144,12 +1162,14 @@ private:
         return call;
     }
 
-    Sink& m_sink;
-    const qsizetype m_window;
+    Sink* m_sink;
+    qsizetype m_window;
     std::deque<StoredEvent> m_rows; // the rows held, from m_base on
     qint64 m_base = 0;
     QMap<qint64, StoredEvent> m_recalled; // rows that had left, brought back for a change
     bool m_finished = false;
+    bool m_finishing = false;
+    QMap<qint64, StoredEvent> m_finishRecalls; // rows finish() brought back, as they were before it
     QVector<RunRecord> m_runs;
     QVector<bool> m_runTouched;
     QVector<qsizetype> m_touchedRuns;
@@ -1199,7 +1219,23 @@ AguiAssembler::AguiAssembler(Sink& sink, qsizetype window)
 {
 }
 
+AguiAssembler::AguiAssembler(const AguiAssembler& from, Sink& sink)
+    : m_state(std::make_unique<State>(*from.m_state))
+{
+    m_state->setSink(sink);
+}
+
 AguiAssembler::~AguiAssembler() = default;
+
+void AguiAssembler::resumeAfterFinishOf(const AguiAssembler& finished)
+{
+    m_state->adopt(finished.m_state->finishRecalls());
+}
+
+qsizetype AguiAssembler::callSlots() const
+{
+    return m_state->callSlots();
+}
 
 void AguiAssembler::take(const AguiLine& line)
 {

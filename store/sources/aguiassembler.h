@@ -80,6 +80,9 @@ public:
 
     // `window`: how many rows are held before the oldest leaves for the sink; 0 holds them all until finish().
     AguiAssembler(Sink& sink, qsizetype window);
+    // A copy of `from` as it stands (taken before its finish()), writing to `sink`: the next sync of a log that
+    // grew goes on from it with the lines after those it took.
+    AguiAssembler(const AguiAssembler& from, Sink& sink);
     ~AguiAssembler();
     AguiAssembler(const AguiAssembler&) = delete;
     AguiAssembler& operator=(const AguiAssembler&) = delete;
@@ -91,6 +94,11 @@ public:
     void finish();
     // The last position that has left for the sink (-1: none yet).
     qint64 settledThrough() const;
+    // For a copy taken before `finished` finished: the rows its finish() changed, as they were before, are
+    // brought back here (and so written again at this copy's own finish, as the lines since make them).
+    void resumeAfterFinishOf(const AguiAssembler& finished);
+    // How many call slots there are: those a finish() adds (calls only a snapshot brought) come after.
+    qsizetype callSlots() const;
     // The calls and runs changed since the last time, whose rows have all left up to `through`: what a writer
     // stores with the rows it commits. After finish(), every one changed. `releaseResults`: the writer keeps the
     // results it was given, and the assembler forgets them (a later change then says resultStored).

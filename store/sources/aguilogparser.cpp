@@ -83,11 +83,12 @@ bool isKnownType(const QString& type)
     return knownTypes().contains(type);
 }
 
-bool forEachLine(QIODevice& device, const std::function<bool(const QByteArray& raw, qint64 lineNumber, bool last)>& take)
+bool forEachLine(QIODevice& device, const LineTaker& take, qint64 firstLineNumber, qint64* lastLineNumber)
 {
     constexpr qint64 Chunk = 1 << 20; // read a megabyte at a time: a log of any size in bounded memory
     QByteArray buffer;
-    qint64 lineNumber = 0;
+    qint64 lineNumber = firstLineNumber - 1;
+    qint64 bufferAt = device.pos(); // the device's position of the buffer's first byte
     bool atEnd = false;
     const auto blank = [](const char* p, qsizetype n) {
         for (qsizetype k = 0; k < n; ++k) {
@@ -118,12 +119,16 @@ bool forEachLine(QIODevice& device, const std::function<bool(const QByteArray& r
             const QByteArray raw = QByteArray::fromRawData(data + from, size);
             const qsizetype at = from;
             from = end + 1;
-            if (!blank(data + at, size) && !take(raw, lineNumber, last))
+            if (!blank(data + at, size) && !take(raw, lineNumber, last, bufferAt + at))
                 return false;
             if (last)
                 break;
         }
-        buffer.remove(0, std::min(from, buffer.size()));
+        if (lastLineNumber)
+            *lastLineNumber = lineNumber;
+        const qsizetype consumed = std::min(from, buffer.size());
+        buffer.remove(0, consumed);
+        bufferAt += consumed;
     }
     return true;
 }
@@ -134,7 +139,7 @@ QVector<AguiLine> parse(const QByteArray& content)
     QByteArray bytes = content;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::ReadOnly);
-    forEachLine(buffer, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
+    forEachLine(buffer, [&](const QByteArray& raw, qint64 lineNumber, bool last, qint64) {
         lines.append(readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last));
         return true;
     });

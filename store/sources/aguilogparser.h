@@ -23,10 +23,13 @@ struct AguiLine
 // dump of kaboo_thread_events gives, one {"threadId"|"thread_id", "event": {...}} object per line.
 namespace AguiLogParser {
 QVector<AguiLine> parse(const QByteArray& content);
-// The non-blank lines of a log as it is read, a chunk at a time: each line's bytes (without its line break; valid
-// only during the call, not copied: copy what is kept), its 1-based number, and whether it is the last one and ends
-// without a newline. `take` returns false to stop; so does this then.
-bool forEachLine(QIODevice& device, const std::function<bool(const QByteArray& raw, qint64 lineNumber, bool last)>& take);
+// The non-blank lines of a log as it is read from the device's position on, a chunk at a time: each line's bytes
+// (without its line break; valid only during the call, not copied: copy what is kept), its number (the first line
+// read is `firstLineNumber`), whether it is the last one and ends without a newline, and the device position it
+// starts at. `take` returns false to stop; so does this then. `lastLineNumber`: the number of the last line split,
+// blank or not.
+using LineTaker = std::function<bool(const QByteArray& raw, qint64 lineNumber, bool last, qint64 offset)>;
+bool forEachLine(QIODevice& device, const LineTaker& take, qint64 firstLineNumber = 1, qint64* lastLineNumber = nullptr);
 // One event's bytes (a line of a file, or a row of kaboo_thread_events): `last` says it ends the file without a
 // newline, so a parse error there is a truncated last line.
 AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last = false);

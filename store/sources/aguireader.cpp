@@ -16,7 +16,11 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QSet>
+#include <QCryptographicHash>
+#include <QMutex>
 #include <QSqlQuery>
+#include <atomic>
+#include <optional>
 #include <string_view>
 
 namespace {
@@ -62,46 +66,141 @@ qint64 millisToMicros(const QJsonValue& v)
 
 } // namespace
 
+// How far a file was listed: its threads so far, the file's own one under a null id until the end of the listing
+// names it, and where the listing stopped (before an unfinished last line, or at the end). The next listing of a
+// file that has grown since goes on from there.
+struct AguiReader::Listing
+{
+    qint64 offset = 0;
+    qint64 lineNumber = 0; // the lines before the offset
+    QByteArray tail; // a hash of the bytes just before the offset: the file is still the one listed
+    QString fileThread;
+    QVector<Thread> threads;
+    QHash<QString, qsizetype> at;
+};
+
+// Where the last sync of a thread in this process stood (AguiThread::Resume), and where in its file.
+struct AguiReader::ResumePoint
+{
+    QString key; // the workspace, the room, the file and the thread
+    qint64 offset = 0;
+    qint64 lineNumber = 0;
+    QByteArray tail;
+    qint64 syncedSeq = -1; // the room's cursor that sync left: the next one resumes only from it
+    int window = 0;
+    std::shared_ptr<const AguiThread::Resume> thread;
+};
+
+namespace {
+
+// A hash of the 4 KB before `offset`, read from `file`: a file that only grew since keeps it.
+QByteArray tailOf(QFile& file, qint64 offset)
+{
+    const qint64 from = std::max<qint64>(0, offset - 4096);
+    if (!file.seek(from))
+        return {};
+    return QCryptographicHash::hash(file.read(offset - from), QCryptographicHash::Md5);
+}
+
+// What syncs leave for the next ones in this process: the listings of the last files listed, and the resume points
+// of the last threads synced (each holds that thread's calls and messages: a few only).
+QMutex cacheMutex;
+QList<std::shared_ptr<const AguiReader::Listing>> listings; // most recent first
+QList<std::shared_ptr<const AguiReader::ResumePoint>> resumePoints;
+QHash<const AguiReader::Listing*, QString> listingFile;
+std::atomic<int> resumedCount { 0 };
+constexpr int KeptListings = 16;
+constexpr int KeptResumePoints = 4;
+
+} // namespace
+
 // The threads of one file, in the order they first appear, with their lines counted: a line belongs to the thread its
 // wrapper names ({threadId, event}); else to the file's own thread, named by the first threadId an event carries, or
-// else by the file's name. Only a line that names a thread can belong elsewhere: the others are counted unread.
-QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, QIODevice& device)
+// else by the file's name. Only a line that names a thread can belong elsewhere: the others are counted unread. A
+// file listed before in this process, that has only grown since, is listed on from where it was.
+QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, QFile& device)
 {
-    QVector<Thread> threads;
-    QHash<QString, qsizetype> at; // by wrapper thread id; the file's own thread under a null key until named
-    QString fileThread;
+    std::shared_ptr<const Listing> before;
+    {
+        QMutexLocker lock(&cacheMutex);
+        for (const auto& l : std::as_const(listings)) {
+            if (listingFile.value(l.get()) == file) {
+                before = l;
+                break;
+            }
+        }
+    }
+    auto listing = std::make_shared<Listing>();
+    if (before && device.size() >= before->offset && tailOf(device, before->offset) == before->tail) {
+        *listing = *before;
+        device.seek(before->offset);
+    } else {
+        device.seek(0);
+    }
+    Listing& l = *listing;
+    std::optional<Listing> unfinished; // the listing before an unfinished last line
     const auto count = [&](const QString& key) {
-        auto it = at.find(key);
-        if (it == at.end()) {
-            it = at.insert(key, threads.size());
-            threads.append({ key, file, key.isNull(), 0 });
+        auto it = l.at.find(key);
+        if (it == l.at.end()) {
+            it = l.at.insert(key, l.threads.size());
+            l.threads.append({ key, file, key.isNull(), 0 });
         }
-        ++threads[*it].lines;
+        ++l.threads[*it].lines;
     };
-    AguiLogParser::forEachLine(device, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
-        QString wrapper;
-        const std::string_view bytes(raw.constData(), std::size_t(raw.size()));
-        if (bytes.find("thread") != std::string_view::npos || bytes.find("\\u") != std::string_view::npos) {
-            const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
-            wrapper = line.threadId;
-            if (fileThread.isEmpty())
-                fileThread = line.event.value(QLatin1String("threadId")).toString();
+    qint64 lastLine = l.lineNumber;
+    AguiLogParser::forEachLine(
+        device,
+        [&](const QByteArray& raw, qint64 lineNumber, bool last, qint64 offset) {
+            if (last) {
+                unfinished = l;
+                unfinished->offset = offset;
+                unfinished->lineNumber = lineNumber - 1;
+            }
+            QString wrapper;
+            const std::string_view bytes(raw.constData(), std::size_t(raw.size()));
+            if (bytes.find("thread") != std::string_view::npos || bytes.find("\\u") != std::string_view::npos) {
+                const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
+                wrapper = line.threadId;
+                if (l.fileThread.isEmpty())
+                    l.fileThread = line.event.value(QLatin1String("threadId")).toString();
+            }
+            count(wrapper.isEmpty() ? QString() : wrapper);
+            return true;
+        },
+        l.lineNumber + 1, &lastLine);
+    {
+        auto kept = std::make_shared<Listing>(unfinished ? *unfinished : l);
+        if (!unfinished) {
+            kept->offset = device.pos();
+            kept->lineNumber = lastLine;
         }
-        count(wrapper.isEmpty() ? QString() : wrapper);
-        return true;
-    });
-    if (fileThread.isEmpty())
-        fileThread = QFileInfo(file).completeBaseName();
+        kept->tail = tailOf(device, kept->offset);
+        QMutexLocker lock(&cacheMutex);
+        for (qsizetype k = 0; k < listings.size(); ++k) {
+            if (listingFile.value(listings[k].get()) == file) {
+                listingFile.remove(listings[k].get());
+                listings.removeAt(k);
+                break;
+            }
+        }
+        listings.prepend(kept);
+        listingFile.insert(kept.get(), file);
+        while (listings.size() > KeptListings)
+            listingFile.remove(listings.takeLast().get());
+    }
+
+    QVector<Thread> threads = l.threads;
+    const QString fileThread = l.fileThread.isEmpty() ? QFileInfo(file).completeBaseName() : l.fileThread;
     // The file's own thread takes its name; one that a wrapper also names is that thread.
-    const auto own = at.constFind(QString());
-    if (own == at.constEnd()) {
+    const auto own = l.at.constFind(QString());
+    if (own == l.at.constEnd()) {
         if (threads.isEmpty())
             threads.append({ fileThread, file, true, 0 });
         return threads;
     }
     Thread& mine = threads[*own];
     mine.id = fileThread;
-    if (const auto same = at.constFind(fileThread); same != at.constEnd()) {
+    if (const auto same = l.at.constFind(fileThread); same != l.at.constEnd()) {
         Thread& named = threads[*same];
         named.lines += mine.lines;
         named.ofFile = true;
@@ -194,18 +293,81 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
     QFile f(thread.file);
     if (!f.open(QIODevice::ReadOnly))
         throw StoreError(thread.file, {}, QStringLiteral("cannot read: ") + f.errorString());
-    AguiThread writer(feed, [&](qint64, qint64 lineNumber) { return QStringLiteral("%1 line %2").arg(fileName).arg(lineNumber); });
-    qint64 position = 0;
+    // A log this process synced before, that has only grown since, is read on from where that sync stood.
+    const QString key = QStringList { feed.workspace().path(), QString::number(cursor.id), thread.file, thread.id }.join(
+        QLatin1Char('\n'));
+    std::shared_ptr<const ResumePoint> point;
+    {
+        QMutexLocker lock(&cacheMutex);
+        for (qsizetype k = 0; k < resumePoints.size(); ++k) {
+            if (resumePoints[k]->key == key) {
+                point = resumePoints.takeAt(k);
+                break;
+            }
+        }
+    }
+    if (point
+        && (point->syncedSeq != cursor.syncedSeq || point->window != feed.assemblyWindow() || f.size() < point->offset
+            || tailOf(f, point->offset) != point->tail))
+        point.reset();
+    if (point)
+        resumedCount.fetch_add(1);
+    f.seek(point ? point->offset : 0);
+    AguiThread writer(
+        feed, [&](qint64, qint64 lineNumber) { return QStringLiteral("%1 line %2").arg(fileName).arg(lineNumber); },
+        point ? point->thread : nullptr);
+    qint64 position = point ? writer.taken() : 0;
+    std::optional<std::pair<qint64, qint64>> kept; // where the thread was kept for the next sync: offset, lines before
+    qint64 lastLine = point ? point->lineNumber : 0;
     // Read as it is assembled, a line at a time: a log of any length in bounded memory, its first rows stored
     // while the rest is read.
-    AguiLogParser::forEachLine(f, [&](const QByteArray& raw, qint64 lineNumber, bool last) {
-        if (feed.stopped())
-            return false;
-        const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
-        const bool mine = line.threadId.isEmpty() ? thread.ofFile : line.threadId == thread.id;
-        if (mine)
-            writer.take(line, position++);
-        return true;
-    });
+    AguiLogParser::forEachLine(
+        f,
+        [&](const QByteArray& raw, qint64 lineNumber, bool last, qint64 offset) {
+            if (feed.stopped())
+                return false;
+            if (last) {
+                // A line its writer has not finished: the next sync reads it again, whole.
+                writer.keepForResume();
+                kept = { offset, lineNumber - 1 };
+            }
+            const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
+            const bool mine = line.threadId.isEmpty() ? thread.ofFile : line.threadId == thread.id;
+            if (mine)
+                writer.take(line, position++);
+            return true;
+        },
+        lastLine + 1, &lastLine);
+    if (!kept && !feed.stopped()) {
+        writer.keepForResume();
+        kept = { f.pos(), lastLine };
+    }
     writer.finish();
+    if (const auto resume = writer.resume()) {
+        auto next = std::make_shared<ResumePoint>();
+        next->key = key;
+        next->offset = kept->first;
+        next->lineNumber = kept->second;
+        next->tail = tailOf(f, kept->first);
+        next->syncedSeq = feed.synced();
+        next->window = feed.assemblyWindow();
+        next->thread = resume;
+        QMutexLocker lock(&cacheMutex);
+        resumePoints.prepend(next);
+        while (resumePoints.size() > KeptResumePoints)
+            resumePoints.removeLast();
+    }
+}
+
+int AguiReader::resumedSyncs()
+{
+    return resumedCount.load();
+}
+
+void AguiReader::forgetResumePoints()
+{
+    QMutexLocker lock(&cacheMutex);
+    listings.clear();
+    listingFile.clear();
+    resumePoints.clear();
 }

@@ -3,6 +3,7 @@
 #include "aguilogparser.h"
 #include "sourcereader.h"
 
+#include <QFile>
 #include <QHash>
 #include <QJsonObject>
 #include <QMap>
@@ -12,7 +13,9 @@
 // threads.json listing (owner, agent, times) when there is one beside them. Each thread is a room; an event's
 // index is its position in the thread's log. Listing the threads reads each file once without parsing the lines
 // that name no thread; a thread is then read and assembled as it streams by (AguiThread): a log of any length in
-// bounded memory, its first rows shown while the rest imports.
+// bounded memory, its first rows shown while the rest imports. A log this process listed and synced before, that
+// has only grown since (followed as an agent writes it), is listed and read on from where it stood: a sync reads
+// only what is new.
 class AguiReader : public SourceReader
 {
 public:
@@ -27,8 +30,12 @@ public:
 
     // Whether `path` is an AG-UI log, or a folder holding some.
     static bool detect(const QString& path);
+    // How many syncs in this process went on from where the last sync of their log stood, instead of reading it
+    // again from its start.
+    static int resumedSyncs();
+    // Forgets where the syncs of this process stood (their memory): the next sync of each log reads it whole.
+    static void forgetResumePoints();
 
-private:
     struct Thread
     {
         QString id;
@@ -36,7 +43,11 @@ private:
         bool ofFile = false; // the file's own thread: its lines without a wrapper's threadId
         qint64 lines = 0;
     };
-    static QVector<Thread> threadsOf(const QString& file, QIODevice& device);
+    struct Listing;
+    struct ResumePoint;
+
+private:
+    static QVector<Thread> threadsOf(const QString& file, QFile& device);
 
     QString m_path;
     QStringList m_files;

@@ -3,6 +3,7 @@
 #include "aguiassembler.h"
 
 #include <functional>
+#include <memory>
 #include <QHash>
 #include <QVector>
 
@@ -17,9 +18,23 @@ class RoomFeed;
 class AguiThread : public AguiAssembler::Sink
 {
 public:
+    // Where a sync of a log stood before the lines still to come: the assembler's state (no rows: they are in the
+    // room), and the room's call and run rows. The next sync of the log, once it has grown, goes on from it with the
+    // lines after, as if it had read the whole log again.
+    struct Resume;
+
     // `placeOf(index, lineNumber)` names a line in a problem ("thread.jsonl line 12", "thread t-1, seq 815").
-    AguiThread(RoomFeed& feed, std::function<QString(qint64 index, qint64 lineNumber)> placeOf);
+    // `from`: where the last sync of this thread stood (the room's cursor is where that sync ended).
+    AguiThread(RoomFeed& feed, std::function<QString(qint64 index, qint64 lineNumber)> placeOf,
+        std::shared_ptr<const Resume> from = {});
     ~AguiThread() override;
+
+    qint64 taken() const { return m_taken; } // the lines taken, those of the sync resumed from included
+    // Keeps where the thread stands now, before the lines still to come, for the next sync (see resume()).
+    void keepForResume();
+    // After finish(): where the next sync can go on from (none when keepForResume() was not called, or the sync
+    // was cancelled).
+    std::shared_ptr<const Resume> resume() const;
 
     // The thread's next line, and its own index in the source (kaboo's seq; its position in a file).
     void take(const AguiLine& line, qint64 index);
@@ -40,7 +55,7 @@ private:
     RoomFeed& m_feed;
     std::function<QString(qint64, qint64)> m_placeOf;
     qint64 m_lineNumber = 0; // of the line being taken: the one every problem is about
-    AguiAssembler m_assembler;
+    std::unique_ptr<AguiAssembler> m_assembler;
     qint64 m_cursor;
     qint64 m_taken = 0;
     qint64 m_lastSettled = -1; // the position of the last row stored or compared
@@ -49,4 +64,6 @@ private:
     QVector<StoredEvent> m_held; // rows settled that the room already holds, not compared yet
     QHash<qsizetype, qint64> m_callRows; // the tool_calls row of each call slot written
     QHash<qsizetype, qint64> m_runRows; // the runs row of each run slot written
+    std::shared_ptr<Resume> m_kept;
+    bool m_finished = false;
 };
