@@ -109,16 +109,22 @@ struct Call
     // Answered only by a tool message in a snapshot or a run's input (a client's answer to a human-in-the-loop
     // call comes so): the row that brought it. It is not folded: it shows what else it brought.
     std::optional<qint64> snapshotResultAt;
+    int fragmentCount = 0; // ARGS and chunks taken (fragments may be joined into one once the call ends)
+    bool resultReleased = false; // its result was handed to the writer and dropped from memory since
+};
+
+// What the writer and the rows that left know of a call, apart from the call: a copy of the assembler kept for the next
+// sync shares the calls themselves until one changes, and these change at every commit and at the log's end.
+struct CallTrack
+{
+    // Changed since the writer last took it, and the last row that changed it.
+    bool touched = false;
+    qint64 lastRow = -1;
     // What its rows held when they left the assembler, to tell whether a later line changed them.
     int settledFragments = -1; // the arguments its start row showed (-1: not settled)
     QString settledName;
     bool settledAsCandidate = false; // its start left while it was still a candidate replay
     std::optional<Outcome> settledEndOutcome; // the outcome its end row showed
-    int fragmentCount = 0; // ARGS and chunks taken (fragments may be joined into one once the call ends)
-    bool resultReleased = false; // its result was handed to the writer and dropped from memory since
-    // Changed since the writer last took it, and the last row that changed it.
-    bool touched = false;
-    qint64 lastRow = -1;
 };
 
 // A message a MESSAGES_SNAPSHOT or a RUN_STARTED's input brought, shown at that row.
@@ -219,17 +225,19 @@ public:
         QVector<CallChange> out;
         QVector<qsizetype> later;
         for (qsizetype k : std::as_const(m_touchedCalls)) {
-            Call& c = m_calls[k];
-            if (!m_finished && c.lastRow > through) {
+            const Call& c = std::as_const(m_calls)[k];
+            CallTrack& track = m_track[k];
+            if (!m_finished && track.lastRow > through) {
                 later << k;
                 continue;
             }
-            c.touched = false;
+            track.touched = false;
             out.append({ k, finished(c), c.resultReleased });
-            if (release && !c.record.result.isNull()) {
+            if (release && !m_finishing && !c.record.result.isNull()) {
                 // The writer has it: a result is the biggest part of a call, and a long log has many calls.
-                c.record.result = QString();
-                c.resultReleased = true;
+                Call& mine = m_calls[k];
+                mine.record.result = QString();
+                mine.resultReleased = true;
             }
         }
         m_touchedCalls = later;
@@ -306,23 +314,24 @@ private:
             m.settledDeltas = m.deltas;
         }
         if (const auto it = m_callOfRow.constFind(p); it != m_callOfRow.constEnd()) {
-            Call& c = m_calls[*it];
+            const Call& c = std::as_const(m_calls)[*it];
+            CallTrack& track = m_track[*it];
             if (c.record.startIndex == p && !c.fromSnapshot && !c.merged) {
                 if (c.replayOf) {
-                    c.settledAsCandidate = true; // shown as it came until it is known to be a call or a replay
+                    track.settledAsCandidate = true; // shown as it came until it is known to be a call or a replay
                 } else {
                     const QString arguments = c.fragments.join(QString());
                     r.text = c.record.toolName + QLatin1Char('(') + clip(arguments) + QLatin1Char(')');
                     // Searchable as far as they have come: a later sync that reads the rest indexes them again.
                     row.arguments = arguments;
-                    c.settledFragments = c.fragmentCount;
-                    c.settledName = c.record.toolName;
-                    c.settledAsCandidate = false;
+                    track.settledFragments = c.fragmentCount;
+                    track.settledName = c.record.toolName;
+                    track.settledAsCandidate = false;
                 }
             }
             if (c.record.endIndex == p && !c.merged) {
                 r.outcome = outcomeNow(c);
-                c.settledEndOutcome = r.outcome;
+                track.settledEndOutcome = r.outcome;
             }
         }
         if (const auto it = m_userIdAt.constFind(p); it != m_userIdAt.constEnd()) {
@@ -339,15 +348,17 @@ private:
             if (m.settledDeltas >= 0 && m.settledDeltas != m.deltas)
                 row(m.firstIndex);
         }
-        for (const Call& c : std::as_const(m_calls)) {
+        for (qsizetype k = 0; k < m_calls.size(); ++k) {
+            const Call& c = std::as_const(m_calls)[k];
+            const CallTrack& t = std::as_const(m_track)[k];
             if (c.merged || c.fromSnapshot)
                 continue;
             if (c.record.startIndex && *c.record.startIndex < m_base
-                && (c.settledAsCandidate
-                    || (c.settledFragments >= 0
-                        && (c.settledFragments != c.fragmentCount || c.settledName != c.record.toolName))))
+                && (t.settledAsCandidate
+                    || (t.settledFragments >= 0
+                        && (t.settledFragments != c.fragmentCount || t.settledName != c.record.toolName))))
                 row(*c.record.startIndex);
-            if (c.record.endIndex && c.settledEndOutcome && *c.settledEndOutcome != outcomeNow(c))
+            if (c.record.endIndex && t.settledEndOutcome && *t.settledEndOutcome != outcomeNow(c))
                 row(*c.record.endIndex);
         }
         for (auto it = m_userSettled.cbegin(); it != m_userSettled.cend(); ++it) {
@@ -704,12 +715,19 @@ private:
     // A call changed (at row `i`, or -1 for a change no row made): the writer takes it again.
     void touch(qsizetype k, qint64 i)
     {
-        Call& c = m_calls[k];
-        c.lastRow = std::max(c.lastRow, i);
-        if (!c.touched) {
-            c.touched = true;
+        CallTrack& t = m_track[k];
+        t.lastRow = std::max(t.lastRow, i);
+        if (!t.touched) {
+            t.touched = true;
             m_touchedCalls << k;
         }
+    }
+
+    // A new call in the next slot.
+    void addCall(const Call& c)
+    {
+        m_calls.append(c);
+        m_track.append(CallTrack());
     }
     void touch(const Call& c, qint64 i) { touch(slotOf(c), i); }
 
@@ -742,7 +760,7 @@ private:
         if (rec(i).createdMicros)
             c.record.startMicros = rec(i).createdMicros;
         c.record.pairing = Pairing::StartOnly;
-        m_calls.append(c);
+        addCall(c);
         m_callAt.insert(key, m_calls.size() - 1);
         m_callOfRow.insert(i, m_calls.size() - 1);
         m_lastCall = key;
@@ -800,8 +818,11 @@ private:
 
     void resolveReplays()
     {
-        for (Call& c : m_calls)
-            settleReplay(c, false);
+        // By index, read first: a copy kept for the next sync shares the calls until one changes.
+        for (qsizetype k = 0; k < m_calls.size(); ++k) {
+            if (std::as_const(m_calls)[k].replayOf)
+                settleReplay(m_calls[k], false);
+        }
     }
 
     // The call an ARGS, END or RESULT names. Without an id, ARGS go to the call started last.
@@ -827,7 +848,7 @@ private:
         c.record.toolId = id.isEmpty() ? QStringLiteral("call@%1").arg(i) : id;
         c.record.groupId = openRun();
         c.record.pairing = Pairing::EndOnly;
-        m_calls.append(c);
+        addCall(c);
         m_callAt.insert(c.record.toolId, m_calls.size() - 1);
         return m_calls.last();
     }
@@ -1002,7 +1023,7 @@ private:
         for (const auto& [row, id] : std::as_const(m_userRows))
             placed.insert(id);
         for (qsizetype k = 0; k < m_calls.size(); ++k)
-            m_callsById[m_calls[k].record.toolId].append(k);
+            m_callsById[std::as_const(m_calls)[k].record.toolId].append(k);
         for (const Snapshot& snapshot : std::as_const(m_snapshots)) {
             for (const QJsonValue& v : QJsonDocument::fromJson(snapshot.messages).array()) {
                 const QJsonObject m = v.toObject();
@@ -1034,17 +1055,17 @@ private:
 
     // The call a snapshot's tool message or tool call names: the last one started at or before `row`, else
     // one the log streams later (it is known, not new).
-    Call* knownCall(const QString& id, qint64 row)
+    std::optional<qsizetype> knownCall(const QString& id, qint64 row) const
     {
         const QVector<qsizetype> found = m_callsById.value(id);
-        Call* later = nullptr;
+        std::optional<qsizetype> later;
         for (auto k = found.crbegin(); k != found.crend(); ++k) {
-            Call& c = m_calls[*k];
+            const Call& c = std::as_const(m_calls)[*k];
             if (c.merged)
                 continue;
             if (callFirstRow(c) <= row)
-                return &c;
-            later = &c;
+                return *k;
+            later = *k;
         }
         return later;
     }
@@ -1073,7 +1094,7 @@ private:
         const bool first = !m_snapshotCallRows.contains(snapshot.row);
         m_snapshotCallRows.insert(snapshot.row);
         r.toolName = first || r.toolName == c.record.toolName ? c.record.toolName : QString();
-        m_calls.append(c);
+        addCall(c);
         m_callsById[id].append(m_calls.size() - 1);
         touch(m_calls.size() - 1, -1);
     }
@@ -1082,11 +1103,12 @@ private:
     // so not a message of its own.
     bool answerFromSnapshot(qint64 row, const QJsonObject& message)
     {
-        Call* c = knownCall(str(message, "toolCallId"), row);
-        if (!c)
+        const std::optional<qsizetype> k = knownCall(str(message, "toolCallId"), row);
+        if (!k)
             return false;
-        if (c->record.resultIndex || c->snapshotResultAt)
+        if (std::as_const(m_calls)[*k].record.resultIndex || std::as_const(m_calls)[*k].snapshotResultAt)
             return true; // the answer the call has, brought again
+        Call* c = &m_calls[*k];
         c->snapshotResultAt = row;
         settle(c->record, contentText(message.value(QLatin1String("content"))), message);
         c->resultReleased = false;
@@ -1191,6 +1213,7 @@ private:
     QString m_chunkMessage;
     QString m_thinking;
     QVector<Call> m_calls;
+    QVector<CallTrack> m_track; // one for each call
     QVector<qsizetype> m_touchedCalls;
     QHash<QString, qsizetype> m_callAt;
     QHash<qint64, qsizetype> m_callOfRow; // the start, end and result rows of calls

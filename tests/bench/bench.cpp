@@ -8,6 +8,7 @@
 #include "eventlistmodel.h"
 #include "mainwindow.h"
 #include "aguiloggenerator.h"
+#include "sources/aguireader.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
 #include "sources/pgconnection.h"
@@ -335,6 +336,44 @@ QVector<Row> aguiRows(qint64 events, const QString& dir, QTextStream& log)
     });
     rows << Row { QStringLiteral("AG-UI: first open of the log, first screen (window)"), firstOpenMs(source),
         firstLinesMs, QStringLiteral("its first 200 lines read"), QStringLiteral("≤ 1 s") };
+
+    // Following the log as an agent writes it: a sync after 100 more lines, in the process that synced it before
+    // (it reads on from where it stood), against the same sync reading the whole log again.
+    const QString longer = dir + QStringLiteral("/agui-%1-longer.jsonl").arg(events);
+    if (!QFile::exists(longer))
+        AguiLogGenerator::write(longer, events + 200, TestSupport::dataFile(QStringLiteral("agui/threads")));
+    QFile more(longer);
+    more.open(QIODevice::ReadOnly);
+    QList<QByteArray> extra = more.readAll().split('\n');
+    extra = extra.mid(events, 200);
+    const QString followed = dir + QStringLiteral("/th_bench.jsonl");
+    const QString followWorkspace = dir + QStringLiteral("/agui-follow.sightline");
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(followWorkspace + QLatin1String(suffix));
+    QFile::remove(followed);
+    QFile::copy(source, followed);
+    QFile::setPermissions(followed, QFile::ReadOwner | QFile::WriteOwner);
+    const auto append = [&](const QList<QByteArray>& lines) {
+        QFile f(followed);
+        f.open(QIODevice::Append);
+        for (const QByteArray& line : lines)
+            f.write(line + '\n');
+    };
+    double onMs = 0, againMs = 0;
+    {
+        Workspace ws(followWorkspace);
+        Importer::import(ws, followed);
+        append(extra.mid(0, 100));
+        onMs = timeMs([&] { Importer::import(ws, followed); });
+        append(extra.mid(100, 100));
+        AguiReader::forgetResumePoints();
+        againMs = timeMs([&] { Importer::import(ws, followed); });
+    }
+    rows << Row { QStringLiteral("AG-UI: follow, a sync of 100 lines appended"), onMs, againMs,
+        QStringLiteral("the same sync reading the whole log again"), QStringLiteral("≤ 1 s") };
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(followWorkspace + QLatin1String(suffix));
+    QFile::remove(followed);
     return rows;
 }
 
