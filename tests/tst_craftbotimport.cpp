@@ -6,6 +6,7 @@
 #include "eventflags.h"
 #include "sources/craftbotassembler.h"
 #include "sources/eventmdparser.h"
+#include "sources/craftbotreader.h"
 #include "sources/importer.h"
 #include "sources/pyliteral.h"
 #include "storeerror.h"
@@ -428,6 +429,52 @@ private slots:
         for (const char* word : { "Nordlys", "Oslo", "invoice" })
             QCOMPARE(ws.search(id, QLatin1String(word), 1000, false).size(),
                 again.search(again.rooms().first().id, QLatin1String(word), 1000, false).size());
+    }
+
+    // A log CraftBot keeps writing, synced as it grows (cut inside records and inside lines) in one process: each
+    // sync parses only from the start of the record the last one ended on, and the room ends as one import makes
+    // it. Forgotten positions, or a file rewritten rather than grown, are parsed whole again.
+    void aGrowingLogIsParsedOnlyWhereItIsNew()
+    {
+        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray whole = source.readAll();
+        const auto state = [](Workspace& ws) {
+            return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, group_id, tool_id, tool_name, outcome, "
+                                           "source_line, text, length(payload) FROM events ORDER BY seq"))
+                + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, arguments, "
+                                          "result FROM tool_calls ORDER BY start_seq, end_seq"))
+                + dump(ws, QStringLiteral("SELECT group_id, name, first_seq, last_seq, outcome FROM runs ORDER BY first_seq"))
+                + dump(ws, QStringLiteral("SELECT event_count, tool_calls, failed, unserved FROM rooms"));
+        };
+        for (const bool forget : { false, true }) {
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+            Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+            const int before = CraftBotReader::resumedReads();
+            int syncs = 0;
+            for (qsizetype cut = 1500; cut < whole.size(); cut += 2711) {
+                QFile f(path);
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write(whole.left(cut));
+                f.close();
+                if (forget)
+                    CraftBotReader::forgetReadPositions();
+                Importer::import(ws, path);
+                ++syncs;
+            }
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(whole);
+            f.close();
+            if (forget)
+                CraftBotReader::forgetReadPositions();
+            Importer::import(ws, path);
+            QCOMPARE(CraftBotReader::resumedReads() - before, forget ? 0 : syncs);
+            Workspace once(dir.filePath(QStringLiteral("once.sightline")));
+            Importer::import(once, path);
+            QCOMPARE(state(ws), state(once));
+        }
     }
 
     void badRecords()

@@ -12,6 +12,9 @@
 #include "sourcedatabase.h"
 
 #include <QCryptographicHash>
+#include <QMutex>
+#include <atomic>
+#include <memory>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -32,6 +35,90 @@ QString storedPrint(const QByteArray& nativeJson)
     return QJsonDocument::fromJson(nativeJson).object().value(QLatin1String("first_record_sha1")).toString();
 }
 
+// How far an EVENT.md was read in this process: its records but the last (which CraftBot may still be writing: a
+// record runs on over the lines up to the next), where that last record starts, and a hash of the bytes before.
+// The next read of the file, once it has only grown, parses from there.
+struct ReadPosition
+{
+    QString path;
+    QString header;
+    QVector<EventMdRecord> records;
+    qint64 offset = 0;
+    qint64 lineBase = 0; // the lines before the offset
+    QByteArray tail;
+};
+
+QMutex positionsMutex;
+QList<std::shared_ptr<const ReadPosition>> positions; // most recent first: a few files' records
+constexpr int KeptPositions = 2;
+std::atomic<int> resumedCount { 0 };
+
+QByteArray tailOf(QFile& file, qint64 offset)
+{
+    const qint64 from = std::max<qint64>(0, offset - 4096);
+    if (!file.seek(from))
+        return {};
+    return QCryptographicHash::hash(file.read(offset - from), QCryptographicHash::Md5);
+}
+
+// The file's records: parsed on from where the last read of it in this process stopped when it has only grown
+// since, else parsed whole.
+EventMdFile readEventMd(const QString& path, QFile& file)
+{
+    std::shared_ptr<const ReadPosition> before;
+    {
+        QMutexLocker lock(&positionsMutex);
+        for (const auto& p : std::as_const(positions)) {
+            if (p->path == path) {
+                before = p;
+                break;
+            }
+        }
+    }
+    EventMdFile out;
+    if (before && file.size() >= before->offset && tailOf(file, before->offset) == before->tail) {
+        file.seek(before->offset);
+        EventMdFile more = EventMdParser::parse(file.readAll());
+        // From a record's start, as it was: anything else (a partial record first) is not the file read before.
+        if (more.records.isEmpty() || !more.records.first().partial) {
+            resumedCount.fetch_add(1);
+            out.header = before->header;
+            out.records = before->records;
+            for (EventMdRecord& r : more.records) {
+                r.firstLine += before->lineBase;
+                r.lastLine += before->lineBase;
+                out.records.append(std::move(r));
+            }
+        }
+    }
+    if (out.records.isEmpty()) {
+        file.seek(0);
+        out = EventMdParser::parse(file.readAll());
+    }
+    auto next = std::make_shared<ReadPosition>();
+    next->path = path;
+    next->header = out.header;
+    next->records = out.records;
+    next->offset = file.size();
+    if (!next->records.isEmpty()) {
+        next->offset -= next->records.constLast().raw.size();
+        next->lineBase = next->records.constLast().firstLine - 1;
+        next->records.removeLast();
+    }
+    next->tail = tailOf(file, next->offset);
+    QMutexLocker lock(&positionsMutex);
+    for (qsizetype k = 0; k < positions.size(); ++k) {
+        if (positions[k]->path == path) {
+            positions.removeAt(k);
+            break;
+        }
+    }
+    positions.prepend(next);
+    while (positions.size() > KeptPositions)
+        positions.removeLast();
+    return out;
+}
+
 } // namespace
 
 CraftBotReader::CraftBotReader(const QString& path)
@@ -47,7 +134,18 @@ CraftBotReader::CraftBotReader(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(path, {}, QStringLiteral("cannot read: ") + file.errorString());
-    m_file = EventMdParser::parse(file.readAll());
+    m_file = readEventMd(QFileInfo(path).absoluteFilePath(), file);
+}
+
+int CraftBotReader::resumedReads()
+{
+    return resumedCount.load();
+}
+
+void CraftBotReader::forgetReadPositions()
+{
+    QMutexLocker lock(&positionsMutex);
+    positions.clear();
 }
 
 CraftBotReader::~CraftBotReader() = default;

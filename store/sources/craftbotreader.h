@@ -11,7 +11,9 @@ class SourceDatabase;
 // pretty JSON, older one-line Python repr, a file rotation cut) as one room, or a sessions.db (newer CraftBot)
 // with each event stream a room and its head_summary shown as what came before. A stream is assembled whole
 // (CraftBotAssembler); a sync writes the records that are new and refreshes the action rows their partners
-// changed. An EVENT.md whose first record changed was rotated or rewritten, and is read again from the start.
+// changed. An EVENT.md whose first record changed was rotated or rewritten, and is read again from the start; one
+// that has only grown since this process last read it is parsed from the start of its last record then (the record
+// CraftBot may have been writing), the records before it kept: a followed log is read only where it is new.
 class CraftBotReader : public SourceReader
 {
 public:
@@ -28,6 +30,10 @@ public:
 
     static bool detectEventMd(const QString& path);
     static bool detectSessionsDb(const QString& path);
+    // How many reads of an EVENT.md in this process parsed only what was appended since the last read of the file
+    // (a followed log), and forgetting those positions (the next read of each file parses it whole).
+    static int resumedReads();
+    static void forgetReadPositions();
 
 private:
     // A sessions.db stream's records, in position order; problems with them go to `notes`.
@@ -35,5 +41,5 @@ private:
 
     QString m_path;
     std::unique_ptr<SourceDatabase> m_db; // a sessions.db; none for an EVENT.md
-    EventMdFile m_file; // an EVENT.md, read whole
+    EventMdFile m_file; // an EVENT.md: read whole, or on from where this process last read it
 };
