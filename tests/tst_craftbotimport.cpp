@@ -8,6 +8,7 @@
 #include "sources/eventmdparser.h"
 #include "sources/craftbotreader.h"
 #include "sources/importer.h"
+#include "sources/importwriter.h"
 #include "sources/pyliteral.h"
 #include "storeerror.h"
 #include "testsupport.h"
@@ -475,6 +476,58 @@ private slots:
             Importer::import(once, path);
             QCOMPARE(state(ws), state(once));
         }
+    }
+
+    // A long log never imported before shows its first thousand records (with their calls and tasks) before the rest
+    // is assembled; the room then ends as the whole log assembled at once makes it. (Issue #13: the first screen
+    // while the rest imports.)
+    void aLongLogShowsItsFirstRecordsFirst()
+    {
+        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray once = source.readAll();
+        QByteArray content;
+        for (int i = 0; i < 8; ++i)
+            content += once;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const QVector<EventMdRecord> records = EventMdParser::parse(content).records;
+        QVERIFY(records.size() > 2 * ImportWriter::FirstBatchRows);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        QList<qint64> shown;
+        qint64 callsShown = -1;
+        options.roomReady = [&](qint64 roomId) {
+            shown << ws.room(roomId)->eventCount;
+            if (callsShown < 0)
+                callsShown = ws.toolCalls(roomId).size();
+        };
+        Importer::import(ws, path, options);
+        QVERIFY(shown.size() >= 2);
+        QCOMPARE(shown.first(), qint64(ImportWriter::FirstBatchRows));
+        QCOMPARE(callsShown, qint64(CraftBotAssembler::assemble(records.mid(0, ImportWriter::FirstBatchRows)).calls.size()));
+        QCOMPARE(shown.last(), qint64(records.size()));
+
+        const CraftBotAssembly whole = CraftBotAssembler::assemble(records);
+        const qint64 roomId = ws.rooms().first().id;
+        const EventRecords rows = ws.listEvents(roomId, EventFilter { .includeBlocked = true }, PageRequest { 100000, 0, false, {}, {} });
+        QCOMPARE(rows.size(), whole.rows.size());
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            const EventRecord& a = rows[i];
+            const EventRecord& b = whole.rows[i].record;
+            QCOMPARE(a.index, b.index);
+            QCOMPARE(a.flags, b.flags);
+            QCOMPARE(a.groupId, b.groupId);
+            QCOMPARE(a.toolId, b.toolId);
+            QCOMPARE(a.outcome, b.outcome);
+        }
+        const ToolCallRecords calls = ws.toolCalls(roomId);
+        QCOMPARE(calls.size(), whole.calls.size());
+        QCOMPARE(ws.runs(roomId).size(), whole.runs.size());
     }
 
     void badRecords()

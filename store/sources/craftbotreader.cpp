@@ -281,26 +281,43 @@ QVector<EventMdRecord> CraftBotReader::streamRecords(const QString& streamId, co
     return records;
 }
 
-// Writes one stream as a room: the records that are new since the last sync, and everything derived.
+// Writes one stream as a room: the records that are new since the last sync, and everything derived. A stream never
+// imported before shows its first records while the rest is assembled: they are written first, as a sync of the
+// stream's beginning would write them, and the whole stream then as the next sync.
 void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
 {
     const SourceNotes notes = [&feed](const QString& place, const QString& problem) { feed.note(place, problem); };
     const QVector<EventMdRecord> records = m_db ? streamRecords(cursor.nativeId, notes) : m_file.records;
     const QString where
         = m_db ? QStringLiteral("stream %1").arg(cursor.nativeId) : QFileInfo(m_path).fileName();
+    qint64 synced = cursor.syncedSeq;
+    constexpr qsizetype head = ImportWriter::FirstBatchRows;
+    if (synced < 0 && records.size() > 2 * head) {
+        write(records.mid(0, head), records, synced, where, feed);
+        if (feed.stopped())
+            return;
+        synced = head - 1;
+        feed.checkpoint(synced);
+    }
+    write(records, records, synced, where, feed);
+}
+
+void CraftBotReader::write(const QVector<EventMdRecord>& records, const QVector<EventMdRecord>& all, qint64 after,
+    const QString& where, RoomFeed& feed)
+{
     const CraftBotAssembly assembly = CraftBotAssembler::assemble(records);
     for (const auto& [index, problem] : assembly.problems) {
-        if (index > cursor.syncedSeq) {
-            const qint64 line = records[index].firstLine;
+        if (index > after) {
+            const qint64 line = all[index].firstLine;
             feed.note(line > 0 ? QStringLiteral("%1 line %2").arg(where).arg(line)
                                : QStringLiteral("%1 position %2").arg(where).arg(index),
                 problem);
         }
     }
-    feed.addAfterCursor(assembly.rows);
+    feed.addAfterCursor(assembly.rows, after);
     // Flags, outcomes and groups of earlier rows change when what completes them arrives: an action's end, the
     // task that names its rows.
-    feed.refreshStored(assembly.rows, cursor.syncedSeq);
+    feed.refreshStored(assembly.rows, after);
     feed.replaceCalls(assembly.calls);
     feed.replaceRuns(assembly.runs);
     if (!feed.stopped())

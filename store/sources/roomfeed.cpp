@@ -25,14 +25,14 @@ bool RoomFeed::add(const StoredEvent& row)
     return added;
 }
 
-void RoomFeed::addAfterCursor(const QVector<StoredEvent>& rows)
+void RoomFeed::addAfterCursor(const QVector<StoredEvent>& rows, qint64 after)
 {
     for (const StoredEvent& row : rows) {
         if (stopped())
             break;
-        if (row.record.index > m_room.syncedSeq)
+        if (row.record.index > after)
             add(row);
-        else if (row.record.index == m_room.syncedSeq)
+        else if (row.record.index == after)
             renew(row); // a last line or record the writer had not finished then
     }
 }

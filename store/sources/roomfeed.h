@@ -68,7 +68,15 @@ public:
     void addCalls(const ToolCallRecords& calls) { m_writer.insertToolCalls(calls); }
     // A whole-room reader's rows, in index order: those after the cursor added, and the last one stored renewed
     // (below), until the import is cancelled.
-    void addAfterCursor(const QVector<StoredEvent>& rows);
+    void addAfterCursor(const QVector<StoredEvent>& rows) { addAfterCursor(rows, m_room.syncedSeq); }
+    void addAfterCursor(const QVector<StoredEvent>& rows, qint64 after);
+    // What a whole-room reader wrote so far (rows, calls, runs) committed and counted up to index `synced`: the
+    // room shows while the rest is read.
+    void checkpoint(qint64 synced)
+    {
+        m_checkpointed = true;
+        m_writer.checkpointRoom(synced);
+    }
     // The stored row at `row`'s index, written again when the source's bytes for it changed since: the last line
     // of a log that its writer had not finished when it was read (readers renew the last row they stored).
     void renew(const StoredEvent& row) { m_writer.renew(row); }

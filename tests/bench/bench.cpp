@@ -8,6 +8,7 @@
 #include "eventlistmodel.h"
 #include "mainwindow.h"
 #include "aguiloggenerator.h"
+#include "eventmdgenerator.h"
 #include "sources/aguireader.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
@@ -377,6 +378,96 @@ QVector<Row> aguiRows(qint64 events, const QString& dir, QTextStream& log)
     return rows;
 }
 
+// The floor under an EVENT.md's import: its records' bytes alone (a record runs from its "[date time] [kind]:" line
+// up to the next) inserted into a new file set up as a workspace is, batch by batch.
+double recordCopyFloorMs(const QString& log, const QString& dir)
+{
+    const QString path = dir + QStringLiteral("/copy-floor.sqlite");
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(path + QLatin1String(suffix));
+    sqlite3* db = nullptr;
+    sqlite3_open(path.toUtf8().constData(), &db);
+    sqlite3_exec(db,
+        "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+        "PRAGMA cache_size = -65536; CREATE TABLE t(id INTEGER PRIMARY KEY, payload NOT NULL)",
+        nullptr, nullptr, nullptr);
+    sqlite3_stmt* insert = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO t(payload) VALUES (?)", -1, &insert, nullptr);
+    const double ms = timeMs([&] {
+        QFile file(log);
+        file.open(QIODevice::ReadOnly);
+        int inBatch = 0;
+        QByteArray record;
+        const auto flush = [&] {
+            if (record.isEmpty())
+                return;
+            sqlite3_bind_text(insert, 1, record.constData(), int(record.size()), SQLITE_STATIC);
+            sqlite3_step(insert);
+            sqlite3_reset(insert);
+            record.clear();
+            if (++inBatch == 20000) {
+                sqlite3_exec(db, "COMMIT; BEGIN", nullptr, nullptr, nullptr);
+                inBatch = 0;
+            }
+        };
+        sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine();
+            if (line.startsWith('[') && line.size() > 2 && line[1] >= '0' && line[1] <= '9')
+                flush();
+            record += line;
+        }
+        flush();
+        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    });
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(path + QLatin1String(suffix));
+    return ms;
+}
+
+// One CraftBot EVENT.md of `events` records (EventMdGenerator, from the fixture's): its whole import in a process of
+// its own against the floor, its peak memory, its workspace's size and its first open in the window.
+QVector<Row> craftbotRows(qint64 events, const QString& dir, QTextStream& log)
+{
+    const QString source = dir + QStringLiteral("/EVENT-%1.md").arg(events);
+    if (!QFile::exists(source)) {
+        log << "generating an EVENT.md of " << events << " records ... " << Qt::flush;
+        const double ms = timeMs([&] { EventMdGenerator::write(source, events, TestSupport::dataFile(QStringLiteral("craftbot/EVENT.md"))); });
+        log << int(ms) << " ms" << Qt::endl;
+    }
+    const QString workspace = dir + QStringLiteral("/EVENT-%1.sightline").arg(events);
+    const double floorMs = recordCopyFloorMs(source, dir);
+    ::sync();
+    QProcess importer;
+    importer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import"), source, workspace });
+    importer.waitForFinished(-1);
+    const QList<QByteArray> figures = importer.readAllStandardOutput().trimmed().split(' ');
+    if (importer.exitCode() != 0 || figures.size() != 2) {
+        log << "sightline_bench: the import process failed: " << importer.readAllStandardError() << Qt::endl;
+        std::exit(1);
+    }
+    QVector<Row> rows;
+    rows << Row { QStringLiteral("EVENT.md: import the log into the workspace"), figures[0].toDouble(), floorMs,
+        QStringLiteral("(floor) its records alone copied into a new SQLite file"), QStringLiteral("≤ 3 ×") };
+    rows << Row { QStringLiteral("EVENT.md: peak memory of that import (MB)"), figures[1].toLongLong() / 1024.0, 0,
+        QStringLiteral("—"), QStringLiteral("≤ 200 MB") };
+    rows << Row { QStringLiteral("EVENT.md: the workspace on disk (MB)"), QFileInfo(workspace).size() / 1048576.0,
+        QFileInfo(source).size() / 1048576.0, QStringLiteral("the log itself"), QStringLiteral("≤ 1.3 ×") };
+    const double firstLinesMs = medianMs(3, [&] {
+        QFile file(source);
+        file.open(QIODevice::ReadOnly);
+        for (int i = 0; i < 1200 && !file.atEnd(); ++i)
+            file.readLine();
+    });
+    rows << Row { QStringLiteral("EVENT.md: first open of the log, first screen (window)"), firstOpenMs(source),
+        firstLinesMs, QStringLiteral("its first 200 records' lines read"), QStringLiteral("≤ 1 s") };
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(workspace + QLatin1String(suffix));
+    return rows;
+}
+
 // RoomKit's PostgresStore holding the same events, on the test server (tests/pg/pgcluster.sh, named by
 // SIGHTLINE_PG_ENV): the first open of the database in the real window, from the open until the biggest room's
 // first screen is in its model, against the server's own first 200 rows of that room through QPSQL. The store is
@@ -468,11 +559,13 @@ QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
         firstMs, rawPgMs, QStringLiteral("its first 200 rows from the server (QPSQL)"), QStringLiteral("≤ 1 s") } };
 }
 
-QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly, bool aguiOnly)
+QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly, bool aguiOnly, bool craftbotOnly)
 {
     QVector<Row> rows;
     if (aguiOnly)
         return aguiRows(events, dir, log);
+    if (craftbotOnly)
+        return craftbotRows(events, dir, log);
     const QString store = dir + QStringLiteral("/bench-%1.sqlite").arg(events);
     if (!QFile::exists(store)) {
         log << "generating " << events << " events ... " << Qt::flush;
@@ -482,6 +575,7 @@ QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postg
     if (postgresOnly)
         return postgresRows(store, events, log);
     rows += aguiRows(events, dir, log);
+    rows += craftbotRows(events, dir, log);
     const QString workspace = dir + QStringLiteral("/bench-%1.sightline").arg(events);
     for (const char* suffix : { "", "-wal", "-shm" })
         QFile::remove(workspace + QLatin1String(suffix));
@@ -753,6 +847,7 @@ int main(int argc, char** argv)
         QStringLiteral("(internal) import SOURCE into a new WORKSPACE, print ms and peak memory in KB"),
         QStringLiteral("SOURCE") });
     parser.addOption({ QStringLiteral("agui-only"), QStringLiteral("only the AG-UI thread's rows") });
+    parser.addOption({ QStringLiteral("craftbot-only"), QStringLiteral("only the CraftBot EVENT.md's rows") });
     parser.addOption({ QStringLiteral("postgres-only"),
         QStringLiteral("only the PostgreSQL rows (the test server named by SIGHTLINE_PG_ENV)") });
     parser.process(app);
@@ -774,7 +869,7 @@ int main(int argc, char** argv)
     out << "| events | work | Sightline | baseline | ratio | target |\n|---:|---|---:|---|---:|---|\n";
     for (const QString& size : sizes) {
         for (const Row& r : run(size.toLongLong(), dir, log, parser.isSet(QStringLiteral("postgres-only")),
-                 parser.isSet(QStringLiteral("agui-only")))) {
+                 parser.isSet(QStringLiteral("agui-only")), parser.isSet(QStringLiteral("craftbot-only")))) {
             const QString ratio = r.baselineMs > 0 ? QString::number(r.ms / r.baselineMs, 'f', 1) + QStringLiteral(" ×")
                                                    : QStringLiteral("—");
             const QString figure = r.work.endsWith(QLatin1String("(MB)"))

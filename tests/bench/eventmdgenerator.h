@@ -1,0 +1,11 @@
+#pragma once
+
+#include <QString>
+
+// Writes one long CraftBot EVENT.md for the benchmark: the records of CraftBot's own log (the fixture EVENT.md at
+// `templateFile`: user and agent messages, reasoning, actions with pretty-printed JSON input and output, parallel
+// calls, tasks created and ended) repeated with fresh task and session ids and times moved on a day each time,
+// until the log holds `records` records.
+namespace EventMdGenerator {
+void write(const QString& path, qint64 records, const QString& templateFile);
+}
