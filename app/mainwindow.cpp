@@ -383,10 +383,20 @@ MainWindow::MainWindow(QWidget* parent)
             // The room shown grew (its import went on, or a sync): read again in place, the selection, the
             // open cards and the scroll position kept.
             for (const RoomSummary& r : rooms) {
-                if (r.id == current && r.eventCount != shownTotal) {
+                // Its rows moved: more of them, a call settled, or a rotated log read again from its start.
+                const auto signature = std::make_tuple(r.eventCount, r.toolCalls, r.failed, r.refused, r.unserved,
+                    r.firstMicros, r.lastMicros);
+                if (r.id == current
+                    && (r.eventCount != shownTotal || (m_shownRoom.first == current && m_shownRoom.second != signature))) {
                     m_eventModel->refresh();
                     readAroundTheRoom(current);
+                    // What is shown beside the rows follows them: the notes and marks (a rotated log moves them to
+                    // where their events went, or detaches them), and the selected event's details.
+                    m_eventModel->reloadAnnotations();
+                    loadDetails(eventList()->currentIndex());
                 }
+                if (r.id == current)
+                    m_shownRoom = { current, signature };
             }
         }
         if (rooms.isEmpty())

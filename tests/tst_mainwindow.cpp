@@ -2037,6 +2037,37 @@ private slots:
         QCOMPARE(timeline->newRowsBelow(), 0);
     }
 
+    // The selected call of a followed log whose result comes later: its details follow (they said "unserved" until
+    // another event was selected).
+    void theSelectedCallsDetailsFollowTheLog()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("th_details.jsonl"));
+        // Plain literals: moc stops reading this file at an escaped quote inside a raw string.
+        const QByteArray head = "{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"th_details\",\"timestamp\":1784120174544}\n"
+                                "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"lookup_order\",\"timestamp\":1784120174600}\n"
+                                "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{}\",\"timestamp\":1784120174610}\n"
+                                "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\",\"timestamp\":1784120174620}\n";
+        const QByteArray tail = "{\"type\":\"TOOL_CALL_RESULT\",\"toolCallId\":\"c1\",\"messageId\":\"m1\",\"content\":\"shipped\",\"timestamp\":1784120175620}\n"
+                                "{\"type\":\"RUN_FINISHED\",\"runId\":\"r1\",\"threadId\":\"th_details\",\"timestamp\":1784120175700}\n";
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write(head);
+        log.flush();
+        MainWindow window;
+        showAndOpen(window, path);
+        QTRY_COMPARE(window.eventModel()->roomId() != 0, true);
+        window.goToIndex(1);
+        DetailsPane* details = window.detailsPane();
+        QTRY_COMPARE(details->details().record.index, 1);
+        QTRY_VERIFY(details->details().call.has_value());
+        QCOMPARE(details->details().call->outcome, Outcome::Unserved);
+        log.write(tail);
+        log.close();
+        QTRY_VERIFY_WITH_TIMEOUT(details->details().call && details->details().call->outcome == Outcome::Served, 5000);
+        QCOMPARE(details->details().record.index, 1);
+        QCOMPARE(details->details().call->result, QStringLiteral("shipped"));
+    }
+
     void badFileIsReportedAndTheWindowGoesOn()
     {
         MainWindow window;
