@@ -564,15 +564,27 @@ private:
                 m_out << EventSerializer::eventText(e) << '\n';
         };
         qint64 last = -1; // the highest index printed or passed over
+        // Following a log its writer is still writing: its last line or record, when the file does not end with a
+        // line break yet, is held back until it does (printed half, it was never printed again whole).
+        const bool textLog = follow && QFileInfo(source).isFile()
+            && (formatOf(source, forcedFormat(parser)) == Importer::Format::AguiJsonl
+                || formatOf(source, forcedFormat(parser)) == Importer::Format::CraftBotEventMd);
         auto printFrom = [&](const PageRequest& window) {
+            const qint64 end = lastIndex(*ws, room);
+            const qint64 hold = textLog && !endsWithLineBreak(source) ? end : std::numeric_limits<qint64>::max();
+            const auto printBefore = [&](const EventRecord& e) {
+                if (e.index < hold)
+                    print(e);
+            };
             if (conversation) {
                 for (const EventRecord& e : ws->conversation(room, window.limit, window.afterIndex))
-                    print(e);
+                    printBefore(e);
             } else {
-                ws->forEachEvent(room, filter, window, print); // a line as each row is read: a room is never held whole
+                // A line as each row is read: a room is never held whole.
+                ws->forEachEvent(room, filter, window, printBefore);
             }
             m_out.flush();
-            last = std::max(last, lastIndex(*ws, room));
+            last = std::max(last, hold == std::numeric_limits<qint64>::max() ? end : hold - 1);
         };
         printFrom(page);
         if (follow)
@@ -589,6 +601,15 @@ private:
                 printFrom(next);
             });
         return Cli::Ok;
+    }
+
+    static bool endsWithLineBreak(const QString& path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly) || f.size() == 0)
+            return true;
+        f.seek(f.size() - 1);
+        return f.read(1) == "\n";
     }
 
     static qint64 lastIndex(Workspace& ws, qint64 room)
@@ -617,7 +638,10 @@ private:
             if (stop.load() || (!database && now == seen))
                 continue;
             try {
-                reportProblems(Importer::import(ws, source, options, format));
+                ImportReport report = Importer::import(ws, source, options, format);
+                // A line its writer is still writing is held back (see events), not warned about at every look.
+                report.problems.removeIf([](const QString& p) { return p.contains(QLatin1String("an unfinished last line")); });
+                reportProblems(report);
                 seen = now;
             } catch (const WorkspaceBusy&) {
                 continue; // a window is syncing it: its rows are read next time

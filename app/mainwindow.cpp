@@ -340,16 +340,26 @@ MainWindow::MainWindow(QWidget* parent)
         hideImportStatus();
         if (cancelled)
             statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
+        // A log's last line that its writer had not finished is what a log being written looks like: said in the
+        // status bar (it is read again whole at the next sync), never in a box.
+        const qsizetype unfinished = m_importProblems.removeIf(
+            [](const QString& p) { return p.contains(QLatin1String("an unfinished last line")); });
         // What a followed source's sync found wrong goes to the status bar: a box would come back with every
-        // sync while the writer goes on.
+        // sync while the writer goes on. Short: it shares the bar with the room's counts.
+        const auto brief = [this](const QString& text) {
+            return statusBar()->fontMetrics().elidedText(text, Qt::ElideRight, std::max(200, statusBar()->width() / 2));
+        };
         if (std::exchange(m_followSync, false) && !m_importProblems.isEmpty()) {
-            statusBar()->showMessage(m_importProblems.constFirst(), 8000);
+            statusBar()->showMessage(brief(m_importProblems.constFirst()), 8000);
             m_importProblems.clear();
         }
         if (!m_importProblems.isEmpty()) {
             showError(
                 tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
             m_importProblems.clear();
+        } else if (unfinished > 0) {
+            statusBar()->showMessage(
+                brief(tr("The log's last line is not finished yet: it is read again when its writer goes on.")), 8000);
         }
         m_store->loadRooms();
     });

@@ -260,6 +260,48 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
     }
 
+    // Following a log whose writer writes a line in two halves: the line is printed once, whole, when its second half
+    // comes (it was printed as "(malformed)" and never again), and its first half is not warned about.
+    void eventsFollowALineWrittenInHalves()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("th_halves.jsonl"));
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"th_halves\",\"timestamp\":1784120174544}\n");
+        log.flush();
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache-halves")));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY),
+            { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("th_halves"), QStringLiteral("--follow"),
+                QStringLiteral("--json") });
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        auto types = [&] {
+            out += p.readAllStandardOutput();
+            QStringList at;
+            for (const QByteArray& line : out.split('\n')) {
+                if (!line.isEmpty())
+                    at << QJsonDocument::fromJson(line).object().value(QLatin1String("type")).toString();
+            }
+            return at;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(types(), QStringList { QStringLiteral("RUN_STARTED") }, 10000);
+        log.write("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"ro");
+        log.flush();
+        QTest::qWait(1500); // looked at while the line is half written
+        QCOMPARE(types(), QStringList { QStringLiteral("RUN_STARTED") });
+        log.write("le\":\"assistant\",\"timestamp\":1784120174600}\n");
+        log.close();
+        QTRY_COMPARE_WITH_TIMEOUT(types(), (QStringList { QStringLiteral("RUN_STARTED"), QStringLiteral("TEXT_MESSAGE_START") }), 10000);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(types(), (QStringList { QStringLiteral("RUN_STARTED"), QStringLiteral("TEXT_MESSAGE_START") }));
+        QVERIFY2(!p.readAllStandardError().contains("unfinished"), "a half line warned about");
+    }
+
     // --query and --text mean what the filter bar and the search field mean in the GUI.
     void eventsQueryAndText()
     {
