@@ -886,6 +886,37 @@ private slots:
         }
     }
 
+    // A followed folder of threads where one grew: the sync reads, counts and writes that thread alone (the others
+    // are as their last read left them), and the workspace ends as one import of the folder makes it.
+    void aFolderSyncReadsOnlyTheThreadThatGrew()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("threads"));
+        QVERIFY(QDir().mkpath(folder));
+        const QFileInfoList files = QDir(dataFile(QStringLiteral("agui/threads"))).entryInfoList({ QStringLiteral("*.jsonl") });
+        QCOMPARE(files.size(), 6);
+        const QString grown = folder + QLatin1Char('/') + files.first().fileName();
+        QByteArray whole;
+        for (const QFileInfo& f : files) {
+            if (f.fileName() == files.first().fileName()) {
+                whole = readAll(f.filePath());
+                writeAll(grown, whole.left(whole.indexOf('\n', whole.size() / 2) + 1));
+            } else {
+                QVERIFY(QFile::copy(f.filePath(), folder + QLatin1Char('/') + f.fileName()));
+            }
+        }
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        QCOMPARE(Importer::import(ws, folder).rooms.size(), 6);
+        QCOMPARE(Importer::import(ws, folder).rooms.size(), 0); // nothing changed: nothing read
+        writeAll(grown, whole);
+        const ImportReport report = Importer::import(ws, folder);
+        QCOMPARE(report.rooms.size(), 1);
+        QVERIFY(report.added() > 0);
+        Workspace once(dir.filePath(QStringLiteral("once.sightline")));
+        Importer::import(once, folder);
+        QCOMPARE(workspaceState(ws), workspaceState(once));
+    }
+
     // A followed log read on from where the last sync stood, every line of it new since: a sync reads only what
     // was appended (the position kept per file). A log rewritten rather than appended to, or a room another
     // process synced since, is read again from its start. Each way, the room ends as one import makes it.

@@ -17,6 +17,7 @@
 #include <QMap>
 #include <QSet>
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QMutex>
 #include <QSqlQuery>
 #include <atomic>
@@ -109,6 +110,17 @@ QList<std::shared_ptr<const AguiReader::Listing>> listings; // most recent first
 QList<std::shared_ptr<const AguiReader::ResumePoint>> resumePoints;
 QHash<const AguiReader::Listing*, QString> listingFile;
 std::atomic<int> resumedCount { 0 };
+// What each thread's last read in this process took of its file (all of it, to its end), by the same key as a
+// resume point: the thread is unchanged while its file still is and its room's cursor is where that read left it.
+struct LastRead
+{
+    qint64 size = 0;
+    QDateTime modified;
+    QByteArray tail;
+    qint64 syncedSeq = -1;
+};
+QHash<QString, LastRead> lastReads;
+constexpr int KeptLastReads = 4096;
 constexpr int KeptListings = 16;
 constexpr int KeptResumePoints = 4;
 
@@ -265,6 +277,7 @@ QVector<RoomInfo> AguiReader::rooms(const SourceNotes& notes)
     for (const Thread& thread : std::as_const(m_threads)) {
         RoomInfo room;
         room.nativeId = thread.id;
+        room.titleFromRows = true;
         const QJsonObject listed = listing.value(thread.id);
         room.owner = listed.value(QLatin1String("ownerId")).toString();
         room.agentId = listed.value(QLatin1String("agentId")).toString();
@@ -294,8 +307,7 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
     if (!f.open(QIODevice::ReadOnly))
         throw StoreError(thread.file, {}, QStringLiteral("cannot read: ") + f.errorString());
     // A log this process synced before, that has only grown since, is read on from where that sync stood.
-    const QString key = QStringList { feed.workspace().path(), QString::number(cursor.id), thread.file, thread.id }.join(
-        QLatin1Char('\n'));
+    const QString key = resumeKey(feed.workspace().path(), cursor, thread);
     std::shared_ptr<const ResumePoint> point;
     {
         QMutexLocker lock(&cacheMutex);
@@ -338,11 +350,19 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
             return true;
         },
         lastLine + 1, &lastLine);
+    const qint64 readTo = f.pos();
     if (!kept && !feed.stopped()) {
         writer.keepForResume();
-        kept = { f.pos(), lastLine };
+        kept = { readTo, lastLine };
     }
     writer.finish();
+    if (!feed.stopped()) {
+        const LastRead last { readTo, QFileInfo(f).lastModified(), tailOf(f, readTo), feed.synced() };
+        QMutexLocker lock(&cacheMutex);
+        if (lastReads.size() >= KeptLastReads)
+            lastReads.clear();
+        lastReads.insert(key, last);
+    }
     if (const auto resume = writer.resume()) {
         auto next = std::make_shared<ResumePoint>();
         next->key = key;
@@ -367,7 +387,32 @@ int AguiReader::resumedSyncs()
 void AguiReader::forgetResumePoints()
 {
     QMutexLocker lock(&cacheMutex);
+    lastReads.clear();
     listings.clear();
     listingFile.clear();
     resumePoints.clear();
+}
+
+QString AguiReader::resumeKey(const QString& workspace, const RoomCursor& cursor, const Thread& thread)
+{
+    return QStringList { workspace, QString::number(cursor.id), thread.file, thread.id }.join(QLatin1Char('\n'));
+}
+
+bool AguiReader::unchangedSince(const QString& workspace, const RoomCursor& cursor)
+{
+    const auto at = m_byId.constFind(cursor.nativeId);
+    if (at == m_byId.constEnd())
+        return false;
+    const Thread& thread = m_threads[*at];
+    LastRead last;
+    {
+        QMutexLocker lock(&cacheMutex);
+        const auto it = lastReads.constFind(resumeKey(workspace, cursor, thread));
+        if (it == lastReads.constEnd())
+            return false;
+        last = *it;
+    }
+    QFile f(thread.file);
+    return last.syncedSeq == cursor.syncedSeq && f.open(QIODevice::ReadOnly) && f.size() == last.size
+        && QFileInfo(f).lastModified() == last.modified && tailOf(f, last.size) == last.tail;
 }

@@ -27,6 +27,7 @@ public:
     QVector<RoomInfo> rooms(const SourceNotes& notes) override;
     qint64 rowsAfter(const RoomCursor& cursor) override;
     void read(const RoomCursor& cursor, RoomFeed& feed) override;
+    bool unchangedSince(const QString& workspace, const RoomCursor& cursor) override;
 
     // Whether `path` is an AG-UI log, or a folder holding some.
     static bool detect(const QString& path);
@@ -48,6 +49,7 @@ public:
 
 private:
     static QVector<Thread> threadsOf(const QString& file, QFile& device);
+    static QString resumeKey(const QString& workspace, const RoomCursor& cursor, const Thread& thread);
 
     QString m_path;
     QStringList m_files;

@@ -184,6 +184,8 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     for (const RoomCursor& room : std::as_const(rooms)) {
         if (writer.cancelled())
             break;
+        if (reader.unchangedSince(ws.path(), room))
+            continue;
         writer.beginRoom(room);
         RoomFeed feed(writer, room);
         reader.read(room, feed);

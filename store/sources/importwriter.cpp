@@ -124,11 +124,13 @@ RoomCursor ImportWriter::writeRoom(qint64 sourceId, const RoomInfo& r)
         QStringLiteral("INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, "
                        "summary, created_us, updated_us, native_json, details_json) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT(source_id, native_id) DO UPDATE SET title = excluded.title, "
-                       "status = excluded.status, organization_id = excluded.organization_id, "
+                       "ON CONFLICT(source_id, native_id) DO UPDATE SET "
+                       "title = CASE WHEN %1 THEN title ELSE excluded.title END, "
+                       "status = CASE WHEN %1 THEN status ELSE excluded.status END, organization_id = excluded.organization_id, "
                        "owner = excluded.owner, agent_id = excluded.agent_id, summary = excluded.summary, "
                        "created_us = coalesce(excluded.created_us, created_us), updated_us = excluded.updated_us, "
-                       "native_json = excluded.native_json, details_json = excluded.details_json"),
+                       "native_json = excluded.native_json, details_json = excluded.details_json")
+            .arg(r.titleFromRows ? 1 : 0),
         { sourceId, r.nativeId, orNull(r.title), orNull(r.status), orNull(r.organizationId), orNull(r.owner),
             orNull(r.agentId), orNull(r.summary), r.createdMicros ? QVariant(r.createdMicros) : QVariant(),
             r.updatedMicros ? QVariant(r.updatedMicros) : QVariant(),

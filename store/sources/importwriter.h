@@ -29,6 +29,9 @@ struct RoomInfo
     qint64 updatedMicros = 0;
     QByteArray nativeJson; // the room as the source stored it
     QByteArray detailsJson; // bindings, participants, ...
+    // Its title and status come from its rows (AG-UI: the first question, how the last run ended), written when they
+    // are read: a room whose rows are not read again keeps the ones stored.
+    bool titleFromRows = false;
 };
 
 // Where a room's import stands: its workspace id and the highest source index already imported.

@@ -41,6 +41,7 @@ QVector<RoomInfo> KabooPgReader::rooms(const SourceNotes& notes)
         {}, QStringLiteral("kaboo_threads"));
     while (q.next()) {
         RoomInfo room;
+        room.titleFromRows = true;
         room.nativeId = q.value(0).toString();
         room.agentId = q.value(1).toString();
         room.owner = q.value(2).toString();
@@ -54,6 +55,7 @@ QVector<RoomInfo> KabooPgReader::rooms(const SourceNotes& notes)
         {}, QStringLiteral("kaboo_thread_events"));
     while (orphans.next()) {
         RoomInfo room;
+        room.titleFromRows = true;
         room.nativeId = orphans.value(0).toString();
         notes(QStringLiteral("thread %1").arg(room.nativeId),
             QStringLiteral("events without a row in kaboo_threads (imported without owner and agent)"));

@@ -47,4 +47,13 @@ public:
     virtual qint64 rowsAfter(const RoomCursor& cursor) = 0;
     // Hands the room's rows after the cursor to `feed`, in index order, until they end or the feed stops.
     virtual void read(const RoomCursor& cursor, RoomFeed& feed) = 0;
+    // Whether the room is known to be as the last read of it in this process left it, into the workspace at
+    // `workspace` (nothing written to its source since, and its cursor where that read left it): then nothing is
+    // read, counted or written for it. A followed folder of threads syncs the one that grew, not all of them.
+    virtual bool unchangedSince(const QString& workspace, const RoomCursor& cursor)
+    {
+        Q_UNUSED(workspace);
+        Q_UNUSED(cursor);
+        return false;
+    }
 };
