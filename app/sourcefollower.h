@@ -7,7 +7,7 @@
 class QTimer;
 class StoreClient;
 
-// Live follow: the sources of the workspace open now are looked at twice a second (a database once a second)
+// Live follow: the sources of the workspace open now are looked at four times a second (a database once a second)
 // and synced when they changed, so that what an agent writes shows within a second. A file is synced only when
 // its size or time moved (Importer::stamp); a database is asked each time. One sync at a time: a look that finds
 // an import or sync under way waits for the next. Paused, nothing is looked at.
