@@ -24,6 +24,7 @@
 #include <climits>
 #include <memory>
 #include <QCommandLineParser>
+#include <optional>
 #include <QFileInfo>
 #include <QSqlQuery>
 #include <QThread>
@@ -557,11 +558,13 @@ private:
             return Cli::Ok;
         }
         const bool json = parser.isSet(QStringLiteral("json"));
+        // The last event printed, as printed: following, a record its writer went on with after it was printed (a
+        // CraftBot record whose lines were still coming) is printed again, whole.
+        std::optional<std::pair<qint64, QByteArray>> lastPrinted;
         auto print = [&](const EventRecord& e) {
-            if (json)
-                m_out << EventSerializer::eventJson(e) << '\n'; // QTextStream reads a QByteArray as UTF-8
-            else
-                m_out << EventSerializer::eventText(e) << '\n';
+            const QByteArray line = json ? EventSerializer::eventJson(e) : EventSerializer::eventText(e).toUtf8();
+            m_out << line << '\n'; // QTextStream reads a QByteArray as UTF-8
+            lastPrinted = { e.index, line };
         };
         qint64 last = -1; // the highest index printed or passed over
         // Following a log its writer is still writing: its last line or record, when the file does not end with a
@@ -594,6 +597,21 @@ private:
                     m_err << "note: " << source << " was rotated or rewritten: its events follow from its start"
                           << Qt::endl;
                     last = -1;
+                }
+                if (lastPrinted && !conversation) {
+                    PageRequest again;
+                    again.limit = 1;
+                    again.afterIndex = lastPrinted->first - 1;
+                    const auto before = lastPrinted;
+                    ws->forEachEvent(room, filter, again, [&](const EventRecord& e) {
+                        const QByteArray line
+                            = json ? EventSerializer::eventJson(e) : EventSerializer::eventText(e).toUtf8();
+                        if (e.index == before->first && line != before->second) {
+                            m_err << "note: event " << e.index << " was still being written when printed: again, whole"
+                                  << Qt::endl;
+                            print(e);
+                        }
+                    });
                 }
                 PageRequest next;
                 next.limit = INT_MAX;

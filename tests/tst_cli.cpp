@@ -302,6 +302,49 @@ private slots:
         QVERIFY2(!p.readAllStandardError().contains("unfinished"), "a half line warned about");
     }
 
+    // Following an EVENT.md whose last record was read before CraftBot wrote all its lines (the file ended with a
+    // line break inside the record's JSON): the record is printed again, whole, once its lines are in, and said so.
+    void eventsFollowARecordStillBeingWritten()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("EVENT.md"));
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("[2026/05/04 07:59:07] [user message]: Good morning!\n"
+                  "[2026/05/04 07:59:10] [action_end]: Action send_message completed with output: {\n");
+        log.flush();
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache-record")));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY),
+            { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("EVENT.md"), QStringLiteral("--follow"),
+                QStringLiteral("--json") });
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        auto texts = [&] {
+            out += p.readAllStandardOutput();
+            QStringList at;
+            for (const QByteArray& line : out.split('\n')) {
+                if (!line.isEmpty()) {
+                    const QJsonObject o = QJsonDocument::fromJson(line).object();
+                    at << QStringLiteral("%1 %2").arg(o.value(QLatin1String("index")).toInteger()).arg(o.value(QLatin1String("text")).toString());
+                }
+            }
+            return at;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(texts().size(), 2, 10000);
+        log.write("  \"status\": \"ok\"\n}.\n");
+        log.close();
+        QTRY_COMPARE_WITH_TIMEOUT(texts().size(), 3, 10000);
+        const QStringList got = texts();
+        QVERIFY2(got[2].startsWith(QLatin1String("1 ")) && got[2] != got[1], qPrintable(got.join(QLatin1Char('\n'))));
+        QVERIFY2(got[2].contains(QLatin1String("ok")), qPrintable(got[2]));
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardError().contains("was still being written when printed"));
+    }
+
     // --query and --text mean what the filter bar and the search field mean in the GUI.
     void eventsQueryAndText()
     {
