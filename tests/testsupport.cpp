@@ -152,13 +152,14 @@ QJsonObject manifestRoom(const QString& storeName, const QString& roomId)
     return {};
 }
 
-bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs)
+bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs, int assemblyWindow)
 {
     const pid_t child = fork();
     if (child == 0) {
         Workspace ws(path);
         ImportOptions options;
         options.batchRows = 16;
+        options.assemblyWindow = assemblyWindow;
         Importer::import(ws, source, options);
         _exit(0);
     }

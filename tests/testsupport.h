@@ -77,7 +77,9 @@ bool rotateLog(const QString& path, int records);
 // Imports `source` into the workspace at `path` in a child process (batches of 16 rows: many commits, each a moment a
 // kill may come after) and kills it with SIGKILL after a random wait of up to `maxWaitMs`. True when the kill came
 // before the import ended.
-bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs);
+// `assemblyWindow`: the rows an AG-UI import holds (ImportOptions::assemblyWindow); small, rows are written, brought
+// back and rewritten while the kill can land.
+bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs, int assemblyWindow = 4096);
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
 // A room's rows, calls and runs (room: its native id) with every index replaced by the row's position in the

@@ -14,6 +14,7 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QMap>
@@ -528,6 +529,43 @@ private slots:
         const ToolCallRecords calls = ws.toolCalls(roomId);
         QCOMPARE(calls.size(), whole.calls.size());
         QCOMPARE(ws.runs(roomId).size(), whole.runs.size());
+    }
+
+    // A long EVENT.md (its first thousand records written ahead of the rest) imported with kills (SIGKILL) at random
+    // moments and run again ends as one clean import does.
+    void aKilledImportResumesToTheSame()
+    {
+        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray once = source.readAll();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 8; ++i)
+            f.write(once);
+        f.close();
+        const auto state = [](Workspace& ws) {
+            return dump(ws, QStringLiteral("SELECT seq, type, kind, flags, group_id, tool_id, outcome, text FROM events "
+                                           "ORDER BY seq"))
+                + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous FROM tool_calls "
+                                          "ORDER BY start_seq, end_seq, tool_id"))
+                + dump(ws, QStringLiteral("SELECT group_id, name, first_seq, last_seq, outcome FROM runs ORDER BY first_seq, group_id"))
+                + dump(ws, QStringLiteral("SELECT event_count, tool_calls, failed, unserved FROM rooms"));
+        };
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        QElapsedTimer timer;
+        timer.start();
+        Importer::import(clean, path);
+        const int cleanMs = std::max<int>(20, int(timer.elapsed()));
+        const QString killed = dir.filePath(QStringLiteral("killed.sightline"));
+        int landed = 0;
+        for (int i = 0; i < 30 && landed < 3; ++i)
+            landed += importKilledMidway(killed, path, cleanMs * 2) ? 1 : 0;
+        QVERIFY2(landed > 0, "no kill landed inside an import");
+        Workspace resumed(killed);
+        Importer::import(resumed, path);
+        QCOMPARE(state(resumed), state(clean));
     }
 
     void badRecords()
