@@ -4,10 +4,6 @@
 
 #include <limits>
 
-namespace {
-constexpr qsizetype CompareRows = 2000; // rows read again compared with the stored ones in one read
-}
-
 struct AguiThread::Resume
 {
     std::unique_ptr<AguiAssembler> assembler; // before finish(), rebound to the next sync's thread
@@ -89,12 +85,12 @@ void AguiThread::finish()
 {
     if (m_feed.stopped()) {
         // Cancelled: what was stored stays, with the calls and runs of its rows; the next sync reads on from it.
-        compareHeld();
+        m_feed.flushHeld();
         writeCallsAndRuns(m_lastSettled);
         return;
     }
     m_assembler->finish();
-    compareHeld();
+    m_feed.flushHeld();
     writeCallsAndRuns(std::numeric_limits<qint64>::max());
     if (m_kept) {
         m_kept->assembler->resumeAfterFinishOf(*m_assembler);
@@ -122,29 +118,11 @@ void AguiThread::settle(StoredEvent&& row)
     if (m_feed.stopped())
         return;
     m_lastSettled = row.record.index;
-    StoredEvent stored = named(std::move(row));
-    const qint64 index = stored.record.index;
-    if (index > m_cursor) {
-        compareHeld();
-        m_feed.add(stored);
-        return;
-    }
-    if (index == m_cursor)
-        m_feed.renew(stored); // a last line the writer had not finished then
-    m_held.append(std::move(stored));
-    if (m_held.size() >= CompareRows)
-        compareHeld();
-}
-
-void AguiThread::compareHeld()
-{
-    m_feed.compareStored(m_held);
-    m_held.clear();
+    m_feed.place(named(std::move(row)));
 }
 
 StoredEvent AguiThread::recall(qint64 position)
 {
-    compareHeld();
     const qint64 index = indexOf(position);
     StoredEvent row = m_feed.storedRows(index, index).value(0);
     row.record.index = position;
@@ -153,7 +131,6 @@ StoredEvent AguiThread::recall(qint64 position)
 
 void AguiThread::rewrite(const StoredEvent& row)
 {
-    compareHeld();
     m_feed.rewrite(named(row));
 }
 

@@ -13,7 +13,7 @@ class RoomFeed;
 // kaboo's PostgreSQL table. The assembler holds a window of rows; each row that leaves it is stored when it is new
 // (after the room's cursor), renewed when it is the row the last sync ended on (a line its writer had not
 // finished), and compared with the stored one when an earlier import holds it (a sync, a resumed import): rewritten
-// only when what it shows has changed. The calls and runs whose rows are stored go in with each commit, so the
+// only when what it shows has changed (RoomFeed::place). The calls and runs whose rows are stored go in with each commit, so the
 // room shows, counted and with its cards, while the rest imports; the title and status once the log ends.
 class AguiThread : public AguiAssembler::Sink
 {
@@ -49,7 +49,6 @@ public:
 private:
     qint64 indexOf(qint64 position) const { return m_named ? m_indexes[position] : position; }
     StoredEvent named(StoredEvent row) const; // a row by its source index instead of its position
-    void compareHeld(); // the rows read again that the room held: compared in one read
     void writeCallsAndRuns(qint64 through); // before each commit
 
     RoomFeed& m_feed;
@@ -61,7 +60,6 @@ private:
     qint64 m_lastSettled = -1; // the position of the last row stored or compared
     bool m_named = false; // the lines' indexes are not their positions (kaboo's seq)
     QVector<qint64> m_indexes; // each position's index then
-    QVector<StoredEvent> m_held; // rows settled that the room already holds, not compared yet
     QHash<qsizetype, qint64> m_callRows; // the tool_calls row of each call slot written
     QHash<qsizetype, qint64> m_runRows; // the runs row of each run slot written
     std::shared_ptr<Resume> m_kept;

@@ -290,34 +290,30 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
     const QVector<EventMdRecord> records = m_db ? streamRecords(cursor.nativeId, notes) : m_file.records;
     const QString where
         = m_db ? QStringLiteral("stream %1").arg(cursor.nativeId) : QFileInfo(m_path).fileName();
-    qint64 synced = cursor.syncedSeq;
     constexpr qsizetype head = ImportWriter::FirstBatchRows;
-    if (synced < 0 && records.size() > 2 * head) {
-        write(records.mid(0, head), records, synced, where, feed);
+    if (cursor.syncedSeq < 0 && records.size() > 2 * head) {
+        write(records.mid(0, head), where, feed);
         if (feed.stopped())
             return;
-        synced = head - 1;
-        feed.checkpoint(synced);
+        feed.checkpoint(head - 1);
     }
-    write(records, records, synced, where, feed);
+    write(records, where, feed);
 }
 
-void CraftBotReader::write(const QVector<EventMdRecord>& records, const QVector<EventMdRecord>& all, qint64 after,
-    const QString& where, RoomFeed& feed)
+void CraftBotReader::write(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed)
 {
     const CraftBotAssembly assembly = CraftBotAssembler::assemble(records);
     for (const auto& [index, problem] : assembly.problems) {
-        if (index > after) {
-            const qint64 line = all[index].firstLine;
+        if (index > feed.room().syncedSeq) {
+            const qint64 line = records[index].firstLine;
             feed.note(line > 0 ? QStringLiteral("%1 line %2").arg(where).arg(line)
                                : QStringLiteral("%1 position %2").arg(where).arg(index),
                 problem);
         }
     }
-    feed.addAfterCursor(assembly.rows, after);
-    // Flags, outcomes and groups of earlier rows change when what completes them arrives: an action's end, the
-    // task that names its rows.
-    feed.refreshStored(assembly.rows, after);
+    // The rows new since the cursor added; those stored before compared and rewritten where what completes them
+    // arrived since (an action's end, the task that names its rows).
+    feed.addAfterCursor(assembly.rows);
     feed.replaceCalls(assembly.calls);
     feed.replaceRuns(assembly.runs);
     if (!feed.stopped())

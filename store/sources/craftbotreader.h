@@ -36,10 +36,9 @@ public:
     static void forgetReadPositions();
 
 private:
-    // `records` (the first of `all`, or all of them) assembled and written: the rows after index `after` added,
-    // those up to it refreshed, the calls and runs replaced.
-    static void write(const QVector<EventMdRecord>& records, const QVector<EventMdRecord>& all, qint64 after,
-        const QString& where, RoomFeed& feed);
+    // `records` (the stream's first ones, or all of it) assembled and written: the rows after the feed's cursor
+    // added, those up to it compared, the calls and runs replaced.
+    static void write(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed);
     // A sessions.db stream's records, in position order; problems with them go to `notes`.
     QVector<EventMdRecord> streamRecords(const QString& streamId, const SourceNotes& notes);
 

@@ -265,21 +265,6 @@ bool ImportWriter::insert(const StoredEvent& e)
     return inserted;
 }
 
-void ImportWriter::refreshRow(const StoredEvent& e)
-{
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, text FROM events WHERE room_id = ? AND seq = ?"),
-        { m_room.id, e.record.index });
-    if (!q.next())
-        return;
-    const qint64 rowId = q.value(0).toLongLong();
-    const QString text = q.value(1).toString();
-    q.finish();
-    if (text != e.record.text)
-        m_ws.exec(QStringLiteral("UPDATE events SET text = ? WHERE id = ?"), { orNull(e.record.text), rowId });
-    m_search->set(rowId, e.body, e.arguments, e.result);
-    wrote(e.record.index);
-}
-
 namespace {
 
 // A row's derived columns and search text, after its payload-free columns (RecordReader::EventColumns).
@@ -370,37 +355,6 @@ void ImportWriter::compareStored(const QVector<StoredEvent>& rows)
     }
 }
 
-void ImportWriter::refreshStored(const QVector<StoredEvent>& rows, qint64 through)
-{
-    if (through < 0)
-        return;
-    struct Stored
-    {
-        int flags;
-        QString outcome, toolId, groupId;
-    };
-    QHash<qint64, Stored> stored;
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT seq, flags, outcome, tool_id, group_id FROM events "
-                                           "WHERE room_id = ? AND seq <= ?"),
-        { m_room.id, through });
-    while (q.next()) {
-        stored.insert(q.value(0).toLongLong(),
-            { q.value(1).toInt(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString() });
-    }
-    q.finish();
-    constexpr int reviewers = EventFlags::Redacted | EventFlags::Revised;
-    for (const StoredEvent& row : rows) {
-        const auto it = stored.constFind(row.record.index);
-        if (it == stored.constEnd())
-            continue;
-        EventRecord r = row.record;
-        r.flags = (r.flags & ~reviewers) | (it->flags & reviewers);
-        if (r.flags != it->flags || Outcomes::name(r.outcome) != it->outcome || r.toolId != it->toolId
-            || r.groupId != it->groupId)
-            refreshDerived(r);
-    }
-}
-
 void ImportWriter::renew(const StoredEvent& e)
 {
     QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, CAST(payload AS BLOB) FROM events WHERE room_id = ? AND seq = ?"),
@@ -451,13 +405,6 @@ void ImportWriter::clearRoom(qint64 roomId)
     for (const char* table : { "events", "tool_calls", "runs" })
         m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE room_id = ?").arg(QLatin1String(table)), { roomId });
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = -1 WHERE id = ?"), { roomId });
-}
-
-void ImportWriter::refreshDerived(const EventRecord& r)
-{
-    m_ws.exec(QStringLiteral("UPDATE events SET flags = ?, outcome = ?, tool_id = ?, group_id = ? "
-                             "WHERE room_id = ? AND seq = ?"),
-        { r.flags, orNull(Outcomes::name(r.outcome)), orNull(r.toolId), orNull(r.groupId), m_room.id, r.index });
 }
 
 void ImportWriter::setRoomTitleAndStatus(const QString& title, const QString& status)

@@ -97,21 +97,11 @@ public:
     // Stores a row; false when the room already has a row at that index. Commits every batch, and then
     // reports progress and honours a cancel request (see cancelled()).
     bool insert(const StoredEvent& event);
-    // The rows stored up to index `through` whose flags, outcome, tool id or group the reader now derives
-    // otherwise (a later line told more about them), written again; a reviewer's own flags are kept.
-    void refreshStored(const QVector<StoredEvent>& rows, qint64 through);
     // The row at `event`'s index as the source has it now, in place of the stored one when the stored bytes are
     // only the start of it, or it the start of them (the writer had not finished the line or record, or the next
     // one, when it was read).
     void renew(const StoredEvent& event);
     bool cancelled() const { return m_cancelled; }
-    // A row stored by an earlier sync whose derived text may have grown since (AG-UI: a message or arguments
-    // that completed later, a user message whose text a later snapshot gives): updates its display text and its
-    // search text (the index forgets the words it had and learns the new ones).
-    void refreshRow(const StoredEvent& event);
-    // A row stored by an earlier sync whose derived columns depend on rows read since (CraftBot: its flags,
-    // outcome, id and task once its partner arrives).
-    void refreshDerived(const EventRecord& record);
     // The room's stored rows from index `from` to `to`: their derived columns and search text (no payload).
     QVector<StoredEvent> storedRows(qint64 from, qint64 to);
     // A stored row's derived columns, display text and search text, as the reader makes them now (a reviewer's

@@ -25,16 +25,37 @@ bool RoomFeed::add(const StoredEvent& row)
     return added;
 }
 
-void RoomFeed::addAfterCursor(const QVector<StoredEvent>& rows, qint64 after)
+void RoomFeed::addAfterCursor(const QVector<StoredEvent>& rows)
 {
     for (const StoredEvent& row : rows) {
         if (stopped())
             break;
-        if (row.record.index > after)
-            add(row);
-        else if (row.record.index == after)
-            renew(row); // a last line or record the writer had not finished then
+        place(row);
     }
+    flushHeld();
+}
+
+void RoomFeed::place(const StoredEvent& row)
+{
+    constexpr qsizetype CompareRows = 2000;
+    if (row.record.index > m_room.syncedSeq) {
+        flushHeld();
+        add(row);
+        return;
+    }
+    if (row.record.index == m_room.syncedSeq)
+        renew(row); // a last line or record the writer had not finished then
+    m_held.append(row);
+    if (m_held.size() >= CompareRows)
+        flushHeld();
+}
+
+void RoomFeed::flushHeld()
+{
+    if (m_held.isEmpty())
+        return;
+    m_writer.compareStored(m_held);
+    m_held.clear();
 }
 
 bool RoomFeed::pair(const ToolEvent& event)

@@ -12,8 +12,9 @@
 //   with the commit of their rows (the calls an earlier import left open are taken up again first), and what
 //   else the reader keeps as the rows stream by is written by its beforeCommit hook;
 // - whole: a reader that assembles a room at once writes its calls and runs with replaceCalls() and
-//   replaceRuns() after its rows, and refreshes the rows an earlier import stored whose text or columns
-//   depend on what came since.
+//   replaceRuns() after its rows.
+// Either way a row the room already holds (a sync reads a log again) goes through place(): compared with the stored
+// one, and rewritten where what came since changed what it shows.
 // A process killed at any point leaves a workspace whose calls and turns are those of the rows it holds.
 class RoomFeed
 {
@@ -59,33 +60,39 @@ public:
         return m_writer.writeCall(call, rowId, keepResult);
     }
     void deleteCall(qint64 rowId) { m_writer.deleteCall(rowId); }
-    // The stored rows from `from` to `to` (see ImportWriter::storedRows), one rewritten, and rows read again
-    // compared with the stored ones (ImportWriter::compareStored).
-    QVector<StoredEvent> storedRows(qint64 from, qint64 to) { return m_writer.storedRows(from, to); }
-    void rewrite(const StoredEvent& row) { m_writer.rewrite(row); }
-    void compareStored(const QVector<StoredEvent>& rows) { m_writer.compareStored(rows); }
+    // The stored rows from `from` to `to` (see ImportWriter::storedRows), and one rewritten.
+    QVector<StoredEvent> storedRows(qint64 from, qint64 to)
+    {
+        flushHeld();
+        return m_writer.storedRows(from, to);
+    }
+    void rewrite(const StoredEvent& row)
+    {
+        flushHeld();
+        m_writer.rewrite(row);
+    }
     // More of the room's calls, beside the ones stored (after replaceCalls, for a room whose calls stream by).
     void addCalls(const ToolCallRecords& calls) { m_writer.insertToolCalls(calls); }
     // A whole-room reader's rows, in index order: those after the cursor added, and the last one stored renewed
     // (below), until the import is cancelled.
-    void addAfterCursor(const QVector<StoredEvent>& rows) { addAfterCursor(rows, m_room.syncedSeq); }
-    void addAfterCursor(const QVector<StoredEvent>& rows, qint64 after);
+    void addAfterCursor(const QVector<StoredEvent>& rows);
+    // A row a reader hands over, new or read again: added after the cursor; the one at the cursor renewed; those the
+    // room already holds compared with the stored ones (a few thousand in one read, see flushHeld) and rewritten
+    // only where what they show changed (ImportWriter::compareStored).
+    void place(const StoredEvent& row);
+    // The rows read again and not compared yet, compared now (before the stored rows are read or written otherwise).
+    void flushHeld();
     // What a whole-room reader wrote so far (rows, calls, runs) committed and counted up to index `synced`: the
-    // room shows while the rest is read.
+    // room shows while the rest is read, and rows up to there are read again from now on.
     void checkpoint(qint64 synced)
     {
         m_checkpointed = true;
         m_writer.checkpointRoom(synced);
+        m_room.syncedSeq = synced;
     }
     // The stored row at `row`'s index, written again when the source's bytes for it changed since: the last line
     // of a log that its writer had not finished when it was read (readers renew the last row they stored).
     void renew(const StoredEvent& row) { m_writer.renew(row); }
-    // A stored row whose display and search text grew since (see ImportWriter::refreshRow).
-    void refreshRow(const StoredEvent& row) { m_writer.refreshRow(row); }
-    // The stored rows (up to `through`) whose flags, outcome, id or group the reader derives otherwise now.
-    void refreshStored(const QVector<StoredEvent>& rows, qint64 through) { m_writer.refreshStored(rows, through); }
-    // A stored row whose flags, outcome, id or group changed since (see ImportWriter::refreshDerived).
-    void refreshDerived(const EventRecord& record) { m_writer.refreshDerived(record); }
     void setTitleAndStatus(const QString& title, const QString& status)
     {
         m_writer.setRoomTitleAndStatus(title, status);
@@ -103,4 +110,5 @@ private:
     std::function<void()> m_beforeCommit;
     std::optional<ToolPairer> m_pairer; // made on the first pair(), with the calls left open taken up again
     QSet<qint64> m_openInTable; // starts of calls the table holds as start_only
+    QVector<StoredEvent> m_held; // rows read again, not compared yet
 };
