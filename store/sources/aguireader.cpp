@@ -5,6 +5,7 @@
 #include "../timeutil.h"
 #include "../workspace.h"
 #include "aguithread.h"
+#include "filetail.h"
 #include "aguilogparser.h"
 #include "roomfeed.h"
 
@@ -16,7 +17,6 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QSet>
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QMutex>
 #include <QSqlQuery>
@@ -94,15 +94,6 @@ struct AguiReader::ResumePoint
 
 namespace {
 
-// A hash of the 4 KB before `offset`, read from `file`: a file that only grew since keeps it.
-QByteArray tailOf(QFile& file, qint64 offset)
-{
-    const qint64 from = std::max<qint64>(0, offset - 4096);
-    if (!file.seek(from))
-        return {};
-    return QCryptographicHash::hash(file.read(offset - from), QCryptographicHash::Md5);
-}
-
 // What syncs leave for the next ones in this process: the listings of the last files listed, and the resume points
 // of the last threads synced (each holds that thread's calls and messages: a few only).
 QMutex cacheMutex;
@@ -143,7 +134,7 @@ QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, QFile& de
         }
     }
     auto listing = std::make_shared<Listing>();
-    if (before && device.size() >= before->offset && tailOf(device, before->offset) == before->tail) {
+    if (before && FileTail::onlyGrew(device, before->offset, before->tail)) {
         *listing = *before;
         device.seek(before->offset);
     } else {
@@ -186,7 +177,7 @@ QVector<AguiReader::Thread> AguiReader::threadsOf(const QString& file, QFile& de
             kept->offset = device.pos();
             kept->lineNumber = lastLine;
         }
-        kept->tail = tailOf(device, kept->offset);
+        kept->tail = FileTail::hashBefore(device, kept->offset);
         QMutexLocker lock(&cacheMutex);
         for (qsizetype k = 0; k < listings.size(); ++k) {
             if (listingFile.value(listings[k].get()) == file) {
@@ -319,8 +310,8 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
         }
     }
     if (point
-        && (point->syncedSeq != cursor.syncedSeq || point->window != feed.assemblyWindow() || f.size() < point->offset
-            || tailOf(f, point->offset) != point->tail))
+        && (point->syncedSeq != cursor.syncedSeq || point->window != feed.assemblyWindow()
+            || !FileTail::onlyGrew(f, point->offset, point->tail)))
         point.reset();
     if (point)
         resumedCount.fetch_add(1);
@@ -357,7 +348,7 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
     }
     writer.finish();
     if (!feed.stopped()) {
-        const LastRead last { readTo, QFileInfo(f).lastModified(), tailOf(f, readTo), feed.synced() };
+        const LastRead last { readTo, QFileInfo(f).lastModified(), FileTail::hashBefore(f, readTo), feed.synced() };
         QMutexLocker lock(&cacheMutex);
         if (lastReads.size() >= KeptLastReads)
             lastReads.clear();
@@ -368,7 +359,7 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
         next->key = key;
         next->offset = kept->first;
         next->lineNumber = kept->second;
-        next->tail = tailOf(f, kept->first);
+        next->tail = FileTail::hashBefore(f, kept->first);
         next->syncedSeq = feed.synced();
         next->window = feed.assemblyWindow();
         next->thread = resume;
@@ -414,5 +405,5 @@ bool AguiReader::unchangedSince(const QString& workspace, const RoomCursor& curs
     }
     QFile f(thread.file);
     return last.syncedSeq == cursor.syncedSeq && f.open(QIODevice::ReadOnly) && f.size() == last.size
-        && QFileInfo(f).lastModified() == last.modified && tailOf(f, last.size) == last.tail;
+        && QFileInfo(f).lastModified() == last.modified && FileTail::hashBefore(f, last.size) == last.tail;
 }

@@ -8,6 +8,7 @@
 #include "../workspace.h"
 #include "craftbotassembler.h"
 #include "eventmdparser.h"
+#include "filetail.h"
 #include "roomfeed.h"
 #include "sourcedatabase.h"
 
@@ -53,14 +54,6 @@ QList<std::shared_ptr<const ReadPosition>> positions; // most recent first: a fe
 constexpr int KeptPositions = 2;
 std::atomic<int> resumedCount { 0 };
 
-QByteArray tailOf(QFile& file, qint64 offset)
-{
-    const qint64 from = std::max<qint64>(0, offset - 4096);
-    if (!file.seek(from))
-        return {};
-    return QCryptographicHash::hash(file.read(offset - from), QCryptographicHash::Md5);
-}
-
 // The file's records: parsed on from where the last read of it in this process stopped when it has only grown
 // since, else parsed whole.
 EventMdFile readEventMd(const QString& path, QFile& file)
@@ -76,7 +69,7 @@ EventMdFile readEventMd(const QString& path, QFile& file)
         }
     }
     EventMdFile out;
-    if (before && file.size() >= before->offset && tailOf(file, before->offset) == before->tail) {
+    if (before && FileTail::onlyGrew(file, before->offset, before->tail)) {
         file.seek(before->offset);
         EventMdFile more = EventMdParser::parse(file.readAll());
         // From a record's start, as it was: anything else (a partial record first) is not the file read before.
@@ -105,7 +98,7 @@ EventMdFile readEventMd(const QString& path, QFile& file)
         next->lineBase = next->records.constLast().firstLine - 1;
         next->records.removeLast();
     }
-    next->tail = tailOf(file, next->offset);
+    next->tail = FileTail::hashBefore(file, next->offset);
     QMutexLocker lock(&positionsMutex);
     for (qsizetype k = 0; k < positions.size(); ++k) {
         if (positions[k]->path == path) {

@@ -507,47 +507,32 @@ qint64 ImportWriter::writeRun(const RunRecord& r, qint64 rowId)
 {
     if (!m_insertRun) {
         m_insertRun = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "INSERT INTO runs(room_id, group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, "
-            "ended_us, outcome, detail, synthetic, usage_json, interrupts_json) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "INSERT INTO runs(group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, ended_us, outcome, "
+            "detail, synthetic, usage_json, interrupts_json, room_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         m_updateRun = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "UPDATE runs SET first_seq = ?, last_seq = ?, started_us = ?, ended_us = ?, outcome = ?, detail = ?, "
-            "synthetic = ?, usage_json = ?, interrupts_json = ? WHERE id = ?");
+            "UPDATE runs SET group_id = ?, kind = ?, name = ?, parent_group_id = ?, first_seq = ?, last_seq = ?, "
+            "started_us = ?, ended_us = ?, outcome = ?, detail = ?, synthetic = ?, usage_json = ?, interrupts_json = ? "
+            "WHERE id = ?");
     }
-    if (rowId != 0) {
-        SqliteStatement& st = *m_updateRun;
-        st.bind(1, r.firstIndex);
-        st.bind(2, r.lastIndex);
-        st.bind(3, r.startMicros);
-        st.bind(4, r.endMicros);
-        bindText(st, 5, r.outcome);
-        bindText(st, 6, r.detail);
-        st.bind(7, qint64(r.synthetic ? 1 : 0));
-        bindText(st, 8, r.usageJson);
-        bindText(st, 9, r.interruptsJson);
-        st.bind(10, rowId);
-        st.step();
-        st.reset();
-        return rowId;
-    }
-    SqliteStatement& st = *m_insertRun;
-    st.bind(1, m_room.id);
-    st.bind(2, r.groupId);
-    st.bind(3, r.kind);
-    bindText(st, 4, r.name);
-    bindText(st, 5, r.parentGroupId);
-    st.bind(6, r.firstIndex);
-    st.bind(7, r.lastIndex);
-    st.bind(8, r.startMicros);
-    st.bind(9, r.endMicros);
-    bindText(st, 10, r.outcome);
-    bindText(st, 11, r.detail);
-    st.bind(12, qint64(r.synthetic ? 1 : 0));
-    bindText(st, 13, r.usageJson);
-    bindText(st, 14, r.interruptsJson);
+    // One order of columns for both: the last is the room for a new row, the row itself otherwise.
+    SqliteStatement& st = rowId ? *m_updateRun : *m_insertRun;
+    st.bind(1, r.groupId);
+    st.bind(2, r.kind);
+    bindText(st, 3, r.name);
+    bindText(st, 4, r.parentGroupId);
+    st.bind(5, r.firstIndex);
+    st.bind(6, r.lastIndex);
+    st.bind(7, r.startMicros);
+    st.bind(8, r.endMicros);
+    bindText(st, 9, r.outcome);
+    bindText(st, 10, r.detail);
+    st.bind(11, qint64(r.synthetic ? 1 : 0));
+    bindText(st, 12, r.usageJson);
+    bindText(st, 13, r.interruptsJson);
+    st.bind(14, rowId ? rowId : m_room.id);
     st.step();
     st.reset();
-    return sqlite3_last_insert_rowid(m_ws.handle());
+    return rowId ? rowId : sqlite3_last_insert_rowid(m_ws.handle());
 }
 
 void ImportWriter::updateRoom(qint64 syncedSeq)

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QByteArray>
+
+class QFile;
+
+// How a reader tells that a log it read up to an offset has only grown since (a followed log appended to): a hash
+// of the 4 KB just before the offset is the same, and the file is at least that long.
+namespace FileTail {
+QByteArray hashBefore(QFile& file, qint64 offset); // moves the file's position
+bool onlyGrew(QFile& file, qint64 offset, const QByteArray& hash);
+} // namespace FileTail
