@@ -260,9 +260,10 @@ int importPeak(const QString& source, const QString& workspace)
     return 0;
 }
 
-// The floor under a log's import: its lines alone inserted into a new file set up as a workspace is, batch by
-// batch, as copyFloorMs does for a store's rows.
-double lineCopyFloorMs(const QString& log, const QString& dir)
+// The floor under a log's import: its events' bytes alone (a line of JSON Lines; an EVENT.md record, from its
+// "[date time] [kind]:" line up to the next), inserted into a new file set up as a workspace is, batch by batch, as
+// copyFloorMs does for a store's rows. `startsEvent(line)` says where an event starts.
+double logCopyFloorMs(const QString& log, const QString& dir, const std::function<bool(const QByteArray&)>& startsEvent)
 {
     const QString path = dir + QStringLiteral("/copy-floor.sqlite");
     for (const char* suffix : { "", "-wal", "-shm" })
@@ -279,17 +280,27 @@ double lineCopyFloorMs(const QString& log, const QString& dir)
         QFile file(log);
         file.open(QIODevice::ReadOnly);
         int inBatch = 0;
-        sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
-        while (!file.atEnd()) {
-            const QByteArray line = file.readLine();
-            sqlite3_bind_text(insert, 1, line.constData(), int(line.size()) - 1, SQLITE_STATIC);
+        QByteArray event;
+        const auto flush = [&] {
+            if (event.isEmpty())
+                return;
+            sqlite3_bind_text(insert, 1, event.constData(), int(event.size()), SQLITE_STATIC);
             sqlite3_step(insert);
             sqlite3_reset(insert);
+            event.clear();
             if (++inBatch == 20000) {
                 sqlite3_exec(db, "COMMIT; BEGIN", nullptr, nullptr, nullptr);
                 inBatch = 0;
             }
+        };
+        sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine();
+            if (startsEvent(line))
+                flush();
+            event += line;
         }
+        flush();
         sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
     });
     sqlite3_finalize(insert);
@@ -297,6 +308,28 @@ double lineCopyFloorMs(const QString& log, const QString& dir)
     for (const char* suffix : { "", "-wal", "-shm" })
         QFile::remove(path + QLatin1String(suffix));
     return ms;
+}
+
+// A log's whole import into a new workspace, in a process of its own (`--import`), against `floorMs`: its time, its
+// peak memory and the workspace's size against the log's, each a row under `what`.
+QVector<Row> logImportRows(const QString& what, const QString& source, const QString& workspace, double floorMs,
+    const QString& floor, QTextStream& log)
+{
+    ::sync();
+    QProcess importer;
+    importer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import"), source, workspace });
+    importer.waitForFinished(-1);
+    const QList<QByteArray> figures = importer.readAllStandardOutput().trimmed().split(' ');
+    if (importer.exitCode() != 0 || figures.size() != 2) {
+        log << "sightline_bench: the import process failed: " << importer.readAllStandardError() << Qt::endl;
+        std::exit(1);
+    }
+    return { Row { what + QStringLiteral(": import into the workspace"), figures[0].toDouble(), floorMs, floor,
+                 QStringLiteral("≤ 3 ×") },
+        Row { what + QStringLiteral(": peak memory of that import (MB)"), figures[1].toLongLong() / 1024.0, 0,
+            QStringLiteral("—"), QStringLiteral("≤ 200 MB") },
+        Row { what + QStringLiteral(": the workspace on disk (MB)"), QFileInfo(workspace).size() / 1048576.0,
+            QFileInfo(source).size() / 1048576.0, QStringLiteral("the log itself"), QStringLiteral("≤ 1.3 ×") } };
 }
 
 // One AG-UI thread of `events` lines (AguiLogGenerator, from the fixture threads): its whole import in a process of
@@ -310,25 +343,9 @@ QVector<Row> aguiRows(qint64 events, const QString& dir, QTextStream& log)
         log << int(ms) << " ms" << Qt::endl;
     }
     const QString workspace = dir + QStringLiteral("/agui-%1.sightline").arg(events);
-    const double floorMs = lineCopyFloorMs(source, dir);
-    ::sync();
-    QProcess importer;
-    importer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import"), source, workspace });
-    importer.waitForFinished(-1);
-    const QList<QByteArray> figures = importer.readAllStandardOutput().trimmed().split(' ');
-    if (importer.exitCode() != 0 || figures.size() != 2) {
-        log << "sightline_bench: the import process failed: " << importer.readAllStandardError() << Qt::endl;
-        std::exit(1);
-    }
-    const double sourceMb = QFileInfo(source).size() / 1048576.0;
-    const double workspaceMb = QFileInfo(workspace).size() / 1048576.0;
-    QVector<Row> rows;
-    rows << Row { QStringLiteral("AG-UI: import one thread into the workspace"), figures[0].toDouble(), floorMs,
-        QStringLiteral("(floor) its lines alone copied into a new SQLite file"), QStringLiteral("≤ 3 ×") };
-    rows << Row { QStringLiteral("AG-UI: peak memory of that import (MB)"), figures[1].toLongLong() / 1024.0, 0,
-        QStringLiteral("—"), QStringLiteral("≤ 200 MB") };
-    rows << Row { QStringLiteral("AG-UI: the workspace on disk (MB)"), workspaceMb, sourceMb,
-        QStringLiteral("the log itself"), QStringLiteral("≤ 1.3 ×") };
+    QVector<Row> rows = logImportRows(QStringLiteral("AG-UI"), source, workspace,
+        logCopyFloorMs(source, dir, [](const QByteArray&) { return true; }),
+        QStringLiteral("(floor) its lines alone copied into a new SQLite file"), log);
     const double firstLinesMs = medianMs(3, [&] {
         QFile file(source);
         file.open(QIODevice::ReadOnly);
@@ -378,55 +395,6 @@ QVector<Row> aguiRows(qint64 events, const QString& dir, QTextStream& log)
     return rows;
 }
 
-// The floor under an EVENT.md's import: its records' bytes alone (a record runs from its "[date time] [kind]:" line
-// up to the next) inserted into a new file set up as a workspace is, batch by batch.
-double recordCopyFloorMs(const QString& log, const QString& dir)
-{
-    const QString path = dir + QStringLiteral("/copy-floor.sqlite");
-    for (const char* suffix : { "", "-wal", "-shm" })
-        QFile::remove(path + QLatin1String(suffix));
-    sqlite3* db = nullptr;
-    sqlite3_open(path.toUtf8().constData(), &db);
-    sqlite3_exec(db,
-        "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-        "PRAGMA cache_size = -65536; CREATE TABLE t(id INTEGER PRIMARY KEY, payload NOT NULL)",
-        nullptr, nullptr, nullptr);
-    sqlite3_stmt* insert = nullptr;
-    sqlite3_prepare_v2(db, "INSERT INTO t(payload) VALUES (?)", -1, &insert, nullptr);
-    const double ms = timeMs([&] {
-        QFile file(log);
-        file.open(QIODevice::ReadOnly);
-        int inBatch = 0;
-        QByteArray record;
-        const auto flush = [&] {
-            if (record.isEmpty())
-                return;
-            sqlite3_bind_text(insert, 1, record.constData(), int(record.size()), SQLITE_STATIC);
-            sqlite3_step(insert);
-            sqlite3_reset(insert);
-            record.clear();
-            if (++inBatch == 20000) {
-                sqlite3_exec(db, "COMMIT; BEGIN", nullptr, nullptr, nullptr);
-                inBatch = 0;
-            }
-        };
-        sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
-        while (!file.atEnd()) {
-            const QByteArray line = file.readLine();
-            if (line.startsWith('[') && line.size() > 2 && line[1] >= '0' && line[1] <= '9')
-                flush();
-            record += line;
-        }
-        flush();
-        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    });
-    sqlite3_finalize(insert);
-    sqlite3_close(db);
-    for (const char* suffix : { "", "-wal", "-shm" })
-        QFile::remove(path + QLatin1String(suffix));
-    return ms;
-}
-
 // One CraftBot EVENT.md of `events` records (EventMdGenerator, from the fixture's): its whole import in a process of
 // its own against the floor, its peak memory, its workspace's size and its first open in the window.
 QVector<Row> craftbotRows(qint64 events, const QString& dir, QTextStream& log)
@@ -438,23 +406,10 @@ QVector<Row> craftbotRows(qint64 events, const QString& dir, QTextStream& log)
         log << int(ms) << " ms" << Qt::endl;
     }
     const QString workspace = dir + QStringLiteral("/EVENT-%1.sightline").arg(events);
-    const double floorMs = recordCopyFloorMs(source, dir);
-    ::sync();
-    QProcess importer;
-    importer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--import"), source, workspace });
-    importer.waitForFinished(-1);
-    const QList<QByteArray> figures = importer.readAllStandardOutput().trimmed().split(' ');
-    if (importer.exitCode() != 0 || figures.size() != 2) {
-        log << "sightline_bench: the import process failed: " << importer.readAllStandardError() << Qt::endl;
-        std::exit(1);
-    }
-    QVector<Row> rows;
-    rows << Row { QStringLiteral("EVENT.md: import the log into the workspace"), figures[0].toDouble(), floorMs,
-        QStringLiteral("(floor) its records alone copied into a new SQLite file"), QStringLiteral("≤ 3 ×") };
-    rows << Row { QStringLiteral("EVENT.md: peak memory of that import (MB)"), figures[1].toLongLong() / 1024.0, 0,
-        QStringLiteral("—"), QStringLiteral("≤ 200 MB") };
-    rows << Row { QStringLiteral("EVENT.md: the workspace on disk (MB)"), QFileInfo(workspace).size() / 1048576.0,
-        QFileInfo(source).size() / 1048576.0, QStringLiteral("the log itself"), QStringLiteral("≤ 1.3 ×") };
+    QVector<Row> rows = logImportRows(QStringLiteral("EVENT.md"), source, workspace,
+        logCopyFloorMs(source, dir,
+            [](const QByteArray& line) { return line.startsWith('[') && line.size() > 2 && line[1] >= '0' && line[1] <= '9'; }),
+        QStringLiteral("(floor) its records alone copied into a new SQLite file"), log);
     const double firstLinesMs = medianMs(3, [&] {
         QFile file(source);
         file.open(QIODevice::ReadOnly);
