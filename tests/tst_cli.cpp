@@ -55,6 +55,27 @@ class TestCli : public QObject
             QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
     }
 
+    // `sightline events ... --follow --json` started in the background, with a cache of its own.
+    void startFollowing(QProcess& p, const QStringList& args, const QString& cache)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(cache));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY), args + QStringList { QStringLiteral("--follow"), QStringLiteral("--json") });
+    }
+
+    // What a following process printed so far (kept in `out`), one object a line.
+    static QList<QJsonObject> printed(QProcess& p, QByteArray& out)
+    {
+        out += p.readAllStandardOutput();
+        QList<QJsonObject> objects;
+        for (const QByteArray& line : out.split('\n')) {
+            if (!line.isEmpty())
+                objects << QJsonDocument::fromJson(line).object();
+        }
+        return objects;
+    }
+
     QVector<qint64> indexes(const Run& r)
     {
         QVector<qint64> out;
@@ -222,22 +243,17 @@ private slots:
     {
         const QString store = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("follow.sqlite"));
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SIGHTLINE_BINARY),
+        startFollowing(p,
             { QStringLiteral("events"), store, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"),
-                QStringLiteral("--newest-first"), QStringLiteral("--limit"), QStringLiteral("2"),
-                QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--follow"), QStringLiteral("--json") });
+                QStringLiteral("--newest-first"), QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--type"),
+                QStringLiteral("message") },
+            QStringLiteral("cache"));
         QVERIFY(p.waitForStarted());
         QByteArray out;
         auto lines = [&] {
-            out += p.readAllStandardOutput();
             QVector<qint64> at;
-            for (const QByteArray& line : out.split('\n')) {
-                if (!line.isEmpty())
-                    at << QJsonDocument::fromJson(line).object().value(QLatin1String("index")).toInteger();
-            }
+            for (const QJsonObject& o : printed(p, out))
+                at << o.value(QLatin1String("index")).toInteger();
             return at;
         };
         QTRY_COMPARE_WITH_TIMEOUT(lines(), (QVector<qint64> { 13, 14 }), 10000);
@@ -270,21 +286,14 @@ private slots:
         log.write("{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"th_halves\",\"timestamp\":1784120174544}\n");
         log.flush();
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache-halves")));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SIGHTLINE_BINARY),
-            { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("th_halves"), QStringLiteral("--follow"),
-                QStringLiteral("--json") });
+        startFollowing(p, { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("th_halves") },
+            QStringLiteral("cache-halves"));
         QVERIFY(p.waitForStarted());
         QByteArray out;
         auto types = [&] {
-            out += p.readAllStandardOutput();
             QStringList at;
-            for (const QByteArray& line : out.split('\n')) {
-                if (!line.isEmpty())
-                    at << QJsonDocument::fromJson(line).object().value(QLatin1String("type")).toString();
-            }
+            for (const QJsonObject& o : printed(p, out))
+                at << o.value(QLatin1String("type")).toString();
             return at;
         };
         QTRY_COMPARE_WITH_TIMEOUT(types(), QStringList { QStringLiteral("RUN_STARTED") }, 10000);
@@ -313,23 +322,14 @@ private slots:
                   "[2026/05/04 07:59:10] [action_end]: Action send_message completed with output: {\n");
         log.flush();
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache-record")));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SIGHTLINE_BINARY),
-            { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("EVENT.md"), QStringLiteral("--follow"),
-                QStringLiteral("--json") });
+        startFollowing(p, { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("EVENT.md") },
+            QStringLiteral("cache-record"));
         QVERIFY(p.waitForStarted());
         QByteArray out;
         auto texts = [&] {
-            out += p.readAllStandardOutput();
             QStringList at;
-            for (const QByteArray& line : out.split('\n')) {
-                if (!line.isEmpty()) {
-                    const QJsonObject o = QJsonDocument::fromJson(line).object();
-                    at << QStringLiteral("%1 %2").arg(o.value(QLatin1String("index")).toInteger()).arg(o.value(QLatin1String("text")).toString());
-                }
-            }
+            for (const QJsonObject& o : printed(p, out))
+                at << QStringLiteral("%1 %2").arg(o.value(QLatin1String("index")).toInteger()).arg(o.value(QLatin1String("text")).toString());
             return at;
         };
         QTRY_COMPARE_WITH_TIMEOUT(texts().size(), 2, 10000);
