@@ -393,11 +393,14 @@ MainWindow::MainWindow(QWidget* parent)
             // The room shown grew (its import went on, or a sync): read again in place, the selection, the
             // open cards and the scroll position kept.
             for (const RoomSummary& r : rooms) {
-                // Its rows moved: more of them, a call settled, or a rotated log read again from its start.
-                const auto signature = std::make_tuple(r.eventCount, r.toolCalls, r.failed, r.refused, r.unserved,
-                    r.firstMicros, r.lastMicros);
-                if (r.id == current
-                    && (r.eventCount != shownTotal || (m_shownRoom.first == current && m_shownRoom.second != signature))) {
+                // Its rows moved: more of them, a call settled, or a rotated log read again from its start. The
+                // list shown with the room is what it is compared with: a list that only came again (the half
+                // second's refresh after an import) must not read the room again while its row index is still
+                // on its way, which started it over and lost the row just gone to.
+                const RoomSignature signature = signatureOf(r);
+                const bool moved = m_shownRoom.first == current ? m_shownRoom.second != signature
+                                                                : r.eventCount != shownTotal;
+                if (r.id == current && moved) {
                     m_eventModel->refresh();
                     readAroundTheRoom(current);
                     // What is shown beside the rows follows them: the notes and marks (a rotated log moves them to
@@ -870,6 +873,12 @@ void MainWindow::readAroundTheRoom(qint64 roomId)
     m_store->loadRoomValues(roomId);
 }
 
+MainWindow::RoomSignature MainWindow::signatureOf(const RoomSummary& room)
+{
+    return { room.eventCount, room.toolCalls, room.failed, room.refused, room.unserved, room.firstMicros,
+        room.lastMicros };
+}
+
 void MainWindow::showRoom(qint64 roomId)
 {
     m_openWhenLocated = -1; // a card of the room left is not opened in this one
@@ -879,9 +888,11 @@ void MainWindow::showRoom(qint64 roomId)
     readAroundTheRoom(roomId);
     QStringList banner;
     bool guessedByDesign = false;
+    RoomSignature shown { -1, -1, -1, -1, -1, -1, -1 }; // not in the list: the next list reads it again
     for (const RoomSummary& r : m_roomModel->rooms()) {
         if (r.id != roomId)
             continue;
+        shown = signatureOf(r);
         if (!r.summary.isEmpty())
             banner << tr("<b>Before these events</b> (summarised by the agent): %1").arg(r.summary.toHtmlEscaped());
         // CraftBot keeps no call ids: every pair is a guess. Said once for the room, so that the cards badge only
@@ -893,6 +904,7 @@ void MainWindow::showRoom(qint64 roomId)
         }
     }
     m_timeline->timelineDelegate()->setPairsGuessedByDesign(guessedByDesign);
+    m_shownRoom = { roomId, shown };
     m_summary->setText(banner.join(QStringLiteral("<br>")));
     m_summary->setVisible(!banner.isEmpty());
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 class DetailsPane;
+struct RoomSummary;
 class ContentEditor;
 class ReportExporter;
 class Editor;
@@ -165,9 +166,12 @@ private:
     bool m_roomsWaiting = false; // a room was made whole while m_roomsRefresh ran
     QTimer* m_importTick = nullptr; // the list's counts while an import runs
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
-    bool m_roomMadeWhole = false;
-    // The room shown as the list last had it (its counts and span): a sync that changed them reads it again.
-    std::pair<qint64, std::tuple<qint64, qint64, qint64, qint64, qint64, qint64, qint64>> m_shownRoom; // roomReady came: the room shown may be read again mid-import
+    bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
+    // The room shown as the list had it when it was shown or last read again (its counts and span): a list that
+    // says otherwise reads it again, one that agrees leaves it be (even while its row index is on its way).
+    using RoomSignature = std::tuple<qint64, qint64, qint64, qint64, qint64, qint64, qint64>;
+    std::pair<qint64, RoomSignature> m_shownRoom;
+    static RoomSignature signatureOf(const RoomSummary& room);
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QStringList m_importProblems;
 };
