@@ -81,6 +81,7 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QTreeWidget>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QFileDialog>
 #include <QToolButton>
@@ -104,6 +105,27 @@ class TestMainWindow : public QObject
                 return window.roomList()->selectRoom(r.id);
         }
         return false;
+    }
+
+    // Runs `act` on the modal dialog of type T as soon as one shows, looked for every 20 ms for up to 10 s: a dialog
+    // that waits for a read first shows late on a busy machine (a single look after 100 ms missed it).
+    template <typename T>
+    static void whenModal(std::function<void(T*)> act)
+    {
+        auto* timer = new QTimer;
+        auto* waited = new QElapsedTimer;
+        waited->start();
+        QObject::connect(timer, &QTimer::timeout, [timer, waited, act] {
+            T* dialog = qobject_cast<T*>(QApplication::activeModalWidget());
+            if (!dialog && waited->elapsed() < 10000)
+                return;
+            timer->stop();
+            timer->deleteLater();
+            delete waited;
+            if (dialog)
+                act(dialog);
+        });
+        timer->start(20);
     }
 
     // Shows `window` active at a working size and opens `path`, until its rooms are listed.
@@ -1463,10 +1485,7 @@ private slots:
         cursor.setPosition(int(at + 13), QTextCursor::KeepAnchor);
         raw->setTextCursor(cursor);
         bool asked = false;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<QInputDialog>([&](QInputDialog* dialog) {
             asked = dialog->labelText().contains(QLatin1String("charged twice"));
             dialog->setTextValue(QStringLiteral("customer's words"));
             dialog->accept();
@@ -1489,10 +1508,7 @@ private slots:
         // Every phone number of the room, previewed, then redacted as one change.
         int previewed = 0;
         qint64 keptIndex = -1;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<BulkRedactDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<BulkRedactDialog>([&](BulkRedactDialog* dialog) {
             dialog->setBuiltin(QStringLiteral("phone"), true);
             dialog->setReason(QStringLiteral("phone number"));
             QSignalSpy found(dialog, &BulkRedactDialog::foundMatches);
@@ -1564,10 +1580,7 @@ private slots:
 
         // F2 on a message: its text in an editor; saved with Ctrl+Enter.
         bool asked = false;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<EditValueDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<EditValueDialog>([&](EditValueDialog* dialog) {
             asked = dialog->value() == said && !dialog->isAcceptable(); // nothing changed yet
             dialog->editor()->setPlainText(QStringLiteral("I was charged twice (edited)"));
             QTest::keyClick(dialog->editor(), Qt::Key_Return, Qt::ControlModifier);
@@ -1593,10 +1606,7 @@ private slots:
         window.timeline()->setCurrentIndex(window.eventModel()->index(card, 0));
         QTRY_COMPARE(window.detailsPane()->details().record.index, 11);
         QString refusal;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<EditValueDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<EditValueDialog>([&](EditValueDialog* dialog) {
             dialog->editor()->setPlainText(QStringLiteral("{\n  \"amount\": 89,\n  \"order_id\": \n}"));
             refusal = dialog->isAcceptable() ? QString() : dialog->status()->text();
             dialog->editor()->setPlainText(QStringLiteral("{\"amount\": 45, \"order_id\": \"A-10533\"}"));
@@ -1632,10 +1642,7 @@ private slots:
         QTRY_VERIFY(window.eventModel()->rowCount() > 0);
         const QString path = dir.filePath(QStringLiteral("calls.html"));
         bool asked = false;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<ExportDialog>([&](ExportDialog* dialog) {
             // The room's name is offered, and the filter shown is the one applied.
             asked = QFileInfo(dialog->path()).completeBaseName() == QLatin1String("sup-duplicate-charge");
             dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("html")));
@@ -1666,10 +1673,7 @@ private slots:
         QVERIFY(openssl.waitForFinished(20000) && openssl.exitCode() == 0);
         const QString jsonl = dir.filePath(QStringLiteral("marked.jsonl"));
         asked = false;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<ExportDialog>([&](ExportDialog* dialog) {
             asked = dialog->format() == QLatin1String("html") && dialog->scope() == ExportDialog::Scope::Filter; // remembered
             dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("jsonl")));
             dialog->setScope(ExportDialog::Scope::Marked);
@@ -1698,10 +1702,7 @@ private slots:
             showAndOpen(other, big);
             QVERIFY(selectRoomNamed(other, QStringLiteral("sup-late-delivery")));
             const QString cancelledPath = dir.filePath(QStringLiteral("cancelled.jsonl"));
-            QTimer::singleShot(100, [&] {
-                auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
-                if (!dialog)
-                    return;
+            whenModal<ExportDialog>([&](ExportDialog* dialog) {
                 dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("jsonl")));
                 dialog->setScope(ExportDialog::Scope::Room);
                 dialog->keyEdit()->clear();
@@ -1748,10 +1749,7 @@ private slots:
         const QString csv = dir.filePath(QStringLiteral("range.csv"));
         QString pdfStatus, csvPreview, from, to;
         bool pagePainted = false;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<ExportDialog>([&](ExportDialog* dialog) {
             from = dialog->fromEdit()->text();
             to = dialog->toEdit()->text();
             // The first page of the PDF, as it prints.
@@ -1811,10 +1809,7 @@ private slots:
         rooms->selectionModel()->select(two.at(1), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         const QString folder = dir.filePath(QStringLiteral("reports"));
         bool offered = false;
-        QTimer::singleShot(100, [&] {
-            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
+        whenModal<ExportDialog>([&](ExportDialog* dialog) {
             offered = dialog->rooms() == ExportDialog::Rooms::Selected;
             dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("md")));
             dialog->setScope(ExportDialog::Scope::Room);
