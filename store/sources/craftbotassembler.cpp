@@ -1,96 +1,16 @@
 #include "craftbotassembler.h"
 
 #include "../eventflags.h"
-#include "../eventkind.h"
-#include "../timeutil.h"
 #include "../jsontext.h"
-#include "../outcome.h"
-#include "pyliteral.h"
+#include "craftbotaction.h"
 
-#include <deque>
-#include <QHash>
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
-
-namespace {
 
 using JsonText::clip;
 using JsonText::compact;
 
-// An action's input or output: JSON as newer CraftBot writes it, or a Python literal as older CraftBot does.
-std::optional<QJsonValue> parseValue(const QString& text)
-{
-    if (JsonText::parsesAsJson(text))
-        return QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]")).array().first();
-    return PyLiteral::toJson(text);
-}
-
-enum class ActionPart { None, Start, End };
-
-struct Action
-{
-    ActionPart part = ActionPart::None;
-    QString family; // "action" or "GUI action": each pairs only with its own
-    QString name;
-    QString valueText; // the input or output as written
-    std::optional<QJsonValue> value;
-};
-
-Action parseAction(const QString& kind, const QString& message)
-{
-    static const QRegularExpression start(
-        QStringLiteral("^Running action (\\S+) with input: (.*)$"), QRegularExpression::DotMatchesEverythingOption);
-    static const QRegularExpression end(
-        QStringLiteral("^Action (\\S+) completed with output: (.*)$"), QRegularExpression::DotMatchesEverythingOption);
-    Action a;
-    const bool gui = kind.startsWith(QLatin1String("GUI action"));
-    if (kind == QLatin1String("action_start") || kind == QLatin1String("GUI action start"))
-        a.part = ActionPart::Start;
-    else if (kind == QLatin1String("action_end") || kind == QLatin1String("GUI action end"))
-        a.part = ActionPart::End;
-    else
-        return a;
-    a.family = gui ? QStringLiteral("GUI action") : QStringLiteral("action");
-    const QRegularExpressionMatch m = (a.part == ActionPart::Start ? start : end).match(message);
-    if (!m.hasMatch()) {
-        a.part = ActionPart::None;
-        return a;
-    }
-    a.name = m.captured(1);
-    a.valueText = m.captured(2).trimmed();
-    if (a.valueText.endsWith(QLatin1Char('.')))
-        a.valueText.chop(1);
-    a.value = parseValue(a.valueText);
-    return a;
-}
-
-Outcome outcomeOf(const std::optional<QJsonValue>& output)
-{
-    const QJsonObject o = output ? output->toObject() : QJsonObject();
-    if (o.value(QLatin1String("error_code")).toString() == QLatin1String("cancelled"))
-        return Outcome::Cancelled;
-    const QString status = o.value(QLatin1String("status")).toString();
-    if (status == QLatin1String("error") || status == QLatin1String("failed"))
-        return Outcome::Failed;
-    const QJsonValue error = o.value(QLatin1String("error"));
-    if (!error.isUndefined() && !error.isNull() && error != QJsonValue(false) && error != QJsonValue(QString()))
-        return Outcome::Failed;
-    return Outcome::Served;
-}
-
-struct Call
-{
-    ToolCallRecord record;
-    qint64 startRow = -1;
-};
-
-} // namespace
-
-namespace CraftBotAssembler {
-
-EventKind canonicalKind(const QString& k)
+EventKind CraftBotAssembler::canonicalKind(const QString& k)
 {
     if (k.startsWith(QLatin1String("user message")) || k.startsWith(QLatin1String("agent message")))
         return EventKind::Message;
@@ -113,368 +33,151 @@ EventKind canonicalKind(const QString& k)
     return EventKind::Custom;
 }
 
-CraftBotAssembly assemble(const QVector<EventMdRecord>& records)
+CraftBotAssembler::CraftBotAssembler(const CraftBotShape& shape)
+    : m_shape(shape)
 {
-    CraftBotAssembly out;
-    const qsizetype n = records.size();
-    QVector<Action> actions(n);
-    out.rows.resize(n);
+}
 
-    // Rows, and each record's action.
-    for (qsizetype i = 0; i < n; ++i) {
-        const EventMdRecord& rec = records[i];
-        StoredEvent& row = out.rows[i];
-        EventRecord& r = row.record;
-        r.index = i;
-        r.sourceLine = rec.firstLine;
-        r.createdMicros = rec.micros;
-        r.type = rec.kind;
-        r.kind = rec.partial ? EventKind::Custom : canonicalKind(rec.kind);
-        r.status = rec.severity;
-        r.flags = rec.flags | (rec.partial ? int(EventFlags::Partial) : 0);
-        row.payload = rec.raw;
-        r.text = clip(rec.message);
-        if (rec.flags & EventFlags::InvalidUtf8)
-            out.problems.append({ i, QStringLiteral("invalid UTF-8 (kept byte for byte)") });
-        if (rec.partial) {
-            out.problems.append({ i,
-                QStringLiteral("the file starts inside a record: rotation cut its first lines "
-                               "(kept as one partial record)") });
-            continue;
-        }
-        static const QRegularExpression platform(
-            QStringLiteral("^(user message from|agent message to) platform: (.*)$"));
-        const QRegularExpressionMatch p = platform.match(rec.kind);
-        if (p.hasMatch())
-            r.channelId = p.captured(2);
-        if (rec.kind.startsWith(QLatin1String("user message"))) {
-            r.role = QStringLiteral("user");
-            row.body = rec.message;
-        } else if (rec.kind.startsWith(QLatin1String("agent message"))) {
-            r.role = QStringLiteral("assistant");
-            row.body = rec.message;
-        } else if (r.kind == EventKind::Reasoning) {
-            r.role = QStringLiteral("reasoning");
-            row.body = rec.message;
-        } else if (r.kind == EventKind::ToolCall) {
-            r.role = QStringLiteral("assistant");
-        } else {
-            r.role = QStringLiteral("system");
-        }
-        if (r.kind != EventKind::ToolCall)
-            continue;
-        Action& a = actions[i];
-        a = parseAction(rec.kind, rec.message);
-        if (a.part == ActionPart::None) {
-            out.problems.append({ i, QStringLiteral("an %1 record that does not name its action").arg(rec.kind) });
-            continue;
-        }
-        r.toolName = a.name;
-        if (!rec.message.trimmed().endsWith(QLatin1Char('.')) || !a.value) {
-            out.problems.append({ i,
-                QStringLiteral("the %1 of %2 never closes or does not parse (a record without its "
-                               "closing line?)")
-                    .arg(a.part == ActionPart::Start ? QStringLiteral("input") : QStringLiteral("output"), a.name) });
-        }
-        // Shown as written, keys in the agent's order: newer CraftBot's JSON verbatim, an older Python literal
-        // as the JSON it stands for.
-        const bool json = !QJsonDocument::fromJson(a.valueText.toUtf8()).isNull();
-        const QString value = json || !a.value ? a.valueText : compact(*a.value);
-        const QString oneLine = json ? a.valueText.simplified() : value;
-        if (a.part == ActionPart::Start) {
-            r.text = clip(a.name + QLatin1Char('(') + oneLine + QLatin1Char(')'));
-            row.arguments = value;
-        } else {
-            r.text = clip(oneLine);
-            row.result = value;
-        }
-    }
-
-    // Pair each end with the oldest open start of its name; calls of one name running at once are ambiguous.
-    QVector<Call> calls;
-    QHash<QString, std::deque<qsizetype>> open; // family:name -> positions in calls
-    for (qsizetype i = 0; i < n; ++i) {
-        const Action& a = actions[i];
-        if (a.part == ActionPart::None)
-            continue;
-        const QString key = a.family + QLatin1Char(':') + a.name;
-        std::deque<qsizetype>& queue = open[key];
-        if (a.part == ActionPart::Start) {
-            Call c;
-            c.startRow = i;
-            c.record.toolName = a.name;
-            c.record.startIndex = i;
-            if (records[i].micros)
-                c.record.startMicros = records[i].micros;
-            c.record.arguments = out.rows[i].arguments;
-            c.record.argumentsValid = a.value.has_value();
-            c.record.pairing = Pairing::StartOnly;
-            c.record.outcome = Outcome::Unserved;
-            c.record.status = QStringLiteral("running");
-            if (!queue.empty()) {
-                c.record.ambiguous = true;
-                for (qsizetype at : queue)
-                    calls[at].record.ambiguous = true;
-            }
-            queue.push_back(calls.size());
-            calls.append(c);
-            continue;
-        }
-        Call* c = nullptr;
-        if (!queue.empty()) {
-            c = &calls[queue.front()];
-            queue.pop_front();
-            c->record.pairing = Pairing::Guessed;
-        } else {
-            Call orphan;
-            orphan.record.toolName = a.name;
-            orphan.record.pairing = Pairing::EndOnly;
-            calls.append(orphan); // its start was summarised or rotated away: end_only says so, no warning
-            c = &calls.last();
-        }
-        c->record.endIndex = i;
-        c->record.resultIndex = i;
-        if (records[i].micros)
-            c->record.endMicros = records[i].micros;
-        c->record.result = out.rows[i].result;
-        c->record.outcome = outcomeOf(a.value);
-        c->record.status = c->record.outcome == Outcome::Served ? QStringLiteral("completed") : Outcomes::name(c->record.outcome);
-        if (c->record.outcome != Outcome::Served) {
-            const QJsonObject o = a.value ? a.value->toObject() : QJsonObject();
-            c->record.error = o.contains(QLatin1String("error")) ? compact(o.value(QLatin1String("error")))
-                                                                 : o.value(QLatin1String("message")).toString();
-        }
-        if (c->record.startMicros && c->record.endMicros) {
-            c->record.durationMs = TimeUtil::durationMs(*c->record.startMicros, *c->record.endMicros);
-            if (c->record.durationMs)
-                c->record.durationSource = DurationSource::Timestamps;
-        }
-    }
-
-    // Tasks: a task_start action's input names the task, its output gives the id.
-    struct Task
-    {
-        QString id;
-        QString name;
-        qint64 startRecord = -1;
-        qint64 endRecord = -1;
-        QString status;
-        QString note;
+StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringList* problems)
+{
+    const auto problem = [problems](const QString& what) {
+        if (problems)
+            problems->append(what);
     };
-    QVector<Task> tasks;
-    QHash<QString, qsizetype> taskById;
-    for (const Call& c : calls) {
-        if (c.record.toolName != QLatin1String("task_start") || c.startRow < 0)
-            continue;
-        Task t;
-        t.name = actions[c.startRow].value
-            ? actions[c.startRow].value->toObject().value(QLatin1String("task_name")).toString()
-            : QString();
-        if (c.record.endIndex && actions[*c.record.endIndex].value)
-            t.id = actions[*c.record.endIndex].value->toObject().value(QLatin1String("task_id")).toString();
-        if (t.id.isEmpty())
-            t.id = QStringLiteral("task:") + t.name;
-        if (!taskById.contains(t.id)) {
-            taskById.insert(t.id, tasks.size());
-            tasks.append(t);
-        }
+    StoredEvent row;
+    EventRecord& r = row.record;
+    r.index = i;
+    r.sourceLine = rec.firstLine;
+    r.createdMicros = rec.micros;
+    r.type = rec.kind;
+    r.kind = rec.partial ? EventKind::Custom : canonicalKind(rec.kind);
+    r.status = rec.severity;
+    r.flags = rec.flags | (rec.partial ? int(EventFlags::Partial) : 0);
+    row.payload = rec.raw;
+    r.text = clip(rec.message);
+    if (rec.flags & EventFlags::InvalidUtf8)
+        problem(QStringLiteral("invalid UTF-8 (kept byte for byte)"));
+    if (rec.partial) {
+        problem(QStringLiteral("the file starts inside a record: rotation cut its first lines "
+                               "(kept as one partial record)"));
+        return row;
     }
-    auto session = [&](qsizetype row) -> QString {
-        const Action& a = actions[row];
-        return a.part == ActionPart::Start && a.value
-            ? a.value->toObject().value(QLatin1String("_session_id")).toString()
-            : QString();
-    };
-    // A task_end action's _session_id is a task's id, even when the task began before this file does (rotation)
-    // or without a task_start action: such a task is known by id first, and named if its start shows up.
-    QHash<QString, qsizetype> firstAction; // session -> first action_start row
-    for (qsizetype i = n - 1; i >= 0; --i) {
-        if (actions[i].part == ActionPart::Start && !session(i).isEmpty())
-            firstAction.insert(session(i), i);
+    static const QRegularExpression platform(QStringLiteral("^(user message from|agent message to) platform: (.*)$"));
+    const QRegularExpressionMatch p = platform.match(rec.kind);
+    if (p.hasMatch())
+        r.channelId = p.captured(2);
+    if (rec.kind.startsWith(QLatin1String("user message"))) {
+        r.role = QStringLiteral("user");
+        row.body = rec.message;
+    } else if (rec.kind.startsWith(QLatin1String("agent message"))) {
+        r.role = QStringLiteral("assistant");
+        row.body = rec.message;
+    } else if (r.kind == EventKind::Reasoning) {
+        r.role = QStringLiteral("reasoning");
+        row.body = rec.message;
+    } else if (r.kind == EventKind::ToolCall) {
+        r.role = QStringLiteral("assistant");
+    } else {
+        r.role = QStringLiteral("system");
     }
-    for (qsizetype i = 0; i < n; ++i) {
-        const QString s = session(i);
-        if (actions[i].name == QLatin1String("task_end") && !s.isEmpty() && !taskById.contains(s)) {
-            Task t;
-            t.id = s;
-            taskById.insert(s, tasks.size());
-            tasks.append(t);
-        }
+    const CraftBotShape::Row& shaped = m_shape.row(i);
+    r.groupId = m_shape.group(shaped.group);
+    r.flags |= shaped.flags;
+    if (r.kind != EventKind::ToolCall)
+        return row;
+    const CraftBotAction a = CraftBotAction::parse(rec.kind, rec.message);
+    if (a.part == CraftBotAction::Part::None) {
+        problem(QStringLiteral("an %1 record that does not name its action").arg(rec.kind));
+        return row;
     }
+    r.toolName = a.name;
+    if (!rec.message.trimmed().endsWith(QLatin1Char('.')) || !a.value) {
+        problem(QStringLiteral("the %1 of %2 never closes or does not parse (a record without its closing line?)")
+                    .arg(a.part == CraftBotAction::Part::Start ? QStringLiteral("input") : QStringLiteral("output"),
+                        a.name));
+    }
+    // Shown as written, keys in the agent's order: newer CraftBot's JSON verbatim, an older Python literal as the
+    // JSON it stands for.
+    const bool json = !QJsonDocument::fromJson(a.valueText.toUtf8()).isNull();
+    const QString value = json || !a.value ? a.valueText : compact(*a.value);
+    const QString oneLine = json ? a.valueText.simplified() : value;
+    if (a.part == CraftBotAction::Part::Start) {
+        r.text = clip(a.name + QLatin1Char('(') + oneLine + QLatin1Char(')'));
+        row.arguments = value;
+    } else {
+        r.text = clip(oneLine);
+        row.result = value;
+    }
+    // The call this row starts or ends: handed over once its last row has gone by.
+    const qint32 k = shaped.call;
+    if (k < 0)
+        return row;
+    const CraftBotShape::Call& call = m_shape.calls()[k];
+    r.toolId = m_shape.toolId(k);
+    if (i == call.end)
+        r.outcome = call.outcome;
+    if (i == call.start && call.end >= 0) {
+        m_started.insert(k, row.arguments);
+    } else {
+        m_readyArguments.insert(k, i == call.start ? row.arguments : m_started.take(k));
+        m_readyResults.insert(k, row.result);
+        m_ready.append(k);
+    }
+    return row;
+}
 
-    // Each record's task: an action's own _session_id when it names a task; a task_start or task_end record
-    // the task it starts or ends; anything else the task of the last record that had one.
-    static const QRegularExpression created(
-        QStringLiteral("^Created task: '(.*)'\\s*$"), QRegularExpression::DotMatchesEverythingOption);
-    static const QRegularExpression ended(QStringLiteral("^Task ended with status '([^']*)'\\.?\\s*(.*)$"),
-        QRegularExpression::DotMatchesEverythingOption);
-    QHash<qsizetype, qsizetype> callOfRow;
-    for (qsizetype k = 0; k < calls.size(); ++k) {
-        if (calls[k].record.startIndex)
-            callOfRow.insert(*calls[k].record.startIndex, k);
-        if (calls[k].record.endIndex)
-            callOfRow.insert(*calls[k].record.endIndex, k);
-    }
-    std::deque<QString> pendingEnds; // task ids of task_end actions not yet matched to a task_end record
-    QVector<qsizetype> openTasks;
-    QHash<QString, QString> aliases; // "task:NAME" -> the id its first action gave
-    qsizetype unbound = -1; // a task still known by name only
-    int ambiguousEnds = 0;
-    QString current;
-    for (qsizetype i = 0; i < n; ++i) {
-        EventRecord& r = out.rows[i].record;
-        if (records[i].partial)
-            continue;
-        const Action& a = actions[i];
-        QString group = current;
-        if (a.part == ActionPart::Start) {
-            const QString s = session(i);
-            if (a.name == QLatin1String("task_start")) {
-                group = QString(); // creating a task happens in the conversation, under the new task's id
-            } else if (taskById.contains(s)) {
-                group = s;
-            } else if (unbound >= 0 && !s.isEmpty()) {
-                // A task created without a task_start action (CraftBot's own memory task): its first action
-                // tells its id.
-                aliases.insert(tasks[unbound].id, s);
-                tasks[unbound].id = s;
-                taskById.insert(s, unbound);
-                unbound = -1;
-                group = s;
-            } else {
-                group = QString();
-            }
-            if (a.name == QLatin1String("task_end") && taskById.contains(s))
-                pendingEnds.push_back(s);
-            current = group;
-        } else if (a.part == ActionPart::End) {
-            const qsizetype k = callOfRow.value(i, -1);
-            group
-                = k >= 0 && calls[k].record.startIndex ? out.rows[*calls[k].record.startIndex].record.groupId : current;
-        } else if (const QRegularExpressionMatch m = created.match(records[i].message);
-                   r.type == QLatin1String("task_start") && m.hasMatch()) {
-            bool found = false;
-            for (Task& t : tasks) {
-                if (t.startRecord < 0 && t.name == m.captured(1)) {
-                    t.startRecord = i;
-                    group = t.id;
-                    found = true;
-                    break;
-                }
-            }
-            // A task known by id alone whose first action follows: this record starts it.
-            qsizetype nameless = -1;
-            for (qsizetype k = 0; !found && k < tasks.size(); ++k) {
-                const qsizetype first = firstAction.value(tasks[k].id, -1);
-                if (tasks[k].name.isEmpty() && tasks[k].startRecord < 0 && first > i
-                    && (nameless < 0 || first < firstAction.value(tasks[nameless].id)))
-                    nameless = k;
-            }
-            if (nameless >= 0) {
-                tasks[nameless].name = m.captured(1);
-                tasks[nameless].startRecord = i;
-                group = tasks[nameless].id;
-                found = true;
-            }
-            if (!found) {
-                // A task whose task_start action is not in this stream (rotated away, or another stream).
-                Task t;
-                t.name = m.captured(1);
-                t.id = QStringLiteral("task:") + t.name;
-                t.startRecord = i;
-                taskById.insert(t.id, tasks.size());
-                unbound = tasks.size();
-                tasks.append(t);
-                group = t.id;
-            }
-            openTasks.append(taskById.value(group));
-            current = group;
-        } else if (const QRegularExpressionMatch m = ended.match(records[i].message);
-                   r.type == QLatin1String("task_end") && m.hasMatch()) {
-            qsizetype at = -1;
-            if (!pendingEnds.empty()) {
-                // Two tasks ending at once write alike records: which is which is a guess, and said so.
-                if (pendingEnds.size() >= 2)
-                    ambiguousEnds = int(pendingEnds.size());
-                if (ambiguousEnds > 0) {
-                    r.flags |= EventFlags::Ambiguous;
-                    --ambiguousEnds;
-                }
-                at = taskById.value(pendingEnds.front(), -1);
-                pendingEnds.pop_front();
-            } else if (!openTasks.isEmpty()) {
-                at = openTasks.first(); // without its task_end action, the oldest open task
-            }
-            if (at >= 0) {
-                Task& t = tasks[at];
-                t.endRecord = i;
-                t.status = m.captured(1);
-                t.note = m.captured(2).trimmed();
-                group = t.id;
-                openTasks.removeAll(at);
-            }
-        }
-        r.groupId = group;
-    }
-    for (StoredEvent& row : out.rows) {
-        if (aliases.contains(row.record.groupId))
-            row.record.groupId = aliases.value(row.record.groupId);
-    }
-    for (Call& c : calls) {
-        if (c.record.startIndex)
-            c.record.groupId = out.rows[*c.record.startIndex].record.groupId;
-        else if (c.record.endIndex)
-            c.record.groupId = out.rows[*c.record.endIndex].record.groupId;
-        // CraftBot has no action ids: the key says where the call ran, what it was, and which of its kind.
-        c.record.toolId
-            = QStringLiteral("%1:%2:%3")
-                  .arg(c.record.groupId.isEmpty() ? QStringLiteral("main") : c.record.groupId, c.record.toolName)
-                  .arg(c.record.startIndex ? *c.record.startIndex : *c.record.endIndex);
-        const int flags = (c.record.pairing == Pairing::Guessed ? int(EventFlags::Guessed) : 0)
-            | (c.record.ambiguous ? int(EventFlags::Ambiguous) : 0);
-        for (const std::optional<qint64>& at : { c.record.startIndex, c.record.endIndex }) {
-            if (!at)
-                continue;
-            EventRecord& r = out.rows[*at].record;
-            r.toolId = c.record.toolId;
-            r.flags |= flags;
-            if (at == c.record.endIndex) {
-                r.outcome = c.record.outcome;
-                if (c.record.startIndex)
-                    r.flags |= EventFlags::Folded; // shown in its call's card
-            }
-        }
-        out.calls.append(c.record);
-    }
-    QHash<QString, qint64> firstRow;
-    for (const StoredEvent& row : out.rows) {
-        if (!row.record.groupId.isEmpty() && !firstRow.contains(row.record.groupId))
-            firstRow.insert(row.record.groupId, row.record.index);
-    }
-    for (const Task& t : tasks) {
-        RunRecord run;
-        run.groupId = t.id;
-        run.kind = QStringLiteral("task");
-        run.name = t.name;
-        const qint64 first = t.startRecord >= 0 ? t.startRecord : firstRow.value(t.id, -1);
-        if (first >= 0) {
-            run.firstIndex = first;
-            if (records[first].micros)
-                run.startMicros = records[first].micros;
-        }
-        if (t.endRecord >= 0) {
-            run.lastIndex = t.endRecord;
-            if (records[t.endRecord].micros)
-                run.endMicros = records[t.endRecord].micros;
-        }
-        run.outcome = t.endRecord >= 0 ? t.status : QStringLiteral("running");
-        run.detail = t.note;
-        out.runs.append(run);
-    }
-    std::stable_sort(out.runs.begin(), out.runs.end(), [](const RunRecord& a, const RunRecord& b) {
-        return a.firstIndex.value_or(LLONG_MAX) < b.firstIndex.value_or(LLONG_MAX);
-    });
+ToolCallRecords CraftBotAssembler::takeCalls()
+{
+    ToolCallRecords out;
+    out.reserve(m_ready.size());
+    for (qint32 k : std::as_const(m_ready))
+        out.append(m_shape.callRecord(k, m_readyArguments.take(k), m_readyResults.take(k)));
+    m_ready.clear();
     return out;
 }
 
-} // namespace CraftBotAssembler
+ToolCallRecords CraftBotAssembler::takeStarted()
+{
+    ToolCallRecords out;
+    for (auto it = m_started.cbegin(); it != m_started.cend(); ++it) {
+        ToolCallRecord c = m_shape.callRecord(it.key(), it.value(), QString());
+        // Its end is not in the room: the call is open there.
+        c.endIndex.reset();
+        c.resultIndex.reset();
+        c.endMicros.reset();
+        c.durationMs.reset();
+        c.durationSource.clear();
+        c.pairing = Pairing::StartOnly;
+        c.outcome = Outcome::Unserved;
+        c.status = QStringLiteral("running");
+        c.error.clear();
+        out.append(c);
+    }
+    m_started.clear();
+    return out;
+}
+
+CraftBotAssembly CraftBotAssembler::assemble(const QVector<EventMdRecord>& records)
+{
+    CraftBotShape shape;
+    for (const EventMdRecord& r : records)
+        shape.take(r);
+    shape.finish();
+    CraftBotAssembler rows(shape);
+    CraftBotAssembly out;
+    out.rows.reserve(records.size());
+    ToolCallRecords calls;
+    for (qint64 i = 0; i < records.size(); ++i) {
+        QStringList problems;
+        out.rows.append(rows.row(records[i], i, &problems));
+        for (const QString& p : std::as_const(problems))
+            out.problems.append({ i, p });
+        calls += rows.takeCalls();
+    }
+    std::sort(calls.begin(), calls.end(), [](const ToolCallRecord& a, const ToolCallRecord& b) {
+        return a.startIndex.value_or(a.endIndex.value_or(0)) < b.startIndex.value_or(b.endIndex.value_or(0));
+    });
+    out.calls = calls;
+    out.runs = shape.runs();
+    return out;
+}

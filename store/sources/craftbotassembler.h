@@ -1,10 +1,13 @@
 #pragma once
 
+#include "../eventkind.h"
 #include "../runrecord.h"
 #include "../toolcallrecord.h"
+#include "craftbotshape.h"
 #include "eventmdparser.h"
 #include "importwriter.h"
 
+#include <QHash>
 #include <QString>
 #include <QVector>
 
@@ -16,16 +19,30 @@ struct CraftBotAssembly
     QVector<QPair<qint64, QString>> problems; // (row index, what is wrong)
 };
 
-// Assembles a CraftBot event stream (SOURCES.md §2): canonical kinds for its free-form kinds, actions paired
-// start to end, tasks from task_start to task_end with their end status, and each record's task.
-//
-// CraftBot writes no action ids, so an end is attached to the oldest open start of the same action name:
-// every such pair is flagged guessed, and where two calls of one name were running at once (parallel calls,
-// or two tasks at the same time) all of them are flagged ambiguous, since the order of the ends says nothing
-// about which start they close. A start that nothing ends is unserved; an end whose start rotation dropped
-// is kept as end_only. The outcome is read from the output: error_code "cancelled" is cancelled, status
-// "error" or an error key is failed. Inputs and outputs are JSON (newer CraftBot) or Python literals (older).
-namespace CraftBotAssembler {
-CraftBotAssembly assemble(const QVector<EventMdRecord>& records);
-EventKind canonicalKind(const QString& craftBotKind);
-} // namespace CraftBotAssembler
+// The second pass over a CraftBot event stream (SOURCES.md §2): each record's row, in order, with canonical kinds for
+// CraftBot's free-form ones, and what the stream's shape (CraftBotShape, the first pass) says of it: its task, its
+// call, its pairing. A call is handed over once the rows that hold its arguments and result have gone by, so only the
+// calls still open are held: a stream of any length goes through in bounded memory.
+class CraftBotAssembler
+{
+public:
+    explicit CraftBotAssembler(const CraftBotShape& shape);
+
+    // The row of record `index`; what is wrong with the record goes to `problems`.
+    StoredEvent row(const EventMdRecord& record, qint64 index, QStringList* problems = nullptr);
+    // The calls whose rows have all gone by, since the last take.
+    ToolCallRecords takeCalls();
+    // The calls whose start has gone by and whose end has not (an import stopped midway): as they stand.
+    ToolCallRecords takeStarted();
+
+    // Both passes over a stream held whole (tests, fuzzing, a stream's first records).
+    static CraftBotAssembly assemble(const QVector<EventMdRecord>& records);
+    static EventKind canonicalKind(const QString& craftBotKind);
+
+private:
+    const CraftBotShape& m_shape;
+    QHash<qint32, QString> m_started; // the arguments of each call whose end has not gone by
+    QVector<qint32> m_ready;
+    QHash<qint32, QString> m_readyArguments;
+    QHash<qint32, QString> m_readyResults;
+};

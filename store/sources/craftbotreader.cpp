@@ -16,100 +16,59 @@
 #include <QMutex>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSet>
 #include <QSqlQuery>
 
 namespace {
-
-QByteArray fingerprint(const QVector<EventMdRecord>& records)
-{
-    return records.isEmpty() ? QByteArray()
-                             : QCryptographicHash::hash(records.first().raw, QCryptographicHash::Sha1).toHex();
-}
 
 QString storedPrint(const QByteArray& nativeJson)
 {
     return QJsonDocument::fromJson(nativeJson).object().value(QLatin1String("first_record_sha1")).toString();
 }
 
-// How far an EVENT.md was read in this process: its records but the last (which CraftBot may still be writing: a
-// record runs on over the lines up to the next), where that last record starts, and a hash of the bytes before.
-// The next read of the file, once it has only grown, parses from there.
+// How far an EVENT.md's shape was taken in this process: every record's but the last (which CraftBot may still be
+// writing: a record runs on over the lines up to the next), where that last record starts, and a hash of the bytes
+// before. The next read of the file, once it has only grown, takes the shape on from there.
 struct ReadPosition
 {
     QString path;
-    QString header;
-    QVector<EventMdRecord> records;
+    CraftBotShape shape;
     qint64 offset = 0;
     qint64 lineBase = 0; // the lines before the offset
     QByteArray tail;
 };
 
 QMutex positionsMutex;
-QList<std::shared_ptr<const ReadPosition>> positions; // most recent first: a few files' records
+QList<std::shared_ptr<const ReadPosition>> positions; // most recent first: a few files' shapes
 constexpr int KeptPositions = 2;
 std::atomic<int> resumedCount { 0 };
 
-// The file's records: parsed on from where the last read of it in this process stopped when it has only grown
-// since, else parsed whole.
-EventMdFile readEventMd(const QString& path, QFile& file)
+std::shared_ptr<const ReadPosition> positionOf(const QString& path)
 {
-    std::shared_ptr<const ReadPosition> before;
-    {
-        QMutexLocker lock(&positionsMutex);
-        for (const auto& p : std::as_const(positions)) {
-            if (p->path == path) {
-                before = p;
-                break;
-            }
-        }
+    QMutexLocker lock(&positionsMutex);
+    for (const auto& p : std::as_const(positions)) {
+        if (p->path == path)
+            return p;
     }
-    EventMdFile out;
-    if (before && FileTail::onlyGrew(file, before->offset, before->tail)) {
-        file.seek(before->offset);
-        EventMdFile more = EventMdParser::parse(file.readAll());
-        // From a record's start, as it was: anything else (a partial record first) is not the file read before.
-        if (more.records.isEmpty() || !more.records.first().partial) {
-            resumedCount.fetch_add(1);
-            out.header = before->header;
-            out.records = before->records;
-            for (EventMdRecord& r : more.records) {
-                r.firstLine += before->lineBase;
-                r.lastLine += before->lineBase;
-                out.records.append(std::move(r));
-            }
-        }
-    }
-    if (out.records.isEmpty()) {
-        file.seek(0);
-        out = EventMdParser::parse(file.readAll());
-    }
-    auto next = std::make_shared<ReadPosition>();
-    next->path = path;
-    next->header = out.header;
-    next->records = out.records;
-    next->offset = file.size();
-    if (!next->records.isEmpty()) {
-        next->offset -= next->records.constLast().raw.size();
-        next->lineBase = next->records.constLast().firstLine - 1;
-        next->records.removeLast();
-    }
-    next->tail = FileTail::hashBefore(file, next->offset);
+    return {};
+}
+
+void keepPosition(std::shared_ptr<const ReadPosition> next)
+{
     QMutexLocker lock(&positionsMutex);
     for (qsizetype k = 0; k < positions.size(); ++k) {
-        if (positions[k]->path == path) {
+        if (positions[k]->path == next->path) {
             positions.removeAt(k);
             break;
         }
     }
-    positions.prepend(next);
+    positions.prepend(std::move(next));
     while (positions.size() > KeptPositions)
         positions.removeLast();
-    return out;
 }
 
 } // namespace
@@ -124,10 +83,18 @@ CraftBotReader::CraftBotReader(const QString& path)
                 path, {}, QStringLiteral("not a CraftBot sessions.db: no event_streams and event_records tables"));
         return;
     }
+    // Only the head is read here: the header and the first record, which identify the file.
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw StoreError(path, {}, QStringLiteral("cannot read: ") + file.errorString());
-    m_file = readEventMd(QFileInfo(path).absoluteFilePath(), file);
+    EventMdParser::forEachRecord(
+        file,
+        [this](EventMdRecord&& record, qint64) {
+            m_firstRecord = record.raw;
+            m_firstMicros = record.micros;
+            return false;
+        },
+        &m_header);
 }
 
 int CraftBotReader::resumedReads()
@@ -178,13 +145,15 @@ QVector<RoomInfo> CraftBotReader::rooms(const SourceNotes& notes)
         RoomInfo room;
         room.nativeId = QFileInfo(m_path).fileName();
         room.title = room.nativeId;
-        if (!m_file.records.isEmpty() && m_file.records.first().micros)
-            room.createdMicros = m_file.records.first().micros;
+        room.createdMicros = m_firstMicros;
         // The first record identifies the file: when it changed, rotation (or a rewrite) replaced the start of the
         // log, and the indices of the old import no longer mean the same records.
         room.nativeJson = QJsonDocument(QJsonObject { { QStringLiteral("first_record_sha1"),
-                                                          QString::fromLatin1(fingerprint(m_file.records)) },
-                                            { QStringLiteral("header"), m_file.header } })
+                                                          QString::fromLatin1(m_firstRecord.isEmpty() ? QByteArray()
+                                                                  : QCryptographicHash::hash(m_firstRecord,
+                                                                      QCryptographicHash::Sha1)
+                                                                        .toHex()) },
+                                            { QStringLiteral("header"), m_header } })
                               .toJson(QJsonDocument::Compact);
         return { room };
     }
@@ -237,17 +206,29 @@ bool CraftBotReader::replacedSince(const RoomInfo& now, const QByteArray& stored
 
 qint64 CraftBotReader::rowsAfter(const RoomCursor& cursor)
 {
-    if (!m_db)
-        return std::max<qint64>(0, m_file.records.size() - 1 - cursor.syncedSeq);
+    if (!m_db) {
+        if (m_records < 0) {
+            QFile file(m_path);
+            m_records = file.open(QIODevice::ReadOnly) ? EventMdParser::countRecords(file) : 0;
+        }
+        return std::max<qint64>(0, m_records - 1 - cursor.syncedSeq);
+    }
     SqliteStatement count(m_db->handle(), "SELECT count(*) FROM event_records WHERE stream_id = ?");
     count.bind(1, cursor.nativeId);
     count.step();
     return std::max<qint64>(0, count.int64(0) - 1 - cursor.syncedSeq);
 }
 
-QVector<EventMdRecord> CraftBotReader::streamRecords(const QString& streamId, const SourceNotes& notes)
+bool CraftBotReader::forEachRecord(
+    const QString& streamId, const RecordTaker& take, const SourceNotes* notes, qint64 offset, qint64 line)
 {
-    QVector<EventMdRecord> records;
+    if (!m_db) {
+        QFile file(m_path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw StoreError(m_path, {}, QStringLiteral("cannot read: ") + file.errorString());
+        file.seek(offset);
+        return EventMdParser::forEachRecord(file, take, nullptr, line);
+    }
     SqliteStatement read(m_db->handle(),
         "SELECT position, CAST(event_json AS BLOB) FROM event_records WHERE stream_id = ? ORDER BY position, id");
     read.bind(1, streamId);
@@ -258,8 +239,10 @@ QVector<EventMdRecord> CraftBotReader::streamRecords(const QString& streamId, co
         const QJsonObject record = QJsonDocument::fromJson(r.raw, &error).object();
         const QJsonObject event = record.value(QLatin1String("event")).toObject();
         if (error.error != QJsonParseError::NoError) {
-            notes(QStringLiteral("stream %1 position %2").arg(streamId).arg(read.int64(0)),
-                QStringLiteral("malformed event JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
+            if (notes) {
+                (*notes)(QStringLiteral("stream %1 position %2").arg(streamId).arg(read.int64(0)),
+                    QStringLiteral("malformed event JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
+            }
             r.flags |= EventFlags::MalformedJson;
             r.kind = QStringLiteral("(malformed)");
         }
@@ -269,31 +252,161 @@ QVector<EventMdRecord> CraftBotReader::streamRecords(const QString& streamId, co
         r.displayMessage = event.value(QLatin1String("display_message")).toString();
         const QString ts = event.value(QLatin1String("ts")).toString(record.value(QLatin1String("ts")).toString());
         r.micros = TimeUtil::parseIsoToMicros(ts).value_or(0);
-        records.append(r);
+        if (!take(std::move(r), 0))
+            return false;
     }
-    return records;
+    return true;
 }
 
-// Writes one stream as a room: the records that are new since the last sync, and everything derived. A stream never
-// imported before shows its first records while the rest is assembled: they are written first, as a sync of the
-// stream's beginning would write them, and the whole stream then as the next sync.
+CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes& notes)
+{
+    if (m_db) {
+        CraftBotShape shape;
+        forEachRecord(
+            streamId,
+            [&shape](EventMdRecord&& r, qint64) {
+                shape.take(r);
+                return true;
+            },
+            &notes);
+        shape.finish();
+        return shape;
+    }
+    // An EVENT.md: on from the last record the last read of it in this process took, when the file only grew.
+    const QString path = QFileInfo(m_path).absoluteFilePath();
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw StoreError(m_path, {}, QStringLiteral("cannot read: ") + file.errorString());
+    auto next = std::make_shared<ReadPosition>();
+    next->path = path;
+    // Each record is taken once the next one starts: the shape before the last record is what is kept.
+    std::optional<EventMdRecord> held;
+    qint64 heldAt = 0;
+    const auto taker = [&](EventMdRecord&& r, qint64 offset) {
+        if (held)
+            next->shape.take(*held);
+        held = std::move(r);
+        heldAt = offset;
+        return true;
+    };
+    const std::shared_ptr<const ReadPosition> before = positionOf(path);
+    bool resumed = false;
+    if (before && FileTail::onlyGrew(file, before->offset, before->tail)) {
+        next->shape = before->shape;
+        file.seek(before->offset);
+        bool fromARecord = true;
+        EventMdParser::forEachRecord(
+            file,
+            [&](EventMdRecord&& r, qint64 offset) {
+                // From a record's start, as it was: anything else (a partial record first) is not the file read
+                // before.
+                if (!held && next->shape.size() == before->shape.size() && r.partial) {
+                    fromARecord = false;
+                    return false;
+                }
+                return taker(std::move(r), offset);
+            },
+            nullptr, before->lineBase + 1);
+        resumed = fromARecord;
+        if (resumed)
+            resumedCount.fetch_add(1);
+    }
+    if (!resumed) {
+        next->shape = CraftBotShape();
+        held.reset();
+        file.seek(0);
+        EventMdParser::forEachRecord(file, taker);
+    }
+    CraftBotShape shape = next->shape;
+    next->offset = file.size();
+    if (held) {
+        shape.take(*held);
+        next->offset = heldAt;
+        next->lineBase = held->firstLine - 1;
+    }
+    next->tail = FileTail::hashBefore(file, next->offset);
+    keepPosition(std::move(next));
+    shape.finish();
+    m_records = shape.size();
+    return shape;
+}
+
+// Writes one stream as a room: its rows (the new ones added, those the room holds compared), its calls as their rows
+// go by, and its tasks. A stream never imported before shows its first records while the rest is read: they are
+// written first, as a sync of the stream's beginning would write them, and the whole stream then as the next sync.
 void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
 {
     const SourceNotes notes = [&feed](const QString& place, const QString& problem) { feed.note(place, problem); };
-    const QVector<EventMdRecord> records = m_db ? streamRecords(cursor.nativeId, notes) : m_file.records;
-    const QString where
-        = m_db ? QStringLiteral("stream %1").arg(cursor.nativeId) : QFileInfo(m_path).fileName();
+    const QString where = m_db ? QStringLiteral("stream %1").arg(cursor.nativeId) : QFileInfo(m_path).fileName();
     constexpr qsizetype head = ImportWriter::FirstBatchRows;
-    if (cursor.syncedSeq < 0 && records.size() > 2 * head) {
-        write(records.mid(0, head), where, feed);
-        if (feed.stopped())
-            return;
-        feed.checkpoint(head - 1);
+    if (cursor.syncedSeq < 0) {
+        QVector<EventMdRecord> first;
+        const bool whole = forEachRecord(
+            cursor.nativeId,
+            [&first](EventMdRecord&& r, qint64) {
+                first.append(std::move(r));
+                return first.size() <= 2 * head;
+            },
+            nullptr);
+        if (!whole) {
+            first.resize(head);
+            writeWhole(first, where, feed);
+            if (feed.stopped())
+                return;
+            feed.checkpoint(head - 1);
+        }
     }
-    write(records, where, feed);
+
+    const CraftBotShape shape = shapeOf(cursor.nativeId, notes);
+    CraftBotAssembler assembler(shape);
+    const qint64 reported = feed.room().syncedSeq; // problems are said once, for the records new to the room
+    qint64 index = 0;
+    bool rotated = false;
+    forEachRecord(
+        cursor.nativeId,
+        [&](EventMdRecord&& record, qint64) {
+            // What was written since the first pass is for the next sync: the shape says nothing of it.
+            if (index >= shape.size())
+                return false;
+            if (index == 0) {
+                // The file is read three times (its head, its shape, its rows): one rotated in between is not the
+                // file this room was matched with. Its first record may only have grown.
+                if (!m_db && !record.raw.startsWith(m_firstRecord)) {
+                    rotated = true;
+                    return false;
+                }
+                feed.deleteCalls(); // written again as their rows go by, in the transactions of their rows
+            }
+            QStringList problems;
+            const StoredEvent row = assembler.row(record, index, &problems);
+            if (index > reported) {
+                for (const QString& p : std::as_const(problems))
+                    feed.note(record.firstLine > 0 ? QStringLiteral("%1 line %2").arg(where).arg(record.firstLine)
+                                                   : QStringLiteral("%1 position %2").arg(where).arg(index),
+                        p);
+            }
+            feed.place(row);
+            // A call goes in once its rows have: with them, or in a later transaction, never before.
+            feed.addCalls(assembler.takeCalls());
+            ++index;
+            return !feed.stopped();
+        },
+        nullptr);
+    feed.flushHeld();
+    if (rotated) {
+        feed.note(where, QStringLiteral("the log was rotated while it was read: it is read again at the next sync"));
+        return; // nothing of it written: the room stays as it was
+    }
+    if (feed.stopped()) {
+        // The calls whose end the room does not hold yet are open there.
+        feed.addCalls(assembler.takeStarted());
+    }
+    feed.replaceRuns(shape.runs());
+    if (!feed.stopped())
+        feed.setSynced(index - 1);
 }
 
-void CraftBotReader::write(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed)
+void CraftBotReader::writeWhole(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed)
 {
     const CraftBotAssembly assembly = CraftBotAssembler::assemble(records);
     for (const auto& [index, problem] : assembly.problems) {
@@ -304,11 +417,7 @@ void CraftBotReader::write(const QVector<EventMdRecord>& records, const QString&
                 problem);
         }
     }
-    // The rows new since the cursor added; those stored before compared and rewritten where what completes them
-    // arrived since (an action's end, the task that names its rows).
     feed.addAfterCursor(assembly.rows);
     feed.replaceCalls(assembly.calls);
     feed.replaceRuns(assembly.runs);
-    if (!feed.stopped())
-        feed.setSynced(records.size() - 1);
 }

@@ -1,19 +1,25 @@
 #pragma once
 
+#include "craftbotshape.h"
 #include "eventmdparser.h"
 #include "sourcereader.h"
 
+#include <functional>
 #include <memory>
 
 class SourceDatabase;
 
 // CraftBot's event logs (SOURCES.md §2): an EVENT.md or EVENT_UNPROCESSED.md (newer multi-line records with
 // pretty JSON, older one-line Python repr, a file rotation cut) as one room, or a sessions.db (newer CraftBot)
-// with each event stream a room and its head_summary shown as what came before. A stream is assembled whole
-// (CraftBotAssembler); a sync writes the records that are new and refreshes the action rows their partners
-// changed. An EVENT.md whose first record changed was rotated or rewritten, and is read again from the start; one
-// that has only grown since this process last read it is parsed from the start of its last record then (the record
-// CraftBot may have been writing), the records before it kept: a followed log is read only where it is new.
+// with each event stream a room and its head_summary shown as what came before.
+//
+// A stream is read twice, a record at a time, and never held whole: the first pass takes its shape (CraftBotShape:
+// pairs, tasks, groups, without the records' text), the second makes each row with it (CraftBotAssembler) and
+// hands it to the feed, which adds the new ones and compares those the room holds (a sync rewrites the action rows
+// their partners changed), the calls going in as their rows go by. A stream never imported before shows its first
+// thousand records first. An EVENT.md whose first record changed was rotated or rewritten, and is read again from
+// the start; for one that has only grown since this process last read it, the shape is taken on from the start of its
+// last record (the record CraftBot may have been writing): a followed log's shape is parsed only where it is new.
 class CraftBotReader : public SourceReader
 {
 public:
@@ -36,13 +42,20 @@ public:
     static void forgetReadPositions();
 
 private:
-    // `records` (the stream's first ones, or all of it) assembled and written: the rows after the feed's cursor
-    // added, those up to it compared, the calls and runs replaced.
-    static void write(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed);
-    // A sessions.db stream's records, in position order; problems with them go to `notes`.
-    QVector<EventMdRecord> streamRecords(const QString& streamId, const SourceNotes& notes);
+    using RecordTaker = std::function<bool(EventMdRecord&& record, qint64 offset)>;
+    // The stream's records in order, from the file's `offset` (an EVENT.md) or its first position (a sessions.db
+    // stream, whose problems go to `notes` when given). False when `take` stopped it.
+    bool forEachRecord(
+        const QString& streamId, const RecordTaker& take, const SourceNotes* notes, qint64 offset = 0, qint64 line = 1);
+    // The first pass: the stream's shape (on from where the last read of the file stopped, when it only grew).
+    CraftBotShape shapeOf(const QString& streamId, const SourceNotes& notes);
+    // The stream's first records, assembled alone and written as a sync of its beginning would write them.
+    static void writeWhole(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed);
 
     QString m_path;
     std::unique_ptr<SourceDatabase> m_db; // a sessions.db; none for an EVENT.md
-    EventMdFile m_file; // an EVENT.md: read whole, or on from where this process last read it
+    QString m_header; // an EVENT.md's, and its first record: what identifies the file
+    QByteArray m_firstRecord;
+    qint64 m_firstMicros = 0;
+    qint64 m_records = -1; // an EVENT.md's, counted when first asked
 };

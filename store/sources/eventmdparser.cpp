@@ -3,7 +3,9 @@
 #include "../eventflags.h"
 #include "../jsontext.h"
 
+#include <QBuffer>
 #include <QDate>
+#include <cstring>
 #include <QStringDecoder>
 
 namespace {
@@ -60,68 +62,149 @@ void finish(EventMdRecord& r)
 
 namespace EventMdParser {
 
-EventMdFile parse(const QByteArray& content)
+bool forEachRecord(QIODevice& device, const RecordTaker& take, QString* header, qint64 firstLine)
 {
-    EventMdFile file;
-    QByteArray before;
-    qint64 lineNumber = 0;
-    qsizetype from = 0;
+    constexpr qint64 Chunk = 1 << 20; // a megabyte at a time: a log of any size in bounded memory
+    QByteArray buffer;
+    qint64 bufferAt = device.pos(); // the device's position of the buffer's first byte
+    const qint64 startAt = bufferAt;
+    qint64 lineNumber = firstLine - 1;
+    QByteArray before; // the lines before the first record
     EventMdRecord current;
+    qint64 currentAt = 0;
     bool open = false;
-    while (from < content.size()) {
-        qsizetype end = content.indexOf('\n', from);
-        end = end < 0 ? content.size() : end + 1;
-        const QByteArray line = content.mid(from, end - from);
-        from = end;
-        ++lineNumber;
-        if (isRecordStart(line)) {
-            if (open) {
-                finish(current);
-                file.records.append(current);
-            } else if (!before.isEmpty()) {
-                if (before.trimmed().startsWith('#')) {
-                    int flags = 0;
-                    file.header = decode(before, flags);
-                } else {
-                    EventMdRecord partial;
-                    partial.partial = true;
-                    partial.firstLine = 1;
-                    partial.lastLine = lineNumber - 1;
-                    partial.raw = before;
-                    partial.kind = QStringLiteral("(cut by rotation)");
-                    finish(partial);
-                    file.records.append(partial);
+    bool atEnd = false;
+    while (!atEnd) {
+        const QByteArray more = device.read(Chunk);
+        atEnd = more.isEmpty();
+        buffer += more;
+        const char* data = buffer.constData();
+        qsizetype from = 0;
+        while (from < buffer.size()) {
+            const void* newline = std::memchr(data + from, '\n', std::size_t(buffer.size() - from));
+            if (!newline && !atEnd)
+                break; // the rest of the line is in the next chunk
+            const qsizetype end = newline ? static_cast<const char*>(newline) - data + 1 : buffer.size();
+            const QByteArray line = QByteArray::fromRawData(data + from, end - from);
+            const qint64 lineAt = bufferAt + from;
+            from = end;
+            ++lineNumber;
+            if (isRecordStart(line)) {
+                if (open) {
+                    finish(current);
+                    if (!take(std::move(current), currentAt))
+                        return false;
+                } else if (!before.isEmpty()) {
+                    if (before.trimmed().startsWith('#')) {
+                        int flags = 0;
+                        if (header)
+                            *header = decode(before, flags);
+                    } else {
+                        EventMdRecord partial;
+                        partial.partial = true;
+                        partial.firstLine = firstLine;
+                        partial.lastLine = lineNumber - 1;
+                        partial.raw = before;
+                        partial.kind = QStringLiteral("(cut by rotation)");
+                        finish(partial);
+                        if (!take(std::move(partial), startAt))
+                            return false;
+                    }
+                    before.clear();
                 }
+                current = EventMdRecord();
+                current.firstLine = current.lastLine = lineNumber;
+                current.micros = micros(line);
+                current.raw = QByteArray(line.constData(), line.size());
+                currentAt = lineAt;
+                open = true;
+            } else if (open) {
+                current.raw += line;
+                current.lastLine = lineNumber;
+            } else {
+                before += line;
             }
-            current = EventMdRecord();
-            current.firstLine = current.lastLine = lineNumber;
-            current.micros = micros(line);
-            current.raw = line;
-            open = true;
-        } else if (open) {
-            current.raw += line;
-            current.lastLine = lineNumber;
-        } else {
-            before += line;
         }
+        buffer.remove(0, from);
+        bufferAt += from;
     }
     if (open) {
         finish(current);
-        file.records.append(current);
-    } else if (!before.trimmed().isEmpty() && !before.trimmed().startsWith('#')) {
+        return take(std::move(current), currentAt);
+    }
+    if (!before.trimmed().isEmpty() && !before.trimmed().startsWith('#')) {
         EventMdRecord partial;
         partial.partial = true;
-        partial.firstLine = 1;
+        partial.firstLine = firstLine;
         partial.lastLine = lineNumber;
         partial.raw = before;
         partial.kind = QStringLiteral("(cut by rotation)");
         finish(partial);
-        file.records.append(partial);
-    } else {
-        int flags = 0;
-        file.header = decode(before, flags);
+        return take(std::move(partial), startAt);
     }
+    int flags = 0;
+    if (header)
+        *header = decode(before, flags);
+    return true;
+}
+
+EventMdFile parse(const QByteArray& content)
+{
+    EventMdFile file;
+    QBuffer buffer;
+    buffer.setData(content);
+    buffer.open(QIODevice::ReadOnly);
+    forEachRecord(
+        buffer,
+        [&file](EventMdRecord&& record, qint64) {
+            file.records.append(std::move(record));
+            return true;
+        },
+        &file.header);
     return file;
+}
+
+qint64 countRecords(QIODevice& device)
+{
+    // As forEachRecord: the bytes before the first record are a header when their first non-blank character is
+    // '#', else a partial record (when a record follows them, or when they hold more than blanks).
+    qint64 count = 0;
+    bool anyBefore = false;
+    bool blankBefore = true;
+    bool header = false;
+    QByteArray carry;
+    constexpr qint64 Chunk = 1 << 20;
+    for (;;) {
+        QByteArray buffer = carry + device.read(Chunk);
+        const bool atEnd = buffer.size() == carry.size();
+        const char* data = buffer.constData();
+        qsizetype from = 0;
+        while (from < buffer.size()) {
+            const void* newline = std::memchr(data + from, '\n', std::size_t(buffer.size() - from));
+            if (!newline && !atEnd)
+                break;
+            const qsizetype end = newline ? static_cast<const char*>(newline) - data + 1 : buffer.size();
+            const QByteArray line = QByteArray::fromRawData(data + from, end - from);
+            from = end;
+            if (isRecordStart(line)) {
+                if (count == 0 && anyBefore && !header)
+                    ++count; // the partial record
+                ++count;
+            } else if (count == 0) {
+                anyBefore = true;
+                if (blankBefore && !line.trimmed().isEmpty()) {
+                    blankBefore = false;
+                    header = line.trimmed().startsWith('#');
+                }
+            }
+        }
+        carry = buffer.mid(from);
+        if (atEnd)
+            break;
+    }
+    if (count == 0 && !blankBefore && !header)
+        return 1;
+    return count;
 }
 
 bool looksLikeEventMd(const QByteArray& head)

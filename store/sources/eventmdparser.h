@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QIODevice>
+#include <functional>
 #include <QString>
 #include <QVector>
 
@@ -30,7 +32,14 @@ struct EventMdFile
 // the template header when they start with a markdown heading, else the remains of a record cut by rotation,
 // kept as one partial record at index 0.
 namespace EventMdParser {
-EventMdFile parse(const QByteArray& content);
+// Hands each record of `device`, from its position on, to `take` with the offset of its first line, as the file is
+// read a megabyte at a time; false from `take` stops (and is returned). Lines are numbered from `firstLine`; the
+// header, when the lines before the first record are one, goes to `header`.
+using RecordTaker = std::function<bool(EventMdRecord&& record, qint64 offset)>;
+bool forEachRecord(QIODevice& device, const RecordTaker& take, QString* header = nullptr, qint64 firstLine = 1);
+EventMdFile parse(const QByteArray& content); // the records of a log held whole (tests, fuzzing)
+// How many records forEachRecord would hand over, without reading them (a line scan).
+qint64 countRecords(QIODevice& device);
 // Whether the start of a file looks like an EVENT.md: a record line, or CraftBot's header.
 bool looksLikeEventMd(const QByteArray& head);
 } // namespace EventMdParser

@@ -1,0 +1,377 @@
+#include "craftbotshape.h"
+
+#include "../eventflags.h"
+#include "../timeutil.h"
+#include "craftbotaction.h"
+#include "craftbotassembler.h"
+
+#include <deque>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+QString CraftBotShape::intern(const QString& s)
+{
+    if (s.isEmpty())
+        return {};
+    const auto it = m_strings.constFind(s);
+    if (it != m_strings.constEnd())
+        return it.value();
+    m_strings.insert(s, s);
+    return s;
+}
+
+qint32 CraftBotShape::groupId(const QString& group)
+{
+    const auto it = m_groupIds.constFind(group);
+    if (it != m_groupIds.constEnd())
+        return it.value();
+    const qint32 id = qint32(m_groups.size());
+    m_groups.append(group);
+    m_groupIds.insert(group, id);
+    return id;
+}
+
+void CraftBotShape::take(const EventMdRecord& record)
+{
+    static const QRegularExpression created(
+        QStringLiteral("^Created task: '(.*)'\\s*$"), QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression ended(QStringLiteral("^Task ended with status '([^']*)'\\.?\\s*(.*)$"),
+        QRegularExpression::DotMatchesEverythingOption);
+    Record r;
+    r.micros = record.micros;
+    if (record.partial) {
+        r.kind = Kind::Partial;
+        m_records.append(r);
+        return;
+    }
+    if (CraftBotAssembler::canonicalKind(record.kind) == EventKind::ToolCall) {
+        const CraftBotAction a = CraftBotAction::parse(record.kind, record.message);
+        if (a.part != CraftBotAction::Part::None) {
+            Action kept;
+            kept.start = a.part == CraftBotAction::Part::Start;
+            kept.gui = a.gui;
+            kept.valid = a.value.has_value();
+            kept.name = intern(a.name);
+            const QJsonObject value = a.value ? a.value->toObject() : QJsonObject();
+            if (kept.start) {
+                kept.session = intern(value.value(QLatin1String("_session_id")).toString());
+                if (a.name == QLatin1String("task_start"))
+                    kept.taskName = value.value(QLatin1String("task_name")).toString();
+            } else {
+                if (a.name == QLatin1String("task_start"))
+                    kept.taskId = value.value(QLatin1String("task_id")).toString();
+                kept.outcome = a.outcome();
+                if (kept.outcome != Outcome::Served)
+                    kept.error = a.error();
+            }
+            r.action = qint32(m_actions.size());
+            m_actions.append(kept);
+        }
+    } else if (record.kind == QLatin1String("task_start")) {
+        if (const QRegularExpressionMatch m = created.match(record.message); m.hasMatch()) {
+            r.kind = Kind::TaskCreated;
+            r.text = qint32(m_texts.size());
+            m_texts.append({ m.captured(1) });
+        }
+    } else if (record.kind == QLatin1String("task_end")) {
+        if (const QRegularExpressionMatch m = ended.match(record.message); m.hasMatch()) {
+            r.kind = Kind::TaskEnded;
+            r.text = qint32(m_texts.size());
+            m_texts.append({ m.captured(1), m.captured(2).trimmed() });
+        }
+    }
+    m_records.append(r);
+}
+
+void CraftBotShape::finish()
+{
+    const qint64 n = m_records.size();
+    m_rows = QVector<Row>(n);
+    m_groups = QStringList { QString() };
+    m_groupIds = { { QString(), 0 } };
+    m_calls.clear();
+    m_runs.clear();
+    const auto action = [this](qint64 i) -> const Action* {
+        return m_records[i].action >= 0 ? &m_actions[m_records[i].action] : nullptr;
+    };
+    const auto session = [&](qint64 i) -> QString {
+        const Action* a = action(i);
+        return a && a->start ? a->session : QString();
+    };
+
+    // Pair each end with the oldest open start of its name; calls of one name running at once are ambiguous.
+    QHash<QString, std::deque<qint32>> open; // family:name -> positions in m_calls
+    for (qint64 i = 0; i < n; ++i) {
+        const Action* a = action(i);
+        if (!a)
+            continue;
+        std::deque<qint32>& queue = open[(a->gui ? QLatin1String("GUI action:") : QLatin1String("action:")) + a->name];
+        if (a->start) {
+            Call c;
+            c.start = i;
+            c.name = a->name;
+            c.argumentsValid = a->valid;
+            if (!queue.empty()) {
+                c.ambiguous = true;
+                for (qint32 at : queue)
+                    m_calls[at].ambiguous = true;
+            }
+            queue.push_back(qint32(m_calls.size()));
+            m_rows[i].call = qint32(m_calls.size());
+            m_calls.append(c);
+            continue;
+        }
+        qint32 k = -1;
+        if (!queue.empty()) {
+            k = queue.front();
+            queue.pop_front();
+            m_calls[k].pairing = Pairing::Guessed;
+        } else {
+            Call orphan; // its start was summarised or rotated away: end_only says so, no warning
+            orphan.name = a->name;
+            orphan.pairing = Pairing::EndOnly;
+            k = qint32(m_calls.size());
+            m_calls.append(orphan);
+        }
+        Call& c = m_calls[k];
+        c.end = i;
+        c.outcome = a->outcome;
+        c.error = a->error;
+        m_rows[i].call = k;
+    }
+
+    // Tasks: a task_start action's input names the task, its output gives the id.
+    struct Task
+    {
+        QString id;
+        QString name;
+        qint64 startRecord = -1;
+        qint64 endRecord = -1;
+        QString status;
+        QString note;
+    };
+    QVector<Task> tasks;
+    QHash<QString, qsizetype> taskById;
+    for (const Call& c : std::as_const(m_calls)) {
+        if (c.name != QLatin1String("task_start") || c.start < 0)
+            continue;
+        Task t;
+        t.name = action(c.start)->taskName;
+        if (c.end >= 0)
+            t.id = action(c.end)->taskId;
+        if (t.id.isEmpty())
+            t.id = QStringLiteral("task:") + t.name;
+        if (!taskById.contains(t.id)) {
+            taskById.insert(t.id, tasks.size());
+            tasks.append(t);
+        }
+    }
+    // A task_end action's _session_id is a task's id, even when the task began before this file does (rotation)
+    // or without a task_start action: such a task is known by id first, and named if its start shows up.
+    QHash<QString, qint64> firstAction; // session -> first action_start row
+    for (qint64 i = n - 1; i >= 0; --i) {
+        if (!session(i).isEmpty())
+            firstAction.insert(session(i), i);
+    }
+    for (qint64 i = 0; i < n; ++i) {
+        const Action* a = action(i);
+        const QString s = session(i);
+        if (a && a->name == QLatin1String("task_end") && !s.isEmpty() && !taskById.contains(s)) {
+            Task t;
+            t.id = s;
+            taskById.insert(s, tasks.size());
+            tasks.append(t);
+        }
+    }
+
+    // Each record's task: an action's own _session_id when it names a task; a task_start or task_end record
+    // the task it starts or ends; anything else the task of the last record that had one.
+    std::deque<QString> pendingEnds; // task ids of task_end actions not yet matched to a task_end record
+    QVector<qsizetype> openTasks;
+    QHash<QString, QString> aliases; // "task:NAME" -> the id its first action gave
+    qsizetype unbound = -1; // a task still known by name only
+    int ambiguousEnds = 0;
+    QString current;
+    for (qint64 i = 0; i < n; ++i) {
+        const Record& record = m_records[i];
+        if (record.kind == Kind::Partial)
+            continue;
+        const Action* a = action(i);
+        QString group = current;
+        if (a && a->start) {
+            const QString s = a->session;
+            if (a->name == QLatin1String("task_start")) {
+                group = QString(); // creating a task happens in the conversation, under the new task's id
+            } else if (taskById.contains(s)) {
+                group = s;
+            } else if (unbound >= 0 && !s.isEmpty()) {
+                // A task created without a task_start action (CraftBot's own memory task): its first action
+                // tells its id.
+                aliases.insert(tasks[unbound].id, s);
+                tasks[unbound].id = s;
+                taskById.insert(s, unbound);
+                unbound = -1;
+                group = s;
+            } else {
+                group = QString();
+            }
+            if (a->name == QLatin1String("task_end") && taskById.contains(s))
+                pendingEnds.push_back(s);
+            current = group;
+        } else if (a) {
+            const qint32 k = m_rows[i].call;
+            group = k >= 0 && m_calls[k].start >= 0 ? m_groups[m_rows[m_calls[k].start].group] : current;
+        } else if (record.kind == Kind::TaskCreated) {
+            const QString& name = m_texts[record.text].at(0);
+            bool found = false;
+            for (Task& t : tasks) {
+                if (t.startRecord < 0 && t.name == name) {
+                    t.startRecord = i;
+                    group = t.id;
+                    found = true;
+                    break;
+                }
+            }
+            // A task known by id alone whose first action follows: this record starts it.
+            qsizetype nameless = -1;
+            for (qsizetype k = 0; !found && k < tasks.size(); ++k) {
+                const qint64 first = firstAction.value(tasks[k].id, -1);
+                if (tasks[k].name.isEmpty() && tasks[k].startRecord < 0 && first > i
+                    && (nameless < 0 || first < firstAction.value(tasks[nameless].id)))
+                    nameless = k;
+            }
+            if (nameless >= 0) {
+                tasks[nameless].name = name;
+                tasks[nameless].startRecord = i;
+                group = tasks[nameless].id;
+                found = true;
+            }
+            if (!found) {
+                // A task whose task_start action is not in this stream (rotated away, or another stream).
+                Task t;
+                t.name = name;
+                t.id = QStringLiteral("task:") + t.name;
+                t.startRecord = i;
+                taskById.insert(t.id, tasks.size());
+                unbound = tasks.size();
+                tasks.append(t);
+                group = t.id;
+            }
+            openTasks.append(taskById.value(group));
+            current = group;
+        } else if (record.kind == Kind::TaskEnded) {
+            qsizetype at = -1;
+            if (!pendingEnds.empty()) {
+                // Two tasks ending at once write alike records: which is which is a guess, and said so.
+                if (pendingEnds.size() >= 2)
+                    ambiguousEnds = int(pendingEnds.size());
+                if (ambiguousEnds > 0) {
+                    m_rows[i].flags |= EventFlags::Ambiguous;
+                    --ambiguousEnds;
+                }
+                at = taskById.value(pendingEnds.front(), -1);
+                pendingEnds.pop_front();
+            } else if (!openTasks.isEmpty()) {
+                at = openTasks.first(); // without its task_end action, the oldest open task
+            }
+            if (at >= 0) {
+                Task& t = tasks[at];
+                t.endRecord = i;
+                t.status = m_texts[record.text].at(0);
+                t.note = m_texts[record.text].at(1);
+                group = t.id;
+                openTasks.removeAll(at);
+            }
+        }
+        m_rows[i].group = groupId(group);
+    }
+    // A task known by name first is known by its id everywhere.
+    for (QString& group : m_groups) {
+        const auto alias = aliases.constFind(group);
+        if (alias != aliases.constEnd())
+            group = alias.value();
+    }
+    for (Call& c : m_calls) {
+        c.group = m_rows[c.start >= 0 ? c.start : c.end].group;
+        const int flags = (c.pairing == Pairing::Guessed ? int(EventFlags::Guessed) : 0)
+            | (c.ambiguous ? int(EventFlags::Ambiguous) : 0);
+        if (c.start >= 0)
+            m_rows[c.start].flags |= flags;
+        if (c.end >= 0)
+            m_rows[c.end].flags |= flags | (c.start >= 0 ? int(EventFlags::Folded) : 0); // shown in its card
+    }
+    QHash<QString, qint64> firstRow;
+    for (qint64 i = 0; i < n; ++i) {
+        const QString& group = m_groups[m_rows[i].group];
+        if (!group.isEmpty() && !firstRow.contains(group))
+            firstRow.insert(group, i);
+    }
+    for (const Task& t : std::as_const(tasks)) {
+        RunRecord run;
+        run.groupId = t.id;
+        run.kind = QStringLiteral("task");
+        run.name = t.name;
+        const qint64 first = t.startRecord >= 0 ? t.startRecord : firstRow.value(t.id, -1);
+        if (first >= 0) {
+            run.firstIndex = first;
+            if (m_records[first].micros)
+                run.startMicros = m_records[first].micros;
+        }
+        if (t.endRecord >= 0) {
+            run.lastIndex = t.endRecord;
+            if (m_records[t.endRecord].micros)
+                run.endMicros = m_records[t.endRecord].micros;
+        }
+        run.outcome = t.endRecord >= 0 ? t.status : QStringLiteral("running");
+        run.detail = t.note;
+        m_runs.append(run);
+    }
+    std::stable_sort(m_runs.begin(), m_runs.end(), [](const RunRecord& a, const RunRecord& b) {
+        return a.firstIndex.value_or(LLONG_MAX) < b.firstIndex.value_or(LLONG_MAX);
+    });
+}
+
+QString CraftBotShape::toolId(qint32 call) const
+{
+    const Call& c = m_calls[call];
+    const QString& group = m_groups[c.group];
+    return QStringLiteral("%1:%2:%3")
+        .arg(group.isEmpty() ? QStringLiteral("main") : group, c.name)
+        .arg(c.start >= 0 ? c.start : c.end);
+}
+
+ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, const QString& result) const
+{
+    const Call& c = m_calls[call];
+    ToolCallRecord r;
+    r.toolName = c.name;
+    r.groupId = m_groups[c.group];
+    r.toolId = toolId(call);
+    r.pairing = c.pairing;
+    r.ambiguous = c.ambiguous;
+    r.outcome = c.outcome;
+    if (c.start >= 0) {
+        r.startIndex = c.start;
+        if (m_records[c.start].micros)
+            r.startMicros = m_records[c.start].micros;
+        r.arguments = arguments;
+        r.argumentsValid = c.argumentsValid;
+        r.status = QStringLiteral("running");
+    }
+    if (c.end >= 0) {
+        r.endIndex = c.end;
+        r.resultIndex = c.end;
+        if (m_records[c.end].micros)
+            r.endMicros = m_records[c.end].micros;
+        r.result = result;
+        r.status = c.outcome == Outcome::Served ? QStringLiteral("completed") : Outcomes::name(c.outcome);
+        if (c.outcome != Outcome::Served)
+            r.error = c.error;
+    }
+    if (r.startMicros && r.endMicros) {
+        r.durationMs = TimeUtil::durationMs(*r.startMicros, *r.endMicros);
+        if (r.durationMs)
+            r.durationSource = DurationSource::Timestamps;
+    }
+    return r;
+}

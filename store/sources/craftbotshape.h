@@ -1,0 +1,95 @@
+#pragma once
+
+#include "../outcome.h"
+#include "../runrecord.h"
+#include "../toolcallrecord.h"
+#include "eventmdparser.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+// The first pass over a CraftBot event stream: what its records say of each other, kept without their text, so that a
+// stream of any length is assembled in bounded memory (the second pass, CraftBotAssembler, makes the rows).
+//
+// CraftBot writes no action ids, so an end is attached to the oldest open start of the same action name: every such
+// pair is guessed, and where two calls of one name were running at once (parallel calls, or two tasks at the same
+// time) all of them are ambiguous, since the order of the ends says nothing about which start they close. A start
+// that nothing ends is unserved; an end whose start rotation dropped is kept as end_only. Tasks run from task_start
+// to task_end with their end status, and every record belongs to a task (or to the conversation). What decides a
+// record's task can come after it (the id a task_start's output gives), so the shape is made whole by finish().
+class CraftBotShape
+{
+public:
+    // One call as the stream pairs it (its arguments and result are in its rows).
+    struct Call
+    {
+        qint64 start = -1;
+        qint64 end = -1;
+        qint32 group = 0;
+        QString name;
+        Pairing pairing = Pairing::StartOnly;
+        Outcome outcome = Outcome::Unserved;
+        bool ambiguous = false;
+        bool argumentsValid = false;
+        QString error;
+    };
+    // What a record's row takes from the shape.
+    struct Row
+    {
+        qint32 group = 0; // in groups(): 0 is the conversation
+        qint32 call = -1; // in calls()
+        int flags = 0; // EventFlags: guessed, ambiguous, folded
+    };
+
+    // The stream's next record.
+    void take(const EventMdRecord& record);
+    qint64 size() const { return m_records.size(); }
+    // Pairs, names and groups what was taken; again after more was taken.
+    void finish();
+
+    const Row& row(qint64 index) const { return m_rows[index]; }
+    const QString& group(qint32 id) const { return m_groups[id]; }
+    const QVector<Call>& calls() const { return m_calls; }
+    qint64 micros(qint64 index) const { return m_records[index].micros; }
+    const RunRecords& runs() const { return m_runs; }
+    // A call as the tool_calls table keeps it, with the arguments and result its rows hold.
+    ToolCallRecord callRecord(qint32 call, const QString& arguments, const QString& result) const;
+    QString toolId(qint32 call) const; // CraftBot has no action ids: where the call ran, what it was, which one
+
+private:
+    enum class Kind : quint8 { Other, Partial, TaskCreated, TaskEnded };
+    struct Record
+    {
+        qint64 micros = 0;
+        qint32 action = -1; // in m_actions
+        qint32 text = -1; // in m_texts: a created task's name, or an ended task's status and note
+        Kind kind = Kind::Other;
+    };
+    struct Action
+    {
+        bool start = false;
+        bool gui = false;
+        bool valid = false; // its value parsed
+        QString name;
+        QString session; // a start's _session_id
+        QString taskName; // a task_start's task_name
+        QString taskId; // a task_start end's task_id
+        Outcome outcome = Outcome::Served; // an end's
+        QString error;
+    };
+    QString intern(const QString& s);
+    qint32 groupId(const QString& group);
+
+    QVector<Record> m_records;
+    QVector<Action> m_actions;
+    QVector<QStringList> m_texts;
+    QHash<QString, QString> m_strings; // action names and sessions, held once
+
+    QVector<Row> m_rows;
+    QStringList m_groups;
+    QHash<QString, qint32> m_groupIds;
+    QVector<Call> m_calls;
+    RunRecords m_runs;
+};
