@@ -338,16 +338,33 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
 {
     const SourceNotes notes = [&feed](const QString& place, const QString& problem) { feed.note(place, problem); };
     const QString where = m_db ? QStringLiteral("stream %1").arg(cursor.nativeId) : QFileInfo(m_path).fileName();
+    // The file is read more than once (its head when it was opened, then its first records, its shape and its rows):
+    // one rotated in between is not the file this room was matched with, and nothing of it is written. Its first
+    // record may only have grown.
+    bool rotated = false;
+    const auto sameFile = [&](const EventMdRecord& first) {
+        rotated = rotated || (!m_db && !first.raw.startsWith(m_firstRecord));
+        return !rotated;
+    };
+    const auto saidRotated = [&] {
+        feed.note(where, QStringLiteral("the log was rotated while it was read: it is read again at the next sync"));
+    };
     constexpr qsizetype head = ImportWriter::FirstBatchRows;
     if (cursor.syncedSeq < 0) {
         QVector<EventMdRecord> first;
         const bool whole = forEachRecord(
             cursor.nativeId,
-            [&first](EventMdRecord&& r, qint64) {
+            [&](EventMdRecord&& r, qint64) {
+                if (first.isEmpty() && !sameFile(r))
+                    return false;
                 first.append(std::move(r));
                 return first.size() <= 2 * head;
             },
             nullptr);
+        if (rotated) {
+            saidRotated();
+            return;
+        }
         if (!whole) {
             first.resize(head);
             writeWhole(first, where, feed);
@@ -361,7 +378,6 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
     CraftBotAssembler assembler(shape);
     const qint64 reported = feed.room().syncedSeq; // problems are said once, for the records new to the room
     qint64 index = 0;
-    bool rotated = false;
     forEachRecord(
         cursor.nativeId,
         [&](EventMdRecord&& record, qint64) {
@@ -369,12 +385,8 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
             if (index >= shape.size())
                 return false;
             if (index == 0) {
-                // The file is read three times (its head, its shape, its rows): one rotated in between is not the
-                // file this room was matched with. Its first record may only have grown.
-                if (!m_db && !record.raw.startsWith(m_firstRecord)) {
-                    rotated = true;
+                if (!sameFile(record))
                     return false;
-                }
                 feed.deleteCalls(); // written again as their rows go by, in the transactions of their rows
             }
             QStringList problems;
@@ -394,7 +406,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
         nullptr);
     feed.flushHeld();
     if (rotated) {
-        feed.note(where, QStringLiteral("the log was rotated while it was read: it is read again at the next sync"));
+        saidRotated();
         return; // nothing of it written: the room stays as it was
     }
     if (feed.stopped()) {
