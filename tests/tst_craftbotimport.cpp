@@ -193,7 +193,7 @@ private slots:
                     .contains(QLatin1String("EVENT_rotated.md line 1: the file starts inside a record")));
     }
 
-    void recordCountdata()
+    void records_data()
     {
         QTest::addColumn<QString>("file");
         for (const char* f : { "EVENT.md", "EVENT_old.md", "EVENT_UNPROCESSED.md", "EVENT_rotated.md" })
@@ -236,7 +236,7 @@ private slots:
         if (cut) {
             index = tsv(inflate(QStringLiteral("EVENT_rotated.records.tsv")));
         } else {
-            for (const QJsonValue& v : facts.value(QLatin1String("recordCountindex")).toArray()) {
+            for (const QJsonValue& v : facts.value(QLatin1String("records_index")).toArray()) {
                 const QJsonArray a = v.toArray();
                 index << QMap<QString, QString> { { QStringLiteral("first_line"), QString::number(a[0].toInteger()) },
                     { QStringLiteral("kind"), a[2].toString() }, { QStringLiteral("task_id"), a[3].toString() } };
@@ -277,7 +277,7 @@ private slots:
             qPrintable(file), agree, attributed, attributed ? 100.0 * agree / attributed : 100.0);
     }
 
-    void tasks_data() { recordCountdata(); }
+    void tasks_data() { records_data(); }
 
     void tasks()
     {
