@@ -30,9 +30,9 @@ QString storedPrint(const QByteArray& nativeJson)
     return QJsonDocument::fromJson(nativeJson).object().value(QLatin1String("first_record_sha1")).toString();
 }
 
-// How far an EVENT.md's shape was taken in this process: every record's but the last (which CraftBot may still be
-// writing: a record runs on over the lines up to the next), where that last record starts, and a hash of the bytes
-// before. The next read of the file, once it has only grown, takes the shape on from there.
+// How far an EVENT.md's shape was taken in this process: every record's, where the last record starts (CraftBot may
+// still be writing it: a record runs on over the lines up to the next), and a hash of the bytes before. The next read
+// of the file, once it has only grown, drops the last record and takes the shape on from its start.
 struct ReadPosition
 {
     QString path;
@@ -279,20 +279,22 @@ CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes
         throw StoreError(m_path, {}, QStringLiteral("cannot read: ") + file.errorString());
     auto next = std::make_shared<ReadPosition>();
     next->path = path;
-    // Each record is taken once the next one starts: the shape before the last record is what is kept.
-    std::optional<EventMdRecord> held;
-    qint64 heldAt = 0;
+    CraftBotShape& shape = next->shape;
+    qint64 lastAt = 0; // where the last record taken starts
+    qint64 lastLine = 0;
     const auto taker = [&](EventMdRecord&& r, qint64 offset) {
-        if (held)
-            next->shape.take(*held);
-        held = std::move(r);
-        heldAt = offset;
+        shape.take(r);
+        lastAt = offset;
+        lastLine = r.firstLine;
         return true;
     };
     const std::shared_ptr<const ReadPosition> before = positionOf(path);
     bool resumed = false;
-    if (before && FileTail::onlyGrew(file, before->offset, before->tail)) {
-        next->shape = before->shape;
+    if (before && before->shape.size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
+        // The last record is read again: its writer may have gone on with it.
+        shape = before->shape;
+        shape.dropLast();
+        const qint64 kept = shape.size();
         file.seek(before->offset);
         bool fromARecord = true;
         EventMdParser::forEachRecord(
@@ -300,35 +302,31 @@ CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes
             [&](EventMdRecord&& r, qint64 offset) {
                 // From a record's start, as it was: anything else (a partial record first) is not the file read
                 // before.
-                if (!held && next->shape.size() == before->shape.size() && r.partial) {
+                if (shape.size() == kept && r.partial) {
                     fromARecord = false;
                     return false;
                 }
                 return taker(std::move(r), offset);
             },
             nullptr, before->lineBase + 1);
-        resumed = fromARecord;
+        resumed = fromARecord && shape.size() > kept;
         if (resumed)
             resumedCount.fetch_add(1);
     }
     if (!resumed) {
-        next->shape = CraftBotShape();
-        held.reset();
+        shape = CraftBotShape();
         file.seek(0);
         EventMdParser::forEachRecord(file, taker);
     }
-    CraftBotShape shape = next->shape;
-    next->offset = file.size();
-    if (held) {
-        shape.take(*held);
-        next->offset = heldAt;
-        next->lineBase = held->firstLine - 1;
-    }
+    // Kept whole, its last record dropped when the next read goes on from where it starts.
+    next->offset = lastAt;
+    next->lineBase = lastLine > 0 ? lastLine - 1 : 0;
     next->tail = FileTail::hashBefore(file, next->offset);
-    keepPosition(std::move(next));
-    shape.finish();
-    m_records = shape.size();
-    return shape;
+    keepPosition(next);
+    CraftBotShape out = shape; // the kept one's records shared with it: finish() writes only what it derives
+    out.finish();
+    m_records = out.size();
+    return out;
 }
 
 // Writes one stream as a room: its rows (the new ones added, those the room holds compared), its calls as their rows

@@ -9,15 +9,17 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
-QString CraftBotShape::intern(const QString& s)
+qint32 CraftBotShape::intern(const QString& s)
 {
     if (s.isEmpty())
-        return {};
-    const auto it = m_strings.constFind(s);
-    if (it != m_strings.constEnd())
+        return 0;
+    const auto it = m_stringIds.constFind(s);
+    if (it != m_stringIds.constEnd())
         return it.value();
-    m_strings.insert(s, s);
-    return s;
+    const qint32 id = qint32(m_strings.size());
+    m_strings.append(s);
+    m_stringIds.insert(s, id);
+    return id;
 }
 
 qint32 CraftBotShape::groupId(const QString& group)
@@ -53,16 +55,17 @@ void CraftBotShape::take(const EventMdRecord& record)
             kept.valid = a.value.has_value();
             kept.name = intern(a.name);
             const QJsonObject value = a.value ? a.value->toObject() : QJsonObject();
+            const bool task = a.name == QLatin1String("task_start");
             if (kept.start) {
                 kept.session = intern(value.value(QLatin1String("_session_id")).toString());
-                if (a.name == QLatin1String("task_start"))
-                    kept.taskName = value.value(QLatin1String("task_name")).toString();
+                if (task)
+                    kept.task = intern(value.value(QLatin1String("task_name")).toString());
             } else {
-                if (a.name == QLatin1String("task_start"))
-                    kept.taskId = value.value(QLatin1String("task_id")).toString();
+                if (task)
+                    kept.task = intern(value.value(QLatin1String("task_id")).toString());
                 kept.outcome = a.outcome();
                 if (kept.outcome != Outcome::Served)
-                    kept.error = a.error();
+                    kept.error = intern(a.error());
             }
             r.action = qint32(m_actions.size());
             m_actions.append(kept);
@@ -70,17 +73,25 @@ void CraftBotShape::take(const EventMdRecord& record)
     } else if (record.kind == QLatin1String("task_start")) {
         if (const QRegularExpressionMatch m = created.match(record.message); m.hasMatch()) {
             r.kind = Kind::TaskCreated;
-            r.text = qint32(m_texts.size());
-            m_texts.append({ m.captured(1) });
+            r.first = intern(m.captured(1));
         }
     } else if (record.kind == QLatin1String("task_end")) {
         if (const QRegularExpressionMatch m = ended.match(record.message); m.hasMatch()) {
             r.kind = Kind::TaskEnded;
-            r.text = qint32(m_texts.size());
-            m_texts.append({ m.captured(1), m.captured(2).trimmed() });
+            r.first = intern(m.captured(1));
+            r.second = intern(m.captured(2).trimmed());
         }
     }
     m_records.append(r);
+}
+
+void CraftBotShape::dropLast()
+{
+    if (m_records.isEmpty())
+        return;
+    if (m_records.constLast().action >= 0)
+        m_actions.removeLast();
+    m_records.removeLast(); // its strings stay: the record, written whole, names them again
 }
 
 void CraftBotShape::finish()
@@ -94,18 +105,18 @@ void CraftBotShape::finish()
     const auto action = [this](qint64 i) -> const Action* {
         return m_records[i].action >= 0 ? &m_actions[m_records[i].action] : nullptr;
     };
-    const auto session = [&](qint64 i) -> QString {
+    const auto session = [&](qint64 i) -> const QString& {
         const Action* a = action(i);
-        return a && a->start ? a->session : QString();
+        return text(a && a->start ? a->session : 0);
     };
 
     // Pair each end with the oldest open start of its name; calls of one name running at once are ambiguous.
-    QHash<QString, std::deque<qint32>> open; // family:name -> positions in m_calls
+    QHash<qint64, std::deque<qint32>> open; // family and name -> positions in m_calls
     for (qint64 i = 0; i < n; ++i) {
         const Action* a = action(i);
         if (!a)
             continue;
-        std::deque<qint32>& queue = open[(a->gui ? QLatin1String("GUI action:") : QLatin1String("action:")) + a->name];
+        std::deque<qint32>& queue = open[qint64(a->name) * 2 + (a->gui ? 1 : 0)];
         if (a->start) {
             Call c;
             c.start = i;
@@ -153,12 +164,12 @@ void CraftBotShape::finish()
     QVector<Task> tasks;
     QHash<QString, qsizetype> taskById;
     for (const Call& c : std::as_const(m_calls)) {
-        if (c.name != QLatin1String("task_start") || c.start < 0)
+        if (text(c.name) != QLatin1String("task_start") || c.start < 0)
             continue;
         Task t;
-        t.name = action(c.start)->taskName;
+        t.name = text(action(c.start)->task);
         if (c.end >= 0)
-            t.id = action(c.end)->taskId;
+            t.id = text(action(c.end)->task);
         if (t.id.isEmpty())
             t.id = QStringLiteral("task:") + t.name;
         if (!taskById.contains(t.id)) {
@@ -176,7 +187,7 @@ void CraftBotShape::finish()
     for (qint64 i = 0; i < n; ++i) {
         const Action* a = action(i);
         const QString s = session(i);
-        if (a && a->name == QLatin1String("task_end") && !s.isEmpty() && !taskById.contains(s)) {
+        if (a && text(a->name) == QLatin1String("task_end") && !s.isEmpty() && !taskById.contains(s)) {
             Task t;
             t.id = s;
             taskById.insert(s, tasks.size());
@@ -199,8 +210,9 @@ void CraftBotShape::finish()
         const Action* a = action(i);
         QString group = current;
         if (a && a->start) {
-            const QString s = a->session;
-            if (a->name == QLatin1String("task_start")) {
+            const QString& s = text(a->session);
+            const QString& name = text(a->name);
+            if (name == QLatin1String("task_start")) {
                 group = QString(); // creating a task happens in the conversation, under the new task's id
             } else if (taskById.contains(s)) {
                 group = s;
@@ -215,14 +227,14 @@ void CraftBotShape::finish()
             } else {
                 group = QString();
             }
-            if (a->name == QLatin1String("task_end") && taskById.contains(s))
+            if (name == QLatin1String("task_end") && taskById.contains(s))
                 pendingEnds.push_back(s);
             current = group;
         } else if (a) {
             const qint32 k = m_rows[i].call;
             group = k >= 0 && m_calls[k].start >= 0 ? m_groups[m_rows[m_calls[k].start].group] : current;
         } else if (record.kind == Kind::TaskCreated) {
-            const QString& name = m_texts[record.text].at(0);
+            const QString& name = text(record.first);
             bool found = false;
             for (Task& t : tasks) {
                 if (t.startRecord < 0 && t.name == name) {
@@ -277,8 +289,8 @@ void CraftBotShape::finish()
             if (at >= 0) {
                 Task& t = tasks[at];
                 t.endRecord = i;
-                t.status = m_texts[record.text].at(0);
-                t.note = m_texts[record.text].at(1);
+                t.status = text(record.first);
+                t.note = text(record.second);
                 group = t.id;
                 openTasks.removeAll(at);
             }
@@ -336,7 +348,7 @@ QString CraftBotShape::toolId(qint32 call) const
     const Call& c = m_calls[call];
     const QString& group = m_groups[c.group];
     return QStringLiteral("%1:%2:%3")
-        .arg(group.isEmpty() ? QStringLiteral("main") : group, c.name)
+        .arg(group.isEmpty() ? QStringLiteral("main") : group, text(c.name))
         .arg(c.start >= 0 ? c.start : c.end);
 }
 
@@ -344,7 +356,7 @@ ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, 
 {
     const Call& c = m_calls[call];
     ToolCallRecord r;
-    r.toolName = c.name;
+    r.toolName = text(c.name);
     r.groupId = m_groups[c.group];
     r.toolId = toolId(call);
     r.pairing = c.pairing;
@@ -366,7 +378,7 @@ ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, 
         r.result = result;
         r.status = c.outcome == Outcome::Served ? QStringLiteral("completed") : Outcomes::name(c.outcome);
         if (c.outcome != Outcome::Served)
-            r.error = c.error;
+            r.error = text(c.error);
     }
     if (r.startMicros && r.endMicros) {
         r.durationMs = TimeUtil::durationMs(*r.startMicros, *r.endMicros);

@@ -28,12 +28,12 @@ public:
         qint64 start = -1;
         qint64 end = -1;
         qint32 group = 0;
-        QString name;
+        qint32 name = 0; // in the shape's strings
+        qint32 error = 0;
         Pairing pairing = Pairing::StartOnly;
         Outcome outcome = Outcome::Unserved;
         bool ambiguous = false;
         bool argumentsValid = false;
-        QString error;
     };
     // What a record's row takes from the shape.
     struct Row
@@ -45,6 +45,8 @@ public:
 
     // The stream's next record.
     void take(const EventMdRecord& record);
+    // Forgets the last record taken (a followed log's, which its writer may not have finished).
+    void dropLast();
     qint64 size() const { return m_records.size(); }
     // Pairs, names and groups what was taken; again after more was taken.
     void finish();
@@ -60,32 +62,34 @@ public:
 
 private:
     enum class Kind : quint8 { Other, Partial, TaskCreated, TaskEnded };
+    // A million records are held: only numbers, each string once in m_strings (0 is the empty one).
     struct Record
     {
         qint64 micros = 0;
         qint32 action = -1; // in m_actions
-        qint32 text = -1; // in m_texts: a created task's name, or an ended task's status and note
+        qint32 first = 0; // a created task's name, or an ended task's status
+        qint32 second = 0; // an ended task's note
         Kind kind = Kind::Other;
     };
     struct Action
     {
+        qint32 name = 0;
+        qint32 session = 0; // a start's _session_id
+        qint32 task = 0; // a task_start's task_name (its start), or its task_id (its end)
+        qint32 error = 0; // an end's
+        Outcome outcome = Outcome::Served; // an end's
         bool start = false;
         bool gui = false;
         bool valid = false; // its value parsed
-        QString name;
-        QString session; // a start's _session_id
-        QString taskName; // a task_start's task_name
-        QString taskId; // a task_start end's task_id
-        Outcome outcome = Outcome::Served; // an end's
-        QString error;
     };
-    QString intern(const QString& s);
+    qint32 intern(const QString& s);
+    const QString& text(qint32 id) const { return m_strings[id]; }
     qint32 groupId(const QString& group);
 
     QVector<Record> m_records;
     QVector<Action> m_actions;
-    QVector<QStringList> m_texts;
-    QHash<QString, QString> m_strings; // action names and sessions, held once
+    QStringList m_strings { QString() };
+    QHash<QString, qint32> m_stringIds;
 
     QVector<Row> m_rows;
     QStringList m_groups;
