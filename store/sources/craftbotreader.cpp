@@ -315,6 +315,8 @@ CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes
     }
     if (!resumed) {
         shape = CraftBotShape();
+        if (m_records > 0)
+            shape.reserve(m_records); // counted for the import's progress
         file.seek(0);
         EventMdParser::forEachRecord(file, taker);
     }

@@ -45,6 +45,7 @@ public:
 
     // The stream's next record.
     void take(const EventMdRecord& record);
+    void reserve(qint64 records) { m_records.reserve(records); } // a million held: grown once, not doubled
     // Forgets the last record taken (a followed log's, which its writer may not have finished).
     void dropLast();
     qint64 size() const { return m_records.size(); }
