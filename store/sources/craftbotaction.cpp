@@ -10,11 +10,20 @@
 
 namespace {
 
-// An action's input or output: JSON as newer CraftBot writes it, or a Python literal as older CraftBot does.
-std::optional<QJsonValue> parseValue(const QString& text)
+// An action's input or output: JSON as newer CraftBot writes it (parsed once: inside an array, so that any JSON value
+// parses), or a Python literal as older CraftBot does. `json`: an object or an array, shown as written.
+std::optional<QJsonValue> parseValue(const QString& text, bool* json)
 {
-    if (JsonText::parsesAsJson(text))
-        return QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]")).array().first();
+    *json = false;
+    if (!text.trimmed().isEmpty()) {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + text.toUtf8() + QByteArray("]"), &error);
+        if (error.error == QJsonParseError::NoError && doc.array().size() == 1) {
+            const QJsonValue value = doc.array().first();
+            *json = value.isObject() || value.isArray();
+            return value;
+        }
+    }
     return PyLiteral::toJson(text);
 }
 
@@ -43,7 +52,7 @@ CraftBotAction CraftBotAction::parse(const QString& kind, const QString& message
     a.valueText = m.captured(2).trimmed();
     if (a.valueText.endsWith(QLatin1Char('.')))
         a.valueText.chop(1);
-    a.value = parseValue(a.valueText);
+    a.value = parseValue(a.valueText, &a.json);
     return a;
 }
 

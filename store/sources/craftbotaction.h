@@ -16,6 +16,7 @@ struct CraftBotAction
     QString name;
     QString valueText; // the input or output as written
     std::optional<QJsonValue> value;
+    bool json = false; // the value is a JSON object or array (newer CraftBot): shown as written
 
     // The action a record of `kind` says, Part::None when it is not one (or does not name its action).
     static CraftBotAction parse(const QString& kind, const QString& message);

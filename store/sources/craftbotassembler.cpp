@@ -4,7 +4,6 @@
 #include "../jsontext.h"
 #include "craftbotaction.h"
 
-#include <QJsonDocument>
 #include <QRegularExpression>
 
 using JsonText::clip;
@@ -98,9 +97,8 @@ StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringLi
     }
     // Shown as written, keys in the agent's order: newer CraftBot's JSON verbatim, an older Python literal as the
     // JSON it stands for.
-    const bool json = !QJsonDocument::fromJson(a.valueText.toUtf8()).isNull();
-    const QString value = json || !a.value ? a.valueText : compact(*a.value);
-    const QString oneLine = json ? a.valueText.simplified() : value;
+    const QString value = a.json || !a.value ? a.valueText : compact(*a.value);
+    const QString oneLine = a.json ? a.valueText.simplified() : value;
     if (a.part == CraftBotAction::Part::Start) {
         r.text = clip(a.name + QLatin1Char('(') + oneLine + QLatin1Char(')'));
         row.arguments = value;
