@@ -1,11 +1,14 @@
 #include "testsupport.h"
 
+#include "storeerror.h"
+
 #include "sources/importer.h"
 #include "workspace.h"
 
 #include <csignal>
 #include <QCryptographicHash>
 #include <QRandomGenerator>
+#include <cstdio>
 #include <QFile>
 #include <QProcess>
 #include <QSqlQuery>
@@ -156,11 +159,20 @@ bool importKilledMidway(const QString& path, const QString& source, int maxWaitM
 {
     const pid_t child = fork();
     if (child == 0) {
-        Workspace ws(path);
-        ImportOptions options;
-        options.batchRows = 16;
-        options.assemblyWindow = assemblyWindow;
-        Importer::import(ws, source, options);
+        // Never back into the test: an exception unwinding the test function in this copy of the process would
+        // run its destructors (a QTemporaryDir removing the folder the parent works in).
+        try {
+            Workspace ws(path);
+            ImportOptions options;
+            options.batchRows = 16;
+            options.assemblyWindow = assemblyWindow;
+            Importer::import(ws, source, options);
+        } catch (const StoreError& e) {
+            fprintf(stderr, "the import to be killed failed: %s\n", qPrintable(e.toString()));
+            _exit(1);
+        } catch (...) {
+            _exit(1);
+        }
         _exit(0);
     }
     QTest::qWait(int(QRandomGenerator::global()->bounded(0, maxWaitMs)));

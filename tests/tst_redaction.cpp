@@ -486,6 +486,15 @@ private slots:
             QVERIFY(payloadAt(ws, room, 10).contains(QLatin1String("Find me [redacted: travel plans] for 12-15 May")));
             Importer::import(ws, log); // a sync: nothing new
             QVERIFY(!payloadAt(ws, room, 10).contains(QLatin1String(secret)));
+            // Read again and compared, a redacted row keeps its redacted text and search text: the source's were
+            // written over them (the payload stayed redacted, so nothing redacted them again).
+            QVERIFY(!ws.event(room, 10)->text.contains(QLatin1String(secret)));
+            QSqlQuery kept = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(text, ?)) + (SELECT "
+                                                    "count(*) FROM search_text WHERE instr(body, ?))"),
+                { QString::fromLatin1(secret), QString::fromLatin1(secret) });
+            QVERIFY(kept.next());
+            QCOMPARE(kept.value(0).toInt(), 0);
+            kept.finish();
 
             // Rotated: the first ten records are gone, every index moved down by ten.
             QVERIFY(rotateLog(log, 10));

@@ -307,7 +307,8 @@ void ImportWriter::rewrite(const StoredEvent& e)
     if (!m_rewrite) {
         m_rewrite = std::make_unique<SqliteStatement>(m_ws.handle(),
             "UPDATE events SET flags = (?1 & ~?2) | (flags & ?2), outcome = ?3, tool_id = ?4, tool_name = ?5, "
-            "group_id = ?6, message_id = ?7, role = ?8, text = ?9 WHERE room_id = ?10 AND seq = ?11 RETURNING id");
+            "group_id = ?6, message_id = ?7, role = ?8, text = CASE WHEN flags & ?12 THEN text ELSE ?9 END "
+            "WHERE room_id = ?10 AND seq = ?11 RETURNING id, flags & ?12");
     }
     const EventRecord& r = e.record;
     SqliteStatement& st = *m_rewrite;
@@ -322,13 +323,18 @@ void ImportWriter::rewrite(const StoredEvent& e)
     bindText(st, 9, r.text);
     st.bind(10, m_room.id);
     st.bind(11, r.index);
+    // A redacted row keeps its text and search text: the source's hold what was redacted (RedactionStore::reapply
+    // finds its payload still redacted, and looks no further).
+    st.bind(12, qint64(EventFlags::Redacted));
     const bool found = st.step();
     const qint64 rowId = found ? st.int64(0) : 0;
+    const bool redacted = found && st.int64(1) != 0;
     while (st.step()) { }
     st.reset();
     if (!found)
         return;
-    m_search->set(rowId, e.body, e.arguments, e.result);
+    if (!redacted)
+        m_search->set(rowId, e.body, e.arguments, e.result);
     wrote(r.index);
 }
 
@@ -348,9 +354,14 @@ void ImportWriter::compareStored(const QVector<StoredEvent>& rows)
         const EventRecord& a = row.record;
         const EventRecord& b = was.record;
         const int flags = (a.flags & ~ReviewerFlags) | (b.flags & ReviewerFlags);
+        // A redacted row's text is what its stored payload says, never the source's: only what derives from the
+        // rows around it (its task, its call, its flags) can change.
+        const bool redacted = b.flags & EventFlags::Redacted;
         if (flags != b.flags || a.outcome != b.outcome || a.toolId != b.toolId || a.toolName != b.toolName
-            || a.groupId != b.groupId || a.messageId != b.messageId || a.role != b.role || a.text != b.text
-            || row.body != was.body || row.arguments != was.arguments || row.result != was.result)
+            || a.groupId != b.groupId || a.messageId != b.messageId || a.role != b.role
+            || (!redacted
+                && (a.text != b.text || row.body != was.body || row.arguments != was.arguments
+                    || row.result != was.result)))
             rewrite(row);
     }
 }
