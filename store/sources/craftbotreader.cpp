@@ -16,7 +16,6 @@
 #include <QMutex>
 #include <atomic>
 #include <memory>
-#include <optional>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
