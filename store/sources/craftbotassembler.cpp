@@ -37,6 +37,15 @@ CraftBotAssembler::CraftBotAssembler(const CraftBotShape& shape)
 {
 }
 
+void CraftBotAssembler::startAt(qint64 index, const std::function<QString(qint64)>& storedArguments)
+{
+    const QVector<CraftBotShape::Call>& calls = m_shape.calls();
+    for (qint32 k = 0; k < calls.size(); ++k) {
+        if (calls[k].start >= 0 && calls[k].start < index && calls[k].end >= index)
+            m_started.insert(k, storedArguments(calls[k].start));
+    }
+}
+
 StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringList* problems)
 {
     const auto problem = [problems](const QString& what) {

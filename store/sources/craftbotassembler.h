@@ -8,6 +8,7 @@
 #include "importwriter.h"
 
 #include <QHash>
+#include <functional>
 #include <QString>
 #include <QVector>
 
@@ -28,6 +29,9 @@ class CraftBotAssembler
 public:
     explicit CraftBotAssembler(const CraftBotShape& shape);
 
+    // The rows are handed over from `index` on (a followed log's rows before it are as they were): the calls open
+    // across it take their arguments from the stored row of their start.
+    void startAt(qint64 index, const std::function<QString(qint64 startRow)>& storedArguments);
     // The row of record `index`; what is wrong with the record goes to `problems`.
     StoredEvent row(const EventMdRecord& record, qint64 index, QStringList* problems = nullptr);
     // The calls whose rows have all gone by, since the last take.

@@ -22,6 +22,28 @@
 #include <QJsonObject>
 #include <QSqlQuery>
 
+// How far an EVENT.md's shape was taken in this process: every record's, where the last record starts (CraftBot may
+// still be writing it: a record runs on over the lines up to the next), and a hash of the bytes before. The next read
+// of the file, once it has only grown, drops the last record and takes the shape on from its start.
+struct CraftBotReader::ReadPosition
+{
+    QString path;
+    CraftBotShape shape;
+    qint64 offset = 0;
+    qint64 lineBase = 0; // the lines before the offset
+    QByteArray tail;
+    // Where its last records start (offset, first line), the last one last: the rows of the next read are made
+    // from the first one whose task, call or flags changed, when that is among them.
+    QVector<std::pair<qint64, qint64>> starts;
+    // The rows that read wrote: the room (in the workspace at that path) and its cursor after, and the shape they were
+    // made with. None when the read stopped short.
+    QString workspace;
+    qint64 roomId = 0;
+    qint64 synced = -1;
+    CraftBotShape written;
+};
+constexpr qsizetype KeptStarts = 4096;
+
 namespace {
 
 QString storedPrint(const QByteArray& nativeJson)
@@ -29,22 +51,14 @@ QString storedPrint(const QByteArray& nativeJson)
     return QJsonDocument::fromJson(nativeJson).object().value(QLatin1String("first_record_sha1")).toString();
 }
 
-// How far an EVENT.md's shape was taken in this process: every record's, where the last record starts (CraftBot may
-// still be writing it: a record runs on over the lines up to the next), and a hash of the bytes before. The next read
-// of the file, once it has only grown, drops the last record and takes the shape on from its start.
-struct ReadPosition
-{
-    QString path;
-    CraftBotShape shape;
-    qint64 offset = 0;
-    qint64 lineBase = 0; // the lines before the offset
-    QByteArray tail;
-};
+
 
 QMutex positionsMutex;
+using ReadPosition = CraftBotReader::ReadPosition;
 QList<std::shared_ptr<const ReadPosition>> positions; // most recent first: a few files' shapes
 constexpr int KeptPositions = 2;
 std::atomic<int> resumedCount { 0 };
+std::atomic<int> rowsResumedCount { 0 };
 
 std::shared_ptr<const ReadPosition> positionOf(const QString& path)
 {
@@ -99,6 +113,11 @@ CraftBotReader::CraftBotReader(const QString& path)
 int CraftBotReader::resumedReads()
 {
     return resumedCount.load();
+}
+
+int CraftBotReader::rowsResumed()
+{
+    return rowsResumedCount.load();
 }
 
 void CraftBotReader::forgetReadPositions()
@@ -257,12 +276,14 @@ bool CraftBotReader::forEachRecord(
     return true;
 }
 
-CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes& notes)
+CraftBotShape CraftBotReader::shapeOf(const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes)
 {
+    m_rowsFrom = RowsFrom();
+    m_position.reset();
     if (m_db) {
         CraftBotShape shape;
         forEachRecord(
-            streamId,
+            cursor.nativeId,
             [&shape](EventMdRecord&& r, qint64) {
                 shape.take(r);
                 return true;
@@ -279,21 +300,23 @@ CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes
     auto next = std::make_shared<ReadPosition>();
     next->path = path;
     CraftBotShape& shape = next->shape;
-    qint64 lastAt = 0; // where the last record taken starts
-    qint64 lastLine = 0;
     const auto taker = [&](EventMdRecord&& r, qint64 offset) {
         shape.take(r);
-        lastAt = offset;
-        lastLine = r.firstLine;
+        next->starts.append({ offset, r.firstLine });
+        if (next->starts.size() > 2 * KeptStarts)
+            next->starts.remove(0, next->starts.size() - KeptStarts);
         return true;
     };
     const std::shared_ptr<const ReadPosition> before = positionOf(path);
     bool resumed = false;
+    qint64 kept = 0;
     if (before && before->shape.size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
         // The last record is read again: its writer may have gone on with it.
         shape = before->shape;
         shape.dropLast();
-        const qint64 kept = shape.size();
+        next->starts = before->starts;
+        next->starts.removeLast();
+        kept = shape.size();
         file.seek(before->offset);
         bool fromARecord = true;
         EventMdParser::forEachRecord(
@@ -314,19 +337,37 @@ CraftBotShape CraftBotReader::shapeOf(const QString& streamId, const SourceNotes
     }
     if (!resumed) {
         shape = CraftBotShape();
+        next->starts.clear();
         if (m_records > 0)
             shape.reserve(m_records); // counted for the import's progress
         file.seek(0);
         EventMdParser::forEachRecord(file, taker);
     }
+    if (next->starts.size() > KeptStarts)
+        next->starts.remove(0, next->starts.size() - KeptStarts);
     // Kept whole, its last record dropped when the next read goes on from where it starts.
-    next->offset = lastAt;
-    next->lineBase = lastLine > 0 ? lastLine - 1 : 0;
+    next->offset = next->starts.isEmpty() ? 0 : next->starts.constLast().first;
+    next->lineBase = next->starts.isEmpty() ? 0 : next->starts.constLast().second - 1;
     next->tail = FileTail::hashBefore(file, next->offset);
-    keepPosition(next);
     CraftBotShape out = shape; // the kept one's records shared with it: finish() writes only what it derives
     out.finish();
     m_records = out.size();
+    m_position = next;
+    // The rows this room holds from the last read in this process are made the same way up to the first whose task,
+    // call or flags the new records changed: the rows are made from there, when its start is known.
+    if (resumed && before->roomId == cursor.id && before->synced == cursor.syncedSeq && before->workspace == workspace
+        && before->written.size() == kept + 1) {
+        qint64 from = 0;
+        while (from < kept && out.agrees(before->written, from))
+            ++from;
+        const qint64 firstKnown = out.size() - next->starts.size();
+        if (from > 0 && from >= firstKnown) {
+            m_rowsFrom.index = from;
+            m_rowsFrom.offset = next->starts[from - firstKnown].first;
+            m_rowsFrom.line = next->starts[from - firstKnown].second;
+            m_rowsFrom.tail = FileTail::hashBefore(file, m_rowsFrom.offset);
+        }
+    }
     return out;
 }
 
@@ -373,10 +414,24 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
         }
     }
 
-    const CraftBotShape shape = shapeOf(cursor.nativeId, notes);
+    const CraftBotShape shape = shapeOf(feed.room(), feed.workspace().path(), notes);
     CraftBotAssembler assembler(shape);
     const qint64 reported = feed.room().syncedSeq; // problems are said once, for the records new to the room
-    qint64 index = 0;
+    const RowsFrom from = m_rowsFrom;
+    if (from.index > 0) {
+        QFile file(m_path);
+        rotated = !file.open(QIODevice::ReadOnly) || !FileTail::onlyGrew(file, from.offset, from.tail);
+        if (rotated) {
+            saidRotated();
+            return;
+        }
+        // The calls with a row from there on are written again as their rows go by; those open across it take
+        // their arguments from the row of their start.
+        rowsResumedCount.fetch_add(1);
+        feed.deleteCallsFrom(from.index);
+        assembler.startAt(from.index, [&feed](qint64 row) { return feed.storedRows(row, row).value(0).arguments; });
+    }
+    qint64 index = from.index;
     forEachRecord(
         cursor.nativeId,
         [&](EventMdRecord&& record, qint64) {
@@ -402,7 +457,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
             ++index;
             return !feed.stopped();
         },
-        nullptr);
+        nullptr, from.offset, from.line);
     feed.flushHeld();
     if (rotated) {
         saidRotated();
@@ -415,6 +470,16 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
     feed.replaceRuns(shape.runs());
     if (!feed.stopped())
         feed.setSynced(index - 1);
+    if (m_position) {
+        // What the next read of the file in this process goes on from; the rows only when all of them were written.
+        if (!feed.stopped()) {
+            m_position->workspace = feed.workspace().path();
+            m_position->roomId = feed.room().id;
+            m_position->synced = feed.synced();
+            m_position->written = shape;
+        }
+        keepPosition(std::move(m_position));
+    }
 }
 
 void CraftBotReader::writeWhole(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed)

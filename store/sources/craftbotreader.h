@@ -34,11 +34,17 @@ public:
     qint64 rowsAfter(const RoomCursor& cursor) override;
     void read(const RoomCursor& cursor, RoomFeed& feed) override;
 
+    // How far the last read of an EVENT.md in this process went (kept per file, a few files).
+    struct ReadPosition;
+
     static bool detectEventMd(const QString& path);
     static bool detectSessionsDb(const QString& path);
     // How many reads of an EVENT.md in this process parsed only what was appended since the last read of the file
     // (a followed log), and forgetting those positions (the next read of each file parses it whole).
     static int resumedReads();
+    // How many of those made the rows only from the first one the new records changed (the rows before it as the
+    // last read wrote them into the same room).
+    static int rowsResumed();
     static void forgetReadPositions();
 
 private:
@@ -47,8 +53,9 @@ private:
     // stream, whose problems go to `notes` when given). False when `take` stopped it.
     bool forEachRecord(
         const QString& streamId, const RecordTaker& take, const SourceNotes* notes, qint64 offset = 0, qint64 line = 1);
-    // The first pass: the stream's shape (on from where the last read of the file stopped, when it only grew).
-    CraftBotShape shapeOf(const QString& streamId, const SourceNotes& notes);
+    // The first pass: the stream's shape (on from where the last read of the file stopped, when it only grew). For a
+    // followed EVENT.md synced into the same room in this process, also where its rows are to be made from.
+    CraftBotShape shapeOf(const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes);
     // The stream's first records, assembled alone and written as a sync of its beginning would write them.
     static void writeWhole(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed);
 
@@ -58,4 +65,13 @@ private:
     QByteArray m_firstRecord;
     qint64 m_firstMicros = 0;
     qint64 m_records = -1; // an EVENT.md's, counted when first asked
+    struct RowsFrom
+    {
+        qint64 index = 0;
+        qint64 offset = 0;
+        qint64 line = 1;
+        QByteArray tail; // the hash of the bytes before the offset: the file is the one the shape was taken from
+    };
+    RowsFrom m_rowsFrom; // where the rows of the read under way are made from
+    std::shared_ptr<ReadPosition> m_position; // what the read under way keeps for the next one
 };

@@ -70,6 +70,8 @@ void CraftBotShape::take(const EventMdRecord& record)
             r.action = qint32(m_actions.size());
             m_actions.append(kept);
         }
+    } else if (record.kind.startsWith(QLatin1String("user message"))) {
+        r.kind = Kind::UserMessage;
     } else if (record.kind == QLatin1String("task_start")) {
         if (const QRegularExpressionMatch m = created.match(record.message); m.hasMatch()) {
             r.kind = Kind::TaskCreated;
@@ -231,8 +233,16 @@ void CraftBotShape::finish()
                 pendingEnds.push_back(s);
             current = group;
         } else if (a) {
+            // An end is logged where its start was, but for the two that move between the conversation and a task:
+            // a task_start's end goes to the task its output names, a task_end's back to the conversation.
             const qint32 k = m_rows[i].call;
-            group = k >= 0 && m_calls[k].start >= 0 ? m_groups[m_rows[m_calls[k].start].group] : current;
+            const QString& name = text(a->name);
+            if (name == QLatin1String("task_start") && a->task > 0)
+                group = text(a->task);
+            else if (name == QLatin1String("task_end"))
+                group = QString();
+            else
+                group = k >= 0 && m_calls[k].start >= 0 ? m_groups[m_rows[m_calls[k].start].group] : current;
         } else if (record.kind == Kind::TaskCreated) {
             const QString& name = text(record.first);
             bool found = false;
@@ -271,6 +281,9 @@ void CraftBotShape::finish()
             }
             openTasks.append(taskById.value(group));
             current = group;
+            // CraftBot logs the user's message that asked for the task again, in the task, just before creating it.
+            if (i > 0 && m_records[i - 1].kind == Kind::UserMessage)
+                m_rows[i - 1].group = groupId(group);
         } else if (record.kind == Kind::TaskEnded) {
             qsizetype at = -1;
             if (!pendingEnds.empty()) {
@@ -293,6 +306,7 @@ void CraftBotShape::finish()
                 t.note = text(record.second);
                 group = t.id;
                 openTasks.removeAll(at);
+                current = QString(); // what follows a task's end is the conversation's again
             }
         }
         m_rows[i].group = groupId(group);
@@ -341,6 +355,19 @@ void CraftBotShape::finish()
     std::stable_sort(m_runs.begin(), m_runs.end(), [](const RunRecord& a, const RunRecord& b) {
         return a.firstIndex.value_or(LLONG_MAX) < b.firstIndex.value_or(LLONG_MAX);
     });
+}
+
+bool CraftBotShape::agrees(const CraftBotShape& other, qint64 index) const
+{
+    const Row& a = m_rows[index];
+    const Row& b = other.m_rows[index];
+    if (a.flags != b.flags || (a.call < 0) != (b.call < 0) || group(a.group) != other.group(b.group))
+        return false;
+    if (a.call < 0)
+        return true;
+    const Call& x = m_calls[a.call];
+    const Call& y = other.m_calls[b.call];
+    return x.start == y.start && x.end == y.end && x.outcome == y.outcome && toolId(a.call) == other.toolId(b.call);
 }
 
 QString CraftBotShape::toolId(qint32 call) const

@@ -53,6 +53,8 @@ public:
     void finish();
 
     const Row& row(qint64 index) const { return m_rows[index]; }
+    // Whether row `index` is made the same way by both shapes (its task, its call, its flags).
+    bool agrees(const CraftBotShape& other, qint64 index) const;
     const QString& group(qint32 id) const { return m_groups[id]; }
     const QVector<Call>& calls() const { return m_calls; }
     qint64 micros(qint64 index) const { return m_records[index].micros; }
@@ -62,7 +64,7 @@ public:
     QString toolId(qint32 call) const; // CraftBot has no action ids: where the call ran, what it was, which one
 
 private:
-    enum class Kind : quint8 { Other, Partial, TaskCreated, TaskEnded };
+    enum class Kind : quint8 { Other, Partial, UserMessage, TaskCreated, TaskEnded };
     // A million records are held: only numbers, each string once in m_strings (0 is the empty one).
     struct Record
     {

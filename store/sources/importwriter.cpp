@@ -436,6 +436,13 @@ void ImportWriter::deleteToolCalls(bool openOnly)
         { m_room.id });
 }
 
+void ImportWriter::deleteToolCallsFrom(qint64 index)
+{
+    m_ws.exec(QStringLiteral("DELETE FROM tool_calls WHERE room_id = ? AND max(coalesce(start_seq, -1), "
+                             "coalesce(end_seq, -1), coalesce(result_seq, -1)) >= ?"),
+        { m_room.id, index });
+}
+
 void ImportWriter::deleteOpenCall(qint64 startSeq)
 {
     if (!m_deleteOpen) {

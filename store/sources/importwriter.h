@@ -115,6 +115,7 @@ public:
     // The calls of the room that nothing has closed yet (start_only), in index order.
     ToolCallRecords openCalls();
     void deleteToolCalls(bool openOnly); // openOnly: only calls still without an end (start_only)
+    void deleteToolCallsFrom(qint64 index); // the calls with a row at `index` or after it
     void deleteOpenCall(qint64 startSeq); // the start_only row of a call that an end has now closed
     void insertToolCalls(const ToolCallRecords& calls);
     // Writes one call: a new row when `rowId` is 0, else that row again (its stored result kept when `keepResult`).

@@ -53,6 +53,7 @@ public:
     void replaceCalls(const ToolCallRecords& calls);
     void replaceRuns(const RunRecords& runs) { m_writer.replaceRuns(runs); }
     void deleteCalls() { m_writer.deleteToolCalls(false); }
+    void deleteCallsFrom(qint64 index) { m_writer.deleteToolCallsFrom(index); }
     // One call at a time, as it settles (a reader that streams a whole-room derivation): a new row when `rowId`
     // is 0, else that row again. Returns its row id.
     qint64 writeCall(const ToolCallRecord& call, qint64 rowId, bool keepResult = false)
