@@ -1,5 +1,7 @@
 #include "aguilogparser.h"
 
+#include "filelines.h"
+
 #include "../eventflags.h"
 #include "../jsontext.h"
 
@@ -85,52 +87,21 @@ bool isKnownType(const QString& type)
 
 bool forEachLine(QIODevice& device, const LineTaker& take, qint64 firstLineNumber, qint64* lastLineNumber)
 {
-    constexpr qint64 Chunk = 1 << 20; // read a megabyte at a time: a log of any size in bounded memory
-    QByteArray buffer;
     qint64 lineNumber = firstLineNumber - 1;
-    qint64 bufferAt = device.pos(); // the device's position of the buffer's first byte
-    bool atEnd = false;
-    const auto blank = [](const char* p, qsizetype n) {
-        for (qsizetype k = 0; k < n; ++k) {
-            if (!std::isspace(static_cast<unsigned char>(p[k])))
-                return false;
-        }
-        return true;
-    };
-    while (!atEnd) {
-        const QByteArray more = device.read(Chunk);
-        atEnd = more.isEmpty();
-        buffer += more;
-        const char* data = buffer.constData();
-        qsizetype from = 0;
-        for (;;) {
-            const void* newline = std::memchr(data + from, '\n', std::size_t(buffer.size() - from));
-            const bool last = !newline;
-            if (last && !atEnd)
-                break; // the rest of the line is in the next chunk
-            const qsizetype end = last ? buffer.size() : static_cast<const char*>(newline) - data;
-            if (last && from >= end)
-                break;
-            ++lineNumber;
-            qsizetype size = end - from;
-            if (size > 0 && data[from + size - 1] == '\r')
-                --size;
-            // The line's bytes where they lie: valid for the call (a reader that keeps them copies them).
-            const QByteArray raw = QByteArray::fromRawData(data + from, size);
-            const qsizetype at = from;
-            from = end + 1;
-            if (!blank(data + at, size) && !take(raw, lineNumber, last, bufferAt + at))
-                return false;
-            if (last)
-                break;
-        }
+    return FileLines::forEach(device, [&](const QByteArray& bytes, qint64 offset) {
+        ++lineNumber;
         if (lastLineNumber)
             *lastLineNumber = lineNumber;
-        const qsizetype consumed = std::min(from, buffer.size());
-        buffer.remove(0, consumed);
-        bufferAt += consumed;
-    }
-    return true;
+        const bool last = !bytes.endsWith('\n');
+        qsizetype size = bytes.size() - (last ? 0 : 1);
+        if (size > 0 && bytes[size - 1] == '\r')
+            --size;
+        for (qsizetype k = 0; k < size; ++k) {
+            if (!std::isspace(static_cast<unsigned char>(bytes[k])))
+                return take(QByteArray::fromRawData(bytes.constData(), size), lineNumber, last, offset);
+        }
+        return true; // a blank line
+    });
 }
 
 QVector<AguiLine> parse(const QByteArray& content)

@@ -2,10 +2,10 @@
 
 #include "../eventflags.h"
 #include "../jsontext.h"
+#include "filelines.h"
 
 #include <QBuffer>
 #include <QDate>
-#include <cstring>
 #include <QStringDecoder>
 
 namespace {
@@ -64,70 +64,53 @@ namespace EventMdParser {
 
 bool forEachRecord(QIODevice& device, const RecordTaker& take, QString* header, qint64 firstLine)
 {
-    constexpr qint64 Chunk = 1 << 20; // a megabyte at a time: a log of any size in bounded memory
-    QByteArray buffer;
-    qint64 bufferAt = device.pos(); // the device's position of the buffer's first byte
-    const qint64 startAt = bufferAt;
+    const qint64 startAt = device.pos();
     qint64 lineNumber = firstLine - 1;
     QByteArray before; // the lines before the first record
     EventMdRecord current;
     qint64 currentAt = 0;
     bool open = false;
-    bool atEnd = false;
-    while (!atEnd) {
-        const QByteArray more = device.read(Chunk);
-        atEnd = more.isEmpty();
-        buffer += more;
-        const char* data = buffer.constData();
-        qsizetype from = 0;
-        while (from < buffer.size()) {
-            const void* newline = std::memchr(data + from, '\n', std::size_t(buffer.size() - from));
-            if (!newline && !atEnd)
-                break; // the rest of the line is in the next chunk
-            const qsizetype end = newline ? static_cast<const char*>(newline) - data + 1 : buffer.size();
-            const QByteArray line = QByteArray::fromRawData(data + from, end - from);
-            const qint64 lineAt = bufferAt + from;
-            from = end;
-            ++lineNumber;
-            if (isRecordStart(line)) {
-                if (open) {
-                    finish(current);
-                    if (!take(std::move(current), currentAt))
+    const bool whole = FileLines::forEach(device, [&](const QByteArray& line, qint64 lineAt) {
+        ++lineNumber;
+        if (isRecordStart(line)) {
+            if (open) {
+                finish(current);
+                if (!take(std::move(current), currentAt))
+                    return false;
+            } else if (!before.isEmpty()) {
+                if (before.trimmed().startsWith('#')) {
+                    int flags = 0;
+                    if (header)
+                        *header = decode(before, flags);
+                } else {
+                    EventMdRecord partial;
+                    partial.partial = true;
+                    partial.firstLine = firstLine;
+                    partial.lastLine = lineNumber - 1;
+                    partial.raw = before;
+                    partial.kind = QStringLiteral("(cut by rotation)");
+                    finish(partial);
+                    if (!take(std::move(partial), startAt))
                         return false;
-                } else if (!before.isEmpty()) {
-                    if (before.trimmed().startsWith('#')) {
-                        int flags = 0;
-                        if (header)
-                            *header = decode(before, flags);
-                    } else {
-                        EventMdRecord partial;
-                        partial.partial = true;
-                        partial.firstLine = firstLine;
-                        partial.lastLine = lineNumber - 1;
-                        partial.raw = before;
-                        partial.kind = QStringLiteral("(cut by rotation)");
-                        finish(partial);
-                        if (!take(std::move(partial), startAt))
-                            return false;
-                    }
-                    before.clear();
                 }
-                current = EventMdRecord();
-                current.firstLine = current.lastLine = lineNumber;
-                current.micros = micros(line);
-                current.raw = QByteArray(line.constData(), line.size());
-                currentAt = lineAt;
-                open = true;
-            } else if (open) {
-                current.raw += line;
-                current.lastLine = lineNumber;
-            } else {
-                before += line;
+                before.clear();
             }
+            current = EventMdRecord();
+            current.firstLine = current.lastLine = lineNumber;
+            current.micros = micros(line);
+            current.raw = QByteArray(line.constData(), line.size());
+            currentAt = lineAt;
+            open = true;
+        } else if (open) {
+            current.raw += line;
+            current.lastLine = lineNumber;
+        } else {
+            before += line;
         }
-        buffer.remove(0, from);
-        bufferAt += from;
-    }
+        return true;
+    });
+    if (!whole)
+        return false;
     if (open) {
         finish(current);
         return take(std::move(current), currentAt);
@@ -172,36 +155,20 @@ qint64 countRecords(QIODevice& device)
     bool anyBefore = false;
     bool blankBefore = true;
     bool header = false;
-    QByteArray carry;
-    constexpr qint64 Chunk = 1 << 20;
-    for (;;) {
-        QByteArray buffer = carry + device.read(Chunk);
-        const bool atEnd = buffer.size() == carry.size();
-        const char* data = buffer.constData();
-        qsizetype from = 0;
-        while (from < buffer.size()) {
-            const void* newline = std::memchr(data + from, '\n', std::size_t(buffer.size() - from));
-            if (!newline && !atEnd)
-                break;
-            const qsizetype end = newline ? static_cast<const char*>(newline) - data + 1 : buffer.size();
-            const QByteArray line = QByteArray::fromRawData(data + from, end - from);
-            from = end;
-            if (isRecordStart(line)) {
-                if (count == 0 && anyBefore && !header)
-                    ++count; // the partial record
-                ++count;
-            } else if (count == 0) {
-                anyBefore = true;
-                if (blankBefore && !line.trimmed().isEmpty()) {
-                    blankBefore = false;
-                    header = line.trimmed().startsWith('#');
-                }
+    FileLines::forEach(device, [&](const QByteArray& line, qint64) {
+        if (isRecordStart(line)) {
+            if (count == 0 && anyBefore && !header)
+                ++count; // the partial record
+            ++count;
+        } else if (count == 0) {
+            anyBefore = true;
+            if (blankBefore && !line.trimmed().isEmpty()) {
+                blankBefore = false;
+                header = line.trimmed().startsWith('#');
             }
         }
-        carry = buffer.mid(from);
-        if (atEnd)
-            break;
-    }
+        return true;
+    });
     if (count == 0 && !blankBefore && !header)
         return 1;
     return count;
