@@ -9,27 +9,14 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
-qint32 CraftBotShape::intern(const QString& s)
+qint32 CraftBotShape::Strings::id(const QString& s)
 {
-    if (s.isEmpty())
-        return 0;
-    const auto it = m_stringIds.constFind(s);
-    if (it != m_stringIds.constEnd())
+    const auto it = ids.constFind(s);
+    if (it != ids.constEnd())
         return it.value();
-    const qint32 id = qint32(m_strings.size());
-    m_strings.append(s);
-    m_stringIds.insert(s, id);
-    return id;
-}
-
-qint32 CraftBotShape::groupId(const QString& group)
-{
-    const auto it = m_groupIds.constFind(group);
-    if (it != m_groupIds.constEnd())
-        return it.value();
-    const qint32 id = qint32(m_groups.size());
-    m_groups.append(group);
-    m_groupIds.insert(group, id);
+    const qint32 id = qint32(list.size());
+    list.append(s);
+    ids.insert(s, id);
     return id;
 }
 
@@ -100,8 +87,7 @@ void CraftBotShape::finish()
 {
     const qint64 n = m_records.size();
     m_rows = QVector<Row>(n);
-    m_groups = QStringList { QString() };
-    m_groupIds = { { QString(), 0 } };
+    m_groups = Strings();
     m_calls.clear();
     m_runs.clear();
     const auto action = [this](qint64 i) -> const Action* {
@@ -242,7 +228,7 @@ void CraftBotShape::finish()
             else if (name == QLatin1String("task_end"))
                 group = QString();
             else
-                group = k >= 0 && m_calls[k].start >= 0 ? m_groups[m_rows[m_calls[k].start].group] : current;
+                group = k >= 0 && m_calls[k].start >= 0 ? this->group(m_rows[m_calls[k].start].group) : current;
         } else if (record.kind == Kind::TaskCreated) {
             const QString& name = text(record.first);
             bool found = false;
@@ -312,7 +298,7 @@ void CraftBotShape::finish()
         m_rows[i].group = groupId(group);
     }
     // A task known by name first is known by its id everywhere.
-    for (QString& group : m_groups) {
+    for (QString& group : m_groups.list) {
         const auto alias = aliases.constFind(group);
         if (alias != aliases.constEnd())
             group = alias.value();
@@ -328,7 +314,7 @@ void CraftBotShape::finish()
     }
     QHash<QString, qint64> firstRow;
     for (qint64 i = 0; i < n; ++i) {
-        const QString& group = m_groups[m_rows[i].group];
+        const QString& group = this->group(m_rows[i].group);
         if (!group.isEmpty() && !firstRow.contains(group))
             firstRow.insert(group, i);
     }
@@ -373,7 +359,7 @@ bool CraftBotShape::agrees(const CraftBotShape& other, qint64 index) const
 QString CraftBotShape::toolId(qint32 call) const
 {
     const Call& c = m_calls[call];
-    const QString& group = m_groups[c.group];
+    const QString& group = this->group(c.group);
     return QStringLiteral("%1:%2:%3")
         .arg(group.isEmpty() ? QStringLiteral("main") : group, text(c.name))
         .arg(c.start >= 0 ? c.start : c.end);
@@ -384,7 +370,7 @@ ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, 
     const Call& c = m_calls[call];
     ToolCallRecord r;
     r.toolName = text(c.name);
-    r.groupId = m_groups[c.group];
+    r.groupId = group(c.group);
     r.toolId = toolId(call);
     r.pairing = c.pairing;
     r.ambiguous = c.ambiguous;

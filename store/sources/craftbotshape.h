@@ -55,7 +55,7 @@ public:
     const Row& row(qint64 index) const { return m_rows[index]; }
     // Whether row `index` is made the same way by both shapes (its task, its call, its flags).
     bool agrees(const CraftBotShape& other, qint64 index) const;
-    const QString& group(qint32 id) const { return m_groups[id]; }
+    const QString& group(qint32 id) const { return m_groups.list[id]; }
     const QVector<Call>& calls() const { return m_calls; }
     qint64 micros(qint64 index) const { return m_records[index].micros; }
     const RunRecords& runs() const { return m_runs; }
@@ -85,18 +85,23 @@ private:
         bool gui = false;
         bool valid = false; // its value parsed
     };
-    qint32 intern(const QString& s);
-    const QString& text(qint32 id) const { return m_strings[id]; }
-    qint32 groupId(const QString& group);
+    // Strings held once, each by its place in the list; 0 is the empty one.
+    struct Strings
+    {
+        QStringList list { QString() };
+        QHash<QString, qint32> ids { { QString(), 0 } };
+        qint32 id(const QString& s);
+    };
+    qint32 intern(const QString& s) { return m_strings.id(s); }
+    const QString& text(qint32 id) const { return m_strings.list[id]; }
+    qint32 groupId(const QString& group) { return m_groups.id(group); }
 
     QVector<Record> m_records;
     QVector<Action> m_actions;
-    QStringList m_strings { QString() };
-    QHash<QString, qint32> m_stringIds;
+    Strings m_strings;
 
     QVector<Row> m_rows;
-    QStringList m_groups;
-    QHash<QString, qint32> m_groupIds;
+    Strings m_groups;
     QVector<Call> m_calls;
     RunRecords m_runs;
 };
