@@ -219,6 +219,12 @@ QStringList dump(Workspace& ws, const QString& sql)
     return rows;
 }
 
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 QByteArray sha256(const QString& path)
 {
     QFile file(path);

@@ -64,6 +64,8 @@ bool isPostgresFixture(const QString& storeName);
 QString fixtureSource(const QString& storeName);
 QJsonObject manifestRoom(const QString& storeName, const QString& roomId);
 QByteArray sha256(const QString& path);
+// A file's bytes (none when it cannot be read).
+QByteArray fileBytes(const QString& path);
 // A new workspace in `dir` with the fixture store imported.
 std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName);
 QVector<qint64> indices(const EventRecords& events);

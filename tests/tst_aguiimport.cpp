@@ -51,13 +51,6 @@ EventRecords everything(Workspace& ws, qint64 room)
     return ws.listEvents(room, all, PageRequest { 1000000, 0, false, {}, {} });
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
-
 void writeAll(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
@@ -463,7 +456,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString name = QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw.jsonl");
-        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QByteArray whole = fileBytes(dataFile(QStringLiteral("agui/threads/") + name));
         const QList<QByteArray> lines = whole.split('\n');
         const QString path = dir.filePath(name);
         writeAll(path, lines.mid(0, 100).join('\n') + '\n'); // inside the parallel fetch_url calls' arguments
@@ -497,7 +490,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString name = QStringLiteral("maya.okafor__th_2kpkvbvvwfrtqgtevffs.jsonl");
-        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QByteArray whole = fileBytes(dataFile(QStringLiteral("agui/threads/") + name));
         const QList<QByteArray> lines = whole.split('\n');
         const QString path = dir.filePath(name);
         writeAll(path, lines.mid(0, 140).join('\n') + '\n'); // the snapshot (line 151) not written yet
@@ -604,9 +597,9 @@ private slots:
         QTemporaryDir dir;
         QByteArray dump;
         const QList<QByteArray> a
-            = readAll(dataFile(QStringLiteral("agui/threads/sam.ng__th_kdrxq2s9agjmbhs5ge5c.jsonl"))).split('\n');
+            = fileBytes(dataFile(QStringLiteral("agui/threads/sam.ng__th_kdrxq2s9agjmbhs5ge5c.jsonl"))).split('\n');
         const QList<QByteArray> b
-            = readAll(dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"))).split('\n');
+            = fileBytes(dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"))).split('\n');
         for (int i = 0; i < std::max(a.size(), b.size()); ++i) {
             if (i < a.size() && !a[i].isEmpty())
                 dump += "{\"thread_id\":\"A\",\"event\":" + a[i] + "}\n";
@@ -628,7 +621,7 @@ private slots:
     {
         QTemporaryDir dir;
         QList<QByteArray> lines
-            = readAll(dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"))).split('\n');
+            = fileBytes(dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"))).split('\n');
         lines.removeAll(QByteArray());
         QList<QByteArray> bad = lines;
         bad.insert(3, "this is not JSON"); // line 4
@@ -703,7 +696,7 @@ private slots:
         QVector<QByteArray> pool;
         for (const QFileInfo& f :
             QDir(dataFile(QStringLiteral("agui/threads"))).entryInfoList({ QStringLiteral("*.jsonl") })) {
-            for (const QByteArray& line : readAll(f.filePath()).split('\n')) {
+            for (const QByteArray& line : fileBytes(f.filePath()).split('\n')) {
                 if (!line.isEmpty())
                     pool << line;
             }
@@ -821,7 +814,7 @@ private slots:
         QFETCH(bool, readWhole);
         QTemporaryDir dir;
         const QString name = QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl");
-        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QByteArray whole = fileBytes(dataFile(QStringLiteral("agui/threads/") + name));
         const QString path = dir.filePath(name);
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         ImportOptions options;
@@ -900,7 +893,7 @@ private slots:
         QByteArray whole;
         for (const QFileInfo& f : files) {
             if (f.fileName() == files.first().fileName()) {
-                whole = readAll(f.filePath());
+                whole = fileBytes(f.filePath());
                 writeAll(grown, whole.left(whole.indexOf('\n', whole.size() / 2) + 1));
             } else {
                 QVERIFY(QFile::copy(f.filePath(), folder + QLatin1Char('/') + f.fileName()));
@@ -925,7 +918,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString name = QStringLiteral("maya.okafor__th_2kpkvbvvwfrtqgtevffs.jsonl");
-        const QByteArray whole = readAll(dataFile(QStringLiteral("agui/threads/") + name));
+        const QByteArray whole = fileBytes(dataFile(QStringLiteral("agui/threads/") + name));
         const QList<QByteArray> lines = whole.split('\n');
         const QString path = dir.filePath(name);
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));

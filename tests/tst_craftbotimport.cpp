@@ -92,9 +92,8 @@ private slots:
     // reads what the file holds then.
     void aLogRotatedWhileItIsReadIsNotMixedIn()
     {
-        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        const QByteArray log = source.readAll();
+        const QByteArray log = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(!log.isEmpty());
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("EVENT.md"));
         const auto write = [&](const QByteArray& bytes) {
@@ -124,9 +123,8 @@ private slots:
     // line scan that sizes an import. The room holds every one of them. (Issue #13: EVENT.md in bounded memory.)
     void aLogLongerThanItsReadsIsSplitAsOne()
     {
-        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        const QByteArray fixture = source.readAll();
+        const QByteArray fixture = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(!fixture.isEmpty());
         const qsizetype headerEnd = fixture.indexOf("\n[20");
         QVERIFY(headerEnd > 0);
         const QByteArray records = fixture.mid(headerEnd + 1);
@@ -527,9 +525,8 @@ private slots:
     // it. Forgotten positions, or a file rewritten rather than grown, are parsed whole again.
     void aGrowingLogIsParsedOnlyWhereItIsNew()
     {
-        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        const QByteArray whole = source.readAll();
+        const QByteArray whole = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(!whole.isEmpty());
         const auto state = [](Workspace& ws) {
             return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, group_id, tool_id, tool_name, outcome, "
                                            "source_line, text, length(payload) FROM events ORDER BY seq"))
@@ -578,9 +575,8 @@ private slots:
     // while the rest imports.)
     void aLongLogShowsItsFirstRecordsFirst()
     {
-        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        const QByteArray once = source.readAll();
+        const QByteArray once = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(!once.isEmpty());
         QByteArray content;
         for (int i = 0; i < 8; ++i)
             content += once;
@@ -629,9 +625,8 @@ private slots:
     // moments and run again ends as one clean import does.
     void aKilledImportResumesToTheSame()
     {
-        QFile source(dataFile(QStringLiteral("craftbot/EVENT.md")));
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        const QByteArray once = source.readAll();
+        const QByteArray once = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QVERIFY(!once.isEmpty());
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("EVENT.md"));
         QFile f(path);

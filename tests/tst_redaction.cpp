@@ -26,12 +26,6 @@ using namespace TestSupport;
 
 namespace {
 
-QByteArray fileBytes(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QString payloadAt(Workspace& ws, qint64 room, qint64 index)
 {
     QSqlQuery q = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"), { room, index });
