@@ -456,7 +456,22 @@ private slots:
         QCOMPARE(task->eventCount, 24);
         QCOMPARE(task->title, QStringLiteral("Find flights Lisbon → Oslo (deep dive)"));
         QCOMPARE(task->status, QStringLiteral("running"));
-        QCOMPARE(ws.room(ws.findRooms(QStringLiteral("__main__")).first())->eventCount, 101);
+        const auto main = ws.room(ws.findRooms(QStringLiteral("__main__")).first());
+        QCOMPARE(main->eventCount, 101);
+        // The conversation's task_start actions end in each task's own stream, which CraftBot deleted once the task
+        // ended; the "Started task" after each says it ran. None is unserved; the task's killed web_fetch is.
+        QCOMPARE(main->unserved, 0);
+        QCOMPARE(task->unserved, 1);
+        int started = 0;
+        for (const ToolCallRecord& c : ws.toolCalls(main->id)) {
+            if (c.toolName != QLatin1String("task_start"))
+                continue;
+            ++started;
+            QCOMPARE(c.pairing, Pairing::StartOnly);
+            QCOMPARE(c.outcome, Outcome::Served);
+            QCOMPARE(c.status, QStringLiteral("completed"));
+        }
+        QCOMPARE(started, 9);
         QSqlQuery q = ws.exec(QStringLiteral("SELECT summary FROM rooms WHERE native_id = 'ef4a2f'"));
         QVERIFY(q.next());
         QVERIFY(

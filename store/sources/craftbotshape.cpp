@@ -64,6 +64,12 @@ void CraftBotShape::take(const EventMdRecord& record)
             r.kind = Kind::TaskCreated;
             r.first = intern(m.captured(1));
         }
+    } else if (record.kind == QLatin1String("task_started")) {
+        static const QLatin1String started("Started task: ");
+        if (record.message.startsWith(started)) {
+            r.kind = Kind::TaskStarted;
+            r.first = intern(record.message.mid(started.size()).trimmed());
+        }
     } else if (record.kind == QLatin1String("task_end")) {
         if (const QRegularExpressionMatch m = ended.match(record.message); m.hasMatch()) {
             r.kind = Kind::TaskEnded;
@@ -137,6 +143,20 @@ void CraftBotShape::finish()
         c.outcome = a->outcome;
         c.error = a->error;
         m_rows[i].call = k;
+    }
+
+    // A task_start that nothing ends but whose task a later record says was made ran: its end went elsewhere.
+    QHash<qint32, qint64> lastMade; // task name -> the last record saying it was created or started
+    for (qint64 i = 0; i < n; ++i) {
+        if (m_records[i].kind == Kind::TaskCreated || m_records[i].kind == Kind::TaskStarted)
+            lastMade.insert(m_records[i].first, i);
+    }
+    for (Call& c : m_calls) {
+        if (c.end < 0 && c.start >= 0 && text(c.name) == QLatin1String("task_start")
+            && lastMade.value(action(c.start)->task, -1) > c.start) {
+            c.endElsewhere = true;
+            c.outcome = Outcome::Served;
+        }
     }
 
     // Tasks: a task_start action's input names the task, its output gives the id.
@@ -381,7 +401,7 @@ ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, 
             r.startMicros = m_records[c.start].micros;
         r.arguments = arguments;
         r.argumentsValid = c.argumentsValid;
-        r.status = QStringLiteral("running");
+        r.status = c.endElsewhere ? QStringLiteral("completed") : QStringLiteral("running");
     }
     if (c.end >= 0) {
         r.endIndex = c.end;

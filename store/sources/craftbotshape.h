@@ -34,6 +34,9 @@ public:
         Outcome outcome = Outcome::Unserved;
         bool ambiguous = false;
         bool argumentsValid = false;
+        // A task_start whose end is not in this stream but whose task was started (sessions.db logs the end to the
+        // task's own stream, which CraftBot deletes when the task ends): it ran, it is not unserved.
+        bool endElsewhere = false;
     };
     // What a record's row takes from the shape.
     struct Row
@@ -64,13 +67,15 @@ public:
     QString toolId(qint32 call) const; // CraftBot has no action ids: where the call ran, what it was, which one
 
 private:
-    enum class Kind : quint8 { Other, Partial, UserMessage, TaskCreated, TaskEnded };
+    // TaskCreated: EVENT.md's "Created task: 'NAME'", which also places the records after it; TaskStarted:
+    // sessions.db's "Started task: NAME", in a stream that is one task's or the conversation's already.
+    enum class Kind : quint8 { Other, Partial, UserMessage, TaskCreated, TaskStarted, TaskEnded };
     // A million records are held: only numbers, each string once in m_strings (0 is the empty one).
     struct Record
     {
         qint64 micros = 0;
         qint32 action = -1; // in m_actions
-        qint32 first = 0; // a created task's name, or an ended task's status
+        qint32 first = 0; // a created or started task's name, or an ended task's status
         qint32 second = 0; // an ended task's note
         Kind kind = Kind::Other;
     };
