@@ -705,6 +705,56 @@ private slots:
         QCOMPARE(calls[1].pairing, Pairing::EndOnly);
     }
 
+    // A task that ended with one of its calls still open (the agent stopped in it): that call never finished, and
+    // the next task's call of the same name is paired with its own start, not with the dead one (which made every
+    // later call of the name a pair across tasks and days, and ambiguous).
+    void aTaskThatEndedClosesNothingMore()
+    {
+        auto task = [](const QByteArray& name, const QByteArray& id, const QByteArray& hour, bool fetchEnds) {
+            QByteArray out = "[2026/05/04 " + hour + ":00:00] [action_start]: Running action task_start with input: {\n"
+                             "  \"task_name\": \"" + name + "\",\n  \"_session_id\": \"c" + id + "\"\n}.\n"
+                             "[2026/05/04 " + hour + ":00:00] [task_start]: Created task: '" + name + "'\n"
+                             "[2026/05/04 " + hour + ":00:01] [action_end]: Action task_start completed with output: {\n"
+                             "  \"status\": \"success\",\n  \"task_id\": \"" + id + "\"\n}.\n"
+                             "[2026/05/04 " + hour + ":00:05] [action_start]: Running action web_fetch with input: {\n"
+                             "  \"url\": \"https://example.org/" + id + "\",\n  \"_session_id\": \"" + id + "\"\n}.\n";
+            if (fetchEnds)
+                out += "[2026/05/04 " + hour + ":00:07] [action_end]: Action web_fetch completed with output: {\n"
+                       "  \"status\": \"success\"\n}.\n";
+            out += "[2026/05/04 " + hour + ":01:00] [action_start]: Running action task_end with input: {\n"
+                   "  \"status\": \"abort\",\n  \"_session_id\": \"" + id + "\"\n}.\n"
+                   "[2026/05/04 " + hour + ":01:00] [task_end]: Task ended with status 'cancelled'. Stopped.\n"
+                   "[2026/05/04 " + hour + ":01:01] [action_end]: Action task_end completed with output: {\n"
+                   "  \"status\": \"success\"\n}.\n";
+            return out;
+        };
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(task("Stopped in a fetch", "aaa", "08", false) + task("Fetch it", "bbb", "09", true));
+        f.close();
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, path);
+        QVERIFY2(report.problems.isEmpty(), qPrintable(report.problems.join(QLatin1Char('\n'))));
+        const qint64 room = ws.rooms().first().id;
+        QList<ToolCallRecord> fetches;
+        for (const ToolCallRecord& c : ws.toolCalls(room)) {
+            if (c.toolName == QLatin1String("web_fetch"))
+                fetches << c;
+        }
+        QCOMPARE(fetches.size(), 2);
+        QCOMPARE(fetches[0].groupId, QStringLiteral("aaa"));
+        QCOMPARE(fetches[0].pairing, Pairing::StartOnly);
+        QCOMPARE(fetches[0].outcome, Outcome::Unserved);
+        QCOMPARE(fetches[1].groupId, QStringLiteral("bbb"));
+        QCOMPARE(fetches[1].pairing, Pairing::Guessed);
+        QVERIFY(!fetches[1].ambiguous);
+        QCOMPARE(*fetches[1].startIndex + 1, *fetches[1].endIndex);
+        QCOMPARE(*fetches[1].durationMs, 2000);
+        QCOMPARE(ws.room(room)->unserved, 1);
+    }
+
     void pythonLiterals_data()
     {
         QTest::addColumn<QString>("text");

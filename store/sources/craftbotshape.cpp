@@ -143,6 +143,20 @@ void CraftBotShape::finish()
         c.outcome = a->outcome;
         c.error = a->error;
         m_rows[i].call = k;
+        // A task that has ended runs nothing more: its calls still open never finished (the agent was stopped
+        // in them), and a later end of the same name is another task's. Left open, one such call would pair every
+        // later call of its name with the one before, across tasks and days. Only when which task ended is known:
+        // two task_end calls at once pair by guess.
+        const qint32 ended = c.start >= 0 && !c.ambiguous && text(a->name) == QLatin1String("task_end")
+            ? action(c.start)->session
+            : 0;
+        if (ended > 0) {
+            for (std::deque<qint32>& calls : open) {
+                std::erase_if(calls, [&](qint32 at) {
+                    return m_calls[at].start >= 0 && action(m_calls[at].start)->session == ended;
+                });
+            }
+        }
     }
 
     // A task_start that nothing ends but whose task a later record says was made ran: its end went elsewhere.
