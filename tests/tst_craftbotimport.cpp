@@ -564,7 +564,16 @@ private slots:
                 f.close();
                 if (forget)
                     CraftBotReader::forgetReadPositions();
-                Importer::import(ws, path);
+                // The progress counts what is new, counted on from where the last read stood (a followed log is
+                // not scanned whole to size it).
+                qint64 synced = -1;
+                if (QSqlQuery q = ws.exec(QStringLiteral("SELECT synced_seq FROM rooms")); q.next())
+                    synced = q.value(0).toLongLong();
+                qint64 total = -1;
+                ImportOptions options;
+                options.progress = [&total](qint64, qint64 all) { total = all; };
+                Importer::import(ws, path, options);
+                QCOMPARE(total, EventMdParser::parse(whole.left(cut)).records.size() - 1 - synced);
                 ++syncs;
             }
             QFile f(path);

@@ -225,16 +225,32 @@ bool CraftBotReader::replacedSince(const RoomInfo& now, const QByteArray& stored
 qint64 CraftBotReader::rowsAfter(const RoomCursor& cursor)
 {
     if (!m_db) {
-        if (m_records < 0) {
-            QFile file(m_path);
-            m_records = file.open(QIODevice::ReadOnly) ? EventMdParser::countRecords(file) : 0;
-        }
+        if (m_records < 0)
+            m_records = countRecords();
         return std::max<qint64>(0, m_records - 1 - cursor.syncedSeq);
     }
     SqliteStatement count(m_db->handle(), "SELECT count(*) FROM event_records WHERE stream_id = ?");
     count.bind(1, cursor.nativeId);
     count.step();
     return std::max<qint64>(0, count.int64(0) - 1 - cursor.syncedSeq);
+}
+
+qint64 CraftBotReader::countRecords() const
+{
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    // A followed log is counted on from the last record the last read took: a sync sizes its progress by what is
+    // new, not by scanning a log of a gigabyte twice a second.
+    const std::shared_ptr<const ReadPosition> before = positionOf(QFileInfo(m_path).absoluteFilePath());
+    if (before && before->shape.size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
+        file.seek(before->offset);
+        const qint64 more = EventMdParser::countRecords(file);
+        if (more > 0)
+            return before->shape.size() - 1 + more;
+    }
+    file.seek(0);
+    return EventMdParser::countRecords(file);
 }
 
 bool CraftBotReader::forEachRecord(

@@ -48,6 +48,8 @@ public:
     static void forgetReadPositions();
 
 private:
+    // An EVENT.md's records (on from where the last read stood, when the file only grew since).
+    qint64 countRecords() const;
     using RecordTaker = std::function<bool(EventMdRecord&& record, qint64 offset)>;
     // The stream's records in order, from the file's `offset` (an EVENT.md) or its first position (a sessions.db
     // stream, whose problems go to `notes` when given). False when `take` stopped it.

@@ -10,6 +10,8 @@
 #include "aguiloggenerator.h"
 #include "eventmdgenerator.h"
 #include "sources/aguireader.h"
+#include "sources/craftbotreader.h"
+#include "sources/eventmdparser.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
 #include "sources/pgconnection.h"
@@ -420,6 +422,45 @@ QVector<Row> craftbotRows(qint64 events, const QString& dir, QTextStream& log)
         firstLinesMs, QStringLiteral("its first 200 records' lines read"), QStringLiteral("≤ 1 s") };
     for (const char* suffix : { "", "-wal", "-shm" })
         QFile::remove(workspace + QLatin1String(suffix));
+
+    // Following the log as CraftBot writes it: a sync after 100 more records, in the process that synced it before
+    // (its shape and count go on from where it stood), against the same sync reading the whole log again.
+    const QString more = dir + QStringLiteral("/EVENT-more.md");
+    EventMdGenerator::write(more, 200, TestSupport::dataFile(QStringLiteral("craftbot/EVENT.md")));
+    QFile moreFile(more);
+    moreFile.open(QIODevice::ReadOnly);
+    QVector<QByteArray> extra;
+    for (const EventMdRecord& r : EventMdParser::parse(moreFile.readAll()).records)
+        extra << (r.raw.endsWith('\n') ? r.raw : r.raw + '\n');
+    const QString followed = dir + QStringLiteral("/EVENT-followed.md");
+    const QString followWorkspace = dir + QStringLiteral("/EVENT-follow.sightline");
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(followWorkspace + QLatin1String(suffix));
+    QFile::remove(followed);
+    QFile::copy(source, followed);
+    QFile::setPermissions(followed, QFile::ReadOwner | QFile::WriteOwner);
+    const auto append = [&](qsizetype from) {
+        QFile f(followed);
+        f.open(QIODevice::Append);
+        for (qsizetype i = from; i < from + 100 && i < extra.size(); ++i)
+            f.write(extra[i]);
+    };
+    double onMs = 0, againMs = 0;
+    {
+        Workspace ws(followWorkspace);
+        Importer::import(ws, followed);
+        append(0);
+        onMs = timeMs([&] { Importer::import(ws, followed); });
+        append(100);
+        CraftBotReader::forgetReadPositions();
+        againMs = timeMs([&] { Importer::import(ws, followed); });
+    }
+    rows << Row { QStringLiteral("EVENT.md: follow, a sync of 100 records appended"), onMs, againMs,
+        QStringLiteral("the same sync reading the whole log again"), QStringLiteral("≤ 1 s") };
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(followWorkspace + QLatin1String(suffix));
+    QFile::remove(followed);
+    QFile::remove(more);
     return rows;
 }
 
