@@ -28,19 +28,19 @@
 struct CraftBotReader::ReadPosition
 {
     QString path;
-    CraftBotShape shape;
+    std::shared_ptr<const CraftBotShape> shape; // finished: what the rows were made with, when they were written
     qint64 offset = 0;
     qint64 lineBase = 0; // the lines before the offset
     QByteArray tail;
     // Where its last records start (offset, first line), the last one last: the rows of the next read are made
     // from the first one whose task, call or flags changed, when that is among them.
     QVector<std::pair<qint64, qint64>> starts;
-    // The rows that read wrote: the room (in the workspace at that path) and its cursor after, and the shape they were
-    // made with. None when the read stopped short.
+    // The rows that read wrote with the shape: the room (in the workspace at that path) and its cursor after. None
+    // when the read stopped short.
     QString workspace;
     qint64 roomId = 0;
     qint64 synced = -1;
-    CraftBotShape written;
+    bool written = false;
 };
 constexpr qsizetype KeptStarts = 4096;
 
@@ -243,11 +243,11 @@ qint64 CraftBotReader::countRecords() const
     // A followed log is counted on from the last record the last read took: a sync sizes its progress by what is
     // new, not by scanning a log of a gigabyte twice a second.
     const std::shared_ptr<const ReadPosition> before = positionOf(QFileInfo(m_path).absoluteFilePath());
-    if (before && before->shape.size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
+    if (before && before->shape->size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
         file.seek(before->offset);
         const qint64 more = EventMdParser::countRecords(file);
         if (more > 0)
-            return before->shape.size() - 1 + more;
+            return before->shape->size() - 1 + more;
     }
     file.seek(0);
     return EventMdParser::countRecords(file);
@@ -292,20 +292,21 @@ bool CraftBotReader::forEachRecord(
     return true;
 }
 
-CraftBotShape CraftBotReader::shapeOf(const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes)
+std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(
+    const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes)
 {
     m_rowsFrom = RowsFrom();
     m_position.reset();
     if (m_db) {
-        CraftBotShape shape;
+        auto shape = std::make_shared<CraftBotShape>();
         forEachRecord(
             cursor.nativeId,
             [&shape](EventMdRecord&& r, qint64) {
-                shape.take(r);
+                shape->take(r);
                 return true;
             },
             &notes);
-        shape.finish();
+        shape->finish();
         return shape;
     }
     // An EVENT.md: on from the last record the last read of it in this process took, when the file only grew.
@@ -315,7 +316,7 @@ CraftBotShape CraftBotReader::shapeOf(const RoomCursor& cursor, const QString& w
         throw StoreError(m_path, {}, QStringLiteral("cannot read: ") + file.errorString());
     auto next = std::make_shared<ReadPosition>();
     next->path = path;
-    CraftBotShape& shape = next->shape;
+    CraftBotShape shape;
     const auto taker = [&](EventMdRecord&& r, qint64 offset) {
         shape.take(r);
         next->starts.append({ offset, r.firstLine });
@@ -326,9 +327,9 @@ CraftBotShape CraftBotReader::shapeOf(const RoomCursor& cursor, const QString& w
     const std::shared_ptr<const ReadPosition> before = positionOf(path);
     bool resumed = false;
     qint64 kept = 0;
-    if (before && before->shape.size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
+    if (before && before->shape->size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
         // The last record is read again: its writer may have gone on with it.
-        shape = before->shape;
+        shape = before->shape->unfinished();
         shape.dropLast();
         next->starts = before->starts;
         next->starts.removeLast();
@@ -365,16 +366,20 @@ CraftBotShape CraftBotReader::shapeOf(const RoomCursor& cursor, const QString& w
     next->offset = next->starts.isEmpty() ? 0 : next->starts.constLast().first;
     next->lineBase = next->starts.isEmpty() ? 0 : next->starts.constLast().second - 1;
     next->tail = FileTail::hashBefore(file, next->offset);
-    CraftBotShape out = shape; // the kept one's records shared with it: finish() writes only what it derives
-    out.finish();
+    // One shape, finished, kept for the next read and for comparing the rows it makes with: a million records are
+    // not copied at each sync.
+    const auto finished = std::make_shared<CraftBotShape>(std::move(shape));
+    finished->finish();
+    const CraftBotShape& out = *finished;
+    next->shape = finished;
     m_records = out.size();
     m_position = next;
     // The rows this room holds from the last read in this process are made the same way up to the first whose task,
     // call or flags the new records changed: the rows are made from there, when its start is known.
-    if (resumed && before->roomId == cursor.id && before->synced == cursor.syncedSeq && before->workspace == workspace
-        && before->written.size() == kept + 1) {
+    if (resumed && before->written && before->roomId == cursor.id && before->synced == cursor.syncedSeq
+        && before->workspace == workspace && before->shape->size() == kept + 1) {
         qint64 from = 0;
-        while (from < kept && out.agrees(before->written, from))
+        while (from < kept && out.agrees(*before->shape, from))
             ++from;
         const qint64 firstKnown = out.size() - next->starts.size();
         if (from > 0 && from >= firstKnown) {
@@ -384,7 +389,7 @@ CraftBotShape CraftBotReader::shapeOf(const RoomCursor& cursor, const QString& w
             m_rowsFrom.tail = FileTail::hashBefore(file, m_rowsFrom.offset);
         }
     }
-    return out;
+    return finished;
 }
 
 // Writes one stream as a room: its rows (the new ones added, those the room holds compared), its calls as their rows
@@ -430,7 +435,8 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
         }
     }
 
-    const CraftBotShape shape = shapeOf(feed.room(), feed.workspace().path(), notes);
+    const std::shared_ptr<const CraftBotShape> shaped = shapeOf(feed.room(), feed.workspace().path(), notes);
+    const CraftBotShape& shape = *shaped;
     CraftBotAssembler assembler(shape);
     const qint64 reported = feed.room().syncedSeq; // problems are said once, for the records new to the room
     const RowsFrom from = m_rowsFrom;
@@ -492,7 +498,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
             m_position->workspace = feed.workspace().path();
             m_position->roomId = feed.room().id;
             m_position->synced = feed.synced();
-            m_position->written = shape;
+            m_position->written = true;
         }
         keepPosition(std::move(m_position));
     }

@@ -57,7 +57,8 @@ private:
         const QString& streamId, const RecordTaker& take, const SourceNotes* notes, qint64 offset = 0, qint64 line = 1);
     // The first pass: the stream's shape (on from where the last read of the file stopped, when it only grew). For a
     // followed EVENT.md synced into the same room in this process, also where its rows are to be made from.
-    CraftBotShape shapeOf(const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes);
+    std::shared_ptr<const CraftBotShape> shapeOf(
+        const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes);
     // The stream's first records, assembled alone and written as a sync of its beginning would write them.
     static void writeWhole(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed);
 

@@ -6,6 +6,7 @@
 #include "craftbotassembler.h"
 
 #include <deque>
+#include <map>
 #include <QJsonObject>
 #include <QRegularExpression>
 
@@ -30,7 +31,7 @@ void CraftBotShape::take(const EventMdRecord& record)
     r.micros = record.micros;
     if (record.partial) {
         r.kind = Kind::Partial;
-        m_records.append(r);
+        m_records.push_back(r);
         return;
     }
     if (CraftBotAssembler::canonicalKind(record.kind) == EventKind::ToolCall) {
@@ -55,7 +56,7 @@ void CraftBotShape::take(const EventMdRecord& record)
                     kept.error = intern(a.error());
             }
             r.action = qint32(m_actions.size());
-            m_actions.append(kept);
+            m_actions.push_back(kept);
         }
     } else if (record.kind.startsWith(QLatin1String("user message"))) {
         r.kind = Kind::UserMessage;
@@ -77,21 +78,33 @@ void CraftBotShape::take(const EventMdRecord& record)
             r.second = intern(m.captured(2).trimmed());
         }
     }
-    m_records.append(r);
+    m_records.push_back(r);
 }
 
 void CraftBotShape::dropLast()
 {
-    if (m_records.isEmpty())
+    if (m_records.empty())
         return;
-    if (m_records.constLast().action >= 0)
-        m_actions.removeLast();
-    m_records.removeLast(); // its strings stay: the record, written whole, names them again
+    if (m_records.back().action >= 0)
+        m_actions.pop_back();
+    m_records.pop_back(); // its strings stay: the record, written whole, names them again
+}
+
+CraftBotShape CraftBotShape::unfinished() const
+{
+    CraftBotShape out;
+    // Room for the records to come: a million are not moved again by the first one taken.
+    out.m_records.reserve(m_records.size() + m_records.size() / 8 + 1024);
+    out.m_records = m_records;
+    out.m_actions.reserve(m_actions.size() + m_actions.size() / 8 + 1024);
+    out.m_actions = m_actions;
+    out.m_strings = m_strings;
+    return out;
 }
 
 void CraftBotShape::finish()
 {
-    const qint64 n = m_records.size();
+    const qint64 n = qint64(m_records.size());
     m_rows = QVector<Row>(n);
     m_groups = Strings();
     m_calls.clear();
@@ -217,6 +230,18 @@ void CraftBotShape::finish()
         }
     }
 
+    // The tasks a "Created task" record can start, found without going through every task at every such record
+    // (quadratic: 30,000 tasks in a log of a million records took seconds): by name, in order, and those known by
+    // id alone by the row of their first action. Entries of tasks started since are skipped as they are met.
+    QHash<QString, std::deque<qsizetype>> unstartedByName;
+    std::map<qint64, qsizetype> namelessByFirstAction;
+    for (qsizetype k = 0; k < tasks.size(); ++k) {
+        unstartedByName[tasks[k].name].push_back(k);
+        const qint64 first = firstAction.value(tasks[k].id, -1);
+        if (tasks[k].name.isEmpty() && first >= 0)
+            namelessByFirstAction.emplace(first, k);
+    }
+
     // Each record's task: an action's own _session_id when it names a task; a task_start or task_end record
     // the task it starts or ends; anything else the task of the last record that had one.
     std::deque<QString> pendingEnds; // task ids of task_end actions not yet matched to a task_end record
@@ -266,21 +291,28 @@ void CraftBotShape::finish()
         } else if (record.kind == Kind::TaskCreated) {
             const QString& name = text(record.first);
             bool found = false;
-            for (Task& t : tasks) {
-                if (t.startRecord < 0 && t.name == name) {
+            // The first task of that name not started yet.
+            if (const auto named = unstartedByName.find(name); named != unstartedByName.end()) {
+                std::deque<qsizetype>& waiting = named.value();
+                while (!waiting.empty() && tasks[waiting.front()].startRecord >= 0)
+                    waiting.pop_front();
+                if (!waiting.empty()) {
+                    Task& t = tasks[waiting.front()];
+                    waiting.pop_front();
                     t.startRecord = i;
                     group = t.id;
                     found = true;
-                    break;
                 }
             }
-            // A task known by id alone whose first action follows: this record starts it.
+            // A task known by id alone whose first action follows: this record starts it (the nearest).
             qsizetype nameless = -1;
-            for (qsizetype k = 0; !found && k < tasks.size(); ++k) {
-                const qint64 first = firstAction.value(tasks[k].id, -1);
-                if (tasks[k].name.isEmpty() && tasks[k].startRecord < 0 && first > i
-                    && (nameless < 0 || first < firstAction.value(tasks[nameless].id)))
-                    nameless = k;
+            if (!found) {
+                auto next = namelessByFirstAction.upper_bound(i);
+                while (next != namelessByFirstAction.end()
+                    && (tasks[next->second].startRecord >= 0 || !tasks[next->second].name.isEmpty()))
+                    next = namelessByFirstAction.erase(next);
+                if (next != namelessByFirstAction.end())
+                    nameless = next->second;
             }
             if (nameless >= 0) {
                 tasks[nameless].name = name;
@@ -387,7 +419,9 @@ bool CraftBotShape::agrees(const CraftBotShape& other, qint64 index) const
         return true;
     const Call& x = m_calls[a.call];
     const Call& y = other.m_calls[b.call];
-    return x.start == y.start && x.end == y.end && x.outcome == y.outcome && toolId(a.call) == other.toolId(b.call);
+    // toolId()'s parts, without making the string for each of a million rows.
+    return x.start == y.start && x.end == y.end && x.outcome == y.outcome && group(x.group) == other.group(y.group)
+        && text(x.name) == other.text(y.name);
 }
 
 QString CraftBotShape::toolId(qint32 call) const

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <vector>
 
 // The first pass over a CraftBot event stream: what its records say of each other, kept without their text, so that a
 // stream of any length is assembled in bounded memory (the second pass, CraftBotAssembler, makes the rows).
@@ -51,9 +52,11 @@ public:
     void reserve(qint64 records) { m_records.reserve(records); } // a million held: grown once, not doubled
     // Forgets the last record taken (a followed log's, which its writer may not have finished).
     void dropLast();
-    qint64 size() const { return m_records.size(); }
+    qint64 size() const { return qint64(m_records.size()); }
     // Pairs, names and groups what was taken; again after more was taken.
     void finish();
+    // What was taken, without what finish() made of it: to take more.
+    CraftBotShape unfinished() const;
 
     const Row& row(qint64 index) const { return m_rows[index]; }
     // Whether row `index` is made the same way by both shapes (its task, its call, its flags).
@@ -101,8 +104,10 @@ private:
     const QString& text(qint32 id) const { return m_strings.list[id]; }
     qint32 groupId(const QString& group) { return m_groups.id(group); }
 
-    QVector<Record> m_records;
-    QVector<Action> m_actions;
+    // Plain vectors: a followed log's shape is copied and taken on at each sync, and Qt's shared vectors copied each
+    // record one by one when finish() first touched one.
+    std::vector<Record> m_records;
+    std::vector<Action> m_actions;
     Strings m_strings;
 
     QVector<Row> m_rows;

@@ -426,7 +426,8 @@ QVector<Row> craftbotRows(qint64 events, const QString& dir, QTextStream& log)
     // Following the log as CraftBot writes it: a sync after 100 more records, in the process that synced it before
     // (its shape and count go on from where it stood), against the same sync reading the whole log again.
     const QString more = dir + QStringLiteral("/EVENT-more.md");
-    EventMdGenerator::write(more, 200, TestSupport::dataFile(QStringLiteral("craftbot/EVENT.md")));
+    // Records CraftBot writes next: their tasks and sessions after the log's (a repetition holds about 335 records).
+    EventMdGenerator::write(more, 200, TestSupport::dataFile(QStringLiteral("craftbot/EVENT.md")), events / 300 + 1);
     QFile moreFile(more);
     moreFile.open(QIODevice::ReadOnly);
     QVector<QByteArray> extra;

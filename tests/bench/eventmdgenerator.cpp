@@ -12,7 +12,7 @@
 
 namespace EventMdGenerator {
 
-void write(const QString& path, qint64 records, const QString& templateFile)
+void write(const QString& path, qint64 records, const QString& templateFile, qint64 firstRound)
 {
     QFile in(templateFile);
     if (!in.open(QIODevice::ReadOnly)) {
@@ -39,7 +39,7 @@ void write(const QString& path, qint64 records, const QString& templateFile)
     out.write("# Event Log\n\n## Events\n\n");
     QByteArray buffer;
     qint64 written = 0;
-    for (qint64 round = 0; written < records; ++round) {
+    for (qint64 round = firstRound; written < records; ++round) {
         const QByteArray suffix = "r" + QByteArray::number(round);
         for (QByteArray raw : std::as_const(raws)) {
             if (written == records)
