@@ -1,6 +1,7 @@
 #include "eventserializer.h"
 
 #include "eventflags.h"
+#include "durationtext.h"
 #include "eventkind.h"
 #include "jsonline.h"
 #include "timeutil.h"
@@ -107,10 +108,7 @@ QByteArray callJson(const ToolCallRecord& c)
 QString callText(const ToolCallRecord& c)
 {
     auto index = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };
-    const QString duration = c.durationMs
-        ? QString::number(*c.durationMs) + QStringLiteral(" ms")
-            + (c.durationSource == DurationSource::Timestamps ? QStringLiteral(" (from timestamps)") : QString())
-        : QStringLiteral("-");
+    const QString duration = c.durationMs ? DurationText::full(c) : QStringLiteral("-");
     return c.toolName + QStringLiteral("  ") + c.toolId + QStringLiteral("  ") + index(c.startIndex)
         + QStringLiteral("..") + index(c.endIndex) + QStringLiteral("  ") + duration + QStringLiteral("  ") + c.status
         + QStringLiteral("  ") + Outcomes::name(c.outcome) + QStringLiteral("  ") + Pairings::name(c.pairing)

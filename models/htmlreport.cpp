@@ -1,5 +1,6 @@
 #include "htmlreport.h"
 
+#include "durationtext.h"
 #include "eventkind.h"
 #include "journal.h"
 #include "jsontext.h"
@@ -285,7 +286,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                 const ToolCallRecord& c = *call;
                 QString head = QStringLiteral("<b>%1</b> · %2").arg(esc(c.toolName), esc(Outcomes::name(c.outcome)));
                 if (c.durationMs)
-                    head += QStringLiteral(" · %1 ms").arg(*c.durationMs);
+                    head += QStringLiteral(" · ") + esc(DurationText::full(c));
                 head += QStringLiteral(" · <span class=\"meta\">event %1 · %2</span>").arg(e.index).arg(esc(when)) + pills;
                 QString body = QStringLiteral("<h4>Arguments</h4><pre>%1</pre>").arg(esc(JsonText::editable(c.arguments, false)));
                 if (!c.result.isEmpty())

@@ -1,6 +1,7 @@
 #include "markdownreport.h"
 
 #include "reportroom.h"
+#include "durationtext.h"
 #include "eventkind.h"
 #include "journal.h"
 #include "jsontext.h"
@@ -122,7 +123,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
             if (e.kind == EventKind::ToolCall && call != cards.constEnd()) {
                 head << QStringLiteral("**%1**").arg(escaped(call->toolName)) << Outcomes::name(call->outcome);
                 if (call->durationMs)
-                    head << QStringLiteral("%1 ms").arg(*call->durationMs);
+                    head << DurationText::full(*call);
             } else {
                 head << escaped(e.participantId.isEmpty() ? e.type : e.participantId + QStringLiteral(" · ") + e.type);
             }

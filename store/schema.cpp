@@ -269,6 +269,12 @@ CREATE INDEX edits_room_seq ON edits(room_id, seq);
     R"SQL(
 CREATE INDEX tool_calls_room_outcome ON tool_calls(room_id, outcome);
 )SQL",
+    // 11: an EVENT.md's durations are whole seconds (its lines are stamped to the second): shown as "under 1 s" or
+    // "N s ± 1 s", where they read "0 ms" and "1000 ms" as if measured.
+    R"SQL(
+UPDATE tool_calls SET duration_source = 'seconds' WHERE duration_source = 'timestamps' AND room_id IN
+  (SELECT r.id FROM rooms r JOIN sources s ON s.id = r.source_id WHERE s.format = 'craftbot.event_md');
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

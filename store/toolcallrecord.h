@@ -12,6 +12,9 @@
 namespace DurationSource {
 inline const QString Recorded = QStringLiteral("recorded"); // duration_ms on the end
 inline const QString Timestamps = QStringLiteral("timestamps"); // end time less start time
+// End time less start time, both stamped to the whole second (CraftBot's EVENT.md): 0 means under a second, and
+// N seconds anything between N - 1 and N + 1.
+inline const QString Seconds = QStringLiteral("seconds");
 } // namespace DurationSource
 
 // One logical tool call: a start paired with its end (or one of them alone).
@@ -25,7 +28,7 @@ struct ToolCallRecord
     std::optional<qint64> startMicros;
     std::optional<qint64> endMicros;
     std::optional<qint64> durationMs;
-    QString durationSource; // "recorded" (duration_ms on the end) or "timestamps" (end - start)
+    QString durationSource; // a DurationSource
     QString status; // the end's content.status (pending when there is no end)
     Outcome outcome = Outcome::Unserved;
     Pairing pairing = Pairing::StartOnly;

@@ -3,6 +3,7 @@
 // where one call of a name ran at a time, flagged ambiguous where several did), what was left unpaired, the
 // task each action ran in, a file rotation cut, and sessions.db's streams.
 
+#include "durationtext.h"
 #include "eventflags.h"
 #include "sources/craftbotassembler.h"
 #include "sources/eventmdparser.h"
@@ -472,6 +473,16 @@ private slots:
             QCOMPARE(c.status, QStringLiteral("completed"));
         }
         QCOMPARE(started, 9);
+        // sessions.db stamps to the microsecond: its durations are figures.
+        int timed = 0;
+        for (const ToolCallRecord& c : ws.toolCalls(task->id)) {
+            if (!c.durationMs)
+                continue;
+            ++timed;
+            QCOMPARE(c.durationSource, DurationSource::Timestamps);
+            QCOMPARE(DurationText::full(c), QStringLiteral("%1 ms (from timestamps)").arg(*c.durationMs));
+        }
+        QVERIFY(timed > 0);
         QSqlQuery q = ws.exec(QStringLiteral("SELECT summary FROM rooms WHERE native_id = 'ef4a2f'"));
         QVERIFY(q.next());
         QVERIFY(
@@ -761,6 +772,16 @@ private slots:
         QVERIFY(!fetches[1].ambiguous);
         QCOMPARE(*fetches[1].startIndex + 1, *fetches[1].endIndex);
         QCOMPARE(*fetches[1].durationMs, 2000);
+        // Both lines are stamped to the second: the call took between one and three seconds, and says so.
+        QCOMPARE(fetches[1].durationSource, DurationSource::Seconds);
+        QCOMPARE(DurationText::full(fetches[1]), QStringLiteral("2 s ± 1 s (timestamps to the second)"));
+        QCOMPARE(DurationText::brief(fetches[1]), QStringLiteral("≈ 2 s"));
+        // The fixture's first reply was sent within its second: not "0 ms".
+        const ToolCallRecord reply = m_ws->toolCalls(this->room(QStringLiteral("EVENT.md"))).first();
+        QCOMPARE(reply.toolName, QStringLiteral("send_message"));
+        QCOMPARE(*reply.durationMs, 0);
+        QCOMPARE(DurationText::brief(reply), QStringLiteral("< 1 s"));
+        QCOMPARE(DurationText::full(reply), QStringLiteral("under 1 s (timestamps to the second)"));
         QCOMPARE(ws.room(room)->unserved, 1);
     }
 

@@ -163,6 +163,31 @@ private slots:
         migrated.exec(QStringLiteral("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)"));
     }
 
+    // Schema step 11: an EVENT.md's durations, written as "timestamps" before, become whole seconds; a sessions.db's
+    // (stamped to the microsecond) stay figures.
+    void eventMdDurationsBecomeSeconds()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("craftbot/EVENT.md")));
+            Importer::import(ws, dataFile(QStringLiteral("craftbot/sessions.db")));
+        }
+        execSql(path, QStringLiteral("UPDATE tool_calls SET duration_source = 'timestamps' WHERE duration_source = "
+                                     "'seconds'; PRAGMA user_version = 10;"));
+        Workspace ws(path);
+        QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT s.format, c.duration_source, count(*) FROM tool_calls c JOIN rooms r "
+                                             "ON r.id = c.room_id JOIN sources s ON s.id = r.source_id WHERE "
+                                             "c.duration_source IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2"));
+        QStringList got;
+        while (q.next())
+            got << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString();
+        QCOMPARE(got, QStringList({ QStringLiteral("craftbot.event_md seconds"),
+                          QStringLiteral("craftbot.sessions_db timestamps") }));
+    }
+
     // Statements are read as SQLite reads them: a trigger's body with its ';', a '--' and a ';' inside
     // literals, and comments between statements.
     void scriptsRunStatementByStatement()

@@ -1,5 +1,6 @@
 #include "detailspane.h"
 
+#include "durationtext.h"
 #include "eventflags.h"
 #include "eventserializer.h"
 #include "jsonstrings.h"
@@ -162,8 +163,7 @@ void DetailsPane::setDetails(const EventDetails& details)
         const ToolCallRecord& c = *details.call;
         QStringList call { QStringLiteral("<b>%1</b>").arg(c.toolName.toHtmlEscaped()), Outcomes::name(c.outcome), Pairings::name(c.pairing) };
         if (c.durationMs)
-            call << tr("%1 ms").arg(*c.durationMs)
-                    + (c.durationSource == DurationSource::Timestamps ? tr(" (from timestamps)") : QString());
+            call << DurationText::full(c);
         if (c.argumentsValid == false)
             call << tr("arguments are not valid JSON");
         html += QStringLiteral("<br>") + tr("Tool call: ") + call.join(QStringLiteral(" · "));

@@ -2,6 +2,7 @@
 
 #include "presentation.h"
 
+#include "durationtext.h"
 #include "eventflags.h"
 #include "eventlistmodel.h"
 #include "eventrecord.h"
@@ -540,8 +541,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const int badgeLeft = drawPillsRight(p, second, badges);
         QStringList facts;
         if (call && call->durationMs)
-            facts << tr("%1 ms").arg(*call->durationMs)
-                    + (call->durationSource == DurationSource::Timestamps ? tr(" (timestamps)") : QString());
+            facts << DurationText::brief(*call);
         facts << meta;
         p->setPen(dim);
         p->drawText(QRect(second.left(), second.top(), badgeLeft - second.left(), second.height()),

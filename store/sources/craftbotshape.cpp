@@ -29,6 +29,8 @@ void CraftBotShape::take(const EventMdRecord& record)
         QRegularExpression::DotMatchesEverythingOption);
     Record r;
     r.micros = record.micros;
+    if (record.micros && !record.wholeSeconds)
+        m_wholeSeconds = false;
     if (record.partial) {
         r.kind = Kind::Partial;
         m_records.push_back(r);
@@ -99,6 +101,7 @@ CraftBotShape CraftBotShape::unfinished() const
     out.m_actions.reserve(m_actions.size() + m_actions.size() / 8 + 1024);
     out.m_actions = m_actions;
     out.m_strings = m_strings;
+    out.m_wholeSeconds = m_wholeSeconds;
     return out;
 }
 
@@ -464,7 +467,7 @@ ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, 
     if (r.startMicros && r.endMicros) {
         r.durationMs = TimeUtil::durationMs(*r.startMicros, *r.endMicros);
         if (r.durationMs)
-            r.durationSource = DurationSource::Timestamps;
+            r.durationSource = m_wholeSeconds ? DurationSource::Seconds : DurationSource::Timestamps;
     }
     return r;
 }

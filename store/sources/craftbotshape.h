@@ -109,6 +109,7 @@ private:
     std::vector<Record> m_records;
     std::vector<Action> m_actions;
     Strings m_strings;
+    bool m_wholeSeconds = true; // every stamp taken is to the second (EVENT.md): its durations are whole seconds
 
     QVector<Row> m_rows;
     Strings m_groups;

@@ -98,6 +98,7 @@ bool forEachRecord(QIODevice& device, const RecordTaker& take, QString* header, 
             current = EventMdRecord();
             current.firstLine = current.lastLine = lineNumber;
             current.micros = micros(line);
+            current.wholeSeconds = true;
             current.raw = QByteArray(line.constData(), line.size());
             currentAt = lineAt;
             open = true;

@@ -13,6 +13,7 @@ struct EventMdRecord
     qint64 firstLine = 0; // 1-based
     qint64 lastLine = 0;
     qint64 micros = 0; // the line's UTC time, second precision; 0 for a record cut by rotation
+    bool wholeSeconds = false; // whether micros is stamped to the second (EVENT.md), not the microsecond (sessions.db)
     QString kind; // exactly as written: "agent message to platform: Telegram"
     QString message; // the text after "]: ", continuation lines included, without the record's last newline
     QByteArray raw; // every byte of the record's lines, verbatim
