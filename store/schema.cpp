@@ -275,6 +275,11 @@ CREATE INDEX tool_calls_room_outcome ON tool_calls(room_id, outcome);
 UPDATE tool_calls SET duration_source = 'seconds' WHERE duration_source = 'timestamps' AND room_id IN
   (SELECT r.id FROM rooms r JOIN sources s ON s.id = r.source_id WHERE s.format = 'craftbot.event_md');
 )SQL",
+    // 12: the size of a room's log and the hash of its last 4 KB at the last sync (FileTail::mark): a log cut back to
+    // its own first lines kept its first record, was taken for the same log grown, and kept the rows past the cut.
+    R"SQL(
+ALTER TABLE rooms ADD COLUMN file_mark TEXT;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

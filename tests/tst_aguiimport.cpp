@@ -954,6 +954,39 @@ private slots:
         QCOMPARE(workspaceState(ws), workspaceState(changedOnce));
     }
 
+    // A log cut back to its own first lines loses the rows past the cut, whether this process read it before or
+    // another did (the workspace keeps the log's size and the hash of its end); grown again, it is as one import.
+    void aLogCutBackLosesWhatWasCut()
+    {
+        QTemporaryDir dir;
+        const QString name = QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl");
+        const QByteArray whole = fileBytes(dataFile(QStringLiteral("agui/threads/") + name));
+        const QByteArray start = whole.split('\n').mid(0, 40).join('\n') + '\n';
+        const QString path = dir.filePath(name);
+        const auto once = [&dir, &path](const QString& file) {
+            Workspace ws(dir.filePath(file));
+            Importer::import(ws, path);
+            return workspaceState(ws);
+        };
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        for (const bool forget : { false, true }) {
+            writeAll(path, whole);
+            Importer::import(ws, path);
+            QCOMPARE(ws.rooms().first().eventCount, 281);
+            writeAll(path, start);
+            if (forget)
+                AguiReader::forgetResumePoints(); // as another process finds it
+            const ImportReport cut = Importer::import(ws, path);
+            QVERIFY(cut.problems.join(QLatin1Char('\n')).contains(QLatin1String("rotated or rewritten")));
+            QCOMPARE(ws.rooms().first().eventCount, 40);
+            QCOMPARE(workspaceState(ws), once(QStringLiteral("cut%1.sightline").arg(forget)));
+        }
+        writeAll(path, whole);
+        const ImportReport grown = Importer::import(ws, path);
+        QVERIFY(!grown.problems.join(QLatin1Char('\n')).contains(QLatin1String("rotated")));
+        QCOMPARE(workspaceState(ws), once(QStringLiteral("whole.sightline")));
+    }
+
     // Timestamps no time can be (a difference of two of them overflowed, undefined behaviour): the rows have no
     // time, are flagged, the problem names the line, and no duration is made from them.
     void timestampsOutOfRange()

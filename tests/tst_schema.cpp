@@ -174,8 +174,9 @@ private slots:
             Importer::import(ws, dataFile(QStringLiteral("craftbot/EVENT.md")));
             Importer::import(ws, dataFile(QStringLiteral("craftbot/sessions.db")));
         }
+        // Back to the workspace as schema 10 wrote it (step 12 added a column).
         execSql(path, QStringLiteral("UPDATE tool_calls SET duration_source = 'timestamps' WHERE duration_source = "
-                                     "'seconds'; PRAGMA user_version = 10;"));
+                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; PRAGMA user_version = 10;"));
         Workspace ws(path);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QSqlQuery q = ws.exec(QStringLiteral("SELECT s.format, c.duration_source, count(*) FROM tool_calls c JOIN rooms r "

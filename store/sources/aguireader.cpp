@@ -269,6 +269,7 @@ QVector<RoomInfo> AguiReader::rooms(const SourceNotes& notes)
         RoomInfo room;
         room.nativeId = thread.id;
         room.titleFromRows = true;
+        room.file = thread.file;
         const QJsonObject listed = listing.value(thread.id);
         room.owner = listed.value(QLatin1String("ownerId")).toString();
         room.agentId = listed.value(QLatin1String("agentId")).toString();

@@ -164,6 +164,7 @@ QVector<RoomInfo> CraftBotReader::rooms(const SourceNotes& notes)
         room.nativeId = QFileInfo(m_path).fileName();
         room.title = room.nativeId;
         room.createdMicros = m_firstMicros;
+        room.file = m_path;
         // The first record identifies the file: when it changed, rotation (or a rewrite) replaced the start of the
         // log, and the indices of the old import no longer mean the same records.
         room.nativeJson = QJsonDocument(QJsonObject { { QStringLiteral("first_record_sha1"),

@@ -9,4 +9,8 @@ class QFile;
 namespace FileTail {
 QByteArray hashBefore(QFile& file, qint64 offset); // moves the file's position
 bool onlyGrew(QFile& file, qint64 offset, const QByteArray& hash);
+// The same across processes, kept in the workspace (rooms.file_mark): the file's size and that hash, as text.
+QString mark(const QString& path); // empty when the file cannot be read
+// Whether the file at `path` has only grown since `mark` was taken of it (true without a mark: nothing to tell).
+bool onlyGrewSince(const QString& path, const QString& mark);
 } // namespace FileTail

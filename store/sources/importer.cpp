@@ -7,6 +7,7 @@
 #include "aguireader.h"
 #include "craftbotreader.h"
 #include "eventmdparser.h"
+#include "filetail.h"
 #include "importlock.h"
 #include "kaboopgreader.h"
 #include "pgconnection.h"
@@ -155,12 +156,13 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
         const qint64 sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
         for (const RoomInfo& room : reader.rooms(notes)) {
             const auto stored = writer.storedRoom(sourceId, room.nativeId);
-            if (stored && reader.replacedSince(room, stored->second)) {
+            if (stored
+                && (reader.replacedSince(room, stored->nativeJson) || !FileTail::onlyGrewSince(room.file, stored->fileMark))) {
                 writer.note(QString(),
                     QStringLiteral("room %1 was rotated or rewritten since the last import: its rows were read "
                                    "again from the start")
                         .arg(room.nativeId));
-                writer.clearRoom(stored->first);
+                writer.clearRoom(stored->id);
             }
             rooms.append(writer.upsertRoom(sourceId, room));
         }

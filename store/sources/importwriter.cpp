@@ -9,6 +9,7 @@
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
 #include "../workspace.h"
+#include "filetail.h"
 
 #include <QDateTime>
 #include <utility>
@@ -122,20 +123,22 @@ RoomCursor ImportWriter::writeRoom(qint64 sourceId, const RoomInfo& r)
 {
     m_ws.exec(
         QStringLiteral("INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, "
-                       "summary, created_us, updated_us, native_json, details_json) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "summary, created_us, updated_us, native_json, details_json, file_mark) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT(source_id, native_id) DO UPDATE SET "
                        "title = CASE WHEN %1 THEN title ELSE excluded.title END, "
                        "status = CASE WHEN %1 THEN status ELSE excluded.status END, organization_id = excluded.organization_id, "
                        "owner = excluded.owner, agent_id = excluded.agent_id, summary = excluded.summary, "
                        "created_us = coalesce(excluded.created_us, created_us), updated_us = excluded.updated_us, "
-                       "native_json = excluded.native_json, details_json = excluded.details_json")
+                       "native_json = excluded.native_json, details_json = excluded.details_json, "
+                       "file_mark = excluded.file_mark")
             .arg(r.titleFromRows ? 1 : 0),
         { sourceId, r.nativeId, orNull(r.title), orNull(r.status), orNull(r.organizationId), orNull(r.owner),
             orNull(r.agentId), orNull(r.summary), r.createdMicros ? QVariant(r.createdMicros) : QVariant(),
             r.updatedMicros ? QVariant(r.updatedMicros) : QVariant(),
             r.nativeJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.nativeJson)),
-            r.detailsJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.detailsJson)) });
+            r.detailsJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.detailsJson)),
+            r.file.isEmpty() ? QVariant() : QVariant(FileTail::mark(r.file)) });
     QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, synced_seq FROM rooms WHERE source_id = ? AND native_id = ?"),
         { sourceId, r.nativeId });
     q.next();
@@ -402,13 +405,14 @@ void ImportWriter::redactWritten()
     m_written.reset();
 }
 
-std::optional<std::pair<qint64, QByteArray>> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
+std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, native_json FROM rooms WHERE source_id = ? AND native_id = ?"),
+    QSqlQuery q = m_ws.exec(
+        QStringLiteral("SELECT id, native_json, file_mark FROM rooms WHERE source_id = ? AND native_id = ?"),
         { sourceId, nativeId });
     if (!q.next())
         return std::nullopt;
-    return std::pair { q.value(0).toLongLong(), q.value(1).toString().toUtf8() };
+    return StoredRoom { q.value(0).toLongLong(), q.value(1).toString().toUtf8(), q.value(2).toString() };
 }
 
 void ImportWriter::clearRoom(qint64 roomId)

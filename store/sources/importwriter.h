@@ -32,6 +32,17 @@ struct RoomInfo
     // Its title and status come from its rows (AG-UI: the first question, how the last run ended), written when they
     // are read: a room whose rows are not read again keeps the ones stored.
     bool titleFromRows = false;
+    // The log its rows are read from, when they are read from one file: a log that did not only grow since the last
+    // sync (cut back, rewritten) is read again from its start, in whatever process the sync runs.
+    QString file;
+};
+
+// A room as an earlier import stored it.
+struct StoredRoom
+{
+    qint64 id = 0;
+    QByteArray nativeJson;
+    QString fileMark; // FileTail::mark of its log at that import
 };
 
 // Where a room's import stands: its workspace id and the highest source index already imported.
@@ -84,7 +95,7 @@ public:
     qint64 upsertSource(const QString& system, const QString& format, const QString& schemaVersion);
     RoomCursor upsertRoom(qint64 sourceId, const RoomInfo& room);
     // The room the source holds under `nativeId`, when an earlier import made it: its id and its JSON as stored.
-    std::optional<std::pair<qint64, QByteArray>> storedRoom(qint64 sourceId, const QString& nativeId);
+    std::optional<StoredRoom> storedRoom(qint64 sourceId, const QString& nativeId);
     // Removes a room's rows, calls and runs (their search text goes with them), and starts its cursor again: a
     // log rotated or rewritten since the last import is read again from the start.
     void clearRoom(qint64 roomId);
