@@ -558,13 +558,17 @@ private:
             return Cli::Ok;
         }
         const bool json = parser.isSet(QStringLiteral("json"));
-        // The last event printed, as printed: following, a record its writer went on with after it was printed (a
-        // CraftBot record whose lines were still coming) is printed again, whole.
-        std::optional<std::pair<qint64, QByteArray>> lastPrinted;
+        // The last event printed, as its text line says it: following, a record its writer went on with after it
+        // was printed (a CraftBot record whose lines were still coming) is printed again, whole. Its text, not its
+        // JSON: a call paired since (its end came) changes the JSON of a row that was whole when printed.
+        std::optional<std::pair<qint64, QString>> lastPrinted;
         auto print = [&](const EventRecord& e) {
-            const QByteArray line = json ? EventSerializer::eventJson(e) : EventSerializer::eventText(e).toUtf8();
-            m_out << line << '\n'; // QTextStream reads a QByteArray as UTF-8
-            lastPrinted = { e.index, line };
+            const QString text = EventSerializer::eventText(e);
+            if (json)
+                m_out << EventSerializer::eventJson(e) << '\n'; // QTextStream reads a QByteArray as UTF-8
+            else
+                m_out << text << '\n';
+            lastPrinted = { e.index, text };
         };
         qint64 last = -1; // the highest index printed or passed over
         // Following a log its writer is still writing: its last line or record, when the file does not end with a
@@ -604,9 +608,7 @@ private:
                     again.afterIndex = lastPrinted->first - 1;
                     const auto before = lastPrinted;
                     ws->forEachEvent(room, filter, again, [&](const EventRecord& e) {
-                        const QByteArray line
-                            = json ? EventSerializer::eventJson(e) : EventSerializer::eventText(e).toUtf8();
-                        if (e.index == before->first && line != before->second) {
+                        if (e.index == before->first && EventSerializer::eventText(e) != before->second) {
                             m_err << "note: event " << e.index << " was still being written when printed: again, whole"
                                   << Qt::endl;
                             print(e);

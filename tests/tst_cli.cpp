@@ -345,6 +345,43 @@ private slots:
         QVERIFY(p.readAllStandardError().contains("was still being written when printed"));
     }
 
+    // Following with --json, a call printed before its end came is not printed again when the end pairs it: its JSON
+    // changed (it is paired now), its record did not (a new user saw it twice, "still being written").
+    void eventsFollowACallPairedLaterIsPrintedOnce()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("paired/EVENT.md"));
+        QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("[2026/05/04 07:59:07] [user message]: Good morning!\n"
+                  "[2026/05/04 07:59:10] [action_start]: Running action send_message with input: {\"message\": \"Hi\"}.\n");
+        log.flush();
+        QProcess p;
+        startFollowing(p, { QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("EVENT.md") },
+            QStringLiteral("cache-paired"));
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        QList<QJsonObject> seen;
+        auto printedIndexes = [&] {
+            seen = printed(p, out);
+            QVector<qint64> at;
+            for (const QJsonObject& o : std::as_const(seen))
+                at << o.value(QLatin1String("index")).toInteger();
+            return at;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(printedIndexes(), (QVector<qint64> { 0, 1 }), 10000);
+        QVERIFY(!seen[1].contains(QLatin1String("guessed")));
+        log.write("[2026/05/04 07:59:11] [action_end]: Action send_message completed with output: {\"status\": \"ok\"}.\n");
+        log.close();
+        QTRY_COMPARE_WITH_TIMEOUT(printedIndexes(), (QVector<qint64> { 0, 1, 2 }), 10000);
+        QTest::qWait(700); // another look or two: nothing printed twice
+        QCOMPARE(printedIndexes(), (QVector<qint64> { 0, 1, 2 }));
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(!p.readAllStandardError().contains("still being written"));
+    }
+
     // --query and --text mean what the filter bar and the search field mean in the GUI.
     void eventsQueryAndText()
     {
