@@ -322,6 +322,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_importTick, &QTimer::timeout, m_store, &StoreClient::loadRooms);
     connect(m_store, &StoreClient::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
+        // Rows of the room shown written again in place (a record its writer finished, a call settled) move no
+        // count: the next room list reads the room again all the same.
+        for (const ImportReport::Room& r : report.rooms)
+            m_shownRowsChanged = m_shownRowsChanged || (r.changed > 0 && r.id == m_eventModel->roomId());
         // A sync of a followed source says only what it brought.
         if (m_followSync) {
             if (report.added() > 0)
@@ -398,8 +402,9 @@ MainWindow::MainWindow(QWidget* parent)
                 // second's refresh after an import) must not read the room again while its row index is still
                 // on its way, which started it over and lost the row just gone to.
                 const RoomSignature signature = signatureOf(r);
-                const bool moved = m_shownRoom.first == current ? m_shownRoom.second != signature
-                                                                : r.eventCount != shownTotal;
+                const bool rewritten = r.id == current && std::exchange(m_shownRowsChanged, false);
+                const bool moved = rewritten
+                    || (m_shownRoom.first == current ? m_shownRoom.second != signature : r.eventCount != shownTotal);
                 if (r.id == current && moved) {
                     m_eventModel->refresh();
                     readAroundTheRoom(current);

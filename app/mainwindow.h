@@ -173,5 +173,6 @@ private:
     std::pair<qint64, RoomSignature> m_shownRoom;
     static RoomSignature signatureOf(const RoomSummary& room);
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
+    bool m_shownRowsChanged = false; // a sync wrote rows of the room shown again in place: read it again
     QStringList m_importProblems;
 };

@@ -2085,6 +2085,34 @@ private slots:
         QCOMPARE(details->details().call->result, QStringLiteral("shipped"));
     }
 
+    // A followed EVENT.md whose last record was read before CraftBot wrote its last lines: once they are in, the card
+    // and its details show the record whole, though no event was added and no count moved (they kept the half
+    // record, "{" for a result, until the next record came).
+    void aRecordFinishedLaterIsShownWhole()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("finished/EVENT.md"));
+        QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("[2026/05/04 07:59:07] [user message]: Good morning!\n"
+                  "[2026/05/04 07:59:09] [action_start]: Running action send_message with input: {\"message\": \"Hi\"}.\n"
+                  "[2026/05/04 07:59:10] [action_end]: Action send_message completed with output: {\n");
+        log.flush();
+        MainWindow window;
+        showAndOpen(window, path);
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 3 of 3 events as 2 items"));
+        window.goToIndex(1);
+        DetailsPane* details = window.detailsPane();
+        QTRY_COMPARE(details->details().record.index, 1);
+        QTRY_VERIFY(details->details().call.has_value());
+        QVERIFY(!details->details().call->result.contains(QLatin1String("done")));
+        log.write("  \"status\": \"done\"\n}.\n");
+        log.close();
+        QTRY_VERIFY_WITH_TIMEOUT(details->details().call->result.contains(QLatin1String("done")), 5000);
+        QCOMPARE(details->details().record.index, 1);
+        QCOMPARE(window.statusText(), QStringLiteral("showing 3 of 3 events as 2 items"));
+    }
+
     void badFileIsReportedAndTheWindowGoesOn()
     {
         MainWindow window;

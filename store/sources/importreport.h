@@ -14,6 +14,10 @@ struct ImportReport
         QString nativeId;
         qint64 added = 0; // rows new in this import
         qint64 total = 0; // rows the workspace now holds for the room
+        qint64 id = 0; // in the workspace
+        // Rows it held before that this import wrote again: a last record its writer finished since, a row whose
+        // call or task a later line settled. A view of the room reads them again though no row was added.
+        qint64 changed = 0;
     };
     QString source;
     QString format; // e.g. roomkit.sqlite.v3

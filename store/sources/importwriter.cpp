@@ -164,7 +164,7 @@ void ImportWriter::bindText(SqliteStatement& st, int column, const QString& valu
 void ImportWriter::beginRoom(const RoomCursor& room)
 {
     m_room = room;
-    m_counted = { room.nativeId, 0, 0 };
+    m_counted = { room.nativeId, 0, 0, room.id, 0 };
     m_lastSeq = room.syncedSeq;
     m_inBatch = 0;
     m_roomCommits = 0;
@@ -338,6 +338,7 @@ void ImportWriter::rewrite(const StoredEvent& e)
         return;
     if (!redacted)
         m_search->set(rowId, e.body, e.arguments, e.result);
+    ++m_counted.changed;
     wrote(r.index);
 }
 
@@ -386,6 +387,7 @@ void ImportWriter::renew(const StoredEvent& e)
     m_search->remove(rowId);
     m_ws.exec(QStringLiteral("DELETE FROM events WHERE id = ?"), { rowId });
     --m_counted.added; // the row is there again, not added
+    ++m_counted.changed;
     insert(e);
 }
 
