@@ -150,7 +150,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
     connect(m_eventActions, &EventActions::copied, this,
-        [this](const QString& what) { statusBar()->showMessage(tr("Copied %1").arg(what), 3000); });
+        [this](const QString& what) { say(tr("Copied %1").arg(what), 3000); });
     m_eventActions->attach(m_eventList);
     m_eventActions->attach(m_timeline);
     addDockWidget(Qt::LeftDockWidgetArea, m_filterDock);
@@ -187,8 +187,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_contentEditor->addEventItems(menu, index);
     });
     m_contentEditor->setCurrent([this] { return eventList()->currentIndex(); });
-    connect(m_contentEditor, &ContentEditor::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
-    connect(m_exporter, &ReportExporter::message, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(m_contentEditor, &ContentEditor::message, this, [this](const QString& text) { say(text, 8000); });
+    connect(m_exporter, &ReportExporter::message, this, [this](const QString& text) { say(text, 10000); });
     connect(m_details, &DetailsPane::showEditsRequested, this, [this] { m_contentEditor->showEdits(currentIndex()); });
     connect(m_editor, &Editor::changed, this, [this](bool content) {
         m_contentEditor->updateActions();
@@ -214,7 +214,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_editor->redactAction(), &QAction::triggered, this, [this] {
         const DetailsPane::RedactionTarget t = m_details->selectedText();
         if (!t.error.isEmpty()) {
-            statusBar()->showMessage(t.error, 8000);
+            say(t.error, 8000);
             return;
         }
         m_editor->redact(m_eventModel->roomId(), t.index, t.path, t.start, t.length, t.text);
@@ -237,11 +237,11 @@ MainWindow::MainWindow(QWidget* parent)
         menu->addAction(m_editor->roomNoteAction());
         menu->popup(view->viewport()->mapToGlobal(at));
     });
-    connect(m_editor, &Editor::message, this, [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+    connect(m_editor, &Editor::message, this, [this](const QString& text) { say(text, 6000); });
     connect(m_editor, &Editor::goToIndex, this, &MainWindow::goToIndex);
     connect(m_journalDock, &JournalDock::goTo, this, [this](qint64 roomId, qint64 index) {
         if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
-            statusBar()->showMessage(tr("That room is hidden by the room filter."), 4000);
+            say(tr("That room is hidden by the room filter."), 4000);
             return;
         }
         if (index >= 0)
@@ -257,6 +257,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_importTick->setInterval(2000);
     statusBar()->addPermanentWidget(m_importStatus);
     statusBar()->addPermanentWidget(m_status);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message.isEmpty())
+            statusBar()->setToolTip(QString()); // say()'s whole message went with it
+    });
     m_follower = new SourceFollower(m_store, this);
     connect(m_follower, &SourceFollower::syncing, this, [this] { m_followSync = true; });
     m_followButton = new QToolButton(this);
@@ -264,7 +268,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_followButton);
     m_databaseDialog = new OpenDatabaseDialog(this);
     connect(m_databaseDialog, &QDialog::rejected, this, [this] {
-        statusBar()->showMessage(
+        say(
             tr("No database was opened: File > Open Database… (Ctrl+Shift+D) connects again."), 10000);
     });
     connect(m_databaseDialog, &OpenDatabaseDialog::openRequested, this,
@@ -278,7 +282,7 @@ MainWindow::MainWindow(QWidget* parent)
         // A followed source's sync that failed (a server gone, a file being replaced) is tried again at the next
         // look: said in the status bar, not in a box that would come back every second.
         if (kind == StoreClient::Kind::Import && m_followSync) {
-            statusBar()->showMessage(tr("%1 (following: tried again in a moment)").arg(message), 5000);
+            say(tr("%1 (following: tried again in a moment)").arg(message), 5000);
             return;
         }
         // A block or the row index that failed says so in the timeline itself (EventListModel::blockFailed).
@@ -329,13 +333,13 @@ MainWindow::MainWindow(QWidget* parent)
         // A sync of a followed source says only what it brought.
         if (m_followSync) {
             if (report.added() > 0)
-                statusBar()->showMessage(report.added() == 1
+                say(report.added() == 1
                         ? tr("1 new event from %1").arg(report.source)
                         : tr("%1 new events from %2").arg(QLocale().toString(report.added()), report.source),
                     4000);
             return;
         }
-        statusBar()->showMessage(
+        say(
             report.added() == 1 ? tr("Imported 1 new event from %1").arg(report.source)
                                 : tr("Imported %1 new events from %2").arg(QLocale().toString(report.added()), report.source),
             8000);
@@ -343,18 +347,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
         if (cancelled)
-            statusBar()->showMessage(tr("Import cancelled: what was read so far is shown."), 8000);
+            say(tr("Import cancelled: what was read so far is shown."), 8000);
         // A log's last line that its writer had not finished is what a log being written looks like: said in the
         // status bar (it is read again whole at the next sync), never in a box.
         const qsizetype unfinished = m_importProblems.removeIf(
             [](const QString& p) { return p.contains(QLatin1String("an unfinished last line")); });
         // What a followed source's sync found wrong goes to the status bar: a box would come back with every
-        // sync while the writer goes on. Short: it shares the bar with the room's counts.
-        const auto brief = [this](const QString& text) {
-            return statusBar()->fontMetrics().elidedText(text, Qt::ElideRight, std::max(200, statusBar()->width() / 2));
-        };
+        // sync while the writer goes on.
         if (std::exchange(m_followSync, false) && !m_importProblems.isEmpty()) {
-            statusBar()->showMessage(brief(m_importProblems.constFirst()), 8000);
+            say(m_importProblems.constFirst(), 8000);
             m_importProblems.clear();
         }
         if (!m_importProblems.isEmpty()) {
@@ -362,8 +363,7 @@ MainWindow::MainWindow(QWidget* parent)
                 tr("Some rows were kept but flagged:\n%1").arg(m_importProblems.mid(0, 20).join(QLatin1Char('\n'))));
             m_importProblems.clear();
         } else if (unfinished > 0) {
-            statusBar()->showMessage(
-                brief(tr("The log's last line is not finished yet: it is read again when its writer goes on.")), 8000);
+            say(tr("The log's last line is not finished yet: it is read again when its writer goes on."), 8000);
         }
         m_store->loadRooms();
     });
@@ -431,7 +431,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (roomId != m_eventModel->roomId())
             return;
         if (index < 0) {
-            statusBar()->showMessage(tr("No more failed, refused or unanswered calls that way."), 4000);
+            say(tr("No more failed, refused or unanswered calls that way."), 4000);
         } else {
             // The call is where the keys go next (Enter opens it), wherever ] was pressed.
             eventList()->setFocus(Qt::ShortcutFocusReason);
@@ -462,7 +462,7 @@ MainWindow::MainWindow(QWidget* parent)
             return;
         }
         if (row < 0) {
-            statusBar()->showMessage(tr("Event %1 is not shown under the current filter.").arg(index), 4000);
+            say(tr("Event %1 is not shown under the current filter.").arg(index), 4000);
             return;
         }
         // Only the item asked to be opened is: an answer for another locate that comes first leaves it waiting.
@@ -531,7 +531,7 @@ MainWindow::MainWindow(QWidget* parent)
         [this](quint64, const QString& text, const SearchHits& hits) { m_resultsDock->setResults(text, hits); });
     connect(m_resultsDock, &SearchResultsDock::hitActivated, this, [this](qint64 roomId, const QString& room, qint64 index) {
         if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
-            statusBar()->showMessage(tr("Room %1 is hidden by the room filter.").arg(room), 4000);
+            say(tr("Room %1 is hidden by the room filter.").arg(room), 4000);
             return;
         }
         goToIndex(index);
@@ -878,6 +878,21 @@ void MainWindow::readAroundTheRoom(qint64 roomId)
     m_store->loadRoomValues(roomId);
 }
 
+void MainWindow::say(const QString& text, int timeoutMs)
+{
+    // Qt clips a message at the widgets kept on the right: its last words ran into the room's counts. Cut with "…"
+    // to the room they leave, the whole of it in the bar's tooltip while it shows.
+    int room = statusBar()->width() - 24;
+    for (const QWidget* w : { static_cast<QWidget*>(m_importStatus), static_cast<QWidget*>(m_status),
+             static_cast<QWidget*>(m_followButton) }) {
+        if (w->isVisible())
+            room -= w->width() + 6;
+    }
+    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideRight, std::max(120, room));
+    statusBar()->setToolTip(shown == text ? QString() : text);
+    statusBar()->showMessage(shown, timeoutMs);
+}
+
 MainWindow::RoomSignature MainWindow::signatureOf(const RoomSummary& room)
 {
     return { room.eventCount, room.toolCalls, room.failed, room.refused, room.unserved, room.firstMicros,
@@ -966,7 +981,7 @@ void MainWindow::goToMatch(bool forward)
             m_searchBar->edit()->setFocus(Qt::ShortcutFocusReason);
             return;
         }
-        statusBar()->showMessage(tr("No matches for “%1” here.").arg(m_searchBar->text()), 4000);
+        say(tr("No matches for “%1” here.").arg(m_searchBar->text()), 4000);
         return;
     }
     const qint64 current = currentIndex();
@@ -975,12 +990,12 @@ void MainWindow::goToMatch(bool forward)
         const auto it = std::upper_bound(m_matches.cbegin(), m_matches.cend(), current);
         target = it == m_matches.cend() ? m_matches.first() : *it;
         if (it == m_matches.cend() && current >= 0)
-            statusBar()->showMessage(tr("Search went on from the top."), 3000);
+            say(tr("Search went on from the top."), 3000);
     } else {
         const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), current);
         target = (it == m_matches.cbegin() || current < 0) ? m_matches.last() : *(it - 1);
         if (it == m_matches.cbegin() && current >= 0)
-            statusBar()->showMessage(tr("Search went on from the bottom."), 3000);
+            say(tr("Search went on from the bottom."), 3000);
     }
     // The item found is opened: a card's match may be in its result, a message's below its closed lines.
     if (!isRawMode())
@@ -1065,7 +1080,7 @@ void MainWindow::openPath(const QString& path)
     // The workspace open now is not opened again: reading its header outside SQLite would drop this process's
     // locks on it (see Workspace), and it is on screen already.
     if (info.canonicalFilePath() == QFileInfo(m_store->workspacePath()).canonicalFilePath()) {
-        statusBar()->showMessage(tr("%1 is open already.").arg(info.fileName()), 4000);
+        say(tr("%1 is open already.").arg(info.fileName()), 4000);
         return;
     }
     const Importer::Format format = Importer::detect(path);
@@ -1171,7 +1186,7 @@ void MainWindow::showError(const QString& message)
     QString line = message.section(QLatin1Char('\n'), 0, 0);
     if (line.size() > 140)
         line = line.left(139) + QChar(0x2026);
-    statusBar()->showMessage(line, 15000);
+    say(line, 15000);
     // Not modal: the rest of the window keeps working while the message is read.
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Sightline"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);

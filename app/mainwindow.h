@@ -113,6 +113,7 @@ private:
     void hideImportStatus();
     void showError(const QString& message);
     void updateStatus();
+    void say(const QString& text, int timeoutMs); // a message in the status bar, cut to the room it has
     void moveSelection(int delta);
     qint64 currentIndex() const; // the selected event's index, or -1
     void loadDetails(const QModelIndex& current);

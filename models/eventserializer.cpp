@@ -109,8 +109,13 @@ QString callText(const ToolCallRecord& c)
 {
     auto index = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("-"); };
     const QString duration = c.durationMs ? DurationText::full(c) : QStringLiteral("-");
+    // A call answered by a result alone (AG-UI's TOOL_CALL_RESULT without an END) names where its result is: "9..-"
+    // alone read as a call that never ended.
+    const QString result = c.resultIndex && c.resultIndex != c.endIndex
+        ? QStringLiteral(" result %1").arg(*c.resultIndex)
+        : QString();
     return c.toolName + QStringLiteral("  ") + c.toolId + QStringLiteral("  ") + index(c.startIndex)
-        + QStringLiteral("..") + index(c.endIndex) + QStringLiteral("  ") + duration + QStringLiteral("  ") + c.status
+        + QStringLiteral("..") + index(c.endIndex) + result + QStringLiteral("  ") + duration + QStringLiteral("  ") + c.status
         + QStringLiteral("  ") + Outcomes::name(c.outcome) + QStringLiteral("  ") + Pairings::name(c.pairing)
         + (c.ambiguous ? QStringLiteral(" ambiguous") : QString()) + (c.synthetic ? QStringLiteral(" synthetic") : QString())
         + (c.edited ? QStringLiteral("  (edited)") : QString());

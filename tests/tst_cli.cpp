@@ -715,6 +715,13 @@ private slots:
         }
         QCOMPARE(stopped, 2);
 
+        // A call answered by its result alone says where the result is: "9..-" alone read as never ended.
+        const QString answered = dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl"));
+        r = run({ QStringLiteral("tools"), answered, QStringLiteral("--room"), QStringLiteral("th_985v8nrjgmpy2gn91679") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.split(QLatin1Char('\n')).first().contains(QLatin1String("  9..- result 19  1107 ms (from timestamps)  completed  served")),
+            qPrintable(r.out));
+
         const QString log = dataFile(QStringLiteral("craftbot/EVENT.md"));
         r = run({ QStringLiteral("tools"), log, QStringLiteral("--room"), QStringLiteral("EVENT.md"),
             QStringLiteral("--json") });
