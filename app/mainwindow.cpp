@@ -258,8 +258,10 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_importStatus);
     statusBar()->addPermanentWidget(m_status);
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
-        if (message.isEmpty())
-            statusBar()->setToolTip(QString()); // say()'s whole message went with it
+        if (message.isEmpty()) { // say()'s whole message went with it
+            statusBar()->setToolTip(QString());
+            m_message.clear();
+        }
     });
     m_follower = new SourceFollower(m_store, this);
     connect(m_follower, &SourceFollower::syncing, this, [this] { m_followSync = true; });
@@ -891,6 +893,7 @@ void MainWindow::say(const QString& text, int timeoutMs)
     const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideRight, std::max(120, room));
     statusBar()->setToolTip(shown == text ? QString() : text);
     statusBar()->showMessage(shown, timeoutMs);
+    m_message = text;
 }
 
 MainWindow::RoomSignature MainWindow::signatureOf(const RoomSummary& room)

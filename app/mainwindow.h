@@ -96,6 +96,7 @@ public:
     void goToProblemCall(bool forward);
     void showShortcuts();
     QString statusText() const;
+    QString statusMessage() const { return m_message; } // the status bar's message, whole (say() may cut it)
     QString summaryText() const;
 
 signals:
@@ -174,6 +175,7 @@ private:
     std::pair<qint64, RoomSignature> m_shownRoom;
     static RoomSignature signatureOf(const RoomSummary& room);
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
+    QString m_message; // what say() shows, whole, while it shows
     bool m_shownRowsChanged = false; // a sync wrote rows of the room shown again in place: read it again
     QStringList m_importProblems;
 };

@@ -620,15 +620,25 @@ private slots:
                 if (forget)
                     CraftBotReader::forgetReadPositions();
                 // The progress counts what is new, counted on from where the last read stood (a followed log is
-                // not scanned whole to size it).
+                // not scanned whole to size it), and a pass over the whole log (its shape, when the read could not
+                // go on from where the last one stood) as much again as its records. It ends where it was going.
                 qint64 synced = -1;
                 if (QSqlQuery q = ws.exec(QStringLiteral("SELECT synced_seq FROM rooms")); q.next())
                     synced = q.value(0).toLongLong();
+                qint64 done = -1;
                 qint64 total = -1;
                 ImportOptions options;
-                options.progress = [&total](qint64, qint64 all) { total = all; };
+                options.progress = [&](qint64 now, qint64 all) {
+                    QVERIFY2(now >= done && now <= all, qPrintable(QStringLiteral("%1 after %2 of %3").arg(now).arg(done).arg(all)));
+                    done = now;
+                    total = all;
+                };
+                const int resumedBefore = CraftBotReader::resumedReads();
                 Importer::import(ws, path, options);
-                QCOMPARE(total, EventMdParser::parse(whole.left(cut)).records.size() - 1 - synced);
+                const qint64 records = EventMdParser::parse(whole.left(cut)).records.size();
+                const bool resumed = CraftBotReader::resumedReads() > resumedBefore;
+                QCOMPARE(total, records - 1 - synced + (resumed ? 0 : records));
+                QCOMPARE(done, total);
                 ++syncs;
             }
             QFile f(path);
@@ -647,6 +657,46 @@ private slots:
             Importer::import(once, path);
             QCOMPARE(roomState(ws), roomState(once));
         }
+    }
+
+    // A long log's first pass (its shape, before the rows past the first thousand) moves the progress and hears a
+    // cancel: it sat at its start for the 15 s a million records take, and a cancel waited for the pass to end. The
+    // first thousand rows stay; the next import ends as one import makes it.
+    void aCancelIsHeardWhileALongLogIsShaped()
+    {
+        const QByteArray once = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QByteArray content;
+        for (int i = 0; i < 40; ++i)
+            content += once;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const qint64 records = EventMdParser::parse(content).records.size();
+        QVERIFY(records > 10000);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        QList<qint64> done;
+        qint64 total = 0;
+        options.progress = [&](qint64 now, qint64 all) {
+            done << now;
+            total = all;
+        };
+        // Cancelled once the pass has said it read its first part.
+        options.isCancelled = [&] { return !done.isEmpty() && done.last() > ImportWriter::FirstBatchRows; };
+        const ImportReport cancelled = Importer::import(ws, path, options);
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(total, 2 * records); // the shape as much work as the rows
+        QCOMPARE(done.first(), qint64(ImportWriter::FirstBatchRows));
+        QVERIFY2(done.last() < ImportWriter::FirstBatchRows + records, "the pass went on to its end");
+        QCOMPARE(ws.rooms().first().eventCount, qint64(ImportWriter::FirstBatchRows));
+
+        QVERIFY(!Importer::import(ws, path).cancelled);
+        Workspace fresh(dir.filePath(QStringLiteral("fresh.sightline")));
+        Importer::import(fresh, path);
+        QCOMPARE(roomState(ws), roomState(fresh));
     }
 
     // A long log never imported before shows its first thousand records (with their calls and tasks) before the rest

@@ -654,7 +654,7 @@ private slots:
         const ToolCallRecord call = card.data(EventListModel::CallRole).value<ToolCallRecord>();
         QGuiApplication::clipboard()->clear();
         QTest::keyClick(window.timeline(), Qt::Key_C, Qt::ControlModifier);
-        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Copied the call as JSON"));
+        QCOMPARE(window.statusMessage(), QStringLiteral("Copied the call as JSON"));
         // The title names the file open ([*] is where an unsaved change shows).
         QCOMPARE(window.windowTitle(), QStringLiteral("card.sqlite[*] — Sightline"));
         QVERIFY(!window.isWindowModified());
@@ -1656,8 +1656,8 @@ private slots:
         QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
         QVERIFY(asked);
         QTRY_COMPARE(exported.count(), 1);
-        QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Exported 8 events to")),
-            qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusMessage().startsWith(QLatin1String("Exported 8 events to")),
+            qPrintable(window.statusMessage()));
         QFile html(path);
         QVERIFY(html.open(QIODevice::ReadOnly));
         const QByteArray page = html.readAll();
@@ -1686,7 +1686,7 @@ private slots:
         QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
         QVERIFY(asked);
         QTRY_COMPARE(exported.count(), 2);
-        QVERIFY2(window.statusBar()->currentMessage().endsWith(QLatin1String("signed)")), qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusMessage().endsWith(QLatin1String("signed)")), qPrintable(window.statusMessage()));
         QCOMPARE(ReportSignature::verify(ReportManifest::pathFor(jsonl), dir.filePath(QStringLiteral("key.pem"))),
             ReportSignature::Result::Valid);
         QCOMPARE(Importer::detect(jsonl), Importer::Format::SightlineJsonl);
@@ -1720,7 +1720,7 @@ private slots:
             QTest::keyClick(&other, Qt::Key_E, Qt::ControlModifier);
             QTRY_VERIFY_WITH_TIMEOUT(said.count() >= 2, 20000);
             QVERIFY2(said.last().first().toString().startsWith(QLatin1String("Export cancelled")), qPrintable(said.last().first().toString()));
-            QTRY_VERIFY_WITH_TIMEOUT(other.statusBar()->currentMessage().startsWith(QLatin1String("Export cancelled")), 20000);
+            QTRY_VERIFY_WITH_TIMEOUT(other.statusMessage().startsWith(QLatin1String("Export cancelled")), 20000);
             QVERIFY(!QFile::exists(cancelledPath));
             QVERIFY(!QFile::exists(ReportManifest::pathFor(cancelledPath)));
             QVERIFY(!other.exporter()->progress());
@@ -1780,8 +1780,8 @@ private slots:
         QVERIFY2(pdfStatus.startsWith(QLatin1String("The first page")), qPrintable(pdfStatus));
         QVERIFY(pagePainted);
         QTRY_COMPARE(exported.count(), 1);
-        QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Exported 5 events to")),
-            qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusMessage().startsWith(QLatin1String("Exported 5 events to")),
+            qPrintable(window.statusMessage()));
         QFile written(csv);
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QString table = QString::fromUtf8(written.readAll());
@@ -1823,8 +1823,8 @@ private slots:
         QVERIFY(offered);
         QTRY_COMPARE(exported.count(), 2);
         // The manifest's facts: 16 and 12 events, every one (the blocked row of sup-address-change too).
-        QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Exported 2 reports (28 events)")),
-            qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusMessage().startsWith(QLatin1String("Exported 2 reports (28 events)")),
+            qPrintable(window.statusMessage()));
         for (const QString& room : { QStringLiteral("sup-late-delivery"), QStringLiteral("sup-address-change") }) {
             const QString md = QDir(folder).filePath(room + QStringLiteral(".md"));
             QFile file(md);

@@ -40,7 +40,8 @@ void ImportStatus::setProgress(qint64 done, qint64 total)
     // QProgressBar takes int: per mille, so a million-row import does not overflow it.
     m_bar->setRange(0, 1000);
     m_bar->setValue(total > 0 ? int(done * 1000 / total) : 1000);
-    m_bar->setToolTip(tr("%1 of %2 events read").arg(QLocale().toString(done), QLocale().toString(total)));
+    // In percent, not events: a CraftBot log's first pass over its records counts as work too.
+    m_bar->setToolTip(tr("%1 % read").arg(QLocale().toString(total > 0 ? done * 100.0 / total : 100.0, 'f', 1)));
 }
 
 void ImportStatus::finish()

@@ -293,9 +293,10 @@ bool CraftBotReader::forEachRecord(
     return true;
 }
 
-std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(
-    const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes)
+std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(RoomFeed& feed, const SourceNotes& notes)
 {
+    const RoomCursor& cursor = feed.room();
+    const QString workspace = feed.workspace().path();
     m_rowsFrom = RowsFrom();
     m_position.reset();
     if (m_db) {
@@ -358,8 +359,25 @@ std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(
         next->starts.clear();
         if (m_records > 0)
             shape.reserve(m_records); // counted for the import's progress
+        // As much work as the rows it comes before: the progress bar sat at its start for the 15 s a million records
+        // take, and a cancel waited for the pass to end.
+        constexpr qint64 part = 8192;
+        feed.addWork(std::max<qint64>(m_records, 0));
+        qint64 taken = 0;
+        qint64 reported = 0;
         file.seek(0);
-        EventMdParser::forEachRecord(file, taker);
+        const bool whole = EventMdParser::forEachRecord(file, [&](EventMdRecord&& r, qint64 offset) {
+            if (++taken % part == 0) {
+                const qint64 units = std::clamp<qint64>(m_records - reported, 0, part);
+                reported += units;
+                if (!feed.readDone(units))
+                    return false;
+            }
+            return taker(std::move(r), offset);
+        });
+        if (!whole)
+            return nullptr;
+        feed.readDone(std::max<qint64>(0, m_records - reported));
     }
     if (next->starts.size() > KeptStarts)
         next->starts.remove(0, next->starts.size() - KeptStarts);
@@ -436,7 +454,9 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
         }
     }
 
-    const std::shared_ptr<const CraftBotShape> shaped = shapeOf(feed.room(), feed.workspace().path(), notes);
+    const std::shared_ptr<const CraftBotShape> shaped = shapeOf(feed, notes);
+    if (!shaped)
+        return; // cancelled: what was written stays, the next sync reads on from it
     const CraftBotShape& shape = *shaped;
     CraftBotAssembler assembler(shape);
     const qint64 reported = feed.room().syncedSeq; // problems are said once, for the records new to the room

@@ -56,9 +56,9 @@ private:
     bool forEachRecord(
         const QString& streamId, const RecordTaker& take, const SourceNotes* notes, qint64 offset = 0, qint64 line = 1);
     // The first pass: the stream's shape (on from where the last read of the file stopped, when it only grew). For a
-    // followed EVENT.md synced into the same room in this process, also where its rows are to be made from.
-    std::shared_ptr<const CraftBotShape> shapeOf(
-        const RoomCursor& cursor, const QString& workspace, const SourceNotes& notes);
+    // followed EVENT.md synced into the same room in this process, also where its rows are to be made from. A whole
+    // log's pass moves the import's progress and stops when it is cancelled: then null.
+    std::shared_ptr<const CraftBotShape> shapeOf(RoomFeed& feed, const SourceNotes& notes);
     // The stream's first records, assembled alone and written as a sync of its beginning would write them.
     static void writeWhole(const QVector<EventMdRecord>& records, const QString& where, RoomFeed& feed);
 

@@ -260,8 +260,7 @@ bool ImportWriter::insert(const StoredEvent& e)
         commit();
         m_done += m_inBatch;
         m_inBatch = 0;
-        if (m_options.progress)
-            m_options.progress(m_done, m_total);
+        reportProgress();
         m_cancelled = m_options.isCancelled && m_options.isCancelled();
         begin();
     }
@@ -590,10 +589,25 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
     commit();
     m_done += m_inBatch;
     m_inBatch = 0;
-    if (m_options.progress)
-        m_options.progress(m_done, m_total);
+    reportProgress();
     if (m_options.roomReady)
         m_options.roomReady(id);
+}
+
+void ImportWriter::reportProgress()
+{
+    // A row written again (a last record its writer went on with) is work the count before the import did not
+    // foresee: the progress stops at its end rather than passing it.
+    if (m_options.progress)
+        m_options.progress(std::min(m_done, m_total), m_total);
+}
+
+bool ImportWriter::readDone(qint64 units)
+{
+    m_done += units;
+    reportProgress();
+    m_cancelled = m_cancelled || (m_options.isCancelled && m_options.isCancelled());
+    return !m_cancelled;
 }
 
 void ImportWriter::checkpointRoom(qint64 syncedSeq)

@@ -36,6 +36,10 @@ public:
     bool add(const StoredEvent& row);
     // The import was cancelled: the reader stops handing rows over.
     bool stopped() const { return m_writer.cancelled(); }
+    // A pass over the room before its rows: its size in units of work, then each part of it read (see
+    // ImportWriter::readDone: false once cancelled).
+    void addWork(qint64 units) { m_writer.addWork(units); }
+    bool readDone(qint64 units) { return m_writer.readDone(units); }
     // The highest index the room is now read to (the cursor of the next sync); the room's cursor until set.
     void setSynced(qint64 index) { m_synced = index; }
     qint64 synced() const { return m_synced; }
