@@ -171,6 +171,25 @@ void FacetModel::setCounts(const FacetCounts& counts)
         n->inRoom = field != byField.constEnd() && field->contains(n->value);
         n->count = n->inRoom ? field->value(n->value) : 0;
     });
+    for (auto& section : m_sections)
+        dropGone(section.get());
+}
+
+void FacetModel::dropGone(Node* parent)
+{
+    // The counts list every value the room holds under any filter: one they no longer list left the room (a call
+    // turned from unserved to served, a half line made whole at a sync) and leaves the panes, where it stayed
+    // greyed at 0. Unless the filter names it, or the field has more values than were listed.
+    for (int row = int(parent->children.size()) - 1; row >= 0; --row) {
+        Node* n = parent->children[size_t(row)].get();
+        dropGone(n);
+        if (n->inRoom || !n->children.empty() || m_counts.more.value(n->field) > 0
+            || anyOf(m_filter, n->field).contains(n->value) || noneOf(m_filter, n->field).contains(n->value))
+            continue;
+        beginRemoveRows(indexOf(parent), row, row);
+        parent->children.erase(parent->children.begin() + row);
+        endRemoveRows();
+    }
 }
 
 void FacetModel::addFilterValues()

@@ -59,6 +59,7 @@ private:
     Node* findOrInsert(Node* parent, const QString& field, const QString& value);
     void addMissing(Node* section, const QString& field, const QStringList& values);
     void addFilterValues(); // the values the filter names, listed whether or not the room has them
+    void dropGone(Node* parent); // the values the room no longer holds, unless the filter names them
     bool isTicked(const Node* n) const;
     // Runs `change` on every value and tells the views each section's rows changed.
     void forEachNode(const std::function<void(Node*)>& change);
