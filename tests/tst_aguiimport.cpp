@@ -2,6 +2,7 @@
 // events by type, runs, tool calls with their assembled arguments, results and outcomes, synthetic closers,
 // user messages, and assembled text and reasoning messages. Then syncing a growing log, and bad input.
 
+#include "aguiloggenerator.h"
 #include "eventflags.h"
 #include "eventkind.h"
 #include "outcome.h"
@@ -482,6 +483,34 @@ private slots:
         QCOMPARE(ws.search(followed, QStringLiteral("portpc"), 20, false).size(),
             m_ws->search(whole_, QStringLiteral("portpc"), 20, false).size());
         QCOMPARE(ws.runs(followed).size(), 2);
+    }
+
+    // A long thread never imported shows its first screen before the rest is read (issue #13: the log was assembled
+    // whole before anything was written): the room is committed, counted and listed after its first batch, and
+    // ends with every line.
+    void aLongThreadShowsItsFirstScreenFirst()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("th_long.jsonl"));
+        AguiLogGenerator::write(path, 50000, dataFile(QStringLiteral("agui/threads")));
+        const qint64 lines = fileBytes(path).count('\n');
+        QVERIFY(lines >= 50000);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        QList<qint64> shown;
+        qint64 firstScreen = -1;
+        options.roomReady = [&](qint64 roomId) {
+            shown << ws.room(roomId)->eventCount;
+            if (firstScreen < 0) // what the window's first screen reads: the room's first 200 rows
+                firstScreen = ws.listEvents(roomId, {}, PageRequest { 200, 0, false, {}, {} }).size();
+        };
+        Importer::import(ws, path, options);
+        QVERIFY(shown.size() >= 2);
+        QVERIFY2(shown.first() > 0 && shown.first() < lines / 4, qPrintable(QString::number(shown.first())));
+        QCOMPARE(firstScreen, 200);
+        QCOMPARE(ws.rooms().size(), 1);
+        QCOMPARE(ws.rooms().first().eventCount, lines);
+        QCOMPARE(shown.last(), lines);
     }
 
     // The answer to a call that arrives in a later sync (a tool message in a MESSAGES_SNAPSHOT, after a human's
