@@ -890,7 +890,18 @@ void MainWindow::say(const QString& text, int timeoutMs)
         if (w->isVisible())
             room -= w->width() + 6;
     }
-    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideRight, std::max(120, room));
+    room = std::max(120, room - 16); // a gap before the counts
+    const QFontMetrics metrics = statusBar()->fontMetrics();
+    QString shown = text;
+    // A path first ("FILE: what went wrong") gives up its middle before the reason goes.
+    const qsizetype colon = text.indexOf(QLatin1String(": "));
+    if (metrics.horizontalAdvance(text) > room && colon > 0 && text.left(colon).contains(QLatin1Char('/'))) {
+        const QString reason = text.mid(colon);
+        const int left = room - metrics.horizontalAdvance(reason);
+        if (left > 80)
+            shown = metrics.elidedText(text.left(colon), Qt::ElideMiddle, left) + reason;
+    }
+    shown = metrics.elidedText(shown, Qt::ElideRight, room);
     statusBar()->setToolTip(shown == text ? QString() : text);
     statusBar()->showMessage(shown, timeoutMs);
     m_message = text;

@@ -489,10 +489,16 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
             QStringList problems;
             const StoredEvent row = assembler.row(record, index, &problems);
             if (index > reported) {
+                // The log's last record may be one CraftBot is still writing (its value's closing lines to come):
+                // said as a log being written is, in the status bar and not in a box, and read again when it grows.
+                const bool last = !m_db && index == shape.size() - 1;
                 for (const QString& p : std::as_const(problems))
                     feed.note(record.firstLine > 0 ? QStringLiteral("%1 line %2").arg(where).arg(record.firstLine)
                                                    : QStringLiteral("%1 position %2").arg(where).arg(index),
-                        p);
+                        last ? QStringLiteral("an unfinished last line (its record cut short, or still being written, "
+                                              "when it is read again whole): ")
+                                + p
+                             : p);
             }
             feed.place(row);
             // A call goes in once its rows have: with them, or in a later transaction, never before.
