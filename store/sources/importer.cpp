@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSqlQuery>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QtEndian>
@@ -136,8 +137,31 @@ std::unique_ptr<SourceReader> open(const QString& path, Format format)
     throw unsupported(path);
 }
 
+namespace {
+
+// The format the workspace recorded for a log it synced before: a log caught empty or cut in its first record by its
+// writer (CraftBot's rotation truncates the file and writes it again) is not told by its content for that moment.
+Format recordedFormat(Workspace& workspace, const QString& path)
+{
+    QSqlQuery q = workspace.exec(QStringLiteral("SELECT format FROM sources WHERE origin = ?"),
+        { QFileInfo(path).canonicalFilePath() });
+    const QString format = q.next() ? q.value(0).toString() : QString();
+    if (format == QLatin1String("craftbot.event_md"))
+        return Format::CraftBotEventMd;
+    if (format == QLatin1String("agui.jsonl"))
+        return Format::AguiJsonl;
+    return Format::Unknown;
+}
+
+} // namespace
+
 ImportReport import(Workspace& workspace, const QString& path, const ImportOptions& options, Format format)
 {
+    if (format == Format::Unknown && QFileInfo(path).isFile()) {
+        format = detect(path);
+        if (format == Format::Unknown)
+            format = recordedFormat(workspace, path);
+    }
     const std::unique_ptr<SourceReader> reader = open(path, format);
     const ImportLock lock(workspace.path());
     // A database is named without its password in every problem listed.
