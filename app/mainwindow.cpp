@@ -264,7 +264,10 @@ MainWindow::MainWindow(QWidget* parent)
         }
     });
     m_follower = new SourceFollower(m_store, this);
-    connect(m_follower, &SourceFollower::syncing, this, [this] { m_followSync = true; });
+    connect(m_follower, &SourceFollower::syncing, this, [this] {
+        m_followSync = true;
+        m_timeline->setSayingNewRows(true); // what the source gained since: news
+    });
     m_followButton = new QToolButton(this);
     m_followButton->setCheckable(true);
     statusBar()->addPermanentWidget(m_followButton);
@@ -300,6 +303,7 @@ MainWindow::MainWindow(QWidget* parent)
     // In the background, on its own connection: the window stays in use, and the biggest room shows after its
     // first batch while the rest imports.
     connect(m_store, &StoreClient::importStarted, this, [this](const QStringList& sources) {
+        m_timeline->setSayingNewRows(false); // the rows of a source being opened are not "new events below"
         m_importStatus->start(Importer::displayName(sources.first()));
         m_importTick->start();
     });

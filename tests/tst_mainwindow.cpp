@@ -2116,6 +2116,32 @@ private slots:
         QCOMPARE(window.statusText(), QStringLiteral("showing 3 of 3 events as 2 items"));
     }
 
+    // A long log opened: its first screen shows while the rest imports, and the rest is not "new events below" (the
+    // button said 72,175 after a 100,000-record log's import, the view never scrolled); what the source gains after
+    // is.
+    void theRestOfAnImportIsNotNewEvents()
+    {
+        const QByteArray once = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));
+        const QString path = m_dir.filePath(QStringLiteral("long/EVENT.md"));
+        QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 12; ++i)
+            log.write(once);
+        log.flush();
+        MainWindow window;
+        showAndOpen(window, path);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isImporting(), 20000);
+        QTRY_COMPARE(window.statusText().startsWith(QLatin1String("showing 4,020 of 4,020 events")), true);
+        TimelineView* timeline = window.timeline();
+        QCOMPARE(timeline->topRow(), 0);
+        QCOMPARE(timeline->newRowsBelow(), 0);
+        log.write("[2026/05/05 09:00:00] [user message]: One more thing.\n");
+        log.close();
+        QTRY_COMPARE_WITH_TIMEOUT(timeline->newRowsBelow(), 1, 5000);
+        QCOMPARE(timeline->topRow(), 0);
+    }
+
     void badFileIsReportedAndTheWindowGoesOn()
     {
         MainWindow window;

@@ -196,7 +196,7 @@ void TimelineView::rowsInserted(const QModelIndex& parent, int first, int last)
     // further up, not scrolled to (the place read stays), but said.
     if (first > 0 && m_atEnd)
         setTop(model()->rowCount(), 0);
-    else if (first > 0) {
+    else if (first > 0 && m_sayNewRows) {
         m_newBelow += last - first + 1;
         showNewBelow();
     }

@@ -29,6 +29,9 @@ public:
     // Rows that came at the end while the view was scrolled up (a followed source grew): a button at the bottom
     // says so, and takes the view to them. 0 when the view is at the end, where it stays as rows come.
     int newRowsBelow() const { return m_newBelow; }
+    // Whether rows that come while scrolled up are said (a followed source's), or only added in silence (the rest of
+    // a room whose import goes on: its first screen was read, the other 72,000 rows are not news).
+    void setSayingNewRows(bool on) { m_sayNewRows = on; }
     void scrollToEnd();
     // The rows on screen, first and last (-1 when none).
     int firstVisibleRow() const;
@@ -76,6 +79,7 @@ private:
     TimelineDelegate* m_delegate;
     QPushButton* m_newBelowButton;
     int m_newBelow = 0;
+    bool m_sayNewRows = true;
     int m_topRow = 0;
     int m_topOffset = 0;
     int m_maxTop = 0; // the top row when the last row is at the bottom
