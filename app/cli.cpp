@@ -660,7 +660,7 @@ private:
             try {
                 ImportReport report = Importer::import(ws, source, options, format);
                 // A line its writer is still writing is held back (see events), not warned about at every look.
-                report.problems.removeIf([](const QString& p) { return p.contains(QLatin1String("an unfinished last line")); });
+                report.problems.removeIf(&ImportReport::isUnfinished);
                 reportProblems(report);
                 seen = now;
             } catch (const WorkspaceBusy&) {

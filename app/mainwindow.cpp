@@ -356,8 +356,7 @@ MainWindow::MainWindow(QWidget* parent)
             say(tr("Import cancelled: what was read so far is shown."), 8000);
         // A log's last line that its writer had not finished is what a log being written looks like: said in the
         // status bar (it is read again whole at the next sync), never in a box.
-        const qsizetype unfinished = m_importProblems.removeIf(
-            [](const QString& p) { return p.contains(QLatin1String("an unfinished last line")); });
+        const qsizetype unfinished = m_importProblems.removeIf(&ImportReport::isUnfinished);
         // What a followed source's sync found wrong goes to the status bar: a box would come back with every
         // sync while the writer goes on.
         if (std::exchange(m_followSync, false) && !m_importProblems.isEmpty()) {

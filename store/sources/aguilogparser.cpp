@@ -1,6 +1,7 @@
 #include "aguilogparser.h"
 
 #include "filelines.h"
+#include "importreport.h"
 
 #include "../eventflags.h"
 #include "../jsontext.h"
@@ -58,8 +59,8 @@ AguiLine readLine(const QByteArray& raw, qint64 lineNumber, bool last)
             ? QStringLiteral("not JSON (at byte %1: %2)").arg(error.offset).arg(error.errorString())
             : QStringLiteral("not a JSON object");
         if (last && error.error != QJsonParseError::NoError)
-            what = QStringLiteral("an unfinished last line (no newline: cut short, or still being written, when it "
-                                  "is read again whole), ") + what;
+            what = ImportReport::UnfinishedLastLine
+                + QStringLiteral(" (no newline: cut short, or still being written, when it is read again whole), ") + what;
         line.problem = line.problem.isEmpty() ? what : line.problem + QStringLiteral("; ") + what;
         return line;
     }

@@ -495,8 +495,9 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
                 for (const QString& p : std::as_const(problems))
                     feed.note(record.firstLine > 0 ? QStringLiteral("%1 line %2").arg(where).arg(record.firstLine)
                                                    : QStringLiteral("%1 position %2").arg(where).arg(index),
-                        last ? QStringLiteral("an unfinished last line (its record cut short, or still being written, "
-                                              "when it is read again whole): ")
+                        last ? ImportReport::UnfinishedLastLine
+                                + QStringLiteral(" (its record cut short, or still being written, when it is read again "
+                                                 "whole): ")
                                 + p
                              : p);
             }

@@ -9,6 +9,11 @@
 // What one import (or sync) of a source did, room by room.
 struct ImportReport
 {
+    // How a problem with a log's last line or record that its writer may not have finished starts: what a log being
+    // written looks like, said in the status bar (not in a box) and left out while following.
+    static inline const QString UnfinishedLastLine = QStringLiteral("an unfinished last line");
+    static bool isUnfinished(const QString& problem) { return problem.contains(UnfinishedLastLine); }
+
     struct Room
     {
         QString nativeId;
