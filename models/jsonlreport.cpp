@@ -191,7 +191,7 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* ev
         put(out, header);
     }
     SqliteStatement stored(ws.handle(),
-        "SELECT e.payload, s.body, s.arguments, s.result FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
+        "SELECT unpack(e.payload), unpack(s.body), unpack(s.arguments), unpack(s.result) FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
         "WHERE e.id = ?");
     qint64 written = 0;
     for (qint64 roomId : scope.roomIds) {

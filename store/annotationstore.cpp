@@ -360,7 +360,7 @@ EditSteps AnnotationStore::redactAll(
             }
         }
         for (qint64 at : std::as_const(rows)) {
-            QSqlQuery q = m_ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ? AND typeof(payload) = 'text'"),
+            QSqlQuery q = m_ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND seq = ? AND typeof(unpack(payload)) = 'text'"),
                 { roomId, at });
             if (!q.next())
                 continue;
@@ -377,7 +377,7 @@ EditSteps AnnotationStore::redactAll(
             }
             for (const QString& p : std::as_const(paths)) {
                 // Read again: a string of the row that held the same text was cut with it.
-                QSqlQuery now = m_ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"), { roomId, at });
+                QSqlQuery now = m_ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND seq = ?"), { roomId, at });
                 const std::optional<JsonStrings::Token> t = now.next() ? JsonStrings::stringAt(now.value(0).toString(), p) : std::nullopt;
                 now.finish();
                 if (t && !t->value.isEmpty() && !t->value.startsWith(QLatin1String("[redacted: ")))
@@ -625,7 +625,7 @@ void AnnotationStore::discard()
 void AnnotationStore::relink(qint64 roomId)
 {
     transaction([&] {
-        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT a.id, a.seq, a.fingerprint, e.payload, (SELECT x.fingerprint FROM redactions x "
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT a.id, a.seq, a.fingerprint, unpack(e.payload), (SELECT x.fingerprint FROM redactions x "
                                                "WHERE x.room_id = a.room_id AND x.seq = a.seq AND x.present = 1 ORDER BY "
                                                "x.id LIMIT 1) FROM annotations a LEFT JOIN events e ON e.room_id = "
                                                "a.room_id AND e.seq = a.seq WHERE a.room_id = ? AND a.seq IS NOT NULL "

@@ -88,7 +88,7 @@ EditStore::EditStore(Workspace& workspace)
 
 std::optional<EditStore::Call> EditStore::callAt(qint64 roomId, qint64 index)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, start_seq, end_seq, result_seq, arguments, outcome, result FROM "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, start_seq, end_seq, result_seq, unpack(arguments), outcome, unpack(result) FROM "
                                            "tool_calls WHERE room_id = ? AND (start_seq = ? OR end_seq = ? OR result_seq "
                                            "= ?) ORDER BY start_seq = ? DESC LIMIT 1"),
         { roomId, index, index, index, index });
@@ -344,7 +344,7 @@ void EditStore::markRevised(qint64 roomId, qint64 index, std::optional<qint64> c
 
 void EditStore::reapply(qint64 roomId)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT x.id, x.seq, x.other_seq, x.fingerprint, x.field, e.payload, (SELECT "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT x.id, x.seq, x.other_seq, x.fingerprint, x.field, unpack(e.payload), (SELECT "
                                            "r.fingerprint FROM redactions r WHERE r.room_id = x.room_id AND r.seq = x.seq "
                                            "AND r.present = 1 ORDER BY r.id LIMIT 1) FROM edits x LEFT JOIN events e ON "
                                            "e.room_id = x.room_id AND e.seq = x.seq WHERE x.room_id = ? AND x.present = 1 "
@@ -465,10 +465,10 @@ ToolCallRecords EditStore::linkCandidates(qint64 roomId, qint64 index, int limit
     if (!loneEnd && !openStart)
         return {};
     QSqlQuery c = m_ws.exec(loneEnd
-            ? QStringLiteral("SELECT start_seq, started_us, tool_name, arguments FROM tool_calls WHERE room_id = ? AND "
+            ? QStringLiteral("SELECT start_seq, started_us, tool_name, unpack(arguments) FROM tool_calls WHERE room_id = ? AND "
                              "pairing = 'start_only' AND start_seq < ? AND coalesce(tool_name, '') = ? ORDER BY "
                              "start_seq DESC LIMIT ?")
-            : QStringLiteral("SELECT coalesce(end_seq, result_seq), ended_us, tool_name, result FROM tool_calls WHERE "
+            : QStringLiteral("SELECT coalesce(end_seq, result_seq), ended_us, tool_name, unpack(result) FROM tool_calls WHERE "
                              "room_id = ? AND start_seq IS NULL AND coalesce(end_seq, result_seq) > ? AND "
                              "coalesce(tool_name, '') = ? ORDER BY coalesce(end_seq, result_seq) LIMIT ?"),
         { roomId, index, tool, limit });

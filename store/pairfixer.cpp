@@ -2,6 +2,7 @@
 
 #include "eventflags.h"
 #include "storeerror.h"
+#include "textpacker.h"
 #include "timeutil.h"
 #include "toolcallrecord.h"
 #include "workspace.h"
@@ -159,8 +160,14 @@ QByteArray PairFixer::snapshot(qint64 roomId, qint64 start, qint64 end)
     while (q.next()) {
         const QSqlRecord record = q.record();
         QJsonObject call;
-        for (int c = 0; c < record.count(); ++c)
-            call.insert(record.fieldName(c), jsonOf(q.value(c)));
+        for (int c = 0; c < record.count(); ++c) {
+            // A packed argument or result (TextPacker) is kept as its text: the snapshot is JSON, and restored it is
+            // stored as text, which reads the same.
+            const QVariant value = q.value(c);
+            call.insert(record.fieldName(c),
+                value.typeId() == QMetaType::QByteArray ? QJsonValue(QString::fromUtf8(m_ws.packer().unpack(value.toByteArray())))
+                                                        : jsonOf(value));
+        }
         for (const char* column : { "start_seq", "end_seq", "result_seq" }) {
             const QJsonValue at = call.value(QLatin1String(column));
             if (at.isDouble() && !rows.contains(at.toInteger()))

@@ -88,7 +88,7 @@ RoomSummary room(const SqliteStatement& q)
 
 const QString CallColumns = QStringLiteral(
     "tool_name, tool_id, group_id, start_seq, end_seq, started_us, ended_us, duration_ms, duration_source, status, "
-    "outcome, pairing, error, arguments, arguments_valid, result, result_seq, synthetic, ambiguous, "
+    "outcome, pairing, error, unpack(arguments), arguments_valid, unpack(result), result_seq, synthetic, ambiguous, "
     // Who blocked a blocked call is said on its end row only: the card says it too.
     "(SELECT e.blocked_by FROM events e WHERE e.room_id = tool_calls.room_id AND e.seq = tool_calls.end_seq "
     "AND e.blocked = 1), "

@@ -106,7 +106,7 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     if (path == QLatin1String("@text")) // the text a row shows, which a reviewer edited: not in its payload
         return redactText(roomId, index, start, length, why, author);
     QSqlQuery row = m_ws.exec(
-        QStringLiteral("SELECT id, payload, typeof(payload), message_id FROM events WHERE room_id = ? AND seq = ?"),
+        QStringLiteral("SELECT id, unpack(payload), typeof(unpack(payload)), message_id FROM events WHERE room_id = ? AND seq = ?"),
         { roomId, index });
     if (!row.next())
         throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
@@ -194,17 +194,17 @@ void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qi
         QStringLiteral("search_text.result") };
     replaceIn(QStringLiteral("SELECT id, text, participant_id FROM events WHERE id = ?"), { eventId },
         { QStringLiteral("events.text"), QStringLiteral("events.participant_id") }, false);
-    replaceIn(QStringLiteral("SELECT event_id, body, arguments, result FROM search_text WHERE event_id = ?"), { eventId },
+    replaceIn(QStringLiteral("SELECT event_id, unpack(body), unpack(arguments), unpack(result) FROM search_text WHERE event_id = ?"), { eventId },
         searchTargets, false);
     if (!messageId.isEmpty()) {
         // An assembled message (AG-UI): its first row holds the whole text its deltas made.
         replaceIn(QStringLiteral("SELECT id, text FROM events WHERE room_id = ? AND message_id = ? AND id != ?"),
             { roomId, messageId, eventId }, { QStringLiteral("events.text") }, false);
-        replaceIn(QStringLiteral("SELECT s.event_id, s.body, s.arguments, s.result FROM search_text s JOIN events e ON "
+        replaceIn(QStringLiteral("SELECT s.event_id, unpack(s.body), unpack(s.arguments), unpack(s.result) FROM search_text s JOIN events e ON "
                                  "e.id = s.event_id WHERE e.room_id = ? AND e.message_id = ? AND e.id != ?"),
             { roomId, messageId, eventId }, searchTargets, false);
     }
-    replaceIn(QStringLiteral("SELECT id, arguments, result, error FROM tool_calls WHERE room_id = ? AND (start_seq = ? OR "
+    replaceIn(QStringLiteral("SELECT id, unpack(arguments), unpack(result), error FROM tool_calls WHERE room_id = ? AND (start_seq = ? OR "
                              "end_seq = ? OR result_seq = ?)"),
         { roomId, index, index, index },
         { QStringLiteral("tool_calls.arguments"), QStringLiteral("tool_calls.result"), QStringLiteral("tool_calls.error") },
@@ -262,7 +262,7 @@ void RedactionStore::rewriteEdits(
 Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
     const QString& author)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT e.id, e.text, s.body FROM events e LEFT JOIN search_text s ON s.event_id = "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT e.id, e.text, unpack(s.body) FROM events e LEFT JOIN search_text s ON s.event_id = "
                                            "e.id WHERE e.room_id = ? AND e.seq = ?"),
         { roomId, index });
     if (!q.next())
@@ -326,8 +326,8 @@ Redactions RedactionStore::redactMessage(qint64 roomId, qint64 index, qint64 sta
     }
     JsonStrings::wholeCharacters(text, start, length);
     // Its parts, in order: the deltas folded into it, each a string in its own payload.
-    QSqlQuery parts = m_ws.exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND message_id = ? AND kind = ? "
-                                               "AND seq != ? AND typeof(payload) = 'text' ORDER BY seq"),
+    QSqlQuery parts = m_ws.exec(QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND message_id = ? AND kind = ? "
+                                               "AND seq != ? AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
         { roomId, messageId, kind, index });
     struct Part
     {
@@ -390,7 +390,7 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
     for (Saved& r : saved) {
         if (r.path == QLatin1String("@text")) {
             // An assembled message's text, which a sync may write again from its parts.
-            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT e.id, e.text, s.body FROM events e LEFT JOIN search_text s ON "
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT e.id, e.text, unpack(s.body) FROM events e LEFT JOIN search_text s ON "
                                                      "s.event_id = e.id WHERE e.room_id = ? AND e.seq = ?"),
                 { roomId, r.seq });
             if (!row.next())
@@ -410,8 +410,8 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
             continue;
         }
         for (int attempt = 0; attempt < 2; ++attempt) {
-            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, payload, message_id FROM events WHERE room_id = ? AND seq = ? "
-                                                     "AND typeof(payload) = 'text'"),
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, unpack(payload), message_id FROM events WHERE room_id = ? AND seq = ? "
+                                                     "AND typeof(unpack(payload)) = 'text'"),
                 { roomId, r.seq });
             // No row there: after the room is whole, its event is gone from the source; while rows are written (a
             // batch), its event may be among them at another index.
@@ -515,7 +515,7 @@ bool RedactionStore::scrubCalls(qint64 roomId, qint64 index, qint64 length, cons
 {
     if (removedDigest.isEmpty() || length <= 0)
         return false;
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, arguments, result, error FROM tool_calls WHERE room_id = ? AND (start_seq = ? "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, unpack(arguments), unpack(result), error FROM tool_calls WHERE room_id = ? AND (start_seq = ? "
                                            "OR end_seq = ? OR result_seq = ?) AND (coalesce(start_seq, -1) BETWEEN ? AND ? OR "
                                            "coalesce(end_seq, -1) BETWEEN ? AND ? OR coalesce(result_seq, -1) BETWEEN ? AND ?)"),
         { roomId, index, index, index, written.first, written.second, written.first, written.second, written.first,
@@ -605,8 +605,8 @@ void RedactionStore::forget()
 
 RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit)
 {
-    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.payload FROM events e JOIN rooms r ON r.id = "
-                                 "e.room_id WHERE typeof(e.payload) = 'text'");
+    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, unpack(e.payload) FROM events e JOIN rooms r ON r.id = "
+                                 "e.room_id WHERE typeof(unpack(e.payload)) = 'text'");
     QVariantList binds;
     if (roomId != 0) {
         sql += QStringLiteral(" AND e.room_id = ?");

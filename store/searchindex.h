@@ -4,6 +4,7 @@
 #include <QString>
 
 class SqliteStatement;
+class TextPacker;
 struct sqlite3;
 
 // The full-text index of message text, tool arguments and results, with the text it indexes (search_text, its
@@ -12,7 +13,7 @@ struct sqlite3;
 class SearchIndex
 {
 public:
-    explicit SearchIndex(sqlite3* db);
+    SearchIndex(sqlite3* db, TextPacker& packer);
     ~SearchIndex();
     SearchIndex(const SearchIndex&) = delete;
     SearchIndex& operator=(const SearchIndex&) = delete;
@@ -25,6 +26,7 @@ public:
     void remove(qint64 rowId);
 
 private:
+    TextPacker& m_packer;
     std::unique_ptr<SqliteStatement> m_insertText;
     std::unique_ptr<SqliteStatement> m_insertWords;
     std::unique_ptr<SqliteStatement> m_update; // its trigger deletes the old words and adds the new

@@ -8,6 +8,7 @@
 #include "sqlitelibrary.h"
 #include "sqlitestatement.h"
 #include "storeerror.h"
+#include "textpacker.h"
 
 #include <array>
 #include <cstdio>
@@ -70,6 +71,8 @@ Workspace::Workspace(const QString& path, QFileDevice::Permissions newFileMode)
     if (!m_db.open())
         throw StoreError(path, {}, QStringLiteral("cannot open the workspace: ") + m_db.lastError().text());
     m_handle = nativeSqliteHandle(m_db);
+    m_packer = std::make_unique<TextPacker>(m_handle);
+    m_packer->registerFunctions(); // before the migrations, which use them
 
     try {
         QSqlQuery probe;
@@ -178,7 +181,7 @@ QByteArray Workspace::secret(bool create)
 std::optional<QString> Workspace::sourceFingerprint(qint64 roomId, qint64 index)
 {
     QSqlQuery q = exec(QStringLiteral("SELECT (SELECT fingerprint FROM redactions WHERE room_id = ? AND seq = ? AND present "
-                                      "= 1 ORDER BY id LIMIT 1), payload FROM events WHERE room_id = ? AND seq = ?"),
+                                      "= 1 ORDER BY id LIMIT 1), unpack(payload) FROM events WHERE room_id = ? AND seq = ?"),
         { roomId, index, roomId, index });
     if (!q.next())
         return std::nullopt;
@@ -191,10 +194,10 @@ QHash<QString, qint64> Workspace::findFingerprints(
     QHash<QString, qint64> found;
     if (prints.isEmpty())
         return found;
-    QSqlQuery q = range ? exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? "
+    QSqlQuery q = range ? exec(QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? "
                                               "ORDER BY seq"),
                               { roomId, range->first, range->second })
-                        : exec(QStringLiteral("SELECT seq, payload FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
+                        : exec(QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? ORDER BY seq"), { roomId });
     while (found.size() < prints.size() && q.next()) {
         const QString print = fingerprint(q.value(1).toByteArray());
         if (prints.contains(print) && !found.contains(print))
@@ -614,7 +617,7 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
         const QString whereLight = EventQuery::where(roomId, cards, light);
         read(QStringLiteral("SELECT c.tool_name, c.tool_id, c.group_id, c.start_seq, c.end_seq, c.started_us, "
                             "c.ended_us, c.duration_ms, c.duration_source, c.status, c.outcome, c.pairing, c.error, "
-                            "c.arguments, c.arguments_valid, NULL, c.result_seq, c.synthetic, c.ambiguous, NULL, 0 "
+                            "unpack(c.arguments), c.arguments_valid, NULL, c.result_seq, c.synthetic, c.ambiguous, NULL, 0 "
                             "FROM tool_calls c INDEXED BY tool_calls_room JOIN events ON events.room_id = c.room_id "
                             "AND events.seq = coalesce(c.start_seq, c.end_seq, c.result_seq) WHERE c.room_id = ?")
                 + whereLight + QStringLiteral(" ORDER BY c.start_seq"),
@@ -691,7 +694,7 @@ QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
     QStringList results;
     const std::optional<qint64> from = call.startIndex ? call.startIndex : call.endIndex;
     if (from && call.resultIndex && *call.resultIndex > *from) {
-        QSqlQuery earlier = exec(QStringLiteral("SELECT s.result FROM events e JOIN search_text s ON s.event_id = e.id "
+        QSqlQuery earlier = exec(QStringLiteral("SELECT unpack(s.result) FROM events e JOIN search_text s ON s.event_id = e.id "
                                                 "WHERE e.room_id = ? AND e.tool_id = ? AND e.type = 'TOOL_CALL_RESULT' "
                                                 "AND e.seq >= ? AND e.seq < ? ORDER BY e.seq"),
             { roomId, call.toolId, *from, *call.resultIndex });
@@ -786,7 +789,7 @@ RunRecords Workspace::runs(qint64 roomId)
 
 QByteArray Workspace::payload(qint64 eventRowId)
 {
-    SqliteStatement st(m_handle, "SELECT payload FROM events WHERE id = ?");
+    SqliteStatement st(m_handle, "SELECT unpack(payload) FROM events WHERE id = ?");
     st.bind(1, eventRowId);
     return st.step() ? st.bytes(0) : QByteArray();
 }

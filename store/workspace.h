@@ -11,6 +11,7 @@
 #include "toolstats.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <QFileDevice>
 #include <QJsonObject>
@@ -22,6 +23,7 @@
 
 struct sqlite3;
 class SqliteStatement;
+class TextPacker;
 
 // Sightline's own SQLite file, through QtSql. One Workspace is one connection and belongs to the thread
 // that opened it: the GUI reaches it only through StoreWorker, which owns its own.
@@ -41,6 +43,8 @@ public:
     const QString& path() const { return m_path; }
     QSqlDatabase& db() { return m_db; }
     sqlite3* handle() const { return m_handle; }
+    // Packs and unpacks the big text of this connection (payloads, arguments, results, search text).
+    TextPacker& packer() { return *m_packer; }
     int schemaVersion();
 
     RoomSummaries rooms();
@@ -145,5 +149,6 @@ private:
     QString m_connection;
     QSqlDatabase m_db;
     sqlite3* m_handle = nullptr;
+    std::unique_ptr<TextPacker> m_packer; // its SQL functions are the connection's: it outlives it
     QByteArray m_secret; // read once found
 };

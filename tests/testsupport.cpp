@@ -197,7 +197,7 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
             .arg(id));
     out << dump(ws,
         QStringLiteral("SELECT tool_name, tool_id, group_id, %2, %3, %4, started_us, ended_us, duration_ms, status, "
-                       "outcome, pairing, error, arguments, result FROM tool_calls WHERE room_id = %1 ORDER BY 4, 5")
+                       "outcome, pairing, error, unpack(arguments), unpack(result) FROM tool_calls WHERE room_id = %1 ORDER BY 4, 5")
             .arg(id, at("start_seq"), at("end_seq"), at("result_seq")));
     out << dump(ws,
         QStringLiteral("SELECT group_id, kind, parent_group_id, %2, %3, started_us, ended_us, outcome, detail, "

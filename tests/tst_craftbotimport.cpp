@@ -550,9 +550,9 @@ private slots:
     static QStringList roomState(Workspace& ws)
     {
         return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, group_id, tool_id, tool_name, outcome, "
-                                       "source_line, text, length(payload) FROM events ORDER BY seq"))
-            + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, arguments, "
-                                      "result FROM tool_calls ORDER BY start_seq, end_seq"))
+                                       "source_line, text, length(unpack(payload)) FROM events ORDER BY seq"))
+            + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, unpack(arguments), "
+                                      "unpack(result) FROM tool_calls ORDER BY start_seq, end_seq"))
             + dump(ws, QStringLiteral("SELECT group_id, name, first_seq, last_seq, outcome FROM runs ORDER BY first_seq"))
             + dump(ws, QStringLiteral("SELECT event_count, tool_calls, failed, unserved FROM rooms"));
     }

@@ -486,8 +486,8 @@ private slots:
                 for (qint64 i : indexes) {
                     if (i % 4 != 2)
                         continue;
-                    QSqlQuery p = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ? AND "
-                                                         "typeof(payload) = 'text'"), { room.id, i });
+                    QSqlQuery p = ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND seq = ? AND "
+                                                         "typeof(unpack(payload)) = 'text'"), { room.id, i });
                     if (!p.next())
                         continue;
                     const QString payload = p.value(0).toString();

@@ -28,7 +28,7 @@ namespace {
 
 QString payloadAt(Workspace& ws, qint64 room, qint64 index)
 {
-    QSqlQuery q = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND seq = ?"), { room, index });
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND seq = ?"), { room, index });
     return q.next() ? q.value(0).toString() : QString();
 }
 
@@ -147,7 +147,7 @@ private slots:
         QTemporaryDir dir;
         auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
         QRandomGenerator random(20261201);
-        QSqlQuery q = ws->exec(QStringLiteral("SELECT payload FROM events WHERE typeof(payload) = 'text'"));
+        QSqlQuery q = ws->exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE typeof(unpack(payload)) = 'text'"));
         int checked = 0;
         while (q.next()) {
             const QString json = q.value(0).toString();
@@ -342,14 +342,14 @@ private slots:
             QCOMPARE(m.text, QStringLiteral("+15557650142"));
             QCOMPARE(m.pattern, QStringLiteral("phone"));
         }
-        QSqlQuery before = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND payload LIKE '%+15557650142%'"), { room });
+        QSqlQuery before = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND unpack(payload) LIKE '%+15557650142%'"), { room });
         before.next();
         QVERIFY(before.value(0).toInt() > 0);
         before.finish();
         AnnotationStore store(*ws);
         const EditSteps steps = store.redactMatches(found, QStringLiteral("phone number"), QStringLiteral("ana"));
         QCOMPARE(steps.size(), 2 * found.size());
-        QSqlQuery after = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND (payload LIKE '%+15557650142%' "
+        QSqlQuery after = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND (unpack(payload) LIKE '%+15557650142%' "
                                                   "OR text LIKE '%+15557650142%' OR participant_id = '+15557650142')"), { room });
         after.next();
         QCOMPARE(after.value(0).toInt(), 0);
@@ -373,7 +373,7 @@ private slots:
         // Still JSON: the room's details read as they did.
         QVERIFY(!ws->roomDetails(room).value(QLatin1String("room")).toObject().isEmpty());
         QVERIFY(ws->roomDetails(room).size() > 1);
-        QSqlQuery other = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE payload LIKE '%+15557650142%'"));
+        QSqlQuery other = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE unpack(payload) LIKE '%+15557650142%'"));
         other.next();
         QCOMPARE(other.value(0).toInt(), 0); // only this room had the number
         other.finish();
@@ -405,10 +405,10 @@ private slots:
         // Rotated: its first ten records gone, so every row is read again, each at an index ten lower.
         QVERIFY(rotateLog(log, 10));
         auto holds = [&](Workspace& ws) {
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(payload, ?) OR instr(text, ?)) + "
-                                                 "(SELECT count(*) FROM search_text WHERE instr(body, ?)) + (SELECT count(*) "
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(unpack(payload), ?) OR instr(text, ?)) + "
+                                                 "(SELECT count(*) FROM search_text WHERE instr(unpack(body), ?)) + (SELECT count(*) "
                                                  "FROM rooms WHERE instr(coalesce(title, ''), ?)) + (SELECT count(*) FROM "
-                                                 "tool_calls WHERE instr(coalesce(arguments, ''), ?) OR instr(coalesce(result, ''), ?))"),
+                                                 "tool_calls WHERE instr(coalesce(unpack(arguments), ''), ?) OR instr(coalesce(unpack(result), ''), ?))"),
                 { secret, secret, secret, secret, secret, secret });
             return q.next() ? q.value(0).toInt() : -1;
         };
@@ -418,7 +418,7 @@ private slots:
             killedMidway += wasKilled ? 1 : 0;
             Workspace ws(path);
             if (holds(ws) != 0) {
-                QSqlQuery c = ws.exec(QStringLiteral("SELECT start_seq, end_seq, result_seq, pairing, arguments, result FROM tool_calls WHERE instr(coalesce(arguments, ''), ?) OR instr(coalesce(result, ''), ?)"), { secret, secret });
+                QSqlQuery c = ws.exec(QStringLiteral("SELECT start_seq, end_seq, result_seq, pairing, unpack(arguments), unpack(result) FROM tool_calls WHERE instr(coalesce(unpack(arguments), ''), ?) OR instr(coalesce(unpack(result), ''), ?)"), { secret, secret });
                 QString what;
                 while (c.next())
                     what += QStringLiteral("[%1 %2 %3 %4 %5 | %6] ").arg(c.value(0).toString(), c.value(1).toString(), c.value(2).toString(), c.value(3).toString(), c.value(4).toString().left(300), c.value(5).toString().left(300));
@@ -484,7 +484,7 @@ private slots:
             // written over them (the payload stayed redacted, so nothing redacted them again).
             QVERIFY(!ws.event(room, 10)->text.contains(QLatin1String(secret)));
             QSqlQuery kept = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(text, ?)) + (SELECT "
-                                                    "count(*) FROM search_text WHERE instr(body, ?))"),
+                                                    "count(*) FROM search_text WHERE instr(unpack(body), ?))"),
                 { QString::fromLatin1(secret), QString::fromLatin1(secret) });
             QVERIFY(kept.next());
             QCOMPARE(kept.value(0).toInt(), 0);
@@ -502,7 +502,7 @@ private slots:
                 indexes << r.index;
             std::sort(indexes.begin(), indexes.end());
             QCOMPARE(indexes, (QVector<qint64> { 0, 1, 3, 5 }));
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE payload LIKE '%flights to Oslo%' OR text LIKE '%flights to Oslo%'"));
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE unpack(payload) LIKE '%flights to Oslo%' OR text LIKE '%flights to Oslo%'"));
             q.next();
             QCOMPARE(q.value(0).toInt(), 0);
         }
@@ -563,7 +563,7 @@ private slots:
         QVERIFY(steps.size() >= 2 * 3); // three deltas hold parts of it, and the message's text
         QCOMPARE(ws.event(room, index)->text, QString(text).replace(at, 9, QStringLiteral("[redacted: file name]")));
         QString joined;
-        QSqlQuery parts = ws.exec(QStringLiteral("SELECT payload FROM events WHERE room_id = ? AND message_id = ? AND seq != ? ORDER BY seq"),
+        QSqlQuery parts = ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND message_id = ? AND seq != ? ORDER BY seq"),
             { room, message, index });
         while (parts.next()) {
             const auto delta = JsonStrings::valueAt(parts.value(0).toString(), QStringLiteral("$.delta"));
@@ -586,7 +586,7 @@ private slots:
         Importer::import(ws, dataFile(QStringLiteral("agui")));
         QCOMPARE(ws.event(room, index)->text, QString(text).replace(at, 9, QStringLiteral("[redacted: file name]")));
         QSqlQuery leak = ws.exec(QStringLiteral("SELECT count(*) FROM events e JOIN search_text s ON s.event_id = e.id WHERE "
-                                                "e.room_id = ? AND (e.text LIKE '%test file%' OR s.body LIKE '%test file%')"), { room });
+                                                "e.room_id = ? AND (e.text LIKE '%test file%' OR unpack(s.body) LIKE '%test file%')"), { room });
         leak.next();
         QCOMPARE(leak.value(0).toInt(), 0);
         leak.finish();

@@ -92,7 +92,7 @@ QMap<QString, QStringList> everything(Workspace& ws)
         PageRequest page;
         page.limit = 1000000;
         for (const EventRecord& e : ws.listEvents(r.id, all, page)) {
-            QSqlQuery text = ws.exec(QStringLiteral("SELECT body, arguments, result FROM search_text WHERE event_id = ?"), { e.rowId });
+            QSqlQuery text = ws.exec(QStringLiteral("SELECT unpack(body), unpack(arguments), unpack(result) FROM search_text WHERE event_id = ?"), { e.rowId });
             const QString search = text.next() ? text.value(0).toString() + QLatin1Char('|') + text.value(1).toString()
                     + QLatin1Char('|') + text.value(2).toString()
                                                : QString();

@@ -52,7 +52,7 @@ QMap<QString, QStringList> derived(Workspace& ws)
         { QStringLiteral("calls"),
             dump(ws,
                 QStringLiteral("SELECT r.native_id, c.tool_name, c.tool_id, c.group_id, c.start_seq, c.end_seq, "
-                               "c.outcome, c.pairing, c.duration_ms, c.status, c.arguments, c.result, c.result_seq "
+                               "c.outcome, c.pairing, c.duration_ms, c.status, unpack(c.arguments), unpack(c.result), c.result_seq "
                                "FROM tool_calls c JOIN rooms r ON r.id = c.room_id "
                                "ORDER BY r.native_id, c.start_seq, c.end_seq")) },
         { QStringLiteral("events"),

@@ -7,6 +7,7 @@
 #include "sources/importer.h"
 #include "storeerror.h"
 #include "testsupport.h"
+#include "textpacker.h"
 #include "workspace.h"
 
 #include <QDate>
@@ -94,6 +95,9 @@ private slots:
             db.setDatabaseName(old);
             QVERIFY(db.open());
             Schema::migrate(db, old, 1);
+            // Schema 1 kept every payload as it came: the fresh one's packed payloads are copied unpacked.
+            TextPacker packer(nativeSqliteHandle(db));
+            packer.registerFunctions();
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("ATTACH DATABASE '%1' AS fresh").arg(fresh)));
             const char* const copies[] = {
@@ -108,7 +112,7 @@ private slots:
                 "channel_id, "
                 "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, "
                 "outcome, "
-                "text, flags, payload FROM fresh.events",
+                "text, flags, unpack(payload) FROM fresh.events",
                 "INSERT INTO tool_calls SELECT id, room_id, tool_name, tool_id, group_id, start_seq, end_seq, "
                 "started_us, "
                 "ended_us, duration_ms, duration_source, status, outcome, pairing, error FROM fresh.tool_calls",

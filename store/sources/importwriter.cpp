@@ -8,6 +8,7 @@
 #include "../searchindex.h"
 #include "../sqlitestatement.h"
 #include "../storeerror.h"
+#include "../textpacker.h"
 #include "../workspace.h"
 #include "filetail.h"
 
@@ -183,7 +184,7 @@ void ImportWriter::beginRoom(const RoomCursor& room)
             "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
             "text, flags, payload, group_id, message_id, source_line) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        m_search = std::make_unique<SearchIndex>(m_ws.handle());
+        m_search = std::make_unique<SearchIndex>(m_ws.handle(), m_ws.packer());
     }
     begin();
 }
@@ -216,10 +217,16 @@ bool ImportWriter::insert(const StoredEvent& e)
     bindText(st, 19, r.text);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
     st.bind(20, qint64(r.flags));
-    if (r.flags & EventFlags::InvalidUtf8)
-        st.bindBlob(21, e.payload); // the bytes as they were; TEXT must be UTF-8
-    else
-        st.bindText(21, e.payload);
+    if (r.flags & EventFlags::InvalidUtf8) {
+        st.bindBlob(21, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
+    } else {
+        bool packed = false;
+        const QByteArray stored = m_ws.packer().pack(e.payload, packed);
+        if (packed)
+            st.bindBlob(21, stored);
+        else
+            st.bindText(21, stored);
+    }
     bindText(st, 22, r.groupId);
     bindText(st, 23, r.messageId);
     if (r.sourceLine > 0)
@@ -272,7 +279,7 @@ namespace {
 // A row's derived columns and search text, after its payload-free columns (RecordReader::EventColumns).
 QByteArray storedRowSql()
 {
-    return QStringLiteral("SELECT %1, s.body, s.arguments, s.result FROM events LEFT JOIN search_text s ON "
+    return QStringLiteral("SELECT %1, unpack(s.body), unpack(s.arguments), unpack(s.result) FROM events LEFT JOIN search_text s ON "
                           "s.event_id = events.id WHERE room_id = ? AND seq BETWEEN ? AND ? ORDER BY seq")
         .arg(RecordReader::EventColumns)
         .toUtf8();
@@ -371,7 +378,7 @@ void ImportWriter::compareStored(const QVector<StoredEvent>& rows)
 
 void ImportWriter::renew(const StoredEvent& e)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, CAST(payload AS BLOB) FROM events WHERE room_id = ? AND seq = ?"),
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, CAST(unpack(payload) AS BLOB) FROM events WHERE room_id = ? AND seq = ?"),
         { m_room.id, e.record.index });
     // Only what the writer went on writing: the stored bytes the start of the source's now, or (the first half of
     // the next record read as a line of this one) the other way round. A row a reviewer redacted differs in its
@@ -497,9 +504,9 @@ qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId, bool keepR
     bindText(st, 11, Outcomes::name(c.outcome));
     st.bind(12, Pairings::name(c.pairing));
     bindText(st, 13, c.error);
-    st.bind(14, c.arguments); // NULL when there are none
+    m_ws.packer().bind(st, 14, c.arguments); // NULL when there are none
     st.bind(15, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
-    st.bind(16, c.result);
+    m_ws.packer().bind(st, 16, c.result);
     st.bind(17, c.resultIndex);
     st.bind(18, qint64(c.synthetic ? 1 : 0));
     st.bind(19, qint64(c.ambiguous ? 1 : 0));

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+struct sqlite3;
+class SqliteStatement;
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
+
+// The workspace's big text, packed: payloads, a call's arguments and result, and the text the full-text index holds
+// (search_text). An EVENT.md's tool result was kept three times over, as it came (the payload), as the call's
+// result and as the words the index must be told again to forget them; a workspace took four times its log's size.
+//
+// A packed value is a BLOB: one byte saying what it was (text, or bytes that are not UTF-8), then a zstd frame of
+// it alone. Not against a dictionary trained on the source's rows, though that packs a short row about twice as
+// well: a dictionary is made of the rows' own words, so a redacted secret would stay in the file inside it. A value
+// that would not shrink is stored as it is, as TEXT; what reviewers write (edits, redactions) is too. So the rule
+// for readers is one: TEXT is the text, a BLOB is packed, and `unpack(x)` (a SQL function on every connection a
+// Workspace opens) gives the text back for both.
+class TextPacker
+{
+public:
+    explicit TextPacker(sqlite3* db);
+    ~TextPacker();
+    TextPacker(const TextPacker&) = delete;
+    TextPacker& operator=(const TextPacker&) = delete;
+
+    // unpack(x) and pack(x) on the connection, bound to this packer (which must outlive it).
+    void registerFunctions();
+
+    // What to store for `utf8`: a packed BLOB when that is smaller, else the text itself (`packed` says which).
+    QByteArray pack(const QByteArray& utf8, bool& packed);
+    // Binds `text` to a statement's parameter as it is to be stored: packed when that is smaller; NULL for a null string.
+    void bind(SqliteStatement& statement, int column, const QString& text);
+    // Bytes that are not UTF-8 (a payload kept byte for byte): always packed, so that a BLOB is always packed.
+    QByteArray packBytes(const QByteArray& bytes);
+    // The value back from a packed BLOB (`isText` says whether it was text); throws StoreError, naming the
+    // workspace, when it is damaged.
+    QByteArray unpack(const QByteArray& blob, bool* isText = nullptr);
+
+
+    static constexpr int MinPacked = 48; // shorter values are stored as they are: a frame's header is about 12 bytes
+    static constexpr char TextTag = 1;
+    static constexpr char BytesTag = 2;
+
+private:
+    QByteArray compress(char tag, const QByteArray& data);
+
+    sqlite3* m_db;
+    ZSTD_CCtx_s* m_cctx = nullptr;
+    ZSTD_DCtx_s* m_dctx = nullptr;
+};
