@@ -346,7 +346,7 @@ EditSteps AnnotationStore::redactAll(
                 }
             }
             call.finish();
-            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT text, message_id, kind, flags FROM events WHERE room_id = ? AND seq = ?"),
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT unpack(text), message_id, kind, flags FROM events WHERE room_id = ? AND seq = ?"),
                 { roomId, index });
             if (row.next() && !row.value(1).toString().isEmpty() && row.value(2).toString() != QLatin1String("tool_call")
                 && !(row.value(3).toInt() & EventFlags::Folded) && !row.value(0).toString().isEmpty()) {

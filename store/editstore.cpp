@@ -130,7 +130,7 @@ std::optional<Edit> EditStore::record(qint64 roomId, qint64 index, std::optional
 
 std::optional<Edit> EditStore::editText(qint64 roomId, qint64 index, const QString& text, const QString& author)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT kind, text FROM events WHERE room_id = ? AND seq = ?"), { roomId, index });
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT kind, unpack(text) FROM events WHERE room_id = ? AND seq = ?"), { roomId, index });
     if (!q.next())
         throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
     const QString kind = q.value(0).toString();
@@ -296,7 +296,7 @@ void EditStore::settle(qint64 roomId, qint64 index, Edit::Field field)
                 setSearchText(*id, "arguments", value);
             // The call's rows show them in their text ("issue_refund({...})"), which every list and verb prints.
             if (!call->arguments.isEmpty() && call->arguments != value) {
-                m_ws.exec(QStringLiteral("UPDATE events SET text = replace(text, ?, ?) WHERE room_id = ? AND seq IN (?, ?, ?) "
+                m_ws.exec(QStringLiteral("UPDATE events SET text = replace(unpack(text), ?, ?) WHERE room_id = ? AND seq IN (?, ?, ?) "
                                          "AND kind = 'tool_call'"),
                     { call->arguments, value, roomId, orNull(call->start), orNull(call->end), orNull(call->result) });
             }

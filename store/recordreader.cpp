@@ -13,7 +13,7 @@ namespace RecordReader {
 
 const QString EventColumns = QStringLiteral(
     "id, seq, native_id, type, kind, status, blocked_by, channel_id, channel_type, participant_id, correlation_id, "
-    "parent_id, created_us, role, tool_name, tool_id, outcome, text, flags, group_id, message_id, source_line");
+    "parent_id, created_us, role, tool_name, tool_id, outcome, unpack(text), flags, group_id, message_id, source_line");
 
 EventRecord event(const SqliteStatement& q)
 {

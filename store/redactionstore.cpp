@@ -192,13 +192,13 @@ void RedactionStore::rewrite(qint64 redactionId, qint64 roomId, qint64 index, qi
     };
     const QStringList searchTargets { QStringLiteral("search_text.body"), QStringLiteral("search_text.arguments"),
         QStringLiteral("search_text.result") };
-    replaceIn(QStringLiteral("SELECT id, text, participant_id FROM events WHERE id = ?"), { eventId },
+    replaceIn(QStringLiteral("SELECT id, unpack(text), participant_id FROM events WHERE id = ?"), { eventId },
         { QStringLiteral("events.text"), QStringLiteral("events.participant_id") }, false);
     replaceIn(QStringLiteral("SELECT event_id, unpack(body), unpack(arguments), unpack(result) FROM search_text WHERE event_id = ?"), { eventId },
         searchTargets, false);
     if (!messageId.isEmpty()) {
         // An assembled message (AG-UI): its first row holds the whole text its deltas made.
-        replaceIn(QStringLiteral("SELECT id, text FROM events WHERE room_id = ? AND message_id = ? AND id != ?"),
+        replaceIn(QStringLiteral("SELECT id, unpack(text) FROM events WHERE room_id = ? AND message_id = ? AND id != ?"),
             { roomId, messageId, eventId }, { QStringLiteral("events.text") }, false);
         replaceIn(QStringLiteral("SELECT s.event_id, unpack(s.body), unpack(s.arguments), unpack(s.result) FROM search_text s JOIN events e ON "
                                  "e.id = s.event_id WHERE e.room_id = ? AND e.message_id = ? AND e.id != ?"),
@@ -262,7 +262,7 @@ void RedactionStore::rewriteEdits(
 Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
     const QString& author)
 {
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT e.id, e.text, unpack(s.body) FROM events e LEFT JOIN search_text s ON s.event_id = "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT e.id, unpack(e.text), unpack(s.body) FROM events e LEFT JOIN search_text s ON s.event_id = "
                                            "e.id WHERE e.room_id = ? AND e.seq = ?"),
         { roomId, index });
     if (!q.next())
@@ -310,7 +310,7 @@ Redactions RedactionStore::redactMessage(qint64 roomId, qint64 index, qint64 sta
 {
     if (reason.simplified().isEmpty())
         throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
-    QSqlQuery item = m_ws.exec(QStringLiteral("SELECT text, message_id, kind FROM events WHERE room_id = ? AND seq = ?"),
+    QSqlQuery item = m_ws.exec(QStringLiteral("SELECT unpack(text), message_id, kind FROM events WHERE room_id = ? AND seq = ?"),
         { roomId, index });
     if (!item.next())
         throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
@@ -390,7 +390,7 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
     for (Saved& r : saved) {
         if (r.path == QLatin1String("@text")) {
             // An assembled message's text, which a sync may write again from its parts.
-            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT e.id, e.text, unpack(s.body) FROM events e LEFT JOIN search_text s ON "
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT e.id, unpack(e.text), unpack(s.body) FROM events e LEFT JOIN search_text s ON "
                                                      "s.event_id = e.id WHERE e.room_id = ? AND e.seq = ?"),
                 { roomId, r.seq });
             if (!row.next())

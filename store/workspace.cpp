@@ -801,7 +801,7 @@ SearchHits Workspace::searchRooms(const QString& text, int limit, bool includeBl
         return hits;
     QSqlQuery q
         = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.type, e.created_us, "
-                              "coalesce(e.text, e.tool_name, ''), r.title FROM events e JOIN rooms r ON r.id = e.room_id "
+                              "coalesce(unpack(e.text), e.tool_name, ''), r.title FROM events e JOIN rooms r ON r.id = e.room_id "
                               "WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
                 + (includeBlocked ? QString() : QStringLiteral(" AND e.blocked = 0"))
                 + QStringLiteral(" ORDER BY e.room_id, e.seq LIMIT ?"),

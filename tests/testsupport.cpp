@@ -192,7 +192,7 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
     auto at = [&](const char* column) { return position.arg(id, QLatin1String(column)); };
     QStringList out;
     out << dump(ws,
-        QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, text, "
+        QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, unpack(text), "
                        "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
             .arg(id));
     out << dump(ws,

@@ -73,11 +73,11 @@ QString outcomeOf(const QString& status)
 QStringList workspaceState(Workspace& ws)
 {
     return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.role, e.flags, e.message_id, e.tool_id, "
-                                   "e.tool_name, e.outcome, e.group_id, e.text, s.body, s.arguments, s.result "
+                                   "e.tool_name, e.outcome, e.group_id, unpack(e.text), unpack(s.body), unpack(s.arguments), unpack(s.result) "
                                    "FROM events e JOIN rooms r ON r.id = e.room_id "
                                    "LEFT JOIN search_text s ON s.event_id = e.id ORDER BY r.native_id, e.seq"))
         + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.tool_name, c.group_id, c.start_seq, c.end_seq, "
-                                  "c.result_seq, c.outcome, c.status, c.pairing, c.arguments, c.result, c.error, "
+                                  "c.result_seq, c.outcome, c.status, c.pairing, unpack(c.arguments), unpack(c.result), c.error, "
                                   "c.duration_ms, c.synthetic FROM tool_calls c JOIN rooms r ON r.id = c.room_id "
                                   "ORDER BY r.native_id, c.start_seq, c.end_seq, c.result_seq, c.tool_id"))
         + dump(ws, QStringLiteral("SELECT r.native_id, u.group_id, u.first_seq, u.last_seq, u.outcome, u.detail, "

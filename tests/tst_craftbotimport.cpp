@@ -115,8 +115,8 @@ private slots:
         Importer::import(ws, path);
         Workspace once(dir.filePath(QStringLiteral("once.sightline")));
         Importer::import(once, path);
-        QCOMPARE(dump(ws, QStringLiteral("SELECT seq, type, group_id, tool_id, flags, text FROM events ORDER BY seq")),
-            dump(once, QStringLiteral("SELECT seq, type, group_id, tool_id, flags, text FROM events ORDER BY seq")));
+        QCOMPARE(dump(ws, QStringLiteral("SELECT seq, type, group_id, tool_id, flags, unpack(text) FROM events ORDER BY seq")),
+            dump(once, QStringLiteral("SELECT seq, type, group_id, tool_id, flags, unpack(text) FROM events ORDER BY seq")));
     }
 
     // A log is read a megabyte at a time: a record as long as several of those (an agent's long answer), and records
@@ -550,7 +550,7 @@ private slots:
     static QStringList roomState(Workspace& ws)
     {
         return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, group_id, tool_id, tool_name, outcome, "
-                                       "source_line, text, length(unpack(payload)) FROM events ORDER BY seq"))
+                                       "source_line, unpack(text), length(unpack(payload)) FROM events ORDER BY seq"))
             + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, unpack(arguments), "
                                       "unpack(result) FROM tool_calls ORDER BY start_seq, end_seq"))
             + dump(ws, QStringLiteral("SELECT group_id, name, first_seq, last_seq, outcome FROM runs ORDER BY first_seq"))

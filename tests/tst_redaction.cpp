@@ -43,8 +43,8 @@ struct AssembledMessage
 
 AssembledMessage assembledMessage(Workspace& ws)
 {
-    QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, text, message_id FROM events WHERE type = 'TEXT_MESSAGE_START' "
-                                         "AND text LIKE 'Let me read the test file%'"));
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, unpack(text), message_id FROM events WHERE type = 'TEXT_MESSAGE_START' "
+                                         "AND unpack(text) LIKE 'Let me read the test file%'"));
     if (!q.next())
         return {};
     return { q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString() };
@@ -350,7 +350,7 @@ private slots:
         const EditSteps steps = store.redactMatches(found, QStringLiteral("phone number"), QStringLiteral("ana"));
         QCOMPARE(steps.size(), 2 * found.size());
         QSqlQuery after = ws->exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND (unpack(payload) LIKE '%+15557650142%' "
-                                                  "OR text LIKE '%+15557650142%' OR participant_id = '+15557650142')"), { room });
+                                                  "OR unpack(text) LIKE '%+15557650142%' OR participant_id = '+15557650142')"), { room });
         after.next();
         QCOMPARE(after.value(0).toInt(), 0);
         after.finish();
@@ -405,7 +405,7 @@ private slots:
         // Rotated: its first ten records gone, so every row is read again, each at an index ten lower.
         QVERIFY(rotateLog(log, 10));
         auto holds = [&](Workspace& ws) {
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(unpack(payload), ?) OR instr(text, ?)) + "
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(unpack(payload), ?) OR instr(unpack(text), ?)) + "
                                                  "(SELECT count(*) FROM search_text WHERE instr(unpack(body), ?)) + (SELECT count(*) "
                                                  "FROM rooms WHERE instr(coalesce(title, ''), ?)) + (SELECT count(*) FROM "
                                                  "tool_calls WHERE instr(coalesce(unpack(arguments), ''), ?) OR instr(coalesce(unpack(result), ''), ?))"),
@@ -483,7 +483,7 @@ private slots:
             // Read again and compared, a redacted row keeps its redacted text and search text: the source's were
             // written over them (the payload stayed redacted, so nothing redacted them again).
             QVERIFY(!ws.event(room, 10)->text.contains(QLatin1String(secret)));
-            QSqlQuery kept = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(text, ?)) + (SELECT "
+            QSqlQuery kept = ws.exec(QStringLiteral("SELECT (SELECT count(*) FROM events WHERE instr(unpack(text), ?)) + (SELECT "
                                                     "count(*) FROM search_text WHERE instr(unpack(body), ?))"),
                 { QString::fromLatin1(secret), QString::fromLatin1(secret) });
             QVERIFY(kept.next());
@@ -502,7 +502,7 @@ private slots:
                 indexes << r.index;
             std::sort(indexes.begin(), indexes.end());
             QCOMPARE(indexes, (QVector<qint64> { 0, 1, 3, 5 }));
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE unpack(payload) LIKE '%flights to Oslo%' OR text LIKE '%flights to Oslo%'"));
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE unpack(payload) LIKE '%flights to Oslo%' OR unpack(text) LIKE '%flights to Oslo%'"));
             q.next();
             QCOMPARE(q.value(0).toInt(), 0);
         }
@@ -586,7 +586,7 @@ private slots:
         Importer::import(ws, dataFile(QStringLiteral("agui")));
         QCOMPARE(ws.event(room, index)->text, QString(text).replace(at, 9, QStringLiteral("[redacted: file name]")));
         QSqlQuery leak = ws.exec(QStringLiteral("SELECT count(*) FROM events e JOIN search_text s ON s.event_id = e.id WHERE "
-                                                "e.room_id = ? AND (e.text LIKE '%test file%' OR unpack(s.body) LIKE '%test file%')"), { room });
+                                                "e.room_id = ? AND (unpack(e.text) LIKE '%test file%' OR unpack(s.body) LIKE '%test file%')"), { room });
         leak.next();
         QCOMPARE(leak.value(0).toInt(), 0);
         leak.finish();

@@ -162,6 +162,14 @@ void ImportWriter::bindText(SqliteStatement& st, int column, const QString& valu
         st.bind(column, value);
 }
 
+void ImportWriter::bindPacked(SqliteStatement& st, int column, const QString& value)
+{
+    if (value.isEmpty())
+        st.bindNull(column);
+    else
+        m_ws.packer().bind(st, column, value);
+}
+
 void ImportWriter::beginRoom(const RoomCursor& room)
 {
     m_room = room;
@@ -214,7 +222,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     bindText(st, 16, r.toolName);
     bindText(st, 17, r.toolId);
     bindText(st, 18, Outcomes::name(r.outcome));
-    bindText(st, 19, r.text);
+    bindPacked(st, 19, r.text);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
     st.bind(20, qint64(r.flags));
     if (r.flags & EventFlags::InvalidUtf8) {
@@ -329,7 +337,7 @@ void ImportWriter::rewrite(const StoredEvent& e)
     bindText(st, 6, r.groupId);
     bindText(st, 7, r.messageId);
     bindText(st, 8, r.role);
-    bindText(st, 9, r.text);
+    bindPacked(st, 9, r.text);
     st.bind(10, m_room.id);
     st.bind(11, r.index);
     // A redacted row keeps its text and search text: the source's hold what was redacted (RedactionStore::reapply
