@@ -11,7 +11,7 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
   exit 77
 fi
 cmake --preset fuzz >/dev/null
-targets=(fuzz_roomkitrowdecoder:roomkitrow fuzz_agui:agui fuzz_eventmd:eventmd)
+targets=(fuzz_roomkitrowdecoder:roomkitrow fuzz_agui:agui fuzz_eventmd:eventmd fuzz_textpacker:textpacker)
 cmake --build --preset fuzz --target "${targets[@]%%:*}"
 for entry in "${targets[@]}"; do
   target="${entry%%:*}"

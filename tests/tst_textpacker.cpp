@@ -1,0 +1,236 @@
+// The workspace's big text, packed (TextPacker): what a user reads is the same as unpacked, the file is smaller,
+// and a damaged value is an error naming the workspace, not a crash or a wrong text.
+
+#include "eventserializer.h"
+#include "schema.h"
+#include "sources/importer.h"
+#include "sqlitestatement.h"
+#include "storeerror.h"
+#include "testsupport.h"
+#include "textpacker.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <sqlite3.h>
+
+using namespace TestSupport;
+
+namespace {
+
+qint64 count(Workspace& ws, const QString& sql)
+{
+    QSqlQuery q = ws.exec(sql);
+    return q.next() ? q.value(0).toLongLong() : -1;
+}
+
+// What a reviewer sees of every room, through the workspace's own readers: each row (its text and payload), each
+// call (arguments and results), what a search finds, and the cards a filter shows.
+QStringList seen(Workspace& ws, const QStringList& words)
+{
+    QStringList out;
+    EventFilter all;
+    all.includeBlocked = true;
+    PageRequest page;
+    page.limit = 1000000;
+    for (const RoomSummary& room : ws.rooms()) {
+        for (const EventRecord& e : ws.listEvents(room.id, all, page))
+            out << QString::fromUtf8(EventSerializer::eventJson(e) + '|' + ws.payload(e.rowId).toBase64());
+        for (const ToolCallRecord& c : ws.toolCalls(room.id))
+            out << QString::fromUtf8(EventSerializer::callJson(c)) + QLatin1Char('|') + c.arguments + QLatin1Char('|')
+                    + c.result + QLatin1Char('|') + ws.callResults(room.id, c).join(QLatin1Char('|'));
+        for (const ToolCallRecord& c : ws.toolCallsShown(room.id, all))
+            out << c.toolId + QLatin1Char('|') + c.arguments;
+        for (const QString& word : words) {
+            for (const EventRecord& hit : ws.search(room.id, word, 1000, true))
+                out << word + QLatin1Char(':') + QString::number(hit.index);
+        }
+    }
+    return out;
+}
+
+// The workspace at `path` with every packed text written back as text: how it was before packing.
+void unpackAll(const QString& path)
+{
+    Workspace ws(path);
+    ws.exec(QStringLiteral("UPDATE events SET payload = unpack(payload) WHERE typeof(unpack(payload)) = 'text'"));
+    ws.exec(QStringLiteral("UPDATE events SET text = unpack(text)"));
+    ws.exec(QStringLiteral("UPDATE tool_calls SET arguments = unpack(arguments), result = unpack(result)"));
+    ws.exec(QStringLiteral("UPDATE search_text SET body = unpack(body), arguments = unpack(arguments), "
+                           "result = unpack(result)"));
+    ws.exec(QStringLiteral("VACUUM"));
+}
+
+} // namespace
+
+class TestTextPacker : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void valuesComeBackAsTheyWere()
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(":memory:", &db), SQLITE_OK);
+        {
+            TextPacker packer(db);
+            bool packed = true;
+            // Short: stored as it is, a frame would not pay.
+            QCOMPARE(packer.pack("hello", packed), QByteArray("hello"));
+            QVERIFY(!packed);
+            // Long and repetitive (a tool result): packed, smaller, and back byte for byte, as text.
+            QByteArray result;
+            for (int i = 0; i < 200; ++i)
+                result += "{\"order_id\":\"A-" + QByteArray::number(10000 + i) + "\",\"status\":\"shipped\"},";
+            const QByteArray stored = packer.pack(result, packed);
+            QVERIFY(packed);
+            QVERIFY2(stored.size() * 5 < result.size(), QByteArray::number(stored.size()).constData());
+            bool isText = false;
+            QCOMPARE(packer.unpack(stored, &isText), result);
+            QVERIFY(isText);
+            // A short random token (a key, a hash) does not shrink: kept as it is.
+            QByteArray noise(48, Qt::Uninitialized);
+            QRandomGenerator random(7);
+            for (char& c : noise)
+                c = char(random.bounded(256));
+            noise = noise.toBase64();
+            QCOMPARE(packer.pack(noise, packed), noise);
+            QVERIFY(!packed);
+            // Bytes that are not UTF-8: always packed, and said to be bytes.
+            const QByteArray bytes("\xff\xfe not UTF-8 \xc3", 15);
+            QCOMPARE(packer.unpack(packer.packBytes(bytes), &isText), bytes);
+            QVERIFY(!isText);
+            // Multi-byte text survives whole.
+            const QByteArray words = QStringLiteral("Grüße, 東京 🙏 ").repeated(20).toUtf8();
+            QCOMPARE(packer.unpack(packer.pack(words, packed)), words);
+            QVERIFY(packed);
+        }
+        sqlite3_close(db);
+    }
+
+    void sqlFunctionsReadBothKinds()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const QString text = QStringLiteral("the refund of order A-10482 was issued twice; ").repeated(10);
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT typeof(pack(?)), unpack(pack(?)) = ?, unpack(?) = ?, "
+                                             "unpack(NULL) IS NULL, typeof(pack('short')), length(pack(?)) < length(?)"),
+            { text, text, text, text, text, text, text });
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("blob"));
+        QVERIFY(q.value(1).toBool());
+        QVERIFY(q.value(2).toBool());
+        QVERIFY(q.value(3).toBool());
+        QCOMPARE(q.value(4).toString(), QStringLiteral("text"));
+        QVERIFY(q.value(5).toBool());
+    }
+
+    // A BLOB that is not one of ours, or one cut short: a clear error naming the workspace, never a crash or a text.
+    void aDamagedValueIsAnErrorNamingTheFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("damaged.sightline"));
+        Workspace ws(path);
+        Importer::import(ws, dataFile(QStringLiteral("craftbot/EVENT.md")));
+        QSqlQuery row = ws.exec(QStringLiteral("SELECT id, payload FROM events WHERE typeof(payload) = 'blob' LIMIT 1"));
+        QVERIFY(row.next());
+        const qint64 id = row.value(0).toLongLong();
+        const QByteArray packed = row.value(1).toByteArray();
+        row.finish();
+        const QByteArrayList damaged { packed.left(packed.size() / 2), QByteArray("\x07garbage"), QByteArray("\x01"),
+            QByteArray(1, TextPacker::TextTag) + QByteArray(40, '\0') };
+        for (const QByteArray& bad : damaged) {
+            QVERIFY_THROWS_EXCEPTION(StoreError, ws.packer().unpack(bad));
+            ws.exec(QStringLiteral("UPDATE events SET payload = ? WHERE id = ?"), { bad, id });
+            try {
+                ws.payload(id);
+                QFAIL("a damaged payload was read");
+            } catch (const StoreError& e) {
+                QVERIFY2(e.toString().contains(path), qPrintable(e.toString()));
+                QVERIFY2(e.toString().contains(QLatin1String("a packed value cannot be read")), qPrintable(e.toString()));
+            }
+        }
+        // The rest of the room still reads.
+        ws.exec(QStringLiteral("UPDATE events SET payload = ? WHERE id = ?"), { packed, id });
+        QVERIFY(!ws.payload(id).isEmpty());
+    }
+
+    // Packed or not, a reviewer sees the same rows, calls, payloads and search hits; packed, the file is smaller.
+    void aPackedWorkspaceReadsAsAnUnpackedOne_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("roomkit") << QStringLiteral("roomkit/support.sqlite")
+                                 << QStringList { QStringLiteral("refund"), QStringLiteral("charged") };
+        QTest::newRow("craftbot") << QStringLiteral("craftbot/EVENT.md")
+                                  << QStringList { QStringLiteral("calendar"), QStringLiteral("error") };
+        QTest::newRow("agui") << QStringLiteral("agui")
+                              << QStringList { QStringLiteral("incidents"), QStringLiteral("refunds") };
+    }
+
+    void aPackedWorkspaceReadsAsAnUnpackedOne()
+    {
+        QFETCH(QString, source);
+        QFETCH(QStringList, words);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("packed.sightline"));
+        const QString plain = dir.filePath(QStringLiteral("plain.sightline"));
+        QStringList packedView;
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(source));
+            QVERIFY(count(ws, QStringLiteral("SELECT count(*) FROM events WHERE typeof(payload) = 'blob'")) > 0);
+            QVERIFY(count(ws, QStringLiteral("SELECT count(*) FROM search_text WHERE typeof(body) = 'blob' OR "
+                                             "typeof(arguments) = 'blob' OR typeof(result) = 'blob'")) > 0);
+            ws.exec(QStringLiteral("VACUUM"));
+            packedView = seen(ws, words);
+        }
+        QVERIFY(packedView.size() > 50);
+        QVERIFY(QFile::copy(path, plain));
+        unpackAll(plain);
+        Workspace ws(plain);
+        QCOMPARE(count(ws, QStringLiteral("SELECT count(*) FROM events WHERE typeof(payload) = 'blob' AND "
+                                          "typeof(unpack(payload)) = 'text'")),
+            0);
+        const QStringList plainView = seen(ws, words);
+        QCOMPARE(plainView.size(), packedView.size());
+        for (int i = 0; i < plainView.size(); ++i)
+            QCOMPARE(packedView.at(i), plainView.at(i));
+        QVERIFY2(QFileInfo(path).size() < QFileInfo(plain).size(),
+            qPrintable(QStringLiteral("%1 >= %2").arg(QFileInfo(path).size()).arg(QFileInfo(plain).size())));
+    }
+
+    // A workspace of schema 12 kept a payload that is not UTF-8 as a plain BLOB: upgraded, it is packed, and reads
+    // back byte for byte.
+    void anOlderWorkspacesBytesArePacked()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.sightline"));
+        const QByteArray bytes("{\"body\":\"caf\xe9 \xff\"}", 17);
+        qint64 id = 0;
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT min(id) FROM events"));
+            QVERIFY(q.next());
+            id = q.value(0).toLongLong();
+            q.finish();
+            ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
+            ws.exec(QStringLiteral("PRAGMA user_version = 12"));
+        }
+        Workspace ws(path);
+        QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT payload FROM events WHERE id = ?"), { id });
+        QVERIFY(q.next());
+        QVERIFY(q.value(0).toByteArray() != bytes);
+        q.finish();
+        QCOMPARE(ws.payload(id), bytes);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTextPacker)
+#include "tst_textpacker.moc"
