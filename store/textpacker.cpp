@@ -13,7 +13,7 @@ constexpr int Level = 1;
 
 QString fileOf(sqlite3* db)
 {
-    const char* name = sqlite3_db_filename(db, "main");
+    const char* name = db ? sqlite3_db_filename(db, "main") : nullptr;
     return QString::fromUtf8(name ? name : "");
 }
 
@@ -100,11 +100,20 @@ QByteArray TextPacker::pack(const QByteArray& utf8, bool& packed)
     packed = false;
     if (utf8.size() < MinPacked)
         return utf8;
+    // An import packs many values twice in a row's time: a message's text and its search text, a call's result and
+    // the result row's search text. The last few are kept, and packed once.
+    for (const Recent& r : m_recent) {
+        if (r.value.size() == utf8.size() && r.value == utf8) {
+            packed = r.packed;
+            return r.packed ? r.stored : utf8;
+        }
+    }
     QByteArray out = compress(TextTag, utf8);
-    if (out.size() >= utf8.size())
-        return utf8;
-    packed = true;
-    return out;
+    packed = out.size() < utf8.size();
+    // A copy: `utf8` may be raw data an SQL value lends (pack() in SQL), gone after the call.
+    m_recent[m_nextRecent] = { QByteArray(utf8.constData(), utf8.size()), out, packed };
+    m_nextRecent = (m_nextRecent + 1) % int(m_recent.size());
+    return packed ? out : utf8;
 }
 
 void TextPacker::bind(SqliteStatement& st, int column, const QString& text)
@@ -138,11 +147,14 @@ QByteArray TextPacker::unpack(const QByteArray& blob, bool* isText)
     const char* frame = blob.constData() + 1;
     const size_t frameSize = size_t(blob.size() - 1);
     const unsigned long long size = ZSTD_getFrameContentSize(frame, frameSize);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31))
+    // A frame unpacks to at most 32,768 times its size (a 4-byte block of one repeated byte is 128 KB): a size it
+    // claims past that, or past 2 GB, is damage, and is not allocated.
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31)
+        || size > frameSize * 32768ull)
         throw damaged(QStringLiteral("its frame is damaged"));
-    QByteArray out(qsizetype(size), Qt::Uninitialized);
     if (ZSTD_getDictID_fromFrame(frame, frameSize) != 0)
         throw damaged(QStringLiteral("its frame names a dictionary"));
+    QByteArray out(qsizetype(size), Qt::Uninitialized);
     const size_t n = ZSTD_decompressDCtx(m_dctx, out.data(), size_t(out.size()), frame, frameSize);
     if (ZSTD_isError(n) || n != size)
         throw damaged(QString::fromUtf8(ZSTD_isError(n) ? ZSTD_getErrorName(n) : "it is shorter than it says"));

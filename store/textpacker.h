@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <array>
 #include <QString>
 
 struct sqlite3;
@@ -47,6 +48,13 @@ public:
 private:
     QByteArray compress(char tag, const QByteArray& data);
 
+    struct Recent
+    {
+        QByteArray value, stored;
+        bool packed = false;
+    };
+    std::array<Recent, 4> m_recent; // the last values packed (pack()), oldest replaced first
+    int m_nextRecent = 0;
     sqlite3* m_db;
     ZSTD_CCtx_s* m_cctx = nullptr;
     ZSTD_DCtx_s* m_dctx = nullptr;
