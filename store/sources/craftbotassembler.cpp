@@ -48,6 +48,13 @@ void CraftBotAssembler::startAt(qint64 index, const std::function<QString(qint64
 
 StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringList* problems)
 {
+    StoredEvent out = rowAlone(m_shape, rec, i, problems);
+    settle(out);
+    return out;
+}
+
+StoredEvent CraftBotAssembler::rowAlone(const CraftBotShape& shape, const EventMdRecord& rec, qint64 i, QStringList* problems)
+{
     const auto problem = [problems](const QString& what) {
         if (problems)
             problems->append(what);
@@ -88,8 +95,8 @@ StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringLi
     } else {
         r.role = QStringLiteral("system");
     }
-    const CraftBotShape::Row& shaped = m_shape.row(i);
-    r.groupId = m_shape.group(shaped.group);
+    const CraftBotShape::Row& shaped = shape.row(i);
+    r.groupId = shape.group(shaped.group);
     r.flags |= shaped.flags;
     if (r.kind != EventKind::ToolCall)
         return row;
@@ -115,14 +122,26 @@ StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringLi
         r.text = clip(oneLine);
         row.result = value;
     }
-    // The call this row starts or ends: handed over once its last row has gone by.
     const qint32 k = shaped.call;
     if (k < 0)
         return row;
-    const CraftBotShape::Call& call = m_shape.calls()[k];
-    r.toolId = m_shape.toolId(k);
+    const CraftBotShape::Call& call = shape.calls()[k];
+    r.toolId = shape.toolId(k);
     if (i == call.end)
         r.outcome = call.outcome;
+    return row;
+}
+
+void CraftBotAssembler::settle(const StoredEvent& row)
+{
+    // The call this row starts or ends: handed over once its last row has gone by.
+    const qint64 i = row.record.index;
+    if (row.record.kind != EventKind::ToolCall)
+        return;
+    const qint32 k = m_shape.row(i).call;
+    if (k < 0 || row.record.toolName.isEmpty())
+        return;
+    const CraftBotShape::Call& call = m_shape.calls()[k];
     if (i == call.start && call.end >= 0) {
         m_started.insert(k, row.arguments);
     } else {
@@ -130,7 +149,6 @@ StoredEvent CraftBotAssembler::row(const EventMdRecord& rec, qint64 i, QStringLi
         m_readyResults.insert(k, row.result);
         m_ready.append(k);
     }
-    return row;
 }
 
 ToolCallRecords CraftBotAssembler::takeCalls()

@@ -32,8 +32,14 @@ public:
     // The rows are handed over from `index` on (a followed log's rows before it are as they were): the calls open
     // across it take their arguments from the stored row of their start.
     void startAt(qint64 index, const std::function<QString(qint64 startRow)>& storedArguments);
-    // The row of record `index`; what is wrong with the record goes to `problems`.
+    // The row of record `index`; what is wrong with the record goes to `problems`. rowAlone(), then settle().
     StoredEvent row(const EventMdRecord& record, qint64 index, QStringList* problems = nullptr);
+    // The row of record `index` as the shape says it, touching no assembler: what an import's reading thread does
+    // (the record's action parsed there, a fifth of the import) while the writer settles the rows before it.
+    static StoredEvent rowAlone(
+        const CraftBotShape& shape, const EventMdRecord& record, qint64 index, QStringList* problems = nullptr);
+    // Takes the row's part in its call (rows in order): its arguments or result kept until the call's last row.
+    void settle(const StoredEvent& row);
     // The calls whose rows have all gone by, since the last take.
     ToolCallRecords takeCalls();
     // The calls whose start has gone by and whose end has not (an import stopped midway): as they stand.

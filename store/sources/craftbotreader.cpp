@@ -10,6 +10,7 @@
 #include "eventmdparser.h"
 #include "filetail.h"
 #include "roomfeed.h"
+#include "rowpipe.h"
 #include "sourcedatabase.h"
 
 #include <QCryptographicHash>
@@ -45,6 +46,14 @@ struct CraftBotReader::ReadPosition
 constexpr qsizetype KeptStarts = 4096;
 
 namespace {
+
+// A record made its row on the import's reading thread (CraftBotReader::read), with what is wrong with it.
+struct ReadRow
+{
+    StoredEvent row;
+    QStringList problems;
+    qint64 firstLine = 0;
+};
 
 QString storedPrint(const QByteArray& nativeJson)
 {
@@ -474,40 +483,53 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
         feed.deleteCallsFrom(from.index);
         assembler.startAt(from.index, [&feed](qint64 row) { return feed.storedRows(row, row).value(0).arguments; });
     }
+    // The records are read and made rows (their actions parsed: a fifth of the import) on the pipe's thread, ahead of
+    // this one, which settles each row's part in its call and writes it, in order. The pipe's thread stops before
+    // anything it reads (`rotated` too) is read here.
     qint64 index = from.index;
-    forEachRecord(
-        cursor.nativeId,
-        [&](EventMdRecord&& record, qint64) {
-            // What was written since the first pass is for the next sync: the shape says nothing of it.
-            if (index >= shape.size())
-                return false;
-            if (index == 0) {
-                if (!sameFile(record))
-                    return false;
+    {
+        qint64 reading = from.index;
+        RowPipe<ReadRow> rows([&](auto&& put) {
+            forEachRecord(
+                cursor.nativeId,
+                [&](EventMdRecord&& record, qint64) {
+                    // What was written since the first pass is for the next sync: the shape says nothing of it.
+                    if (reading >= shape.size() || (reading == 0 && !sameFile(record)))
+                        return false;
+                    ReadRow r;
+                    r.firstLine = record.firstLine;
+                    r.row = CraftBotAssembler::rowAlone(shape, record, reading, &r.problems);
+                    ++reading;
+                    return put(std::move(r));
+                },
+                nullptr, from.offset, from.line);
+        });
+        while (!feed.stopped()) {
+            ReadRow* next = rows.next();
+            if (!next)
+                break;
+            if (index == 0)
                 feed.deleteCalls(); // written again as their rows go by, in the transactions of their rows
-            }
-            QStringList problems;
-            const StoredEvent row = assembler.row(record, index, &problems);
             if (index > reported) {
                 // The log's last record may be one CraftBot is still writing (its value's closing lines to come):
                 // said as a log being written is, in the status bar and not in a box, and read again when it grows.
                 const bool last = !m_db && index == shape.size() - 1;
-                for (const QString& p : std::as_const(problems))
-                    feed.note(record.firstLine > 0 ? QStringLiteral("%1 line %2").arg(where).arg(record.firstLine)
-                                                   : QStringLiteral("%1 position %2").arg(where).arg(index),
+                for (const QString& p : std::as_const(next->problems))
+                    feed.note(next->firstLine > 0 ? QStringLiteral("%1 line %2").arg(where).arg(next->firstLine)
+                                                  : QStringLiteral("%1 position %2").arg(where).arg(index),
                         last ? ImportReport::UnfinishedLastLine
                                 + QStringLiteral(" (its record cut short, or still being written, when it is read again "
                                                  "whole): ")
                                 + p
                              : p);
             }
-            feed.place(row);
+            assembler.settle(next->row);
+            feed.place(next->row);
             // A call goes in once its rows have: with them, or in a later transaction, never before.
             feed.addCalls(assembler.takeCalls());
             ++index;
-            return !feed.stopped();
-        },
-        nullptr, from.offset, from.line);
+        }
+    }
     feed.flushHeld();
     if (rotated) {
         saidRotated();
