@@ -41,7 +41,10 @@ public:
     QByteArray unpack(const QByteArray& blob, bool* isText = nullptr);
 
 
-    static constexpr int MinPacked = 48; // shorter values are stored as they are: a frame's header is about 12 bytes
+    // Shorter values are stored as they are, not tried: alone (no dictionary), a value under 256 bytes packs by a few
+    // bytes if at all. At 100,000 rows they saved 0.1 MB of an AG-UI log's 57 MB workspace and 1.6 MB of an
+    // EVENT.md's 123 MB, and trying them was a fifth of the AG-UI import.
+    static constexpr int MinPacked = 256;
     static constexpr char TextTag = 1;
     static constexpr char BytesTag = 2;
 
