@@ -6,6 +6,7 @@
 #include "../storeerror.h"
 #include "../timeutil.h"
 #include "../workspace.h"
+#include "craftbotaction.h"
 #include "craftbotassembler.h"
 #include "eventmdparser.h"
 #include "filetail.h"
@@ -46,6 +47,14 @@ struct CraftBotReader::ReadPosition
 constexpr qsizetype KeptStarts = 4096;
 
 namespace {
+
+// A record read, its action parsed, on the import's reading thread (CraftBotReader::shapeOf).
+struct ShapeRecord
+{
+    EventMdRecord record;
+    qint64 offset = 0;
+    CraftBotAction action;
+};
 
 // A record made its row on the import's reading thread (CraftBotReader::read), with what is wrong with it.
 struct ReadRow
@@ -328,8 +337,8 @@ std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(RoomFeed& feed, con
     auto next = std::make_shared<ReadPosition>();
     next->path = path;
     CraftBotShape shape;
-    const auto taker = [&](EventMdRecord&& r, qint64 offset) {
-        shape.take(r);
+    const auto taker = [&](EventMdRecord&& r, qint64 offset, const CraftBotAction* action = nullptr) {
+        shape.take(r, action);
         next->starts.append({ offset, r.firstLine });
         if (next->starts.size() > 2 * KeptStarts)
             next->starts.remove(0, next->starts.size() - KeptStarts);
@@ -375,16 +384,31 @@ std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(RoomFeed& feed, con
         qint64 taken = 0;
         qint64 reported = 0;
         file.seek(0);
-        const bool whole = EventMdParser::forEachRecord(file, [&](EventMdRecord&& r, qint64 offset) {
-            if (++taken % part == 0) {
-                const qint64 units = std::clamp<qint64>(m_records - reported, 0, part);
-                reported += units;
-                if (!feed.readDone(units))
-                    return false;
+        // The records are read and their actions parsed (a JSON parse each, most of the pass) on the pipe's thread.
+        bool whole = true;
+        bool readAll = false;
+        {
+            RowPipe<ShapeRecord> records([&](auto&& put) {
+                readAll = EventMdParser::forEachRecord(file, [&](EventMdRecord&& r, qint64 offset) {
+                    ShapeRecord read { std::move(r), offset, {} };
+                    if (!read.record.partial)
+                        read.action = CraftBotAction::parse(read.record.kind, read.record.message);
+                    return put(std::move(read));
+                });
+            });
+            while (ShapeRecord* read = records.next()) {
+                if (++taken % part == 0) {
+                    const qint64 units = std::clamp<qint64>(m_records - reported, 0, part);
+                    reported += units;
+                    if (!feed.readDone(units)) {
+                        whole = false;
+                        break;
+                    }
+                }
+                taker(std::move(read->record), read->offset, &read->action);
             }
-            return taker(std::move(r), offset);
-        });
-        if (!whole)
+        }
+        if (!whole || !readAll)
             return nullptr;
         feed.readDone(std::max<qint64>(0, m_records - reported));
     }

@@ -21,7 +21,7 @@ qint32 CraftBotShape::Strings::id(const QString& s)
     return id;
 }
 
-void CraftBotShape::take(const EventMdRecord& record)
+void CraftBotShape::take(const EventMdRecord& record, const CraftBotAction* action)
 {
     static const QRegularExpression created(
         QStringLiteral("^Created task: '(.*)'\\s*$"), QRegularExpression::DotMatchesEverythingOption);
@@ -37,7 +37,8 @@ void CraftBotShape::take(const EventMdRecord& record)
         return;
     }
     if (CraftBotAssembler::canonicalKind(record.kind) == EventKind::ToolCall) {
-        const CraftBotAction a = CraftBotAction::parse(record.kind, record.message);
+        const CraftBotAction parsedHere = action ? CraftBotAction() : CraftBotAction::parse(record.kind, record.message);
+        const CraftBotAction& a = action ? *action : parsedHere;
         if (a.part != CraftBotAction::Part::None) {
             Action kept;
             kept.start = a.part == CraftBotAction::Part::Start;

@@ -20,6 +20,8 @@
 // that nothing ends is unserved; an end whose start rotation dropped is kept as end_only. Tasks run from task_start
 // to task_end with their end status, and every record belongs to a task (or to the conversation). What decides a
 // record's task can come after it (the id a task_start's output gives), so the shape is made whole by finish().
+struct CraftBotAction;
+
 class CraftBotShape
 {
 public:
@@ -47,8 +49,9 @@ public:
         int flags = 0; // EventFlags: guessed, ambiguous, folded
     };
 
-    // The stream's next record.
-    void take(const EventMdRecord& record);
+    // The stream's next record; `action`, when given, is its action parsed already (CraftBotAction::parse, on the
+    // import's reading thread), else it is parsed here.
+    void take(const EventMdRecord& record, const CraftBotAction* action = nullptr);
     void reserve(qint64 records) { m_records.reserve(records); } // a million held: grown once, not doubled
     // Forgets the last record taken (a followed log's, which its writer may not have finished).
     void dropLast();
