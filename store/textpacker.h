@@ -9,8 +9,8 @@ class SqliteStatement;
 struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
 
-// The workspace's big text, packed: payloads, a call's arguments and result, and the text the full-text index holds
-// (search_text). An EVENT.md's tool result was kept three times over, as it came (the payload), as the call's
+// The workspace's big text, packed: payloads and a row's text, a call's arguments and result, and the text the
+// full-text index holds (search_text). An EVENT.md's tool result was kept three times over, as it came (the payload), as the call's
 // result and as the words the index must be told again to forget them; a workspace took four times its log's size.
 //
 // A packed value is a BLOB: one byte saying what it was (text, or bytes that are not UTF-8), then a zstd frame of
@@ -39,7 +39,6 @@ public:
     // The value back from a packed BLOB (`isText` says whether it was text); throws StoreError, naming the
     // workspace, when it is damaged.
     QByteArray unpack(const QByteArray& blob, bool* isText = nullptr);
-
 
     // Shorter values are stored as they are, not tried: alone (no dictionary), a value under 256 bytes packs by a few
     // bytes if at all. At 100,000 rows they saved 0.1 MB of an AG-UI log's 57 MB workspace and 1.6 MB of an
