@@ -15,6 +15,7 @@ packages=(
   clang libclang-rt-14-dev                            # libFuzzer, for the coverage-guided fuzz test
   poppler-utils                                       # pdftotext: what a PDF report says, as a reader's tool reads it
   libzstd-dev                                         # zstd: the workspace's big text packed (TextPacker)
+  libsimdjson-dev                                     # simdjson: CraftBot's action values checked and read
   libssl-dev openssl                                  # Ed25519 signatures of report manifests; keys made by openssl
   librsvg2-bin dpkg-dev file man-db                   # icons from the SVG, the .deb's dependencies, its checks
   desktop-file-utils appstream shared-mime-info libglib2.0-bin  # validating the desktop integration

@@ -5,6 +5,7 @@
 
 #include "durationtext.h"
 #include "eventflags.h"
+#include "sources/craftbotaction.h"
 #include "sources/craftbotassembler.h"
 #include "sources/eventmdparser.h"
 #include "sources/craftbotreader.h"
@@ -91,6 +92,56 @@ private slots:
     // An EVENT.md is read more than once by an import (its head when opened, then its records): one rotated in
     // between is not written into the room matched with the file before, and the import says so. The next sync
     // reads what the file holds then.
+    // What an action's value says of its call and its task, whichever parser read it: simdjson an object or array,
+    // Qt's parser or PyLiteral the rest (a scalar, a Python literal, JSON simdjson refuses).
+    void actionValues_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("json");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("session");
+        const int served = int(Outcome::Served), failed = int(Outcome::Failed), cancelled = int(Outcome::Cancelled);
+        const auto end = [](const char* value) { return QStringLiteral("Action send_message completed with output: %1.").arg(QString::fromUtf8(value)); };
+        QTest::newRow("served") << end(R"({"status": "success", "message": "sent"})") << true << true << served << QString() << QString();
+        QTest::newRow("status failed") << end(R"({"status": "failed", "message": "no route"})") << true << true << failed << QStringLiteral("no route") << QString();
+        QTest::newRow("error string") << end(R"({"error": "timeout", "message": "m"})") << true << true << failed << QStringLiteral("timeout") << QString();
+        QTest::newRow("error object") << end(R"({"error": {"code": 7, "why": "x"}})") << true << true << failed << QStringLiteral(R"({"code":7,"why":"x"})") << QString();
+        QTest::newRow("error zero") << end(R"({"error": 0})") << true << true << failed << QStringLiteral("0") << QString();
+        QTest::newRow("error null") << end(R"({"error": null, "status": "ok"})") << true << true << served << QString() << QString();
+        QTest::newRow("error false") << end(R"({"error": false})") << true << true << served << QString() << QString();
+        QTest::newRow("error empty") << end(R"({"error": ""})") << true << true << served << QString() << QString();
+        QTest::newRow("failed, error null") << end(R"({"status": "error", "error": null, "message": "m"})") << true << true << failed << QString() << QString();
+        QTest::newRow("cancelled") << end(R"({"error_code": "cancelled", "error": "stop"})") << true << true << cancelled << QStringLiteral("stop") << QString();
+        QTest::newRow("a key twice: the last") << end(R"({"status": "failed", "status": "ok"})") << true << true << served << QString() << QString();
+        QTest::newRow("an array") << end(R"([{"error": "x"}])") << true << true << served << QString() << QString();
+        QTest::newRow("a JSON string") << end(R"("done")") << true << false << served << QString() << QString();
+        QTest::newRow("a Python dict") << end("{'status': 'failed', 'message': 'no'}") << true << false << failed << QStringLiteral("no") << QString();
+        QTest::newRow("not closed") << end(R"({"status": "failed")") << false << false << served << QString() << QString();
+        QTest::newRow("escaped keys") << QStringLiteral(R"(Running action send_message with input: {"_session_id": "s-\u00e9\n1", "text": "hi"}.)")
+                                      << true << true << served << QString() << QStringLiteral("s-\u00e9\n1");
+    }
+
+    void actionValues()
+    {
+        QFETCH(QString, message);
+        QFETCH(bool, valid);
+        QFETCH(bool, json);
+        QFETCH(int, outcome);
+        QFETCH(QString, error);
+        QFETCH(QString, session);
+        const bool start = message.startsWith(QLatin1String("Running"));
+        const CraftBotAction a = CraftBotAction::parse(start ? QStringLiteral("action_start") : QStringLiteral("action_end"), message);
+        QCOMPARE(a.part, start ? CraftBotAction::Part::Start : CraftBotAction::Part::End);
+        QCOMPARE(a.name, QStringLiteral("send_message"));
+        QCOMPARE(a.valid, valid);
+        QCOMPARE(a.json, json);
+        QCOMPARE(int(a.outcome), outcome);
+        QCOMPARE(a.error, error);
+        QCOMPARE(a.sessionId, session);
+    }
+
     void aLogRotatedWhileItIsReadIsNotMixedIn()
     {
         const QByteArray log = fileBytes(dataFile(QStringLiteral("craftbot/EVENT.md")));

@@ -106,14 +106,14 @@ StoredEvent CraftBotAssembler::rowAlone(const CraftBotShape& shape, const EventM
         return row;
     }
     r.toolName = a.name;
-    if (!rec.message.trimmed().endsWith(QLatin1Char('.')) || !a.value) {
+    if (!rec.message.trimmed().endsWith(QLatin1Char('.')) || !a.valid) {
         problem(QStringLiteral("the %1 of %2 never closes or does not parse (a record without its closing line?)")
                     .arg(a.part == CraftBotAction::Part::Start ? QStringLiteral("input") : QStringLiteral("output"),
                         a.name));
     }
     // Shown as written, keys in the agent's order: newer CraftBot's JSON verbatim, an older Python literal as the
     // JSON it stands for.
-    const QString value = a.json || !a.value ? a.valueText : compact(*a.value);
+    const QString value = a.json || !a.valid ? a.valueText : compact(*a.value);
     const QString oneLine = a.json ? a.valueText.simplified() : value;
     if (a.part == CraftBotAction::Part::Start) {
         r.text = clip(a.name + QLatin1Char('(') + oneLine + QLatin1Char(')'));

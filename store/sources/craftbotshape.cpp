@@ -43,20 +43,19 @@ void CraftBotShape::take(const EventMdRecord& record, const CraftBotAction* acti
             Action kept;
             kept.start = a.part == CraftBotAction::Part::Start;
             kept.gui = a.gui;
-            kept.valid = a.value.has_value();
+            kept.valid = a.valid;
             kept.name = intern(a.name);
-            const QJsonObject value = a.value ? a.value->toObject() : QJsonObject();
             const bool task = a.name == QLatin1String("task_start");
             if (kept.start) {
-                kept.session = intern(value.value(QLatin1String("_session_id")).toString());
+                kept.session = intern(a.sessionId);
                 if (task)
-                    kept.task = intern(value.value(QLatin1String("task_name")).toString());
+                    kept.task = intern(a.taskName);
             } else {
                 if (task)
-                    kept.task = intern(value.value(QLatin1String("task_id")).toString());
-                kept.outcome = a.outcome();
+                    kept.task = intern(a.taskId);
+                kept.outcome = a.outcome;
                 if (kept.outcome != Outcome::Served)
-                    kept.error = intern(a.error());
+                    kept.error = intern(a.error);
             }
             r.action = qint32(m_actions.size());
             m_actions.push_back(kept);
