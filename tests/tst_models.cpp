@@ -714,6 +714,7 @@ private slots:
         QSignalSpy opened(&store, &StoreClient::workspaceOpened);
         QSignalSpy finished(&store, &StoreClient::importFinished);
         QSignalSpy imported(&store, &StoreClient::imported);
+        QSignalSpy failures(&store, &StoreClient::failed);
         store.open(a, { dataFile(QStringLiteral("roomkit/many_rooms.sqlite")) });
         store.open(b, { dataFile(QStringLiteral("roomkit/edge_cases.sqlite")) });
         QCOMPARE(store.workspacePath(), b);
@@ -721,7 +722,12 @@ private slots:
         QTest::qWait(100);
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().first().toString(), b);
-        QCOMPARE(imported.count(), 1);
+        // B's import said nothing but its end once in CI, under load: what failed, if anything did, is said.
+        QVERIFY2(imported.count() == 1,
+            qPrintable(QStringLiteral("imported %1 times; finished %2; failures: %3")
+                           .arg(imported.count())
+                           .arg(finished.first().first().toBool() ? QStringLiteral("cancelled") : QStringLiteral("not cancelled"))
+                           .arg(failures.isEmpty() ? QStringLiteral("none") : failures.first().at(2).toString())));
         QVERIFY(imported.first().first().value<ImportReport>().source.endsWith(QLatin1String("edge_cases.sqlite")));
         Workspace wb(b);
         QCOMPARE(wb.findRooms(QStringLiteral("edge-parallel-same-tool")).size(), 1);
