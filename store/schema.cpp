@@ -280,10 +280,10 @@ UPDATE tool_calls SET duration_source = 'seconds' WHERE duration_source = 'times
     R"SQL(
 ALTER TABLE rooms ADD COLUMN file_mark TEXT;
 )SQL",
-    // 13: big text packed (TextPacker): a payload, a call's arguments and result and a row's search text may be a
-    // BLOB, a zstd frame. TEXT stays the text; unpack(x), a function every Workspace connection has, reads both. A payload that is not UTF-8 was
-    // the one BLOB before: it is packed too, so that a BLOB is always packed. The index is told the words it
-    // forgets and learns as text, whichever way search_text keeps them.
+    // 13: big text packed (TextPacker): a payload, a row's text, a call's arguments and result and a row's search
+    // text may be a BLOB, a zstd frame. TEXT stays the text; unpack(x), a function every Workspace connection has,
+    // reads both. A payload that is not UTF-8 was the one BLOB before: it is packed too, so that a BLOB is always
+    // packed. The index is told the words it forgets and learns as text, whichever way search_text keeps them.
     R"SQL(
 UPDATE events SET payload = pack(payload) WHERE typeof(payload) = 'blob';
 DROP TRIGGER search_text_deleted;

@@ -12,27 +12,16 @@ void bindOrNull(SqliteStatement& st, int column, const QString& value)
         st.bind(column, value);
 }
 
-// search_text keeps it packed when that is smaller; the index is given it as text.
-void bindPacked(SqliteStatement& st, int column, const QString& value, TextPacker* packer)
-{
-    if (value.isEmpty()) {
-        st.bindNull(column);
-        return;
-    }
-    packer->bind(st, column, value);
-}
-
+// search_text keeps the texts packed when that is smaller (`packer`); the index is given them as text.
 void run(SqliteStatement& st, qint64 rowId, const QString& body, const QString& arguments, const QString& result,
     TextPacker* packer = nullptr)
 {
-    if (packer) {
-        bindPacked(st, 1, body, packer);
-        bindPacked(st, 2, arguments, packer);
-        bindPacked(st, 3, result, packer);
-    } else {
-        bindOrNull(st, 1, body);
-        bindOrNull(st, 2, arguments);
-        bindOrNull(st, 3, result);
+    int column = 1;
+    for (const QString* text : { &body, &arguments, &result }) {
+        if (packer)
+            packer->bindOrNull(st, column++, *text);
+        else
+            bindOrNull(st, column++, *text);
     }
     st.bind(4, rowId);
     st.step();

@@ -116,18 +116,30 @@ QByteArray TextPacker::pack(const QByteArray& utf8, bool& packed)
     return packed ? out : utf8;
 }
 
-void TextPacker::bind(SqliteStatement& st, int column, const QString& text)
+void TextPacker::bind(SqliteStatement& st, int column, const QByteArray& utf8)
 {
-    if (text.isNull()) {
-        st.bindNull(column);
-        return;
-    }
     bool packed = false;
-    const QByteArray stored = pack(text.toUtf8(), packed);
+    const QByteArray stored = pack(utf8, packed);
     if (packed)
         st.bindBlob(column, stored);
     else
         st.bindText(column, stored);
+}
+
+void TextPacker::bind(SqliteStatement& st, int column, const QString& text)
+{
+    if (text.isNull())
+        st.bindNull(column);
+    else
+        bind(st, column, text.toUtf8());
+}
+
+void TextPacker::bindOrNull(SqliteStatement& st, int column, const QString& text)
+{
+    if (text.isEmpty())
+        st.bindNull(column);
+    else
+        bind(st, column, text.toUtf8());
 }
 
 QByteArray TextPacker::packBytes(const QByteArray& bytes)

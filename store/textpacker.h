@@ -32,8 +32,11 @@ public:
 
     // What to store for `utf8`: a packed BLOB when that is smaller, else the text itself (`packed` says which).
     QByteArray pack(const QByteArray& utf8, bool& packed);
-    // Binds `text` to a statement's parameter as it is to be stored: packed when that is smaller; NULL for a null string.
+    // Binds a value to a statement's parameter as it is to be stored: a packed BLOB when that is smaller, else the
+    // text; NULL for a null string (bind) or an empty one (bindOrNull, as the workspace keeps a row's absent text).
+    void bind(SqliteStatement& statement, int column, const QByteArray& utf8);
     void bind(SqliteStatement& statement, int column, const QString& text);
+    void bindOrNull(SqliteStatement& statement, int column, const QString& text);
     // Bytes that are not UTF-8 (a payload kept byte for byte): always packed, so that a BLOB is always packed.
     QByteArray packBytes(const QByteArray& bytes);
     // The value back from a packed BLOB (`isText` says whether it was text); throws StoreError, naming the

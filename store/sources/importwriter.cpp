@@ -162,14 +162,6 @@ void ImportWriter::bindText(SqliteStatement& st, int column, const QString& valu
         st.bind(column, value);
 }
 
-void ImportWriter::bindPacked(SqliteStatement& st, int column, const QString& value)
-{
-    if (value.isEmpty())
-        st.bindNull(column);
-    else
-        m_ws.packer().bind(st, column, value);
-}
-
 void ImportWriter::beginRoom(const RoomCursor& room)
 {
     m_room = room;
@@ -222,19 +214,13 @@ bool ImportWriter::insert(const StoredEvent& e)
     bindText(st, 16, r.toolName);
     bindText(st, 17, r.toolId);
     bindText(st, 18, Outcomes::name(r.outcome));
-    bindPacked(st, 19, r.text);
+    m_ws.packer().bindOrNull(st, 19, r.text); // packed when it is long: an EVENT.md tool result's row holds it whole
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
     st.bind(20, qint64(r.flags));
-    if (r.flags & EventFlags::InvalidUtf8) {
+    if (r.flags & EventFlags::InvalidUtf8)
         st.bindBlob(21, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
-    } else {
-        bool packed = false;
-        const QByteArray stored = m_ws.packer().pack(e.payload, packed);
-        if (packed)
-            st.bindBlob(21, stored);
-        else
-            st.bindText(21, stored);
-    }
+    else
+        m_ws.packer().bind(st, 21, e.payload);
     bindText(st, 22, r.groupId);
     bindText(st, 23, r.messageId);
     if (r.sourceLine > 0)
@@ -337,7 +323,7 @@ void ImportWriter::rewrite(const StoredEvent& e)
     bindText(st, 6, r.groupId);
     bindText(st, 7, r.messageId);
     bindText(st, 8, r.role);
-    bindPacked(st, 9, r.text);
+    m_ws.packer().bindOrNull(st, 9, r.text);
     st.bind(10, m_room.id);
     st.bind(11, r.index);
     // A redacted row keeps its text and search text: the source's hold what was redacted (RedactionStore::reapply

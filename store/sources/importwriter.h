@@ -167,8 +167,6 @@ private:
     void commit();
     void rollback();
     void bindText(SqliteStatement& statement, int column, const QString& value);
-    // The same, packed when that is smaller (TextPacker): for a row's text, which may be a whole tool result.
-    void bindPacked(SqliteStatement& statement, int column, const QString& value);
 
     Workspace& m_ws;
     QString m_source;
