@@ -9,6 +9,8 @@
 #include <QRegularExpression>
 #include <functional>
 #include <simdjson.h>
+#include <string_view>
+#include <utility>
 
 namespace {
 
@@ -37,6 +39,11 @@ struct ObjectFacts
     bool failedByError = false; // its value is not null, false or ""
 };
 
+// The object's top-level strings read (empty when missing or not strings), one list for both parsers.
+constexpr std::pair<std::string_view, QString ObjectFacts::*> StringKeys[] = { { "_session_id", &ObjectFacts::sessionId },
+    { "task_name", &ObjectFacts::taskName }, { "task_id", &ObjectFacts::taskId }, { "error_code", &ObjectFacts::errorCode },
+    { "status", &ObjectFacts::status }, { "message", &ObjectFacts::message } };
+
 void settle(CraftBotAction& a, const ObjectFacts& o, const std::function<QJsonValue()>& errorValue)
 {
     a.sessionId = o.sessionId;
@@ -53,12 +60,8 @@ void settle(CraftBotAction& a, const ObjectFacts& o, const std::function<QJsonVa
 void readQtObject(CraftBotAction& a, const QJsonObject& object)
 {
     ObjectFacts o;
-    o.sessionId = object.value(QLatin1String("_session_id")).toString();
-    o.taskName = object.value(QLatin1String("task_name")).toString();
-    o.taskId = object.value(QLatin1String("task_id")).toString();
-    o.errorCode = object.value(QLatin1String("error_code")).toString();
-    o.status = object.value(QLatin1String("status")).toString();
-    o.message = object.value(QLatin1String("message")).toString();
+    for (const auto& [key, member] : StringKeys)
+        o.*member = object.value(QLatin1String(key.data(), qsizetype(key.size()))).toString();
     const QJsonValue error = object.value(QLatin1String("error"));
     o.hasError = object.contains(QLatin1String("error"));
     o.failedByError = !error.isUndefined() && !error.isNull() && error != QJsonValue(false) && error != QJsonValue(QString());
@@ -89,19 +92,11 @@ bool readWithSimdjson(CraftBotAction& a)
     // Every key in order: a key written twice reads as its last value, as Qt's parser keeps it.
     for (const simdjson::dom::key_value_pair field : object) {
         const std::string_view key = field.key;
-        if (key == "_session_id") {
-            o.sessionId = text(field.value);
-        } else if (key == "task_name") {
-            o.taskName = text(field.value);
-        } else if (key == "task_id") {
-            o.taskId = text(field.value);
-        } else if (key == "error_code") {
-            o.errorCode = text(field.value);
-        } else if (key == "status") {
-            o.status = text(field.value);
-        } else if (key == "message") {
-            o.message = text(field.value);
-        } else if (key == "error") {
+        for (const auto& [name, member] : StringKeys) {
+            if (key == name)
+                o.*member = text(field.value);
+        }
+        if (key == "error") {
             const simdjson::dom::element e = field.value;
             bool b = true;
             std::string_view s;
