@@ -95,6 +95,18 @@ void RedactionStore::write(
             { redactionId, target, rowId, before, after });
     }
     m_ws.exec(updateOf(target), { after, rowId });
+    forgetCounted(target, rowId);
+}
+
+void RedactionStore::forgetCounted(const QString& target, qint64 rowId)
+{
+    // The room's participants are counted whole at its next import: the rows' and the room's list changed apart
+    // from any count (ImportWriter::countParticipants reads only rows it has not counted).
+    if (target == QLatin1String("events.participant_id"))
+        m_ws.exec(QStringLiteral("UPDATE rooms SET counted_through = NULL WHERE id = (SELECT room_id FROM events WHERE id = ?)"),
+            { rowId });
+    else if (target == QLatin1String("rooms.participants"))
+        m_ws.exec(QStringLiteral("UPDATE rooms SET counted_through = NULL WHERE id = ?"), { rowId });
 }
 
 Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
@@ -564,8 +576,10 @@ void RedactionStore::apply(qint64 redactionId, bool redo)
         if (saved.next() && saved.value(0).toBool())
             throw StoreError(m_ws.path(), {}, QStringLiteral("a saved redaction cannot be undone: its text is gone"));
     }
-    for (const auto& [target, rowId, value] : writes)
+    for (const auto& [target, rowId, value] : writes) {
         m_ws.exec(updateOf(target), { value, rowId });
+        forgetCounted(target, rowId);
+    }
 }
 
 bool RedactionStore::save()

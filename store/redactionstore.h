@@ -104,6 +104,7 @@ private:
         const QString& author);
     // Sets `target` (table.column) of row `rowId` to `after`, keeping `before` for undo.
     void write(qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after);
+    void forgetCounted(const QString& target, qint64 rowId); // after a write to `target`'s row
     static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)
     // The text removed, wherever the item's edits (EditStore) and their journal entries keep it.
     void rewriteEdits(qint64 redactionId, qint64 roomId, qint64 index, const QString& removed, const QString& shown);

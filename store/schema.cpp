@@ -299,6 +299,12 @@ CREATE TRIGGER search_text_updated AFTER UPDATE ON search_text BEGIN
     VALUES (new.event_id, unpack(new.body), unpack(new.arguments), unpack(new.result));
 END;
 )SQL",
+    // 14: the rows up to counted_through are in rooms.participants and channel_types as a whole count made them, and
+    // none of them changed since: a sync counts the rows after it alone (ImportWriter::countParticipants). NULL: the
+    // next count reads the room whole.
+    R"SQL(
+ALTER TABLE rooms ADD COLUMN counted_through INTEGER;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

@@ -191,6 +191,11 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
     const QString position = QStringLiteral("(SELECT count(*) FROM events p WHERE p.room_id = %1 AND p.seq < %2)");
     auto at = [&](const char* column) { return position.arg(id, QLatin1String(column)); };
     QStringList out;
+    // The room's own figures, which a sync counts again (its participants only from the rows it has not counted).
+    out << dump(ws,
+        QStringLiteral("SELECT event_count, blocked_count, tool_calls, failed, refused, unserved, first_us, last_us, "
+                       "participants, channel_types FROM rooms WHERE id = %1")
+            .arg(id));
     out << dump(ws,
         QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, unpack(text), "
                        "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")

@@ -84,7 +84,7 @@ bool rotateLog(const QString& path, int records);
 bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs, int assemblyWindow = 4096);
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
-// A room's rows, calls and runs (room: its native id) with every index replaced by the row's position in the
+// A room's figures, rows, calls and runs (room: its native id) with every index replaced by the row's position in the
 // room: two rooms read different ways (a file and a database, one import and many syncs) compare equal.
 QStringList roomByPosition(Workspace& ws, const QString& room);
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).

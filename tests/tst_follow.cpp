@@ -143,6 +143,44 @@ private slots:
         QCOMPARE(sha256(store), written);
     }
 
+    // A sync reads only the new rows for the room's participants and channel types (rooms.counted_through): one who
+    // first speaks in them goes at the end of the list, as a whole count puts them.
+    void aRoomsParticipantsGrowWithItsRows()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("grow.sqlite"));
+        Workspace ws(dir.filePath(QStringLiteral("grow.sightline")));
+        Importer::import(ws, store);
+        const QString room = QStringLiteral("sup-late-delivery");
+        const auto figures = [&](Workspace& w) {
+            return dump(w,
+                QStringLiteral("SELECT participants, channel_types, counted_through FROM rooms WHERE native_id = '%1'")
+                    .arg(room));
+        };
+        const QStringList before = figures(ws);
+        QCOMPARE(before.value(0).section(QLatin1Char('|'), 2), QStringLiteral("15")); // its last index
+        QVERIFY2(!before.value(0).contains(QLatin1String("live-visitor")), qPrintable(before.value(0)));
+        // Two rows of a new participant on a new channel, and one of a participant the room knows.
+        execSql(store,
+            QStringLiteral("INSERT INTO events SELECT 'live-' || i.n, room_id, i.n, type, visibility, 'sms-1', i.kind, "
+                           "i.who, NULL, NULL, NULL, created_ts + i.n, json_set(data, '$.id', 'live-' || i.n, '$.index', "
+                           "i.n, '$.source.channel_id', 'sms-1', '$.source.channel_type', i.kind, '$.source.participant_id', "
+                           "i.who) FROM events, (SELECT 100 AS n, 'live-visitor' AS who, 'sms' AS kind UNION ALL SELECT 101, "
+                           "'cust-maya-r', 'websocket' UNION ALL SELECT 102, 'live-visitor', 'sms') AS i WHERE room_id = "
+                           "'%1' AND idx = 2")
+                .arg(room));
+        Importer::import(ws, store);
+        const QStringList after = figures(ws);
+        const QStringList was = before.value(0).split(QLatin1Char('|'));
+        QCOMPARE(after,
+            QStringList { was[0] + QStringLiteral(",live-visitor|") + was[1] + QStringLiteral(",sms|102") });
+        // The same as one import of the store, figures and rows.
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, store);
+        QCOMPARE(figures(ws), figures(clean));
+        QCOMPARE(roomByPosition(ws, room), roomByPosition(clean, room));
+    }
+
     // kaboo writing a thread's JSON Lines log, a line at a time and sometimes half a line, and a second thread's
     // file appearing in the folder.
     void anAguiFolderBeingWritten()

@@ -220,6 +220,8 @@ private slots:
             id = q.value(0).toLongLong();
             q.finish();
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
+            // Back to schema 12 (step 14 added a column).
+            ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
             ws.exec(QStringLiteral("PRAGMA user_version = 12"));
         }
         Workspace ws(path);

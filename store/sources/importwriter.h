@@ -160,8 +160,10 @@ private:
     // Before every commit of a room's rows: what they hold of a redacted text is redacted in the same transaction.
     void redactWritten();
     void wrote(qint64 index);
+    void forgetCounted(); // a row at or before m_countedThrough changes: the next count is whole
     RoomCursor writeRoom(qint64 sourceId, const RoomInfo& room); // upsertRoom's insert or update
     void updateRoom(qint64 syncedSeq); // recount, move the cursor, commit, report progress
+    void countParticipants(); // the room's participants and channel types, and counted_through
     void reportProgress();
     void begin();
     void commit();
@@ -197,6 +199,9 @@ private:
     bool m_roomRedacted = false;
     std::optional<std::pair<qint64, qint64>> m_written;
     bool m_redactedAgain = false; // the log is emptied of what they held once the room is whole
+    // rooms.counted_through: the rows up to this index are in the room's participants and channel types as counted
+    // whole; a count after it reads the rows after it alone (-1: the next count reads the room whole).
+    qint64 m_countedThrough = -1;
     qint64 m_batchAdded = 0; // rows this batch added, and their time span (0: none)
     qint64 m_batchFirstUs = 0;
     qint64 m_batchLastUs = 0;
