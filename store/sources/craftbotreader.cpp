@@ -30,7 +30,9 @@
 struct CraftBotReader::ReadPosition
 {
     QString path;
-    std::shared_ptr<const CraftBotShape> shape; // finished: what the rows were made with, when they were written
+    // Finished: what the rows were made with, when they were written. The next read of the file takes its records
+    // on (CraftBotShape::takeUnfinished) when it holds it alone, and compares its rows with what is left.
+    std::shared_ptr<CraftBotShape> shape;
     qint64 offset = 0;
     qint64 lineBase = 0; // the lines before the offset
     QByteArray tail;
@@ -84,6 +86,17 @@ std::shared_ptr<const ReadPosition> positionOf(const QString& path)
     for (const auto& p : std::as_const(positions)) {
         if (p->path == path)
             return p;
+    }
+    return {};
+}
+
+// The same, taken out of the list: no other read finds it from now on (keepPosition puts the next one back).
+std::shared_ptr<const ReadPosition> takePosition(const QString& path)
+{
+    QMutexLocker lock(&positionsMutex);
+    for (qsizetype k = 0; k < positions.size(); ++k) {
+        if (positions[k]->path == path)
+            return positions.takeAt(k);
     }
     return {};
 }
@@ -344,12 +357,15 @@ std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(RoomFeed& feed, con
             next->starts.remove(0, next->starts.size() - KeptStarts);
         return true;
     };
-    const std::shared_ptr<const ReadPosition> before = positionOf(path);
+    const std::shared_ptr<const ReadPosition> before = takePosition(path);
+    const qint64 beforeSize = before ? before->shape->size() : 0;
     bool resumed = false;
     qint64 kept = 0;
-    if (before && before->shape->size() > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
-        // The last record is read again: its writer may have gone on with it.
-        shape = before->shape->unfinished();
+    if (before && beforeSize > 0 && FileTail::onlyGrew(file, before->offset, before->tail)) {
+        // The last record is read again: its writer may have gone on with it. A shape nothing else holds gives its
+        // records on (copying a million took a sixth of a sync); one another read holds is copied.
+        shape = before.use_count() == 1 && before->shape.use_count() == 1 ? before->shape->takeUnfinished()
+                                                                           : before->shape->unfinished();
         shape.dropLast();
         next->starts = before->starts;
         next->starts.removeLast();
@@ -429,7 +445,7 @@ std::shared_ptr<const CraftBotShape> CraftBotReader::shapeOf(RoomFeed& feed, con
     // The rows this room holds from the last read in this process are made the same way up to the first whose task,
     // call or flags the new records changed: the rows are made from there, when its start is known.
     if (resumed && before->written && before->roomId == cursor.id && before->synced == cursor.syncedSeq
-        && before->workspace == workspace && before->shape->size() == kept + 1) {
+        && before->workspace == workspace && beforeSize == kept + 1) {
         qint64 from = 0;
         while (from < kept && out.agrees(*before->shape, from))
             ++from;

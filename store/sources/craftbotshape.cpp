@@ -105,6 +105,23 @@ CraftBotShape CraftBotShape::unfinished() const
     return out;
 }
 
+CraftBotShape CraftBotShape::takeUnfinished()
+{
+    CraftBotShape out;
+    out.m_records = std::move(m_records);
+    out.m_actions = std::move(m_actions);
+    out.m_strings = m_strings; // kept here too: agrees() reads the names of the calls
+    out.m_wholeSeconds = m_wholeSeconds;
+    m_records.clear();
+    m_actions.clear();
+    // Room for the records to come, when there is none: grown by an eighth once, not doubled by the first one.
+    if (out.m_records.capacity() < out.m_records.size() + 1024)
+        out.m_records.reserve(out.m_records.size() + out.m_records.size() / 8 + 1024);
+    if (out.m_actions.capacity() < out.m_actions.size() + 1024)
+        out.m_actions.reserve(out.m_actions.size() + out.m_actions.size() / 8 + 1024);
+    return out;
+}
+
 void CraftBotShape::finish()
 {
     const qint64 n = qint64(m_records.size());

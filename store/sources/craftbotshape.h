@@ -60,6 +60,9 @@ public:
     void finish();
     // What was taken, without what finish() made of it: to take more.
     CraftBotShape unfinished() const;
+    // The same, its records moved out: this shape keeps only what finish() made of them (row(), agrees(), calls()
+    // and runs() still answer; size() is 0).
+    CraftBotShape takeUnfinished();
 
     const Row& row(qint64 index) const { return m_rows[index]; }
     // Whether row `index` is made the same way by both shapes (its task, its call, its flags).
