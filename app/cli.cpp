@@ -14,6 +14,7 @@
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "sources/pgconnection.h"
+#include "sources/pgsessions.h"
 #include "storeerror.h"
 #include "timeutil.h"
 #include "workspace.h"
@@ -647,8 +648,10 @@ private:
         quit.sa_handler = [](int) { stop.store(true); };
         sigaction(SIGINT, &quit, nullptr);
         sigaction(SIGTERM, &quit, nullptr);
+        PgSessions sessions; // one server session for the whole follow, closed when it ends
         ImportOptions options;
         options.isCancelled = [] { return stop.load(); };
+        options.pgSessions = &sessions;
         const bool database = PgConnection::isUri(source);
         QByteArray seen = Importer::stamp(source);
         while (!stop.load()) {

@@ -245,6 +245,7 @@ void StoreClient::runImport(
                     ImportOptions options;
                     options.firstRoom = firstRoom;
                     options.isCancelled = cancelled;
+                    options.pgSessions = &worker->pgSessions(); // a followed database asked each second on one session
                     options.progress = [this, report](qint64 done, qint64 total) {
                         report([this, done, total] { emit importProgress(done, total); });
                     };

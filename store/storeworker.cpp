@@ -1,5 +1,7 @@
 #include "storeworker.h"
 
+#include "sources/pgsessions.h"
+
 #include "storeerror.h"
 #include "workspace.h"
 
@@ -8,6 +10,7 @@
 
 StoreWorker::StoreWorker(QObject* parent)
     : QObject(parent)
+    , m_pgSessions(std::make_unique<PgSessions>())
 {
 }
 
@@ -15,12 +18,16 @@ StoreWorker::~StoreWorker() = default;
 
 void StoreWorker::open(const QString& path)
 {
+    // Opened again before each import: the sessions a followed database keeps stay, unless another workspace opens.
+    if (m_workspace && m_workspace->path() != path)
+        m_pgSessions->closeAll();
     m_workspace.reset();
     m_workspace = std::make_unique<Workspace>(path);
 }
 
 void StoreWorker::close()
 {
+    m_pgSessions->closeAll(); // on this thread, which opened them
     m_workspace.reset();
 }
 

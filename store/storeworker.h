@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 
+class PgSessions;
 class Workspace;
 
 // One connection to the workspace, on a thread of its own: StoreClient sends it work as functors and gets the
@@ -23,6 +24,8 @@ public:
     bool isOpen() const { return bool(m_workspace); }
     // Throws StoreError when no workspace is open.
     Workspace& workspace();
+    // The PostgreSQL sessions this thread's imports keep between syncs (closed with the workspace).
+    PgSessions& pgSessions() { return *m_pgSessions; }
 
     // Runs `work` and returns what went wrong, or an empty string: a StoreError names its file and place, and
     // no exception of any other kind (memory running out reading a huge record, a library's own error) leaves
@@ -31,4 +34,5 @@ public:
 
 private:
     std::unique_ptr<Workspace> m_workspace;
+    std::unique_ptr<PgSessions> m_pgSessions;
 };

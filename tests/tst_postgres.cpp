@@ -6,6 +6,7 @@
 
 #include "sources/importer.h"
 #include "sources/pgconnection.h"
+#include "sources/pgsessions.h"
 #include "storeerror.h"
 #include "testsupport.h"
 #include "workspace.h"
@@ -304,6 +305,53 @@ private slots:
             }
             QVERIFY2(killed >= 3, qPrintable(database));
         }
+    }
+
+    // A followed database is synced every second on one server session (PgSessions), not a new connection each
+    // time: the server's own list of sessions shows the same one sync after sync. One the server dropped (an
+    // administrator's pg_terminate_backend, a restart) is replaced at the next sync without an error, and the
+    // session is gone from the server once the follow ends.
+    void aFollowedDatabaseKeepsOneSession()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        // Its own application name: other tests read the same server at the same time.
+        const QString uri = pg.uri(QStringLiteral("roomkit")) + QStringLiteral("?application_name=sightline-kept");
+        const auto sessions = [&] {
+            return QString::fromUtf8(pg.run(QStringLiteral("psql"),
+                                           { QStringLiteral("-XAt"), QStringLiteral("-d"), QStringLiteral("postgres"),
+                                               QStringLiteral("-c"),
+                                               QStringLiteral("SELECT pid FROM pg_stat_activity WHERE application_name "
+                                                              "= 'sightline-kept' ORDER BY pid") }))
+                .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        };
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        PgSessions kept;
+        ImportOptions options;
+        options.pgSessions = &kept;
+        Importer::import(ws, uri, options);
+        const QStringList first = sessions();
+        QCOMPARE(first.size(), 1);
+        for (int sync = 0; sync < 3; ++sync) {
+            QCOMPARE(Importer::import(ws, uri, options).added(), 0);
+            QCOMPARE(sessions(), first);
+        }
+        // Without a PgSessions, each import's own connection, closed after it.
+        Importer::import(ws, uri);
+        QCOMPARE(sessions(), first);
+
+        pg.exec(QStringLiteral("postgres"),
+            QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                           "'sightline-kept'"));
+        QTRY_VERIFY(sessions().isEmpty());
+        QCOMPARE(Importer::import(ws, uri, options).added(), 0); // no "connection lost"
+        const QStringList second = sessions();
+        QCOMPARE(second.size(), 1);
+        QVERIFY(second != first);
+        QCOMPARE(kept.size(), 1);
+        kept.closeAll();
+        QTRY_VERIFY(sessions().isEmpty());
     }
 
     // The workspace of a database is cached by its URI without the password, and named by the database.

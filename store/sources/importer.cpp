@@ -95,9 +95,9 @@ Format parseFormat(const QString& name)
 namespace {
 
 // Connects, and reads the store the database holds.
-std::unique_ptr<SourceReader> openDatabase(const QString& uri)
+std::unique_ptr<SourceReader> openDatabase(const QString& uri, PgSessions* sessions)
 {
-    auto connection = std::make_unique<PgConnection>(uri);
+    auto connection = std::make_unique<PgConnection>(uri, sessions);
     if (RoomKitPgReader::holds(*connection))
         return std::make_unique<RoomKitPgReader>(std::move(connection));
     if (KabooPgReader::holds(*connection))
@@ -110,10 +110,10 @@ std::unique_ptr<SourceReader> openDatabase(const QString& uri)
 
 } // namespace
 
-std::unique_ptr<SourceReader> open(const QString& path, Format format)
+std::unique_ptr<SourceReader> open(const QString& path, Format format, PgSessions* sessions)
 {
     if (PgConnection::isUri(path))
-        return openDatabase(path);
+        return openDatabase(path, sessions);
     if (!QFileInfo::exists(path))
         throw StoreError(path, {}, QStringLiteral("no such file"));
     if (format == Format::Unknown)
@@ -162,7 +162,7 @@ ImportReport import(Workspace& workspace, const QString& path, const ImportOptio
         if (format == Format::Unknown)
             format = recordedFormat(workspace, path);
     }
-    const std::unique_ptr<SourceReader> reader = open(path, format);
+    const std::unique_ptr<SourceReader> reader = open(path, format, options.pgSessions);
     const ImportLock lock(workspace.path());
     // A database is named without its password in every problem listed.
     return run(workspace, *reader, PgConnection::isUri(path) ? reader->origin() : path, options);

@@ -37,7 +37,8 @@ ImportReport import(
     Workspace& workspace, const QString& path, const ImportOptions& options = {}, Format format = Format::Unknown);
 
 // The reader of `path`, in `format` (detected when Unknown). Throws StoreError as import() does.
-std::unique_ptr<SourceReader> open(const QString& path, Format format = Format::Unknown);
+// A database's session is taken from `sessions` and kept there after, when given (PgSessions).
+std::unique_ptr<SourceReader> open(const QString& path, Format format = Format::Unknown, PgSessions* sessions = nullptr);
 
 // The one import loop, for every format: records the source and its rooms (a room the source rotated since is
 // read again from the start), counts the work, and reads the rooms biggest first, each through a RoomFeed, each

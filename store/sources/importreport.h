@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QVector>
 
+class PgSessions;
+
 // What one import (or sync) of a source did, room by room.
 struct ImportReport
 {
@@ -53,4 +55,6 @@ struct ImportOptions
     // The rows a reader that assembles a thread (AG-UI) holds before the oldest is written: memory against the
     // rows a later line brings back to change (a message streaming longer than this). Any size gives the same rows.
     int assemblyWindow = 4096;
+    // Where a database's session is kept between syncs (the import thread's own): none, a connection each import.
+    PgSessions* pgSessions = nullptr;
 };

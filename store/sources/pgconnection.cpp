@@ -1,5 +1,7 @@
 #include "pgconnection.h"
 
+#include "pgsessions.h"
+
 #include <atomic>
 #include <QRegularExpression>
 #include <QSqlError>
@@ -82,13 +84,19 @@ QString PgConnection::displayName(const QString& uri)
     return url.host().isEmpty() ? db : QStringLiteral("%1 on %2").arg(db, url.host());
 }
 
-PgConnection::PgConnection(const QString& uri)
+PgConnection::PgConnection(const QString& uri, PgSessions* sessions)
     : m_origin(withoutPassword(uri))
-    , m_connection(QStringLiteral("sightline-pg-%1").arg(connections.fetch_add(1)))
+    , m_sessions(sessions)
 {
     const QUrl url(uri);
     if (!url.isValid() || !isUri(uri))
         throw StoreError(m_origin, {}, QStringLiteral("not a PostgreSQL URI (postgresql://user@host:port/dbname)"));
+    if (m_sessions) {
+        m_uri = uri;
+        if (takeKept(uri))
+            return;
+    }
+    m_connection = QStringLiteral("sightline-pg-%1").arg(connections.fetch_add(1));
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL"))) {
         throw StoreError(m_origin, {},
             QStringLiteral("Qt's PostgreSQL driver (QPSQL) is not installed: install libqt6sql6-psql"));
@@ -141,8 +149,34 @@ PgConnection::PgConnection(const QString& uri)
     throw StoreError(m_origin, {}, QStringLiteral("cannot connect: %1").arg(said));
 }
 
+bool PgConnection::takeKept(const QString& uri)
+{
+    const QString name = m_sessions->take(uri);
+    if (name.isEmpty())
+        return false;
+    m_db = QSqlDatabase::database(name, false);
+    // One round trip says whether the server still holds the session: one it dropped is closed here, and a new
+    // one made, where the first read would fail.
+    {
+        QSqlQuery ping(m_db);
+        if (m_db.isOpen() && ping.exec(QStringLiteral("SELECT 1")) && ping.next()) {
+            m_connection = name;
+            return true;
+        }
+    }
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(name);
+    return false;
+}
+
 PgConnection::~PgConnection()
 {
+    if (m_sessions && !m_lost && m_db.isOpen()) {
+        m_db = QSqlDatabase();
+        m_sessions->keep(m_uri, m_connection);
+        return;
+    }
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connection);
@@ -152,6 +186,7 @@ void PgConnection::fail(const QSqlError& error, const QString& place)
 {
     const QString said = serverSaid(error);
     if (connectionLost(error, m_db)) {
+        m_lost = true;
         throw StoreError(m_origin, place,
             QStringLiteral("the connection to the server was lost (%1): what was imported is kept, and the next "
                            "sync goes on from there")

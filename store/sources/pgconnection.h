@@ -8,6 +8,8 @@
 #include <QUrl>
 #include <QVariantList>
 
+class PgSessions;
+
 // The server asked for a password and none was given (none in the URI, PGPASSWORD or ~/.pgpass), or it
 // refused the one given: a window asks for one and tries again, the command line says how to give it.
 class PgPasswordNeeded : public StoreError
@@ -35,8 +37,9 @@ class PgConnection
 {
 public:
     // Connects. Throws PgPasswordNeeded when the server wants a password it was not given (or refused it),
-    // and StoreError naming the database for every other failure, saying what to check.
-    explicit PgConnection(const QString& uri);
+    // and StoreError naming the database for every other failure, saying what to check. With `sessions`, a session
+    // kept there for `uri` is taken when it still answers, and this one is kept there when it ends.
+    explicit PgConnection(const QString& uri, PgSessions* sessions = nullptr);
     ~PgConnection();
     PgConnection(const PgConnection&) = delete;
     PgConnection& operator=(const PgConnection&) = delete;
@@ -65,8 +68,12 @@ public:
 
 private:
     [[noreturn]] void fail(const QSqlError& error, const QString& place);
+    bool takeKept(const QString& uri); // from m_sessions, when one answers
 
     QString m_origin;
+    QString m_uri; // kept only while a PgSessions may take the session back
+    PgSessions* m_sessions = nullptr;
+    bool m_lost = false; // the server closed it: not kept
     QString m_connection;
     QSqlDatabase m_db;
 };
