@@ -15,6 +15,7 @@
 #include "sources/importlock.h"
 #include "sources/pgconnection.h"
 #include "sources/pgsessions.h"
+#include "workspacecompactor.h"
 #include "storeerror.h"
 #include "timeutil.h"
 #include "workspace.h"
@@ -1062,6 +1063,31 @@ private:
         return check.ok && signedOk ? Cli::Ok : Cli::Error;
     }
 
+    int compact(const QStringList& args)
+    {
+        QCommandLineParser parser;
+        parse(parser, args, QStringLiteral("compact"));
+        const QString source = single(parser);
+        auto ws = openSource(source, forcedFormat(parser));
+        // No import writes it meanwhile: one under way (a window following its source) is said, and nothing done.
+        const ImportLock lock(ws->path());
+        const WorkspaceCompactor::Result r = WorkspaceCompactor(*ws).run();
+        const auto mb = [](qint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1) + QStringLiteral(" MB"); };
+        if (parser.isSet(QStringLiteral("json"))) {
+            JsonLine line;
+            line.add("workspace", ws->path());
+            line.add("bytes_before", r.bytesBefore);
+            line.add("bytes_after", r.bytesAfter);
+            line.add("rows_packed", r.packed);
+            m_out << line.text() << '\n';
+        } else {
+            m_out << "compacted " << ws->path() << ": " << mb(r.bytesBefore) << " -> " << mb(r.bytesAfter) << " ("
+                  << r.packed << " rows packed)" << '\n';
+        }
+        m_out.flush();
+        return Cli::Ok;
+    }
+
     int redact(const QStringList& args)
     {
         QCommandLineParser parser;
@@ -1315,6 +1341,14 @@ const QVector<VerbSpec>& verbSpecs()
             { { QStringLiteral("key"), QStringLiteral("check the manifest's signature with this Ed25519 public key (PEM)"),
                 QStringLiteral("PUB") } },
             QStringLiteral("PATH [--key PUB]"), QStringLiteral("check that a report is as it was written"), &Session::verify },
+        { QStringLiteral("compact"), QStringLiteral("SOURCE"),
+            QStringLiteral("Make the workspace of SOURCE (or the workspace file itself) as small as its content: the "
+                           "text a workspace made before 3 December 2026 keeps as written is packed, as a new import "
+                           "packs it, and the file written anew without its free pages. What it shows does not "
+                           "change."),
+            { { QStringLiteral("json"), QStringLiteral("one JSON object: bytes_before, bytes_after, rows_packed") } },
+            QStringLiteral("SOURCE [--json]"), QStringLiteral("pack an older workspace's text and shrink the file"),
+            &Session::compact },
         { QStringLiteral("redact"), QStringLiteral("SOURCE"),
             QStringLiteral("Redact every match of a regular expression or of built-in patterns in the string values of "
                            "a room's (or every room's) events: each becomes [redacted: REASON], saved at once, the text "

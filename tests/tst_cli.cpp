@@ -1,6 +1,7 @@
 // The sightline binary's verbs, run as a user would run them: exit codes, stdout, stderr.
 
 #include "annotationstore.h"
+#include "sources/importlock.h"
 #include "testsupport.h"
 #include "workspace.h"
 
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlQuery>
 #include <csignal>
 #include <QTest>
 
@@ -673,6 +675,44 @@ private slots:
         r = run(events + QStringList { QStringLiteral("--source"), QStringLiteral("nowhere.sqlite") });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QLatin1String("no room 'edge-tool-failed' from the source 'nowhere.sqlite'")), qPrintable(r.err));
+    }
+
+    // compact: an older workspace's text (written before packing: unpack() as SQL writes it back) packed and the
+    // file written anew; the events read the same; a second compaction packs nothing. A workspace an import holds is
+    // said to be busy, and left alone.
+    void compact()
+    {
+        const QString workspace = m_dir.filePath(QStringLiteral("compact.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), dataFile(QStringLiteral("craftbot/EVENT.md")), QStringLiteral("-o"), workspace }).code, 0);
+        {
+            Workspace ws(workspace);
+            ws.exec(QStringLiteral("UPDATE events SET payload = unpack(payload), text = unpack(text) WHERE typeof(unpack(payload)) = 'text'"));
+            ws.exec(QStringLiteral("UPDATE tool_calls SET arguments = unpack(arguments), result = unpack(result)"));
+            ws.exec(QStringLiteral("VACUUM"));
+        }
+        const QString room = run({ QStringLiteral("rooms"), workspace, QStringLiteral("--json") }).lines().value(0).value(QLatin1String("id")).toString();
+        const QStringList events { QStringLiteral("events"), workspace, QStringLiteral("--room"), room, QStringLiteral("--json") };
+        const QString before = run(events).out;
+        QVERIFY(before.size() > 1000);
+        const qint64 size = QFileInfo(workspace).size();
+        Run r = run({ QStringLiteral("compact"), workspace, QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = r.lines().value(0);
+        QCOMPARE(o.value(QLatin1String("bytes_before")).toInteger(), size);
+        QCOMPARE(o.value(QLatin1String("bytes_after")).toInteger(), QFileInfo(workspace).size());
+        QVERIFY2(o.value(QLatin1String("bytes_after")).toInteger() < size, qPrintable(r.out));
+        QVERIFY(o.value(QLatin1String("rows_packed")).toInteger() > 0);
+        QCOMPARE(run(events).out, before);
+        r = run({ QStringLiteral("compact"), workspace });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith(QStringLiteral("compacted ") + workspace + QStringLiteral(": ")) && r.out.contains(QLatin1String("(0 rows packed)")),
+            qPrintable(r.out));
+        {
+            const ImportLock importing(workspace);
+            r = run({ QStringLiteral("compact"), workspace });
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(workspace), qPrintable(r.err));
+        }
     }
 
     // The other systems through the same verbs: native type in "type", canonical kind in "kind", and what the
