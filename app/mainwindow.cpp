@@ -5,6 +5,7 @@
 #include "contenteditor.h"
 #include "reportexporter.h"
 #include "editor.h"
+#include "workspacecompaction.h"
 #include "eventactions.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
@@ -238,6 +239,14 @@ MainWindow::MainWindow(QWidget* parent)
         menu->popup(view->viewport()->mapToGlobal(at));
     });
     connect(m_editor, &Editor::message, this, [this](const QString& text) { say(text, 6000); });
+    m_compaction = new WorkspaceCompaction(m_store, this);
+    connect(m_compaction, &WorkspaceCompaction::message, this, [this](const QString& text) { say(text, 10000); });
+    // No sync while the file is written anew: following pauses, and goes on as it was after.
+    connect(m_compaction, &WorkspaceCompaction::started, this, [this] {
+        m_followBeforeCompaction = !m_follower->isPaused();
+        m_follower->setPaused(true);
+    });
+    connect(m_compaction, &WorkspaceCompaction::finished, this, [this] { m_follower->setPaused(!m_followBeforeCompaction); });
     connect(m_editor, &Editor::goToIndex, this, &MainWindow::goToIndex);
     connect(m_journalDock, &JournalDock::goTo, this, [this](qint64 roomId, qint64 index) {
         if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
@@ -644,6 +653,7 @@ void MainWindow::createActions()
             Importer::workspaceMode(sources));
     });
     file->addAction(m_editor->revertAction());
+    file->addAction(m_compaction->action());
     file->addSeparator();
     // Reports: the room shown, under the filter applied, or every room.
     QAction* exportReport = file->addAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("&Export Report…"));

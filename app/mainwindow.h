@@ -9,6 +9,7 @@ struct RoomSummary;
 class ContentEditor;
 class ReportExporter;
 class Editor;
+class WorkspaceCompaction;
 class JournalDock;
 class ToolStatsDock;
 class WaterfallDock;
@@ -95,6 +96,7 @@ public:
     // Moves to the next (or previous) tool call that failed, was refused or was never answered.
     void goToProblemCall(bool forward);
     void showShortcuts();
+    StoreClient* store() const { return m_store; }
     QString statusText() const;
     QString statusMessage() const { return m_message; } // the status bar's message, whole (say() may cut it)
     QString summaryText() const;
@@ -156,12 +158,14 @@ private:
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
     DetailsPane* m_details;
     Editor* m_editor;
+    WorkspaceCompaction* m_compaction; // File ▸ Compact Workspace
     ContentEditor* m_contentEditor;
     ReportExporter* m_exporter;
     NotesPanel* m_notes;
     JournalDock* m_journalDock;
     ToolStatsDock* m_toolStatsDock; // calls by tool, under the filter
     WaterfallDock* m_waterfallDock; // calls on a time line, under the filter
+    bool m_followBeforeCompaction = false;
     bool m_closing = false; // saved on the way out: the window closes once the save is back
     bool m_detailsPending = false; // the current row's record is not in memory yet
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most

@@ -202,12 +202,15 @@ void EventListModel::onRowsIndexed(const RowIndex& index)
         if (m_rowCount > 0)
             emit dataChanged(this->index(0, 0), this->index(m_rowCount - 1, NUM_COLUMNS - 1));
     }
+    const bool firstIndex = !m_index;
     m_index = index;
     const int rows = int(std::min<qint64>(index.rows, std::numeric_limits<int>::max()));
     if (rows > m_rowCount) {
+        m_placingTheRoom = firstIndex;
         beginInsertRows({}, m_rowCount, rows - 1);
         m_rowCount = rows;
         endInsertRows();
+        m_placingTheRoom = false;
     } else if (rows < m_rowCount) {
         beginRemoveRows({}, rows, m_rowCount - 1);
         m_rowCount = rows;

@@ -66,6 +66,9 @@ public:
     void fetchRows(int first, int last) const;
     bool isLoading() const { return !m_requested.isEmpty() || (m_roomId != 0 && !m_index); }
     bool isIndexed() const { return m_index.has_value(); }
+    // Rows are being inserted because the room's row index came for the first time: the rest of the rows it had
+    // when it was opened, not rows it gained (TimelineView says only those).
+    bool isPlacingTheRoom() const { return m_placingTheRoom; }
     int blocksInMemory() const { return int(m_blocks.size()); }
     qint64 shownCount() const { return m_shown; } // what the filter lets through, -1 until counted
     qint64 totalCount() const { return m_total; } // every row of the room, -1 until counted
@@ -125,6 +128,7 @@ private:
     QHash<int, QString> m_failed; // blocks that could not be read, and why (until the room is shown again)
     quint64 m_indexRequest = 0;
     bool m_refreshing = false; // refresh(): the next row index replaces the one held
+    bool m_placingTheRoom = false; // isPlacingTheRoom()
     mutable quint64 m_tick = 0;
     qint64 m_shown = -1;
     qint64 m_total = -1;

@@ -67,7 +67,10 @@
 #include <QTextCursor>
 #include <QScrollBar>
 #include <QProcess>
+#include <QMenuBar>
 #include <QProgressDialog>
+#include <QSqlQuery>
+#include <QThread>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QTableWidget>
@@ -1987,6 +1990,67 @@ private slots:
         QCOMPARE(picked, QStringLiteral("th_985v8nrjgmpy2gn91679"));
         QTRY_COMPARE(window.statusText().section(QLatin1Char(' '), 0, 3), QStringLiteral("showing 100 of 100"));
         qunsetenv("PGPASSFILE");
+    }
+
+    // A workspace opened as it is, made before text was packed: File > Compact Workspace packs it and writes it
+    // anew, with a progress dialog, the status bar saying by how much, and the room reading the same. Opening it
+    // says no "new events below": the rest of the room placed once its row index comes is not news.
+    void compactsAnOlderWorkspace()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("older.sightline"));
+        // The fixture three times over: a room of more than one block.
+        const QString log = dir.filePath(QStringLiteral("EVENT.md"));
+        {
+            QFile in(dataFile(QStringLiteral("craftbot/EVENT.md")));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray records = in.readAll();
+            QFile out(log);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(records + records + records);
+        }
+        {
+            Workspace ws(path);
+            Importer::import(ws, log);
+            ws.exec(QStringLiteral("UPDATE events SET payload = unpack(payload), text = unpack(text) WHERE "
+                                   "typeof(unpack(payload)) = 'text'"));
+            ws.exec(QStringLiteral("UPDATE tool_calls SET arguments = unpack(arguments), result = unpack(result)"));
+            ws.exec(QStringLiteral("VACUUM"));
+        }
+        const qint64 before = QFileInfo(path).size();
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy listed(&window, &MainWindow::roomsShown);
+        window.openPath(path);
+        // The row index (read on the count connection) comes a while after the first screen, as on a big room.
+        window.store()->run([](Workspace&) { QThread::msleep(1500); });
+        QVERIFY(listed.wait(20000));
+        QTRY_COMPARE(window.timeline()->model()->rowCount(), 256); // the first block alone
+        QTRY_VERIFY(window.statusText().startsWith(QLatin1String("showing ")));
+        const QString shown = window.statusText();
+        TimelineView* timeline = window.timeline();
+        QTRY_VERIFY(timeline->model()->rowCount() > 256); // more than the first block: the row index placed the rest
+        QCOMPARE(timeline->newRowsBelow(), 0);
+        QAction* compact = nullptr;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            if (a->text() == QStringLiteral("&Compact Workspace…"))
+                compact = a;
+        }
+        QVERIFY(compact);
+        QVERIFY(window.menuBar()->actions().first()->menu()->actions().contains(compact)); // in File
+        compact->trigger();
+        QVERIFY(!compact->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(compact->isEnabled(), 30000);
+        QTRY_VERIFY2(window.statusMessage().startsWith(QLatin1String("Workspace compacted: ")), qPrintable(window.statusMessage()));
+        QVERIFY2(window.findChildren<QProgressDialog*>().isEmpty() || !window.findChildren<QProgressDialog*>().first()->isVisible(),
+            "the progress dialog stayed");
+        QVERIFY2(QFileInfo(path).size() < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(QFileInfo(path).size())));
+        // The window's room reads the same from the file written anew.
+        timeline->scrollToEnd();
+        QTRY_VERIFY(!timeline->model()->data(timeline->model()->index(timeline->model()->rowCount() - 1, 0)).toString().isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(window.statusText(), shown, 15000);
     }
 
     // A RoomKit store that an agent writes while the window shows it: new events come within a second, the place

@@ -194,9 +194,11 @@ void TimelineView::rowsInserted(const QModelIndex& parent, int first, int last)
     updateGeometries();
     // Rows after the ones there were: followed when the view is at the end (as tail -f does); while the reader is
     // further up, not scrolled to (the place read stays), but said.
+    // Nor the rest of a room's rows placed once its row index comes (a room opened, a workspace opened as it is).
+    const auto* events = qobject_cast<EventListModel*>(model());
     if (first > 0 && m_atEnd)
         setTop(model()->rowCount(), 0);
-    else if (first > 0 && m_sayNewRows) {
+    else if (first > 0 && m_sayNewRows && !(events && events->isPlacingTheRoom())) {
         m_newBelow += last - first + 1;
         showNewBelow();
     }
