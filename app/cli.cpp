@@ -1072,7 +1072,10 @@ private:
         // No import writes it meanwhile: one under way (a window following its source) is said, and nothing done.
         const ImportLock lock(ws->path());
         const WorkspaceCompactor::Result r = WorkspaceCompactor(*ws).run();
-        const auto mb = [](qint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1) + QStringLiteral(" MB"); };
+        // A QString, not the string builder `auto` would keep (it pointed at a number already gone).
+        const auto mb = [](qint64 bytes) -> QString {
+            return QString::number(double(bytes) / 1e6, 'f', 1) + QStringLiteral(" MB");
+        };
         if (parser.isSet(QStringLiteral("json"))) {
             JsonLine line;
             line.add("workspace", ws->path());
@@ -1346,7 +1349,7 @@ const QVector<VerbSpec>& verbSpecs()
                            "text a workspace made before 3 December 2026 keeps as written is packed, as a new import "
                            "packs it, and the file written anew without its free pages. What it shows does not "
                            "change."),
-            { { QStringLiteral("json"), QStringLiteral("one JSON object: bytes_before, bytes_after, rows_packed") } },
+            { { QStringLiteral("json"), QStringLiteral("one JSON object: workspace, bytes_before, bytes_after, rows_packed") } },
             QStringLiteral("SOURCE [--json]"), QStringLiteral("pack an older workspace's text and shrink the file"),
             &Session::compact },
         { QStringLiteral("redact"), QStringLiteral("SOURCE"),

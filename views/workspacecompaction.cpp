@@ -17,8 +17,9 @@ WorkspaceCompaction::WorkspaceCompaction(StoreClient* client, QWidget* window)
     , m_window(window)
     , m_action(new QAction(tr("&Compact Workspace…"), this))
 {
-    m_action->setStatusTip(tr("Pack the text a workspace made before 3 December 2026 keeps as written, and write the "
-                              "file anew without its free pages; what it shows does not change"));
+    m_action->setStatusTip(tr("Store the workspace's text packed, as new imports do (a workspace made before 3 December "
+                              "2026 keeps it as written), and rewrite the file without its unused space; what it "
+                              "shows does not change"));
     connect(m_action, &QAction::triggered, this, &WorkspaceCompaction::run);
 }
 
@@ -67,8 +68,11 @@ void WorkspaceCompaction::run()
                     progress,
                     [progress, at, total] {
                         progress->setValue(total > 0 ? int(at * 1000 / total) : 1000);
-                        if (at >= total)
+                        if (at >= total) {
+                            // One transaction from here on: nothing to stop after.
                             progress->setLabelText(tr("Writing the workspace anew…"));
+                            progress->setCancelButton(nullptr);
+                        }
                     },
                     Qt::QueuedConnection);
                 return !stop->load();
@@ -77,8 +81,11 @@ void WorkspaceCompaction::run()
         this,
         [done, result, size] {
             if (result->stopped)
-                done(tr("Compaction stopped: the text packed so far stays packed (%1 rows); the workspace reads the same")
+                done(tr("Compaction stopped: the %1 rows packed so far stay packed, and the workspace reads the same; "
+                        "the file shrinks once a compaction runs to its end")
                          .arg(QLocale().toString(result->packed)));
+            else if (result->packed == 0 && result->bytesAfter * 50 >= result->bytesBefore * 49)
+                done(tr("The workspace was already compact (%1)").arg(size(result->bytesAfter)));
             else
                 done(tr("Workspace compacted: %1 → %2 (%3 rows packed)")
                          .arg(size(result->bytesBefore), size(result->bytesAfter), QLocale().toString(result->packed)));
