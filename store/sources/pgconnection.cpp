@@ -164,9 +164,8 @@ bool PgConnection::takeKept(const QString& uri)
             return true;
         }
     }
-    m_db.close();
     m_db = QSqlDatabase();
-    QSqlDatabase::removeDatabase(name);
+    PgSessions::close(name);
     return false;
 }
 
