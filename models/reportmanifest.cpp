@@ -1,9 +1,11 @@
 #include "reportmanifest.h"
 
 #include "sha256.h"
+#include "smallfile.h"
 
 #include "storeerror.h"
 
+#include <algorithm>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -73,35 +75,68 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
 {
     Check check;
     check.manifest = pathFor(path);
-    QFile f(check.manifest);
-    if (!f.open(QIODevice::ReadOnly)) {
-        check.error = QStringLiteral("%1: cannot read the manifest: %2").arg(check.manifest, f.errorString());
+    QByteArray bytes;
+    try {
+        bytes = SmallFile::read(check.manifest, QStringLiteral("manifest"), SmallFile::manifestLimit);
+    } catch (const StoreError& e) {
+        check.error = e.toString();
         return check;
     }
     QJsonParseError parseError;
-    const QJsonObject manifest = QJsonDocument::fromJson(f.readAll(), &parseError).object();
+    const QJsonObject manifest = QJsonDocument::fromJson(bytes, &parseError).object();
     if (parseError.error != QJsonParseError::NoError
         || manifest.value(QLatin1String("manifest")).toString() != QLatin1String("sightline report 1")) {
-        check.error = QStringLiteral("%1: not a Sightline report manifest (%2)")
-                          .arg(check.manifest, parseError.error != QJsonParseError::NoError
-                                  ? QStringLiteral("at byte %1: %2").arg(parseError.offset).arg(parseError.errorString())
-                                  : QStringLiteral("no \"manifest\": \"sightline report 1\""));
+        check.error = check.manifest + QStringLiteral(": not a Sightline report manifest (")
+            + (parseError.error != QJsonParseError::NoError
+                    ? QStringLiteral("at byte ") + QString::number(parseError.offset) + QStringLiteral(": ")
+                        + parseError.errorString()
+                    : QStringLiteral("no \"manifest\": \"sightline report 1\""))
+            + QLatin1Char(')');
         return check;
     }
     check.keyId = manifest.value(QLatin1String("signing_key_sha256")).toString();
+    // The report this manifest is checked for: its own name less the suffix (out.csv.manifest.json is out.csv's).
+    // A manifest vouches only for what it lists, so one copied beside another file, or one listing nothing, must
+    // not pass as that file's: the file must be listed, by its name, with a digest.
+    const QString report = check.manifest.chopped(suffix.size());
+    const QString reportName = QFileInfo(report).fileName();
+    const QJsonArray files = manifest.value(QLatin1String("files")).toArray();
+    if (files.isEmpty()) {
+        check.error = check.manifest + QStringLiteral(": lists no files, so it vouches for none (") + reportName
+            + QStringLiteral(" included)");
+        return check;
+    }
+    QStringList listed;
     const QDir dir = QFileInfo(check.manifest).dir();
-    for (const QJsonValue& v : manifest.value(QLatin1String("files")).toArray()) {
+    for (const QJsonValue& v : files) {
         const QJsonObject file = v.toObject();
         const QString name = file.value(QLatin1String("name")).toString();
+        const QByteArray sha = file.value(QLatin1String("sha256")).toString().toLatin1().toLower();
+        listed << name;
         // Only a file beside the manifest: a name with a path in it is not one this manifest wrote.
-        if (name.isEmpty() || name.contains(QLatin1Char('/')) || name == QLatin1String("..")) {
+        if (name.isEmpty() || name.contains(QLatin1Char('/')) || name == QLatin1String("..")
+            || name == QLatin1String(".")) {
             check.changed << name;
             continue;
         }
-        if (!QFileInfo::exists(dir.filePath(name)))
-            check.missing << dir.filePath(name);
-        else if (sha256Of(dir.filePath(name)) != file.value(QLatin1String("sha256")).toString().toLatin1())
-            check.changed << dir.filePath(name);
+        const QString filePath = dir.filePath(name);
+        if (!QFileInfo::exists(filePath)) {
+            check.missing << filePath;
+            continue;
+        }
+        // A digest that is not one (missing, short, not hex) matches nothing; a FIFO or a device is no report.
+        const bool isDigest = sha.size() == 64
+            && std::all_of(sha.begin(), sha.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+        if (!isDigest || !SmallFile::notRegular(filePath).isEmpty() || sha256Of(filePath) != sha)
+            check.changed << filePath;
+    }
+    if (!listed.contains(reportName)) {
+        check.error = check.manifest + QStringLiteral(": does not list ") + reportName
+            + QStringLiteral(", so it is not that report's manifest (it lists ") + listed.join(QStringLiteral(", "))
+            + QLatin1Char(')');
+        check.changed.clear();
+        check.missing.clear();
+        return check;
     }
     check.ok = check.changed.isEmpty() && check.missing.isEmpty();
     return check;

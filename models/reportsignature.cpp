@@ -1,6 +1,7 @@
 #include "reportsignature.h"
 
 #include "sha256.h"
+#include "smallfile.h"
 
 #include "storeerror.h"
 
@@ -10,6 +11,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 namespace {
@@ -17,12 +19,11 @@ namespace {
 using Key = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
 using Context = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
 
+// A key or a manifest someone handed over: a regular file of bounded size (SmallFile), never a FIFO read for ever.
 QByteArray readAll(const QString& path, const QString& what)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw StoreError(path, {}, QStringLiteral("cannot read the %1: %2").arg(what, file.errorString()));
-    return file.readAll();
+    return SmallFile::read(
+        path, what, what == QLatin1String("manifest") ? SmallFile::manifestLimit : SmallFile::keyLimit);
 }
 
 QString openSslError()
@@ -114,10 +115,11 @@ QString ReportSignature::sign(const QString& manifest, const QString& privateKey
 ReportSignature::Result ReportSignature::verify(const QString& manifest, const QString& publicKeyPem)
 {
     const Key key = readKey(publicKeyPem, true);
-    QFile sig(pathFor(manifest));
-    if (!sig.open(QIODevice::ReadOnly))
+    const QString sigPath = pathFor(manifest);
+    if (!QFileInfo::exists(sigPath))
         return Result::Unsigned;
-    const QByteArray signature = QByteArray::fromBase64(sig.readAll().trimmed());
+    const QByteArray signature
+        = QByteArray::fromBase64(SmallFile::read(sigPath, QStringLiteral("signature"), SmallFile::keyLimit).trimmed());
     const QByteArray data = readAll(manifest, QStringLiteral("manifest"));
     Context context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     if (!context || EVP_DigestVerifyInit(context.get(), nullptr, nullptr, nullptr, key.get()) != 1)

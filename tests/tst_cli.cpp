@@ -1,6 +1,7 @@
 // The sightline binary's verbs, run as a user would run them: exit codes, stdout, stderr.
 
 #include "annotationstore.h"
+#include "reportsignature.h"
 #include "sources/importlock.h"
 #include "testsupport.h"
 #include "workspace.h"
@@ -14,6 +15,7 @@
 #include <QRegularExpression>
 #include <QSqlQuery>
 #include <csignal>
+#include <sys/stat.h>
 #include <QTest>
 
 using namespace TestSupport;
@@ -1090,6 +1092,88 @@ private slots:
         QVERIFY(r.err.contains(QLatin1String("give --format")));
         r = run({ QStringLiteral("verify"), QStringLiteral("--help") });
         QVERIFY(!r.out.contains(QLatin1String("--format")));
+    }
+
+    // A careful auditor's attacks on verify: a signed report's manifest and signature copied beside another file,
+    // a signed manifest that lists nothing, and a manifest, signature or key that is a pipe or a device (each was
+    // read until memory ran out, or for ever). None may say "ok" or "valid".
+    void verifyHoldsAgainstForgedManifests()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        auto openssl = [&dir](const QStringList& args) {
+            QProcess p;
+            p.setWorkingDirectory(dir.path());
+            p.start(QStringLiteral("openssl"), args);
+            return p.waitForFinished(20000) && p.exitCode() == 0;
+        };
+        QVERIFY(openssl({ QStringLiteral("genpkey"), QStringLiteral("-algorithm"), QStringLiteral("ed25519"), QStringLiteral("-out"), QStringLiteral("key.pem") }));
+        QVERIFY(openssl({ QStringLiteral("pkey"), QStringLiteral("-in"), QStringLiteral("key.pem"), QStringLiteral("-pubout"), QStringLiteral("-out"), QStringLiteral("key.pub") }));
+        const QString key = dir.filePath(QStringLiteral("key.pem"));
+        const QString pub = dir.filePath(QStringLiteral("key.pub"));
+        const QString real = dir.filePath(QStringLiteral("real.csv"));
+        Run r = run({ QStringLiteral("export"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--sign"), key, QStringLiteral("-o"), real });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(run({ QStringLiteral("verify"), real, QStringLiteral("--key"), pub }).code, 0);
+
+        // Copied beside another file: the manifest lists real.csv, not other.csv.
+        const QString other = dir.filePath(QStringLiteral("other.csv"));
+        {
+            QFile f(other);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("room,text\r\nforged,anything at all\r\n");
+        }
+        QVERIFY(QFile::copy(real + QStringLiteral(".manifest.json"), other + QStringLiteral(".manifest.json")));
+        QVERIFY(QFile::copy(real + QStringLiteral(".manifest.json.sig"), other + QStringLiteral(".manifest.json.sig")));
+        for (const QString& named : QStringList { other, other + QStringLiteral(".manifest.json") }) {
+            r = run({ QStringLiteral("verify"), named, QStringLiteral("--key"), pub });
+            QCOMPARE(r.code, 1);
+            QVERIFY2(!r.out.contains(QLatin1String("ok:")) && !r.out.contains(QLatin1String("valid")), qPrintable(r.out));
+            QVERIFY2(r.err.contains(QLatin1String("does not list other.csv")) && r.err.contains(QLatin1String("real.csv")),
+                qPrintable(r.err));
+        }
+
+        // A manifest that lists no file, signed with the right key: it vouches for nothing.
+        const QString empty = dir.filePath(QStringLiteral("empty.csv"));
+        QVERIFY(QFile::copy(other, empty));
+        {
+            QFile m(empty + QStringLiteral(".manifest.json"));
+            QVERIFY(m.open(QIODevice::WriteOnly));
+            m.write(R"({"manifest": "sightline report 1", "format": "csv", "files": []})");
+        }
+        ReportSignature::sign(empty + QStringLiteral(".manifest.json"), key);
+        QCOMPARE(ReportSignature::verify(empty + QStringLiteral(".manifest.json"), pub), ReportSignature::Result::Valid);
+        r = run({ QStringLiteral("verify"), empty, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("lists no files")), qPrintable(r.err));
+        QVERIFY(!r.out.contains(QLatin1String("ok:")));
+
+        // A digest that is not one matches nothing, even for a file that is listed.
+        {
+            QFile m(empty + QStringLiteral(".manifest.json"));
+            QVERIFY(m.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            m.write(R"({"manifest": "sightline report 1", "format": "csv", "files": [{"name": "empty.csv"}]})");
+        }
+        r = run({ QStringLiteral("verify"), empty });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.startsWith(QStringLiteral("changed: ") + empty + QLatin1Char('\n')), qPrintable(r.out));
+
+        // A pipe or a device where a manifest, a signature or a key should be: refused at once, named.
+        const QString piped = dir.filePath(QStringLiteral("piped.csv"));
+        QVERIFY(QFile::copy(other, piped));
+        QVERIFY(::mkfifo(QFile::encodeName(piped + QStringLiteral(".manifest.json")).constData(), 0600) == 0);
+        r = run({ QStringLiteral("verify"), piped });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("a pipe (FIFO)")) && r.err.contains(piped), qPrintable(r.err));
+        r = run({ QStringLiteral("verify"), real, QStringLiteral("--key"), QStringLiteral("/dev/zero") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("/dev/zero")) && r.err.contains(QLatin1String("a device")), qPrintable(r.err));
+        QVERIFY(QFile::remove(real + QStringLiteral(".manifest.json.sig")));
+        QVERIFY(::mkfifo(QFile::encodeName(real + QStringLiteral(".manifest.json.sig")).constData(), 0600) == 0);
+        r = run({ QStringLiteral("verify"), real, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("a pipe (FIFO)")), qPrintable(r.err + r.out));
     }
 
     void redactByPattern()
