@@ -208,7 +208,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             put(QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(esc(name), esc(value)));
         };
         if (!scope.source.isEmpty())
-            fact(QStringLiteral("Source"), scope.source);
+            fact(QStringLiteral("Source"), scope.shownSource());
         if (r.room.firstMicros)
             fact(QStringLiteral("Time span"), TimeUtil::formatMicros(r.room.firstMicros) + QStringLiteral(" to ")
                     + TimeUtil::formatMicros(r.room.lastMicros));

@@ -6,6 +6,7 @@
 #include "jsonline.h"
 #include "redactionstore.h"
 #include "reportroom.h"
+#include "sources/pgconnection.h"
 #include "sqlitestatement.h"
 #include "workspace.h"
 
@@ -57,7 +58,9 @@ void writeRoom(Workspace& ws, qint64 roomId, QIODevice& out)
         o.add("details_json", q.text(10));
     o.add("source_system", q.text(11));
     o.add("source_format", q.text(12));
-    o.add("source_origin", q.text(13));
+    // A workspace written before secrets in the URI's query were left out may still hold one: never in a report.
+    const QString origin = q.text(13);
+    o.add("source_origin", PgConnection::isUri(origin) ? PgConnection::withoutPassword(origin) : origin);
     o.addOrNull("source_schema_version", q.text(14));
     put(out, o);
 }
@@ -186,7 +189,7 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* ev
         header.add("generated_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
         header.addOrNull("author", scope.author);
         header.addOrNull("sightline_version", scope.version);
-        header.addOrNull("source", scope.source);
+        header.addOrNull("source", scope.shownSource());
         header.addOrNull("filter", scope.filterText);
         put(out, header);
     }

@@ -61,7 +61,7 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
             put(escaped(room->title) + QStringLiteral("\n\n"));
         QStringList facts;
         if (!scope.source.isEmpty())
-            facts << QStringLiteral("- Source: %1").arg(escaped(scope.source));
+            facts << QStringLiteral("- Source: %1").arg(escaped(scope.shownSource()));
         if (room->firstMicros)
             facts << QStringLiteral("- Time span: %1 to %2")
                          .arg(TimeUtil::formatMicros(room->firstMicros), TimeUtil::formatMicros(room->lastMicros));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eventfilter.h"
+#include "sources/pgconnection.h"
 #include "storeerror.h"
 
 #include <functional>
@@ -16,12 +17,16 @@ struct ReportScope
     EventFilter filter;
     QString filterText; // the filter as the user wrote it, for the report's header and its manifest
     QString author; // who made the report
-    QString source; // what the workspace was made from, for the header
+    QString source; // what the workspace was made from, for the header: print shownSource(), never this
     QString version; // Sightline's, for the header
     // Called after each event a writer reads and each item of the timeline it writes (ReportExport::count says how
     // many calls a report makes): a window's progress bar, its Cancel (it throws ReportCancelled), and a preview
     // that has enough (ReportPreview).
     std::function<void()> eventWritten;
+
+    // The source as a report may name it: a database's URI without its password, wherever it was given (in the
+    // user part or as ?password=), since reports are handed to people who must not learn it.
+    QString shownSource() const { return PgConnection::isUri(source) ? PgConnection::withoutPassword(source) : source; }
 
     void written() const
     {

@@ -199,6 +199,37 @@ private slots:
         qunsetenv("PGPASSFILE");
     }
 
+    // libpq takes the role and its password as ?user= and ?password= too: honoured, and the password never
+    // stored (sources.origin), shown in an error, or used to key the cache.
+    void theUserAndPasswordInTheQueryAreHonouredAndNeverKept()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        const QString secret = pg.passwords.value(QStringLiteral("reader"));
+        const QString uri = QStringLiteral("postgresql://%1:%2/roomkit?user=reader&password=%3")
+                                .arg(pg.host, QString::number(pg.port), QString::fromLatin1(QUrl::toPercentEncoding(secret)));
+        QTemporaryDir dir;
+        {
+            Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+            Importer::import(ws, uri);
+            QVERIFY(!ws.rooms().isEmpty());
+            QSqlQuery origin = ws.exec(QStringLiteral("SELECT origin FROM sources"));
+            QVERIFY(origin.next());
+            QCOMPARE(origin.value(0).toString(),
+                QStringLiteral("postgresql://%1:%2/roomkit?user=reader").arg(pg.host).arg(pg.port));
+        }
+        QCOMPARE(Importer::cachedWorkspacePath(uri),
+            Importer::cachedWorkspacePath(QStringLiteral("postgresql://%1:%2/roomkit?user=reader&password=other").arg(pg.host).arg(pg.port)));
+        // A wrong one is refused for that role, and not repeated in the message.
+        const QString error = importError(
+            QStringLiteral("postgresql://%1:%2/roomkit?user=reader&password=not-the-password").arg(pg.host).arg(pg.port));
+        QVERIFY2(error.contains(QLatin1String("the server refused the password for role reader")), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1String("not-the-password")), qPrintable(error));
+        QCOMPARE(PgConnection::withoutPassword(QStringLiteral("postgresql://u:p@h/db?password=x&sslmode=require&sslpassword=y")),
+            QStringLiteral("postgresql://u@h/db?sslmode=require"));
+        QCOMPARE(PgConnection::withoutPassword(QStringLiteral("postgresql://h/db?password=x")), QStringLiteral("postgresql://h/db"));
+    }
+
     void clearErrors_data()
     {
         QTest::addColumn<QString>("uri");

@@ -49,6 +49,9 @@ bool connectionLost(const QSqlError& error, const QSqlDatabase& db)
         || text.contains(QLatin1String("could not receive data")) || text.contains(QLatin1String("could not send data"));
 }
 
+// The query keys of a libpq URI that hold a secret: never shown, kept or passed on as an option.
+const QStringList secretKeys { QStringLiteral("password"), QStringLiteral("sslpassword") };
+
 } // namespace
 
 bool PgConnection::isUri(const QString& text)
@@ -63,7 +66,15 @@ QString PgConnection::withoutPassword(const QString& uri)
     // A URI that does not parse may still hold a password: only its scheme is repeated.
     if (!url.isValid())
         return uri.section(QLatin1String("://"), 0, 0) + QStringLiteral("://…");
-    return url.toString(QUrl::RemovePassword);
+    // libpq also takes a password as ?password= (and a client key's as ?sslpassword=): those go too.
+    QUrl bare = url.adjusted(QUrl::RemovePassword);
+    QUrlQuery query(bare);
+    for (const QString& secret : secretKeys)
+        query.removeAllQueryItems(secret);
+    bare.setQuery(query);
+    if (query.isEmpty())
+        bare.setQuery(QString());
+    return bare.toString();
 }
 
 QString PgConnection::withPassword(const QString& uri, const QString& password)
@@ -107,15 +118,23 @@ PgConnection::PgConnection(const QString& uri, PgSessions* sessions)
     if (url.port() > 0)
         m_db.setPort(url.port());
     m_db.setDatabaseName(url.path().mid(1));
-    m_db.setUserName(url.userName());
-    if (!url.password().isEmpty())
-        m_db.setPassword(url.password());
+    // The role and its password, from the user part or, as libpq also takes them, from ?user= and ?password=
+    // (the user part wins where both are given, as in libpq).
+    const QUrlQuery query(url);
+    const QString user = !url.userName().isEmpty() ? url.userName()
+                                                    : query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded);
+    const QString password = !url.password().isEmpty()
+        ? url.password()
+        : query.queryItemValue(QStringLiteral("password"), QUrl::FullyDecoded);
+    m_db.setUserName(user);
+    if (!password.isEmpty())
+        m_db.setPassword(password);
     // Every libpq keyword the URI's query gives (sslmode, service, sslrootcert, ...), and a session whose
     // transactions are all read-only from its first statement on.
     QStringList options { QStringLiteral("connect_timeout=10"), QStringLiteral("application_name=Sightline"),
         QStringLiteral("options='-c default_transaction_read_only=on'") };
     for (const auto& [key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded)) {
-        if (key != QLatin1String("password") && key != QLatin1String("options"))
+        if (key != QLatin1String("user") && key != QLatin1String("password") && key != QLatin1String("options"))
             options << key + QLatin1Char('=') + quoted(value);
     }
     m_db.setConnectOptions(options.join(QLatin1Char(';')));
@@ -124,7 +143,7 @@ PgConnection::PgConnection(const QString& uri, PgSessions* sessions)
     const QSqlError error = m_db.lastError();
     const QString said = serverSaid(error);
     const QString all = error.databaseText() + error.driverText();
-    const QString role = url.userName().isEmpty() ? QStringLiteral("(your login name)") : url.userName();
+    const QString role = user.isEmpty() ? QStringLiteral("(your login name)") : user;
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connection);
     if (all.contains(QLatin1String("no password supplied"))) {
