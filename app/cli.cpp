@@ -1108,7 +1108,9 @@ private:
             patterns += p;
         }
         if (parser.isSet(QStringLiteral("builtin"))) {
-            const auto p = RedactionPatterns::builtin(parser.value(QStringLiteral("builtin")).split(QLatin1Char(','), Qt::SkipEmptyParts), &error);
+            // --builtin email --builtin card is --builtin email,card: the last one alone was taken before.
+            const auto p = RedactionPatterns::builtin(
+                parser.values(QStringLiteral("builtin")).join(QLatin1Char(',')).split(QLatin1Char(','), Qt::SkipEmptyParts), &error);
             if (p.isEmpty())
                 usage(QStringLiteral("--builtin: %1").arg(error.isEmpty() ? QStringLiteral("name one") : error));
             patterns += p;

@@ -400,8 +400,21 @@ EditSteps AnnotationStore::redactMatches(const RedactionMatches& matches, const 
     });
     return transaction([&] {
         EditSteps steps;
-        for (const RedactionMatch& m : ordered)
+        for (const RedactionMatch& m : ordered) {
+            // Text assembled from deltas: each delta, and every place the whole shows.
+            if (m.path == QLatin1String("@message") || m.path == QLatin1String("@arguments")) {
+                RedactionStore redactions(m_ws);
+                const Redactions made = m.path == QLatin1String("@message")
+                    ? redactions.redactMessage(m.roomId, m.index, m.start, m.length, reason, author, m.parts)
+                    : redactions.redactArguments(m.roomId, m.index, m.start, m.length, reason, author, m.parts);
+                for (const Redaction& r : made) {
+                    steps.append({ EditStep::Redactions, r.id, true });
+                    steps.append({ EditStep::Journal, journalRedaction(m_ws, r, author), true });
+                }
+                continue;
+            }
             steps += redact(m.roomId, m.index, m.path, m.start, m.length, reason, author);
+        }
         return steps;
     });
 }

@@ -3,11 +3,14 @@
 #include "annotationstore.h"
 #include "eventflags.h"
 #include "jsonstrings.h"
+#include "jsontext.h"
 #include "storeerror.h"
 #include "workspace.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
 #include <QSqlQuery>
@@ -110,7 +113,7 @@ void RedactionStore::forgetCounted(const QString& target, qint64 rowId)
 }
 
 Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
-    const QString& reason, const QString& author, bool part)
+    const QString& reason, const QString& author, Part part)
 {
     const QString why = reason.simplified();
     if (why.isEmpty())
@@ -142,7 +145,9 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     }
     JsonStrings::wholeCharacters(token->value, start, length);
     const QString removed = token->value.mid(start, length);
-    const QString shown = placeholder(why);
+    // A piece of an assembled text after the first one the span touches shows nothing: the placeholder is said
+    // once, where the span starts, and the pieces still add up to the text shown.
+    const QString shown = part == Part::Rest ? QString() : placeholder(why);
 
     Redaction r;
     r.roomId = roomId;
@@ -163,14 +168,31 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     first.finish();
     QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, part, start, length, "
                                            "digest, reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, part ? 1 : 0, start, length, r.digest, why,
+        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, int(part), start, length, r.digest, why,
             author, r.atMs });
     r.id = q.lastInsertId().toLongLong();
     q.finish();
 
     // A part of an assembled message: the message's text is cut at its own span (redactMessage), not wherever
     // this part's few characters happen to occur in it.
-    rewrite(r.id, roomId, index, eventId, part ? QString() : messageId, payload, *token, start, length, shown);
+    rewrite(r.id, roomId, index, eventId, part != Part::Whole ? QString() : messageId, payload, *token, start, length,
+        shown);
+    // One argument delta redacted alone (its raw row): the call's arguments are its deltas' sum again, and so is
+    // what its start row shows and is found by.
+    if (part == Part::Whole && path == QLatin1String("$.delta")) {
+        QSqlQuery call = m_ws.exec(QStringLiteral("SELECT tool_id FROM events WHERE id = ? AND type = 'TOOL_CALL_ARGS' AND tool_id IS NOT NULL"),
+            { eventId });
+        if (call.next()) {
+            const QString toolId = call.value(0).toString();
+            call.finish();
+            QString joined;
+            pieces(roomId, {},
+                QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND tool_id = ? AND type = "
+                               "'TOOL_CALL_ARGS' AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
+                { roomId, toolId }, &joined);
+            reassembleArguments(r.id, roomId, toolId, joined);
+        }
+    }
     return r;
 }
 
@@ -317,60 +339,245 @@ Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, 
     return r;
 }
 
+QVector<RedactionStore::Piece> RedactionStore::pieces(
+    qint64 roomId, const QVector<qint64>& parts, const QString& select, const QVariantList& binds, QString* joined)
+{
+    QVector<Piece> found;
+    auto add = [&](qint64 seq, const QString& payload) {
+        const auto delta = JsonStrings::valueAt(payload, QStringLiteral("$.delta"));
+        if (!delta)
+            return;
+        found.append({ seq, joined->size(), delta->value.size() });
+        *joined += delta->value;
+    };
+    if (!parts.isEmpty()) {
+        // Each by its index: a lookup apiece, not a pass over the room.
+        for (qint64 seq : parts) {
+            QSqlQuery q = m_ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND seq = ? AND "
+                                                   "typeof(unpack(payload)) = 'text'"),
+                { roomId, seq });
+            if (q.next())
+                add(seq, q.value(0).toString());
+        }
+        return found;
+    }
+    QSqlQuery q = m_ws.exec(select, binds);
+    while (q.next())
+        add(q.value(0).toLongLong(), q.value(1).toString());
+    return found;
+}
+
+Redactions RedactionStore::redactPieces(qint64 roomId, const QVector<Piece>& found, qint64 start, qint64 length,
+    const QString& reason, const QString& author)
+{
+    Redactions out;
+    const auto first = std::find_if(found.cbegin(), found.cend(),
+        [&](const Piece& p) { return p.from + p.size > start && p.size > 0; });
+    // Later pieces first: each piece's span is where the source wrote it.
+    for (auto it = found.crbegin(); it != found.crend(); ++it) {
+        const qsizetype a = std::max<qsizetype>(start, it->from);
+        const qsizetype b = std::min<qsizetype>(start + length, it->from + it->size);
+        if (a < b) {
+            out.append(redact(roomId, it->seq, QStringLiteral("$.delta"), a - it->from, b - a, reason, author,
+                &*it == &*first ? Part::First : Part::Rest));
+        }
+    }
+    return out;
+}
+
 Redactions RedactionStore::redactMessage(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
-    const QString& author)
+    const QString& author, const QVector<qint64>& parts)
 {
     if (reason.simplified().isEmpty())
         throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
     QSqlQuery item = m_ws.exec(QStringLiteral("SELECT unpack(text), message_id, kind FROM events WHERE room_id = ? AND seq = ?"),
         { roomId, index });
     if (!item.next())
-        throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
+        throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index ") + QString::number(index));
     const QString text = item.value(0).toString();
     const QString messageId = item.value(1).toString();
     const QString kind = item.value(2).toString();
     item.finish();
     if (messageId.isEmpty())
-        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index), QStringLiteral("it is not an assembled message"));
+        throw StoreError(m_ws.path(), QStringLiteral("event ") + QString::number(index), QStringLiteral("it is not an assembled message"));
     if (start < 0 || length <= 0 || start + length > text.size()) {
-        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+        throw StoreError(m_ws.path(), QStringLiteral("event ") + QString::number(index),
             QStringLiteral("characters %1 to %2 are not in its text of %3").arg(start).arg(start + length).arg(text.size()));
     }
     JsonStrings::wholeCharacters(text, start, length);
     // Its parts, in order: the deltas folded into it, each a string in its own payload.
-    QSqlQuery parts = m_ws.exec(QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND message_id = ? AND kind = ? "
-                                               "AND seq != ? AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
-        { roomId, messageId, kind, index });
-    struct Part
-    {
-        qint64 seq;
-        qsizetype from;
-        qsizetype size;
-    };
-    QVector<Part> found;
     QString joined;
-    while (parts.next()) {
-        const auto delta = JsonStrings::valueAt(parts.value(1).toString(), QStringLiteral("$.delta"));
-        if (!delta)
-            continue;
-        found.append({ parts.value(0).toLongLong(), joined.size(), delta->value.size() });
-        joined += delta->value;
-    }
-    parts.finish();
+    const QVector<Piece> found = pieces(roomId, parts,
+        QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND message_id = ? AND kind = ? AND "
+                       "seq != ? AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
+        { roomId, messageId, kind, index }, &joined);
     if (joined != text) {
-        throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
+        throw StoreError(m_ws.path(), QStringLiteral("event ") + QString::number(index),
             QStringLiteral("its text is not the sum of its parts: redact it in the rows that hold it (the raw rows, R)"));
     }
-    Redactions out;
-    // Later parts first: each part's span is where the source wrote it.
-    for (auto it = found.crbegin(); it != found.crend(); ++it) {
-        const qsizetype a = std::max<qsizetype>(start, it->from);
-        const qsizetype b = std::min<qsizetype>(start + length, it->from + it->size);
-        if (a < b)
-            out.append(redact(roomId, it->seq, QStringLiteral("$.delta"), a - it->from, b - a, reason, author, true));
-    }
+    Redactions out = redactPieces(roomId, found, start, length, reason, author);
     out.append(redactText(roomId, index, start, length, reason, author));
     return out;
+}
+
+Redactions RedactionStore::redactArguments(qint64 roomId, qint64 index, qint64 start, qint64 length,
+    const QString& reason, const QString& author, const QVector<qint64>& parts)
+{
+    const QString why = reason.simplified();
+    if (why.isEmpty())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
+    const QString place = QStringLiteral("event ") + QString::number(index);
+    QSqlQuery call = m_ws.exec(QStringLiteral("SELECT c.id, c.tool_name, c.tool_id, unpack(c.arguments), e.id, unpack(e.text), "
+                                              "unpack(s.arguments) FROM tool_calls c JOIN events e ON e.room_id = c.room_id AND "
+                                              "e.seq = c.start_seq LEFT JOIN search_text s ON s.event_id = e.id WHERE "
+                                              "c.room_id = ? AND c.start_seq = ?"),
+        { roomId, index });
+    if (!call.next())
+        throw StoreError(m_ws.path(), place, QStringLiteral("no call starts there"));
+    const qint64 callId = call.value(0).toLongLong();
+    const QString name = call.value(1).toString();
+    const QString toolId = call.value(2).toString();
+    const QString arguments = call.value(3).toString();
+    const qint64 startRow = call.value(4).toLongLong();
+    const QString text = call.value(5).toString();
+    const QVariant searched = call.value(6);
+    call.finish();
+    if (start < 0 || length <= 0 || start + length > arguments.size()) {
+        throw StoreError(m_ws.path(), place,
+            QStringLiteral("characters %1 to %2 are not in its arguments of %3").arg(start).arg(start + length).arg(arguments.size()));
+    }
+    JsonStrings::wholeCharacters(arguments, start, length);
+    QString joined;
+    const QVector<Piece> found = pieces(roomId, parts,
+        QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND tool_id = ? AND type IN "
+                       "('TOOL_CALL_ARGS', 'TOOL_CALL_CHUNK') AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
+        { roomId, toolId }, &joined);
+    if (found.isEmpty() || joined != arguments) {
+        throw StoreError(m_ws.path(), place,
+            QStringLiteral("its arguments are not the sum of its deltas: redact them in the rows that hold them (the raw rows, R)"));
+    }
+    const QString removed = arguments.mid(start, length);
+    const QString shown = placeholder(why);
+    Redactions out = redactPieces(roomId, found, start, length, why, author);
+    // What the call shows of them: its arguments (the deltas' sum again), and its start row's text and search text.
+    const qint64 undo = out.last().id;
+    const QString after = arguments.left(start) + shown + arguments.mid(start + length);
+    write(undo, QStringLiteral("tool_calls.arguments"), callId, arguments, after);
+    const QString shownText = text == name + QLatin1Char('(') + JsonText::clip(arguments) + QLatin1Char(')')
+        ? name + QLatin1Char('(') + JsonText::clip(after) + QLatin1Char(')')
+        : QString(text).replace(removed, shown);
+    if (shownText != text)
+        write(undo, QStringLiteral("events.text"), startRow, text, shownText);
+    if (!searched.isNull()) {
+        const QString before = searched.toString();
+        const QString cut = before == arguments ? after : QString(before).replace(removed, shown);
+        if (cut != before)
+            write(undo, QStringLiteral("search_text.arguments"), startRow, before, cut);
+    }
+    markRedacted(undo, startRow);
+    return out;
+}
+
+bool RedactionStore::reassemble(qint64 roomId)
+{
+    // The messages and calls whose deltas a redaction cut. Their rows' flags say which of them still show what
+    // the deltas held: a row read again from the source comes without the Redacted flag.
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT DISTINCT e.message_id, e.tool_id, e.type FROM redactions x JOIN events e ON "
+                                           "e.room_id = x.room_id AND e.seq = x.seq WHERE x.room_id = ? AND x.present = 1 "
+                                           "AND x.path = '$.delta'"),
+        { roomId });
+    QStringList messages, calls;
+    while (q.next()) {
+        const QString type = q.value(2).toString();
+        if (type == QLatin1String("TOOL_CALL_ARGS") || type == QLatin1String("TOOL_CALL_CHUNK"))
+            calls << q.value(1).toString();
+        else if (!q.value(0).toString().isEmpty())
+            messages << q.value(0).toString();
+    }
+    q.finish();
+    if (messages.isEmpty() && calls.isEmpty())
+        return false;
+    const auto list = [](const QStringList& ids) {
+        QJsonArray a;
+        for (const QString& id : ids)
+            a.append(id);
+        return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
+    };
+    // One pass over the room's rows of those messages and calls.
+    QSqlQuery rows = m_ws.exec(QStringLiteral("SELECT e.id, e.seq, e.type, e.kind, e.message_id, e.tool_id, e.flags, unpack(e.payload), "
+                                              "unpack(e.text), unpack(s.body) FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
+                                              "WHERE e.room_id = ? AND (e.message_id IN (SELECT value FROM json_each(?)) OR "
+                                              "(e.tool_id IN (SELECT value FROM json_each(?)) AND e.type IN ('TOOL_CALL_ARGS', "
+                                              "'TOOL_CALL_CHUNK'))) AND typeof(unpack(e.payload)) = 'text' ORDER BY e.seq"),
+        { roomId, list(messages), list(calls) });
+    struct Item
+    {
+        qint64 id = 0;
+        qint64 flags = 0;
+        QString text, body;
+        QString joined;
+        bool redactedPart = false;
+    };
+    QHash<QString, Item> items; // message id and kind -> the row showing its text, and its deltas' sum
+    QHash<QString, QString> arguments; // tool id -> its deltas' sum
+    while (rows.next()) {
+        const QString type = rows.value(2).toString();
+        const auto delta = JsonStrings::valueAt(rows.value(7).toString(), QStringLiteral("$.delta"));
+        const bool redacted = rows.value(6).toLongLong() & EventFlags::Redacted;
+        if (type == QLatin1String("TOOL_CALL_ARGS") || type == QLatin1String("TOOL_CALL_CHUNK")) {
+            if (delta)
+                arguments[rows.value(5).toString()] += delta->value;
+            continue;
+        }
+        Item& item = items[rows.value(4).toString() + QLatin1Char('\n') + rows.value(3).toString()];
+        if (delta) {
+            item.joined += delta->value;
+            item.redactedPart = item.redactedPart || redacted;
+        } else if (item.id == 0) {
+            item.id = rows.value(0).toLongLong();
+            item.flags = rows.value(6).toLongLong();
+            item.text = rows.value(8).toString();
+            item.body = rows.value(9).toString();
+        }
+    }
+    rows.finish();
+    bool again = false;
+    for (const Item& item : std::as_const(items)) {
+        if (item.id == 0 || !item.redactedPart || (item.flags & EventFlags::Redacted) || item.text == item.joined)
+            continue;
+        m_ws.exec(updateOf(QStringLiteral("events.text")), { item.joined, item.id });
+        m_ws.exec(updateOf(QStringLiteral("search_text.body")), { item.joined, item.id });
+        markRedacted(0, item.id);
+        again = true;
+    }
+    for (auto it = arguments.cbegin(); it != arguments.cend(); ++it)
+        again = reassembleArguments(0, roomId, it.key(), *it) || again;
+    return again;
+}
+
+bool RedactionStore::reassembleArguments(qint64 redactionId, qint64 roomId, const QString& toolId, const QString& joined)
+{
+    QSqlQuery c = m_ws.exec(QStringLiteral("SELECT c.id, c.tool_name, unpack(c.arguments), e.id, unpack(e.text), unpack(s.arguments) "
+                                           "FROM tool_calls c JOIN events e ON e.room_id = c.room_id AND e.seq = c.start_seq "
+                                           "LEFT JOIN search_text s ON s.event_id = e.id WHERE c.room_id = ? AND c.tool_id = ?"),
+        { roomId, toolId });
+    if (!c.next() || c.value(2).toString() == joined)
+        return false;
+    const qint64 callId = c.value(0).toLongLong();
+    const QString before = c.value(2).toString();
+    const QString name = c.value(1).toString();
+    const qint64 startRow = c.value(3).toLongLong();
+    const QString text = c.value(4).toString();
+    const QVariant searched = c.value(5);
+    c.finish();
+    write(redactionId, QStringLiteral("tool_calls.arguments"), callId, before, joined);
+    const QString shown = name + QLatin1Char('(') + JsonText::clip(joined) + QLatin1Char(')');
+    if (shown != text)
+        write(redactionId, QStringLiteral("events.text"), startRow, text, shown);
+    if (!searched.isNull() && searched.toString() != joined)
+        write(redactionId, QStringLiteral("search_text.arguments"), startRow, searched, joined);
+    markRedacted(redactionId, startRow);
+    return true;
 }
 
 bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint64>> written)
@@ -387,13 +594,13 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
         QString fingerprint, path;
         qint64 start, length;
         QString digest, reason;
-        bool part;
+        int part; // Part
     };
     QVector<Saved> saved;
     while (q.next()) {
         saved.append({ q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString(),
             q.value(4).toLongLong(), q.value(5).toLongLong(), q.value(6).toString(), q.value(7).toString(),
-            q.value(8).toBool() });
+            q.value(8).toInt() });
     }
     q.finish();
     if (saved.isEmpty())
@@ -422,8 +629,8 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
             continue;
         }
         for (int attempt = 0; attempt < 2; ++attempt) {
-            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, unpack(payload), message_id FROM events WHERE room_id = ? AND seq = ? "
-                                                     "AND typeof(unpack(payload)) = 'text'"),
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, unpack(payload), message_id, flags FROM events WHERE room_id = ? "
+                                                     "AND seq = ? AND typeof(unpack(payload)) = 'text'"),
                 { roomId, r.seq });
             // No row there: after the room is whole, its event is gone from the source; while rows are written (a
             // batch), its event may be among them at another index.
@@ -434,10 +641,16 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
                 const qint64 eventId = row.value(0).toLongLong();
                 const QString payload = row.value(1).toString();
                 const QString messageId = row.value(2).toString();
+                const bool flagged = row.value(3).toLongLong() & EventFlags::Redacted;
                 row.finish();
                 const std::optional<JsonStrings::Token> token = JsonStrings::stringAt(payload, r.path);
                 const bool fits = token && r.start >= 0 && r.start + r.length <= token->value.size();
-                if (fits && token->value.mid(r.start).startsWith(placeholder(r.reason))) {
+                // A piece after the first of an assembled text's span lost its text and shows no placeholder: its
+                // row's flag says whether it is still cut (a row read again from the source comes without it).
+                const bool rest = r.part == int(Part::Rest);
+                if (rest && flagged)
+                    break;
+                if (!rest && fits && token->value.mid(r.start).startsWith(placeholder(r.reason))) {
                     // Still redacted; but a call the import settled in this batch was made from the row as the source
                     // wrote it (its arguments, its result), and may hold the text again.
                     if (written && scrubCalls(roomId, r.seq, r.length, r.digest, placeholder(r.reason), *written))
@@ -446,8 +659,8 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
                 }
                 if (fits && !r.digest.isEmpty() && digest(token->value.mid(r.start, r.length)) == r.digest) {
                     // Read again from the source: redacted again before anyone reads it.
-                    rewrite(0, roomId, r.seq, eventId, r.part ? QString() : messageId, payload, *token, r.start,
-                        r.length, placeholder(r.reason));
+                    rewrite(0, roomId, r.seq, eventId, r.part != int(Part::Whole) ? QString() : messageId, payload,
+                        *token, r.start, r.length, rest ? QString() : placeholder(r.reason));
                     again = true;
                     break;
                 }
@@ -474,6 +687,9 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
     QHash<qsizetype, QHash<QString, QString>> wanted; // length -> digest -> placeholder
     for (const Saved& r : std::as_const(saved))
         wanted[r.length].insert(r.digest, placeholder(r.reason));
+    // The room is whole: a message or call whose row was read again from the source shows its deltas' sum.
+    if (!written && reassemble(roomId))
+        again = true;
     if (digest(QString()).isEmpty())
         return again; // no secret (a copy handed on): nothing can be recognised
     auto removedIn = [&](const QString& text) {
@@ -619,8 +835,9 @@ void RedactionStore::forget()
 
 RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit)
 {
-    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, unpack(e.payload) FROM events e JOIN rooms r ON r.id = "
-                                 "e.room_id WHERE typeof(unpack(e.payload)) = 'text'");
+    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, unpack(e.payload), e.type, e.kind, e.message_id, "
+                                 "e.tool_id, unpack(e.text) FROM events e JOIN rooms r ON r.id = e.room_id WHERE "
+                                 "typeof(unpack(e.payload)) = 'text'");
     QVariantList binds;
     if (roomId != 0) {
         sql += QStringLiteral(" AND e.room_id = ?");
@@ -628,22 +845,118 @@ RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatt
     }
     QSqlQuery q = m_ws.exec(sql + QStringLiteral(" ORDER BY e.room_id, e.seq"), binds);
     RedactionMatches out;
-    while (q.next() && out.size() < limit) {
-        const QString payload = q.value(3).toString();
-        // A payload that is not JSON (a CraftBot record, a malformed row) is one string, at the empty path.
-        const auto tokens = JsonStrings::values(payload).value_or(QVector<JsonStrings::Token> { JsonStrings::plain(payload) });
-        for (const JsonStrings::Token& t : tokens) {
-            for (const RedactionPatterns::Match& m : RedactionPatterns::find(t.value, patterns)) {
-                const qsizetype from = std::max<qsizetype>(0, m.start - 24);
-                const qsizetype to = std::min<qsizetype>(t.value.size(), m.start + m.length + 24);
-                const QString context = (from > 0 ? QStringLiteral("…") : QString()) + t.value.mid(from, m.start - from)
-                    + QLatin1Char('[') + t.value.mid(m.start, m.length) + QLatin1Char(']')
-                    + t.value.mid(m.start + m.length, to - m.start - m.length) + (to < t.value.size() ? QStringLiteral("…") : QString());
-                out.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(), t.path, m.start,
-                    m.length, t.value.mid(m.start, m.length), m.pattern, QString(context).replace(QLatin1Char('\n'), QLatin1Char(' ')) });
+    auto match = [&](qint64 room, const QString& native, qint64 seq, const QString& path, const QString& value,
+                     const QVector<qint64>& parts) {
+        for (const RedactionPatterns::Match& m : RedactionPatterns::find(value, patterns)) {
+            const qsizetype from = std::max<qsizetype>(0, m.start - 24);
+            const qsizetype to = std::min<qsizetype>(value.size(), m.start + m.length + 24);
+            const QString context = (from > 0 ? QStringLiteral("…") : QString()) + value.mid(from, m.start - from)
+                + QLatin1Char('[') + value.mid(m.start, m.length) + QLatin1Char(']')
+                + value.mid(m.start + m.length, to - m.start - m.length) + (to < value.size() ? QStringLiteral("…") : QString());
+            out.append({ room, native, seq, path, m.start, m.length, value.mid(m.start, m.length), m.pattern,
+                QString(context).replace(QLatin1Char('\n'), QLatin1Char(' ')), parts });
+        }
+    };
+
+    // What a reader sees assembled from deltas (an AG-UI message's text at its start row, a call's arguments) is
+    // matched as a whole: a secret split across two deltas is one match there, and its redaction cuts every delta
+    // and every place the whole was copied to. The deltas' own strings are held back until their whole is known;
+    // when it is not theirs (a row edited, a chunked message), each is matched alone as before.
+    struct Delta
+    {
+        qint64 seq;
+        QString path, value;
+    };
+    struct Assembly
+    {
+        qint64 item = -1; // the row showing the whole: a message's start row, a call's start
+        QString text; // what that row shows (a message) or the call's arguments
+        QVector<Delta> deltas;
+    };
+    QHash<QString, Assembly> messages; // message id and kind
+    QHash<QString, Assembly> calls; // tool id
+    qint64 currentRoom = 0;
+    QString currentNative;
+    auto settle = [&](Assembly& a, const QString& path) {
+        QString joined;
+        QVector<qint64> parts;
+        for (const Delta& d : std::as_const(a.deltas)) {
+            joined += d.value;
+            parts << d.seq;
+        }
+        if (a.item >= 0 && !a.deltas.isEmpty() && joined == a.text) {
+            match(currentRoom, currentNative, a.item, path, joined, parts);
+        } else {
+            for (const Delta& d : std::as_const(a.deltas))
+                match(currentRoom, currentNative, d.seq, d.path, d.value, {});
+        }
+    };
+    auto settleRoom = [&] {
+        if (!calls.isEmpty()) {
+            // The calls' arguments as the workspace assembled them, by the id their deltas name.
+            QSqlQuery c = m_ws.exec(QStringLiteral("SELECT tool_id, start_seq, unpack(arguments) FROM tool_calls WHERE room_id = ? "
+                                                   "AND start_seq IS NOT NULL AND arguments IS NOT NULL"),
+                { currentRoom });
+            while (c.next()) {
+                const auto it = calls.find(c.value(0).toString());
+                if (it != calls.end() && it->item < 0) {
+                    it->item = c.value(1).toLongLong();
+                    it->text = c.value(2).toString();
+                }
             }
         }
+        for (Assembly& a : messages)
+            settle(a, QStringLiteral("@message"));
+        for (Assembly& a : calls)
+            settle(a, QStringLiteral("@arguments"));
+        messages.clear();
+        calls.clear();
+    };
+    while (q.next() && out.size() < limit) {
+        const qint64 room = q.value(0).toLongLong();
+        if (room != currentRoom) {
+            settleRoom();
+            currentRoom = room;
+            currentNative = q.value(1).toString();
+        }
+        const qint64 seq = q.value(2).toLongLong();
+        const QString payload = q.value(3).toString();
+        const QString type = q.value(4).toString();
+        const QString messageId = q.value(6).toString();
+        const QString toolId = q.value(7).toString();
+        const bool argumentsDelta = type == QLatin1String("TOOL_CALL_ARGS") && !toolId.isEmpty();
+        const QString messageKey = messageId.isEmpty() ? QString() : messageId + QLatin1Char('\n') + q.value(5).toString();
+        // A payload that is not JSON (a CraftBot record, a malformed row) is one string, at the empty path.
+        const auto tokens = JsonStrings::values(payload).value_or(QVector<JsonStrings::Token> { JsonStrings::plain(payload) });
+        bool hasDelta = false;
+        for (const JsonStrings::Token& t : tokens) {
+            if (t.path == QLatin1String("$.delta") && (argumentsDelta || !messageKey.isEmpty())) {
+                hasDelta = true;
+                (argumentsDelta ? calls[toolId] : messages[messageKey]).deltas.append({ seq, t.path, t.value });
+                continue;
+            }
+            match(room, currentNative, seq, t.path, t.value, {});
+        }
+        if (!hasDelta && !messageKey.isEmpty() && !argumentsDelta && messages.value(messageKey).item < 0
+            && messages.value(messageKey).deltas.isEmpty()) {
+            // The row that shows the message: the first of its id and kind, before its deltas.
+            Assembly& a = messages[messageKey];
+            a.item = seq;
+            a.text = q.value(8).toString();
+        }
+        // A message or call that ended is settled at once, so a long thread is not held in memory to its end.
+        if (type == QLatin1String("TEXT_MESSAGE_END") && messages.contains(messageKey)) {
+            settle(messages[messageKey], QStringLiteral("@message"));
+            messages.remove(messageKey);
+        }
     }
+    q.finish();
+    settleRoom();
+    std::stable_sort(out.begin(), out.end(), [](const RedactionMatch& a, const RedactionMatch& b) {
+        return std::tie(a.roomId, a.index) < std::tie(b.roomId, b.index);
+    });
+    if (out.size() > limit)
+        out.resize(limit);
     return out;
 }
 

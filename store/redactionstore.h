@@ -43,6 +43,9 @@ struct RedactionMatch
     QString text; // what would go
     QString pattern; // which pattern found it
     QString context; // the text around it, for a person to judge (…before[text]after…)
+    // With path "@message" (an assembled message's text, at the row that shows it) or "@arguments" (a call's
+    // assembled arguments, at its start): the indexes of the rows whose deltas make that text, in order.
+    QVector<qint64> parts;
 };
 using RedactionMatches = QVector<RedactionMatch>;
 Q_DECLARE_METATYPE(RedactionMatch)
@@ -66,13 +69,22 @@ public:
     // Redacts [start, start + length) of the string at `path` in the payload of the event at `index`. Throws
     // StoreError naming what is wrong (no such event, no string there, an empty span, a payload that is not
     // JSON) and changes nothing then.
+    // `part`: how a piece of an assembled text is cut (redactMessage, redactArguments).
+    enum class Part { Whole = 0, First = 1, Rest = 2 };
     Redaction redact(qint64 roomId, qint64 index, const QString& path, qint64 start, qint64 length,
-        const QString& reason, const QString& author, bool part = false);
+        const QString& reason, const QString& author, Part part = Part::Whole);
     // Redacts [start, start + length) of an assembled message's text (AG-UI: the item at `index` shows what its
     // deltas make together): each delta's part of the span in its own payload, and the span of the text the
-    // item shows. Throws StoreError when the row is no assembled message, or its text is not its deltas'.
+    // item shows. The first delta the span touches shows the placeholder and the others lose their piece, so
+    // the deltas still add up to the text shown. Throws StoreError when the row is no assembled message, or its
+    // text is not its deltas'. `parts`: the deltas' indexes when the caller knows them (a bulk redaction's
+    // match), which spares a pass over the room.
     Redactions redactMessage(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
-        const QString& author);
+        const QString& author, const QVector<qint64>& parts = {});
+    // The same for a call's assembled arguments (AG-UI: TOOL_CALL_ARGS deltas; the call starts at `index`): the
+    // deltas, the call's arguments, and the start row's text and search text.
+    Redactions redactArguments(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
+        const QString& author, const QVector<qint64>& parts = {});
     // Undoes (`redo` false) or redoes a redaction not saved yet.
     void apply(qint64 redactionId, bool redo);
     // Inside the save's transaction: the undo copies of every redaction go; true when a redaction was saved
@@ -92,7 +104,8 @@ public:
     bool reapply(qint64 roomId, std::optional<std::pair<qint64, qint64>> written = std::nullopt);
 
     // Every match of `patterns` in the string values of the payloads of a room (0: every room), by room, index
-    // and place, at most `limit`.
+    // and place, at most `limit`. Text a reader sees assembled from deltas (an AG-UI message, a call's arguments)
+    // is matched as assembled ("@message", "@arguments"), so a secret split across two deltas is found too.
     RedactionMatches find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit = 100000);
 
     // The ledger, oldest first; roomId 0: every room.
@@ -108,6 +121,25 @@ private:
     static QString updateOf(const QString& target); // the UPDATE for a target (a fixed list)
     // The text removed, wherever the item's edits (EditStore) and their journal entries keep it.
     void rewriteEdits(qint64 redactionId, qint64 roomId, qint64 index, const QString& removed, const QString& shown);
+    // The pieces of an assembled text (the rows at `parts`, or the rows `select` finds with `binds`), each the
+    // string at $.delta of its payload, in order, with where it starts in the whole.
+    struct Piece
+    {
+        qint64 seq;
+        qsizetype from;
+        qsizetype size;
+    };
+    QVector<Piece> pieces(qint64 roomId, const QVector<qint64>& parts, const QString& select, const QVariantList& binds,
+        QString* joined);
+    // Redacts the span of the pieces: later pieces first, the first one touched showing the placeholder.
+    Redactions redactPieces(qint64 roomId, const QVector<Piece>& found, qint64 start, qint64 length,
+        const QString& reason, const QString& author);
+    // After a whole import: an assembled text shown whole again (its row read again from the source) while its
+    // deltas are redacted is made again from them.
+    bool reassemble(qint64 roomId);
+    // The call `toolId`'s arguments set to `joined` (its deltas' sum) with its start row's text and search text;
+    // undoable with the redaction when `redactionId` is not 0. False when they were that already.
+    bool reassembleArguments(qint64 redactionId, qint64 roomId, const QString& toolId, const QString& joined);
     // The text a redaction removed from the row at `index`, wherever a call made from that row in the rows just
     // `written` holds it again (found by its digest); true when it was there.
     bool scrubCalls(qint64 roomId, qint64 index, qint64 length, const QString& removedDigest, const QString& shown,

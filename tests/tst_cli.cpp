@@ -6,6 +6,8 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -1174,6 +1176,79 @@ private slots:
         r = run({ QStringLiteral("verify"), real, QStringLiteral("--key"), pub });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QLatin1String("a pipe (FIFO)")), qPrintable(r.err + r.out));
+    }
+
+    // An AG-UI thread streams its text in deltas: an address whole in one message delta and in one argument
+    // delta, and a card number split across two deltas. `redact --builtin` finds what a reader sees assembled, and
+    // afterwards no printout, search, export format or byte of the workspace holds any of it, and a dry run finds
+    // nothing left.
+    void redactAnAguiThreadAsAReaderSeesIt()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("th"));
+        QVERIFY(QDir().mkpath(folder));
+        // A thread written for this: agui-pii/th_pii.jsonl (its README says what is in it).
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("agui-pii/th_pii.jsonl")), folder + QStringLiteral("/th_pii.jsonl")));
+        const QStringList secrets { QStringLiteral("ana.perez"), QStringLiteral("bo.lind"), QStringLiteral("4111"),
+            QStringLiteral("1111 1111") };
+        auto holdsNone = [&](const QString& text) {
+            for (const QString& secret : secrets) {
+                if (text.contains(secret))
+                    return false;
+            }
+            return true;
+        };
+        // --builtin twice is the same as one list.
+        Run r = run({ QStringLiteral("redact"), folder, QStringLiteral("--all-rooms"), QStringLiteral("--builtin"),
+            QStringLiteral("email"), QStringLiteral("--builtin"), QStringLiteral("card"), QStringLiteral("--dry-run"),
+            QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QStringList found;
+        for (const QJsonObject& m : r.lines())
+            found << m.value(QLatin1String("path")).toString() + QLatin1Char(' ') + m.value(QLatin1String("text")).toString();
+        QCOMPARE(found, (QStringList { QStringLiteral("@message ana.perez@example.com"), QStringLiteral("@message 4111 1111 1111 1111"),
+                            QStringLiteral("@arguments bo.lind@example.org") }));
+        r = run({ QStringLiteral("redact"), folder, QStringLiteral("--all-rooms"), QStringLiteral("--builtin"),
+            QStringLiteral("email,card"), QStringLiteral("--reason"), QStringLiteral("pii"), QStringLiteral("--author"),
+            QStringLiteral("Ana") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(QLatin1String("redacted 3 matches")), qPrintable(r.err));
+
+        r = run({ QStringLiteral("events"), folder, QStringLiteral("--room"), QStringLiteral("th_pii"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(holdsNone(r.out), qPrintable(r.out));
+        r = run({ QStringLiteral("events"), folder, QStringLiteral("--room"), QStringLiteral("th_pii"), QStringLiteral("--conversation") });
+        QVERIFY2(r.out.contains(QLatin1String("Write to [redacted: pii] today, card [redacted: pii] on file.")), qPrintable(r.out));
+        r = run({ QStringLiteral("tools"), folder, QStringLiteral("--room"), QStringLiteral("th_pii"), QStringLiteral("--json") });
+        QVERIFY2(holdsNone(r.out) && r.out.contains(QLatin1String("[redacted: pii]")), qPrintable(r.out));
+        for (const QString& word : { QStringLiteral("perez"), QStringLiteral("lind"), QStringLiteral("4111") }) {
+            r = run({ QStringLiteral("events"), folder, QStringLiteral("--room"), QStringLiteral("th_pii"), QStringLiteral("--text"),
+                word, QStringLiteral("--count") });
+            QCOMPARE(r.out.trimmed(), QStringLiteral("0"));
+        }
+        r = run({ QStringLiteral("redact"), folder, QStringLiteral("--all-rooms"), QStringLiteral("--builtin"),
+            QStringLiteral("email,card"), QStringLiteral("--dry-run") });
+        QVERIFY2(r.err.contains(QLatin1String("would redact 0 matches")), qPrintable(r.err + r.out));
+        for (const QString& format : { QStringLiteral("csv"), QStringLiteral("md"), QStringLiteral("html"), QStringLiteral("jsonl") }) {
+            const QString out = dir.filePath(QStringLiteral("report.") + format);
+            r = run({ QStringLiteral("export"), folder, QStringLiteral("--room"), QStringLiteral("th_pii"), QStringLiteral("--format"),
+                format, QStringLiteral("--expanded"), QStringLiteral("-o"), out });
+            QCOMPARE(r.code, 0);
+            QVERIFY2(holdsNone(QString::fromUtf8(fileBytes(out))), qPrintable(format));
+        }
+        // Every byte of the workspace: the file, its log and its shared memory.
+        QDirIterator files(m_dir.filePath(QStringLiteral("cache")), QDir::Files, QDirIterator::Subdirectories);
+        int workspaces = 0;
+        while (files.hasNext()) {
+            const QString file = files.next();
+            if (!file.contains(QLatin1String("/th-")))
+                continue;
+            ++workspaces;
+            const QByteArray bytes = fileBytes(file);
+            for (const QString& secret : secrets)
+                QVERIFY2(!bytes.contains(secret.toUtf8()), qPrintable(file + QStringLiteral(": ") + secret));
+        }
+        QVERIFY(workspaces > 0);
     }
 
     void redactByPattern()

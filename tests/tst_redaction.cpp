@@ -608,6 +608,59 @@ private slots:
         QCOMPARE(ws.event(room, index)->text, text);
     }
 
+    // A delta redacted alone in its raw row (R in the window), and the same thread's log rewritten so that it is
+    // read again from its start: the message's text and the call's arguments, which are assembled from the deltas
+    // (the start rows' text, the call, the search text and index), hold the text neither before nor after.
+    void aRedactedDeltaStaysRedactedWhereverItIsAssembled()
+    {
+        QTemporaryDir dir;
+        const QString thread = dir.filePath(QStringLiteral("th_pii.jsonl"));
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("agui-pii/th_pii.jsonl")), thread));
+        QFile::setPermissions(thread, QFile::ReadOwner | QFile::WriteOwner);
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        Workspace ws(path);
+        Importer::import(ws, thread);
+        const qint64 room = ws.findRooms(QStringLiteral("th_pii")).first();
+        AnnotationStore store(ws);
+        QCOMPARE(JsonStrings::valueAt(payloadAt(ws, room, 2), QStringLiteral("$.delta"))->value.mid(9, 21),
+            QStringLiteral("ana.perez@example.com"));
+        store.redact(room, 2, QStringLiteral("$.delta"), 9, 21, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.redact(room, 8, QStringLiteral("$.delta"), 0, 19, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.save();
+        auto nothingLeft = [&](const char* when) {
+            QVERIFY2(!ws.event(room, 1)->text.contains(QLatin1String("ana.perez")), when);
+            QVERIFY2(ws.event(room, 1)->text.startsWith(QLatin1String("Write to [redacted: pii] today")), when);
+            QVERIFY2(!ws.event(room, 6)->text.contains(QLatin1String("bo.lind")), qPrintable(ws.event(room, 6)->text));
+            QCOMPARE(ws.toolCalls(room).first().arguments, QStringLiteral("{\"to\":\"[redacted: pii]\",\"n\":1}"));
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM search_text s JOIN events e ON e.id = s.event_id WHERE "
+                                                 "e.room_id = ? AND (unpack(s.body) LIKE '%perez%' OR unpack(s.arguments) LIKE "
+                                                 "'%lind%')"),
+                { room });
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toInt(), 0);
+            q.finish();
+            QSqlQuery fts = ws.exec(QStringLiteral("SELECT count(*) FROM events_fts WHERE events_fts MATCH 'perez OR lind'"));
+            QVERIFY(fts.next());
+            QCOMPARE(fts.value(0).toInt(), 0);
+            fts.finish();
+            for (const QString& file : QStringList { path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm") }) {
+                const QByteArray bytes = fileBytes(file);
+                QVERIFY2(!bytes.contains("ana.perez") && !bytes.contains("bo.lind"), qPrintable(file + QLatin1Char(' ') + QLatin1String(when)));
+            }
+        };
+        nothingLeft("after the redaction");
+        // The log rewritten with one byte of another line changed: read again from its start.
+        QByteArray log = fileBytes(thread);
+        log.replace("1784016877000", "1784016877001");
+        {
+            QFile f(thread);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(log);
+        }
+        Importer::import(ws, thread);
+        nothingLeft("after the log was read again");
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;
