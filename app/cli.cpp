@@ -1143,7 +1143,7 @@ private:
         }
         if (!dryRun && !found.isEmpty()) {
             AnnotationStore store(*ws);
-            store.saveOnly(store.redactMatches(found, reason, who));
+            store.redactMatchesAndSave(found, reason, who);
         }
         m_err << (dryRun ? "would redact " : "redacted ") << found.size() << (found.size() == 1 ? " match" : " matches")
               << (dryRun ? " (nothing changed: --dry-run)" : "") << Qt::endl;

@@ -587,22 +587,46 @@ void AnnotationStore::save()
         RedactionStore(m_ws).forget();
 }
 
+EditSteps AnnotationStore::redactMatchesAndSave(
+    const QVector<RedactionMatch>& matches, const QString& reason, const QString& author)
+{
+    // One transaction for the redactions and their save: a process killed after it leaves them final, one killed
+    // before it leaves nothing; never redactions unsaved with undo rows holding the text, which nothing would save.
+    bool redacted = false;
+    EditSteps steps;
+    transaction([&] {
+        steps = redactMatches(matches, reason, author);
+        redacted = markSaved(steps);
+        return EditSteps {};
+    });
+    if (redacted)
+        RedactionStore(m_ws).forget();
+    return steps;
+}
+
+bool AnnotationStore::markSaved(const EditSteps& steps)
+{
+    bool redacted = false;
+    for (const EditStep& step : steps) {
+        if (step.table == EditStep::Redactions && step.present) {
+            const RedactionStore secure(m_ws); // secure_delete on for what follows
+            m_ws.exec(QStringLiteral("DELETE FROM redaction_undo WHERE redaction_id = ?"), { step.id });
+            redacted = true;
+        }
+        const QLatin1String table(tableName(step.table));
+        if (step.present)
+            m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE id = ?").arg(table), { step.id });
+        else
+            m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE id = ?").arg(table), { step.id });
+    }
+    return redacted;
+}
+
 void AnnotationStore::saveOnly(const EditSteps& steps)
 {
     bool redacted = false;
     transaction([&] {
-        for (const EditStep& step : steps) {
-            if (step.table == EditStep::Redactions && step.present) {
-                const RedactionStore secure(m_ws); // secure_delete on for what follows
-                m_ws.exec(QStringLiteral("DELETE FROM redaction_undo WHERE redaction_id = ?"), { step.id });
-                redacted = true;
-            }
-            const QLatin1String table(tableName(step.table));
-            if (step.present)
-                m_ws.exec(QStringLiteral("UPDATE %1 SET saved = 1 WHERE id = ?").arg(table), { step.id });
-            else
-                m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE id = ?").arg(table), { step.id });
-        }
+        redacted = markSaved(steps);
         return EditSteps {};
     });
     if (redacted)

@@ -49,6 +49,9 @@ public:
     // Redacts every match bulk redaction found (RedactionStore::find), each a redaction with its journal entry, in
     // one transaction. Later spans of a string go first, so that the earlier ones stay where they were found.
     EditSteps redactMatches(const QVector<RedactionMatch>& matches, const QString& reason, const QString& author);
+    // The same, saved in the same transaction (the command line's): final at its commit, with no undo copy of
+    // the text left for a moment between a commit and a save.
+    EditSteps redactMatchesAndSave(const QVector<RedactionMatch>& matches, const QString& reason, const QString& author);
 
     // Edits a message's text, a call's arguments or result (JSON) or its outcome (EditStore), with its journal
     // entry: before and after. Nothing when it changes nothing.
@@ -90,6 +93,9 @@ public:
 
 private:
     static const char* tableName(int table); // EditStep::Table's
+    // Inside a transaction: the steps' rows kept for good (redactions' undo copies deleted). True when a
+    // redaction was among them.
+    bool markSaved(const EditSteps& steps);
     template<typename Work> EditSteps transaction(Work&& work);
     qint64 insert(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value,
         const QString& author);

@@ -2,11 +2,14 @@
 
 #include "annotationstore.h"
 #include "reportsignature.h"
+#include "roomkitstoregenerator.h"
 #include "sources/importlock.h"
 #include "testsupport.h"
 #include "workspace.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
@@ -1249,6 +1252,66 @@ private slots:
                 QVERIFY2(!bytes.contains(secret.toUtf8()), qPrintable(file + QStringLiteral(": ") + secret));
         }
         QVERIFY(workspaces > 0);
+    }
+
+    // `redact` killed (SIGKILL) at moments spread over its run: each time the workspace holds either no
+    // redaction or every one saved, with no undo copy of the text left (such copies were kept for good when a
+    // kill fell between the redaction's commit and its save), and what it matched is gone or all there.
+    void aKilledRedactionIsNothingOrFinal()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("store.sqlite"));
+        RoomKitStoreGenerator::write(source, 20000, 3, 0.5, 5);
+        const QString clean = dir.filePath(QStringLiteral("clean.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), source, QStringLiteral("-o"), clean }).code, 0);
+        const auto redact = [](const QString& ws) {
+            return QStringList { QStringLiteral("redact"), ws, QStringLiteral("--all-rooms"), QStringLiteral("--pattern"),
+            QStringLiteral("(order|pedido|issued on) \\d+"), QStringLiteral("--reason"), QStringLiteral("order"), QStringLiteral("--author"),
+            QStringLiteral("Ana") };
+        };
+        // How long a whole run takes here, to spread the kills over it.
+        const QString timed = dir.filePath(QStringLiteral("timed.sightline"));
+        QVERIFY(QFile::copy(clean, timed));
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(run(redact(timed)).code, 0);
+        const qint64 whole = std::max<qint64>(clock.elapsed(), 50);
+        int before = 0, after = 0;
+        for (int round = 0; round < 12; ++round) {
+            const QString ws = dir.filePath(QStringLiteral("round%1.sightline").arg(round));
+            QVERIFY(QFile::copy(clean, ws));
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+            p.setProcessEnvironment(env);
+            // Not read while it sleeps here: a pipe would fill with its lines and stop it.
+            p.setStandardOutputFile(QProcess::nullDevice());
+            p.setStandardErrorFile(QProcess::nullDevice());
+            p.start(QStringLiteral(SIGHTLINE_BINARY), redact(ws));
+            QVERIFY(p.waitForStarted());
+            QThread::msleep(quint64(double(whole) * (0.3 + 0.9 * round / 11.0))); // it commits late in its run
+            // Only while it runs: the pid of a process that ended is 0, and kill(0) is the whole process group.
+            if (p.state() == QProcess::Running && p.processId() > 0)
+                ::kill(pid_t(p.processId()), SIGKILL);
+            p.waitForFinished();
+            Workspace opened(ws);
+            QSqlQuery q = opened.exec(QStringLiteral("SELECT (SELECT count(*) FROM redactions), (SELECT count(*) FROM redactions "
+                                                     "WHERE saved = 0), (SELECT count(*) FROM redaction_undo)"));
+            QVERIFY(q.next());
+            const int redactions = q.value(0).toInt();
+            QCOMPARE(q.value(1).toInt(), 0);
+            QCOMPARE(q.value(2).toInt(), 0);
+            q.finish();
+            (redactions == 0 ? before : after) += 1;
+            QSqlQuery left = opened.exec(QStringLiteral("SELECT count(*) FROM events WHERE unpack(text) LIKE '%issued on 1%' OR "
+                                                        "unpack(text) LIKE '%order 1%'"));
+            QVERIFY(left.next());
+            if (redactions > 0)
+                QCOMPARE(left.value(0).toInt(), 0);
+            else
+                QVERIFY(left.value(0).toInt() > 0);
+        }
+        qInfo("killed before the commit %d times, after it %d times", before, after);
     }
 
     void redactByPattern()
