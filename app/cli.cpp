@@ -1123,6 +1123,11 @@ private:
             usage(QStringLiteral("--reason TEXT is required (it is what the placeholder and the ledger say)"));
         const QString who = dryRun ? QString() : author(parser);
         auto ws = openSource(source, forcedFormat(parser));
+        // No import writes it meanwhile (a window following its source): the rows it had not written yet would
+        // come in clear, after a redaction that said it was done. Said, and nothing done.
+        std::optional<ImportLock> lock;
+        if (!dryRun)
+            lock.emplace(ws->path());
         const qint64 room = all ? 0 : roomId(*ws, source, parser);
         const RedactionMatches found = RedactionStore(*ws).find(room, patterns);
         const bool json = parser.isSet(QStringLiteral("json"));

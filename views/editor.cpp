@@ -326,6 +326,9 @@ void Editor::showBulkRedact()
 void Editor::save(std::function<void()> then)
 {
     const int at = m_stack->index();
+    // A save with redactions writes the whole workspace anew (RedactionStore::forget): seconds on a big one.
+    if (m_redactions > 0)
+        emit message(tr("Saving: writing the workspace anew, so that no copy of the redacted text is left in it…"));
     after(m_client->edit([](AnnotationStore& store) {
         store.save();
         return EditSteps {};
