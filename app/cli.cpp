@@ -1134,14 +1134,17 @@ private:
         // A dry run shows what would go; a redaction says where, never the text it removed.
         for (const RedactionMatch& m : found) {
             if (json) {
-                QJsonObject o { { QStringLiteral("room"), m.room }, { QStringLiteral("index"), m.index },
+                // A note on the room itself has no index.
+                const bool roomNote = m.path == QLatin1String("@note") && m.index < 0;
+                QJsonObject o { { QStringLiteral("room"), m.room }, { QStringLiteral("index"), roomNote ? QJsonValue() : QJsonValue(m.index) },
                     { QStringLiteral("path"), m.path }, { QStringLiteral("start"), m.start },
                     { QStringLiteral("length"), m.length }, { QStringLiteral("pattern"), m.pattern } };
                 if (dryRun)
                     o.insert(QStringLiteral("text"), m.text);
                 m_out << line(o) << '\n';
             } else {
-                m_out << m.room << "  " << m.index << "  " << (m.path.isEmpty() ? QStringLiteral("(text)") : m.path) << " [" << m.start << ", " << m.start + m.length
+                m_out << m.room << "  " << (m.path == QLatin1String("@note") && m.index < 0 ? QStringLiteral("room") : QString::number(m.index))
+                      << "  " << (m.path.isEmpty() ? QStringLiteral("(text)") : m.path) << " [" << m.start << ", " << m.start + m.length
                       << ")  " << m.pattern
                       << (dryRun ? QStringLiteral("  \"%1\"").arg(m.text) : QString()) << '\n';
             }

@@ -413,6 +413,12 @@ EditSteps AnnotationStore::redactMatches(const RedactionMatches& matches, const 
                 }
                 continue;
             }
+            if (m.path == QLatin1String("@note")) {
+                const Redaction r = RedactionStore(m_ws).redactNote(m.noteId, m.start, m.length, reason, author);
+                steps.append({ EditStep::Redactions, r.id, true });
+                steps.append({ EditStep::Journal, journalRedaction(m_ws, r, author), true });
+                continue;
+            }
             steps += redact(m.roomId, m.index, m.path, m.start, m.length, reason, author);
         }
         return steps;

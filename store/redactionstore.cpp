@@ -72,6 +72,7 @@ QString RedactionStore::updateOf(const QString& target)
         { QStringLiteral("edits.value"), QStringLiteral("UPDATE edits SET value = ? WHERE id = ?") },
         { QStringLiteral("journal.before"), QStringLiteral("UPDATE journal SET before = ? WHERE id = ?") },
         { QStringLiteral("journal.after"), QStringLiteral("UPDATE journal SET after = ? WHERE id = ?") },
+        { QStringLiteral("annotations.value"), QStringLiteral("UPDATE annotations SET value = ? WHERE id = ?") },
     };
     const QString sql = updates.value(target);
     if (sql.isEmpty())
@@ -580,6 +581,63 @@ bool RedactionStore::reassembleArguments(qint64 redactionId, qint64 roomId, cons
     return true;
 }
 
+Redaction RedactionStore::redactNote(qint64 noteId, qint64 start, qint64 length, const QString& reason, const QString& author)
+{
+    const QString why = reason.simplified();
+    if (why.isEmpty())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("a redaction needs a reason"));
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT room_id, seq, value FROM annotations WHERE id = ? AND kind = 'note' AND present = 1"),
+        { noteId });
+    if (!q.next())
+        throw StoreError(m_ws.path(), {}, QStringLiteral("there is no note ") + QString::number(noteId));
+    const qint64 roomId = q.value(0).toLongLong();
+    const QVariant seq = q.value(1);
+    const QString text = q.value(2).toString();
+    q.finish();
+    if (start < 0 || length <= 0 || start + length > text.size()) {
+        throw StoreError(m_ws.path(), QStringLiteral("note ") + QString::number(noteId),
+            QStringLiteral("characters %1 to %2 are not in its text of %3").arg(start).arg(start + length).arg(text.size()));
+    }
+    JsonStrings::wholeCharacters(text, start, length);
+    const QString removed = text.mid(start, length);
+    const QString shown = placeholder(why);
+    Redaction r;
+    r.roomId = roomId;
+    r.index = seq.isNull() ? -1 : seq.toLongLong(); // -1: a note on the room itself
+    r.path = QStringLiteral("@note");
+    r.start = start;
+    r.length = length;
+    m_ws.secret(true);
+    r.digest = digest(removed);
+    r.reason = why;
+    r.author = author;
+    r.atMs = QDateTime::currentMSecsSinceEpoch();
+    QSqlQuery insert = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, digest, "
+                                                "reason, author, at_ms) VALUES (?, ?, NULL, '@note', ?, ?, ?, ?, ?, ?)"),
+        { roomId, r.index, start, length, r.digest, why, author, r.atMs });
+    r.id = insert.lastInsertId().toLongLong();
+    insert.finish();
+    write(r.id, QStringLiteral("annotations.value"), noteId, text, QString(text.left(start) + shown + text.mid(start + length)));
+    // The journal's record of the note (added, removed) holds its text too.
+    QSqlQuery journal = m_ws.exec(QStringLiteral("SELECT id, before, after FROM journal WHERE room_id = ? AND seq IS ? AND action "
+                                                 "LIKE 'note%'"),
+        { roomId, seq });
+    QVector<std::tuple<QString, qint64, QString, QString>> changes;
+    while (journal.next()) {
+        for (int c = 1; c <= 2; ++c) {
+            const QString before = journal.value(c).toString();
+            const QString after = QString(before).replace(removed, shown);
+            if (!journal.value(c).isNull() && after != before)
+                changes.append({ c == 1 ? QStringLiteral("journal.before") : QStringLiteral("journal.after"),
+                    journal.value(0).toLongLong(), before, after });
+        }
+    }
+    journal.finish();
+    for (const auto& [target, id, before, after] : changes)
+        write(r.id, target, id, before, after);
+    return r;
+}
+
 bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint64>> written)
 {
     bool again = false;
@@ -607,6 +665,8 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
         return false;
     std::optional<QHash<QString, qint64>> byFingerprint; // made once, when an event moved
     for (Saved& r : saved) {
+        if (r.path == QLatin1String("@note"))
+            continue; // a reviewer's note: no import writes it again
         if (r.path == QLatin1String("@text")) {
             // An assembled message's text, which a sync may write again from its parts.
             QSqlQuery row = m_ws.exec(QStringLiteral("SELECT e.id, unpack(e.text), unpack(s.body) FROM events e LEFT JOIN search_text s ON "
@@ -957,6 +1017,36 @@ RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatt
     }
     q.finish();
     settleRoom();
+    // What reviewers wrote: a message's text as they edited it (its row's display text; what the payload still
+    // holds was matched there), and their notes.
+    QString revised = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, unpack(e.text), unpack(e.payload) FROM events e JOIN rooms r ON "
+                                     "r.id = e.room_id WHERE (e.flags & %1) != 0").arg(EventFlags::Revised);
+    QString notes = QStringLiteral("SELECT a.room_id, r.native_id, a.seq, a.value, a.id FROM annotations a JOIN rooms r ON r.id = "
+                                   "a.room_id WHERE a.kind = 'note' AND a.present = 1");
+    if (roomId != 0) {
+        revised += QStringLiteral(" AND e.room_id = ?");
+        notes += QStringLiteral(" AND a.room_id = ?");
+    }
+    QSqlQuery edited = m_ws.exec(revised + QStringLiteral(" ORDER BY e.room_id, e.seq"), binds);
+    while (edited.next() && out.size() < limit) {
+        const QString payload = edited.value(4).toString();
+        const qsizetype before = out.size();
+        match(edited.value(0).toLongLong(), edited.value(1).toString(), edited.value(2).toLongLong(), QStringLiteral("@text"),
+            edited.value(3).toString(), {});
+        // A text the payload still holds is redacted there, and from the display text with it.
+        out.erase(std::remove_if(out.begin() + before, out.end(), [&](const RedactionMatch& m) { return payload.contains(m.text); }),
+            out.end());
+    }
+    edited.finish();
+    QSqlQuery note = m_ws.exec(notes + QStringLiteral(" ORDER BY a.room_id, a.id"), binds);
+    while (note.next() && out.size() < limit) {
+        const qsizetype before = out.size();
+        match(note.value(0).toLongLong(), note.value(1).toString(), note.value(2).isNull() ? -1 : note.value(2).toLongLong(),
+            QStringLiteral("@note"), note.value(3).toString(), {});
+        for (qsizetype i = before; i < out.size(); ++i)
+            out[i].noteId = note.value(4).toLongLong();
+    }
+    note.finish();
     std::stable_sort(out.begin(), out.end(), [](const RedactionMatch& a, const RedactionMatch& b) {
         return std::tie(a.roomId, a.index) < std::tie(b.roomId, b.index);
     });

@@ -46,6 +46,7 @@ struct RedactionMatch
     // With path "@message" (an assembled message's text, at the row that shows it) or "@arguments" (a call's
     // assembled arguments, at its start): the indexes of the rows whose deltas make that text, in order.
     QVector<qint64> parts;
+    qint64 noteId = 0; // with path "@note": the reviewer's note whose text it is in
 };
 using RedactionMatches = QVector<RedactionMatch>;
 Q_DECLARE_METATYPE(RedactionMatch)
@@ -85,6 +86,9 @@ public:
     // deltas, the call's arguments, and the start row's text and search text.
     Redactions redactArguments(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
         const QString& author, const QVector<qint64>& parts = {});
+    // Redacts [start, start + length) of a reviewer's note, and of the journal's record of it. Throws StoreError
+    // when there is no such note or the span is not in it.
+    Redaction redactNote(qint64 noteId, qint64 start, qint64 length, const QString& reason, const QString& author);
     // Undoes (`redo` false) or redoes a redaction not saved yet.
     void apply(qint64 redactionId, bool redo);
     // Inside the save's transaction: the undo copies of every redaction go; true when a redaction was saved

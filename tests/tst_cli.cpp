@@ -1314,6 +1314,45 @@ private slots:
         qInfo("killed before the commit %d times, after it %d times", before, after);
     }
 
+    // Reviewers' notes, on an event and on the room, and the journal's record of them: a pattern finds a card
+    // number there too, and afterwards neither `notes`, `journal`, a report nor the workspace's bytes hold it.
+    void redactReachesNotesAndTheJournal()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        const QString ws = dir.filePath(QStringLiteral("notes.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), store, QStringLiteral("-o"), ws }).code, 0);
+        QCOMPARE(run({ QStringLiteral("note"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--index"),
+                         QStringLiteral("4"), QStringLiteral("--text"), QStringLiteral("customer card 4111 1111 1111 1111 charged twice"),
+                         QStringLiteral("--author"), QStringLiteral("Ana") })
+                     .code,
+            0);
+        QCOMPARE(run({ QStringLiteral("note"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--text"),
+                         QStringLiteral("call back about 4111-1111-1111-1111"), QStringLiteral("--author"), QStringLiteral("Ana") })
+                     .code,
+            0);
+        Run r = run({ QStringLiteral("redact"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--builtin"),
+            QStringLiteral("card"), QStringLiteral("--dry-run"), QStringLiteral("--json") });
+        QCOMPARE(r.lines().size(), 2);
+        for (const QJsonObject& m : r.lines())
+            QCOMPARE(m.value(QLatin1String("path")).toString(), QStringLiteral("@note"));
+        r = run({ QStringLiteral("redact"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--builtin"),
+            QStringLiteral("card"), QStringLiteral("--reason"), QStringLiteral("card"), QStringLiteral("--author"), QStringLiteral("Ana") });
+        QCOMPARE(r.code, 0);
+        r = run({ QStringLiteral("notes"), ws });
+        QVERIFY2(!r.out.contains(QLatin1String("4111")) && r.out.count(QLatin1String("[redacted: card]")) == 2, qPrintable(r.out));
+        r = run({ QStringLiteral("journal"), ws, QStringLiteral("--json") });
+        QVERIFY2(!r.out.contains(QLatin1String("4111")), qPrintable(r.out));
+        const QString md = dir.filePath(QStringLiteral("notes.md"));
+        QCOMPARE(run({ QStringLiteral("export"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+                         QStringLiteral("md"), QStringLiteral("-o"), md })
+                     .code,
+            0);
+        QVERIFY(!fileBytes(md).contains("4111"));
+        for (const QString& file : QStringList { ws, ws + QStringLiteral("-wal"), ws + QStringLiteral("-shm") })
+            QVERIFY2(!fileBytes(file).contains("4111"), qPrintable(file));
+    }
+
     void redactByPattern()
     {
         QTemporaryDir dir;

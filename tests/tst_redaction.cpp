@@ -696,6 +696,32 @@ private slots:
         QCOMPARE(undo.value(0).toInt(), 0);
     }
 
+    // A message a reviewer edited to hold a card number the source never had: a pattern finds it in the text the
+    // row shows, and its redaction reaches the edit (as made and as journaled) too.
+    void aPatternFindsWhatAReviewerWrote()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore store(*ws);
+        store.editText(room, 4, QStringLiteral("My card 4111 1111 1111 1111 was charged twice"), QStringLiteral("ana"));
+        QString error;
+        const auto card = RedactionPatterns::builtin({ QStringLiteral("card") }, &error);
+        const RedactionMatches found = RedactionStore(*ws).find(room, card);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().path, QStringLiteral("@text"));
+        QCOMPARE(found.first().index, 4);
+        store.redactMatchesAndSave(found, QStringLiteral("card"), QStringLiteral("ana"));
+        QCOMPARE(ws->event(room, 4)->text, QStringLiteral("My card [redacted: card] was charged twice"));
+        QSqlQuery left = ws->exec(QStringLiteral("SELECT (SELECT count(*) FROM edits WHERE value LIKE '%4111%' OR original LIKE '%4111%'), "
+                                                 "(SELECT count(*) FROM journal WHERE before LIKE '%4111%' OR after LIKE '%4111%')"));
+        QVERIFY(left.next());
+        QCOMPARE(left.value(0).toInt(), 0);
+        QCOMPARE(left.value(1).toInt(), 0);
+        left.finish();
+        QCOMPARE(RedactionStore(*ws).find(room, card).size(), 0);
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;
