@@ -664,6 +664,7 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
     if (saved.isEmpty())
         return false;
     std::optional<QHash<QString, qint64>> byFingerprint; // made once, when an event moved
+    QVector<Saved*> unplaced; // neither where it was nor found by its payload
     for (Saved& r : saved) {
         if (r.path == QLatin1String("@note"))
             continue; // a reviewer's note: no import writes it again
@@ -688,7 +689,8 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
             again = true;
             continue;
         }
-        for (int attempt = 0; attempt < 2; ++attempt) {
+        bool placed = false;
+        for (int attempt = 0; attempt < 2 && !placed; ++attempt) {
             QSqlQuery row = m_ws.exec(QStringLiteral("SELECT id, unpack(payload), message_id, flags FROM events WHERE room_id = ? "
                                                      "AND seq = ? AND typeof(unpack(payload)) = 'text'"),
                 { roomId, r.seq });
@@ -708,13 +710,16 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
                 // A piece after the first of an assembled text's span lost its text and shows no placeholder: its
                 // row's flag says whether it is still cut (a row read again from the source comes without it).
                 const bool rest = r.part == int(Part::Rest);
-                if (rest && flagged)
+                if (rest && flagged) {
+                    placed = true;
                     break;
+                }
                 if (!rest && fits && token->value.mid(r.start).startsWith(placeholder(r.reason))) {
                     // Still redacted; but a call the import settled in this batch was made from the row as the source
                     // wrote it (its arguments, its result), and may hold the text again.
                     if (written && scrubCalls(roomId, r.seq, r.length, r.digest, placeholder(r.reason), *written))
                         again = true;
+                    placed = true;
                     break;
                 }
                 if (fits && !r.digest.isEmpty() && digest(token->value.mid(r.start, r.length)) == r.digest) {
@@ -722,6 +727,7 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
                     rewrite(0, roomId, r.seq, eventId, r.part != int(Part::Whole) ? QString() : messageId, payload,
                         *token, r.start, r.length, rest ? QString() : placeholder(r.reason));
                     again = true;
+                    placed = true;
                     break;
                 }
                 if (attempt > 0 || m_ws.fingerprint(payload.toUtf8()) == r.fingerprint)
@@ -740,6 +746,51 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
                 break;
             r.seq = *moved;
             m_ws.exec(QStringLiteral("UPDATE redactions SET seq = ? WHERE id = ?"), { r.seq, r.id });
+        }
+        if (!placed)
+            unplaced.append(&r);
+    }
+    // Not where it was, and no row the source wrote byte for byte the same (a log rewritten with its timestamps
+    // shifted, its lines moved): found by what it removed, the same span of the same string of a row just written
+    // whose text there has the redaction's digest. One pass over those rows for all of them.
+    if (!unplaced.isEmpty() && written && written->first <= written->second && !digest(QString()).isEmpty()) {
+        QSqlQuery rows = m_ws.exec(QStringLiteral("SELECT id, seq, unpack(payload), message_id FROM events WHERE room_id = ? AND seq "
+                                                  "BETWEEN ? AND ? AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
+            { roomId, written->first, written->second });
+        struct Found
+        {
+            Saved* r;
+            qint64 eventId;
+            QString payload, messageId;
+            JsonStrings::Token token;
+        };
+        QVector<Found> found;
+        while (rows.next() && found.size() < unplaced.size()) {
+            const QString payload = rows.value(2).toString();
+            for (Saved*& r : unplaced) {
+                if (!r)
+                    continue;
+                const std::optional<JsonStrings::Token> token = JsonStrings::stringAt(payload, r->path);
+                if (!token || r->start < 0 || r->start + r->length > token->value.size()
+                    || digest(token->value.mid(r->start, r->length)) != r->digest)
+                    continue;
+                r->seq = rows.value(1).toLongLong();
+                found.append({ r, rows.value(0).toLongLong(), payload, rows.value(3).toString(), *token });
+                r = nullptr;
+            }
+        }
+        rows.finish();
+        for (const Found& f : std::as_const(found)) {
+            m_ws.exec(QStringLiteral("UPDATE redactions SET seq = ? WHERE id = ?"), { f.r->seq, f.r->id });
+            rewrite(0, roomId, f.r->seq, f.eventId, f.r->part != int(Part::Whole) ? QString() : f.messageId, f.payload,
+                f.token, f.r->start, f.r->length, f.r->part == int(Part::Rest) ? QString() : placeholder(f.r->reason));
+            again = true;
+        }
+    }
+    if (!written) {
+        for (const Saved* r : std::as_const(unplaced)) {
+            if (r)
+                m_unplaced << r->id;
         }
     }
     // The room's own fields come from the source again at every sync (its title may be its first message): any

@@ -106,6 +106,9 @@ public:
     // applied again, and the room's own fields are redacted again, so a redacted text never comes back. True
     // when it redacted anything again (then forget() empties the log of it).
     bool reapply(qint64 roomId, std::optional<std::pair<qint64, qint64>> written = std::nullopt);
+    // After reapply() over a whole room: the redactions whose text it found nowhere (their event gone from the
+    // source, or changed where they cut it), by id.
+    const QVector<qint64>& unplaced() const { return m_unplaced; }
 
     // Every match of `patterns` in the string values of the payloads of a room (0: every room), by room, index
     // and place, at most `limit`. Text a reader sees assembled from deltas (an AG-UI message, a call's arguments)
@@ -156,4 +159,5 @@ private:
         const QString& payload, const JsonStrings::Token& token, qint64 start, qint64 length, const QString& shown);
 
     Workspace& m_ws;
+    QVector<qint64> m_unplaced;
 };

@@ -722,6 +722,44 @@ private slots:
         QCOMPARE(RedactionStore(*ws).find(room, card).size(), 0);
     }
 
+    // The thread's log rewritten with its lines moved (one more line at its top) and the redacted line itself
+    // changed elsewhere (its timestamp): the redaction is found again by what it removed, at its new index. A line
+    // changed where the redaction cut it cannot be matched: the import says so, naming the redaction.
+    void aRedactionFollowsItsTextThroughARewrittenLog()
+    {
+        QTemporaryDir dir;
+        const QString thread = dir.filePath(QStringLiteral("th_pii.jsonl"));
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("agui-pii/th_pii.jsonl")), thread));
+        QFile::setPermissions(thread, QFile::ReadOwner | QFile::WriteOwner);
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        Importer::import(ws, thread);
+        const qint64 room = ws.findRooms(QStringLiteral("th_pii")).first();
+        AnnotationStore store(ws);
+        store.redact(room, 2, QStringLiteral("$.delta"), 9, 21, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.save();
+        auto rewrite = [&](const QByteArray& from, const QByteArray& to, bool prepend) {
+            QByteArray log = fileBytes(thread);
+            log.replace(from, to);
+            if (prepend)
+                log.prepend("{\"type\":\"CUSTOM\",\"name\":\"note\",\"value\":1,\"timestamp\":1784016876000}\n");
+            QFile f(thread);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(log);
+        };
+        rewrite("\"messageId\":\"msg_1\",\"timestamp\":1784016878366", "\"messageId\":\"msg_1\",\"timestamp\":1784016878367", true);
+        const ImportReport moved = Importer::import(ws, thread);
+        QCOMPARE(ws.event(room, 3)->type, QStringLiteral("TEXT_MESSAGE_CONTENT"));
+        QVERIFY2(ws.event(room, 3)->text.startsWith(QLatin1String("Write to [redacted: pii]")), qPrintable(ws.event(room, 3)->text));
+        QVERIFY2(ws.event(room, 2)->text.startsWith(QLatin1String("Write to [redacted: pii]")), qPrintable(ws.event(room, 2)->text));
+        QCOMPARE(RedactionStore(ws).ledger(room).first().index, 3);
+        QVERIFY2(!moved.problems.join(QLatin1Char('\n')).contains(QLatin1String("not found again")), qPrintable(moved.problems.join(QLatin1Char('\n'))));
+        // The words before the address changed: the span no longer holds it. Said.
+        rewrite("\"delta\":\"Write to ana.perez", "\"delta\":\"Please write to ana.perez", false);
+        const ImportReport lost = Importer::import(ws, thread);
+        QVERIFY2(lost.problems.join(QLatin1Char('\n')).contains(QLatin1String("was not found again after the log was read again")),
+            qPrintable(lost.problems.join(QLatin1Char('\n'))));
+    }
+
     void savedTextIsGoneFromTheFiles()
     {
         QTemporaryDir dir;

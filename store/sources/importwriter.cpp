@@ -432,6 +432,7 @@ std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QStrin
 
 void ImportWriter::clearRoom(qint64 roomId)
 {
+    m_readAgain.insert(roomId);
     for (const char* table : { "events", "tool_calls", "runs" })
         m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE room_id = ?").arg(QLatin1String(table)), { roomId });
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = -1, counted_through = NULL WHERE id = ?"), { roomId });
@@ -722,7 +723,20 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
         try {
             if (anyEdit)
                 EditStore(m_ws).reapply(m_room.id);
-            again = (anyRedaction && RedactionStore(m_ws).reapply(m_room.id)) || std::exchange(m_redactedAgain, false);
+            RedactionStore redactions(m_ws);
+            again = (anyRedaction && redactions.reapply(m_room.id)) || std::exchange(m_redactedAgain, false);
+            // A room read again from its start (a log rotated or rewritten) whose redacted text could not be found
+            // again: said, never dropped without a word.
+            if (m_readAgain.remove(m_room.id)) {
+                for (const Redaction& r : redactions.ledger(m_room.id)) {
+                    if (redactions.unplaced().contains(r.id)) {
+                        note(QStringLiteral("room ") + m_room.nativeId,
+                            QStringLiteral("redaction %1 (event %2, %3) was not found again after the log was read again: "
+                                           "check the room for the text it removed")
+                                .arg(QString::number(r.id), QString::number(r.index), r.path.isEmpty() ? QStringLiteral("its text") : r.path));
+                    }
+                }
+            }
             m_ws.exec(QStringLiteral("COMMIT"));
         } catch (...) {
             m_ws.exec(QStringLiteral("ROLLBACK"));

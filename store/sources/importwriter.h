@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <QByteArray>
+#include <QSet>
 #include <QString>
 
 class SearchIndex;
@@ -199,6 +200,7 @@ private:
     bool m_roomRedacted = false;
     std::optional<std::pair<qint64, qint64>> m_written;
     bool m_redactedAgain = false; // the log is emptied of what they held once the room is whole
+    QSet<qint64> m_readAgain; // rooms cleared and read again from the start in this import
     // rooms.counted_through: the rows up to this index are in the room's participants and channel types as counted
     // whole; a count after it reads the rows after it alone (-1: the next count reads the room whole).
     qint64 m_countedThrough = -1;
