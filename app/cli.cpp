@@ -273,6 +273,8 @@ private:
     {
         if (!PgConnection::isUri(path) && !QFileInfo::exists(path))
             throw StoreError(path, {}, QStringLiteral("no such file"));
+        if (!PgConnection::isUri(path) && !QFileInfo(path).isFile() && !QFileInfo(path).isDir())
+            throw Importer::notAFile(path); // a pipe would be waited on for ever, a device read for ever
         format = formatOf(path, format);
         if (format == Importer::Format::Workspace)
             return std::make_unique<Workspace>(path);

@@ -1164,6 +1164,17 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.startsWith(QStringLiteral("changed: ") + empty + QLatin1Char('\n')), qPrintable(r.out));
 
+        // A pipe or a device named as a source: refused at once, named, whatever --format says.
+        const QString fifo = dir.filePath(QStringLiteral("events.fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        for (const QStringList& args : { QStringList { QStringLiteral("rooms"), fifo },
+                 QStringList { QStringLiteral("rooms"), fifo, QStringLiteral("--format"), QStringLiteral("agui") },
+                 QStringList { QStringLiteral("rooms"), QStringLiteral("/dev/zero"), QStringLiteral("--format"), QStringLiteral("craftbot") } }) {
+            r = run(args);
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(QLatin1String("not a regular file")) && r.err.contains(args.at(1)), qPrintable(r.err));
+        }
+
         // A pipe or a device where a manifest, a signature or a key should be: refused at once, named.
         const QString piped = dir.filePath(QStringLiteral("piped.csv"));
         QVERIFY(QFile::copy(other, piped));

@@ -35,6 +35,9 @@ Format detect(const QString& path)
         return Format::Postgres;
     if (QFileInfo(path).isDir())
         return AguiReader::detect(path) ? Format::AguiJsonl : Format::Unknown;
+    // Opening a pipe for reading waits for a writer, and a device never ends: neither is a source.
+    if (!QFileInfo(path).isFile())
+        return Format::Unknown;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Format::Unknown;
@@ -116,6 +119,8 @@ std::unique_ptr<SourceReader> open(const QString& path, Format format, PgSession
         return openDatabase(path, sessions);
     if (!QFileInfo::exists(path))
         throw StoreError(path, {}, QStringLiteral("no such file"));
+    if (!QFileInfo(path).isFile() && !QFileInfo(path).isDir())
+        throw notAFile(path);
     if (format == Format::Unknown)
         format = detect(path);
     switch (format) {
@@ -256,8 +261,16 @@ SourceSurvey survey(const QString& source)
     return out;
 }
 
+StoreError notAFile(const QString& path)
+{
+    return StoreError(path, {},
+        QStringLiteral("not a regular file (a pipe, a device or a socket): Sightline reads files and folders"));
+}
+
 StoreError unsupported(const QString& path)
 {
+    if (QFileInfo::exists(path) && !QFileInfo(path).isFile() && !QFileInfo(path).isDir())
+        return notAFile(path);
     QString what = QStringLiteral("not a source Sightline reads (expected a RoomKit store, an AG-UI JSON Lines log, a "
                                   "CraftBot EVENT.md or sessions.db, a Sightline JSON Lines report, or a workspace)");
     if (QFileInfo(path).isDir()) {

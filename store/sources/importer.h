@@ -63,6 +63,8 @@ struct SourceSurvey
 SourceSurvey survey(const QString& source);
 
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
+// What a pipe, a device or a socket named as a source gets: refused at once, never read or waited on.
+StoreError notAFile(const QString& path);
 StoreError unsupported(const QString& path);
 
 // How a source is named in titles and messages: a file's name, or a database and its host (never a password).
