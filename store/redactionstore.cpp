@@ -941,6 +941,8 @@ void RedactionStore::forget()
     // redacted text was found in a live page of `events`, in no row. Only writing every page anew leaves none:
     // VACUUM builds the file again from the rows as they are now (in the log first, emptied just below).
     m_ws.exec(QStringLiteral("VACUUM"));
+    // Done: an import killed before it got here left the mark for the next one (ImportWriter).
+    m_ws.exec(QStringLiteral("DELETE FROM pending WHERE name = 'forget'"));
     QSqlQuery q = m_ws.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
     if (q.next() && q.value(0).toInt() != 0) {
         throw StoreError(m_ws.path(), {},

@@ -442,10 +442,15 @@ private slots:
             }
         }
         QVERIFY(killedMidway > 0);
-        // Whole again: the four redactions where their events are now.
+        // Whole again: the four redactions where their events are now, and the file written anew by this import
+        // if a killed one redacted rows again and could not (the mark it left is gone).
         Workspace ws(path);
         Importer::import(ws, log);
         QCOMPARE(holds(ws), 0);
+        QSqlQuery pending = ws.exec(QStringLiteral("SELECT count(*) FROM pending"));
+        QVERIFY(pending.next());
+        QCOMPARE(pending.value(0).toInt(), 0);
+        pending.finish();
         const qint64 room = ws.rooms().first().id;
         QVERIFY(payloadAt(ws, room, 0).contains(QLatin1String("Find me [redacted: travel plans] for 12-15 May")));
         for (const EventRecord& hit : ws.search(room, QStringLiteral("Oslo"), 100, true))

@@ -416,7 +416,12 @@ void ImportWriter::redactWritten()
 {
     if (!m_written)
         return;
-    m_redactedAgain = RedactionStore(m_ws).reapply(m_room.id, m_written) || m_redactedAgain;
+    if (RedactionStore(m_ws).reapply(m_room.id, m_written)) {
+        m_redactedAgain = true;
+        // In the batch's transaction: a process killed before the room is whole leaves the mark, and the next
+        // import writes the file anew (the words the rows held may sit in the index's and the pages' unused space).
+        m_ws.exec(QStringLiteral("INSERT OR IGNORE INTO pending(name) VALUES ('forget')"));
+    }
     m_written.reset();
 }
 
@@ -711,13 +716,17 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     // held; then the events reviewers annotated, which a re-read log may have moved, are found again by their
     // payload. One short query each when there is nothing to do.
     QSqlQuery changed = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions WHERE room_id = ?), EXISTS "
-                                                 "(SELECT 1 FROM edits WHERE room_id = ? AND present = 1)"),
+                                                 "(SELECT 1 FROM edits WHERE room_id = ? AND present = 1), EXISTS (SELECT 1 "
+                                                 "FROM pending WHERE name = 'forget')"),
         { m_room.id, m_room.id });
     changed.next();
     const bool anyRedaction = changed.value(0).toBool();
     const bool anyEdit = changed.value(1).toBool();
+    // A file left to be written anew by an import killed after it redacted rows again.
+    if (changed.value(2).toBool())
+        m_redactedAgain = true;
     changed.finish();
-    if (anyRedaction || anyEdit) {
+    if (anyRedaction || anyEdit || m_redactedAgain) {
         m_ws.exec(QStringLiteral("BEGIN IMMEDIATE"));
         bool again = false;
         try {
