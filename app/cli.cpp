@@ -11,6 +11,7 @@
 #include "reportexport.h"
 #include "reportmanifest.h"
 #include "reportsignature.h"
+#include "reviewer.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
 #include "sources/pgconnection.h"
@@ -835,9 +836,7 @@ private:
     {
         QString name = parser.value(QStringLiteral("author")).trimmed();
         if (name.isEmpty())
-            name = QSettings().value(QStringLiteral("editor/author")).toString();
-        if (name.isEmpty())
-            name = qEnvironmentVariable("USER");
+            name = Reviewer::name();
         if (name.isEmpty())
             usage(QStringLiteral("who is making this change? give --author NAME"));
         return name;
@@ -974,9 +973,9 @@ private:
         // Who made it, as far as anyone can tell: a report is no change, so it is never refused for want of a name.
         scope.author = parser.value(QStringLiteral("author")).trimmed();
         if (scope.author.isEmpty())
-            scope.author = QSettings().value(QStringLiteral("editor/author")).toString();
+            scope.author = Reviewer::name();
         if (scope.author.isEmpty())
-            scope.author = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME", QStringLiteral("unknown")));
+            scope.author = QStringLiteral("unknown");
         scope.version = QStringLiteral(SIGHTLINE_VERSION);
         scope.source = source;
         auto ws = openSource(source, forcedFormat(parser));

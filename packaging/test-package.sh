@@ -16,7 +16,7 @@ tgz="$(ls "$work"/out/sightline-*.tar.gz)"
 echo "built $(basename "$deb") and $(basename "$tgz")"
 
 depends="$(dpkg-deb -f "$deb" Depends)"
-for needed in libqt6core6 libqt6widgets6 libqt6sql6 libqt6sql6-sqlite qt6-qpa-plugins libsqlite3-0 libzstd1 libsimdjson14; do
+for needed in libqt6core6 libqt6widgets6 libqt6sql6 libqt6sql6-sqlite libqt6sql6-psql qt6-qpa-plugins libsqlite3-0 libzstd1 libsimdjson14; do
   [[ ",$depends," == *"$needed"* ]] || fail "Depends lacks $needed: $depends"
 done
 echo "depends: $depends"

@@ -21,6 +21,8 @@
 #include <QSqlQuery>
 #include <csignal>
 #include <sys/stat.h>
+#include <pwd.h>
+#include <unistd.h>
 #include <QTest>
 
 using namespace TestSupport;
@@ -1362,6 +1364,44 @@ private slots:
         QVERIFY(!fileBytes(md).contains("4111"));
         for (const QString& file : QStringList { ws, ws + QStringLiteral("-wal"), ws + QStringLiteral("-shm") })
             QVERIFY2(!fileBytes(file).contains("4111"), qPrintable(file));
+    }
+
+    // Run where $USER and $LOGNAME are not set (cron, a container, a systemd unit): a note, a review and a
+    // redaction are signed with the system's login name, not refused.
+    void changesWithoutUserInTheEnvironment()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(QStringLiteral("nouser.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), copyFixture(dir, QStringLiteral("roomkit/support.sqlite")), QStringLiteral("-o"), ws }).code, 0);
+        const passwd* entry = ::getpwuid(::geteuid());
+        QVERIFY(entry);
+        const QString login = QString::fromLocal8Bit(entry->pw_name);
+        auto bare = [&](const QStringList& args) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+            env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config"))); // no name given
+            env.remove(QStringLiteral("USER"));
+            env.remove(QStringLiteral("LOGNAME"));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(SIGHTLINE_BINARY), args);
+            p.waitForFinished(60000);
+            return Run { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+        };
+        Run r = bare({ QStringLiteral("note"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--text"),
+            QStringLiteral("checked") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(bare({ QStringLiteral("review"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--status"),
+                          QStringLiteral("done") })
+                     .code,
+            0);
+        r = bare({ QStringLiteral("redact"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--builtin"),
+            QStringLiteral("phone"), QStringLiteral("--reason"), QStringLiteral("pii") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({ QStringLiteral("journal"), ws, QStringLiteral("--json") });
+        QVERIFY(r.lines().size() >= 3);
+        for (const QJsonObject& entry : r.lines())
+            QCOMPARE(entry.value(QLatin1String("author")).toString(), login);
     }
 
     void redactByPattern()

@@ -1,10 +1,11 @@
 #include "editor.h"
 
 #include "annotationstore.h"
-#include "redactionstore.h"
 #include "bulkredactdialog.h"
 #include "editcommand.h"
 #include "eventlistmodel.h"
+#include "redactionstore.h"
+#include "reviewer.h"
 #include "storeclient.h"
 #include "workspace.h"
 
@@ -154,7 +155,7 @@ QString Editor::author()
     name = QInputDialog::getText(m_window, tr("Your Name"),
         tr("Notes, labels, marks, reviews, edits and redactions are signed with your name.\nIt is asked once; Edit ▸ "
            "Set Your Name changes it."),
-        QLineEdit::Normal, qEnvironmentVariable("USER"), &ok)
+        QLineEdit::Normal, Reviewer::loginName(), &ok)
                .trimmed();
     if (!ok || name.isEmpty())
         return {};

@@ -5,6 +5,7 @@
 #include "reportexport.h"
 #include "reportpreview.h"
 #include "reportscope.h"
+#include "reviewer.h"
 #include "storeclient.h"
 
 #include <atomic>
@@ -73,9 +74,7 @@ ReportScope ReportExporter::scopeOf(const Request& request, const ExportDialog& 
     }
     scope.filterText = FilterQuery::format(scope.filter);
     // The reviewer's name, else the login's: a report says who made it.
-    scope.author = QSettings().value(QStringLiteral("editor/author")).toString();
-    if (scope.author.isEmpty())
-        scope.author = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME"));
+    scope.author = Reviewer::name();
     scope.version = QStringLiteral(SIGHTLINE_VERSION);
     scope.source = request.source;
     return scope;
