@@ -21,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QXmlStreamReader>
@@ -562,6 +563,40 @@ private slots:
         QCOMPARE(report.problems.size(), 1);
         QVERIFY2(report.problems.first().contains(QStringLiteral("broken.jsonl line %1").arg(cut)), qPrintable(report.problems.first()));
         QCOMPARE(third.countEvents(third.rooms().first().id, nullptr), written.events - 1);
+
+        // An event line without its type, one without its index, and one whose index the room already has (a
+        // line pasted twice): each named by its line, the first of the repeated index kept, the rest read.
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        lines = file.readAll().split('\n');
+        file.close();
+        QVector<int> events;
+        for (int i = 0; i < lines.size(); ++i) {
+            if (lines[i].contains("\"record\":\"event\""))
+                events << i;
+        }
+        QVERIFY(events.size() >= 4);
+        static const QRegularExpression type(QStringLiteral(",\"type\":\"[^\"]*\""));
+        static const QRegularExpression index(QStringLiteral("\"index\":\\d+,"));
+        QString untyped = QString::fromUtf8(lines[events[0]]);
+        QVERIFY(untyped.contains(type));
+        lines[events[0]] = untyped.remove(type).toUtf8();
+        QString unindexed = QString::fromUtf8(lines[events[1]]);
+        QVERIFY(unindexed.contains(index));
+        lines[events[1]] = unindexed.remove(index).toUtf8();
+        lines.insert(events[3] + 1, lines[events[2]]); // the third event again, after the fourth
+        const QString odd = dir.filePath(QStringLiteral("odd.jsonl"));
+        QFile oddFile(odd);
+        QVERIFY(oddFile.open(QIODevice::WriteOnly));
+        oddFile.write(lines.join('\n'));
+        oddFile.close();
+        Workspace fourth(dir.filePath(QStringLiteral("fourth.sightline")));
+        const ImportReport said = Importer::import(fourth, odd);
+        const QString all = said.problems.join(QLatin1Char('\n'));
+        QCOMPARE(said.problems.size(), 3);
+        QVERIFY2(all.contains(QStringLiteral("odd.jsonl line %1").arg(events[0] + 1)) && all.contains(QLatin1String("has no \"type\"")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("odd.jsonl line %1").arg(events[1] + 1)) && all.contains(QLatin1String("without an \"index\"")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("odd.jsonl line %1").arg(events[3] + 2)) && all.contains(QLatin1String("appears a second time")), qPrintable(all));
+        QCOMPARE(fourth.countEvents(fourth.rooms().first().id, nullptr), written.events - 2);
     }
 
     // A database named with its password (in the user part, and as libpq's ?password=): no report says it, in

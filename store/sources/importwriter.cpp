@@ -183,11 +183,14 @@ void ImportWriter::beginRoom(const RoomCursor& room)
     redacted.finish();
     if (!m_insert) {
         m_insert = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "INSERT OR IGNORE INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
+            // Only a row the room has already (a sync reading again from a record's start) is passed over: any
+            // other constraint a row breaks is an error, named by insert(), never a row dropped without a word.
+            "INSERT INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
             "channel_id, "
             "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
             "text, flags, payload, group_id, message_id, source_line) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(room_id, seq) DO NOTHING");
         m_search = std::make_unique<SearchIndex>(m_ws.handle(), m_ws.packer());
     }
     begin();
@@ -231,10 +234,23 @@ bool ImportWriter::insert(const StoredEvent& e)
         st.bind(24, r.sourceLine);
     else
         st.bindNull(24);
-    st.step();
+    bool broken = false;
+    try {
+        st.step();
+    } catch (const StoreError& e) {
+        // A row the workspace cannot hold (a column it needs is missing): named, and the rest goes on. Anything
+        // else (a full disk, a lock) ends the import as before.
+        if (sqlite3_errcode(m_ws.handle()) != SQLITE_CONSTRAINT) {
+            st.reset();
+            throw;
+        }
+        note(QStringLiteral("room ") + m_room.nativeId + QStringLiteral(", index ") + QString::number(r.index),
+            QStringLiteral("not imported: ") + e.message());
+        broken = true;
+    }
     st.reset();
     m_lastSeq = std::max(m_lastSeq, r.index);
-    const bool inserted = sqlite3_changes(m_ws.handle()) > 0;
+    const bool inserted = !broken && sqlite3_changes(m_ws.handle()) > 0;
     if (inserted) {
         if (r.index <= m_countedThrough)
             forgetCounted();

@@ -248,9 +248,33 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
         into = QJsonDocument::fromJson(line, &error).object();
         if (error.error == QJsonParseError::NoError)
             return true;
-        feed.note(QStringLiteral("%1 line %2").arg(file).arg(lineNumber),
-            QStringLiteral("malformed JSON at byte %1: %2 (left out)").arg(error.offset).arg(error.errorString()));
+        feed.note(file + QStringLiteral(" line ") + QString::number(lineNumber),
+            QStringLiteral("malformed JSON at byte ") + QString::number(error.offset) + QStringLiteral(": ")
+                + error.errorString() + QStringLiteral(" (left out)"));
         return false;
+    };
+    // An event needs its index and its type; an index the room had already is the same event twice. Each is named
+    // and left out, never dropped without a word (the workspace keeps one row an index).
+    QHash<qint64, qint64> seen; // index -> the line that gave it first
+    auto usable = [&](const QJsonObject& o) {
+        const QString place = file + QStringLiteral(" line ") + QString::number(lineNumber);
+        const std::optional<qint64> index = num(o, "index");
+        if (!index) {
+            feed.note(place, QStringLiteral("an event without an \"index\" (left out)"));
+            return false;
+        }
+        if (str(o, "type").isEmpty()) {
+            feed.note(place, QStringLiteral("event ") + QString::number(*index) + QStringLiteral(" has no \"type\" (left out)"));
+            return false;
+        }
+        if (const auto first = seen.constFind(*index); first != seen.constEnd()) {
+            feed.note(place,
+                QStringLiteral("event ") + QString::number(*index) + QStringLiteral(" appears a second time (first at line ")
+                    + QString::number(*first) + QStringLiteral("): this one is left out"));
+            return false;
+        }
+        seen.insert(*index, lineNumber);
+        return true;
     };
     ToolCallRecords calls;
     auto flush = [&] {
@@ -267,7 +291,9 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
         if (record == "event") {
             if (feed.stopped())
                 return; // the cursor stays where the rows written end
-            if (indexOf(line) <= cursor.syncedSeq || !parse(line, o))
+            if (indexOf(line) <= cursor.syncedSeq && line.contains("\"index\":"))
+                continue;
+            if (!parse(line, o) || !usable(o))
                 continue;
             const StoredEvent row = eventOf(o);
             feed.add(row);
