@@ -136,6 +136,41 @@ private slots:
         QCOMPARE(ws.payload(rows.first().rowId).size(), 90);
     }
 
+    // Rows whose idx is not a whole number at or above 0 (1e300, -5, 2.5, 'abc'): each named, each kept (the
+    // negative one at its index, the others at a stand-in index before the room's first event), none taken for a
+    // duplicate, and none the sync cursor: a row added after them is imported by the next sync.
+    void oddIndexesAreNamedKeptAndNeverTheCursor()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        const QString copyRow = QStringLiteral(
+            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, participant_id, "
+            "correlation_id, parent_event_id, idempotency_key, created_ts, data) SELECT '%1', room_id, %2, type, visibility, "
+            "source_channel_id, source_channel_type, participant_id, correlation_id, parent_event_id, NULL, created_ts, data "
+            "FROM events WHERE room_id = 'sup-duplicate-charge' AND idx = 23");
+        for (const auto& [id, idx] : { std::pair { "odd-huge", "1e300" }, std::pair { "odd-negative", "-5" },
+                 std::pair { "odd-half", "2.5" }, std::pair { "odd-text", "'abc'" } })
+            execSql(source, copyRow.arg(QLatin1String(id), QLatin1String(idx)));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        const ImportReport report = Importer::import(ws, source);
+        const QString said = report.problems.join(QLatin1Char('\n'));
+        QCOMPARE(report.problems.size(), 4);
+        QVERIFY2(said.contains(QLatin1String("event odd-huge: its idx 1.0e+300 (real) is not a whole number")), qPrintable(said));
+        QVERIFY2(said.contains(QLatin1String("event odd-negative: its idx -5 is negative")), qPrintable(said));
+        QVERIFY2(said.contains(QLatin1String("event odd-half: its idx 2.5 (real)")), qPrintable(said));
+        QVERIFY2(said.contains(QLatin1String("event odd-text: its idx abc (text)")), qPrintable(said));
+        const qint64 room = ws.findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        QCOMPARE(ws.countEvents(room, nullptr), 24 + 4);
+        QVERIFY(ws.event(room, -5).has_value());
+        // A row RoomKit adds next: the cursor is the room's highest whole index, so it comes in.
+        execSql(source, copyRow.arg(QStringLiteral("next-24"), QStringLiteral("24")));
+        const ImportReport next = Importer::import(ws, source);
+        QCOMPARE(next.added(), 1);
+        QVERIFY(next.problems.isEmpty()); // named once, at the room's first import
+        QVERIFY(ws.event(room, 24).has_value());
+        QCOMPARE(ws.countEvents(room, nullptr), 24 + 4 + 1);
+    }
+
     void invalidUtf8RowIsKeptByteForByte()
     {
         QTemporaryDir dir;

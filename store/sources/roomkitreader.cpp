@@ -138,9 +138,23 @@ QVector<RoomInfo> RoomKitReader::rooms(const SourceNotes& notes)
     return listed;
 }
 
+namespace {
+
+// A row's index in the workspace. RoomKit numbers a room's events 0, 1, 2...; a row whose idx is not a whole
+// number (2.5, 1e300, 'abc', NULL) is kept before the room's first event at a stand-in index made of its rowid,
+// (-2^40 + rowid), and a negative one at its own index: neither is ever the sync cursor (1e300 read as a whole number was
+// INT64_MAX, and no later row was ever imported), and neither is taken for another row's duplicate.
+constexpr const char* indexOf = "CASE WHEN typeof(idx) = 'integer' THEN idx ELSE -1099511627776 + rowid END";
+// Rows past the cursor; the odd ones (above) only at the room's first import, when they are named.
+constexpr const char* after = "(typeof(idx) = 'integer' AND idx >= 0 AND idx > ?2 OR (?2 < 0 AND (typeof(idx) != "
+                              "'integer' OR idx < 0)))";
+
+} // namespace
+
 qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
 {
-    SqliteStatement count(m_src.handle(), "SELECT count(*) FROM events WHERE room_id = ? AND idx > ?");
+    const QByteArray sql = QByteArray("SELECT count(*) FROM events WHERE room_id = ?1 AND ") + after;
+    SqliteStatement count(m_src.handle(), sql.constData());
     count.bind(1, cursor.nativeId);
     count.bind(2, cursor.syncedSeq);
     count.step();
@@ -151,10 +165,28 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
 {
     // Each room is read as the file is now: a writer that started since the open is read under its locks.
     m_src.refresh();
-    SqliteStatement read(m_src.handle(),
-        "SELECT id, type, idx, source_channel_id, source_channel_type, participant_id, correlation_id, "
-        "parent_event_id, created_ts, CAST(data AS BLOB) FROM events "
-        "WHERE room_id = ? AND idx > ? ORDER BY idx");
+    if (room.syncedSeq < 0) {
+        const QByteArray sql = QByteArray("SELECT id, typeof(idx), CAST(idx AS TEXT), ") + indexOf
+            + " FROM events WHERE room_id = ? AND (typeof(idx) != 'integer' OR idx < 0) ORDER BY rowid";
+        SqliteStatement odd(m_src.handle(), sql.constData());
+        odd.bind(1, room.nativeId);
+        while (odd.step()) {
+            const QString place = QStringLiteral("room ") + room.nativeId + QStringLiteral(", event ") + odd.text(0);
+            const QString type = odd.text(1);
+            const QString was = type == QLatin1String("null") ? QStringLiteral("NULL") : odd.text(2);
+            feed.note(place,
+                type == QLatin1String("integer")
+                    ? QString(QStringLiteral("its idx ") + was + QStringLiteral(" is negative: kept at that index, before the room's first event"))
+                    : QStringLiteral("its idx ") + was + QStringLiteral(" (") + type
+                        + QStringLiteral(") is not a whole number: kept before the room's first event, at index ")
+                        + QString::number(odd.int64(3)));
+        }
+    }
+    const QByteArray sql = QByteArray("SELECT id, type, ") + indexOf
+        + ", source_channel_id, source_channel_type, participant_id, correlation_id, "
+          "parent_event_id, created_ts, CAST(data AS BLOB) FROM events WHERE room_id = ?1 AND "
+        + after + " ORDER BY " + indexOf;
+    SqliteStatement read(m_src.handle(), sql.constData());
     // Calls are paired as their rows are read and written as they settle, batch by batch (RoomFeed): an end is
     // written folded into its card exactly when it closes a start, and only the calls still open stay in memory.
     RoomKitRows out(feed);
