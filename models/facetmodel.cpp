@@ -417,7 +417,7 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
         if (index.column() == CountColumn)
             return section ? QVariant() : QVariant(QLocale().toString(n->count));
         if (section && m_counts.more.contains(n->fields.first()))
-            return tr("%1 (the %2 most frequent)").arg(n->value).arg(n->children.size());
+            return tr("%1 (the %2 most frequent)").arg(n->value, QString::number(n->children.size()));
         return n->value;
     case Qt::ToolTipRole: {
         if (section)

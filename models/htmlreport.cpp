@@ -21,6 +21,12 @@ QString esc(const QString& text)
     return text.toHtmlEscaped();
 }
 
+// On paper a value is cut at a few pages' worth (ReportRoom::onPaper); in HTML it is whole.
+QString onPaper(const QString& text, bool printable)
+{
+    return printable ? ReportRoom::onPaper(text) : text;
+}
+
 const char* const style = R"CSS(
 body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 60em; padding: 1em; color: #1b1b1b; }
 h1 { font-size: 1.5em; border-bottom: 2px solid #1565c0; } h2 { font-size: 1.2em; margin-top: 1.5em; }
@@ -184,7 +190,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
     put(QStringLiteral("</title><style>") + QString::fromUtf8(style) + outcomeStyle + QStringLiteral("</style></head><body>\n"));
     qint64 total = 0;
     for (qint64 roomId : scope.roomIds) {
-        const std::optional<ReportRoom> read = ReportRoom::read(ws, roomId);
+        const std::optional<ReportRoom> read = ReportRoom::read(ws, roomId, true, options.printable);
         if (!read)
             continue;
         const ReportRoom& r = *read;
@@ -242,10 +248,8 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             auto ms = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("—"); };
             for (const ReportRoom::Tool& t : r.tools) {
                 put(QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>")
-                        .arg(esc(t.name))
-                        .arg(t.calls)
-                        .arg(t.failures)
-                        .arg(ms(t.p50), ms(t.p95), ms(t.max)));
+                        .arg(esc(t.name), QString::number(t.calls), QString::number(t.failures), ms(t.p50), ms(t.p95),
+                            ms(t.max)));
             }
             put(QStringLiteral("</table>\n"));
             put(durationChart(r.tools, options.printable));
@@ -279,7 +283,7 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                 pill(QStringLiteral("blocked by ") + e.blockedBy);
             QString notes;
             for (const QString& n : r.notes.value(e.index))
-                notes += QStringLiteral("<p class=\"meta\">Note: %1</p>").arg(esc(n));
+                notes += QStringLiteral("<p class=\"meta\">Note: ") + esc(onPaper(n, options.printable)) + QStringLiteral("</p>");
             const QString when = e.createdMicros ? TimeUtil::formatMicros(e.createdMicros) : QString();
             const auto call = r.cards.constFind(e.index);
             if (e.kind == EventKind::ToolCall && call != r.cards.constEnd()) {
@@ -288,11 +292,13 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                 if (c.durationMs)
                     head += QStringLiteral(" · ") + esc(DurationText::full(c));
                 head += QStringLiteral(" · <span class=\"meta\">event %1 · %2</span>").arg(e.index).arg(esc(when)) + pills;
-                QString body = QStringLiteral("<h4>Arguments</h4><pre>%1</pre>").arg(esc(JsonText::editable(c.arguments, false)));
+                // On paper the call's values come cut already (ReportRoom::read).
+                QString body = QStringLiteral("<h4>Arguments</h4><pre>") + esc(JsonText::editable(c.arguments, false))
+                    + QStringLiteral("</pre>");
                 if (!c.result.isEmpty())
-                    body += QStringLiteral("<h4>Result</h4><pre>%1</pre>").arg(esc(JsonText::editable(c.result, false)));
+                    body += QStringLiteral("<h4>Result</h4><pre>") + esc(JsonText::editable(c.result, false)) + QStringLiteral("</pre>");
                 if (!c.error.isEmpty())
-                    body += QStringLiteral("<p>Error: %1</p>").arg(esc(c.error));
+                    body += QStringLiteral("<p>Error: ") + esc(c.error) + QStringLiteral("</p>");
                 if (options.printable) {
                     put(QStringLiteral("<table class=\"call\" border=\"1\" cellpadding=\"4\" width=\"100%\"><tr><td>%1%2%3</td></tr></table>\n")
                             .arg(head, body, notes));
@@ -306,7 +312,8 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             put(QStringLiteral("<div class=\"event %1\"><div class=\"meta\">%2 · %3 · %4%5%6</div><div class=\"text\">%7</div>%8</div>\n")
                     .arg(esc(e.role), QString::number(e.index), esc(when),
                         esc(e.participantId.isEmpty() ? e.type : e.participantId + QStringLiteral(" · ") + e.type),
-                        e.channelId.isEmpty() ? QString() : QStringLiteral(" · ") + esc(e.channelId), pills, esc(e.text), notes));
+                        e.channelId.isEmpty() ? QString() : QStringLiteral(" · ") + esc(e.channelId), pills,
+                        esc(onPaper(e.text, options.printable)), notes));
             scope.written();
         });
 
@@ -315,13 +322,12 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             put(QStringLiteral("<h2>Redactions</h2><table class=\"grid\"><tr><th>When</th><th>Who</th><th>Event</th><th>Where</th>"
                                "<th>Reason</th><th>Keyed digest of what went</th></tr>"));
             for (const Redaction& x : ledger) {
+                // One arg() with every value: chained, a path holding "%5" had the next value put into it.
                 put(QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4 [%5, %6)</td><td>%7</td><td>%8</td></tr>")
-                        .arg(QDateTime::fromMSecsSinceEpoch(x.atMs, Qt::UTC).toString(Qt::ISODate), esc(x.author))
-                        .arg(x.index)
-                        .arg(esc(x.path.isEmpty() ? QStringLiteral("the text") : x.path))
-                        .arg(x.start)
-                        .arg(x.start + x.length)
-                        .arg(esc(x.reason), x.digest.left(16) + QStringLiteral("…")));
+                        .arg(QDateTime::fromMSecsSinceEpoch(x.atMs, Qt::UTC).toString(Qt::ISODate), esc(x.author),
+                            QString::number(x.index), esc(x.path.isEmpty() ? QStringLiteral("the text") : x.path),
+                            QString::number(x.start), QString::number(x.start + x.length), esc(x.reason),
+                            x.digest.left(16) + QStringLiteral("…")));
             }
             put(QStringLiteral("</table>\n"));
         }

@@ -97,12 +97,12 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
         put(QStringLiteral("## Summary\n\n%1 events").arg(count));
         QStringList byKind;
         for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
-            byKind << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+            byKind << QString::number(it.value()) + QLatin1Char(' ') + it.key();
         if (!byKind.isEmpty())
             put(QStringLiteral(" (") + byKind.join(QStringLiteral(", ")) + QLatin1Char(')'));
         QStringList byOutcome;
         for (auto it = outcomes.cbegin(); it != outcomes.cend(); ++it)
-            byOutcome << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+            byOutcome << QString::number(it.value()) + QLatin1Char(' ') + it.key();
         put(QStringLiteral(". %1 tool calls in the room%2.\n\n")
                 .arg(cards.size())
                 .arg(byOutcome.isEmpty() ? QString() : QStringLiteral(": ") + byOutcome.join(QStringLiteral(", "))));
@@ -161,13 +161,12 @@ qint64 MarkdownReport::write(Workspace& ws, const ReportScope& scope, QIODevice&
         if (!ledger.isEmpty()) {
             put(QStringLiteral("## Redactions\n\n| when | who | event | where | reason | keyed digest of what went |\n|---|---|---|---|---|---|\n"));
             for (const Redaction& r : ledger) {
+                // One arg() with every value: chained, a path or a name holding "%5" had the next value put into it.
                 put(QStringLiteral("| %1 | %2 | %3 | %4 [%5, %6) | %7 | %8 |\n")
-                        .arg(QDateTime::fromMSecsSinceEpoch(r.atMs, Qt::UTC).toString(Qt::ISODate), escaped(r.author))
-                        .arg(r.index)
-                        .arg(escaped(r.path.isEmpty() ? QStringLiteral("the text") : r.path))
-                        .arg(r.start)
-                        .arg(r.start + r.length)
-                        .arg(escaped(r.reason), r.digest.left(16) + QStringLiteral("…")));
+                        .arg(QDateTime::fromMSecsSinceEpoch(r.atMs, Qt::UTC).toString(Qt::ISODate), escaped(r.author),
+                            QString::number(r.index), escaped(r.path.isEmpty() ? QStringLiteral("the text") : r.path),
+                            QString::number(r.start), QString::number(r.start + r.length), escaped(r.reason),
+                            r.digest.left(16) + QStringLiteral("…")));
             }
             put(QStringLiteral("\n"));
         }

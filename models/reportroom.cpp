@@ -8,7 +8,18 @@
 #include <QDateTime>
 #include <QMap>
 
-std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId, bool keepCalls)
+QString ReportRoom::onPaper(const QString& text)
+{
+    if (text.size() <= PaperLimit)
+        return text;
+    qsizetype keep = PaperLimit;
+    if (text.at(keep - 1).isHighSurrogate())
+        --keep; // never half an emoji
+    return text.left(keep) + QStringLiteral("\n… ") + QString::number(text.size() - keep)
+        + QStringLiteral(" more characters: whole in the JSON Lines report");
+}
+
+std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId, bool keepCalls, bool paper)
 {
     const std::optional<RoomSummary> summary = ws.room(roomId);
     if (!summary)
@@ -35,7 +46,15 @@ std::optional<ReportRoom> ReportRoom::read(Workspace& ws, qint64 roomId, bool ke
     }
     QMap<QString, QVector<qint64>> durations;
     QMap<QString, Tool> tools;
-    ws.forEachToolCall(roomId, [&](const ToolCallRecord& c) {
+    ws.forEachToolCall(roomId, [&](const ToolCallRecord& whole) {
+        ToolCallRecord cut;
+        if (paper) {
+            cut = whole;
+            cut.arguments = onPaper(whole.arguments);
+            cut.result = onPaper(whole.result);
+            cut.error = onPaper(whole.error);
+        }
+        const ToolCallRecord& c = paper ? cut : whole;
         if (keepCalls) {
             if (const std::optional<qint64> at = c.startIndex ? c.startIndex : c.endIndex ? c.endIndex : c.resultIndex)
                 r.cards.insert(*at, c);

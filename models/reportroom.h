@@ -40,7 +40,15 @@ struct ReportRoom
 
     // nullopt when there is no such room. Without `keepCalls`, cards and callOf stay empty (the summaries are made
     // all the same): a writer that streams the calls itself never holds a quarter of a million of them.
-    static std::optional<ReportRoom> read(Workspace& ws, qint64 roomId, bool keepCalls = true);
+    // `paper`: each call's arguments, result and error kept as onPaper() cuts them (a PDF of 100 results of 1 MB
+    // held 600 MB of them whole).
+    static std::optional<ReportRoom> read(Workspace& ws, qint64 roomId, bool keepCalls = true, bool paper = false);
+
+    // A value as paper shows it: whole up to PaperLimit characters, else cut there with "… N more characters:
+    // whole in the JSON Lines report". A fetched web page of 2 MB with no line break took the PDF's layout
+    // minutes and 375 pages; the JSON Lines report keeps every value whole.
+    static constexpr qsizetype PaperLimit = 8000;
+    static QString onPaper(const QString& text);
 
     // Adds an event to the digest of the event list a report was made from (the manifest's events_sha256): the
     // room's id, a tab, its `events --json` line, a newline. Nothing when `events` is null.

@@ -275,14 +275,14 @@ namespace {
 qint64 journalRedaction(Workspace& ws, const Redaction& r, const QString& author)
 {
     return Journal(ws).record(Journal::Action::Redacted, r.roomId, r.index,
-        QStringLiteral("hmac-sha256:%1 (%2 characters)").arg(r.digest).arg(r.length),
+        QStringLiteral("hmac-sha256:%1 (%2 characters)").arg(r.digest, QString::number(r.length)),
+        // One arg() with every value: a reason or a path holding "%3" took the next value in before.
         QStringLiteral("%1 at %2 [%3, %4)")
             .arg(RedactionStore::placeholder(r.reason),
                 r.path.isEmpty()                     ? QStringLiteral("the text")
                     : r.path == QLatin1String("@text") ? QStringLiteral("the message's text")
-                                                       : r.path)
-            .arg(r.start)
-            .arg(r.start + r.length),
+                                                       : r.path,
+                QString::number(r.start), QString::number(r.start + r.length)),
         author);
 }
 } // namespace

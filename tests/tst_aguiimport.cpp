@@ -451,6 +451,29 @@ private slots:
         QCOMPARE(Importer::import(ws, file).added(), 0);
     }
 
+    // A message id and a call id with "%2" in them, each started a second time while the first was open: the
+    // second message keeps the id it was given with its index after it (chained arg() calls made it "m2@2").
+    void idsWithPercentSignsStayAsTheyAre()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("th_pct.jsonl"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"th_pct\",\"timestamp\":1784016877000}\n"
+                "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%2\",\"role\":\"assistant\",\"timestamp\":1784016877100}\n"
+                "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%2\",\"role\":\"assistant\",\"timestamp\":1784016877200}\n"
+                "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%2\",\"toolCallName\":\"t\",\"timestamp\":1784016877300}\n"
+                "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%2\",\"toolCallName\":\"t\",\"timestamp\":1784016877400}\n");
+        f.close();
+        Workspace ws(dir.filePath(QStringLiteral("pct.sightline")));
+        Importer::import(ws, file);
+        const qint64 room = ws.rooms().first().id;
+        QCOMPARE(ws.event(room, 2)->messageId, QStringLiteral("m%2@2"));
+        for (const ToolCallRecord& c : ws.toolCalls(room))
+            QCOMPARE(c.toolId, QStringLiteral("c%2")); // both calls, each its own, with the id the agent gave
+        QCOMPARE(ws.toolCalls(room).size(), 2);
+    }
+
     // A log kaboo is still writing: the first import stops mid-message and mid-arguments; the sync adds the
     // rest, and everything derived ends as a whole import makes it.
     void syncAGrowingLog()

@@ -313,6 +313,84 @@ private slots:
 
     // Every room in one PDF: each page's header names the rooms on it, and a card never starts on one page and ends
     // on the next (a page starts with a card's head, never inside its JSON).
+    // A fetched web page of 2 MB with no line break, as a call's result and as a message: on paper each is cut at a
+    // few pages' worth and says how much more the JSON Lines report holds (the PDF took 3 minutes and 375 pages);
+    // the HTML and the JSON Lines report keep it whole.
+    // Data with "%1"-like text in it (a reviewer's name, a reason): the redaction ledger of HTML and Markdown shows
+    // it as it is; chained arg() calls put the next value into it ("$.discount%5" came out "$.discount3").
+    void percentSignsInDataStayAsTheyAre()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        AnnotationStore(*ws).redact(room, 8, QStringLiteral("$.content.body"), 0, 5, QStringLiteral("card %2 on file"),
+            QStringLiteral("ana%3"));
+        ReportScope scope;
+        scope.roomIds = { room };
+        for (const QString& format : { QStringLiteral("md"), QStringLiteral("html") }) {
+            QBuffer out;
+            out.open(QIODevice::WriteOnly);
+            ReportExport::write(*ws, scope, format, false, out);
+            const QString text = QString::fromUtf8(out.data());
+            // The ledger's row: who, the event, where, why, each in its own cell.
+            const QString row = format == QLatin1String("md")
+                ? QStringLiteral("| ana%3 | 8 | $.content.body [0, 5) | card %2 on file |")
+                : QStringLiteral("<td>ana%3</td><td>8</td><td>$.content.body [0, 5)</td><td>card %2 on file</td>");
+            QVERIFY2(text.contains(row), qPrintable(format + QLatin1Char('\n') + text.right(1500)));
+        }
+    }
+
+    void aValueTooLongForPaperIsCut()
+    {
+        QTemporaryDir dir;
+        const QString thread = dir.filePath(QStringLiteral("th_big.jsonl"));
+        QString page;
+        page.reserve(2 * 1024 * 1024);
+        while (page.size() < 2 * 1024 * 1024)
+            page += QStringLiteral("lorem<ipsum&dolor\"sit") + QString::number(page.size());
+        {
+            QFile f(thread);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            auto line = [&f](const QJsonObject& o) { f.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n'); };
+            line({ { QStringLiteral("type"), QStringLiteral("RUN_STARTED") }, { QStringLiteral("runId"), QStringLiteral("r1") },
+                { QStringLiteral("threadId"), QStringLiteral("th_big") }, { QStringLiteral("timestamp"), 1784016877000LL } });
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_START") }, { QStringLiteral("toolCallId"), QStringLiteral("c1") },
+                { QStringLiteral("toolCallName"), QStringLiteral("fetch") }, { QStringLiteral("timestamp"), 1784016877400LL } });
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_END") }, { QStringLiteral("toolCallId"), QStringLiteral("c1") },
+                { QStringLiteral("timestamp"), 1784016877600LL } });
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_RESULT") }, { QStringLiteral("toolCallId"), QStringLiteral("c1") },
+                { QStringLiteral("messageId"), QStringLiteral("c1-result") }, { QStringLiteral("content"), page },
+                { QStringLiteral("timestamp"), 1784016878000LL } });
+            line({ { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("type"), QStringLiteral("TEXT_MESSAGE_START") },
+                { QStringLiteral("messageId"), QStringLiteral("a1") }, { QStringLiteral("timestamp"), 1784016879000LL } });
+            line({ { QStringLiteral("type"), QStringLiteral("TEXT_MESSAGE_CONTENT") }, { QStringLiteral("messageId"), QStringLiteral("a1") },
+                { QStringLiteral("delta"), page }, { QStringLiteral("timestamp"), 1784016879100LL } });
+            line({ { QStringLiteral("type"), QStringLiteral("TEXT_MESSAGE_END") }, { QStringLiteral("messageId"), QStringLiteral("a1") },
+                { QStringLiteral("timestamp"), 1784016879200LL } });
+        }
+        Workspace ws(dir.filePath(QStringLiteral("big.sightline")));
+        Importer::import(ws, thread);
+        ReportScope scope;
+        scope.roomIds = { ws.findRooms(QStringLiteral("th_big")).first() };
+        const QString pdf = dir.filePath(QStringLiteral("big.pdf"));
+        ReportExport::run(ws, scope, QStringLiteral("pdf"), false, pdf);
+        QProcess text;
+        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { pdf, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(60000));
+        const QString read = QString::fromUtf8(text.readAllStandardOutput());
+        const QString more = QString::number(page.size() - ReportRoom::PaperLimit)
+            + QStringLiteral(" more characters: whole in the JSON Lines report");
+        QVERIFY2(read.count(more) == 2, qPrintable(read.split(QLatin1Char(QChar::LineFeed)).filter(QStringLiteral("more characters")).join(QLatin1Char(QChar::LineFeed)))); // the result and the message
+        QVERIFY(read.contains(QLatin1String("lorem<ipsum&dolor")));
+        const int pages = int(read.count(QLatin1Char('\f')));
+        QVERIFY2(pages <= 8, qPrintable(QString::number(pages)));
+        // Whole where there is no paper.
+        const QString jsonl = dir.filePath(QStringLiteral("big.jsonl"));
+        ReportExport::run(ws, scope, QStringLiteral("jsonl"), false, jsonl);
+        QVERIFY(fileBytes(jsonl).contains(page.mid(page.lastIndexOf(QLatin1String("sit"))).toUtf8())); // its very end
+        QVERIFY(!fileBytes(jsonl).contains("more characters: whole in"));
+    }
+
     void aPdfOfEveryRoomNamesItsRoomsAndKeepsCardsWhole()
     {
         QTemporaryDir dir;

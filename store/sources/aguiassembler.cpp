@@ -590,7 +590,7 @@ private:
             if (ended)
                 m_messageAt.remove(id); // its later deltas are the new message's
             else
-                id = QStringLiteral("%1@%2").arg(id).arg(i);
+                id = QStringLiteral("%1@%2").arg(id, QString::number(i));
         }
         AguiMessage m;
         m.messageId = id;
@@ -746,7 +746,7 @@ private:
                 // Still streaming its arguments: the protocol refuses a second START (the verifier's "already in
                 // progress"). Kept as a call of its own, said.
                 problem(i, QStringLiteral("a second tool call with toolCallId %1 while the first is still open").arg(id));
-                key = QStringLiteral("%1@%2").arg(id).arg(i);
+                key = QStringLiteral("%1@%2").arg(id, QString::number(i));
             } else {
                 replayOf = *before;
             }

@@ -306,7 +306,7 @@ bool CraftBotReader::forEachRecord(
         const QJsonObject event = record.value(QLatin1String("event")).toObject();
         if (error.error != QJsonParseError::NoError) {
             if (notes) {
-                (*notes)(QStringLiteral("stream %1 position %2").arg(streamId).arg(read.int64(0)),
+                (*notes)(QStringLiteral("stream %1 position %2").arg(streamId, QString::number(read.int64(0))),
                     QStringLiteral("malformed event JSON at byte %1: %2").arg(error.offset).arg(error.errorString()));
             }
             r.flags |= EventFlags::MalformedJson;
@@ -555,7 +555,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
                 // said as a log being written is, in the status bar and not in a box, and read again when it grows.
                 const bool last = !m_db && index == shape.size() - 1;
                 for (const QString& p : std::as_const(next->problems))
-                    feed.note(next->firstLine > 0 ? QStringLiteral("%1 line %2").arg(where).arg(next->firstLine)
+                    feed.note(next->firstLine > 0 ? QStringLiteral("%1 line %2").arg(where, QString::number(next->firstLine))
                                                   : QStringLiteral("%1 position %2").arg(where).arg(index),
                         last ? ImportReport::UnfinishedLastLine
                                 + QStringLiteral(" (its record cut short, or still being written, when it is read again "
@@ -600,8 +600,8 @@ void CraftBotReader::writeWhole(const QVector<EventMdRecord>& records, const QSt
     for (const auto& [index, problem] : assembly.problems) {
         if (index > feed.room().syncedSeq) {
             const qint64 line = records[index].firstLine;
-            feed.note(line > 0 ? QStringLiteral("%1 line %2").arg(where).arg(line)
-                               : QStringLiteral("%1 position %2").arg(where).arg(index),
+            feed.note(line > 0 ? QStringLiteral("%1 line %2").arg(where, QString::number(line))
+                               : QStringLiteral("%1 position %2").arg(where, QString::number(index)),
                 problem);
         }
     }

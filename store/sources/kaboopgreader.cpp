@@ -75,12 +75,12 @@ void KabooPgReader::read(const RoomCursor& cursor, RoomFeed& feed)
     // The whole thread, by keyset in pages, assembled as it comes (a message's start may be long before the rows
     // that are new): a row is stored once the assembler lets it go.
     AguiThread thread(
-        feed, [&](qint64 seq, qint64) { return QStringLiteral("thread %1, seq %2").arg(cursor.nativeId).arg(seq); });
+        feed, [&](qint64 seq, qint64) { return QStringLiteral("thread %1, seq %2").arg(cursor.nativeId, QString::number(seq)); });
     qint64 after = -1;
     while (!feed.stopped()) {
         QSqlQuery page = m_pg->select(QStringLiteral("SELECT seq, event::text FROM kaboo_thread_events "
                                                      "WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?"),
-            { cursor.nativeId, after, PageRows }, QStringLiteral("thread %1, after seq %2").arg(cursor.nativeId).arg(after));
+            { cursor.nativeId, after, PageRows }, QStringLiteral("thread %1, after seq %2").arg(cursor.nativeId, QString::number(after)));
         int rows = 0;
         while (page.next() && !feed.stopped()) {
             ++rows;

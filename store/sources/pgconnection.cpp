@@ -14,7 +14,7 @@ std::atomic<int> connections { 0 };
 QString hostAndPort(const QUrl& url)
 {
     const QString host = url.host().isEmpty() ? QStringLiteral("the local socket") : url.host();
-    return url.port() > 0 ? QStringLiteral("%1:%2").arg(host).arg(url.port()) : host;
+    return url.port() > 0 ? QStringLiteral("%1:%2").arg(host, QString::number(url.port())) : host;
 }
 
 // libpq's message, on one line: its first line, without the "FATAL:" it prefixes server errors with.

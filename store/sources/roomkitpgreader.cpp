@@ -124,7 +124,7 @@ void RoomKitPgReader::read(const RoomCursor& room, RoomFeed& feed)
     // connection lost between pages leaves every page before it written and the cursor after it.
     for (;;) {
         QSqlQuery page = m_pg->select(QLatin1String(EventSql), { room.nativeId, after, PageRows },
-            QStringLiteral("room %1, after index %2").arg(room.nativeId).arg(after));
+            QStringLiteral("room %1, after index %2").arg(room.nativeId, QString::number(after)));
         int rows = 0;
         while (page.next()) {
             ++rows;
