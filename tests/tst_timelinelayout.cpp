@@ -186,6 +186,24 @@ private slots:
         QVERIFY(narrow.height > open.height);
     }
 
+    // A message of 2 MB (a fetched page pasted into the chat): an item shows its first 20,000 characters and says
+    // how many more the details hold; opened, it is as tall as those, not as the whole (laid out at every paint,
+    // the whole took seconds a click).
+    void aHugeMessageShowsItsBeginning()
+    {
+        const QString huge = QStringLiteral("lorem ipsum ").repeated(2 * 1024 * 1024 / 12);
+        const QString shown = TimelineLayout::shownText(huge);
+        QVERIFY(shown.startsWith(huge.left(TimelineLayout::ShownLimit)));
+        QVERIFY(shown.endsWith(QString::number(huge.size() - TimelineLayout::ShownLimit) + QStringLiteral(" more characters in the details")));
+        QCOMPARE(TimelineLayout::shownText(QStringLiteral("short")), QStringLiteral("short"));
+        const auto open = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, 800, fm, huge, true);
+        const auto beginning = TimelineLayout::layout(
+            TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, 800, fm, shown, true);
+        QCOMPARE(open.height, beginning.height);
+        QVERIFY(open.body.height() < 2000 * fm.lineSpacing());
+    }
+
     // A search's words are marked where they show as whole words, case aside, as the index matches them (a
     // word inside a longer one was marked though it was no match).
     void highlightsAreWholeWords()

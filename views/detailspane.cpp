@@ -18,6 +18,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
@@ -189,7 +190,8 @@ void DetailsPane::setDetails(const EventDetails& details)
     // A call's start shows the call whole: what Sightline made of it, then its start, end and result rows.
     QByteArray shown = details.payload;
     QString raw = QString::fromUtf8(details.payload);
-    m_sections = { { 0, e.index, raw } };
+    m_sections = { { 0, e.index, raw, std::min(raw.size(), ViewLimit) } };
+    raw = shownPart(raw);
     if (!details.endPayload.isEmpty() || !details.resultPayload.isEmpty() || !details.earlierResults.isEmpty()) {
         QJsonObject whole = QJsonDocument::fromJson(EventSerializer::callJson(*details.call)).object();
         raw = QStringLiteral("── start ──\n");
@@ -202,8 +204,9 @@ void DetailsPane::setDetails(const EventDetails& details)
             whole.insert(key, doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QString::fromUtf8(payload)));
             if (key != QLatin1String("start"))
                 raw += QStringLiteral("\n\n── %1 ──\n").arg(label.isEmpty() ? key : label);
-            m_sections.append({ raw.size(), index.value_or(-1), QString::fromUtf8(payload) });
-            raw += QString::fromUtf8(payload);
+            const QString text = QString::fromUtf8(payload);
+            m_sections.append({ raw.size(), index.value_or(-1), text, std::min(text.size(), ViewLimit) });
+            raw += shownPart(text);
         };
         part(QStringLiteral("start"), details.payload, e.index);
         part(QStringLiteral("end"), details.endPayload, details.call->endIndex);
@@ -222,8 +225,18 @@ void DetailsPane::setDetails(const EventDetails& details)
     m_tabs->setTabEnabled(0, json);
     m_tabs->setCurrentIndex(json ? 0 : 1); // a CraftBot record is markdown: its raw text is what there is
     m_raw->setPlainText(raw);
-    m_text->setPlainText(e.text);
+    m_text->setPlainText(shownPart(e.text));
     m_tabs->setTabEnabled(2, !e.text.isEmpty());
+}
+
+QString DetailsPane::shownPart(const QString& text)
+{
+    if (text.size() <= ViewLimit)
+        return text;
+    return text.left(ViewLimit)
+        + tr("\n\n… %1 more characters not shown here: the JSON Lines report (File ▸ Export Report…) and Copy Value "
+             "in the Payload tab hold them whole")
+              .arg(QLocale().toString(text.size() - ViewLimit));
 }
 
 QString DetailsPane::valueText(const QModelIndex& index) const
@@ -325,8 +338,8 @@ DetailsPane::RedactionTarget DetailsPane::selectedText() const
     }
     const qsizetype from = cursor.selectionStart(), to = cursor.selectionEnd();
     for (const Section& s : m_sections) {
-        if (from < s.offset || to > s.offset + s.text.size())
-            continue;
+        if (from < s.offset || to > s.offset + s.shown)
+            continue; // (the line saying how much more there is, after a long one's first part, is no payload)
         if (s.index < 0)
             break;
         if (!JsonStrings::values(s.text)) {
@@ -359,6 +372,10 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
     t.index = e.index;
     t.start = cursor.selectionStart();
     t.length = cursor.selectionEnd() - cursor.selectionStart();
+    if (cursor.selectionEnd() > std::min(e.text.size(), ViewLimit)) {
+        t.error = tr("Select text of the message itself, not the line that says how much more there is.");
+        return t;
+    }
     t.text = e.text.mid(t.start, t.length);
     // A text a reviewer edited is in no payload: it is redacted as the row shows it (and in its edits).
     if (e.flags & EventFlags::Revised) {

@@ -75,7 +75,12 @@ private:
         qsizetype offset = 0;
         qint64 index = -1;
         QString text;
+        qsizetype shown = 0; // how much of `text` the Raw tab shows (shownPart)
     };
+    // What a text tab shows of a long value: its first ViewLimit characters and a line saying how many more there
+    // are. A 2 MB payload with no line break (a fetched web page) kept the window busy for seconds laying it out.
+    static constexpr qsizetype ViewLimit = 50000;
+    static QString shownPart(const QString& text);
     QVector<Section> m_sections;
     QLabel* m_header;
     QToolButton* m_toStart;

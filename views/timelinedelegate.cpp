@@ -475,7 +475,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
                 Qt::ElideRight, free - g.header.left()));
         p->setFont(option.font);
         p->setPen(text);
-        QString body = e.text;
+        QString body = TimelineLayout::shownText(e.text);
         if (e.flags & EventFlags::Cancelled)
             body += tr(" [cut short]");
         // A message taller than its closed bubble shows the whole lines that fit, and the hint on a line of
@@ -523,7 +523,8 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const int nameWidth = QFontMetrics(bold).horizontalAdvance(name);
         p->setFont(option.font);
         p->setPen(dim);
-        const QString args = call ? call->arguments.simplified() : e.text;
+        // One line of them, elided: its first few thousand characters are more than a line ever shows.
+        const QString args = (call ? call->arguments.left(4000).simplified() : e.text.left(4000));
         const QRect argsRect(g.header.left() + nameWidth + 6, g.header.top(), free - g.header.left() - nameWidth - 12,
             g.header.height());
         const QString shownArgs = option.fontMetrics.elidedText(args, Qt::ElideRight, argsRect.width());
@@ -588,7 +589,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         const int free = drawPillsRight(p, QRect(g.body.left(), g.body.top(), g.body.width(), QFontMetrics(small).height() + 2), added);
         p->setPen(dim);
         const QRect rest(g.body.left() + headWidth, g.body.top(), free - g.body.left() - headWidth, g.body.height());
-        QString shown = e.text;
+        QString shown = TimelineLayout::shownText(e.text);
         if (!meta.isEmpty())
             shown += QStringLiteral("  · ") + meta.join(QStringLiteral(" · "));
         if (expanded) {

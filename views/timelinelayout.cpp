@@ -27,9 +27,18 @@ TimelineLayout::Side TimelineLayout::sideOf(const EventRecord& e)
     return Side::Centre;
 }
 
-TimelineLayout::Geometry TimelineLayout::layout(
-    Shape shape, Side side, int width, const QFontMetrics& fm, const QString& text, bool expanded, int openLines)
+QString TimelineLayout::shownText(const QString& text)
 {
+    if (text.size() <= ShownLimit)
+        return text;
+    return text.left(ShownLimit) + QStringLiteral("\n… ") + QString::number(text.size() - ShownLimit)
+        + QStringLiteral(" more characters in the details");
+}
+
+TimelineLayout::Geometry TimelineLayout::layout(
+    Shape shape, Side side, int width, const QFontMetrics& fm, const QString& whole, bool expanded, int openLines)
+{
+    const QString text = shownText(whole);
     Geometry g;
     const int line = fm.lineSpacing();
     const int left = GroupGutter + Margin;

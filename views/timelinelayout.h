@@ -22,6 +22,10 @@ struct TimelineLayout
     static constexpr int GroupGutter = 12; // at the left, where one AI response's bar runs
     static constexpr int BubbleWidthPercent = 78;
     static constexpr int CollapsedBubbleLines = 6;
+    // What an item shows of a long text: its first ShownLimit characters, and a line saying how many more the
+    // details hold. A 2 MB message (a fetched page) was measured and wrapped whole at every paint: seconds a click.
+    static constexpr qsizetype ShownLimit = 20000;
+    static QString shownText(const QString& text);
 
     static Shape shapeOf(const EventRecord& e, bool hasCall);
     static Side sideOf(const EventRecord& e);
