@@ -103,12 +103,7 @@ template<typename Work> EditSteps AnnotationStore::transaction(Work&& work)
         m_ws.exec(outer ? QStringLiteral("COMMIT") : QStringLiteral("RELEASE annotate"));
         return steps;
     } catch (...) {
-        if (outer)
-            m_ws.exec(QStringLiteral("ROLLBACK"));
-        else {
-            m_ws.exec(QStringLiteral("ROLLBACK TO annotate"));
-            m_ws.exec(QStringLiteral("RELEASE annotate"));
-        }
+        m_ws.rollbackQuietly(outer ? "ROLLBACK" : "ROLLBACK TO annotate; RELEASE annotate");
         throw;
     }
 }

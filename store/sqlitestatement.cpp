@@ -20,9 +20,20 @@ SqliteStatement::~SqliteStatement()
     sqlite3_finalize(m_stmt);
 }
 
+void SqliteStatement::bound(int rc, int column) const
+{
+    // A value SQLite refused (over its size limit: SQLITE_TOOBIG; a column the statement has not) would leave
+    // the column NULL, or the last row's value, without a word.
+    if (rc != SQLITE_OK) {
+        throw StoreError(QString::fromUtf8(sqlite3_db_filename(m_db, "main")), {},
+            QStringLiteral("cannot bind value ") + QString::number(column) + QStringLiteral(": ")
+                + QString::fromUtf8(sqlite3_errstr(rc)));
+    }
+}
+
 void SqliteStatement::bind(int column, qint64 value)
 {
-    sqlite3_bind_int64(m_stmt, column, value);
+    bound(sqlite3_bind_int64(m_stmt, column, value), column);
 }
 
 void SqliteStatement::bind(int column, const std::optional<qint64>& value)
@@ -36,7 +47,7 @@ void SqliteStatement::bind(int column, const std::optional<qint64>& value)
 void SqliteStatement::bind(int column, const QString& text)
 {
     if (text.isNull())
-        sqlite3_bind_null(m_stmt, column);
+        bound(sqlite3_bind_null(m_stmt, column), column);
     else
         bindText(column, text.toUtf8());
 }
@@ -51,19 +62,21 @@ const QByteArray& SqliteStatement::keep(int column, const QByteArray& bytes)
 void SqliteStatement::bindText(int column, const QByteArray& utf8)
 {
     const QByteArray& kept = keep(column, utf8);
-    sqlite3_bind_text64(
-        m_stmt, column, kept.constData(), static_cast<sqlite3_uint64>(kept.size()), SQLITE_STATIC, SQLITE_UTF8);
+    bound(sqlite3_bind_text64(
+              m_stmt, column, kept.constData(), static_cast<sqlite3_uint64>(kept.size()), SQLITE_STATIC, SQLITE_UTF8),
+        column);
 }
 
 void SqliteStatement::bindBlob(int column, const QByteArray& bytes)
 {
     const QByteArray& kept = keep(column, bytes);
-    sqlite3_bind_blob64(m_stmt, column, kept.constData(), static_cast<sqlite3_uint64>(kept.size()), SQLITE_STATIC);
+    bound(sqlite3_bind_blob64(m_stmt, column, kept.constData(), static_cast<sqlite3_uint64>(kept.size()), SQLITE_STATIC),
+        column);
 }
 
 void SqliteStatement::bindNull(int column)
 {
-    sqlite3_bind_null(m_stmt, column);
+    bound(sqlite3_bind_null(m_stmt, column), column);
 }
 
 void SqliteStatement::bindAll(const QVariantList& binds)
@@ -84,7 +97,7 @@ void SqliteStatement::bindAll(const QVariantList& binds)
             break;
         case QMetaType::Double:
         case QMetaType::Float:
-            sqlite3_bind_double(m_stmt, column, value.toDouble());
+            bound(sqlite3_bind_double(m_stmt, column, value.toDouble()), column);
             break;
         case QMetaType::Bool:
         case QMetaType::Int:

@@ -40,6 +40,7 @@ public:
     sqlite3_stmt* handle() const { return m_stmt; }
 
 private:
+    void bound(int rc, int column) const; // throws StoreError unless rc is SQLITE_OK
     // Text and blobs are bound without a copy (SQLITE_STATIC): the statement keeps a reference to each value
     // (QByteArray is shared, not copied) until that parameter is bound again. A bulk import binds twenty values
     // a row, the payload among them, and SQLite's own copy of each was a malloc and a memcpy.

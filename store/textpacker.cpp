@@ -37,6 +37,11 @@ void unpackFunction(sqlite3_context* context, int, sqlite3_value** argv)
     } catch (const StoreError& e) {
         const QByteArray message = e.message().toUtf8();
         sqlite3_result_error(context, message.constData(), int(message.size()));
+    } catch (const std::bad_alloc&) {
+        // Nothing may unwind through SQLite's C frames: every exception ends here as the statement's error.
+        sqlite3_result_error_nomem(context);
+    } catch (...) {
+        sqlite3_result_error(context, "unpack() failed", -1);
     }
 }
 
@@ -53,12 +58,22 @@ void packFunction(sqlite3_context* context, int, sqlite3_value** argv)
     const QByteArray in = QByteArray::fromRawData(
         static_cast<const char*>(type == SQLITE_BLOB ? sqlite3_value_blob(value) : sqlite3_value_text(value)),
         sqlite3_value_bytes(value));
-    bool packed = true;
-    const QByteArray out = type == SQLITE_BLOB ? packer->packBytes(in) : packer->pack(in, packed);
-    if (packed)
-        sqlite3_result_blob(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
-    else
-        sqlite3_result_text(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
+    // Nothing may unwind through SQLite's C frames (a migration's UPDATE calls this): every exception ends here.
+    try {
+        bool packed = true;
+        const QByteArray out = type == SQLITE_BLOB ? packer->packBytes(in) : packer->pack(in, packed);
+        if (packed)
+            sqlite3_result_blob(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
+        else
+            sqlite3_result_text(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
+    } catch (const StoreError& e) {
+        const QByteArray message = e.message().toUtf8();
+        sqlite3_result_error(context, message.constData(), int(message.size()));
+    } catch (const std::bad_alloc&) {
+        sqlite3_result_error_nomem(context);
+    } catch (...) {
+        sqlite3_result_error(context, "pack() failed", -1);
+    }
 }
 
 } // namespace

@@ -266,6 +266,11 @@ void Workspace::saveCopy(const QString& path, QFileDevice::Permissions mode)
     }
 }
 
+void Workspace::rollbackQuietly(const char* sql) noexcept
+{
+    sqlite3_exec(handle(), sql, nullptr, nullptr, nullptr);
+}
+
 int Workspace::schemaVersion()
 {
     QSqlQuery q = exec(QStringLiteral("PRAGMA user_version"));

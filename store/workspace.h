@@ -134,6 +134,10 @@ public:
 
     // Runs `sql` with positional `binds`; throws StoreError naming the workspace on failure.
     QSqlQuery exec(const QString& sql, const QVariantList& binds = {});
+    // Rolls back (`sql`: "ROLLBACK", or "ROLLBACK TO name; RELEASE name") inside a catch, never throwing: a rollback
+    // that fails (a full disk, the transaction already gone) must not replace the error being handled, and SQLite
+    // rolls back what is left when the connection closes.
+    void rollbackQuietly(const char* sql) noexcept;
 
     // How long a statement waits for another connection's write lock before it fails.
     static constexpr int BusyTimeoutMs = 5000;

@@ -85,7 +85,7 @@ WorkspaceCompactor::Result WorkspaceCompactor::run(const Progress& progress)
                     m_ws.exec(triggerSql);
                 m_ws.exec(QStringLiteral("COMMIT"));
             } catch (...) {
-                m_ws.exec(QStringLiteral("ROLLBACK"));
+                m_ws.rollbackQuietly("ROLLBACK");
                 throw;
             }
             done += to - from + 1;

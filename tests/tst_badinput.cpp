@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QTest>
 #include <sqlite3.h>
 
@@ -229,6 +230,42 @@ private slots:
         // Once the writer is done, the same file imports.
         Workspace ws(dir.filePath(QStringLiteral("after.sightline")));
         QCOMPARE(Importer::import(ws, source).added(), 113);
+    }
+
+    // The trial's case: a rollback-journal store that another process holds with BEGIN EXCLUSIVE in the middle of
+    // a write. Every way in (told apart by its content, and read as a RoomKit store) says it is locked, naming the
+    // file; none calls it "not a RoomKit store" (a failed schema query read as a missing table).
+    void aStoreLockedByAnotherProcessIsSaidToBeLocked()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral("PRAGMA journal_mode = DELETE"));
+        QProcess writer;
+        writer.start(QStringLiteral("python3"),
+            { QStringLiteral("-c"),
+                QStringLiteral("import sqlite3, sys, time\n"
+                               "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                               "c.execute('BEGIN EXCLUSIVE')\n"
+                               "c.execute('UPDATE rooms SET status = status')\n"
+                               "print('held', flush=True)\n"
+                               "time.sleep(60)\n"),
+                source });
+        QVERIFY(writer.waitForReadyRead(20000));
+        QCOMPARE(writer.readLine().trimmed(), QByteArray("held"));
+        const QString error = failingImport(source);
+        QVERIFY2(error.startsWith(source + QLatin1Char(':')) && error.contains(QLatin1String("locked")), qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1String("not a RoomKit store")), qPrintable(error));
+        Workspace ws(dir.filePath(QStringLiteral("forced.sightline")));
+        try {
+            Importer::import(ws, source, {}, Importer::Format::RoomKitSqlite);
+            QFAIL("a locked store imported");
+        } catch (const StoreError& e) {
+            QVERIFY2(e.toString().contains(QLatin1String("locked")), qPrintable(e.toString()));
+        }
+        writer.kill();
+        writer.waitForFinished();
+        Workspace after(dir.filePath(QStringLiteral("after.sightline")));
+        QCOMPARE(Importer::import(after, source).added(), 113);
     }
 
     void roomWithoutItsRow()

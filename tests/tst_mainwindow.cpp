@@ -1426,6 +1426,33 @@ private slots:
         QCOMPARE(Journal(ws).entries().size(), 5);
     }
 
+    // A change whose write fails (a note on an event the room does not have) is said, and is no change: nothing
+    // to undo, the window not modified (it stayed on the undo stack, and undo and redo replayed nothing).
+    void aChangeThatFailsIsNotOnTheUndoStack()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        MainWindow window;
+        window.editor()->setAuthor(QStringLiteral("Ana Lima"));
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("sup-duplicate-charge")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 4);
+        const qint64 room = window.eventModel()->roomId();
+        QSignalSpy said(window.editor(), &Editor::message);
+        window.editor()->addNote(room, 99999, QStringLiteral("on no event"));
+        QTRY_VERIFY(!said.isEmpty());
+        QVERIFY2(said.first().first().toString().contains(QLatin1String("could not be written")),
+            qPrintable(said.first().first().toString()));
+        QTRY_VERIFY(!window.editor()->undoAction()->isEnabled());
+        QVERIFY(!window.isWindowModified());
+        // A change that works after it is undone as itself.
+        window.editor()->addNote(room, std::nullopt, QStringLiteral("on the room"));
+        QTRY_VERIFY(window.isWindowModified());
+        QTRY_VERIFY(window.editor()->undoAction()->isEnabled());
+        window.editor()->undoAction()->trigger();
+        QTRY_VERIFY(!window.isWindowModified());
+    }
+
     // A session that ended without saving leaves its changes in the workspace: the next window says so, and
     // Revert drops them.
     void changesLeftUnsavedAreOffered()

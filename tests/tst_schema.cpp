@@ -296,6 +296,44 @@ INSERT INTO notes(text) VALUES ('one -- two; three');
         QCOMPARE(q.value(0).toInt(), 2);
     }
 
+    // A value SQLite refuses to bind (over its length limit) is an error naming the value, not a NULL or the last
+    // row's value written without a word; and a rollback in a catch never replaces the error being handled.
+    void aValueThatCannotBeBoundIsAnError()
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(":memory:", &db), SQLITE_OK);
+        sqlite3_exec(db, "CREATE TABLE t(v TEXT NOT NULL)", nullptr, nullptr, nullptr);
+        sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 100);
+        {
+            SqliteStatement insert(db, "INSERT INTO t(v) VALUES (?)");
+            insert.bind(1, QStringLiteral("short"));
+            insert.step();
+            insert.reset();
+            try {
+                insert.bind(1, QString(QStringLiteral("x")).repeated(1000));
+                QFAIL("a value over the limit was bound");
+            } catch (const StoreError& e) {
+                QVERIFY2(e.message().contains(QLatin1String("cannot bind value 1")), qPrintable(e.message()));
+            }
+        }
+        sqlite3_close(db);
+
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ws.exec(QStringLiteral("BEGIN"));
+        ws.exec(QStringLiteral("COMMIT")); // the transaction is gone: a ROLLBACK now fails
+        try {
+            try {
+                throw StoreError(ws.path(), {}, QStringLiteral("the real error"));
+            } catch (...) {
+                ws.rollbackQuietly("ROLLBACK");
+                throw;
+            }
+        } catch (const StoreError& e) {
+            QCOMPARE(e.message(), QStringLiteral("the real error"));
+        }
+    }
+
     void boundValuesKeepTheirType()
     {
         QTemporaryDir dir;

@@ -21,6 +21,7 @@ void EditCommand::redo()
             *steps = work(store);
             return *steps;
         });
+        m_firstRequest = request;
     } else {
         request = m_client->edit([steps](AnnotationStore& store) {
             store.apply(*steps, true);

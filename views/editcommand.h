@@ -23,12 +23,16 @@ public:
 
     void redo() override;
     void undo() override;
+    // The request that writes the change the first time (0 before it is asked): when it fails, the command is
+    // taken off the stack (Editor), so that undo and redo never replay a change that never happened.
+    quint64 firstRequest() const { return m_firstRequest; }
 
 private:
     StoreClient* m_client;
     Work m_work;
     Done m_done;
     bool m_written = false;
+    quint64 m_firstRequest = 0;
     // Written and read on the edit connection's thread only.
     std::shared_ptr<EditSteps> m_steps = std::make_shared<EditSteps>();
 };

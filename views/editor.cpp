@@ -129,6 +129,17 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
         if (kind != StoreClient::Kind::Edit)
             return;
         m_after.remove(request);
+        // A change whose first write failed never happened: off the stack, or undo and redo replay nothing while
+        // the window counts it as a change (obsolete: QUndoStack deletes it when it undoes it).
+        for (int i = m_stack->count() - 1; i >= 0; --i) {
+            auto* command = const_cast<EditCommand*>(dynamic_cast<const EditCommand*>(m_stack->command(i)));
+            if (!command || command->firstRequest() != request)
+                continue;
+            command->setObsolete(true);
+            if (i == m_stack->index() - 1)
+                m_stack->undo();
+            break;
+        }
         emit message(tr("The change could not be written: %1").arg(why));
         emit changed(m_contentRequests.remove(request));
     });

@@ -212,6 +212,13 @@ void OpenDatabaseDialog::startConnecting()
             result->refused = e.refused();
         } catch (const StoreError& e) {
             result->error = e.message();
+        } catch (const std::bad_alloc&) {
+            // Anything else leaving a thread's function is std::terminate: the whole window gone.
+            result->error = QStringLiteral("out of memory while reading the database");
+        } catch (const std::exception& e) {
+            result->error = QString::fromLocal8Bit(e.what());
+        } catch (...) {
+            result->error = QStringLiteral("an unexpected error while reading the database");
         }
     });
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);

@@ -115,8 +115,7 @@ RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
         m_ws.exec(QStringLiteral("RELEASE room_fields"));
         return cursor;
     } catch (...) {
-        m_ws.exec(QStringLiteral("ROLLBACK TO room_fields"));
-        m_ws.exec(QStringLiteral("RELEASE room_fields"));
+        m_ws.rollbackQuietly("ROLLBACK TO room_fields; RELEASE room_fields");
         throw;
     }
 }
@@ -764,7 +763,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
             }
             m_ws.exec(QStringLiteral("COMMIT"));
         } catch (...) {
-            m_ws.exec(QStringLiteral("ROLLBACK"));
+            m_ws.rollbackQuietly("ROLLBACK");
             throw;
         }
         if (again) {

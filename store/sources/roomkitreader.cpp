@@ -74,7 +74,10 @@ bool RoomKitReader::detect(const QString& path)
         SourceDatabase src(path);
         return src.hasTable(QStringLiteral("rooms")) && src.hasTable(QStringLiteral("events"))
             && src.columns(QStringLiteral("events")).contains(QLatin1String("idx"));
-    } catch (const StoreError&) {
+    } catch (const StoreError& e) {
+        // A store a writer holds locked cannot be told apart now: said, not taken for something else.
+        if (e.message().startsWith(QLatin1String("the database is locked")))
+            throw;
         return false;
     }
 }

@@ -143,23 +143,46 @@ SourceDatabase::~SourceDatabase()
     close();
 }
 
+void SourceDatabase::failed(const QSqlQuery& q, const QString& what) const
+{
+    // Said as it is: a query that failed (a writer's lock, a damaged schema) read as "no such table" once, and a
+    // locked store was called "not a RoomKit store".
+    const QString error = q.lastError().text();
+    if (error.contains(QLatin1String("locked"), Qt::CaseInsensitive) || error.contains(QLatin1String("busy"), Qt::CaseInsensitive)) {
+        throw StoreError(m_path, {},
+            QStringLiteral("the database is locked by another program (waited ") + QString::number(m_busyTimeoutMs)
+                + QStringLiteral(" ms): try again once its writer is done (") + error + QLatin1Char(')'));
+    }
+    throw StoreError(m_path, {}, QStringLiteral("cannot read ") + what + QStringLiteral(": ") + error);
+}
+
 bool SourceDatabase::hasTable(const QString& name)
 {
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?"));
+    if (!q.prepare(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?")))
+        failed(q, QStringLiteral("the database schema"));
     q.addBindValue(name);
-    return q.exec() && q.next();
+    if (!q.exec())
+        failed(q, QStringLiteral("the database schema"));
+    if (q.next())
+        return true;
+    if (q.lastError().isValid())
+        failed(q, QStringLiteral("the database schema"));
+    return false;
 }
 
 QStringList SourceDatabase::columns(const QString& table)
 {
     QStringList out;
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("SELECT name FROM pragma_table_info(?)"));
+    if (!q.prepare(QStringLiteral("SELECT name FROM pragma_table_info(?)")))
+        failed(q, QStringLiteral("the columns of ") + table);
     q.addBindValue(table);
-    if (q.exec()) {
-        while (q.next())
-            out << q.value(0).toString();
-    }
+    if (!q.exec())
+        failed(q, QStringLiteral("the columns of ") + table);
+    while (q.next())
+        out << q.value(0).toString();
+    if (q.lastError().isValid())
+        failed(q, QStringLiteral("the columns of ") + table);
     return out;
 }

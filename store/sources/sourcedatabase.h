@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
 
 struct sqlite3;
@@ -39,6 +40,8 @@ public:
 private:
     void open();
     void close();
+    // Throws StoreError saying why `q` failed reading `what`: a writer's lock named as one.
+    [[noreturn]] void failed(const QSqlQuery& q, const QString& what) const;
 
     QString m_path;
     int m_busyTimeoutMs;
