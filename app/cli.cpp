@@ -13,6 +13,7 @@
 #include "reportsignature.h"
 #include "reviewer.h"
 #include "sources/importer.h"
+#include "sources/sourcestamps.h"
 #include "sources/importlock.h"
 #include "sources/pgconnection.h"
 #include "sources/pgsessions.h"
@@ -657,23 +658,26 @@ private:
         options.isCancelled = [] { return stop.load(); };
         options.pgSessions = &sessions;
         const bool database = PgConnection::isUri(source);
-        QByteArray seen = Importer::stamp(source);
+        // The window's rule for what is due (SourceStamps): a sync that failed is tried again.
+        SourceStamps stamps;
+        stamps.reset({ source });
         while (!stop.load()) {
             for (int slice = 0; slice < (database ? 10 : 5) && !stop.load(); ++slice)
                 QThread::msleep(100);
-            const QByteArray now = Importer::stamp(source);
-            if (stop.load() || (!database && now == seen))
+            if (stop.load() || stamps.due(true).isEmpty())
                 continue;
             try {
                 ImportReport report = Importer::import(ws, source, options, format);
                 // A line its writer is still writing is held back (see events), not warned about at every look.
                 report.problems.removeIf(&ImportReport::isUnfinished);
                 reportProblems(report);
-                seen = now;
+                stamps.synced();
             } catch (const WorkspaceBusy&) {
-                continue; // a window is syncing it: its rows are read next time
+                stamps.failed(); // a window is syncing it: its rows are read next time
+                continue;
             } catch (const StoreError& e) {
                 // A server that went away, a file being replaced: said, and tried again.
+                stamps.failed();
                 m_err << "sightline: " << e.toString() << "; trying again" << Qt::endl;
                 continue;
             }

@@ -15,15 +15,23 @@ SourceFollower::SourceFollower(StoreClient* store, QObject* parent)
     // second of it, the sync's own time besides. A database every fourth look: once a second.
     m_timer->setInterval(250);
     connect(m_timer, &QTimer::timeout, this, &SourceFollower::look);
+    // How its sync went: only a sync that succeeded keeps the sources' new stamps.
+    connect(m_store, &StoreClient::imported, this, [this] {
+        if (std::exchange(m_waiting, false))
+            m_stamps.synced();
+    });
+    connect(m_store, &StoreClient::failed, this, [this](quint64, StoreClient::Kind kind, const QString&) {
+        if (kind == StoreClient::Kind::Import && std::exchange(m_waiting, false))
+            m_stamps.failed();
+    });
 }
 
 void SourceFollower::follow(const QStringList& sources)
 {
     m_sources = sources;
-    m_stamps.clear();
+    m_waiting = false;
     // As they are now: the open's own import reads them, and what they gain after it is synced.
-    for (const QString& source : sources)
-        m_stamps.insert(source, Importer::stamp(source));
+    m_stamps.reset(sources);
     if (isFollowing())
         m_timer->start();
     else
@@ -50,24 +58,12 @@ void SourceFollower::look()
     if (!isFollowing() || m_store->isImporting())
         return;
     ++m_ticks;
-    QStringList changed;
-    QHash<QString, QByteArray> now;
-    for (const QString& source : std::as_const(m_sources)) {
-        // A database says what is new only when asked: every fourth look.
-        if (PgConnection::isUri(source)) {
-            if (m_ticks % 4 == 0)
-                changed << source;
-            continue;
-        }
-        const QByteArray stamp = Importer::stamp(source);
-        if (stamp != m_stamps.value(source)) {
-            changed << source;
-            now.insert(source, stamp);
-        }
-    }
-    if (changed.isEmpty() || !m_store->sync(changed))
+    // A database every fourth look: once a second.
+    const QStringList changed = m_stamps.due(m_ticks % 4 == 0);
+    if (changed.isEmpty() || !m_store->sync(changed)) {
+        m_stamps.failed(); // not started: looked at again next time
         return;
-    for (auto it = now.cbegin(); it != now.cend(); ++it)
-        m_stamps.insert(it.key(), it.value());
+    }
+    m_waiting = true;
     emit syncing(changed);
 }

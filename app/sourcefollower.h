@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QHash>
+#include "sources/sourcestamps.h"
+
 #include <QObject>
 #include <QStringList>
 
@@ -8,9 +9,9 @@ class QTimer;
 class StoreClient;
 
 // Live follow: the sources of the workspace open now are looked at four times a second (a database once a second)
-// and synced when they changed, so that what an agent writes shows within a second. A file is synced only when
-// its size or time moved (Importer::stamp); a database is asked each time. One sync at a time: a look that finds
-// an import or sync under way waits for the next. Paused, nothing is looked at.
+// and synced when they changed, so that what an agent writes shows within a second. Which are due is
+// SourceStamps' rule, the command line's too: a sync that failed is tried again at the next look. One sync at a
+// time: a look that finds an import or sync under way waits for the next. Paused, nothing is looked at.
 class SourceFollower : public QObject
 {
     Q_OBJECT
@@ -36,7 +37,8 @@ private:
     StoreClient* m_store;
     QTimer* m_timer;
     QStringList m_sources;
-    QHash<QString, QByteArray> m_stamps; // as each source was when its last sync started
+    SourceStamps m_stamps;
+    bool m_waiting = false; // a sync this follower started has not said how it went
     bool m_paused = false;
     int m_ticks = 0;
 };

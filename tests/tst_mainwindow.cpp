@@ -30,6 +30,7 @@
 #include "searchbar.h"
 #include "storeclient.h"
 #include "sources/importer.h"
+#include "sources/importlock.h"
 #include "eventactions.h"
 #include "testsupport.h"
 #include "timeutil.h"
@@ -2174,6 +2175,35 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(details->details().call && details->details().call->outcome == Outcome::Served, 5000);
         QCOMPARE(details->details().record.index, 1);
         QCOMPARE(details->details().call->result, QStringLiteral("shipped"));
+    }
+
+    // A followed log's sync that fails (a command-line import holds the workspace) is tried again at the next
+    // look, the file unchanged since: its last rows come in once the other import is done. (The stamp was kept at
+    // the sync's start, so a finished log's last rows never came, while the status bar said "tried again".)
+    void aFailedSyncIsTriedAgain()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("th_retry.jsonl"));
+        const QByteArray head = "{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"th_retry\",\"timestamp\":1784120174544}\n"
+                                "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"lookup_order\",\"timestamp\":1784120174600}\n";
+        const QByteArray tail = "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\",\"timestamp\":1784120174620}\n"
+                                "{\"type\":\"RUN_FINISHED\",\"runId\":\"r1\",\"threadId\":\"th_retry\",\"timestamp\":1784120175700}\n";
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write(head);
+        log.flush();
+        MainWindow window;
+        showAndOpen(window, path);
+        QTRY_COMPARE(window.eventModel()->roomId() != 0, true);
+        QTRY_COMPARE(window.eventModel()->rowCount(), 2);
+        QSignalSpy failures(window.store(), &StoreClient::failed);
+        {
+            const ImportLock other(Importer::cachedWorkspacePath(path));
+            log.write(tail);
+            log.close();
+            QTRY_VERIFY_WITH_TIMEOUT(!failures.isEmpty(), 5000); // the sync after the file grew: refused
+            QTest::qWait(600); // more looks, the file unchanged
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(window.eventModel()->rowCount() >= 3, 5000);
     }
 
     // A followed EVENT.md whose last record was read before CraftBot wrote its last lines: once they are in, the card
