@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "sqlitelibrary.h"
 #include "mainwindow.h"
+#include "settingsfile.h"
 #include "sources/pgconnection.h"
 #include "theme.h"
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv)
         arguments << QString::fromLocal8Bit(argv[i]);
     QCoreApplication::setApplicationName(QStringLiteral("sightline"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SIGHTLINE_VERSION));
+    SettingsFile::prepare();
 
     // The verbs run without a display: a QCoreApplication, no GUI platform plugin; export lays out text (a PDF),
     // which needs fonts: a QGuiApplication on the offscreen platform.

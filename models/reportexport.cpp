@@ -60,6 +60,9 @@ ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, 
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
+    // A report holds customer conversations: its owner's alone (0600), like the workspace it was made from, from
+    // the moment it exists (set on the file written before it is renamed into place).
+    out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     Sha256 events;
     Result result;
     result.events = write(ws, scope, format, expanded, out, &events);

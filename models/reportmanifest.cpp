@@ -65,7 +65,7 @@ QString ReportManifest::write(const QStringList& files, const Content& c)
         manifest.insert(QStringLiteral("signing_key_sha256"), c.keyId);
     const QString path = pathFor(files.value(0));
     QSaveFile out(path); // all of it or nothing
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented)) < 0
+    if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || out.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented)) < 0
         || !out.commit())
         throw StoreError(path, {}, QStringLiteral("cannot write the manifest: ") + out.errorString());
     return path;

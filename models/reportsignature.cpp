@@ -107,7 +107,8 @@ QString ReportSignature::sign(const QString& manifest, const QString& privateKey
     const QString path = pathFor(manifest);
     QSaveFile out(path);
     const QByteArray text = QByteArray(reinterpret_cast<const char*>(signature), qsizetype(length)).toBase64() + '\n';
-    if (!out.open(QIODevice::WriteOnly) || out.write(text) < 0 || !out.commit())
+    if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        || out.write(text) < 0 || !out.commit())
         throw StoreError(path, {}, QStringLiteral("cannot write the signature: ") + out.errorString());
     return path;
 }

@@ -1404,6 +1404,57 @@ private slots:
             QCOMPARE(entry.value(QLatin1String("author")).toString(), login);
     }
 
+    // The settings (recent paths, database URIs, the reviewer's name) live under ~/.config/sightline, not
+    // "Unknown Organization", moved from there once, and are their owner's alone; so are reports, their
+    // manifests and signatures (written 0644 before, whatever the source's mode).
+    void settingsAndReportsArePrivate()
+    {
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("config"));
+        QVERIFY(QDir().mkpath(config + QStringLiteral("/Unknown Organization")));
+        {
+            QFile old(config + QStringLiteral("/Unknown Organization/sightline.conf"));
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("[editor]\nauthor=Old Name\n");
+        }
+        const QString ws = dir.filePath(QStringLiteral("private.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), copyFixture(dir, QStringLiteral("roomkit/support.sqlite")), QStringLiteral("-o"), ws }).code, 0);
+        auto withConfig = [&](const QStringList& args) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+            env.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(SIGHTLINE_BINARY), args);
+            p.waitForFinished(60000);
+            return p.exitCode();
+        };
+        QCOMPARE(withConfig({ QStringLiteral("note"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--text"),
+                     QStringLiteral("moved") }),
+            0);
+        const Run journal = run({ QStringLiteral("journal"), ws, QStringLiteral("--json") });
+        QCOMPARE(journal.lines().value(0).value(QLatin1String("author")).toString(), QStringLiteral("Old Name"));
+        const QString settings = config + QStringLiteral("/sightline/sightline.conf");
+        QVERIFY(QFile::exists(settings));
+        QVERIFY(!QFile::exists(config + QStringLiteral("/Unknown Organization/sightline.conf")));
+        auto mode = [](const QString& path) {
+            struct stat st;
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
+        };
+        QCOMPARE(mode(settings), 0600);
+        QCOMPARE(mode(config + QStringLiteral("/sightline")), 0700);
+        const QString report = dir.filePath(QStringLiteral("private.md"));
+        QVERIFY(QProcess::execute(QStringLiteral("openssl"), { QStringLiteral("genpkey"), QStringLiteral("-algorithm"),
+                    QStringLiteral("ed25519"), QStringLiteral("-out"), dir.filePath(QStringLiteral("k.pem")) })
+            == 0);
+        QCOMPARE(withConfig({ QStringLiteral("export"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
+                     QStringLiteral("md"), QStringLiteral("--sign"), dir.filePath(QStringLiteral("k.pem")), QStringLiteral("-o"), report }),
+            0);
+        QCOMPARE(mode(report), 0600);
+        QCOMPARE(mode(report + QStringLiteral(".manifest.json")), 0600);
+        QCOMPARE(mode(report + QStringLiteral(".manifest.json.sig")), 0600);
+    }
+
     void redactByPattern()
     {
         QTemporaryDir dir;

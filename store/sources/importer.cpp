@@ -297,7 +297,8 @@ QString cachedWorkspacePath(const QString& sourcePath)
     const QString canonical
         = database ? PgConnection::withoutPassword(sourcePath) : QFileInfo(sourcePath).canonicalFilePath();
     const QByteArray key = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha1).toHex().left(16);
-    const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    // ~/.cache/sightline, whatever the application's organisation name (which QStandardPaths::CacheLocation adds).
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/sightline");
     const QString dir = cache + QStringLiteral("/workspaces");
     QDir().mkpath(dir);
     // Workspaces hold copies of customer conversations: the folders are their owner's alone (0700).
