@@ -1,5 +1,7 @@
 #include "csvreport.h"
 
+#include "reporttext.h"
+
 #include "recordreader.h"
 #include "reportroom.h"
 #include "sqlitestatement.h"
@@ -82,7 +84,7 @@ const QStringList& CsvReport::header()
 
 QString CsvReport::cell(const QString& value)
 {
-    QString v = value;
+    QString v = ReportText::shown(value); // a bidi override or a NUL as its code point
     // A spreadsheet runs a cell that starts so as a formula (CSV injection): a leading ' keeps it text.
     if (!v.isEmpty()
         && (v.front() == QLatin1Char('=') || v.front() == QLatin1Char('+') || v.front() == QLatin1Char('-')

@@ -1,5 +1,7 @@
 #include "htmlreport.h"
 
+#include "reporttext.h"
+
 #include "durationtext.h"
 #include "eventkind.h"
 #include "journal.h"
@@ -18,7 +20,7 @@ namespace {
 
 QString esc(const QString& text)
 {
-    return text.toHtmlEscaped();
+    return ReportText::shown(text).toHtmlEscaped(); // a bidi override or a NUL as its code point
 }
 
 // On paper a value is cut at a few pages' worth (ReportRoom::onPaper); in HTML it is whole.

@@ -1,5 +1,7 @@
 #include "markdownreport.h"
 
+#include "reporttext.h"
+
 #include "reportroom.h"
 #include "durationtext.h"
 #include "eventkind.h"
@@ -15,8 +17,9 @@
 #include <QMap>
 #include <QRegularExpression>
 
-QString MarkdownReport::escaped(const QString& text)
+QString MarkdownReport::escaped(const QString& raw)
 {
+    const QString text = ReportText::shown(raw); // a bidi override or a NUL as its code point
     QString out;
     out.reserve(text.size());
     for (const QChar c : text) {
@@ -34,8 +37,9 @@ QString MarkdownReport::escaped(const QString& text)
     return out;
 }
 
-QString MarkdownReport::codeBlock(const QString& text, const QString& language)
+QString MarkdownReport::codeBlock(const QString& raw, const QString& language)
 {
+    const QString text = ReportText::shown(raw);
     // A fence one backtick longer than the longest run inside: the block cannot be closed early.
     static const QRegularExpression runs(QStringLiteral("`+"));
     qsizetype longest = 2;

@@ -340,6 +340,41 @@ private slots:
         }
     }
 
+    // A right-to-left override makes "invoice <RLO>fdp.exe" read as "invoice exe.pdf"; a NUL hides what follows it
+    // in many viewers. Every report a person reads writes them as their code point; JSON Lines keeps them as data.
+    void bidiOverridesAndNulAreShown()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        const QString hostile = QStringLiteral("invoice ") + QChar(0x202E) + QStringLiteral("fdp.exe and") + QChar(0)
+            + QStringLiteral("hidden");
+        AnnotationStore(*ws).editText(room, 4, hostile, QStringLiteral("ana"));
+        ReportScope scope;
+        scope.roomIds = { room };
+        for (const QString& format : { QStringLiteral("csv"), QStringLiteral("md"), QStringLiteral("html") }) {
+            QBuffer out;
+            out.open(QIODevice::WriteOnly);
+            ReportExport::write(*ws, scope, format, false, out);
+            const QString text = QString::fromUtf8(out.data());
+            // (Markdown escapes the brackets, which it shows as brackets.)
+            const QString shown = format == QLatin1String("md") ? QStringLiteral("invoice \\[U+202E\\]fdp.exe and\\[U+0000\\]hidden")
+                                                                : QStringLiteral("invoice [U+202E]fdp.exe and[U+0000]hidden");
+            QVERIFY2(text.contains(shown), qPrintable(format));
+            QVERIFY2(!text.contains(QChar(0x202E)) && !text.contains(QChar(0)), qPrintable(format));
+        }
+        const QString pdf = dir.filePath(QStringLiteral("bidi.pdf"));
+        ReportExport::run(*ws, scope, QStringLiteral("pdf"), false, pdf);
+        QProcess text;
+        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { pdf, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(60000));
+        QVERIFY(QString::fromUtf8(text.readAllStandardOutput()).contains(QLatin1String("[U+202E]fdp.exe")));
+        QBuffer jsonl;
+        jsonl.open(QIODevice::WriteOnly);
+        ReportExport::write(*ws, scope, QStringLiteral("jsonl"), false, jsonl);
+        QVERIFY(QString::fromUtf8(jsonl.data()).contains(QChar(0x202E))); // lossless
+    }
+
     void aValueTooLongForPaperIsCut()
     {
         QTemporaryDir dir;
