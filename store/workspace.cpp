@@ -29,6 +29,31 @@
 
 namespace {
 
+// One snapshot for an answer read with several statements ("X of Y": the room's count and the rows shown): without
+// it each statement saw the workspace as an import had left it at its own moment, and X could exceed Y. Nothing
+// when the connection is in a transaction already.
+class ReadSnapshot
+{
+public:
+    explicit ReadSnapshot(sqlite3* db)
+        : m_db(sqlite3_get_autocommit(db) ? db : nullptr)
+    {
+        if (m_db && sqlite3_exec(m_db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+            m_db = nullptr;
+    }
+    ~ReadSnapshot()
+    {
+        // Never left open (it would pin this connection to an old snapshot): a read has nothing to lose.
+        if (m_db && sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+private:
+    sqlite3* m_db;
+};
+
 QString nextConnectionName()
 {
     static QAtomicInteger<quint64> counter;
@@ -402,6 +427,7 @@ RowIndex Workspace::indexRows(qint64 roomId, const EventFilter& filter, int bloc
 {
     if (blockSize <= 0)
         throw StoreError(m_path, {}, QStringLiteral("a block holds at least one row"));
+    const ReadSnapshot snapshot(m_handle);
     RowIndex out;
     out.blockSize = blockSize;
     // The room's own count, which the importer sets as it finishes the room (the window lists rooms only then):
@@ -444,6 +470,7 @@ QVector<qint64> Workspace::listRows(qint64 roomId, const EventFilter& filter, in
 
 FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins, int limit)
 {
+    const ReadSnapshot snapshot(m_handle);
     FacetCounts out;
     out.roomId = roomId;
     {

@@ -21,8 +21,10 @@
 #include <QSqlRecord>
 #include <QSysInfo>
 #include <QTest>
+#include <QThread>
 #include <sqlite3.h>
 
+#include <atomic>
 #include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -206,6 +208,40 @@ private:
     }
 
 private slots:
+    // "X of Y" read while an import writes the room, batch after batch: each answer is one snapshot, so X never
+    // exceeds Y (the room's count and its rows were read by two statements, each at its own moment).
+    void aCountIsOneSnapshotDuringAnImport()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("s.sqlite"));
+        RoomKitStoreGenerator::write(source, 30000, 1, 1.0, 3);
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        { Workspace made(path); }
+        std::atomic<bool> done { false };
+        QThread* importer = QThread::create([&] {
+            Workspace ws(path);
+            ImportOptions options;
+            options.batchRows = 100;
+            Importer::import(ws, source, options);
+            done = true;
+        });
+        importer->start();
+        Workspace reader(path);
+        EventFilter filter; // blocked rows hidden: never more than every stored row
+        int reads = 0;
+        while (!done) {
+            for (const RoomSummary& r : reader.rooms()) {
+                const RowIndex index = reader.indexRows(r.id, filter, 256);
+                QVERIFY2(index.shown <= index.total,
+                    qPrintable(QString::number(index.shown) + QStringLiteral(" of ") + QString::number(index.total)));
+                ++reads;
+            }
+        }
+        importer->wait();
+        delete importer;
+        QVERIFY(reads > 0);
+    }
+
     void roomList_data()
     {
         QTest::addColumn<QString>("store");
