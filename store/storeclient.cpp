@@ -165,7 +165,11 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources,
     m_latest.fill(0);
     for (auto& wanted : m_wanted)
         wanted.store(0);
-    m_tasks.clear();
+    // A task asked of the workspace before (an export under way) is answered now, so that what waits for it (a
+    // progress dialog, its connections to this client) ends: its own answer will be dropped as unwanted.
+    const QSet<quint64> stopped = std::exchange(m_tasks, {});
+    for (quint64 task : stopped)
+        emit failed(task, Kind::Task, QStringLiteral("stopped: another source was opened"));
     m_currentView.store(++m_viewId);
     m_viewRoom = 0;
     m_facetsNext.reset();

@@ -23,6 +23,7 @@
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTest>
+#include <QThread>
 
 using namespace TestSupport;
 
@@ -705,6 +706,26 @@ private slots:
 
     // Opening B before A's workspace has answered: A's sources are never imported into B's workspace, nor B's
     // into A's, and nothing of A is reported after B was asked for.
+    // A task under way (an export) when another source is opened is answered at once, so that what waits for it
+    // ends (the export's progress dialog stayed up for ever, its connections to the client with it); its own
+    // answer, when it comes, is dropped.
+    void aTaskUnderWayIsAnsweredWhenAnotherSourceOpens()
+    {
+        QTemporaryDir dir;
+        StoreClient store;
+        QSignalSpy opened(&store, &StoreClient::workspaceOpened);
+        store.open(dir.filePath(QStringLiteral("a.sightline")), { dataFile(QStringLiteral("roomkit/support.sqlite")) });
+        QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1, 20000);
+        QString why;
+        bool done = false;
+        QObject context;
+        store.run([](Workspace&) { QThread::msleep(300); }, &context, [&] { done = true; }, [&](const QString& w) { why = w; });
+        store.open(dir.filePath(QStringLiteral("b.sightline")), { dataFile(QStringLiteral("roomkit/support.sqlite")) });
+        QVERIFY2(why.contains(QLatin1String("another source was opened")), qPrintable(why));
+        QTest::qWait(600);
+        QVERIFY(!done);
+    }
+
     void aSecondOpenReplacesTheFirst()
     {
         QTemporaryDir dir;

@@ -191,10 +191,17 @@ void ReportExporter::ask(const Request& request)
         },
         [=, this](const QString& why) {
             delete progress;
-            if (*cancelled && each)
+            // Still running (the client answered for it when another source was opened): it stops at its next
+            // event and writes nothing.
+            const bool byUser = *cancelled;
+            const bool stoppedByOpen = !byUser && why.startsWith(QLatin1String("stopped:"));
+            *cancelled = true;
+            if (stoppedByOpen)
+                emit message(tr("Export cancelled: another source was opened; %1 was not written").arg(path));
+            else if (byUser && each)
                 emit message(tr("Export cancelled: the reports written to %1 before it stay, each whole").arg(path));
             else
-                emit message(*cancelled ? tr("Export cancelled: %1 was not written").arg(path)
-                                        : tr("The report was not written: %1").arg(why));
+                emit message(byUser ? tr("Export cancelled: %1 was not written").arg(path)
+                                    : tr("The report was not written: %1").arg(why));
         });
 }
