@@ -94,7 +94,8 @@ TextPacker::~TextPacker()
 void TextPacker::registerFunctions()
 {
     // Deterministic: SQLite may then use them in an index or a constraint, and run them once per distinct value.
-    constexpr int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+    // Innocuous: no side effect, so the schema's triggers may call them with trusted_schema off (Workspace).
+    constexpr int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     sqlite3_create_function_v2(m_db, "unpack", 1, flags, this, unpackFunction, nullptr, nullptr, nullptr);
     sqlite3_create_function_v2(m_db, "pack", 1, flags, this, packFunction, nullptr, nullptr, nullptr);
 }

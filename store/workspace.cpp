@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <QAtomicInteger>
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QFile>
 #include <QFileInfo>
@@ -127,12 +128,65 @@ Workspace::Workspace(const QString& path, QFileDevice::Permissions newFileMode)
         // that turned it off for imports found the redacted text in the file.
         exec(QStringLiteral("PRAGMA secure_delete = ON"));
         exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+        // (PRAGMA trusted_schema = OFF was tried: the workspace's own triggers feed the FTS5 index, which SQLite
+        // then refuses, "unsafe use of virtual table". What a workspace carries is checked instead, below.)
         Schema::migrate(m_db, path);
+        refuseForeignObjects();
     } catch (...) {
         m_db.close();
         m_db = QSqlDatabase();
         QSqlDatabase::removeDatabase(m_connection);
         throw;
+    }
+}
+
+namespace {
+
+// What sqlite_master says of a workspace's own objects: type and name, and for a trigger or a view its SQL (whose
+// body is what runs), white space folded.
+QMap<QString, QString> schemaObjects(Workspace& ws)
+{
+    QMap<QString, QString> out;
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"));
+    while (q.next()) {
+        const QString type = q.value(0).toString();
+        const bool runs = type == QLatin1String("trigger") || type == QLatin1String("view");
+        out.insert(type + QLatin1Char(' ') + q.value(1).toString(), runs ? q.value(2).toString().simplified() : QString());
+    }
+    return out;
+}
+
+thread_local bool makingTheReference = false;
+
+} // namespace
+
+void Workspace::refuseForeignObjects()
+{
+    if (makingTheReference)
+        return;
+    // The objects a workspace of this version holds, as the migrations make them in a new one: made once.
+    static const QMap<QString, QString> expected = [] {
+        makingTheReference = true;
+        QTemporaryDir dir;
+        QMap<QString, QString> objects;
+        {
+            Workspace fresh(dir.filePath(QStringLiteral("reference.sightline")));
+            objects = schemaObjects(fresh);
+        }
+        makingTheReference = false;
+        return objects;
+    }();
+    // A workspace comes from colleagues: one holding a trigger, a view or a table Sightline did not make (a
+    // trigger copying old.payload into a table of its own keeps all a redaction removes) is refused, named.
+    const QMap<QString, QString> found = schemaObjects(*this);
+    for (auto it = found.cbegin(); it != found.cend(); ++it) {
+        const auto known = expected.constFind(it.key());
+        if (known == expected.cend() || *known != it.value()) {
+            throw StoreError(m_path, {},
+                QStringLiteral("holds a ") + it.key()
+                    + QStringLiteral(" that Sightline did not make (or changed): it could keep what a redaction removes, "
+                                     "so the workspace is not opened; take it out with sqlite3 if you trust it"));
+        }
     }
 }
 

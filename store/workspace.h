@@ -144,6 +144,8 @@ public:
 
 private:
     void enterWal();
+    // Throws StoreError naming a schema object (a trigger, a view, a table) the migrations do not make.
+    void refuseForeignObjects();
     // Runs `sql` on the native handle, calling `row` with each row (RecordReader makes records of them).
     void read(const QString& sql, const QVariantList& binds, const std::function<void(const SqliteStatement&)>& row);
     EventRecords readEvents(const QString& sql, const QVariantList& binds);

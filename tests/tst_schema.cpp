@@ -279,21 +279,59 @@ INSERT INTO notes(text) VALUES ('one -- two; three');
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("shared.sightline"));
         Workspace window(path);
-        window.exec(QStringLiteral("CREATE TABLE t(x)"));
-        window.exec(QStringLiteral("INSERT INTO t VALUES (1)"));
+        // Rows of its own tables (one holding a table Sightline did not make is refused: refuseForeignObjects).
+        window.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES ('one', '#000000')"));
         { Workspace sync(path); } // as each sync opens it
         QVERIFY(QFile::exists(path + QStringLiteral("-wal")));
         // Another process (SQLite's own shell, as a command would) opens it, reads, and closes.
         QProcess other;
-        other.start(QStringLiteral("sqlite3"), { path, QStringLiteral("SELECT count(*) FROM t;") });
+        other.start(QStringLiteral("sqlite3"), { path, QStringLiteral("SELECT count(*) FROM labels;") });
         QVERIFY(other.waitForFinished(10000));
         QCOMPARE(other.readAllStandardOutput().trimmed(), QByteArray("1"));
         QVERIFY(QFile::exists(path + QStringLiteral("-wal")));
         QVERIFY(QFile::exists(path + QStringLiteral("-shm")));
-        window.exec(QStringLiteral("INSERT INTO t VALUES (2)"));
-        QSqlQuery q = window.exec(QStringLiteral("SELECT count(*) FROM t"));
+        window.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES ('two', '#000000')"));
+        QSqlQuery q = window.exec(QStringLiteral("SELECT count(*) FROM labels"));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toInt(), 2);
+    }
+
+    // A workspace handed over with a trigger that keeps a copy of every payload a redaction rewrites (or a view,
+    // a table, or one of Sightline's own triggers changed): refused, naming the object, before anything runs on it.
+    void aWorkspaceWithForeignObjectsIsRefused_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("a trigger keeping old payloads")
+            << QStringLiteral("CREATE TABLE kept(p); CREATE TRIGGER keep AFTER UPDATE OF payload ON events BEGIN "
+                              "INSERT INTO kept VALUES (old.payload); END;")
+            << QStringLiteral("table kept");
+        QTest::newRow("a trigger alone")
+            << QStringLiteral("CREATE TRIGGER keep AFTER UPDATE ON rooms BEGIN SELECT 1; END;") << QStringLiteral("trigger keep");
+        QTest::newRow("a view") << QStringLiteral("CREATE VIEW v AS SELECT payload FROM events") << QStringLiteral("view v");
+        QTest::newRow("one of its own triggers changed")
+            << QStringLiteral("DROP TRIGGER search_text_deleted; CREATE TRIGGER search_text_deleted AFTER DELETE ON "
+                              "search_text BEGIN SELECT 1; END;")
+            << QStringLiteral("trigger search_text_deleted");
+    }
+
+    void aWorkspaceWithForeignObjectsIsRefused()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, named);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("handed.sightline"));
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        }
+        execSql(path, sql);
+        try {
+            Workspace ws(path);
+            QFAIL("a workspace with a foreign object opened");
+        } catch (const StoreError& e) {
+            QVERIFY2(e.toString().startsWith(path) && e.message().contains(named), qPrintable(e.toString()));
+        }
     }
 
     // A value SQLite refuses to bind (over its length limit) is an error naming the value, not a NULL or the last
