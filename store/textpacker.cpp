@@ -17,6 +17,31 @@ QString fileOf(sqlite3* db)
     return QString::fromUtf8(name ? name : "");
 }
 
+// Runs `work`, which sets the function's result: nothing may unwind through SQLite's C frames, so every exception
+// ends here as the statement's error.
+template<typename Work> void guarded(sqlite3_context* context, const char* name, Work&& work)
+{
+    try {
+        work();
+    } catch (const StoreError& e) {
+        const QByteArray message = e.message().toUtf8();
+        sqlite3_result_error(context, message.constData(), int(message.size()));
+    } catch (const std::bad_alloc&) {
+        sqlite3_result_error_nomem(context);
+    } catch (...) {
+        sqlite3_result_error(context, name, -1);
+    }
+}
+
+// The bytes as a text or a blob result.
+void result(sqlite3_context* context, const QByteArray& out, bool text)
+{
+    if (text)
+        sqlite3_result_text(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
+    else
+        sqlite3_result_blob(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
+}
+
 void unpackFunction(sqlite3_context* context, int, sqlite3_value** argv)
 {
     sqlite3_value* value = argv[0];
@@ -27,22 +52,11 @@ void unpackFunction(sqlite3_context* context, int, sqlite3_value** argv)
     auto* packer = static_cast<TextPacker*>(sqlite3_user_data(context));
     const QByteArray blob = QByteArray::fromRawData(
         static_cast<const char*>(sqlite3_value_blob(value)), sqlite3_value_bytes(value));
-    try {
+    guarded(context, "unpack() failed", [&] {
         bool isText = true;
         const QByteArray out = packer->unpack(blob, &isText);
-        if (isText)
-            sqlite3_result_text(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
-        else
-            sqlite3_result_blob(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
-    } catch (const StoreError& e) {
-        const QByteArray message = e.message().toUtf8();
-        sqlite3_result_error(context, message.constData(), int(message.size()));
-    } catch (const std::bad_alloc&) {
-        // Nothing may unwind through SQLite's C frames: every exception ends here as the statement's error.
-        sqlite3_result_error_nomem(context);
-    } catch (...) {
-        sqlite3_result_error(context, "unpack() failed", -1);
-    }
+        result(context, out, isText);
+    });
 }
 
 // pack(x): text that shrinks packed, bytes always; for migrations, which run in SQL.
@@ -58,22 +72,11 @@ void packFunction(sqlite3_context* context, int, sqlite3_value** argv)
     const QByteArray in = QByteArray::fromRawData(
         static_cast<const char*>(type == SQLITE_BLOB ? sqlite3_value_blob(value) : sqlite3_value_text(value)),
         sqlite3_value_bytes(value));
-    // Nothing may unwind through SQLite's C frames (a migration's UPDATE calls this): every exception ends here.
-    try {
+    guarded(context, "pack() failed", [&] {
         bool packed = true;
         const QByteArray out = type == SQLITE_BLOB ? packer->packBytes(in) : packer->pack(in, packed);
-        if (packed)
-            sqlite3_result_blob(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
-        else
-            sqlite3_result_text(context, out.constData(), int(out.size()), SQLITE_TRANSIENT);
-    } catch (const StoreError& e) {
-        const QByteArray message = e.message().toUtf8();
-        sqlite3_result_error(context, message.constData(), int(message.size()));
-    } catch (const std::bad_alloc&) {
-        sqlite3_result_error_nomem(context);
-    } catch (...) {
-        sqlite3_result_error(context, "pack() failed", -1);
-    }
+        result(context, out, !packed);
+    });
 }
 
 } // namespace
