@@ -59,6 +59,15 @@ RoomKitReader::RoomKitReader(const QString& path)
         || !eventColumns.contains(QLatin1String("data"))) {
         throw StoreError(path, {}, QStringLiteral("not a RoomKit store: it has no rooms and events(idx, data) tables"));
     }
+    // RoomKit keeps its rooms and events in tables. A view by either name is not read: a view that recurses
+    // without end (WITH RECURSIVE) hung every verb.
+    for (const QString& table : { QStringLiteral("rooms"), QStringLiteral("events") }) {
+        if (m_src.isView(table)) {
+            throw StoreError(path, {},
+                QStringLiteral("not a RoomKit store: its \"") + table
+                    + QStringLiteral("\" is a view, not a table (Sightline reads a store's tables, never a view)"));
+        }
+    }
     m_version = m_src.userVersion();
     if (m_version < 1 || m_version > 3) {
         throw StoreError(path, QStringLiteral("PRAGMA user_version"),

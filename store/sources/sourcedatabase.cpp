@@ -171,6 +171,17 @@ bool SourceDatabase::hasTable(const QString& name)
     return false;
 }
 
+bool SourceDatabase::isView(const QString& name)
+{
+    QSqlQuery q(m_db);
+    if (!q.prepare(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?")))
+        failed(q, QStringLiteral("the database schema"));
+    q.addBindValue(name);
+    if (!q.exec())
+        failed(q, QStringLiteral("the database schema"));
+    return q.next();
+}
+
 QStringList SourceDatabase::columns(const QString& table)
 {
     QStringList out;

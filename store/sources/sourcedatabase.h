@@ -33,6 +33,8 @@ public:
     bool refresh();
     bool hasTable(const QString& name);
     QStringList columns(const QString& table);
+    // Whether `name` is a view: a source's tables are read, never a view (one can run without end).
+    bool isView(const QString& name);
 
     // Reads the first 100 bytes: whether the file is SQLite, and the header's size check.
     static bool looksLikeSqlite(const QString& path);
