@@ -268,6 +268,33 @@ private slots:
         QCOMPARE(Importer::import(after, source).added(), 113);
     }
 
+    // A writer killed in the middle of a write leaves a hot journal beside a rollback-journal store: said as that,
+    // with the way out, not as "attempt to write a readonly database"; the store is not written.
+    void aHotJournalIsSaidToBeOne()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        execSql(source, QStringLiteral("PRAGMA journal_mode = DELETE"));
+        QProcess writer;
+        writer.start(QStringLiteral("python3"),
+            { QStringLiteral("-c"),
+                QStringLiteral("import sqlite3, sys, os\n"
+                               "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                               "c.execute('PRAGMA cache_size = 1')\n"
+                               "c.execute('BEGIN')\n"
+                               "c.execute(\"UPDATE events SET data = data || ' '\")\n"
+                               "os._exit(9)\n"),
+                source });
+        QVERIFY(writer.waitForFinished(20000));
+        QVERIFY2(QFile::exists(source + QStringLiteral("-journal")), "the writer left no journal");
+        const QByteArray before = sha256(source);
+        const QString error = failingImport(source);
+        QVERIFY2(error.startsWith(source) && error.contains(QLatin1String("stopped in the middle"))
+                && error.contains(QLatin1String("-journal")),
+            qPrintable(error));
+        QCOMPARE(sha256(source), before);
+    }
+
     // A store whose "events" is a view that recurses without end: refused at once, named; reading it hung.
     void aViewForATableIsRefused()
     {

@@ -85,7 +85,8 @@ bool RoomKitReader::detect(const QString& path)
             && src.columns(QStringLiteral("events")).contains(QLatin1String("idx"));
     } catch (const StoreError& e) {
         // A store a writer holds locked cannot be told apart now: said, not taken for something else.
-        if (e.message().startsWith(QLatin1String("the database is locked")))
+        if (e.message().startsWith(QLatin1String("the database is locked"))
+            || e.message().startsWith(QLatin1String("a program that was writing it stopped")))
             throw;
         return false;
     }

@@ -99,6 +99,8 @@ void SourceDatabase::open()
     auto failRead = [&](QSqlQuery& q, const QString& what) {
         const QString error = q.lastError().text();
         q = QSqlQuery();
+        if (const QString hot = hotJournal(error); !hot.isEmpty())
+            fail(hot);
         fail(error.contains(QLatin1String("locked"), Qt::CaseInsensitive)
                 ? QStringLiteral("the database is locked by another program (waited %1 ms): %2")
                       .arg(m_busyTimeoutMs)
@@ -143,11 +145,26 @@ SourceDatabase::~SourceDatabase()
     close();
 }
 
+QString SourceDatabase::hotJournal(const QString& error) const
+{
+    // SQLite must roll back what a writer that crashed left half done before the file can be read, and a source is
+    // opened read-only: it says "attempt to write a readonly database", which names neither cause nor cure.
+    const QString journal = m_path + QStringLiteral("-journal");
+    if (!error.contains(QLatin1String("readonly"), Qt::CaseInsensitive) || !QFileInfo::exists(journal))
+        return {};
+    return QStringLiteral("a program that was writing it stopped in the middle (its journal ") + journal
+        + QStringLiteral(" is still there): SQLite must roll that write back before the store can be read, and "
+                         "Sightline never writes a source. Let its program open it again, or roll it back with "
+                         "sqlite3 (sqlite3 FILE \"PRAGMA quick_check\"), then open it here");
+}
+
 void SourceDatabase::failed(const QSqlQuery& q, const QString& what) const
 {
     // Said as it is: a query that failed (a writer's lock, a damaged schema) read as "no such table" once, and a
     // locked store was called "not a RoomKit store".
     const QString error = q.lastError().text();
+    if (const QString hot = hotJournal(error); !hot.isEmpty())
+        throw StoreError(m_path, {}, hot);
     if (error.contains(QLatin1String("locked"), Qt::CaseInsensitive) || error.contains(QLatin1String("busy"), Qt::CaseInsensitive)) {
         throw StoreError(m_path, {},
             QStringLiteral("the database is locked by another program (waited ") + QString::number(m_busyTimeoutMs)

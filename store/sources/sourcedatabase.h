@@ -44,6 +44,8 @@ private:
     void close();
     // Throws StoreError saying why `q` failed reading `what`: a writer's lock named as one.
     [[noreturn]] void failed(const QSqlQuery& q, const QString& what) const;
+    // What to say when `error` comes of a hot journal a crashed writer left; empty when it does not.
+    QString hotJournal(const QString& error) const;
 
     QString m_path;
     int m_busyTimeoutMs;
