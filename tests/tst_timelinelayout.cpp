@@ -196,6 +196,9 @@ private slots:
         QVERIFY(shown.startsWith(huge.left(TimelineLayout::ShownLimit)));
         QVERIFY(shown.endsWith(QString::number(huge.size() - TimelineLayout::ShownLimit) + QStringLiteral(" more characters in the details")));
         QCOMPARE(TimelineLayout::shownText(QStringLiteral("short")), QStringLiteral("short"));
+        // A right-to-left override shows as its code point, as in reports.
+        QCOMPARE(TimelineLayout::shownText(QStringLiteral("invoice ") + QChar(0x202E) + QStringLiteral("fdp.exe")),
+            QStringLiteral("invoice [U+202E]fdp.exe"));
         const auto open = TimelineLayout::layout(
             TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, 800, fm, huge, true);
         const auto beginning = TimelineLayout::layout(

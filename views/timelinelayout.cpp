@@ -1,6 +1,7 @@
 #include "timelinelayout.h"
 
 #include "eventflags.h"
+#include "reporttext.h"
 
 #include "eventkind.h"
 
@@ -27,11 +28,14 @@ TimelineLayout::Side TimelineLayout::sideOf(const EventRecord& e)
     return Side::Centre;
 }
 
-QString TimelineLayout::shownText(const QString& text)
+QString TimelineLayout::shownText(const QString& whole)
 {
-    if (text.size() <= ShownLimit)
+    // A bidi override or a NUL as its code point, as reports show it: "invoice <RLO>fdp.exe" read as
+    // "invoice exe.pdf" in a bubble too.
+    const QString text = ReportText::shown(whole.size() <= ShownLimit ? whole : whole.left(ShownLimit));
+    if (whole.size() <= ShownLimit)
         return text;
-    return text.left(ShownLimit) + QStringLiteral("\n… ") + QString::number(text.size() - ShownLimit)
+    return text + QStringLiteral("\n… ") + QString::number(whole.size() - ShownLimit)
         + QStringLiteral(" more characters in the details");
 }
 
