@@ -1,9 +1,8 @@
 #include "timelinelayout.h"
 
 #include "eventflags.h"
-#include "reporttext.h"
-
 #include "eventkind.h"
+#include "reporttext.h"
 
 #include <algorithm>
 
