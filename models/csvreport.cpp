@@ -1,9 +1,8 @@
 #include "csvreport.h"
 
-#include "reporttext.h"
-
 #include "recordreader.h"
 #include "reportroom.h"
+#include "reporttext.h"
 #include "sqlitestatement.h"
 #include "timeutil.h"
 #include "workspace.h"

@@ -1,7 +1,5 @@
 #include "htmlreport.h"
 
-#include "reporttext.h"
-
 #include "durationtext.h"
 #include "eventkind.h"
 #include "journal.h"
@@ -9,6 +7,7 @@
 #include "presentation.h"
 #include "redactionstore.h"
 #include "reportroom.h"
+#include "reporttext.h"
 #include "timeutil.h"
 #include "workspace.h"
 

@@ -1,13 +1,12 @@
 #include "markdownreport.h"
 
-#include "reporttext.h"
-
-#include "reportroom.h"
 #include "durationtext.h"
 #include "eventkind.h"
 #include "journal.h"
 #include "jsontext.h"
 #include "redactionstore.h"
+#include "reportroom.h"
+#include "reporttext.h"
 #include "timeutil.h"
 #include "workspace.h"
 
