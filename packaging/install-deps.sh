@@ -14,6 +14,7 @@ packages=(
   xvfb xauth imagemagick                              # screenshots of the real window without a display
   clang libclang-rt-14-dev                            # libFuzzer, for the coverage-guided fuzz test
   poppler-utils                                       # pdftotext: what a PDF report says, as a reader's tool reads it
+  python3                                             # tests: another process holding a store's lock, a killed writer
   libzstd-dev                                         # zstd: the workspace's big text packed (TextPacker)
   libsimdjson-dev                                     # simdjson: CraftBot's action values checked and read
   libssl-dev openssl                                  # Ed25519 signatures of report manifests; keys made by openssl
