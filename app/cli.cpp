@@ -277,7 +277,13 @@ private:
             throw StoreError(path, {}, QStringLiteral("no such file"));
         if (!PgConnection::isUri(path) && !QFileInfo(path).isFile() && !QFileInfo(path).isDir())
             throw Importer::notAFile(path); // a pipe would be waited on for ever, a device read for ever
-        format = formatOf(path, format);
+        const Importer::Format forced = format;
+        format = formatOf(path, forced);
+        // A workspace an import (another command, a window) has only begun to make: a moment later it is one.
+        for (int waited = 0; format == Importer::Format::Unknown && waited < 30 && Importer::mayBeBeingMade(path); ++waited) {
+            QThread::msleep(100);
+            format = formatOf(path, forced);
+        }
         if (format == Importer::Format::Workspace)
             return std::make_unique<Workspace>(path);
         if (format == Importer::Format::Unknown)

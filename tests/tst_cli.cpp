@@ -1455,6 +1455,20 @@ private slots:
         QCOMPARE(mode(report + QStringLiteral(".manifest.json.sig")), 0600);
     }
 
+    // A workspace made a moment ago, still open in the process making it (an import that has just begun): its
+    // first page, with the id that says "workspace", is still in its -wal file. A read verb reads it as the
+    // workspace it is ("a SQLite database, but not a RoomKit store" before).
+    void aWorkspaceJustMadeIsReadAsOne()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("new.sightline"));
+        Workspace making(path);
+        QVERIFY(QFile::exists(path + QStringLiteral("-wal")));
+        const Run r = run({ QStringLiteral("rooms"), path });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QString()); // no rooms yet
+    }
+
     void redactByPattern()
     {
         QTemporaryDir dir;

@@ -46,6 +46,15 @@ Format detect(const QString& path)
         // PRAGMA application_id lives at byte 68 of the header: no need to open the file to see ours.
         if (qFromBigEndian<qint32>(header.constData() + 68) == Schema::ApplicationId)
             return Format::Workspace;
+        // A workspace made a moment ago (an import into it has just begun) has its first page, the id in it, in
+        // its -wal file until a checkpoint: asked of SQLite, it is a workspace, not "not a RoomKit store".
+        if (QFileInfo::exists(path + QStringLiteral("-wal"))) {
+            try {
+                if (SourceDatabase(path).applicationId() == Schema::ApplicationId)
+                    return Format::Workspace;
+            } catch (const StoreError&) {
+            }
+        }
         if (RoomKitReader::detect(path))
             return Format::RoomKitSqlite;
         if (CraftBotReader::detectSessionsDb(path))
@@ -261,6 +270,22 @@ SourceSurvey survey(const QString& source)
     return out;
 }
 
+bool mayBeBeingMade(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return false;
+    if (info.size() == 0)
+        return true;
+    if (!SourceDatabase::looksLikeSqlite(path))
+        return false;
+    try {
+        return SourceDatabase(path).objectCount() == 0;
+    } catch (const StoreError&) {
+        return false;
+    }
+}
+
 StoreError notAFile(const QString& path)
 {
     return StoreError(path, {},
@@ -277,11 +302,15 @@ StoreError unsupported(const QString& path)
         what = QStringLiteral(
             "a folder without AG-UI logs (*.jsonl) in it or in threads/, not a source Sightline reads");
     } else if (SourceDatabase::looksLikeSqlite(path)) {
-        // Open it to say precisely why: locked, truncated, or a database of another kind.
+        // Open it to say precisely why: locked, truncated, empty, or a database of another kind.
         SourceDatabase probe(path);
-        what = QStringLiteral("a SQLite database, but not a RoomKit store (no rooms and events tables)");
+        what = probe.objectCount() == 0
+            ? QStringLiteral("an empty SQLite database, with no tables yet (a workspace an import has only begun to "
+                             "make? try again in a moment)")
+            : QStringLiteral("a SQLite database, but not a RoomKit store (no rooms and events tables)");
     } else if (QFileInfo(path).size() == 0) {
-        what = QStringLiteral("an empty file, not a source Sightline reads");
+        what = QStringLiteral("an empty file, not a source Sightline reads (a workspace an import has only begun to "
+                              "make? try again in a moment)");
     }
     return StoreError(path, {}, what);
 }

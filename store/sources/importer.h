@@ -63,6 +63,9 @@ struct SourceSurvey
 SourceSurvey survey(const QString& source);
 
 // Why `path` cannot be read: the error to throw for a file whose format is Unknown.
+// Whether `path` is an empty file or a SQLite database with no tables yet: what a workspace is for the moment an
+// import has begun to make it (a read verb then waits for it a little, rather than call it no source).
+bool mayBeBeingMade(const QString& path);
 // What a pipe, a device or a socket named as a source gets: refused at once, never read or waited on.
 StoreError notAFile(const QString& path);
 StoreError unsupported(const QString& path);

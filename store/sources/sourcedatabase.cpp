@@ -112,8 +112,14 @@ void SourceDatabase::open()
         failRead(q, QStringLiteral("the database"));
     m_userVersion = q.value(0).toInt();
     q.finish();
+    // Read through SQLite, not from the file's header: a database made a moment ago in WAL mode has its first page,
+    // and the id in it, in the -wal file until a checkpoint.
+    if (q.exec(QStringLiteral("PRAGMA application_id")) && q.next())
+        m_applicationId = q.value(0).toInt();
+    q.finish();
     if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")))
         failRead(q, QStringLiteral("the database schema"));
+    m_objects = q.next() ? q.value(0).toInt() : 0;
 }
 
 void SourceDatabase::close()

@@ -35,6 +35,10 @@ public:
     QStringList columns(const QString& table);
     // Whether `name` is a view: a source's tables are read, never a view (one can run without end).
     bool isView(const QString& name);
+    // How many objects (tables, indexes, ...) its schema has: 0 for a database made a moment ago.
+    int objectCount() const { return m_objects; }
+    int applicationId() const { return m_applicationId; } // PRAGMA application_id, as SQLite reads it
+
 
     // Reads the first 100 bytes: whether the file is SQLite, and the header's size check.
     static bool looksLikeSqlite(const QString& path);
@@ -56,4 +60,6 @@ private:
     QSqlDatabase m_db;
     sqlite3* m_handle = nullptr;
     int m_userVersion = 0;
+    int m_objects = 0;
+    int m_applicationId = 0;
 };
