@@ -325,9 +325,8 @@ private:
             if (holders.size() > 1) {
                 throw StoreError(source, {},
                     QStringLiteral("'%1' is part of %2 room ids (%3): give more of one")
-                        .arg(nativeId)
-                        .arg(holders.size())
-                        .arg(holders.mid(0, 5).join(QStringLiteral(", ")) + (holders.size() > 5 ? QStringLiteral(", …") : QString())));
+                        .arg(nativeId, QString::number(holders.size()),
+                            holders.mid(0, 5).join(QStringLiteral(", ")) + (holders.size() > 5 ? QStringLiteral(", …") : QString())));
             }
         }
         if (ids.isEmpty())
@@ -356,9 +355,7 @@ private:
         if (ids.size() > 1) {
             throw StoreError(source, {},
                 QStringLiteral("room '%1' is in %2 sources of this workspace (%3): name one with --source PATH")
-                    .arg(nativeId)
-                    .arg(ids.size())
-                    .arg(sources.join(QStringLiteral(", "))));
+                    .arg(nativeId, QString::number(ids.size()), sources.join(QStringLiteral(", "))));
         }
         return ids.first();
     }
@@ -510,9 +507,8 @@ private:
         if (!own.ok()) {
             // The text again with a caret under the place, as a compiler does.
             usage(QStringLiteral("--query: %1 (at column %2)\n  %3\n  %4%5")
-                      .arg(own.error)
-                      .arg(own.position + 1)
-                      .arg(query, QString(own.position, QLatin1Char(' ')), QString(own.length, QLatin1Char('^'))));
+                      .arg(own.error, QString::number(own.position + 1), query, QString(own.position, QLatin1Char(' ')),
+                          QString(own.length, QLatin1Char('^'))));
         }
         if (!own.note.isEmpty())
             m_err << "note: --query: " << own.note << Qt::endl;

@@ -309,7 +309,8 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
     // Placeholders bind in the order they appear in the text: the mask's parts in turn, then the room.
     auto add = [&](const QString& condition, int bit) {
         if (!condition.isEmpty())
-            parts << QStringLiteral("((NOT coalesce(%1, 0)) << %2)").arg(condition).arg(bit);
+            parts << QStringLiteral("((NOT coalesce(") + condition + QStringLiteral(", 0)) << ") + QString::number(bit)
+                    + QLatin1Char(')');
     };
     // The fields with a pane of their own, each its own bit; every other part of the filter is the rest.
     const std::pair<const char*, int> panes[] = { { "type", TypeBit }, { "kind", KindBit },

@@ -125,7 +125,8 @@ void PairFixer::link(qint64 roomId, qint64 start, qint64 end)
     lone.finish();
     if (!startTool.isEmpty() && !endTool.isEmpty() && startTool != endTool) {
         throw StoreError(m_ws.path(), QStringLiteral("events %1 and %2").arg(start).arg(end),
-            QStringLiteral("event %1 calls %2, event %3 ends %4").arg(start).arg(startTool).arg(end).arg(endTool));
+            QStringLiteral("event %1 calls %2, event %3 ends %4")
+                .arg(QString::number(start), startTool, QString::number(end), endTool));
     }
     if (source.toString() != DurationSource::Recorded) {
         // The time between them, when both have one.

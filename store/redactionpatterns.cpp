@@ -92,7 +92,7 @@ QVector<Pattern> custom(const QString& expression, QString* error)
     QRegularExpression re(expression);
     if (!re.isValid()) {
         if (error)
-            *error = QStringLiteral("%1 (at column %2)").arg(re.errorString()).arg(re.patternErrorOffset() + 1);
+            *error = QStringLiteral("%1 (at column %2)").arg(re.errorString(), QString::number(re.patternErrorOffset() + 1));
         return {};
     }
     if (re.match(QString()).hasMatch()) {

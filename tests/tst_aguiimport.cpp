@@ -463,12 +463,15 @@ private slots:
                 "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%2\",\"role\":\"assistant\",\"timestamp\":1784016877100}\n"
                 "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%2\",\"role\":\"assistant\",\"timestamp\":1784016877200}\n"
                 "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%2\",\"toolCallName\":\"t\",\"timestamp\":1784016877300}\n"
-                "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%2\",\"toolCallName\":\"t\",\"timestamp\":1784016877400}\n");
+                "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%2\",\"toolCallName\":\"t\",\"timestamp\":1784016877400}\n"
+                "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"n%1\",\"role\":\"assistant\",\"timestamp\":1784016877500}\n"
+                "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"n%1\",\"role\":\"assistant\",\"timestamp\":1784016877600}\n");
         f.close();
         Workspace ws(dir.filePath(QStringLiteral("pct.sightline")));
         Importer::import(ws, file);
         const qint64 room = ws.rooms().first().id;
         QCOMPARE(ws.event(room, 2)->messageId, QStringLiteral("m%2@2"));
+        QCOMPARE(ws.event(room, 6)->messageId, QStringLiteral("n%1@6")); // chained: "n6@%2"
         for (const ToolCallRecord& c : ws.toolCalls(room))
             QCOMPARE(c.toolId, QStringLiteral("c%2")); // both calls, each its own, with the id the agent gave
         QCOMPARE(ws.toolCalls(room).size(), 2);

@@ -490,6 +490,18 @@ private slots:
             QStringLiteral("--count") });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QLatin1String("is part of 2 room ids")), qPrintable(r.err));
+        // Ids holding "%1", named as they are (chained arg() calls put the count into the part given: "'2' is part
+        // of th_a%1x, th_b%1x room ids").
+        QTemporaryDir dir;
+        for (const QString& thread : { QStringLiteral("th_a%1x"), QStringLiteral("th_b%1x") }) {
+            QFile f(dir.filePath(thread + QStringLiteral(".jsonl")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"" + thread.toUtf8()
+                + "\",\"timestamp\":1784016877000}\n");
+        }
+        r = run({ QStringLiteral("events"), dir.path(), QStringLiteral("--room"), QStringLiteral("%1"), QStringLiteral("--count") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("'%1' is part of 2 room ids (th_a%1x, th_b%1x): give more of one")), qPrintable(r.err));
         r = run({ QStringLiteral("facets"), m_store, QStringLiteral("--room"), QStringLiteral("edge-tool-failed"),
             QStringLiteral("--query"), QStringLiteral("type:tool_call_end") });
         QCOMPARE(r.code, 0);

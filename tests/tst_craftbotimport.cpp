@@ -927,6 +927,39 @@ private slots:
         QCOMPARE(ws.room(room)->unserved, 1);
     }
 
+    // A tool whose name holds "%1": its tool id is group, name and record number, each as it is (chained arg()
+    // calls put the record's number into the name and left "%3" at the end: "bbb:fetch7:%3").
+    void aToolNameWithPercentSignsKeepsItsToolId()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("EVENT.md"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[2026/05/04 09:00:00] [action_start]: Running action task_start with input: {\n"
+                "  \"task_name\": \"Fetch it\",\n  \"_session_id\": \"cbbb\"\n}.\n"
+                "[2026/05/04 09:00:00] [task_start]: Created task: 'Fetch it'\n"
+                "[2026/05/04 09:00:01] [action_end]: Action task_start completed with output: {\n"
+                "  \"status\": \"success\",\n  \"task_id\": \"bbb\"\n}.\n"
+                "[2026/05/04 09:00:05] [action_start]: Running action fetch%1 with input: {\n"
+                "  \"url\": \"https://example.org/\",\n  \"_session_id\": \"bbb\"\n}.\n"
+                "[2026/05/04 09:00:07] [action_end]: Action fetch%1 completed with output: {\n"
+                "  \"status\": \"success\"\n}.\n");
+        f.close();
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        Importer::import(ws, path);
+        const qint64 room = ws.rooms().first().id;
+        QStringList ids;
+        for (const ToolCallRecord& c : ws.toolCalls(room)) {
+            if (c.toolName == QLatin1String("fetch%1"))
+                ids << c.toolId;
+        }
+        QCOMPARE(ids.size(), 1);
+        QCOMPARE(ids.first().section(QLatin1Char(':'), 1, 1), QStringLiteral("fetch%1"));
+        bool number = false;
+        ids.first().section(QLatin1Char(':'), 2).toInt(&number);
+        QVERIFY2(number, qPrintable(ids.first()));
+    }
+
     void pythonLiterals_data()
     {
         QTest::addColumn<QString>("text");

@@ -240,7 +240,7 @@ void Editor::redact(qint64 roomId, qint64 index, const QString& path, qint64 sta
                  "role, status and time stay.")
                   .arg(index)
                   .arg(shown)
-            : tr("Replace every text in %1 of event %2 with a placeholder that gives the reason.").arg(path).arg(index);
+            : tr("Replace every text in %1 of event %2 with a placeholder that gives the reason.").arg(path, QString::number(index));
         why = QInputDialog::getItem(m_window, tr("Redact"),
             what
                 + tr("\n\nOnce the workspace is saved, the text is gone from it for good (the journal keeps only a keyed "

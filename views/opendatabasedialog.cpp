@@ -165,7 +165,7 @@ namespace {
 QString roleAt(const QString& uri)
 {
     const QUrl url(uri);
-    return QStringLiteral("%1@%2:%3").arg(url.userName(), url.host()).arg(url.port(5432));
+    return QStringLiteral("%1@%2:%3").arg(url.userName(), url.host(), QString::number(url.port(5432)));
 }
 } // namespace
 

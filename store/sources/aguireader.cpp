@@ -318,7 +318,7 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
         resumedCount.fetch_add(1);
     f.seek(point ? point->offset : 0);
     AguiThread writer(
-        feed, [&](qint64, qint64 lineNumber) { return QStringLiteral("%1 line %2").arg(fileName).arg(lineNumber); },
+        feed, [&](qint64, qint64 lineNumber) { return QStringLiteral("%1 line %2").arg(fileName, QString::number(lineNumber)); },
         point ? point->thread : nullptr);
     qint64 position = point ? writer.taken() : 0;
     std::optional<std::pair<qint64, qint64>> kept; // where the thread was kept for the next sync: offset, lines before

@@ -556,7 +556,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
                 const bool last = !m_db && index == shape.size() - 1;
                 for (const QString& p : std::as_const(next->problems))
                     feed.note(next->firstLine > 0 ? QStringLiteral("%1 line %2").arg(where, QString::number(next->firstLine))
-                                                  : QStringLiteral("%1 position %2").arg(where).arg(index),
+                                                  : QStringLiteral("%1 position %2").arg(where, QString::number(index)),
                         last ? ImportReport::UnfinishedLastLine
                                 + QStringLiteral(" (its record cut short, or still being written, when it is read again "
                                                  "whole): ")

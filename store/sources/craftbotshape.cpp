@@ -448,9 +448,9 @@ QString CraftBotShape::toolId(qint32 call) const
 {
     const Call& c = m_calls[call];
     const QString& group = this->group(c.group);
+    // One arg() with every value: chained, a tool name holding "%3" had the record's number put into it.
     return QStringLiteral("%1:%2:%3")
-        .arg(group.isEmpty() ? QStringLiteral("main") : group, text(c.name))
-        .arg(c.start >= 0 ? c.start : c.end);
+        .arg(group.isEmpty() ? QStringLiteral("main") : group, text(c.name), QString::number(c.start >= 0 ? c.start : c.end));
 }
 
 ToolCallRecord CraftBotShape::callRecord(qint32 call, const QString& arguments, const QString& result) const

@@ -95,7 +95,7 @@ void RoomKitRows::add(DecodedRoomKitEvent& e)
 {
     EventRecord& r = e.record;
     r.groupId = r.correlationId;
-    auto place = [&] { return QStringLiteral("room %1, index %2").arg(m_feed.room().nativeId).arg(r.index); };
+    auto place = [&] { return QStringLiteral("room %1, index %2").arg(m_feed.room().nativeId, QString::number(r.index)); };
     if (!e.problem.isEmpty())
         m_feed.note(place(), e.problem);
     m_synced = std::max(m_synced, r.index);
