@@ -2,6 +2,7 @@
 
 #include "eventflags.h"
 #include "presentation.h"
+#include "reporttext.h"
 #include "storeclient.h"
 #include "timeutil.h"
 
@@ -545,14 +546,18 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
             .toLocalTime()
             .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     case TypeColumn:
-        return e.outcome == Outcome::None ? e.type : e.type + QStringLiteral(" · ") + Outcomes::name(e.outcome);
+        return ReportText::shown(
+            e.outcome == Outcome::None ? e.type : e.type + QStringLiteral(" · ") + Outcomes::name(e.outcome));
     case ChannelColumn:
-        return e.participantId.isEmpty() ? e.channelId : e.channelId + QStringLiteral(" / ") + e.participantId;
+        return ReportText::shown(
+            e.participantId.isEmpty() ? e.channelId : e.channelId + QStringLiteral(" / ") + e.participantId);
     case TextColumn: {
-        QString text = e.text.left(500);
+        // A bidi override or a NUL as its code point, as the timeline and reports show it: "invoice <RLO>fdp.exe"
+        // read as "invoice exe.pdf" in the raw rows too.
+        QString text = ReportText::shown(e.text.left(500));
         text.replace(QLatin1Char('\n'), QLatin1Char(' '));
         if (e.isBlocked())
-            text = tr("[blocked by %1] ").arg(e.blockedBy) + text;
+            text = tr("[blocked by %1] ").arg(ReportText::shown(e.blockedBy)) + text;
         // What reviewers added, ahead of the text: a mark, labels, a note.
         QString added;
         for (const Annotation& a : annotationsAt(e.index)) {

@@ -1,6 +1,7 @@
 #include "jsontreemodel.h"
 
 #include "jsontext.h"
+#include "reporttext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -63,6 +64,7 @@ bool JsonTreeModel::setJson(const QByteArray& json)
     if (!doc.isNull()) {
         m_root = std::make_unique<Node>();
         m_root->value = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+        m_root->opened = m_root->value;
     }
     endResetModel();
     return m_root != nullptr;
@@ -85,15 +87,15 @@ void JsonTreeModel::populate(const Node* node) const
     if (!node || node->populated)
         return;
     node->populated = true;
-    QJsonValue value = node->value;
-    if (const auto inner = embeddedJson(value))
-        value = *inner;
+    const QJsonValue& value = node->opened;
     auto add = [node](const QString& key, const QJsonValue& v, bool item) {
         auto child = std::make_unique<Node>();
         child->key = key;
         child->item = item;
         child->value = v;
-        child->embedded = embeddedJson(v).has_value();
+        const std::optional<QJsonValue> inner = embeddedJson(v);
+        child->embedded = inner.has_value();
+        child->opened = inner.value_or(v);
         child->parent = const_cast<Node*>(node);
         child->row = int(node->children.size());
         node->children.push_back(std::move(child));
@@ -156,7 +158,7 @@ bool JsonTreeModel::hasChildren(const QModelIndex& parent) const
     if (node->populated)
         return !node->children.empty();
     // Without making the children: objects and arrays (and strings holding them) that are not empty.
-    const QJsonValue v = node->embedded ? *embeddedJson(node->value) : node->value;
+    const QJsonValue& v = node->opened;
     return (v.isObject() && !v.toObject().isEmpty()) || (v.isArray() && !v.toArray().isEmpty());
 }
 
@@ -176,16 +178,41 @@ QString JsonTreeModel::path(const Node* node)
     return QLatin1Char('$') + out;
 }
 
+void JsonTreeModel::made(const Node* node) const
+{
+    if (node->made)
+        return;
+    node->made = true;
+    const QJsonValue& v = node->value;
+    node->shownKey = ReportText::shown(node->key);
+    if (v.isObject()) {
+        const qsizetype n = v.toObject().size();
+        node->shownValue = n == 1 ? tr("{1 member}") : tr("{%1 members}").arg(n);
+    } else if (v.isArray()) {
+        const qsizetype n = v.toArray().size();
+        node->shownValue = n == 1 ? tr("[1 item]") : tr("[%1 items]").arg(n);
+    }
+    const QString full = v.isString() ? v.toString() : JsonText::compact(v);
+    node->fullSize = full.size();
+    if (v.isObject() || v.isArray())
+        return;
+    QString shown = ReportText::shown(full.left(DisplayLimit));
+    shown.replace(QLatin1Char('\n'), QStringLiteral("⏎"));
+    // One arg() with both: chained, a value holding "%2" had the count put into it.
+    node->shownValue = full.size() > DisplayLimit
+        ? tr("%1… (%2 more characters)").arg(shown, QString::number(full.size() - DisplayLimit))
+        : shown;
+}
+
 QVariant JsonTreeModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Node* node = nodeOf(index);
     const QJsonValue& v = node->value;
-    const QString full = v.isString() ? v.toString() : JsonText::compact(v);
     switch (role) {
     case FullValueRole:
-        return full;
+        return v.isString() ? v.toString() : JsonText::compact(v);
     case PathRole:
         return path(node);
     case JsonRole: // the value as JSON text, for copying or saving
@@ -194,9 +221,10 @@ QVariant JsonTreeModel::data(const QModelIndex& index, int role) const
             : (v.isObject() || v.isArray())
             ? QString::fromUtf8(v.isObject() ? QJsonDocument(v.toObject()).toJson(QJsonDocument::Indented)
                                              : QJsonDocument(v.toArray()).toJson(QJsonDocument::Indented))
-            : full;
+            : JsonText::compact(v);
     case CutRole:
-        return full.size() > DisplayLimit;
+        made(node);
+        return node->fullSize > DisplayLimit;
     case Qt::ToolTipRole:
         return path(node);
     case Qt::DisplayRole:
@@ -204,24 +232,12 @@ QVariant JsonTreeModel::data(const QModelIndex& index, int role) const
     default:
         return {};
     }
+    made(node);
     switch (index.column()) {
     case KeyColumn:
-        return node->key;
-    case ValueColumn: {
-        if (v.isObject()) {
-            const qsizetype n = v.toObject().size();
-            return n == 1 ? tr("{1 member}") : tr("{%1 members}").arg(n);
-        }
-        if (v.isArray()) {
-            const qsizetype n = v.toArray().size();
-            return n == 1 ? tr("[1 item]") : tr("[%1 items]").arg(n);
-        }
-        QString shown = full;
-        shown.replace(QLatin1Char('\n'), QStringLiteral("⏎"));
-        if (shown.size() > DisplayLimit)
-            return tr("%1… (%2 more characters)").arg(shown.left(DisplayLimit)).arg(full.size() - DisplayLimit);
-        return shown;
-    }
+        return node->shownKey;
+    case ValueColumn:
+        return node->shownValue;
     case TypeColumn:
         return node->embedded ? tr("string (JSON)") : typeName(v);
     }

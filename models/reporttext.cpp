@@ -12,6 +12,19 @@ bool ReportText::isHidden(char32_t c)
         || (c >= 0x2066 && c <= 0x2069); // isolates
 }
 
+qsizetype ReportText::sourcePosition(const QString& text, qsizetype shownPosition, bool end)
+{
+    const qsizetype marker = 8; // "[U+202E]": every hidden character is one UTF-16 unit, four hex digits
+    qsizetype at = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const qsizetype width = isHidden(text.at(i).unicode()) ? marker : 1;
+        if (shownPosition < at + width)
+            return shownPosition == at || !end ? i : i + 1;
+        at += width;
+    }
+    return text.size();
+}
+
 QString ReportText::shown(const QString& text)
 {
     // Most text has none: returned as it is, without a copy.

@@ -11,4 +11,7 @@ class ReportText
 public:
     static QString shown(const QString& text);
     static bool isHidden(char32_t c); // what shown() writes as its code point
+    // Where a position of shown(text) is in `text`, for a selection made in what is shown: a position inside a
+    // code point's marker is before that character (`end` false: a selection's start) or after it (`end` true).
+    static qsizetype sourcePosition(const QString& text, qsizetype shownPosition, bool end);
 };

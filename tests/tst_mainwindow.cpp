@@ -391,6 +391,57 @@ private slots:
     // An AG-UI log from a runtime other than kaboo: the user's message only in the run's input shows as the
     // user's bubble, marked as such; a call with two results shows both in its details, and a redaction of the
     // first goes to its own row.
+    // A bidi override and a NUL in a message: the details' header, Text and Raw tabs show them as their code points
+    // ("invoice <RLO>fdp.exe" read "invoice exe.pdf"), and a selection made in what is shown is redacted where it is
+    // in the payload, the character behind a code point one character.
+    void detailsShowHiddenCharactersAsCodePoints()
+    {
+        const QString hostile
+            = QStringLiteral("invoice ") + QChar(0x202E) + QStringLiteral("fdp.exe and") + QChar(0) + QStringLiteral("hidden");
+        EventDetails d;
+        d.record.index = 4;
+        d.record.kind = EventKind::Message;
+        d.record.type = QStringLiteral("message") + QChar(0x202E);
+        d.record.text = hostile;
+        d.payload = QJsonDocument(QJsonObject { { QStringLiteral("content"), QJsonObject { { QStringLiteral("body"), hostile } } } })
+                        .toJson(QJsonDocument::Compact);
+        DetailsPane pane;
+        pane.setDetails(d);
+        QVERIFY(pane.header()->text().contains(QLatin1String("message[U+202E]")));
+        QCOMPARE(pane.text()->toPlainText(), QStringLiteral("invoice [U+202E]fdp.exe and[U+0000]hidden"));
+        QVERIFY(pane.raw()->toPlainText().contains(QLatin1String("\"invoice [U+202E]fdp.exe and\\u0000hidden\"")));
+        QVERIFY(!pane.raw()->toPlainText().contains(QChar(0x202E)));
+        // "[U+202E]fdp" selected in the Text tab, then from inside the code point: the override and "fdp".
+        for (const int from : { 8, 11 }) {
+            pane.tabs()->setCurrentWidget(pane.text());
+            QTextCursor inText = pane.text()->textCursor();
+            inText.setPosition(from);
+            inText.setPosition(19, QTextCursor::KeepAnchor);
+            pane.text()->setTextCursor(inText);
+            const DetailsPane::RedactionTarget t = pane.selectedText();
+            QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+            QCOMPARE(t.path, QStringLiteral("$.content.body"));
+            QCOMPARE(t.start, 8);
+            QCOMPARE(t.text, QChar(0x202E) + QStringLiteral("fdp"));
+        }
+        // The same in the Raw tab, inside the payload's string; and "hidden" after the NUL's code point.
+        pane.tabs()->setCurrentWidget(pane.raw());
+        for (const auto& [shown, start, text] : { std::tuple { QStringLiteral("[U+202E]fdp"), 8, QString(QChar(0x202E) + QStringLiteral("fdp")) },
+                 std::tuple { QStringLiteral("hidden"), 21, QStringLiteral("hidden") } }) {
+            const qsizetype at = pane.raw()->toPlainText().indexOf(shown);
+            QVERIFY(at > 0);
+            QTextCursor cursor = pane.raw()->textCursor();
+            cursor.setPosition(int(at));
+            cursor.setPosition(int(at + shown.size()), QTextCursor::KeepAnchor);
+            pane.raw()->setTextCursor(cursor);
+            const DetailsPane::RedactionTarget t = pane.selectedText();
+            QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+            QCOMPARE(t.path, QStringLiteral("$.content.body"));
+            QCOMPARE(t.start, start);
+            QCOMPARE(t.text, text);
+        }
+    }
+
     void snapshotMessagesAndEveryResult()
     {
         const QString path = m_dir.filePath(QStringLiteral("other-runtime.jsonl"));

@@ -17,7 +17,8 @@
 #include <QAbstractItemModelTester>
 #include <QColor>
 #include <QFont>
-#include <QFont>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QSet>
 #include <QSignalSpy>
@@ -611,6 +612,62 @@ private slots:
 
         QVERIFY(!model.setJson("not json"));
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // What the tree shows of the source's words: a value holding "%2" as it is (a chained arg() put the count of
+    // more characters into it), a bidi override or a NUL in a key or a value as its code point (the tree read
+    // "invoice <RLO>fdp.exe" as "invoice exe.pdf"); underneath, the value as stored.
+    void jsonTreeShowsTheSourcesWordsAsTheyAre()
+    {
+        JsonTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString page = QStringLiteral("100%2 off, %1 today ") + QString(2 * 1000 * 1000, QLatin1Char('x'));
+        const QString key = QStringLiteral("file") + QChar(0x202E);
+        const QString hostile
+            = QStringLiteral("invoice ") + QChar(0x202E) + QStringLiteral("fdp.exe and") + QChar(0) + QStringLiteral("hidden");
+        const QJsonObject payload { { key, hostile }, { QStringLiteral("page"), page } };
+        QVERIFY(model.setJson(QJsonDocument(payload).toJson(QJsonDocument::Compact)));
+        QCOMPARE(model.rowCount(), 2);
+        const QModelIndex file = model.index(0, JsonTreeModel::KeyColumn);
+        QCOMPARE(file.data().toString(), QStringLiteral("file[U+202E]"));
+        QCOMPARE(file.siblingAtColumn(JsonTreeModel::ValueColumn).data().toString(),
+            QStringLiteral("invoice [U+202E]fdp.exe and[U+0000]hidden"));
+        QCOMPARE(file.siblingAtColumn(JsonTreeModel::ValueColumn).data(JsonTreeModel::FullValueRole).toString(),
+            hostile);
+        const QModelIndex big = model.index(1, JsonTreeModel::ValueColumn);
+        QCOMPARE(big.data().toString(),
+            page.left(JsonTreeModel::DisplayLimit) + QStringLiteral("… (")
+                + QString::number(page.size() - JsonTreeModel::DisplayLimit) + QStringLiteral(" more characters)"));
+        QVERIFY(big.data(JsonTreeModel::CutRole).toBool());
+        QCOMPARE(big.data(JsonTreeModel::FullValueRole).toString(), page);
+    }
+
+    // The raw rows show a bidi override or a NUL in a row's text as its code point, as the timeline and the reports
+    // do ("invoice <RLO>fdp.exe" read "invoice exe.pdf").
+    void rawRowsShowHiddenCharactersAsCodePoints()
+    {
+        QTemporaryDir dir;
+        QString path;
+        qint64 room = 0;
+        {
+            auto ws = TestSupport::importFixture(dir, QStringLiteral("support.sqlite"));
+            room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+            AnnotationStore(*ws).editText(room, 4,
+                QStringLiteral("invoice ") + QChar(0x202E) + QStringLiteral("fdp.exe and") + QChar(0) + QStringLiteral("hidden"),
+                QStringLiteral("ana"));
+            path = ws->path();
+        }
+        StoreClient store;
+        openIn(store, path);
+        EventListModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRoom(room);
+        QTRY_VERIFY(model.rowCount() > 0 && !model.isLoading());
+        const int row = model.rowOfIndex(4);
+        QVERIFY(row >= 0);
+        QTRY_VERIFY(model.loadedRecord(row));
+        QCOMPARE(model.index(row, EventListModel::TextColumn).data().toString(),
+            QStringLiteral("invoice [U+202E]fdp.exe and[U+0000]hidden"));
     }
 
     void clientImportsWithProgress()

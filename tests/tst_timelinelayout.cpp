@@ -3,6 +3,7 @@
 #include "timelinedelegate.h"
 #include "timelinelayout.h"
 #include "eventflags.h"
+#include "toolcallrecord.h"
 #include "waterfallview.h"
 
 #include <QFont>
@@ -205,6 +206,47 @@ private slots:
             TimelineLayout::Shape::Bubble, TimelineLayout::Side::Left, 800, fm, shown, true);
         QCOMPARE(open.height, beginning.height);
         QVERIFY(open.body.height() < 2000 * fm.lineSpacing());
+    }
+
+    // An open card of a call whose result is a fetched page of 2 MB with no line break, and whose arguments are
+    // thousands of lines of JSON: it shows at most MaxResultLines lines of each, each cut at MaxLineCharacters (the
+    // page was one line measured whole at every paint, 1.4 s a click), and says how many more lines the details
+    // hold. What it shows says what the source said: "%1" as it is, a bidi override as its code point.
+    void anOpenCardOfAHugeResultShowsItsBeginning()
+    {
+        EventRecord e = record("tool_call", "assistant");
+        ToolCallRecord c;
+        c.toolName = QStringLiteral("fetch");
+        c.toolId = QStringLiteral("c%1");
+        c.resultIndex = 3;
+        c.result = QStringLiteral("<p>100%1 off</p>") + QStringLiteral("<p>lorem ipsum</p>").repeated(2 * 1000 * 1000 / 18);
+        QStringList items;
+        for (int i = 0; i < 5000; ++i)
+            items << QString::number(i);
+        c.arguments = QStringLiteral("{\"file\":\"invoice ") + QChar(0x202E) + QStringLiteral("fdp.exe\",\"pages\":[")
+            + items.join(QLatin1Char(',')) + QStringLiteral("]}");
+        const TimelineDelegate::CardLines lines = TimelineDelegate::openLines(e, c);
+        int json = 0;
+        QStringList facts;
+        for (const TimelineDelegate::CardLine& l : lines) {
+            QVERIFY2(l.text.size() <= TimelineDelegate::MaxLineCharacters + 1, qPrintable(QString::number(l.text.size())));
+            json += l.role == TimelineDelegate::CardLine::Json;
+            if (l.role == TimelineDelegate::CardLine::Fact)
+                facts << l.text;
+        }
+        QCOMPARE(json, TimelineDelegate::MaxResultLines + 1); // the arguments' first lines, and the page's one
+        QVERIFY2(facts.contains(QStringLiteral("… %1 more lines: the details pane shows it all").arg(5005 - TimelineDelegate::MaxResultLines)),
+            qPrintable(facts.join(QLatin1Char('\n'))));
+        QVERIFY(facts.contains(QStringLiteral("tool id c%1")));
+        auto lineAfter = [&](const QString& heading) {
+            for (qsizetype i = 0; i + 1 < lines.size(); ++i) {
+                if (lines[i].role == TimelineDelegate::CardLine::Heading && lines[i].text == heading)
+                    return lines[i + 1].text;
+            }
+            return QString();
+        };
+        QCOMPARE(lineAfter(QStringLiteral("Result")), c.result.left(TimelineDelegate::MaxLineCharacters) + QStringLiteral("…"));
+        QCOMPARE(lines[2].text, QStringLiteral("    \"file\": \"invoice [U+202E]fdp.exe\","));
     }
 
     // A search's words are marked where they show as whole words, case aside, as the index matches them (a

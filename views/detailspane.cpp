@@ -5,6 +5,7 @@
 #include "eventserializer.h"
 #include "jsonstrings.h"
 #include "jsontreemodel.h"
+#include "reporttext.h"
 #include "timeutil.h"
 
 #include <QApplication>
@@ -134,7 +135,9 @@ void DetailsPane::setDetails(const EventDetails& details)
 {
     m_details = details;
     const EventRecord& e = details.record;
-    QStringList facts { QStringLiteral("<b>%1</b>").arg(e.type.toHtmlEscaped()), EventKinds::name(e.kind),
+    // The source's words in the header, a bidi override or a NUL as its code point.
+    auto escaped = [](const QString& text) { return ReportText::shown(text).toHtmlEscaped(); };
+    QStringList facts { QStringLiteral("<b>%1</b>").arg(escaped(e.type)), EventKinds::name(e.kind),
         tr("index %1").arg(e.index) };
     if (e.sourceLine > 0)
         facts << tr("line %1").arg(e.sourceLine);
@@ -142,7 +145,7 @@ void DetailsPane::setDetails(const EventDetails& details)
         facts << TimeUtil::formatMicros(e.createdMicros);
     QStringList notes;
     if (e.isBlocked())
-        notes << tr("blocked by %1").arg(e.blockedBy.isEmpty() ? tr("an unnamed hook") : e.blockedBy.toHtmlEscaped());
+        notes << tr("blocked by %1").arg(e.blockedBy.isEmpty() ? tr("an unnamed hook") : escaped(e.blockedBy));
     if (e.isSynthetic())
         notes << tr("synthetic: made up by the source system, not said by the agent");
     if (e.flags & EventFlags::Ambiguous)
@@ -162,14 +165,14 @@ void DetailsPane::setDetails(const EventDetails& details)
     QString html = facts.join(QStringLiteral(" · "));
     if (details.call) {
         const ToolCallRecord& c = *details.call;
-        QStringList call { QStringLiteral("<b>%1</b>").arg(c.toolName.toHtmlEscaped()), Outcomes::name(c.outcome), Pairings::name(c.pairing) };
+        QStringList call { QStringLiteral("<b>%1</b>").arg(escaped(c.toolName)), Outcomes::name(c.outcome), Pairings::name(c.pairing) };
         if (c.durationMs)
             call << DurationText::full(c);
         if (c.argumentsValid == false)
             call << tr("arguments are not valid JSON");
         html += QStringLiteral("<br>") + tr("Tool call: ") + call.join(QStringLiteral(" · "));
         if (!c.error.isEmpty())
-            html += QStringLiteral("<br>") + tr("Error: ") + c.error.left(300).toHtmlEscaped();
+            html += QStringLiteral("<br>") + tr("Error: ") + escaped(c.error.left(300));
     }
     if (!notes.isEmpty())
         html += QStringLiteral("<br><i>") + notes.join(QStringLiteral("; ")) + QStringLiteral("</i>");
@@ -190,8 +193,8 @@ void DetailsPane::setDetails(const EventDetails& details)
     // A call's start shows the call whole: what Sightline made of it, then its start, end and result rows.
     QByteArray shown = details.payload;
     QString raw = QString::fromUtf8(details.payload);
-    m_sections = { { 0, e.index, raw, std::min(raw.size(), ViewLimit) } };
-    raw = shownPart(raw);
+    m_sections = { { 0, e.index, raw, 0 } };
+    raw = shownPart(raw, &m_sections.first().shown);
     if (!details.endPayload.isEmpty() || !details.resultPayload.isEmpty() || !details.earlierResults.isEmpty()) {
         QJsonObject whole = QJsonDocument::fromJson(EventSerializer::callJson(*details.call)).object();
         raw = QStringLiteral("── start ──\n");
@@ -205,8 +208,8 @@ void DetailsPane::setDetails(const EventDetails& details)
             if (key != QLatin1String("start"))
                 raw += QStringLiteral("\n\n── %1 ──\n").arg(label.isEmpty() ? key : label);
             const QString text = QString::fromUtf8(payload);
-            m_sections.append({ raw.size(), index.value_or(-1), text, std::min(text.size(), ViewLimit) });
-            raw += shownPart(text);
+            m_sections.append({ raw.size(), index.value_or(-1), text, 0 });
+            raw += shownPart(text, &m_sections.last().shown);
         };
         part(QStringLiteral("start"), details.payload, e.index);
         part(QStringLiteral("end"), details.endPayload, details.call->endIndex);
@@ -225,15 +228,18 @@ void DetailsPane::setDetails(const EventDetails& details)
     m_tabs->setTabEnabled(0, json);
     m_tabs->setCurrentIndex(json ? 0 : 1); // a CraftBot record is markdown: its raw text is what there is
     m_raw->setPlainText(raw);
-    m_text->setPlainText(shownPart(e.text));
+    m_text->setPlainText(shownPart(e.text, &m_textShown));
     m_tabs->setTabEnabled(2, !e.text.isEmpty());
 }
 
-QString DetailsPane::shownPart(const QString& text)
+QString DetailsPane::shownPart(const QString& text, qsizetype* marked)
 {
+    QString shown = ReportText::shown(text.size() <= ViewLimit ? text : text.left(ViewLimit));
+    if (marked)
+        *marked = shown.size();
     if (text.size() <= ViewLimit)
-        return text;
-    return text.left(ViewLimit)
+        return shown;
+    return shown
         + tr("\n\n… %1 more characters not shown here: the JSON Lines report (File ▸ Export Report…) and Copy Value "
              "in the Payload tab hold them whole")
               .arg(QLocale().toString(text.size() - ViewLimit));
@@ -342,15 +348,18 @@ DetailsPane::RedactionTarget DetailsPane::selectedText() const
             continue; // (the line saying how much more there is, after a long one's first part, is no payload)
         if (s.index < 0)
             break;
+        // Where the selection is in the payload: a character shown as its code point is one in it.
+        const qsizetype a = ReportText::sourcePosition(s.text, from - s.offset, false);
+        const qsizetype b = ReportText::sourcePosition(s.text, to - s.offset, true);
         if (!JsonStrings::values(s.text)) {
             // Not JSON (a CraftBot record): its text is cut as it is.
             t.index = s.index;
-            t.start = from - s.offset;
-            t.length = to - from;
+            t.start = a;
+            t.length = b - a;
             t.text = s.text.mid(t.start, t.length);
             return t;
         }
-        const auto picked = JsonStrings::selectionAt(s.text, from - s.offset, to - s.offset);
+        const auto picked = JsonStrings::selectionAt(s.text, a, b);
         if (!picked)
             break;
         t.index = s.index;
@@ -370,12 +379,13 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
     const QTextCursor cursor = m_text->textCursor();
     const EventRecord& e = m_details.record;
     t.index = e.index;
-    t.start = cursor.selectionStart();
-    t.length = cursor.selectionEnd() - cursor.selectionStart();
-    if (cursor.selectionEnd() > std::min(e.text.size(), ViewLimit)) {
+    if (cursor.selectionEnd() > m_textShown) {
         t.error = tr("Select text of the message itself, not the line that says how much more there is.");
         return t;
     }
+    // Where the selection is in the text: a character shown as its code point is one in it.
+    t.start = ReportText::sourcePosition(e.text, cursor.selectionStart(), false);
+    t.length = ReportText::sourcePosition(e.text, cursor.selectionEnd(), true) - t.start;
     t.text = e.text.mid(t.start, t.length);
     // A text a reviewer edited is in no payload: it is redacted as the row shows it (and in its edits).
     if (e.flags & EventFlags::Revised) {
@@ -452,7 +462,8 @@ void DetailsPane::showAll(const QModelIndex& index)
     auto* dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(pathText(index));
-    auto* text = new QPlainTextEdit(valueText(index), dialog);
+    // A bidi override or a NUL as its code point here too (Copy Value and Save Value give the value as it is).
+    auto* text = new QPlainTextEdit(ReportText::shown(valueText(index)), dialog);
     text->setReadOnly(true);
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);

@@ -75,13 +75,17 @@ private:
         qsizetype offset = 0;
         qint64 index = -1;
         QString text;
-        qsizetype shown = 0; // how much of `text` the Raw tab shows (shownPart)
+        qsizetype shown = 0; // the length in the Raw tab of what it shows of `text` (shownPart's `marked`)
     };
     // What a text tab shows of a long value: its first ViewLimit characters and a line saying how many more there
     // are. A 2 MB payload with no line break (a fetched web page) kept the window busy for seconds laying it out.
+    // A bidi override or a NUL in it shows as its code point, "[U+202E]" (ReportText): "invoice <RLO>fdp.exe" read
+    // as "invoice exe.pdf". `marked`: the length of that first part as shown (a selection maps back through
+    // ReportText::sourcePosition).
     static constexpr qsizetype ViewLimit = 50000;
-    static QString shownPart(const QString& text);
+    static QString shownPart(const QString& text, qsizetype* marked = nullptr);
     QVector<Section> m_sections;
+    qsizetype m_textShown = 0; // the length of the Text tab's message as shown, before the line of how much more
     QLabel* m_header;
     QToolButton* m_toStart;
     QToolButton* m_toEnd;

@@ -6,6 +6,7 @@
 #include "eventflags.h"
 #include "eventlistmodel.h"
 #include "eventrecord.h"
+#include "reporttext.h"
 #include "timelinelayout.h"
 #include "timeutil.h"
 
@@ -213,9 +214,17 @@ TimelineDelegate::CardLines TimelineDelegate::openLines(const EventRecord& e, co
 {
     CardLines lines;
     auto add = [&lines](CardLine::Role role, const QString& text) { lines.append({ role, text }); };
-    auto addJson = [&](const QStringList& json) {
-        for (const QString& l : json)
-            add(CardLine::Json, l);
+    // At most MaxResultLines lines of JSON, each cut at MaxLineCharacters: a line of the card is one line of the
+    // screen, elided, and a fetched page of 2 MB with no line break was one line measured whole at every paint
+    // (1.4 s a click). The details pane and the reports hold the whole.
+    auto addJson = [&](QStringList json) {
+        const qsizetype more = json.size() - MaxResultLines;
+        if (more > 0)
+            json = json.mid(0, MaxResultLines);
+        for (const QString& l : std::as_const(json))
+            add(CardLine::Json, cutLine(l));
+        if (more > 0)
+            add(CardLine::Fact, tr("… %1 more lines: the details pane shows it all").arg(more));
     };
     add(CardLine::Heading,
         tr("Arguments") + (c.argumentsValid == false ? tr(" (not valid JSON: shown as sent)") : QString()));
@@ -224,17 +233,10 @@ TimelineDelegate::CardLines TimelineDelegate::openLines(const EventRecord& e, co
     else
         addJson(jsonLines(c.arguments));
     add(CardLine::Heading, tr("Result"));
-    if (c.resultIndex || c.endIndex) {
-        QStringList result = jsonLines(c.result);
-        const qsizetype more = result.size() - MaxResultLines;
-        if (more > 0)
-            result = result.mid(0, MaxResultLines);
-        addJson(result);
-        if (more > 0)
-            add(CardLine::Fact, tr("… %1 more lines: the details pane shows it all").arg(more));
-    } else {
+    if (c.resultIndex || c.endIndex)
+        addJson(jsonLines(c.result));
+    else
         add(CardLine::Fact, tr("(no result: nothing answered this call)"));
-    }
     QStringList facts;
     if (c.startMicros)
         facts << tr("started %1").arg(TimeUtil::formatMicros(*c.startMicros));
@@ -245,10 +247,16 @@ TimelineDelegate::CardLines TimelineDelegate::openLines(const EventRecord& e, co
     QStringList ids { tr("tool id %1").arg(c.toolId.isEmpty() ? tr("(none)") : c.toolId) };
     if (!e.groupId.isEmpty())
         ids << tr("response %1").arg(e.groupId);
-    add(CardLine::Fact, ids.join(QStringLiteral(" · ")));
+    add(CardLine::Fact, cutLine(ids.join(QStringLiteral(" · "))));
     if (!c.error.isEmpty())
-        add(CardLine::Error, tr("Error: %1").arg(c.error.simplified()));
+        add(CardLine::Error, tr("Error: %1").arg(cutLine(c.error).simplified()));
     return lines;
+}
+
+QString TimelineDelegate::cutLine(const QString& line)
+{
+    // A bidi override or a NUL as its code point, as reports show it.
+    return ReportText::shown(line.size() <= MaxLineCharacters ? line : line.left(MaxLineCharacters) + QStringLiteral("…"));
 }
 
 QColor TimelineDelegate::highlightColour(bool dark)
@@ -517,14 +525,15 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         bold.setBold(true);
         p->setFont(bold);
         p->setPen(text);
-        const QString name
-            = (expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ")) + (call ? call->toolName : e.toolName);
+        const QString name = (expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
+            + ReportText::shown(call ? call->toolName : e.toolName);
         p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter, name);
         const int nameWidth = QFontMetrics(bold).horizontalAdvance(name);
         p->setFont(option.font);
         p->setPen(dim);
         // One line of them, elided: its first few thousand characters are more than a line ever shows.
-        const QString args = (call ? call->arguments.left(4000).simplified() : e.text.left(4000));
+        // A bidi override shows as its code point: it would turn the rest of the line around.
+        const QString args = ReportText::shown(call ? call->arguments.left(4000).simplified() : e.text.left(4000));
         const QRect argsRect(g.header.left() + nameWidth + 6, g.header.top(), free - g.header.left() - nameWidth - 12,
             g.header.height());
         const QString shownArgs = option.fontMetrics.elidedText(args, Qt::ElideRight, argsRect.width());

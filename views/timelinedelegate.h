@@ -49,7 +49,10 @@ public:
     static CardLines openLines(const EventRecord& e, const ToolCallRecord& call);
     // Forgets the open cards' lines kept for painting (the view calls it when the model's rows change).
     void forgetOpenLines() { m_open.clear(); }
-    static constexpr int MaxResultLines = 60;
+    static constexpr int MaxResultLines = 60; // of the arguments' JSON, and of the result's
+    static constexpr qsizetype MaxLineCharacters = 1000; // more than a screen's line shows
+    // A line of an open card: its first MaxLineCharacters, a hidden character as its code point ("[U+202E]").
+    static QString cutLine(const QString& line);
     // Words of a search, marked wherever they show in a message, a card's arguments or a line (case aside).
     void setHighlights(const QStringList& words) { m_highlights = words; }
     const QStringList& highlights() const { return m_highlights; }
