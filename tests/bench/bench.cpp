@@ -5,7 +5,9 @@
 //   sightline_bench [--events 1000,100000,1000000] [--dir DIR]   (stores generated in DIR are kept for the next run)
 
 #include "cli.h"
+#include "detailspane.h"
 #include "eventlistmodel.h"
+#include "eventlistview.h"
 #include "mainwindow.h"
 #include "aguiloggenerator.h"
 #include "eventmdgenerator.h"
@@ -17,6 +19,7 @@
 #include "sources/pgconnection.h"
 #include "testsupport.h"
 #include "storeclient.h"
+#include "timelinedelegate.h"
 #include "timelineview.h"
 #include "waterfalldock.h"
 #include "waterfalllayout.h"
@@ -39,7 +42,10 @@
 #include <QTextStream>
 #include <QThread>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeyEvent>
+#include <QTabWidget>
 #include <QPainter>
 #include <QTimer>
 #include <sqlite3.h>
@@ -54,6 +60,7 @@ struct Row
     double baselineMs = 0;
     QString baseline;
     QString target;
+    qint64 events = -1; // the events of the room it measures, when not the run's size (a room of big values)
 };
 
 double timeMs(const std::function<void()>& work)
@@ -204,16 +211,17 @@ int scrollEndToEnd(const QString& workspace)
     return 0;
 }
 
-// Exports WORKSPACE's biggest room as a report in FORMAT to OUT through the CLI, as a user would; prints the time
-// in ms and the peak memory in KB. Run in a process of its own, so the peak is the export's.
-int exportReport(const QString& format, const QString& workspace, const QString& out)
+// Exports a room of WORKSPACE (the biggest unless ROOM is named) as a report in FORMAT to OUT through the CLI, as
+// a user would; prints the time in ms and the peak memory in KB. Run in a process of its own, so the peak is the
+// export's.
+int exportReport(const QString& format, const QString& workspace, const QString& out, const QString& room)
 {
     QFile null(QStringLiteral("/dev/null"));
     null.open(QIODevice::WriteOnly);
     QTextStream sink(&null);
     const double ms = timeMs([&] {
         Cli::run({ QStringLiteral("sightline"), QStringLiteral("export"), workspace, QStringLiteral("--room"),
-                     QStringLiteral("room-big"), QStringLiteral("--query"), QStringLiteral("blocked:include"),
+                     room.isEmpty() ? QStringLiteral("room-big") : room, QStringLiteral("--query"), QStringLiteral("blocked:include"),
                      QStringLiteral("--format"), format, QStringLiteral("-o"), out },
             sink, sink);
     });
@@ -556,6 +564,251 @@ QVector<Row> postgresRows(const QString& store, qint64 events, QTextStream& log)
         firstMs, rawPgMs, QStringLiteral("its first 200 rows from the server (QPSQL)"), QStringLiteral("≤ 1 s") } };
 }
 
+// A fetched web page as a tool gets it: `size` characters of markup and text with no line break, page `seed`.
+QString webPage(qsizetype size, int seed)
+{
+    QString page;
+    page.reserve(size + 128);
+    while (page.size() < size) {
+        page += QStringLiteral("<p class=\"c") + QString::number(seed) + QStringLiteral("\">Lorem ipsum dolor sit amet, "
+            "consectetur &amp; adipiscing elit, sed do eiusmod tempor ") + QString::number(page.size()) + QStringLiteral("</p>");
+    }
+    page.truncate(size);
+    return page;
+}
+
+// An AG-UI thread `threadId` in `path`, one run: each turn a user's question, a fetch call whose result is
+// `results(turn)` (none when empty) and the assistant's answer `answers(turn)`, each message in three lines.
+void writeThread(const QString& path, const QString& threadId, int turns, const std::function<QString(int)>& results,
+    const std::function<QString(int)>& answers)
+{
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    qint64 at = 1784016877000LL;
+    auto line = [&](QJsonObject o) {
+        o.insert(QStringLiteral("timestamp"), at += 100);
+        f.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+    };
+    auto message = [&](const QString& id, const QString& role, const QString& text) {
+        line({ { QStringLiteral("type"), QStringLiteral("TEXT_MESSAGE_START") }, { QStringLiteral("messageId"), id },
+            { QStringLiteral("role"), role } });
+        line({ { QStringLiteral("type"), QStringLiteral("TEXT_MESSAGE_CONTENT") }, { QStringLiteral("messageId"), id },
+            { QStringLiteral("delta"), text } });
+        line({ { QStringLiteral("type"), QStringLiteral("TEXT_MESSAGE_END") }, { QStringLiteral("messageId"), id } });
+    };
+    const QString run = threadId + QStringLiteral("-run");
+    line({ { QStringLiteral("type"), QStringLiteral("RUN_STARTED") }, { QStringLiteral("runId"), run },
+        { QStringLiteral("threadId"), threadId } });
+    for (int t = 0; t < turns; ++t) {
+        const QString n = QString::number(t);
+        message(QStringLiteral("u") + n, QStringLiteral("user"), QStringLiteral("What does page ") + n + QStringLiteral(" say?"));
+        const QString result = results(t);
+        if (!result.isEmpty()) {
+            const QString call = QStringLiteral("c") + n;
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_START") }, { QStringLiteral("toolCallId"), call },
+                { QStringLiteral("toolCallName"), QStringLiteral("fetch") } });
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_ARGS") }, { QStringLiteral("toolCallId"), call },
+                { QStringLiteral("delta"), QString(QStringLiteral("{\"url\":\"https://example.com/page/") + n + QStringLiteral("\"}")) } });
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_END") }, { QStringLiteral("toolCallId"), call } });
+            line({ { QStringLiteral("type"), QStringLiteral("TOOL_CALL_RESULT") }, { QStringLiteral("toolCallId"), call },
+                { QStringLiteral("messageId"), QString(call + QStringLiteral("-result")) }, { QStringLiteral("content"), result } });
+        }
+        message(QStringLiteral("a") + n, QStringLiteral("assistant"), answers(t));
+    }
+    line({ { QStringLiteral("type"), QStringLiteral("RUN_FINISHED") }, { QStringLiteral("runId"), run },
+        { QStringLiteral("threadId"), threadId } });
+}
+
+// A report of ROOM in FORMAT in a process of its own (exportReport): its time in ms and peak memory in MB.
+std::pair<double, double> exportFigures(const QString& format, const QString& workspace, const QString& room,
+    const QString& out, QTextStream& log)
+{
+    QProcess exporter;
+    exporter.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--export"), format, workspace, out, room });
+    exporter.waitForFinished(-1);
+    const QList<QByteArray> figures = exporter.readAllStandardOutput().trimmed().split(' ');
+    if (exporter.exitCode() != 0 || figures.size() != 2) {
+        log << "sightline_bench: the export process failed: " << exporter.readAllStandardError() << Qt::endl;
+        std::exit(1);
+    }
+    return { figures[0].toDouble(), figures[1].toLongLong() / 1024.0 };
+}
+
+// Big values (issue "A PDF of a 17-event room takes 3 minutes"): a fetched web page of 2 MB with no line break as
+// a tool's result. Its room as a PDF against the JSON Lines report of the same room (whole, in a process of its
+// own each); a room of 1,000 events with 100 such results of 1 MB; and in the window, the work a click on the
+// big item costs (its card opened, the details pane filled and drawn, its raw row drawn) against the same work on
+// a 2 KB value of the same room.
+QVector<Row> bigValueRows(const QString& dir, QTextStream& log)
+{
+    QVector<Row> rows;
+    const QString pageLog = dir + QStringLiteral("/th_page.jsonl");
+    const QString echoLog = dir + QStringLiteral("/th_echo.jsonl");
+    const QString manyLog = dir + QStringLiteral("/th_pages.jsonl");
+    const QString page = webPage(2 * 1000 * 1000, 0), small = webPage(2000, 1);
+    if (!QFile::exists(manyLog)) {
+        log << "generating threads of big values ... " << Qt::flush;
+        const double ms = timeMs([&] {
+            // Two turns: a call with a 2 KB result, then one with the 2 MB page.
+            writeThread(pageLog, QStringLiteral("th_page"), 2, [&](int t) { return t == 0 ? small : page; },
+                [](int t) { return QStringLiteral("Page %1 is about lorem ipsum.").arg(t); });
+            // The assistant quoting the page whole in its answer, after one of 2 KB: a message as a bubble.
+            writeThread(echoLog, QStringLiteral("th_echo"), 2, [](int) { return QString(); },
+                [&](int t) { return t == 0 ? small : page; });
+            writeThread(manyLog, QStringLiteral("th_pages"), 100, [](int t) { return webPage(1000 * 1000, t); },
+                [](int t) { return QStringLiteral("Page %1 is about lorem ipsum.").arg(t); });
+        });
+        log << int(ms) << " ms" << Qt::endl;
+    }
+    const QString workspace = dir + QStringLiteral("/bigvalues.sightline");
+    for (const char* suffix : { "", "-wal", "-shm" })
+        QFile::remove(workspace + QLatin1String(suffix));
+    qint64 pageRoom = 0, echoRoom = 0, pageEvents = 0, manyEvents = 0;
+    {
+        Workspace ws(workspace);
+        for (const QString& source : { pageLog, echoLog, manyLog })
+            Importer::import(ws, source);
+        pageRoom = ws.findRooms(QStringLiteral("th_page")).first();
+        echoRoom = ws.findRooms(QStringLiteral("th_echo")).first();
+        pageEvents = ws.room(pageRoom)->eventCount;
+        manyEvents = ws.room(ws.findRooms(QStringLiteral("th_pages")).first())->eventCount;
+    }
+
+    // The reports, each in a process of its own.
+    for (const auto& [room, events, target] : { std::tuple { QStringLiteral("th_page"), pageEvents, QStringLiteral("≤ 5 s") },
+             std::tuple { QStringLiteral("th_pages"), manyEvents, QStringLiteral("≤ 60 s") } }) {
+        const auto [pdfMs, pdfMb] = exportFigures(QStringLiteral("pdf"), workspace, room, dir + QStringLiteral("/") + room + QStringLiteral(".pdf"), log);
+        const auto [jsonlMs, jsonlMb] = exportFigures(QStringLiteral("jsonl"), workspace, room, dir + QStringLiteral("/") + room + QStringLiteral(".jsonl"), log);
+        Q_UNUSED(jsonlMb);
+        const QString what = room == QLatin1String("th_page") ? QStringLiteral("a 2 MB result with no line break")
+                                                              : QStringLiteral("100 results of 1 MB");
+        rows << Row { QStringLiteral("big values: export a room holding ") + what + QStringLiteral(" as a PDF report"),
+            pdfMs, jsonlMs, QStringLiteral("the JSON Lines report of the same room, whole"), target, events };
+        rows << Row { QStringLiteral("big values: peak memory of that export (MB)"), pdfMb, 0, QStringLiteral("—"),
+            room == QLatin1String("th_page") ? QStringLiteral("≤ 200 MB") : QStringLiteral("≤ 300 MB"), events };
+    }
+
+    // The window: the timeline, the details pane and the raw rows, as they are given a 2 MB value.
+    Viewer viewer(workspace);
+    EventListModel& model = viewer.model;
+    TimelineView& view = viewer.view;
+    const auto openRoom = [&](EventListModel& m, qint64 room) {
+        m.setRoom(room);
+        waitFor([&] { return m.isIndexed() && !m.isLoading() && m.rowCount() > 0 && m.loadedRecord(m.rowCount() - 1); });
+    };
+    // The rows of the 2 KB and the 2 MB item: calls by their result, messages by their text.
+    const auto rowsOf = [&](EventListModel& m, bool calls) {
+        int smallRow = -1, bigRow = -1;
+        for (int row = 0; row < m.rowCount(); ++row) {
+            const QModelIndex index = m.index(row, 0);
+            const QVariant call = index.data(EventListModel::CallRole);
+            const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
+            if (calls && !call.isValid())
+                continue;
+            if (!calls && (call.isValid() || e.role != QLatin1String("assistant")))
+                continue;
+            const qsizetype size = calls ? call.value<ToolCallRecord>().result.size() : e.text.size();
+            if (size >= page.size())
+                bigRow = row;
+            else if (size >= small.size())
+                smallRow = row;
+        }
+        if (smallRow < 0 || bigRow < 0) {
+            log << "sightline_bench: the big value's item is not in the room" << Qt::endl;
+            std::exit(1);
+        }
+        return std::pair { smallRow, bigRow };
+    };
+    // A click that opens the item (Enter): its first layout and paint, nothing cached; closed again untimed.
+    const auto openMs = [&](int row) {
+        const QModelIndex index = model.index(row, 0);
+        QVector<double> times;
+        for (int i = 0; i < 5; ++i) {
+            view.setCurrentIndex(index);
+            view.scrollTo(index, QAbstractItemView::PositionAtTop);
+            QCoreApplication::processEvents();
+            view.timelineDelegate()->forgetOpenLines();
+            times << timeMs([&] {
+                view.toggleCurrent();
+                QCoreApplication::processEvents();
+                view.viewport()->repaint();
+            });
+            view.toggleCurrent();
+            QCoreApplication::processEvents();
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
+    };
+    const auto add = [&](const QString& work, double ms, double baselineMs, qint64 events) {
+        rows << Row { QStringLiteral("big values, window: ") + work, ms, baselineMs,
+            QStringLiteral("the same for a 2 KB value"), QStringLiteral("≤ 100 ms"), events };
+    };
+    openRoom(model, pageRoom);
+    const auto [smallCard, bigCard] = rowsOf(model, true);
+    add(QStringLiteral("open the card of a 2 MB result (layout and paint)"), openMs(bigCard), openMs(smallCard), pageEvents);
+
+    // The details pane filled with the call whole (start, end, 2 MB result) and drawn, each tab in turn.
+    DetailsPane pane;
+    pane.resize(520, 760);
+    pane.show();
+    const auto details = [&](int row) {
+        QSignalSpy loaded(&viewer.client, &StoreClient::detailsLoaded);
+        viewer.client.loadDetails(pageRoom, model.index(row, 0).data(EventListModel::EventIndexRole).toLongLong());
+        waitFor([&] { return loaded.count() > 0; });
+        return loaded.first().at(1).value<EventDetails>();
+    };
+    const EventDetails smallDetails = details(smallCard), bigDetails = details(bigCard);
+    const auto fillMs = [&](const EventDetails& d) {
+        return medianMs(5, [&] {
+            pane.clear();
+            pane.setDetails(d);
+            for (int tab = 0; tab < pane.tabs()->count(); ++tab) {
+                pane.tabs()->setCurrentIndex(tab);
+                QCoreApplication::processEvents();
+                pane.grab();
+            }
+        });
+    };
+    add(QStringLiteral("fill the details of that call and draw its Payload, Raw and Text tabs"), fillMs(bigDetails),
+        fillMs(smallDetails), pageEvents);
+
+    // A message quoting the page whole: its bubble opened.
+    openRoom(model, echoRoom);
+    qint64 echoEvents = 0;
+    {
+        Workspace ws(workspace);
+        echoEvents = ws.room(echoRoom)->eventCount;
+    }
+    const auto [smallBubble, bigBubble] = rowsOf(model, false);
+    add(QStringLiteral("open the bubble of a 2 MB message (layout and paint)"), openMs(bigBubble), openMs(smallBubble), echoEvents);
+
+    // The raw rows (R) scrolled to the call's result row and drawn.
+    EventListModel raw(&viewer.client);
+    raw.setMode(EventListModel::Mode::Raw);
+    EventListView table;
+    table.setModel(&raw);
+    table.resize(900, 700);
+    table.show();
+    openRoom(raw, pageRoom);
+    const auto resultRow = [&](qsizetype size) {
+        for (int row = 0; row < raw.rowCount(); ++row) {
+            if (raw.index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().text.size() >= size)
+                return row;
+        }
+        return 0;
+    };
+    const auto drawRowMs = [&](int row) {
+        return medianMs(5, [&] {
+            table.scrollTo(raw.index(row, 0), QAbstractItemView::PositionAtTop);
+            QCoreApplication::processEvents();
+            table.viewport()->repaint();
+        });
+    };
+    add(QStringLiteral("draw the raw rows at a 2 MB result's row"), drawRowMs(resultRow(page.size())),
+        drawRowMs(resultRow(small.size())), pageEvents);
+    return rows;
+}
+
 QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly, bool aguiOnly, bool craftbotOnly)
 {
     QVector<Row> rows;
@@ -845,12 +1098,14 @@ int main(int argc, char** argv)
         QStringLiteral("SOURCE") });
     parser.addOption({ QStringLiteral("agui-only"), QStringLiteral("only the AG-UI thread's rows") });
     parser.addOption({ QStringLiteral("craftbot-only"), QStringLiteral("only the CraftBot EVENT.md's rows") });
+    parser.addOption({ QStringLiteral("big-values-only"),
+        QStringLiteral("only the rows of big values (a 2 MB tool result): reports and the window") });
     parser.addOption({ QStringLiteral("postgres-only"),
         QStringLiteral("only the PostgreSQL rows (the test server named by SIGHTLINE_PG_ENV)") });
     parser.process(app);
     if (parser.isSet(QStringLiteral("export")))
         return exportReport(parser.value(QStringLiteral("export")), parser.positionalArguments().value(0),
-            parser.positionalArguments().value(1));
+            parser.positionalArguments().value(1), parser.positionalArguments().value(2));
     if (parser.isSet(QStringLiteral("import")))
         return importPeak(parser.value(QStringLiteral("import")), parser.positionalArguments().value(0));
     if (parser.isSet(QStringLiteral("scroll")))
@@ -864,21 +1119,31 @@ int main(int argc, char** argv)
     if (sizes.isEmpty())
         sizes = { QStringLiteral("1000"), QStringLiteral("100000") };
     out << "| events | work | Sightline | baseline | ratio | target |\n|---:|---|---:|---|---:|---|\n";
-    for (const QString& size : sizes) {
-        for (const Row& r : run(size.toLongLong(), dir, log, parser.isSet(QStringLiteral("postgres-only")),
-                 parser.isSet(QStringLiteral("agui-only")), parser.isSet(QStringLiteral("craftbot-only")))) {
-            const QString ratio = r.baselineMs > 0 ? QString::number(r.ms / r.baselineMs, 'f', 1) + QStringLiteral(" ×")
-                                                   : QStringLiteral("—");
-            const QString figure = r.work.endsWith(QLatin1String("(MB)"))
-                ? QString::number(r.ms, 'f', 0)
-                : QString::number(r.ms, 'f', 1) + QStringLiteral(" ms");
-            const QString unit = r.work.endsWith(QLatin1String("(MB)")) ? QStringLiteral(" MB, ") : QStringLiteral(" ms, ");
-            const QString base
-                = r.baselineMs > 0 ? QString::number(r.baselineMs, 'f', 1) + unit + r.baseline : r.baseline;
-            out << "| " << size << " | " << r.work << " | " << figure << " | " << base << " | " << ratio << " | "
-                << r.target << " |\n";
-            out.flush();
+    auto print = [&out](const QString& size, const Row& r) {
+        const QString ratio = r.baselineMs > 0 ? QString::number(r.ms / r.baselineMs, 'f', 1) + QStringLiteral(" ×")
+                                               : QStringLiteral("—");
+        const QString figure = r.work.endsWith(QLatin1String("(MB)"))
+            ? QString::number(r.ms, 'f', 0)
+            : QString::number(r.ms, 'f', 1) + QStringLiteral(" ms");
+        const QString unit = r.work.endsWith(QLatin1String("(MB)")) ? QStringLiteral(" MB, ") : QStringLiteral(" ms, ");
+        const QString base = r.baselineMs > 0 ? QString::number(r.baselineMs, 'f', 1) + unit + r.baseline : r.baseline;
+        out << "| " << (r.events >= 0 ? QString::number(r.events) : size) << " | " << r.work << " | " << figure << " | "
+            << base << " | " << ratio << " | " << r.target << " |\n";
+        out.flush();
+    };
+    const bool bigValuesOnly = parser.isSet(QStringLiteral("big-values-only"));
+    const bool postgresOnly = parser.isSet(QStringLiteral("postgres-only")), aguiOnly = parser.isSet(QStringLiteral("agui-only")),
+               craftbotOnly = parser.isSet(QStringLiteral("craftbot-only"));
+    if (!bigValuesOnly) {
+        for (const QString& size : sizes) {
+            for (const Row& r : run(size.toLongLong(), dir, log, postgresOnly, aguiOnly, craftbotOnly))
+                print(size, r);
         }
+    }
+    // Once a run, whatever its sizes: their rooms are of their own.
+    if (bigValuesOnly || !(postgresOnly || aguiOnly || craftbotOnly)) {
+        for (const Row& r : bigValueRows(dir, log))
+            print({}, r);
     }
     return 0;
 }
