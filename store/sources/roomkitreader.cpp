@@ -166,11 +166,23 @@ constexpr const char* after = "(typeof(idx) = 'integer' AND idx >= 0 AND idx > ?
 
 qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
 {
-    const QByteArray sql = QByteArray("SELECT count(*) FROM events WHERE room_id = ?1 AND ") + after;
-    SqliteStatement count(m_src.handle(), sql.constData());
+    if (cursor.syncedSeq >= 0) {
+        // A room read before: the whole-number indexes past its cursor, a range of the room's index.
+        SqliteStatement count(m_src.handle(),
+            "SELECT count(*) FROM events WHERE room_id = ?1 AND typeof(idx) = 'integer' AND idx > ?2");
+        count.bind(1, cursor.nativeId);
+        count.bind(2, cursor.syncedSeq);
+        count.step();
+        return count.int64(0);
+    }
+    // A room never read: every row, and the odd ones found in the same pass over the room's index (read() reads
+    // them by rowid: three passes over the biggest room's index took half a second before its first screen).
+    SqliteStatement count(m_src.handle(),
+        "SELECT count(*), group_concat(CASE WHEN typeof(idx) != 'integer' OR idx < 0 THEN rowid END) FROM events "
+        "WHERE room_id = ?1");
     count.bind(1, cursor.nativeId);
-    count.bind(2, cursor.syncedSeq);
     count.step();
+    m_oddRows.insert(cursor.nativeId, count.bytes(1));
     return count.int64(0);
 }
 
@@ -178,9 +190,17 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
 {
     // Each room is read as the file is now: a writer that started since the open is read under its locks.
     m_src.refresh();
-    if (room.syncedSeq < 0) {
+    // The odd rows (at the room's first import only): by the rowids the count found, or else by a pass of their own.
+    // group_concat wrote the rowids: whole numbers, joined by commas.
+    const auto known = m_oddRows.constFind(room.nativeId);
+    const bool firstImport = room.syncedSeq < 0;
+    const QByteArray oddWhere = known != m_oddRows.constEnd()
+        ? "rowid IN (" + *known + ")"
+        : QByteArray("(typeof(idx) != 'integer' OR idx < 0)");
+    const bool anyOdd = firstImport && (known == m_oddRows.constEnd() || !known->isEmpty());
+    if (anyOdd) {
         const QByteArray sql = QByteArray("SELECT id, typeof(idx), CAST(idx AS TEXT), ") + indexOf
-            + " FROM events WHERE room_id = ? AND (typeof(idx) != 'integer' OR idx < 0) ORDER BY rowid";
+            + " FROM events WHERE room_id = ? AND " + oddWhere + " ORDER BY rowid";
         SqliteStatement odd(m_src.handle(), sql.constData());
         odd.bind(1, room.nativeId);
         while (odd.step()) {
@@ -195,32 +215,44 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
                         + QString::number(odd.int64(3)));
         }
     }
-    const QByteArray sql = QByteArray("SELECT id, type, ") + indexOf
+    // Two reads, so that the room's index gives the order: the odd rows first (at the room's first import only:
+    // a few, sorted by their stand-in index), then the whole-number indexes after the cursor by the index on
+    // (room_id, idx). One read ordered by the stand-in expression sorted the whole room in a temporary b-tree
+    // before its first row: the biggest room of a million-event store showed its first screen after 4 s, not 0.2.
+    const QByteArray columns = QByteArray("SELECT id, type, ") + indexOf
         + ", source_channel_id, source_channel_type, participant_id, correlation_id, "
-          "parent_event_id, created_ts, CAST(data AS BLOB) FROM events WHERE room_id = ?1 AND "
-        + after + " ORDER BY " + indexOf;
-    SqliteStatement read(m_src.handle(), sql.constData());
+          "parent_event_id, created_ts, CAST(data AS BLOB) FROM events WHERE room_id = ?1 AND ";
+    const QByteArray oddSql = columns + oddWhere + " ORDER BY " + indexOf;
+    const QByteArray wholeSql
+        = columns + "typeof(idx) = 'integer' AND idx > max(?2, -1) ORDER BY idx";
+    SqliteStatement oddRows(m_src.handle(), oddSql.constData());
+    SqliteStatement wholeRows(m_src.handle(), wholeSql.constData());
+    oddRows.bind(1, room.nativeId);
+    wholeRows.bind(1, room.nativeId);
+    wholeRows.bind(2, room.syncedSeq);
     // Calls are paired as their rows are read and written as they settle, batch by batch (RoomFeed): an end is
     // written folded into its card exactly when it closes a start, and only the calls still open stay in memory.
     RoomKitRows out(feed);
-    read.bind(1, room.nativeId);
-    read.bind(2, room.syncedSeq);
     // The source is read and decoded on the pipe's thread; only this loop writes.
     std::optional<RowPipe<DecodedRoomKitEvent>> rows;
-    rows.emplace([&read](auto&& put) {
-        while (read.step()) {
-            RoomKitColumns columns;
-            columns.id = read.text(0);
-            columns.type = read.text(1);
-            columns.index = read.int64(2);
-            columns.channelId = read.text(3);
-            columns.channelType = read.text(4);
-            columns.participantId = read.text(5);
-            columns.correlationId = read.text(6);
-            columns.parentId = read.text(7);
-            columns.createdSeconds = read.real(8);
-            if (!put(RoomKitRowDecoder::decode(read.bytes(9), columns)))
-                return;
+    rows.emplace([&oddRows, &wholeRows, anyOdd](auto&& put) {
+        for (SqliteStatement* read : { &oddRows, &wholeRows }) {
+            if (read == &oddRows && !anyOdd)
+                continue;
+            while (read->step()) {
+                RoomKitColumns columns;
+                columns.id = read->text(0);
+                columns.type = read->text(1);
+                columns.index = read->int64(2);
+                columns.channelId = read->text(3);
+                columns.channelType = read->text(4);
+                columns.participantId = read->text(5);
+                columns.correlationId = read->text(6);
+                columns.parentId = read->text(7);
+                columns.createdSeconds = read->real(8);
+                if (!put(RoomKitRowDecoder::decode(read->bytes(9), columns)))
+                    return;
+            }
         }
     });
     const auto stop = qScopeGuard([&] { rows.reset(); }); // its thread stops before the statement it steps is finalized

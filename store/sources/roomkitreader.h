@@ -30,4 +30,7 @@ private:
     QString m_path;
     SourceDatabase m_src;
     int m_version = 0;
+    // The rowids of each room's odd rows (an idx that is not a whole number, or negative), as the count of a room
+    // never imported found them in its pass over the room's index: read() reads them by rowid, not by another pass.
+    QHash<QString, QByteArray> m_oddRows;
 };
