@@ -270,8 +270,20 @@ private:
         return detected != Importer::Format::Unknown ? detected : forced;
     }
 
-    // A workspace as it is, or a source synced into its cached workspace.
-    std::unique_ptr<Workspace> openSource(const QString& path, Importer::Format format)
+    // The rooms a verb's --room names, read alone from a source (the others are listed, and read by a later
+    // command or the window); every room for --all-rooms or a verb without --room.
+    static std::optional<QStringList> roomsAsked(const QCommandLineParser& parser)
+    {
+        const QStringList given = parser.optionNames(); // isSet() warns of an option the verb does not define
+        if (given.contains(QStringLiteral("all-rooms")) || !given.contains(QStringLiteral("room")))
+            return std::nullopt;
+        return parser.values(QStringLiteral("room"));
+    }
+
+    // A workspace as it is, or a source synced into its cached workspace: `onlyRooms` of it (all when unset, none
+    // when empty; ImportOptions::onlyRooms).
+    std::unique_ptr<Workspace> openSource(
+        const QString& path, Importer::Format format, const std::optional<QStringList>& onlyRooms = std::nullopt)
     {
         if (!PgConnection::isUri(path) && !QFileInfo::exists(path))
             throw StoreError(path, {}, QStringLiteral("no such file"));
@@ -291,7 +303,9 @@ private:
         // (A --format other than what the file is was refused above: the cache holds the file as it is.)
         auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path));
         try {
-            reportProblems(Importer::import(*workspace, path, {}, format));
+            ImportOptions options;
+            options.onlyRooms = onlyRooms;
+            reportProblems(Importer::import(*workspace, path, options, format));
         } catch (const WorkspaceBusy& e) {
             // A window (or another command) is importing this source: what it has committed is read as it is.
             m_err << "note: " << e.message() << "; showing what it has imported so far" << Qt::endl;
@@ -357,6 +371,18 @@ private:
                 QStringLiteral("room '%1' is in %2 sources of this workspace (%3): name one with --source PATH")
                     .arg(nativeId, QString::number(ids.size()), sources.join(QStringLiteral(", "))));
         }
+        // A room the workspace has not read (a window or a command reads the rooms asked first): said, never
+        // answered as empty. One read in part answers with what it holds, and says so.
+        const RoomSummary room = *ws.room(ids.first());
+        if (room.notReadYet()) {
+            throw StoreError(source, QStringLiteral("room ") + room.nativeId,
+                QStringLiteral("not read yet: its source (%1) holds %2 events; give the source to read it")
+                    .arg(room.sourcePath, QString::number(room.sourceEvents())));
+        }
+        if (room.partlyRead()) {
+            m_err << "note: room " << room.nativeId << " is read in part: " << room.eventCount << " of the "
+                  << room.sourceEvents() << " events its source holds; give the source to read the rest" << Qt::endl;
+        }
         return ids.first();
     }
 
@@ -397,10 +423,28 @@ private:
     {
         QCommandLineParser parser;
         parse(parser, args, QStringLiteral("rooms"));
-        auto ws = openSource(single(parser), forcedFormat(parser));
+        // Every room of the source at once, with the source's counts: none is read for this (a later command, or
+        // the window, reads the rooms it is asked for).
+        auto ws = openSource(single(parser), forcedFormat(parser),
+            parser.isSet(QStringLiteral("read")) ? std::nullopt : std::optional<QStringList>(QStringList()));
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const RoomSummary& r : ws->rooms()) {
-            if (json) {
+            if (json && r.notReadYet()) {
+                // What only reading the room tells (its calls, its blocked rows, its span) is not known: null, not 0.
+                const QJsonValue unknown(QJsonValue::Null);
+                QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
+                    { QStringLiteral("system"), r.system }, { QStringLiteral("source"), r.sourcePath },
+                    { QStringLiteral("status"), orNull(r.status) }, { QStringLiteral("read"), QStringLiteral("no") },
+                    { QStringLiteral("source_events"), r.sourceEvents() }, { QStringLiteral("event_count"), 0 },
+                    { QStringLiteral("blocked_count"), unknown }, { QStringLiteral("tool_calls"), unknown },
+                    { QStringLiteral("failed"), unknown }, { QStringLiteral("refused"), unknown },
+                    { QStringLiteral("unserved"), unknown }, { QStringLiteral("first_at"), unknown },
+                    { QStringLiteral("last_at"), unknown }, { QStringLiteral("owner"), orNull(r.owner) },
+                    { QStringLiteral("agent"), orNull(r.agentId) }, { QStringLiteral("summary"), orNull(r.summary) },
+                    { QStringLiteral("review"), r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review },
+                    { QStringLiteral("reviewer"), orNull(r.reviewer) }, { QStringLiteral("notes"), r.notes } };
+                m_out << line(o) << '\n';
+            } else if (json) {
                 QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
                     { QStringLiteral("system"), r.system }, { QStringLiteral("source"), r.sourcePath },
                     { QStringLiteral("status"), orNull(r.status) },
@@ -415,12 +459,22 @@ private:
                     { QStringLiteral("owner"), orNull(r.owner) }, { QStringLiteral("agent"), orNull(r.agentId) },
                     { QStringLiteral("summary"), orNull(r.summary) },
                     { QStringLiteral("review"), r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review },
-                    { QStringLiteral("reviewer"), orNull(r.reviewer) }, { QStringLiteral("notes"), r.notes } };
+                    { QStringLiteral("reviewer"), orNull(r.reviewer) }, { QStringLiteral("notes"), r.notes },
+                    { QStringLiteral("read"), r.partlyRead() ? QStringLiteral("part") : QStringLiteral("whole") },
+                    { QStringLiteral("source_events"), r.sourceEvents() } };
                 m_out << line(o) << '\n';
+            } else if (r.notReadYet()) {
+                m_out << r.nativeId
+                      << (r.title.isEmpty() ? QString() : QStringLiteral(" \"") + r.title + QLatin1Char('"')) << "  "
+                      << r.system << "  events " << r.sourceEvents() << " (not read yet)"
+                      << (r.review.isEmpty() ? QString() : QStringLiteral("  review: %1 (%2)").arg(r.review, r.reviewer))
+                      << (r.notes > 0 ? QStringLiteral("  notes %1").arg(r.notes) : QString()) << '\n';
             } else {
                 m_out << r.nativeId
                       << (r.title.isEmpty() ? QString() : QStringLiteral(" \"") + r.title + QLatin1Char('"')) << "  "
-                      << r.system << "  events " << r.eventCount << "  blocked " << r.blockedCount << "  tools "
+                      << r.system << "  events " << r.eventCount
+                      << (r.partlyRead() ? QStringLiteral(" of %1 (read in part)").arg(r.sourceEvents()) : QString())
+                      << "  blocked " << r.blockedCount << "  tools "
                       << r.toolCalls << " (failed " << r.failed << ", refused " << r.refused << ", unserved "
                       << r.unserved << ")  " << timeOrDash(r.firstMicros) << " .. " << timeOrDash(r.lastMicros)
                       << (r.review.isEmpty() ? QString() : QStringLiteral("  review: %1 (%2)").arg(r.review, r.reviewer))
@@ -546,7 +600,7 @@ private:
         if (follow && (parser.isSet(QStringLiteral("count")) || page.beforeIndex))
             usage(QStringLiteral("--follow prints what comes after: not with --count or --before-index"));
 
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = roomId(*ws, source, parser);
         if (parser.isSet(QStringLiteral("count")) && conversation) {
             // What the same command lists: the conversation's messages (within --limit and after --after-index).
@@ -603,7 +657,7 @@ private:
         };
         printFrom(page);
         if (follow)
-            followSource(*ws, source, forcedFormat(parser), [&] {
+            followSource(*ws, source, forcedFormat(parser), roomsAsked(parser), [&] {
                 // A log rotated or rewritten is read again from its start, and listed again from there.
                 if (lastIndex(*ws, room) < last) {
                     m_err << "note: " << source << " was rotated or rewritten: its events follow from its start"
@@ -648,7 +702,9 @@ private:
 
     // Syncs `source` into `ws` whenever it changed (a database: every second) and calls `printNew` after each
     // sync, until SIGINT or SIGTERM: then the sync under way stops after its batch and the loop ends cleanly.
-    void followSource(Workspace& ws, const QString& source, Importer::Format format, const std::function<void()>& printNew)
+    // Only `onlyRooms` of it, when given (the room a verb follows: the others are not read for it).
+    void followSource(Workspace& ws, const QString& source, Importer::Format format,
+        const std::optional<QStringList>& onlyRooms, const std::function<void()>& printNew)
     {
         static std::atomic<bool> stop { false };
         struct sigaction quit {};
@@ -659,6 +715,7 @@ private:
         ImportOptions options;
         options.isCancelled = [] { return stop.load(); };
         options.pgSessions = &sessions;
+        options.onlyRooms = onlyRooms;
         const bool database = PgConnection::isUri(source);
         // The window's rule for what is due (SourceStamps): a sync that failed is tried again.
         SourceStamps stamps;
@@ -692,7 +749,7 @@ private:
         QCommandLineParser parser;
         parse(parser, args, QStringLiteral("tools"));
         const QString source = single(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = roomId(*ws, source, parser);
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const ToolCallRecord& c : ws->toolCalls(room)) {
@@ -728,7 +785,7 @@ private:
         parse(parser, args, QStringLiteral("stats"));
         const QString source = single(parser);
         const EventFilter filter = filterOf(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = roomId(*ws, source, parser);
         const ToolStatsList stats = ws->toolStats(room, filter);
         if (parser.isSet(QStringLiteral("json"))) {
@@ -783,7 +840,7 @@ private:
         const QString source = single(parser);
         const EventFilter filter = filterOf(parser);
         const int limit = countOption(parser, QStringLiteral("limit"), 20);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = roomId(*ws, source, parser);
         const FacetCounts counts = ws->facets(room, filter, 1, limit);
         const bool json = parser.isSet(QStringLiteral("json"));
@@ -859,7 +916,7 @@ private:
         QCommandLineParser parser;
         parse(parser, args, QStringLiteral("notes"));
         const QString source = single(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = parser.isSet(QStringLiteral("room")) ? roomId(*ws, source, parser) : 0;
         const bool json = parser.isSet(QStringLiteral("json"));
         QHash<qint64, QString> names;
@@ -896,7 +953,7 @@ private:
             usage(QStringLiteral("--text TEXT is required"));
         const std::optional<qint64> index = indexOption(parser, QStringLiteral("index"));
         const QString who = author(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = roomId(*ws, source, parser);
         AnnotationStore store(*ws);
         store.saveOnly(store.addNote(room, index, text, who));
@@ -917,7 +974,7 @@ private:
                       .arg(ReviewStatus::all().join(QStringLiteral(", ")), parser.value(QStringLiteral("status"))));
         }
         const QString who = author(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = roomId(*ws, source, parser);
         AnnotationStore store(*ws);
         const EditSteps steps = store.setReview(room, status, who);
@@ -932,7 +989,7 @@ private:
         QCommandLineParser parser;
         parse(parser, args, QStringLiteral("journal"));
         const QString source = single(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         const qint64 room = parser.isSet(QStringLiteral("room")) ? roomId(*ws, source, parser) : 0;
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const JournalEntry& e : Journal(*ws).entries(room)) {
@@ -984,7 +1041,7 @@ private:
             scope.author = QStringLiteral("unknown");
         scope.version = QStringLiteral(SIGHTLINE_VERSION);
         scope.source = source;
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         if (all) {
             for (const RoomSummary& r : ws->rooms())
                 scope.roomIds << r.id;
@@ -1075,7 +1132,7 @@ private:
         QCommandLineParser parser;
         parse(parser, args, QStringLiteral("compact"));
         const QString source = single(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         // No import writes it meanwhile: one under way (a window following its source) is said, and nothing done.
         const ImportLock lock(ws->path());
         const WorkspaceCompactor::Result r = WorkspaceCompactor(*ws).run();
@@ -1129,7 +1186,7 @@ private:
         if (!dryRun && reason.isEmpty())
             usage(QStringLiteral("--reason TEXT is required (it is what the placeholder and the ledger say)"));
         const QString who = dryRun ? QString() : author(parser);
-        auto ws = openSource(source, forcedFormat(parser));
+        auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
         // No import writes it meanwhile (a window following its source): the rows it had not written yet would
         // come in clear, after a redaction that said it was done. Said, and nothing done.
         std::optional<ImportLock> lock;
@@ -1231,9 +1288,11 @@ const QVector<VerbSpec>& verbSpecs()
                 QStringLiteral("WORKSPACE") } },
             QStringLiteral("SOURCE... [-o WORKSPACE]"), QStringLiteral("import (or sync what is new) into a workspace"),
             &Session::import },
-        { QStringLiteral("rooms"), QStringLiteral("SOURCE"), QStringLiteral("List the rooms, empty ones included."),
-            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") } }, QStringLiteral("SOURCE [--json]"),
-            QStringLiteral("list the rooms, empty ones included"), &Session::rooms },
+        { QStringLiteral("rooms"), QStringLiteral("SOURCE"),
+            QStringLiteral("List the rooms, empty ones included, at once: a room not read yet with its source's count."),
+            { { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+                { QStringLiteral("read"), QStringLiteral("read every room first, for every room's figures") } },
+            QStringLiteral("SOURCE [--read] [--json]"), QStringLiteral("list the rooms, empty ones included"), &Session::rooms },
         { QStringLiteral("events"), QStringLiteral("SOURCE"),
             QStringLiteral("List a room's events, under RoomKit's read contract."),
             roomOptions() + filterOptions() + QList<QCommandLineOption> {

@@ -339,6 +339,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_roomsRefresh->start();
     });
     connect(m_importTick, &QTimer::timeout, m_store, &StoreClient::loadRooms);
+    connect(m_store, &StoreClient::roomReading, this, [this](qint64 roomId) {
+        m_roomModel->setReading(roomId);
+        updateStatus(); // the room shown, not read yet, is being read now
+    });
     connect(m_store, &StoreClient::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
         // Rows of the room shown written again in place (a record its writer finished, a call settled) move no
@@ -361,6 +365,9 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
+        // A search across rooms asked again once the rooms it could not search are read.
+        if (!cancelled && !m_searchWhenRead.isEmpty())
+            searchAllRooms(std::exchange(m_searchWhenRead, QString()));
         if (cancelled)
             say(tr("Import cancelled: what was read so far is shown."), 8000);
         // A log's last line that its writer had not finished is what a log being written looks like: said in the
@@ -404,9 +411,11 @@ MainWindow::MainWindow(QWidget* parent)
             // The biggest room: the one an import reads first, so the room picked is the same whether the list
             // comes while the store imports or after (the first room with events in list order made it depend on
             // timing). Ties go to the first in list order.
+            // By the source's count: before a room is read, the list knows it from the source (and the room shown
+            // is the room an import reads next).
             const auto pick = std::max_element(rooms.cbegin(), rooms.cend(),
-                [](const RoomSummary& a, const RoomSummary& b) { return a.eventCount < b.eventCount; });
-            m_roomList->selectRoom(pick != rooms.cend() && pick->eventCount > 0 ? pick->id : rooms.first().id);
+                [](const RoomSummary& a, const RoomSummary& b) { return a.sourceEvents() < b.sourceEvents(); });
+            m_roomList->selectRoom(pick != rooms.cend() && pick->sourceEvents() > 0 ? pick->id : rooms.first().id);
         } else if (kept && (!isImporting() || std::exchange(m_roomMadeWhole, false))) {
             // The room shown grew (its import went on, or a sync): read again in place, the selection, the
             // open cards and the scroll position kept.
@@ -534,15 +543,46 @@ MainWindow::MainWindow(QWidget* parent)
             }
             showMatchPosition();
         });
-    connect(m_searchBar, &SearchBar::searchAllRooms, this, [this](const QString& text) {
-        if (text.isEmpty())
-            return;
-        m_resultsDock->searching(text);
-        m_store->searchAllRooms(text, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly,
-            SearchResultsDock::Limit);
+    connect(m_searchBar, &SearchBar::searchAllRooms, this, &MainWindow::searchAllRooms);
+    connect(m_store, &StoreClient::searchFound, m_resultsDock, [this](quint64, const QString& text, const SearchHits& hits) {
+        m_resultsDock->setResults(text, hits);
+        m_searched = text;
+        // The rooms not read yet were not searched: said, with an offer to read them.
+        int rooms = 0;
+        qint64 events = 0;
+        for (const RoomSummary& r : m_roomModel->rooms()) {
+            if (r.unread > 0) {
+                ++rooms;
+                events += r.unread;
+            }
+        }
+        m_resultsDock->setNotSearched(rooms, events, isImporting());
     });
-    connect(m_store, &StoreClient::searchFound, m_resultsDock,
-        [this](quint64, const QString& text, const SearchHits& hits) { m_resultsDock->setResults(text, hits); });
+    connect(m_resultsDock, &SearchResultsDock::readRestRequested, this, [this] {
+        m_searchWhenRead = m_searched;
+        if (isImporting()) {
+            say(tr("The search runs again once the import has read every room."), 6000);
+            return;
+        }
+        // The sources open now; for a workspace opened as it is, those of the rooms not read, where they still are.
+        QStringList sources = m_follower->sources();
+        if (sources.isEmpty()) {
+            for (const RoomSummary& r : m_roomModel->rooms()) {
+                if (r.unread > 0 && !sources.contains(r.sourcePath)
+                    && (PgConnection::isUri(r.sourcePath) || QFileInfo::exists(r.sourcePath)))
+                    sources << r.sourcePath;
+            }
+        }
+        if (sources.isEmpty() || !m_store->sync(sources)) {
+            m_searchWhenRead.clear();
+            showError(tr("The rooms not read yet cannot be read now: their source is not where it was read from, or "
+                         "another import is under way."));
+            return;
+        }
+        m_importStatus->start(Importer::displayName(sources.first()));
+        m_importTick->start();
+        say(tr("Reading the rooms not read yet: the search runs again once they are read."), 6000);
+    });
     connect(m_resultsDock, &SearchResultsDock::hitActivated, this, [this](qint64 roomId, const QString& room, qint64 index) {
         if (roomId != m_eventModel->roomId() && !m_roomList->selectRoom(roomId)) {
             say(tr("Room %1 is hidden by the room filter.").arg(room), 4000);
@@ -1195,6 +1235,15 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     m_follower->follow(importSources);
 }
 
+void MainWindow::searchAllRooms(const QString& text)
+{
+    if (text.isEmpty())
+        return;
+    m_resultsDock->searching(text);
+    m_store->searchAllRooms(
+        text, m_filterBar->filter().includeBlocked || m_filterBar->filter().blockedOnly, SearchResultsDock::Limit);
+}
+
 void MainWindow::hideImportStatus()
 {
     m_importStatus->finish();
@@ -1255,6 +1304,32 @@ void MainWindow::updateStatus()
             if (r.id == m_eventModel->roomId() && r.eventCount > total)
                 text += tr(" (%L1 imported so far)").arg(r.eventCount);
         }
+    }
+    // A room its source holds more of than was read (a store opened a moment ago, a cancelled import): said, with
+    // the source's count, never a false "no events". A room the import has not reached is read next, as it is
+    // shown (StoreClient::setView).
+    std::optional<RoomSummary> room;
+    for (const RoomSummary& r : m_roomModel->rooms()) {
+        if (r.id == m_eventModel->roomId())
+            room = r;
+    }
+    if (room && room->unread > 0) {
+        const QString source = tr("%L1 events in the source").arg(room->sourceEvents());
+        if (isImporting()) {
+            text += total == 0 ? tr(" (reading this room: %1)").arg(source)
+                               : tr(" (reading on: %1)").arg(source);
+        } else {
+            text += tr(" (%1: read in part, open the source to read the rest)").arg(source);
+        }
+    }
+    if (room && room->notReadYet()) {
+        m_status->setText(text);
+        m_timeline->setEmptyText(isImporting()
+                ? tr("Reading this room from its source (%L1 events)…").arg(room->sourceEvents())
+                : tr("This room is not read yet: its source holds %L1 events. Open the source (File ▸ Open Recent) to "
+                     "read it.")
+                      .arg(room->sourceEvents()));
+        return;
     }
     m_status->setText(text);
     // An empty timeline says why: an empty room, or a filter that leaves nothing.

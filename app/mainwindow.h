@@ -114,6 +114,7 @@ private:
     void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources, const QString& firstRoom = {});
     void hideImportStatus();
+    void searchAllRooms(const QString& text); // the Search Results dock's search, across every room
     void showError(const QString& message);
     void updateStatus();
     void say(const QString& text, int timeoutMs); // a message in the status bar, cut to the room it has
@@ -130,6 +131,8 @@ private:
     void showMatchPosition(); // "n of N" for the current row
 
     StoreClient* m_store;
+    QString m_searched; // the last search across rooms
+    QString m_searchWhenRead; // asked again once the rooms it could not search are read
     RoomListModel* m_roomModel;
     EventListModel* m_eventModel;
     RoomListView* m_roomList;

@@ -4,6 +4,7 @@
 #include "presentation.h"
 
 #include <algorithm>
+#include <utility>
 #include <QBrush>
 #include <QDateTime>
 #include <QGuiApplication>
@@ -33,6 +34,42 @@ void RoomListModel::setRooms(const RoomSummaries& rooms)
     beginResetModel();
     m_rooms = rooms;
     endResetModel();
+}
+
+void RoomListModel::setReading(qint64 roomId)
+{
+    if (roomId == m_reading)
+        return;
+    const qint64 was = std::exchange(m_reading, roomId);
+    for (int row = 0; row < rowCount(); ++row) {
+        if (m_rooms.at(row).id == was || m_rooms.at(row).id == roomId)
+            emit dataChanged(index(row, EventsColumn), index(row, EventsColumn));
+    }
+}
+
+QIcon RoomListModel::readIcon(qint64 read, qint64 total)
+{
+    // Eighths are enough to see a room fill up; each drawn once.
+    static QIcon icons[9];
+    const int eighths = total > 0 ? int(std::clamp<qint64>(read * 8 / total, 0, 8)) : 0;
+    if (icons[eighths].isNull()) {
+        QPixmap pixmap(16, 16);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        const QColor colour = QGuiApplication::palette().color(QPalette::PlaceholderText);
+        const QRectF disc(2.5, 2.5, 11, 11);
+        p.setPen(QPen(colour, 1.4));
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(disc);
+        if (eighths > 0) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(colour);
+            p.drawPie(disc, 90 * 16, -eighths * 45 * 16);
+        }
+        icons[eighths] = QIcon(pixmap);
+    }
+    return icons[eighths];
 }
 
 int RoomListModel::rowCount(const QModelIndex& parent) const
@@ -86,6 +123,9 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         // The review status where the eye starts, whatever the list's width: a ring in review, a disc done.
         if (index.column() == RoomColumn && (r.review == ReviewStatus::InReview || r.review == ReviewStatus::Done))
             return reviewIcon(r.review == ReviewStatus::Done);
+        // A room not read yet, or read in part, says so beside its count: never a bare 0.
+        if (index.column() == EventsColumn && r.unread > 0)
+            return readIcon(r.eventCount, r.sourceEvents());
         return {};
     case FilterRole:
         return QStringList { r.nativeId, r.title, r.owner, r.participants }.join(QLatin1Char(' '));
@@ -97,6 +137,17 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
             return review;
         // The room's own figures, whatever the filter: its events and its calls, and how many went wrong.
         const QLocale locale;
+        QString reading;
+        if (r.notReadYet()) {
+            reading = tr("Not read yet: its source holds %1 events.")
+                          .arg(locale.toString(r.sourceEvents()));
+        } else if (r.partlyRead()) {
+            reading = (r.id == m_reading ? tr("Reading: %1 of the source's %2 events so far.")
+                                         : tr("Read in part: %1 of the source's %2 events."))
+                          .arg(locale.toString(r.eventCount), locale.toString(r.sourceEvents()));
+        }
+        if (index.column() == EventsColumn && !reading.isEmpty())
+            return reading;
         QString figures = tr("%1 events, %2 tool calls").arg(locale.toString(r.eventCount), locale.toString(r.toolCalls));
         QStringList wrong;
         if (r.failed > 0)
@@ -112,7 +163,8 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         return QString(tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed()
             + QLatin1Char('\n') + figures
             + (r.notes > 0 ? (r.notes == 1 ? tr("\n1 note") : tr("\n%1 notes").arg(r.notes)) : QString())
-            + (review.isEmpty() ? QString() : tr("\nreview: ") + review));
+            + (review.isEmpty() ? QString() : tr("\nreview: ") + review)
+            + (reading.isEmpty() ? QString() : QLatin1Char('\n') + reading));
     }
     case Qt::TextAlignmentRole:
         return index.column() >= EventsColumn && index.column() <= BlockedColumn
@@ -122,6 +174,9 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
         if ((index.column() == ProblemsColumn && r.failed + r.refused + r.unserved > 0)
             || (index.column() == BlockedColumn && r.blockedCount > 0))
             return QBrush(Presentation::problemColour());
+        // The source's count of a room not read (in whole) yet: what is coming, not what is there.
+        if (index.column() == EventsColumn && r.unread > 0)
+            return QGuiApplication::palette().brush(QPalette::PlaceholderText);
         return {};
     case Qt::DisplayRole:
     case SortRole:
@@ -139,13 +194,21 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
     case SystemColumn:
         return r.system;
     case EventsColumn:
-        return count(r.eventCount);
+        // A room not read in whole yet: what its source holds, and how much of it is read.
+        if (sort)
+            return r.sourceEvents();
+        if (r.id == m_reading && r.unread > 0)
+            return tr("reading… %1 of %2").arg(QLocale().toString(r.eventCount), QLocale().toString(r.sourceEvents()));
+        if (r.partlyRead())
+            return tr("%1 of %2").arg(QLocale().toString(r.eventCount), QLocale().toString(r.sourceEvents()));
+        return count(r.notReadYet() ? r.sourceEvents() : r.eventCount);
+    // What only reading a room tells is not known before it is read: blank, not a 0 (and sorted below every count).
     case ToolCallsColumn:
-        return count(r.toolCalls);
+        return r.notReadYet() ? (sort ? QVariant(qint64(-1)) : QVariant()) : count(r.toolCalls);
     case ProblemsColumn:
-        return count(r.failed + r.refused + r.unserved);
+        return r.notReadYet() ? (sort ? QVariant(qint64(-1)) : QVariant()) : count(r.failed + r.refused + r.unserved);
     case BlockedColumn:
-        return count(r.blockedCount);
+        return r.notReadYet() ? (sort ? QVariant(qint64(-1)) : QVariant()) : count(r.blockedCount);
     case ReviewColumn:
         // Sorted by how far along: unreviewed, in review, done.
         if (sort)

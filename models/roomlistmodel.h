@@ -29,6 +29,9 @@ public:
 
     void setRooms(const RoomSummaries& rooms);
     const RoomSummaries& rooms() const { return m_rooms; }
+    // The room an import reads now (0: none): its Events say "reading… N of M".
+    void setReading(qint64 roomId);
+    qint64 reading() const { return m_reading; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -37,7 +40,11 @@ public:
 
     // The icon the Room column shows for a room in review (a ring) or done (a disc with a tick).
     static QIcon reviewIcon(bool done);
+    // The icon the Events column shows for a room its source holds more of than was read: a pie of the part read
+    // (an empty ring: not read yet).
+    static QIcon readIcon(qint64 read, qint64 total);
 
 private:
     RoomSummaries m_rooms;
+    qint64 m_reading = 0;
 };

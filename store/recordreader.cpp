@@ -47,7 +47,7 @@ EventRecord event(const SqliteStatement& q)
 const QString RoomColumns = QStringLiteral(
     "r.id, r.native_id, r.title, s.system, s.origin, r.status, r.created_us, r.event_count, r.blocked_count, "
     "r.tool_calls, r.failed, r.refused, r.unserved, r.first_us, r.last_us, r.owner, r.agent_id, r.summary, "
-    "r.participants, r.channel_types, "
+    "r.participants, r.channel_types, r.unread, "
     // Its review now (AnnotationStore: one review row present a room) and how many notes it has.
     "(SELECT a.value || char(31) || a.author || char(31) || a.at_ms FROM annotations a WHERE a.room_id = r.id AND "
     "a.seq IS NULL AND a.kind = 'review' AND a.present = 1 ORDER BY a.id DESC LIMIT 1), "
@@ -76,13 +76,14 @@ RoomSummary room(const SqliteStatement& q)
     r.summary = q.text(17);
     r.participants = q.text(18);
     r.channelTypes = q.text(19).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    const QStringList review = q.text(20).split(QChar(31));
+    r.unread = q.int64(20);
+    const QStringList review = q.text(21).split(QChar(31));
     if (review.size() == 3) {
         r.review = review.at(0);
         r.reviewer = review.at(1);
         r.reviewedMs = review.at(2).toLongLong();
     }
-    r.notes = q.int64(21);
+    r.notes = q.int64(22);
     return r;
 }
 

@@ -32,6 +32,13 @@ struct RoomSummary
     QString reviewer; // who set it, and when (ms since the epoch)
     qint64 reviewedMs = 0;
     qint64 notes = 0; // notes on the room and its events
+    // Rows its source holds that no import has read yet (a store opened a moment ago, a command's --room that read
+    // another room, a cancelled import): the room is "not read yet" while it has none of them, never "0 events".
+    qint64 unread = 0;
+
+    bool notReadYet() const { return unread > 0 && eventCount == 0; }
+    bool partlyRead() const { return unread > 0 && eventCount > 0; }
+    qint64 sourceEvents() const { return eventCount + unread; } // what the source held when last counted
 };
 
 Q_DECLARE_METATYPE(RoomSummary)

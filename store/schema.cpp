@@ -316,6 +316,12 @@ DROP INDEX IF EXISTS events_room_tool;
     R"SQL(
 CREATE TABLE IF NOT EXISTS pending(name TEXT PRIMARY KEY);
 )SQL",
+    // 17: the rows a room's source holds after its cursor that no import has read yet, counted when an import lists
+    // the rooms and lowered as their batches are written (0 once a read ends at the source's end): a room not read
+    // yet shows the source's count, never a false "0 events". A workspace from before read every room whole.
+    R"SQL(
+ALTER TABLE rooms ADD COLUMN unread INTEGER NOT NULL DEFAULT 0;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

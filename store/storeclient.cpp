@@ -172,6 +172,7 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources,
         emit failed(task, Kind::Task, QStringLiteral("stopped: another source was opened"));
     m_currentView.store(++m_viewId);
     m_viewRoom = 0;
+    m_wantedRoom.store(0);
     m_facetsNext.reset();
     // Every connection opens at once: two of them making a new workspace take turns under its write lock. The
     // browse connection answers for the open (the others would only say the same again); a count connection
@@ -254,6 +255,10 @@ void StoreClient::runImport(
                         report([this, done, total] { emit importProgress(done, total); });
                     };
                     options.roomReady = [this, report](qint64 roomId) { report([this, roomId] { emit roomReady(roomId); }); };
+                    options.wantedRoom = [this] { return m_wantedRoom.load(); };
+                    options.roomStarted = [this, report](qint64 roomId) {
+                        report([this, roomId] { emit roomReading(roomId); });
+                    };
                     for (const QString& path : sources) {
                         ImportReport result;
                         const QString failure
@@ -270,6 +275,7 @@ void StoreClient::runImport(
             }
             report([this, stopped] {
                 m_importing = false;
+                emit roomReading(0);
                 emit importFinished(stopped);
             });
         },
@@ -388,6 +394,8 @@ StoreClient::ViewRequests StoreClient::setView(qint64 roomId, const EventFilter&
 {
     m_currentView.store(++m_viewId);
     m_viewRoom = roomId;
+    // The room on screen is the room the user wants: an import that has not read it yet reads it next.
+    m_wantedRoom.store(roomId);
     m_viewFilter = filter;
     m_viewBlockSize = blockSize;
     if (roomId == 0)

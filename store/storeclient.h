@@ -101,6 +101,8 @@ public:
         quint64 firstBlock = 0;
         quint64 index = 0;
     };
+    // The room shown is the room wanted: an import under way that has not read it yet reads it next (its first
+    // batch then comes as roomReady).
     ViewRequests setView(qint64 roomId, const EventFilter& filter, int blockSize);
     // Block `block` of the view: up to blockSize rows from index `fromIndex` on (nullopt: from the first), with
     // the tool calls shown in them when the filter asks for timeline items.
@@ -133,6 +135,8 @@ signals:
     void imported(const ImportReport& report);
     void importFinished(bool cancelled);
     void roomReady(qint64 roomId); // the import committed a room's rows so far, whole (ImportOptions::roomReady)
+    // The room the import reads now (0: none): the room list says "reading…" beside it.
+    void roomReading(qint64 roomId);
 
     void roomsLoaded(quint64 request, const RoomSummaries& rooms);
     void rowsIndexed(quint64 request, qint64 roomId, const RowIndex& index);
@@ -190,6 +194,8 @@ private:
     quint64 m_importTickets = 0;
     std::atomic<quint64> m_cancelledThrough { 0 };
     std::atomic<bool> m_closing { false };
+    // The room on screen (setView), for the import to read next when it has not read it yet.
+    std::atomic<qint64> m_wantedRoom { 0 };
     // The view.
     quint64 m_viewId = 1; // never 0: a request of no view says 0
     qint64 m_viewRoom = 0;

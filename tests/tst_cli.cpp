@@ -3,6 +3,7 @@
 #include "annotationstore.h"
 #include "reportsignature.h"
 #include "roomkitstoregenerator.h"
+#include "sources/importer.h"
 #include "sources/importlock.h"
 #include "testsupport.h"
 #include "workspace.h"
@@ -99,6 +100,48 @@ class TestCli : public QObject
 private slots:
     void initTestCase() { m_store = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")); }
 
+    // A verb's --room reads that room alone; `rooms` lists every room at once with the source's counts; a room a
+    // workspace has not read is said to be so, never answered as empty.
+    void aRoomNotReadYetIsSaidToBe()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("three.sqlite"));
+        RoomKitStoreGenerator::write(source, 3000, 3, 0.5, 29);
+        const Run listed = run({ QStringLiteral("rooms"), source });
+        QCOMPARE(listed.code, 0);
+        const QStringList lines = listed.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        for (const QString& line : lines) // none read: each with its source's count
+            QVERIFY2(QRegularExpression(QStringLiteral("  events [1-9][0-9]* \\(not read yet\\)")).match(line).hasMatch(),
+                qPrintable(line));
+        const Run counted = run({ QStringLiteral("events"), source, QStringLiteral("--room"), QStringLiteral("room-001"),
+            QStringLiteral("--count") });
+        QCOMPARE(counted.code, 0);
+        QVERIFY(counted.out.trimmed().toLongLong() > 0);
+        const Run again = run({ QStringLiteral("rooms"), source });
+        QVERIFY2(again.out.contains(QStringLiteral("room-001  roomkit  events ") + counted.out.trimmed()
+                     + QStringLiteral("  blocked")),
+            qPrintable(again.out));
+        QCOMPARE(again.out.count(QStringLiteral("(not read yet)")), 2);
+
+        // A workspace holding a room its import did not read: the verb says so, and names the source.
+        const QString path = dir.filePath(QStringLiteral("listed.sightline"));
+        {
+            Workspace ws(path);
+            ImportOptions none;
+            none.onlyRooms = QStringList();
+            const ImportReport report = Importer::import(ws, source, none);
+            QCOMPARE(report.roomsNotRead, 3);
+            QCOMPARE(report.added(), 0);
+        }
+        const Run refused = run({ QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("room-big"),
+            QStringLiteral("--count") });
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.out.isEmpty(), qPrintable(refused.out)); // never a silent 0
+        QVERIFY2(refused.err.contains(QStringLiteral("room room-big: not read yet: its source (")) && refused.err.contains(source),
+            qPrintable(refused.err));
+    }
+
     // The window's own arguments come after Qt has taken its options out: `sightline -platform offscreen FILE`
     // opens FILE (it used to try to open "-platform"). A file that is not there is named on stderr too.
     void guiLeavesQtsOptionsToQt()
@@ -153,7 +196,20 @@ private slots:
 
     void rooms()
     {
-        const Run r = run({ QStringLiteral("rooms"), m_store, QStringLiteral("--json") });
+        // At once, nothing read: every room with the count its source gives.
+        const Run listed = run({ QStringLiteral("rooms"), m_store, QStringLiteral("--json") });
+        QCOMPARE(listed.code, 0);
+        QCOMPARE(listed.lines().size(), 26);
+        for (const QJsonObject& room : listed.lines()) {
+            const QJsonObject facts
+                = manifestRoom(QStringLiteral("edge_cases.sqlite"), room.value(QLatin1String("id")).toString());
+            QCOMPARE(room.value(QLatin1String("source_events")).toInteger(),
+                facts.value(QLatin1String("event_count")).toInteger());
+            if (room.value(QLatin1String("read")).toString() == QLatin1String("no"))
+                QVERIFY(room.value(QLatin1String("tool_calls")).isNull());
+        }
+        // --read reads every room first: every figure.
+        const Run r = run({ QStringLiteral("rooms"), m_store, QStringLiteral("--read"), QStringLiteral("--json") });
         QCOMPARE(r.code, 0);
         const QList<QJsonObject> rooms = r.lines();
         QCOMPARE(rooms.size(), 26);

@@ -25,6 +25,7 @@
 #include "filterpane.h"
 #include "jsontreemodel.h"
 #include "mainwindow.h"
+#include "roomkitstoregenerator.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "searchbar.h"
@@ -71,6 +72,8 @@
 #include <QMenuBar>
 #include <QProgressDialog>
 #include <QSqlQuery>
+#include <QLocale>
+#include <optional>
 #include <QThread>
 #include <QSignalSpy>
 #include <QStyle>
@@ -1189,6 +1192,86 @@ private slots:
             if (r.nativeId == QLatin1String("sup-late-delivery"))
                 lastMicros = r.lastMicros;
         QTRY_COMPARE(*TimeUtil::parseUserTime(window.filterPane()->toEdit()->text()) / 1000000, lastMicros / 1000000);
+    }
+
+    // A room clicked while a big store imports, before the import reached it, is read next. Before that the list
+    // showed the source's count for it with a "not read" ring, never a 0; its first rows come after at most one
+    // more batch of the room being read (counted, not timed); and the import then reads on to the end.
+    void aRoomClickedWhileImportingIsReadNext()
+    {
+        const QString source = m_dir.filePath(QStringLiteral("many-rooms.sqlite"));
+        RoomKitStoreGenerator::write(source, 240000, 24, 0.9, 23);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.setImportRefreshInterval(100);
+        window.openPath(source);
+        QVERIFY(window.isImporting());
+        // The smallest room the import has not read yet, as the list shows it.
+        std::optional<RoomSummary> target;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                target.reset();
+                for (const RoomSummary& r : window.roomModel()->rooms()) {
+                    if (r.notReadYet() && (!target || r.sourceEvents() < target->sourceEvents()))
+                        target = r;
+                }
+                return target.has_value();
+            }(),
+            20000);
+        QVERIFY(window.isImporting());
+        qint64 inSource = 0; // what the source holds, as the list says before the rooms are read
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            inSource += r.sourceEvents();
+        QVERIFY(inSource >= 240000);
+        int row = -1;
+        for (int i = 0; i < window.roomModel()->rowCount(); ++i) {
+            if (window.roomModel()->rooms().at(i).id == target->id)
+                row = i;
+        }
+        const QModelIndex events = window.roomModel()->index(row, RoomListModel::EventsColumn);
+        QCOMPARE(events.data().toString(), QLocale().toString(target->sourceEvents())); // the source's count
+        QVERIFY(target->sourceEvents() > 0);
+        QVERIFY(!events.data(Qt::DecorationRole).value<QIcon>().isNull());
+        QVERIFY2(events.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Not read yet")),
+            qPrintable(events.data(Qt::ToolTipRole).toString()));
+
+        // What the import has written of the room it reads now, on a connection of the test's own.
+        Workspace ws(Importer::cachedWorkspacePath(source));
+        const auto written = [&] {
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT coalesce(sum(event_count), 0) FROM rooms WHERE id != ?"), { target->id });
+            return q.next() ? q.value(0).toLongLong() : -1;
+        };
+        const qint64 atClick = written();
+        QVERIFY(window.roomList()->selectRoom(target->id));
+        QTRY_VERIFY_WITH_TIMEOUT(window.eventModel()->roomId() == target->id && window.eventModel()->rowCount() > 0, 30000);
+        QVERIFY2(window.isImporting(), "the room came only after the whole import");
+        // At most the batch under way when it was clicked (ImportOptions::batchRows, 20,000 rows) was written before
+        // the room's first row, counted by the rows' order in the workspace (the window's own drawing takes what time
+        // it takes, meanwhile the interrupted room goes on).
+        QSqlQuery before = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id != ? AND id < (SELECT "
+                                                  "min(id) FROM events WHERE room_id = ?)"),
+            { target->id, target->id });
+        QVERIFY(before.next());
+        const qint64 ahead = before.value(0).toLongLong();
+        before.finish();
+        QVERIFY2(ahead - atClick <= 20000,
+            qPrintable(QStringLiteral("%1 rows of other rooms were written before it").arg(ahead - atClick)));
+        QTRY_VERIFY(window.eventModel()->loadedRecord(0));
+        QCOMPARE(window.eventModel()->loadedRecord(0)->index, 0);
+
+        // The rest is read on, and every room ends read whole with its source's count.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isImporting(), 120000);
+        QTRY_VERIFY([&] {
+            qint64 sum = 0;
+            for (const RoomSummary& r : window.roomModel()->rooms()) {
+                if (r.unread > 0)
+                    return false;
+                sum += r.eventCount;
+            }
+            return sum == inSource;
+        }());
+        QTRY_COMPARE(window.eventModel()->totalCount(), target->sourceEvents());
     }
 
     // The Search Results dock holds nothing at a start: it does not come back empty, taking a third of the

@@ -19,6 +19,7 @@
 #include <QFont>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QIcon>
 #include <QLocale>
 #include <QSet>
 #include <QSignalSpy>
@@ -312,6 +313,52 @@ private slots:
         QCOMPARE(model.rowCount(), 7);
         model.setRooms({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // A room not read yet shows its source's count greyed with an empty ring, and blank where only reading it tells
+    // (tools, problems, blocked rows), never a 0; one read in part "N of M"; the room being read "reading… N of M".
+    void roomListSaysWhatIsNotReadYet()
+    {
+        RoomListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RoomSummary unread;
+        unread.id = 1;
+        unread.nativeId = QStringLiteral("room-0041");
+        unread.unread = 1011;
+        RoomSummary part = unread;
+        part.id = 2;
+        part.nativeId = QStringLiteral("room-big");
+        part.eventCount = 41000;
+        part.unread = 856444;
+        part.failed = 3;
+        RoomSummary whole = unread;
+        whole.id = 3;
+        whole.nativeId = QStringLiteral("room-0001");
+        whole.unread = 0;
+        whole.eventCount = 12;
+        model.setRooms({ unread, part, whole });
+        const auto at = [&](int row, int column, int role = Qt::DisplayRole) { return model.index(row, column).data(role); };
+        QCOMPARE(at(0, RoomListModel::EventsColumn).toString(), QLocale().toString(1011));
+        QCOMPARE(at(0, RoomListModel::EventsColumn, RoomListModel::SortRole).toLongLong(), 1011);
+        QVERIFY(!at(0, RoomListModel::EventsColumn, Qt::DecorationRole).value<QIcon>().isNull());
+        QCOMPARE(at(0, RoomListModel::EventsColumn, Qt::ToolTipRole).toString(),
+            QStringLiteral("Not read yet: its source holds %1 events.").arg(QLocale().toString(1011)));
+        for (int column : { RoomListModel::ProblemsColumn, RoomListModel::BlockedColumn, RoomListModel::ToolCallsColumn })
+            QVERIFY2(!at(0, column).isValid(), qPrintable(at(0, column).toString()));
+        QCOMPARE(at(1, RoomListModel::EventsColumn).toString(),
+            QStringLiteral("%1 of %2").arg(QLocale().toString(41000), QLocale().toString(897444)));
+        QCOMPARE(at(1, RoomListModel::ProblemsColumn).toString(), QLocale().toString(3));
+        QVERIFY(!at(1, RoomListModel::EventsColumn, Qt::DecorationRole).value<QIcon>().isNull());
+        QCOMPARE(at(2, RoomListModel::EventsColumn).toString(), QLocale().toString(12));
+        QVERIFY(at(2, RoomListModel::EventsColumn, Qt::DecorationRole).value<QIcon>().isNull());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setReading(2);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(at(1, RoomListModel::EventsColumn).toString(),
+            QStringLiteral("reading… %1 of %2").arg(QLocale().toString(41000), QLocale().toString(897444)));
+        model.setReading(0);
+        QCOMPARE(at(1, RoomListModel::EventsColumn).toString(),
+            QStringLiteral("%1 of %2").arg(QLocale().toString(41000), QLocale().toString(897444)));
     }
 
     // The first block is the first screen; the row index then gives the model a row for every event, each

@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -24,6 +25,7 @@
 #include <QThread>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <sys/wait.h>
@@ -50,7 +52,7 @@ QMap<QString, QStringList> derived(Workspace& ws)
         { QStringLiteral("rooms"),
             dump(ws,
                 QStringLiteral("SELECT native_id, event_count, blocked_count, tool_calls, failed, refused, unserved, "
-                               "first_us, last_us, synced_seq, participants, channel_types FROM rooms ORDER BY 1")) },
+                               "first_us, last_us, synced_seq, participants, channel_types, unread FROM rooms ORDER BY 1")) },
         { QStringLiteral("calls"),
             dump(ws,
                 QStringLiteral("SELECT r.native_id, c.tool_name, c.tool_id, c.group_id, c.start_seq, c.end_seq, "
@@ -666,6 +668,210 @@ private slots:
             if (QTest::currentTestFailed())
                 QFAIL(qPrintable(QStringLiteral("resuming %1 differs").arg(QFileInfo(snapshot).fileName())));
         }
+    }
+
+    // The room a user asks for while a store imports is read next: the room being read stops after its batch, the
+    // asked one is read, and the interrupted one resumes after it; a second request while the first is read is
+    // followed the same way. The workspace ends as one clean import's, every room in the report once.
+    void aRoomAskedForIsReadNext()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("generated.sqlite"));
+        RoomKitStoreGenerator::write(source, 30000, 6, 0.7, 13);
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, source);
+        RoomSummaries rooms = clean.rooms();
+        std::sort(rooms.begin(), rooms.end(),
+            [](const RoomSummary& a, const RoomSummary& b) { return a.eventCount > b.eventCount; });
+        const QString biggest = rooms.first().nativeId;
+        const QString smallest = rooms.last().nativeId; // the last the biggest-first order would reach
+        const QString second = rooms.at(rooms.size() - 2).nativeId;
+        QVERIFY(rooms.last().eventCount > 1000); // more than a first batch: it is interrupted in its turn
+
+        Workspace ws(dir.filePath(QStringLiteral("asked.sightline")));
+        ImportOptions options;
+        options.batchRows = 500;
+        qint64 wanted = 0;
+        QStringList started;
+        qint64 biggestAtRequest = -1;
+        qint64 biggestWhenServed = -1;
+        int commits = 0;
+        const auto idOf = [&](const QString& nativeId) { return ws.findRooms(nativeId).value(0); };
+        const auto eventsOf = [&](const QString& nativeId) {
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE native_id = ?"), { nativeId });
+            return q.next() ? q.value(0).toLongLong() : -1;
+        };
+        options.wantedRoom = [&] { return wanted; };
+        options.progress = [&](qint64, qint64) {
+            // The user clicks the smallest room while the biggest is being read.
+            if (++commits == 4) {
+                wanted = idOf(smallest);
+                biggestAtRequest = eventsOf(biggest);
+            }
+        };
+        options.roomStarted = [&](qint64 roomId) {
+            const QString room = ws.room(roomId)->nativeId;
+            if (room == smallest && biggestWhenServed < 0) {
+                biggestWhenServed = eventsOf(biggest);
+                // And then another room, while the first one asked is read.
+                wanted = idOf(second);
+            }
+            started << room;
+        };
+        const ImportReport report = Importer::import(ws, source, options);
+        QVERIFY(started.size() >= 5);
+        QCOMPARE(started.mid(0, 5), QStringList({ biggest, smallest, second, smallest, biggest }));
+        // Served at the next batch: the biggest room had at most one batch more written after the click.
+        QVERIFY(biggestAtRequest > 0);
+        QVERIFY2(biggestWhenServed - biggestAtRequest <= options.batchRows,
+            qPrintable(QStringLiteral("%1 rows after the request").arg(biggestWhenServed - biggestAtRequest)));
+        QCOMPARE(started.count(biggest), 2);
+        QCOMPARE(report.rooms.size(), rooms.size()); // each room once, however many turns it was read in
+        qint64 total = 0;
+        for (const RoomSummary& r : rooms)
+            total += r.eventCount;
+        QCOMPARE(report.added(), total);
+        QCOMPARE(report.roomsNotRead, 0);
+        compareDerived(ws, clean);
+    }
+
+    // A room asked for alone (a command's --room on a store never seen) is read alone: every other room is listed
+    // with its source's count and "not read yet", and a later whole import ends as one clean import does.
+    void aRoomAskedForAloneIsReadAlone()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("generated.sqlite"));
+        RoomKitStoreGenerator::write(source, 20000, 5, 0.8, 17);
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, source);
+        const RoomSummaries rooms = clean.rooms();
+        const RoomSummary asked = rooms.at(3);
+
+        // From the command line, as a user types it, with a cache of its own.
+        const QString cache = dir.filePath(QStringLiteral("cache"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), cache);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY),
+            { QStringLiteral("events"), source, QStringLiteral("--room"), asked.nativeId, QStringLiteral("--count") });
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(p.readAllStandardOutput().trimmed(), QByteArray::number(asked.eventCount));
+
+        qputenv("XDG_CACHE_HOME", cache.toUtf8());
+        const QString cached = Importer::cachedWorkspacePath(source);
+        qunsetenv("XDG_CACHE_HOME");
+        QVERIFY(QFile::exists(cached));
+        {
+            Workspace ws(cached);
+            const RoomSummaries listed = ws.rooms();
+            QCOMPARE(listed.size(), rooms.size());
+            for (const RoomSummary& r : listed) {
+                const auto want = std::find_if(rooms.cbegin(), rooms.cend(),
+                    [&](const RoomSummary& c) { return c.nativeId == r.nativeId; });
+                QVERIFY(want != rooms.cend());
+                if (r.nativeId == asked.nativeId) {
+                    QCOMPARE(r.eventCount, asked.eventCount);
+                    QCOMPARE(r.unread, 0);
+                    QCOMPARE(r.toolCalls, asked.toolCalls);
+                } else {
+                    QVERIFY(r.notReadYet());
+                    QCOMPARE(r.eventCount, 0);
+                    QCOMPARE(r.sourceEvents(), want->eventCount); // the source's count, never 0
+                }
+            }
+        }
+        // `rooms` lists them all at once, with the source's counts and whether each is read.
+        QProcess list;
+        list.setProcessEnvironment(env);
+        list.start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("rooms"), source, QStringLiteral("--json") });
+        QVERIFY(list.waitForFinished(60000));
+        QCOMPARE(list.exitCode(), 0);
+        int lines = 0;
+        for (const QByteArray& line : list.readAllStandardOutput().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            ++lines;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString id = o.value(QLatin1String("id")).toString();
+            const auto want = std::find_if(
+                rooms.cbegin(), rooms.cend(), [&](const RoomSummary& c) { return c.nativeId == id; });
+            QVERIFY2(want != rooms.cend(), line.constData());
+            QCOMPARE(o.value(QLatin1String("source_events")).toInteger(), want->eventCount);
+            QCOMPARE(o.value(QLatin1String("read")).toString(),
+                id == asked.nativeId ? QStringLiteral("whole") : QStringLiteral("no"));
+            if (id != asked.nativeId)
+                QVERIFY(o.value(QLatin1String("tool_calls")).isNull()); // not known before it is read: not 0
+        }
+        QCOMPARE(lines, rooms.size());
+
+        // A later whole import reads the rest: the workspace of one clean import.
+        Workspace ws(cached);
+        const ImportReport rest = Importer::import(ws, source);
+        qint64 total = 0;
+        for (const RoomSummary& r : rooms)
+            total += r.eventCount;
+        QCOMPARE(rest.added(), total - asked.eventCount);
+        compareDerived(ws, clean);
+    }
+
+    // An import killed (SIGKILL) while the user switches from room to room, and run again, ends as one clean
+    // import does: a room interrupted for another resumes from its cursor like any killed import.
+    void killedWhileSwitchingRoomsResumesToTheSame()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("generated.sqlite"));
+        RoomKitStoreGenerator::write(source, 12000, 6, 0.6, 19);
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, source);
+        QStringList ids;
+        qint64 cleanTotal = 0;
+        for (const RoomSummary& r : clean.rooms()) {
+            ids << r.nativeId;
+            cleanTotal += r.eventCount;
+        }
+        QRandomGenerator random(20261205);
+        int killedMidway = 0;
+        for (int round = 0; round < 6; ++round) {
+            const QString path = dir.filePath(QStringLiteral("switched-%1.sightline").arg(round));
+            const quint32 seed = random.generate();
+            const pid_t child = fork();
+            if (child == 0) {
+                try {
+                    Workspace ws(path);
+                    QRandomGenerator rooms(seed);
+                    qint64 wanted = 0;
+                    ImportOptions options;
+                    options.batchRows = 64;
+                    options.wantedRoom = [&] { return wanted; };
+                    // A click on another room every few batches.
+                    options.progress = [&](qint64, qint64) {
+                        if (rooms.bounded(4) == 0)
+                            wanted = ws.findRooms(ids.at(int(rooms.bounded(ids.size())))).value(0);
+                    };
+                    Importer::import(ws, source, options);
+                } catch (...) {
+                    _exit(1);
+                }
+                _exit(0);
+            }
+            QTest::qWait(int(random.bounded(50, 1500)));
+            ::kill(child, SIGKILL);
+            int status = 0;
+            ::waitpid(child, &status, 0);
+            if (!WIFSIGNALED(status))
+                continue;
+            Workspace resumed(path);
+            QSqlQuery q = resumed.exec(QStringLiteral("SELECT coalesce(sum(event_count), 0) FROM rooms"));
+            if (q.next() && q.value(0).toLongLong() < cleanTotal)
+                ++killedMidway;
+            Importer::import(resumed, source);
+            compareDerived(resumed, clean);
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("round %1 differs").arg(round)));
+        }
+        QVERIFY2(killedMidway > 0, "no kill landed before the import's end");
     }
 
     // The same with a real kill: `sightline import` killed with SIGKILL at random moments, again and again, then

@@ -324,6 +324,7 @@ private slots:
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
             // Back to schema 12 (step 14 added a column).
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
+            ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));
             ws.exec(QStringLiteral("PRAGMA user_version = 12"));
         }
         Workspace ws(path);

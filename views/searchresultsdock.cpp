@@ -1,8 +1,12 @@
 #include "searchresultsdock.h"
 
 #include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QTreeWidget>
+#include <QVBoxLayout>
 
 SearchResultsDock::SearchResultsDock(QWidget* parent)
     : QDockWidget(tr("Search Results"), parent)
@@ -14,7 +18,26 @@ SearchResultsDock::SearchResultsDock(QWidget* parent)
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
-    setWidget(m_tree);
+    // Under the hits, while rooms are not read yet: which were not searched, and an offer to read them.
+    m_notSearched = new QWidget(this);
+    m_notSearchedText = new QLabel(m_notSearched);
+    m_notSearchedText->setObjectName(QStringLiteral("notSearched"));
+    m_notSearchedText->setWordWrap(true);
+    m_read = new QPushButton(tr("Read Them and Search Again"), m_notSearched);
+    m_read->setObjectName(QStringLiteral("readNotSearched"));
+    auto* line = new QHBoxLayout(m_notSearched);
+    line->setContentsMargins(4, 2, 4, 2);
+    line->addWidget(m_notSearchedText, 1);
+    line->addWidget(m_read);
+    m_notSearched->hide();
+    auto* body = new QWidget(this);
+    auto* column = new QVBoxLayout(body);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_tree, 1);
+    column->addWidget(m_notSearched);
+    setWidget(body);
+    connect(m_read, &QPushButton::clicked, this, &SearchResultsDock::readRestRequested);
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         emit hitActivated(item->data(0, Qt::UserRole).toLongLong(), item->text(0), item->data(1, Qt::UserRole).toLongLong());
     });
@@ -37,8 +60,28 @@ void SearchResultsDock::searching(const QString& text)
     setWindowTitle(tr("Search Results: looking for “%1”…").arg(quotedText(text)));
 }
 
+void SearchResultsDock::setNotSearched(int rooms, qint64 events, bool reading)
+{
+    m_notSearched->setVisible(rooms > 0);
+    if (rooms == 0)
+        return;
+    const QLocale locale;
+    const QString what = rooms == 1
+        ? tr("1 room (%1 events in its source) is not read yet, and was not searched.").arg(locale.toString(events))
+        : tr("%1 rooms (%2 events in their sources) are not read yet, and were not searched.")
+              .arg(locale.toString(rooms), locale.toString(events));
+    m_notSearchedText->setText(reading ? what + tr(" They are being read now.") : what);
+    m_read->setText(reading ? tr("Search Again When They Are Read") : tr("Read Them and Search Again"));
+}
+
+QString SearchResultsDock::notSearchedText() const
+{
+    return m_notSearched->isHidden() ? QString() : m_notSearchedText->text();
+}
+
 void SearchResultsDock::clear()
 {
+    m_notSearched->hide();
     m_tree->clear();
     setWindowTitle(tr("Search Results"));
     hide();

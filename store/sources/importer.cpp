@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QSqlQuery>
 #include <QRegularExpression>
+#include <QSet>
 #include <QStandardPaths>
 #include <QtEndian>
 
@@ -190,8 +191,10 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     ImportWriter writer(ws, sourcePath, reader.origin(), options, report);
     const SourceNotes notes = [&writer](const QString& place, const QString& problem) { writer.note(place, problem); };
     QVector<RoomCursor> rooms;
+    QHash<qint64, qint64> rows;
+    qint64 sourceId = 0;
     writer.transaction([&] {
-        const qint64 sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
+        sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
         for (const RoomInfo& room : reader.rooms(notes)) {
             const auto stored = writer.storedRoom(sourceId, room.nativeId);
             if (stored
@@ -204,14 +207,38 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
             }
             rooms.append(writer.upsertRoom(sourceId, room));
         }
+        // Every room's rows after its cursor, as the source counts them, in the same transaction: the progress bar's
+        // total, the order, and what the room list shows of a room before it is read (its source's count, never 0).
+        for (const RoomCursor& room : std::as_const(rooms)) {
+            const qint64 n = reader.rowsAfter(room);
+            rows.insert(room.id, n);
+            writer.setUnread(room.id, n);
+        }
     });
 
-    QHash<qint64, qint64> rows;
+    // The rooms to read: every one, or those a command named (an id, or a part of it that one room's id alone holds).
+    QSet<qint64> inScope;
+    if (options.onlyRooms) {
+        for (const QString& wanted : *options.onlyRooms) {
+            QVector<qint64> holders;
+            for (const RoomCursor& room : std::as_const(rooms)) {
+                if (room.nativeId == wanted)
+                    holders = { room.id };
+            }
+            for (const RoomCursor& room : std::as_const(rooms)) {
+                if (holders.isEmpty() && room.nativeId.contains(wanted))
+                    holders.append(room.id);
+            }
+            if (holders.size() == 1) // none or several: the command says so, from the rooms listed
+                inScope.insert(holders.first());
+        }
+    }
+    const auto readNow = [&](const RoomCursor& room) { return !options.onlyRooms || inScope.contains(room.id); };
+
     qint64 total = 0;
     for (const RoomCursor& room : std::as_const(rooms)) {
-        const qint64 n = reader.rowsAfter(room);
-        rows.insert(room.id, n);
-        total += n;
+        if (readNow(room))
+            total += rows.value(room.id);
     }
     writer.setTotal(total);
     // The biggest room first: it is the one a reader waits for, and a streamed room shows after its first batch.
@@ -220,17 +247,47 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     // Unless the user chose one: it goes first.
     std::stable_partition(
         rooms.begin(), rooms.end(), [&](const RoomCursor& r) { return r.nativeId == options.firstRoom; });
-
+    QList<RoomCursor> queue;
     for (const RoomCursor& room : std::as_const(rooms)) {
-        if (writer.cancelled())
-            break;
-        if (reader.unchangedSince(ws.path(), room))
-            continue;
-        writer.beginRoom(room);
-        RoomFeed feed(writer, room);
-        reader.read(room, feed);
-        writer.finishRoom(feed.synced()); // with the calls the feed paired last
+        if (readNow(room))
+            queue.append(room);
     }
+
+    // The room the user looks at now, when it is still to be read: its place in the queue.
+    const auto wantedAt = [&]() -> qsizetype {
+        const qint64 wanted = options.wantedRoom ? options.wantedRoom() : 0;
+        if (wanted == 0)
+            return -1;
+        for (qsizetype i = 0; i < queue.size(); ++i) {
+            if (queue.at(i).id == wanted)
+                return i;
+        }
+        return -1;
+    };
+    writer.setYieldWhen([&] { return wantedAt() >= 0; });
+    while (!queue.isEmpty() && !writer.cancelled()) {
+        const qsizetype wanted = wantedAt();
+        const RoomCursor room = queue.takeAt(wanted >= 0 ? wanted : 0);
+        if (reader.unchangedSince(ws.path(), room)) {
+            writer.setUnread(room.id, 0); // as the last read of it left it: nothing is left to read
+            continue;
+        }
+        if (options.roomStarted)
+            options.roomStarted(room.id);
+        writer.beginRoom(room);
+        {
+            RoomFeed feed(writer, room);
+            reader.read(room, feed);
+            writer.finishRoom(feed.synced()); // with the calls the feed paired last
+        }
+        // Stopped for a room the user asked for: this one is read on from its cursor once that one is read.
+        if (writer.takeYielded())
+            queue.prepend(writer.cursor(room));
+    }
+    // Rooms left unread, or read in part (another command's --room, a cancel): the room list and the commands say so.
+    QSqlQuery unread = ws.exec(
+        QStringLiteral("SELECT count(*) FROM rooms WHERE source_id = ? AND unread > 0"), { sourceId });
+    report.roomsNotRead = unread.next() ? unread.value(0).toLongLong() : 0;
     writer.finish();
     return report;
 }

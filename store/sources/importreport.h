@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -31,6 +32,7 @@ struct ImportReport
     QVector<Room> rooms;
     QStringList problems; // "FILE: PLACE: what" for each row kept but flagged, and each row skipped
     bool cancelled = false;
+    qint64 roomsNotRead = 0; // rooms of the source left unread or partly read (ImportOptions::onlyRooms, a cancel)
 
     qint64 added() const
     {
@@ -52,6 +54,15 @@ struct ImportOptions
     std::function<void(qint64 roomId)> roomReady;
     // The room to read first (its native id), where the biggest goes first otherwise: the one the user chose.
     QString firstRoom;
+    // The room the user is looking at now (its workspace id; 0: none), asked between batches: when the import has
+    // not read it yet, it is read next, the room being read stopping after its batch and resuming afterwards.
+    std::function<qint64()> wantedRoom;
+    // A room the import begins (or resumes) reading: the room list says which one is being read.
+    std::function<void(qint64 roomId)> roomStarted;
+    // The rooms to read, each by its native id or a part of it that one room's id alone holds (a command's --room);
+    // every room when unset, none when empty. Every room of the source is listed all the same, with the rows its
+    // source holds that are not read yet (rooms.unread), so a later import reads the rest.
+    std::optional<QStringList> onlyRooms;
     // The rows a reader that assembles a thread (AG-UI) holds before the oldest is written: memory against the
     // rows a later line brings back to change (a message streaming longer than this). Any size gives the same rows.
     int assemblyWindow = 4096;

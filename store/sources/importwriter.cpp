@@ -273,9 +273,11 @@ bool ImportWriter::insert(const StoredEvent& e)
         // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
         // span stay true while a big room imports (finishRoom recounts exactly).
         m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), event_count = event_count + ?, "
+                                 "unread = max(0, unread - ?), "
                                  "first_us = CASE WHEN ? = 0 THEN first_us ELSE min(coalesce(first_us, ?), ?) END, "
                                  "last_us = max(coalesce(last_us, 0), ?) WHERE id = ?"),
-            { m_lastSeq, m_batchAdded, m_batchFirstUs, m_batchFirstUs, m_batchFirstUs, m_batchLastUs, m_room.id });
+            { m_lastSeq, m_batchAdded, m_batchAdded, m_batchFirstUs, m_batchFirstUs, m_batchFirstUs, m_batchLastUs,
+                m_room.id });
         m_batchAdded = 0;
         m_batchFirstUs = 0;
         m_batchLastUs = 0;
@@ -283,7 +285,7 @@ bool ImportWriter::insert(const StoredEvent& e)
         m_done += m_inBatch;
         m_inBatch = 0;
         reportProgress();
-        m_cancelled = m_options.isCancelled && m_options.isCancelled();
+        heedRequests();
         begin();
     }
     return inserted;
@@ -438,6 +440,20 @@ void ImportWriter::redactWritten()
         m_ws.exec(QStringLiteral("INSERT OR IGNORE INTO pending(name) VALUES ('forget')"));
     }
     m_written.reset();
+}
+
+void ImportWriter::setUnread(qint64 roomId, qint64 rows)
+{
+    m_ws.exec(QStringLiteral("UPDATE rooms SET unread = ? WHERE id = ?"), { rows, roomId });
+}
+
+RoomCursor ImportWriter::cursor(const RoomCursor& room)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT synced_seq FROM rooms WHERE id = ?"), { room.id });
+    RoomCursor now = room;
+    if (q.next())
+        now.syncedSeq = q.value(0).toLongLong();
+    return now;
 }
 
 std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
@@ -637,7 +653,7 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
     // A followed room of a million rows is counted again at every sync: each figure from the narrowest index that
     // has it (the count, the blocked rows and the time span are quick), and the calls by outcome from an index alone
     // (each call's outcome was read from its table row, beside its arguments and result: a third of a sync).
-    m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), "
+    m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), unread = max(0, unread - ?), "
                              "event_count = (SELECT count(*) FROM events WHERE room_id = ?), "
                              "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
                              "first_us = (SELECT min(created_us) FROM events WHERE room_id = ?), "
@@ -645,7 +661,7 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
                              "(tool_calls, failed, refused, unserved) = (SELECT count(*), coalesce(sum(outcome = "
                              "'failed'), 0), coalesce(sum(outcome = 'refused'), 0), coalesce(sum(outcome = 'unserved'), "
                              "0) FROM tool_calls INDEXED BY tool_calls_room_outcome WHERE room_id = ?) WHERE id = ?"),
-        { std::max(syncedSeq, m_lastSeq), id, id, id, id, id, id });
+        { std::max(syncedSeq, m_lastSeq), m_batchAdded, id, id, id, id, id, id });
     countParticipants();
     m_batchAdded = 0;
     m_batchFirstUs = 0;
@@ -712,8 +728,14 @@ bool ImportWriter::readDone(qint64 units)
 {
     m_done += units;
     reportProgress();
+    heedRequests();
+    return !stopped();
+}
+
+void ImportWriter::heedRequests()
+{
     m_cancelled = m_cancelled || (m_options.isCancelled && m_options.isCancelled());
-    return !m_cancelled;
+    m_yielding = m_yielding || (!m_cancelled && m_yieldWhen && m_yieldWhen());
 }
 
 void ImportWriter::checkpointRoom(qint64 syncedSeq)
@@ -724,6 +746,9 @@ void ImportWriter::checkpointRoom(qint64 syncedSeq)
 
 void ImportWriter::finishRoom(qint64 syncedSeq)
 {
+    // A read that ended at the source's end leaves nothing unread, whatever the count before it foresaw.
+    if (!stopped())
+        m_ws.exec(QStringLiteral("UPDATE rooms SET unread = 0 WHERE id = ?"), { m_room.id });
     updateRoom(syncedSeq);
     // Rows read again from the source (a rotated log) were redacted again in the transaction that wrote them
     // (redactWritten); once the room is whole, what reviewers edited shows again, every redaction is checked once
@@ -777,7 +802,16 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     AnnotationStore(m_ws).relink(m_room.id);
     QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
     m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
-    m_report.rooms.append(m_counted);
+    // A room read in turns (another was wanted while it was read) is one room of the report.
+    const auto earlier = std::find_if(m_report.rooms.begin(), m_report.rooms.end(),
+        [&](const ImportReport::Room& r) { return r.id == m_counted.id; });
+    if (earlier == m_report.rooms.end()) {
+        m_report.rooms.append(m_counted);
+    } else {
+        earlier->added += m_counted.added;
+        earlier->changed += m_counted.changed;
+        earlier->total = m_counted.total;
+    }
     m_cancelled = m_cancelled || (m_options.isCancelled && m_options.isCancelled());
 }
 

@@ -97,6 +97,10 @@ public:
     RoomCursor upsertRoom(qint64 sourceId, const RoomInfo& room);
     // The room the source holds under `nativeId`, when an earlier import made it: its id and its JSON as stored.
     std::optional<StoredRoom> storedRoom(qint64 sourceId, const QString& nativeId);
+    // The rows the source holds after the room's cursor that this import has not read yet (rooms.unread).
+    void setUnread(qint64 roomId, qint64 rows);
+    // Where the room's import stands now: its cursor as the workspace holds it (a room read in turns resumes there).
+    RoomCursor cursor(const RoomCursor& room);
     // Removes a room's rows, calls and runs (their search text goes with them), and starts its cursor again: a
     // log rotated or rewritten since the last import is read again from the start.
     void clearRoom(qint64 roomId);
@@ -119,6 +123,13 @@ public:
     // one, when it was read).
     void renew(const StoredEvent& event);
     bool cancelled() const { return m_cancelled; }
+    // Whether the room being read should stop after the batch just committed: the import was cancelled, or the user
+    // asked for a room not read yet (setYieldWhen), which is read next while this one waits its turn.
+    bool stopped() const { return m_cancelled || m_yielding; }
+    // Asked with every commit of a room's rows: true when another room is wanted now.
+    void setYieldWhen(std::function<bool()> wanted) { m_yieldWhen = std::move(wanted); }
+    // The room just finished stopped for another: its read resumes later (and this says no more).
+    bool takeYielded() { return std::exchange(m_yielding, false); }
     // The room's stored rows from index `from` to `to`: their derived columns and search text (no payload).
     QVector<StoredEvent> storedRows(qint64 from, qint64 to);
     // A stored row's derived columns, display text and search text, as the reader makes them now (a reviewer's
@@ -166,6 +177,7 @@ private:
     void updateRoom(qint64 syncedSeq); // recount, move the cursor, commit, report progress
     void countParticipants(); // the room's participants and channel types, and counted_through
     void reportProgress();
+    void heedRequests(); // a cancel, or a room wanted now: asked between batches
     void begin();
     void commit();
     void rollback();
@@ -186,10 +198,12 @@ private:
     std::unique_ptr<SqliteStatement> m_storedRows;
     std::unique_ptr<SqliteStatement> m_rewrite;
     std::function<void()> m_beforeCommit;
+    std::function<bool()> m_yieldWhen;
     RoomCursor m_room;
     ImportReport::Room m_counted;
     bool m_inTransaction = false;
     bool m_cancelled = false;
+    bool m_yielding = false;
     qint64 m_lastSeq = -1;
     qint64 m_total = 0;
     qint64 m_done = 0;

@@ -34,8 +34,9 @@ public:
     void setStreamed() { m_streamed = true; }
     // Stores a row; false when the room already holds a row at its index.
     bool add(const StoredEvent& row);
-    // The import was cancelled: the reader stops handing rows over.
-    bool stopped() const { return m_writer.cancelled(); }
+    // The import was cancelled, or another room is wanted first: the reader stops handing rows over (what it
+    // committed stays, and the room is read on from there later).
+    bool stopped() const { return m_writer.stopped(); }
     // A pass over the room before its rows: its size in units of work, then each part of it read (see
     // ImportWriter::readDone: false once cancelled).
     void addWork(qint64 units) { m_writer.addWork(units); }
