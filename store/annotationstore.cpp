@@ -286,8 +286,34 @@ EditSteps AnnotationStore::redact(qint64 roomId, qint64 index, const QString& pa
     const QString& reason, const QString& author)
 {
     return transaction([&] {
-        const Redaction r = RedactionStore(m_ws).redact(roomId, index, path, start, length, reason, author);
-        return EditSteps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, journalRedaction(m_ws, r, author), true } };
+        RedactionStore redactions(m_ws);
+        // The text as it is before the cut: the same text in the call's other rows goes with it.
+        QString removed;
+        if (!path.startsWith(QLatin1Char('@'))) {
+            QSqlQuery row = m_ws.exec(QStringLiteral("SELECT unpack(payload) FROM events WHERE room_id = ? AND seq = ?"),
+                { roomId, index });
+            if (row.next()) {
+                if (const auto token = JsonStrings::stringAt(row.value(0).toString(), path)) {
+                    qsizetype from = start;
+                    qsizetype count = length;
+                    JsonStrings::wholeCharacters(token->value, from, count);
+                    removed = token->value.mid(from, count);
+                }
+            }
+        }
+        const Redaction r = redactions.redact(roomId, index, path, start, length, reason, author);
+        EditSteps steps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, journalRedaction(m_ws, r, author), true } };
+        // A tool call's rows repeat what it was sent (a RoomKit end row its arguments) and its result may hold the same
+        // value: each copy is redacted too, in the ledger each, so nothing of the call still shows the text.
+        for (int copies = 0; copies < 10000; ++copies) {
+            const std::optional<RedactionMatch> copy = redactions.copyInCall(roomId, index, removed);
+            if (!copy)
+                break;
+            const Redaction c = redactions.redact(copy->roomId, copy->index, copy->path, copy->start, copy->length, reason, author);
+            steps.append({ EditStep::Redactions, c.id, true });
+            steps.append({ EditStep::Journal, journalRedaction(m_ws, c, author), true });
+        }
+        return steps;
     });
 }
 
@@ -414,7 +440,10 @@ EditSteps AnnotationStore::redactMatches(const RedactionMatches& matches, const 
                 steps.append({ EditStep::Journal, journalRedaction(m_ws, r, author), true });
                 continue;
             }
-            steps += redact(m.roomId, m.index, m.path, m.start, m.length, reason, author);
+            // Each match alone: every copy in a call's rows is a match of its own here.
+            const Redaction r = RedactionStore(m_ws).redact(m.roomId, m.index, m.path, m.start, m.length, reason, author);
+            steps.append({ EditStep::Redactions, r.id, true });
+            steps.append({ EditStep::Journal, journalRedaction(m_ws, r, author), true });
         }
         return steps;
     });

@@ -581,6 +581,49 @@ bool RedactionStore::reassembleArguments(qint64 redactionId, qint64 roomId, cons
     return true;
 }
 
+std::optional<RedactionMatch> RedactionStore::copyInCall(qint64 roomId, qint64 index, const QString& text)
+{
+    if (text.isEmpty())
+        return std::nullopt;
+    QSqlQuery call = m_ws.exec(QStringLiteral("SELECT start_seq, end_seq, result_seq FROM tool_calls WHERE room_id = ? AND "
+                                              "(start_seq = ? OR end_seq = ? OR result_seq = ?)"),
+        { roomId, index, index, index });
+    QVector<qint64> rows;
+    while (call.next()) {
+        for (int c = 0; c < 3; ++c) {
+            if (!call.value(c).isNull() && !rows.contains(call.value(c).toLongLong()))
+                rows.append(call.value(c).toLongLong());
+        }
+    }
+    call.finish();
+    std::sort(rows.begin(), rows.end());
+    for (const qint64 at : std::as_const(rows)) {
+        QSqlQuery row = m_ws.exec(QStringLiteral("SELECT unpack(payload), typeof(unpack(payload)) FROM events WHERE room_id = "
+                                                 "? AND seq = ?"),
+            { roomId, at });
+        if (!row.next() || row.value(1).toString() != QLatin1String("text"))
+            continue;
+        const QString payload = row.value(0).toString();
+        row.finish();
+        const std::optional<QVector<JsonStrings::Token>> strings = JsonStrings::values(payload);
+        if (!strings)
+            continue;
+        for (const JsonStrings::Token& token : *strings) {
+            const qsizetype found = token.value.indexOf(text);
+            if (found < 0)
+                continue;
+            RedactionMatch m;
+            m.roomId = roomId;
+            m.index = at;
+            m.path = token.path;
+            m.start = found;
+            m.length = text.size();
+            return m;
+        }
+    }
+    return std::nullopt;
+}
+
 Redaction RedactionStore::redactNote(qint64 noteId, qint64 start, qint64 length, const QString& reason, const QString& author)
 {
     const QString why = reason.simplified();

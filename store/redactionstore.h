@@ -86,6 +86,11 @@ public:
     // deltas, the call's arguments, and the start row's text and search text.
     Redactions redactArguments(qint64 roomId, qint64 index, qint64 start, qint64 length, const QString& reason,
         const QString& author, const QVector<qint64>& parts = {});
+    // Where `text` still shows in the payloads of the tool call the row at `index` belongs to (its start, end and
+    // result rows): the first string value holding it, as a match to redact (nullopt: nowhere, or not a call's row).
+    // A RoomKit call's end row repeats its arguments, and its result may hold the same value: a selection redacted
+    // in one of them left the others readable.
+    std::optional<RedactionMatch> copyInCall(qint64 roomId, qint64 index, const QString& text);
     // Redacts [start, start + length) of a reviewer's note, and of the journal's record of it. Throws StoreError
     // when there is no such note or the span is not in it.
     Redaction redactNote(qint64 noteId, qint64 start, qint64 length, const QString& reason, const QString& author);

@@ -214,16 +214,26 @@ private slots:
         QVERIFY(ws->search(room, QStringLiteral("charged"), 100, true).isEmpty());
         QCOMPARE(ws->search(room, QStringLiteral("redacted"), 100, true).size(), 1);
 
-        // A tool call's argument: the card's arguments and its end's copy of them too.
-        store.redact(room, 6, QStringLiteral("$.content.arguments.order_id"), 0, 7, QStringLiteral("order number"),
-            QStringLiteral("ana"));
+        // A tool call's argument: the card's arguments, and every copy of it in the call's rows (its end row repeats
+        // the arguments, its result may hold the same value), each a redaction of its own in the ledger.
+        const ToolCallRecord before = *ws->toolCallAt(room, 6);
+        const EditSteps callSteps = store.redact(room, 6, QStringLiteral("$.content.arguments.order_id"), 0, 7,
+            QStringLiteral("order number"), QStringLiteral("ana"));
         const ToolCallRecord lookup = *ws->toolCallAt(room, 6);
         QVERIFY2(!lookup.arguments.contains(QLatin1String("A-10533")), qPrintable(lookup.arguments));
         QVERIFY(lookup.arguments.contains(QLatin1String("[redacted: order number]")));
+        QVERIFY(!lookup.result.contains(QLatin1String("A-10533")));
+        QVERIFY(before.endIndex && *before.endIndex != 6);
+        for (const std::optional<qint64>& at : { before.startIndex, before.endIndex, before.resultIndex }) {
+            if (at)
+                QVERIFY2(!payloadAt(*ws, room, *at).contains(QLatin1String("A-10533")), qPrintable(payloadAt(*ws, room, *at)));
+        }
 
         // The ledger and the journal: where, why, who, the hash, never the text.
         const Redactions ledger = RedactionStore(*ws).ledger(room);
-        QCOMPARE(ledger.size(), 2);
+        QVERIFY(ledger.size() >= 3); // the message's words, the call's argument, its copy in the end row
+        QCOMPARE(callSteps.size(), 2 * (ledger.size() - 1)); // each with its journal entry
+        QVERIFY(std::any_of(ledger.cbegin(), ledger.cend(), [&](const Redaction& r) { return r.index == *before.endIndex; }));
         QCOMPARE(ledger[0].path, QStringLiteral("$.content.body"));
         QCOMPARE(ledger[0].start, 6);
         QCOMPARE(ledger[0].length, 13);
@@ -241,9 +251,15 @@ private slots:
         QVERIFY(!journal[0].before.contains(QLatin1String("charged")));
 
         // Undone newest first, byte for byte; redone the same.
-        store.apply(EditSteps { { EditStep::Redactions, ledger[1].id, true } }, false);
+        const QString end = payloadAt(*ws, room, *before.endIndex);
+        store.apply(callSteps, false);
         QCOMPARE(payloadAt(*ws, room, 6), call);
+        QVERIFY(payloadAt(*ws, room, *before.endIndex).contains(QLatin1String("A-10533")));
         QVERIFY(ws->toolCallAt(room, 6)->arguments.contains(QLatin1String("A-10533")));
+        QCOMPARE(ws->toolCallAt(room, 6)->result, before.result);
+        store.apply(callSteps, true);
+        QCOMPARE(payloadAt(*ws, room, *before.endIndex), end);
+        store.apply(callSteps, false);
         store.apply(steps, false);
         QCOMPARE(payloadAt(*ws, room, 4), message);
         QCOMPARE(ws->search(room, QStringLiteral("charged"), 100, true).size(), 1);
