@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFrame>
 
@@ -34,16 +35,34 @@ public:
         const qreal pageHeight = m_body.height();
         QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
         // A card (or a table) that fits on a page is never cut in two: one that would straddle a page starts the
-        // next. In document order, each decided after the ones before it moved.
-        for (QTextFrame* frame : m_doc.rootFrame()->childFrames()) {
-            const QRectF r = layout->frameBoundingRect(frame);
-            if (r.height() >= pageHeight || r.height() <= 0)
-                continue;
-            if (int(r.top() / pageHeight) != int((r.bottom() - 1) / pageHeight)) {
+        // next. Decided in document order, each frame where the ones before it moved it to (what comes after a
+        // frame moved to the next page moves down as far), and then set at once: set one at a time, each change laid
+        // the rest of the document out again, and a report of a few hundred cards took half a minute. One layout a
+        // pass; a pass checks what the last one's estimate left straddling (a table taller than a page, broken
+        // across pages, moves what follows by more than its own shift).
+        for (int pass = 0; pass < 4; ++pass) {
+            QList<QTextFrame*> moved;
+            qreal shift = 0;
+            for (QTextFrame* frame : m_doc.rootFrame()->childFrames()) {
+                const QRectF r = layout->frameBoundingRect(frame);
+                if (r.height() >= pageHeight || r.height() <= 0)
+                    continue;
+                const qreal top = r.top() + shift;
+                if (int(top / pageHeight) != int((top + r.height() - 1) / pageHeight)) {
+                    shift += (int(top / pageHeight) + 1) * pageHeight - top;
+                    moved.append(frame);
+                }
+            }
+            if (moved.isEmpty())
+                break;
+            QTextCursor edit(&m_doc);
+            edit.beginEditBlock(); // laid out once, at its end
+            for (QTextFrame* frame : std::as_const(moved)) {
                 QTextFrameFormat format = frame->frameFormat();
                 format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
                 frame->setFrameFormat(format);
             }
+            edit.endEditBlock();
         }
         // Where each room starts (HtmlReport anchors its heading "room:ID"): a page's header names the rooms on it.
         for (QTextBlock block = m_doc.begin(); block.isValid(); block = block.next()) {
