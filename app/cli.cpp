@@ -1073,7 +1073,23 @@ private:
             *ws, scope, format, parser.isSet(QStringLiteral("expanded")), path, parser.value(QStringLiteral("sign")));
         const qint64 count = done.events;
         const QString& manifest = done.manifest;
-        m_err << "wrote " << count << (count == 1 ? " event" : " events") << " to " << path << "; manifest " << manifest;
+        m_err << "wrote " << count << (count == 1 ? " event" : " events") << " to " << path;
+        // The rows the filter left out are said, never dropped without a word: blocked rows above all, which a
+        // report leaves out unless asked (as the timeline hides them).
+        qint64 inRooms = 0;
+        qint64 blocked = 0;
+        for (const qint64 id : std::as_const(scope.roomIds)) {
+            const std::optional<RoomSummary> r = ws->room(id);
+            inRooms += r ? r->eventCount : 0;
+            blocked += r ? r->blockedCount : 0;
+        }
+        if (count < inRooms) {
+            m_err << " (" << inRooms - count << " of the " << inRooms << " events left out by the filter";
+            if (blocked > 0 && !scope.filter.includeBlocked && !scope.filter.blockedOnly)
+                m_err << ", " << blocked << " of them blocked rows: --query blocked:include keeps them";
+            m_err << ")";
+        }
+        m_err << "; manifest " << manifest;
         if (!done.signature.isEmpty())
             m_err << ", signed: " << done.signature;
         m_err << Qt::endl;
@@ -1120,8 +1136,13 @@ private:
                 break;
             }
         } else if (QFileInfo::exists(signature)) {
+            // A signed report checked without its key proves nothing against someone who changed the report and wrote
+            // its manifest's digests again: not a pass.
+            signedOk = false;
             m_out << "signature: " << signature << " (key " << (check.keyId.isEmpty() ? QStringLiteral("?") : check.keyId)
-                  << "), not checked: give --key PUBLIC.pem" << '\n';
+                  << "), not checked: give --key PUBLIC.pem (without it, a report changed together with its manifest "
+                     "would pass)"
+                  << '\n';
         }
         m_out.flush();
         return check.ok && signedOk ? Cli::Ok : Cli::Error;
@@ -1431,7 +1452,7 @@ const QVector<VerbSpec>& verbSpecs()
         { QStringLiteral("redact"), QStringLiteral("SOURCE"),
             QStringLiteral("Redact every match of a regular expression or of built-in patterns in the string values of "
                            "a room's (or every room's) events: each becomes [redacted: REASON], saved at once, the text "
-                           "gone from the workspace; the ledger keeps its SHA-256. Prints every match (with its text "
+                           "gone from the workspace; the ledger keeps its keyed digest (HMAC-SHA-256). Prints every match (with its text "
                            "under --dry-run, which changes nothing)."),
             { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
                 { QStringLiteral("all-rooms"), QStringLiteral("every room of the source") },

@@ -140,6 +140,22 @@ private slots:
         QVERIFY2(refused.out.isEmpty(), qPrintable(refused.out)); // never a silent 0
         QVERIFY2(refused.err.contains(QStringLiteral("room room-big: not read yet: its source (")) && refused.err.contains(source),
             qPrintable(refused.err));
+
+        // A report leaves blocked rows out unless asked: said, never dropped without a word.
+        const QString csv = dir.filePath(QStringLiteral("blocked.csv"));
+        const Run exported = run({ QStringLiteral("export"), m_store, QStringLiteral("--room"),
+            QStringLiteral("edge-blocked-inbound"), QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("-o"), csv });
+        QCOMPARE(exported.code, 0);
+        QVERIFY2(QRegularExpression(QStringLiteral("wrote ([0-9]+) events to .* \\(([0-9]+) of the ([0-9]+) events left out by "
+                                                   "the filter, [0-9]+ of them blocked rows: --query blocked:include keeps them\\)"))
+                     .match(exported.err)
+                     .hasMatch(),
+            qPrintable(exported.err));
+        const Run all = run({ QStringLiteral("export"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-inbound"),
+            QStringLiteral("--query"), QStringLiteral("blocked:include"), QStringLiteral("--format"), QStringLiteral("csv"),
+            QStringLiteral("-o"), csv });
+        QCOMPARE(all.code, 0);
+        QVERIFY2(!all.err.contains(QLatin1String("left out")), qPrintable(all.err));
     }
 
     // The window's own arguments come after Qt has taken its options out: `sightline -platform offscreen FILE`
@@ -1133,7 +1149,12 @@ private slots:
         QVERIFY(manifestFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
         manifestFile.write(QJsonDocument(forged).toJson());
         manifestFile.close();
-        QCOMPARE(run({ QStringLiteral("verify"), signedCsv }).code, 0); // without the key, only the files are checked
+        // Without the key the files check out (the forger wrote their digests again), and that is no pass for a
+        // signed report: its signature was not checked.
+        r = run({ QStringLiteral("verify"), signedCsv });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("ok: ")) && r.out.contains(QLatin1String("not checked: give --key PUBLIC.pem")),
+            qPrintable(r.out));
         r = run({ QStringLiteral("verify"), signedCsv, QStringLiteral("--key"), pub });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.contains(QLatin1String("signature: INVALID")) && r.out.contains(QLatin1String("changed since it was signed")), qPrintable(r.out));
