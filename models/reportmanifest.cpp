@@ -127,7 +127,9 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
         // A digest that is not one (missing, short, not hex) matches nothing; a FIFO or a device is no report.
         const bool isDigest = sha.size() == 64
             && std::all_of(sha.begin(), sha.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-        if (!isDigest || !SmallFile::notRegular(filePath).isEmpty() || sha256Of(filePath) != sha)
+        if (!isDigest)
+            check.changed << filePath + QStringLiteral(" (the manifest gives no SHA-256 for it)");
+        else if (!SmallFile::notRegular(filePath).isEmpty() || sha256Of(filePath) != sha)
             check.changed << filePath;
     }
     if (!listed.contains(reportName)) {
