@@ -1064,6 +1064,11 @@ private:
                     m_err << ", signed: " << e.result.signature;
                 m_err << Qt::endl;
             }
+            const QString set = ReportManifest::setPathFor(path);
+            m_err << "the set's manifest: " << set;
+            if (!parser.value(QStringLiteral("sign")).isEmpty())
+                m_err << ", signed: " << ReportSignature::pathFor(set);
+            m_err << " (sightline verify " << path << " checks every report in it)" << Qt::endl;
             return Cli::Ok;
         }
         if (!path.endsWith(ReportExport::suffix(format), Qt::CaseInsensitive))

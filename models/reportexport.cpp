@@ -12,6 +12,7 @@
 
 #include "sha256.h"
 #include <QDir>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QSet>
 
@@ -103,6 +104,7 @@ QVector<ReportExport::Each> ReportExport::runEach(Workspace& ws, const ReportSco
     if (!QDir().mkpath(folder))
         throw StoreError(folder, {}, QStringLiteral("cannot make the folder for the reports"));
     QVector<Each> written;
+    QStringList roomIds;
     QSet<QString> taken;
     for (qint64 id : scope.roomIds) {
         const std::optional<RoomSummary> room = ws.room(id);
@@ -117,6 +119,26 @@ QVector<ReportExport::Each> ReportExport::runEach(Workspace& ws, const ReportSco
         one.roomIds = { id };
         const QString path = QDir(folder).filePath(name);
         written.append({ path, run(ws, one, format, expanded, path, signingKey) });
+        roomIds << room->nativeId;
     }
+    // The set's own manifest (signed with the same key): a room's report taken out with its manifest, or one put in,
+    // is seen by verify FOLDER, as no room's manifest can see it.
+    QStringList files;
+    ReportManifest::Content content;
+    content.format = format;
+    content.filter = scope.filterText;
+    content.author = scope.author;
+    content.version = scope.version;
+    content.keyId = signingKey.isEmpty() ? QString() : ReportSignature::keyId(signingKey);
+    for (const Each& e : std::as_const(written)) {
+        files << e.path << e.result.manifest;
+        if (!e.result.signature.isEmpty())
+            files << e.result.signature;
+        content.events += e.result.events;
+    }
+    content.rooms = roomIds;
+    const QString set = ReportManifest::writeSet(folder, files, content);
+    if (!signingKey.isEmpty())
+        ReportSignature::sign(set, signingKey);
     return written;
 }

@@ -17,7 +17,54 @@
 
 namespace {
 const QString suffix = QStringLiteral(".manifest.json");
+const QString setName = QStringLiteral("reports.manifest.json");
+const QString reportKind = QStringLiteral("sightline report 1");
+const QString setKind = QStringLiteral("sightline report set 1");
+
+// The manifest's JSON of `files` (each its name, digest and size) and of what they hold, as `kind`.
+QJsonObject manifestOf(const QString& kind, const QStringList& files, const ReportManifest::Content& c)
+{
+    QJsonArray written;
+    for (const QString& file : files) {
+        QString error;
+        const QByteArray sha = ReportManifest::sha256Of(file, &error);
+        if (sha.isEmpty())
+            throw StoreError(file, {}, QStringLiteral("cannot read the report to sign it: ") + error);
+        written.append(QJsonObject { { QStringLiteral("name"), QFileInfo(file).fileName() },
+            { QStringLiteral("sha256"), QString::fromLatin1(sha) }, { QStringLiteral("bytes"), QFileInfo(file).size() } });
+    }
+    QJsonObject manifest { { QStringLiteral("manifest"), kind }, { QStringLiteral("format"), c.format },
+        { QStringLiteral("files"), written }, { QStringLiteral("rooms"), QJsonArray::fromStringList(c.rooms) },
+        { QStringLiteral("filter"), c.filter }, { QStringLiteral("events"), c.events },
+        { QStringLiteral("generated_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("generated_by"), c.author }, { QStringLiteral("sightline"), c.version } };
+    if (!c.eventsSha256.isEmpty())
+        manifest.insert(QStringLiteral("events_sha256"), QString::fromLatin1(c.eventsSha256));
+    if (!c.keyId.isEmpty())
+        manifest.insert(QStringLiteral("signing_key_sha256"), c.keyId);
+    return manifest;
+}
+
+void save(const QString& path, const QJsonObject& manifest)
+{
+    QSaveFile out(path); // all of it or nothing
+    if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        || out.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented)) < 0 || !out.commit())
+        throw StoreError(path, {}, QStringLiteral("cannot write the manifest: ") + out.errorString());
+}
 } // namespace
+
+QString ReportManifest::setPathFor(const QString& folder)
+{
+    return QDir(folder).filePath(setName);
+}
+
+QString ReportManifest::writeSet(const QString& folder, const QStringList& files, const Content& content)
+{
+    const QString path = setPathFor(folder);
+    save(path, manifestOf(setKind, files, content));
+    return path;
+}
 
 QString ReportManifest::pathFor(const QString& report)
 {
@@ -46,35 +93,17 @@ QByteArray ReportManifest::sha256Of(const QString& file, QString* error)
 
 QString ReportManifest::write(const QStringList& files, const Content& c)
 {
-    QJsonArray written;
-    for (const QString& file : files) {
-        QString error;
-        const QByteArray sha = sha256Of(file, &error);
-        if (sha.isEmpty())
-            throw StoreError(file, {}, QStringLiteral("cannot read the report to sign it: ") + error);
-        written.append(QJsonObject { { QStringLiteral("name"), QFileInfo(file).fileName() },
-            { QStringLiteral("sha256"), QString::fromLatin1(sha) }, { QStringLiteral("bytes"), QFileInfo(file).size() } });
-    }
-    QJsonObject manifest { { QStringLiteral("manifest"), QStringLiteral("sightline report 1") },
-        { QStringLiteral("format"), c.format }, { QStringLiteral("files"), written },
-        { QStringLiteral("rooms"), QJsonArray::fromStringList(c.rooms) }, { QStringLiteral("filter"), c.filter },
-        { QStringLiteral("events"), c.events }, { QStringLiteral("events_sha256"), QString::fromLatin1(c.eventsSha256) },
-        { QStringLiteral("generated_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
-        { QStringLiteral("generated_by"), c.author }, { QStringLiteral("sightline"), c.version } };
-    if (!c.keyId.isEmpty())
-        manifest.insert(QStringLiteral("signing_key_sha256"), c.keyId);
+    const QJsonObject manifest = manifestOf(reportKind, files, c);
     const QString path = pathFor(files.value(0));
-    QSaveFile out(path); // all of it or nothing
-    if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || out.write(QJsonDocument(manifest).toJson(QJsonDocument::Indented)) < 0
-        || !out.commit())
-        throw StoreError(path, {}, QStringLiteral("cannot write the manifest: ") + out.errorString());
+    save(path, manifest);
     return path;
 }
 
 ReportManifest::Check ReportManifest::verify(const QString& path)
 {
     Check check;
-    check.manifest = pathFor(path);
+    // A folder is a set's: its manifest is in it.
+    check.manifest = QFileInfo(path).isDir() ? setPathFor(path) : pathFor(path);
     QByteArray bytes;
     try {
         bytes = SmallFile::read(check.manifest, QStringLiteral("manifest"), SmallFile::manifestLimit);
@@ -84,8 +113,9 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
     }
     QJsonParseError parseError;
     const QJsonObject manifest = QJsonDocument::fromJson(bytes, &parseError).object();
-    if (parseError.error != QJsonParseError::NoError
-        || manifest.value(QLatin1String("manifest")).toString() != QLatin1String("sightline report 1")) {
+    const QString kind = manifest.value(QLatin1String("manifest")).toString();
+    const bool set = kind == setKind;
+    if (parseError.error != QJsonParseError::NoError || (kind != reportKind && !set)) {
         check.error = check.manifest + QStringLiteral(": not a Sightline report manifest (")
             + (parseError.error != QJsonParseError::NoError
                     ? QStringLiteral("at byte ") + QString::number(parseError.offset) + QStringLiteral(": ")
@@ -131,6 +161,17 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
             check.changed << filePath + QStringLiteral(" (the manifest gives no SHA-256 for it)");
         else if (!SmallFile::notRegular(filePath).isEmpty() || sha256Of(filePath) != sha)
             check.changed << filePath;
+    }
+    if (set) {
+        // Every other file in the set's folder is one the set did not write: a room's report put in, or a file
+        // renamed (its manifest and signature are in the set, and so is their own name).
+        const QStringList present = dir.entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name);
+        for (const QString& name : present) {
+            if (name != setName && name != setName + QStringLiteral(".sig") && !listed.contains(name))
+                check.changed << dir.filePath(name) + QStringLiteral(" (not in the set's manifest)");
+        }
+        check.ok = check.changed.isEmpty() && check.missing.isEmpty();
+        return check;
     }
     if (!listed.contains(reportName)) {
         check.error = check.manifest + QStringLiteral(": does not list ") + reportName

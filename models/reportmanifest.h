@@ -29,6 +29,13 @@ public:
     // naming the file when it cannot be read or written.
     static QString write(const QStringList& files, const Content& content);
 
+    // The manifest of a set of reports (export --each-room): FOLDER/reports.manifest.json, listing every report,
+    // manifest and signature the set wrote, so that a room's report taken out with its manifest, or one put in, is
+    // seen. verify() of the folder (or of this file) checks it: every file listed is as written, and every other
+    // file in the folder is named as not in the set.
+    static QString setPathFor(const QString& folder);
+    static QString writeSet(const QString& folder, const QStringList& files, const Content& content);
+
     struct Check
     {
         bool ok = false;
@@ -38,7 +45,7 @@ public:
         QString error; // the manifest itself cannot be read
         QString keyId; // the key the manifest says signs it; empty: unsigned
     };
-    // `path`: a report or its manifest.
+    // `path`: a report or its manifest, or a set's folder or its manifest.
     static Check verify(const QString& path);
 
     static QByteArray sha256Of(const QString& file, QString* error = nullptr); // hex; empty when unreadable

@@ -1158,6 +1158,30 @@ private slots:
         r = run({ QStringLiteral("verify"), signedCsv, QStringLiteral("--key"), pub });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.contains(QLatin1String("signature: INVALID")) && r.out.contains(QLatin1String("changed since it was signed")), qPrintable(r.out));
+        // A signed set of reports (--each-room): the folder verifies whole; a room's report taken out with its
+        // manifest and signature, or a report put in, is caught by the set's manifest, as no room's can be.
+        const QString set = dir.filePath(QStringLiteral("signed-set"));
+        r = run({ QStringLiteral("export"), store, QStringLiteral("--all-rooms"), QStringLiteral("--each-room"),
+            QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--sign"), key, QStringLiteral("-o"), set });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(QStringLiteral("the set's manifest: ") + set + QStringLiteral("/reports.manifest.json, signed")),
+            qPrintable(r.err));
+        r = run({ QStringLiteral("verify"), set, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QLatin1String("ok: ")) && r.out.contains(QLatin1String("signature: valid")), qPrintable(r.out));
+        QCOMPARE(run({ QStringLiteral("verify"), set }).code, 1); // signed: not a pass without its key
+        const QString taken = QDir(set).filePath(QStringLiteral("sup-handoff-es.md"));
+        for (const QString& file : QStringList { taken, taken + QStringLiteral(".manifest.json"), taken + QStringLiteral(".manifest.json.sig") })
+            QVERIFY(QFile::remove(file));
+        r = run({ QStringLiteral("verify"), set, QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QStringLiteral("missing: ") + taken + QLatin1Char('\n')), qPrintable(r.out));
+        QVERIFY(QFile::copy(dir.filePath(QStringLiteral("signed.csv")), QDir(set).filePath(QStringLiteral("extra.csv"))));
+        r = run({ QStringLiteral("verify"), QDir(set).filePath(QStringLiteral("reports.manifest.json")), QStringLiteral("--key"), pub });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QDir(set).filePath(QStringLiteral("extra.csv")) + QStringLiteral(" (not in the set's manifest)")),
+            qPrintable(r.out));
+
         r = run({ QStringLiteral("verify"), csv, QStringLiteral("--key"), pub });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.contains(QLatin1String("signature: none")), qPrintable(r.out));

@@ -1,5 +1,7 @@
 #include "reportexporter.h"
 
+#include "reportmanifest.h"
+
 #include "exportdialog.h"
 #include "filterquery.h"
 #include "reportexport.h"
@@ -11,6 +13,7 @@
 #include <atomic>
 #include <memory>
 #include <QDir>
+#include <QFileInfo>
 #include <QPointer>
 #include <QProgressDialog>
 #include <QSettings>
@@ -176,10 +179,13 @@ void ReportExporter::ask(const Request& request)
                 qint64 events = 0;
                 for (const ReportExport::Each& e : *written)
                     events += e.result.events;
-                emit message(tr("Exported %1 reports (%2 events) to %3, each with its manifest%4")
+                emit message(tr("Exported %1 reports (%2 events) to %3, each with its manifest, and the set's manifest "
+                                "%4%5")
                                  .arg(written->size())
                                  .arg(events)
-                                 .arg(QDir::toNativeSeparators(path), key.isEmpty() ? QString() : tr(", signed")));
+                                 .arg(QDir::toNativeSeparators(path),
+                                     QFileInfo(ReportManifest::setPathFor(path)).fileName(),
+                                     key.isEmpty() ? QString() : tr(", signed")));
             } else {
                 const ReportExport::Result& result = written->constFirst().result;
                 const QString events = result.events == 1 ? tr("1 event") : tr("%1 events").arg(result.events);

@@ -878,6 +878,35 @@ QVector<Row> bigValueRows(const QString& dir, QTextStream& log)
     return rows;
 }
 
+// Rooms on demand alone, on a store of `rooms` rooms (90 % of the events in room-big): the first screen of a new
+// store, a small room clicked while the rest imports, and that room's events counted as `events --room --count`
+// counts them on a store never seen.
+QVector<Row> roomsOnDemandRows(qint64 events, int rooms, const QString& dir, QTextStream& log)
+{
+    const QString store = dir + QStringLiteral("/bench-%1-%2-rooms.sqlite").arg(events).arg(rooms);
+    if (!QFile::exists(store)) {
+        log << "generating " << events << " events in " << rooms << " rooms ... " << Qt::flush;
+        const double ms = timeMs([&] { RoomKitStoreGenerator::write(store, events, rooms, 0.9, 1); });
+        log << int(ms) << " ms" << Qt::endl;
+    }
+    QVector<Row> rows;
+    rows << Row { QStringLiteral("first open of a new store of %1 rooms, biggest room's first screen (window)").arg(rooms),
+        firstOpenMs(store), rawMs(store, "SELECT data FROM events WHERE room_id = 'room-big' ORDER BY idx LIMIT 200"),
+        QStringLiteral("its first 200 rows (C API)"), QStringLiteral("≤ 1 s") };
+    const auto [requestMs, requested] = roomOnRequestMs(store);
+    if (requestMs >= 0) {
+        const QByteArray roomRows
+            = "SELECT data FROM events WHERE room_id = '" + requested.toUtf8() + "' ORDER BY idx LIMIT 200";
+        rows << Row { QStringLiteral("a room clicked while a new store of %1 rooms imports, its first screen (window)").arg(rooms),
+            requestMs, rawMs(store, roomRows), QStringLiteral("its first 200 rows (C API)"), QStringLiteral("≤ 1 s") };
+        rows << Row { QStringLiteral("that room's events counted on the never-seen store (events --room --count)"),
+            oneRoomCountMs(store, dir + QStringLiteral("/one-room.sightline"), requested),
+            rawMs(store, "SELECT count(*) FROM events WHERE room_id = '" + requested.toUtf8() + "'"),
+            QStringLiteral("count(*) of its rows (C API)"), QStringLiteral("≤ 1.5 s") };
+    }
+    return rows;
+}
+
 QVector<Row> run(qint64 events, const QString& dir, QTextStream& log, bool postgresOnly, bool aguiOnly, bool craftbotOnly)
 {
     QVector<Row> rows;
@@ -1181,6 +1210,10 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("craftbot-only"), QStringLiteral("only the CraftBot EVENT.md's rows") });
     parser.addOption({ QStringLiteral("big-values-only"),
         QStringLiteral("only the rows of big values (a 2 MB tool result): reports and the window") });
+    parser.addOption({ QStringLiteral("rooms-only"),
+        QStringLiteral("only the rows of rooms on demand: a new store's first screen, a room clicked while it imports, "
+                       "one room counted by the CLI") });
+    parser.addOption({ QStringLiteral("rooms"), QStringLiteral("rooms in the generated store (default 20)"), QStringLiteral("N") });
     parser.addOption({ QStringLiteral("postgres-only"),
         QStringLiteral("only the PostgreSQL rows (the test server named by SIGHTLINE_PG_ENV)") });
     parser.process(app);
@@ -1215,6 +1248,14 @@ int main(int argc, char** argv)
     const bool bigValuesOnly = parser.isSet(QStringLiteral("big-values-only"));
     const bool postgresOnly = parser.isSet(QStringLiteral("postgres-only")), aguiOnly = parser.isSet(QStringLiteral("agui-only")),
                craftbotOnly = parser.isSet(QStringLiteral("craftbot-only"));
+    if (parser.isSet(QStringLiteral("rooms-only"))) {
+        const int roomCount = parser.isSet(QStringLiteral("rooms")) ? parser.value(QStringLiteral("rooms")).toInt() : 20;
+        for (const QString& size : sizes) {
+            for (const Row& r : roomsOnDemandRows(size.toLongLong(), roomCount, dir, log))
+                print(size, r);
+        }
+        return 0;
+    }
     if (!bigValuesOnly) {
         for (const QString& size : sizes) {
             for (const Row& r : run(size.toLongLong(), dir, log, postgresOnly, aguiOnly, craftbotOnly))
