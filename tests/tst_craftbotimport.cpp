@@ -608,6 +608,41 @@ private slots:
             + dump(ws, QStringLiteral("SELECT event_count, tool_calls, failed, unserved FROM rooms"));
     }
 
+    // sessions.db's streams on request: the stream wanted changes after every batch of 8 rows (each stream
+    // interrupted in its shape pass or its rows, and read on later); the workspace ends as one clean import's.
+    void sessionsOnRequest()
+    {
+        const QString path = dataFile(QStringLiteral("craftbot/sessions.db"));
+        QTemporaryDir dir;
+        const auto state = [](Workspace& ws) {
+            return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.flags, e.tool_id, e.outcome, "
+                                           "unpack(e.text) FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY 1, 2"))
+                + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.start_seq, c.end_seq, c.outcome, c.pairing, "
+                                          "unpack(c.result) FROM tool_calls c JOIN rooms r ON r.id = c.room_id ORDER BY 1, 3, 4"))
+                + dump(ws, QStringLiteral("SELECT native_id, event_count, tool_calls, failed, unserved, unread FROM rooms "
+                                          "ORDER BY 1"));
+        };
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, path);
+        const RoomSummaries streams = clean.rooms();
+        QVERIFY(streams.size() >= 2);
+        Workspace ws(dir.filePath(QStringLiteral("asked.sightline")));
+        ImportOptions options;
+        options.batchRows = 8;
+        qint64 wanted = 0;
+        int commits = 0;
+        QStringList started;
+        options.wantedRoom = [&] { return wanted; };
+        options.progress = [&](qint64, qint64) {
+            wanted = ws.findRooms(streams.at(++commits % streams.size()).nativeId).value(0);
+        };
+        options.roomStarted = [&](qint64 id) { started << ws.room(id)->nativeId; };
+        const ImportReport report = Importer::import(ws, path, options);
+        QVERIFY2(started.size() > streams.size(), qPrintable(started.join(QLatin1Char(' '))));
+        QCOMPARE(report.rooms.size(), streams.size());
+        QCOMPARE(state(ws), state(clean));
+    }
+
     // A log cut back to its own first records (its first record the same, so not taken for a rotated log) loses the
     // rows past the cut, in this process and in the next; grown again, it is as one import makes it.
     void aLogCutBackLosesWhatWasCut()
