@@ -1053,6 +1053,15 @@ private:
                     scope.roomIds << room;
             }
         }
+        // What the rooms were read from, as the window names it: the store, not the workspace a command was given.
+        QStringList origins;
+        for (const qint64 id : std::as_const(scope.roomIds)) {
+            const std::optional<RoomSummary> r = ws->room(id);
+            if (r && !r->sourcePath.isEmpty() && !origins.contains(r->sourcePath))
+                origins << r->sourcePath;
+        }
+        if (!origins.isEmpty())
+            scope.source = origins.join(QStringLiteral(", "));
         if (parser.isSet(QStringLiteral("each-room"))) {
             // -o is a folder: a report per room, each with its manifest.
             const QVector<ReportExport::Each> each = ReportExport::runEach(

@@ -141,6 +141,20 @@ private slots:
         QVERIFY2(refused.err.contains(QStringLiteral("room room-big: not read yet: its source (")) && refused.err.contains(source),
             qPrintable(refused.err));
 
+        // A report made from a workspace names the store its rooms were read from, as the window's does (it named
+        // the workspace the command was given).
+        const QString whole = dir.filePath(QStringLiteral("whole.sightline"));
+        QCOMPARE(run({ QStringLiteral("import"), source, QStringLiteral("-o"), whole }).code, 0);
+        const QString report = dir.filePath(QStringLiteral("room-001.jsonl"));
+        QCOMPARE(run({ QStringLiteral("export"), whole, QStringLiteral("--room"), QStringLiteral("room-001"),
+                         QStringLiteral("--format"), QStringLiteral("jsonl"), QStringLiteral("-o"), report })
+                     .code,
+            0);
+        QFile header(report);
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(header.readLine()).object().value(QLatin1String("source")).toString(),
+            QFileInfo(source).canonicalFilePath());
+
         // A report leaves blocked rows out unless asked: said, never dropped without a word.
         const QString csv = dir.filePath(QStringLiteral("blocked.csv"));
         const Run exported = run({ QStringLiteral("export"), m_store, QStringLiteral("--room"),
