@@ -15,6 +15,22 @@
 #include <QMessageBox>
 #include <QTextStream>
 
+namespace {
+QtMessageHandler qtHandler = nullptr;
+
+// The offscreen platform an export lays its text out on asks for a runtime folder, and where XDG_RUNTIME_DIR is not
+// set (cron, a container) Qt warns on stderr before it uses one of its own: noise in every export's output.
+void withoutRuntimeDirNoise(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+        return;
+    if (qtHandler)
+        qtHandler(type, context, message);
+    else
+        QTextStream(stderr) << qFormatLogMessage(type, context, message) << Qt::endl;
+}
+} // namespace
+
 int main(int argc, char** argv)
 {
     QStringList arguments;
@@ -29,6 +45,7 @@ int main(int argc, char** argv)
     if (Cli::isCliInvocation(arguments)) {
         std::unique_ptr<QCoreApplication> app;
         if (arguments.value(1) == QLatin1String("export")) {
+            qtHandler = qInstallMessageHandler(withoutRuntimeDirNoise);
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
             app = std::make_unique<QGuiApplication>(argc, argv);

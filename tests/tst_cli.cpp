@@ -165,6 +165,20 @@ private slots:
                      .match(exported.err)
                      .hasMatch(),
             qPrintable(exported.err));
+        // Under cron or in a container (no XDG_RUNTIME_DIR) an export says what it wrote and nothing else.
+        QProcess bare;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        bare.setProcessEnvironment(env);
+        bare.start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("export"), m_store, QStringLiteral("--room"),
+            QStringLiteral("edge-blocked-inbound"), QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("-o"),
+            dir.filePath(QStringLiteral("bare.pdf")) });
+        QVERIFY(bare.waitForFinished(60000));
+        QCOMPARE(bare.exitCode(), 0);
+        const QString said = QString::fromUtf8(bare.readAllStandardError());
+        QVERIFY2(said.startsWith(QLatin1String("wrote ")) && said.count(QLatin1Char('\n')) == 1, qPrintable(said));
         const Run all = run({ QStringLiteral("export"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-inbound"),
             QStringLiteral("--query"), QStringLiteral("blocked:include"), QStringLiteral("--format"), QStringLiteral("csv"),
             QStringLiteral("-o"), csv });
