@@ -301,7 +301,9 @@ private:
         if (format == Importer::Format::Unknown)
             throw Importer::unsupported(path);
         // (A --format other than what the file is was refused above: the cache holds the file as it is.)
-        auto workspace = std::make_unique<Workspace>(Importer::cachedWorkspacePath(path));
+        const QString cached = Importer::cachedWorkspacePath(path);
+        const bool existed = QFileInfo::exists(cached);
+        auto workspace = std::make_unique<Workspace>(cached);
         try {
             ImportOptions options;
             options.onlyRooms = onlyRooms;
@@ -309,6 +311,20 @@ private:
         } catch (const WorkspaceBusy& e) {
             // A window (or another command) is importing this source: what it has committed is read as it is.
             m_err << "note: " << e.message() << "; showing what it has imported so far" << Qt::endl;
+        } catch (const StoreError&) {
+            // A source that could not be read at all (a server that is not there, a database that does not exist)
+            // leaves no empty workspace behind in the cache.
+            if (!existed) {
+                QSqlQuery rooms = workspace->exec(QStringLiteral("SELECT count(*) FROM rooms"));
+                const bool empty = rooms.next() && rooms.value(0).toLongLong() == 0;
+                rooms.finish();
+                workspace.reset();
+                if (empty) {
+                    for (const char* suffix : { "", "-wal", "-shm" })
+                        QFile::remove(cached + QLatin1String(suffix));
+                }
+            }
+            throw;
         }
         return workspace;
     }

@@ -141,6 +141,13 @@ private slots:
         QVERIFY2(refused.err.contains(QStringLiteral("room room-big: not read yet: its source (")) && refused.err.contains(source),
             qPrintable(refused.err));
 
+        // A database that cannot be reached leaves no empty workspace in the cache.
+        const QDir cacheDir(m_dir.filePath(QStringLiteral("cache/sightline/workspaces")));
+        const QStringList cachedBefore = cacheDir.entryList(QDir::Files);
+        const Run unreachable = run({ QStringLiteral("rooms"), QStringLiteral("postgresql://nobody@127.0.0.1:1/nodb") });
+        QCOMPARE(unreachable.code, 1);
+        QCOMPARE(cacheDir.entryList(QDir::Files), cachedBefore);
+
         // A report made from a workspace names the store its rooms were read from, as the window's does (it named
         // the workspace the command was given).
         const QString whole = dir.filePath(QStringLiteral("whole.sightline"));
