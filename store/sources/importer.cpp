@@ -275,13 +275,19 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
         if (options.roomStarted)
             options.roomStarted(room.id);
         writer.beginRoom(room);
+        bool yielded = false;
         {
             RoomFeed feed(writer, room);
             reader.read(room, feed);
-            writer.finishRoom(feed.synced()); // with the calls the feed paired last
+            // Stopped for a room the user asked for: committed as a batch is, and read on from its cursor once that
+            // room is read.
+            yielded = writer.takeYielded();
+            if (yielded)
+                writer.pauseRoom(feed.synced());
+            else
+                writer.finishRoom(feed.synced()); // with the calls the feed paired last
         }
-        // Stopped for a room the user asked for: this one is read on from its cursor once that one is read.
-        if (writer.takeYielded())
+        if (yielded)
             queue.prepend(writer.cursor(room));
     }
     // Rooms left unread, or read in part (another command's --room, a cancel): the room list and the commands say so.

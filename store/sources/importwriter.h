@@ -160,6 +160,9 @@ public:
     void setBeforeCommit(std::function<void()> hook) { m_beforeCommit = std::move(hook); }
     // Recounts the room, moves its cursor, commits, and adds the room to the report.
     void finishRoom(qint64 syncedSeq);
+    // A room stopped for another the user asked for: what it read committed as a batch is (its cursor moved), and
+    // no more; it is counted whole when it is read to its end.
+    void pauseRoom(qint64 syncedSeq);
     // The same in the middle of a room (its tool calls paired so far): what was read shows whole in a reader
     // while the rest imports. A recount reads the room, so once early, not every batch.
     void checkpointRoom(qint64 syncedSeq);
@@ -178,6 +181,8 @@ private:
     void countParticipants(); // the room's participants and channel types, and counted_through
     void reportProgress();
     void heedRequests(); // a cancel, or a room wanted now: asked between batches
+    void commitBatch(qint64 syncedSeq); // the batch's derived rows, redactions and the room's counts, committed
+    void addToReport(); // the room just read, once in the report however many turns it took
     void begin();
     void commit();
     void rollback();
