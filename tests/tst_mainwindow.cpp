@@ -1660,6 +1660,7 @@ private slots:
         const QString redacted = QStringLiteral("I was [redacted: customer's words] for order A-10533. $89.00 two times on my card");
         QTRY_COMPARE(window.eventModel()->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().text, redacted);
         QTRY_VERIFY(window.detailsPane()->raw()->toPlainText().contains(QLatin1String("[redacted: customer's words]")));
+        QCOMPARE(window.detailsPane()->tabs()->currentWidget(), raw); // the tab the redaction was made in stays
         QCOMPARE(window.editor()->undoAction()->text(), QStringLiteral("&Undo Redact Event 4"));
         // The dialog closed: the window is active again, the focus in the Raw tab (which must not keep Ctrl+Z).
         window.activateWindow();

@@ -225,11 +225,18 @@ void DetailsPane::setDetails(const EventDetails& details)
     }
     const bool json = m_model->setJson(shown);
     m_tree->expandToDepth(0);
-    m_tabs->setTabEnabled(0, json);
-    m_tabs->setCurrentIndex(json ? 0 : 1); // a CraftBot record is markdown: its raw text is what there is
     m_raw->setPlainText(raw);
     m_text->setPlainText(shownPart(e.text, &m_textShown));
+    // The tab the reader is on stays while it has something to show (an event read again after a redaction in its
+    // Text tab went back to Payload, and so did every next event read in Raw); else Payload, or Raw for a record
+    // that is not JSON (a CraftBot record is markdown: its raw text is what there is).
+    const int was = m_tabs->currentIndex();
+    m_tabs->setTabEnabled(0, json);
     m_tabs->setTabEnabled(2, !e.text.isEmpty());
+    if (!m_tabs->isTabEnabled(was))
+        m_tabs->setCurrentIndex(json ? 0 : 1);
+    else
+        m_tabs->setCurrentIndex(was);
 }
 
 QString DetailsPane::shownPart(const QString& text, qsizetype* marked)
