@@ -639,6 +639,27 @@ private slots:
     // A message still streaming at a sync is searchable by what it holds so far; when a later sync reads the
     // rest, the index forgets the words it had (a cut word, "ord") and learns the whole text. The index was
     // contentless and took a row once, for good.
+    // A thread of a runtime that keeps no notes of its own and sends no snapshot: its title is the first user message
+    // that streamed whole (it had none).
+    void aStreamedUserMessageNamesTheThread()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("th_plain.jsonl"));
+        writeAll(path, R"({"type":"RUN_STARTED","runId":"run_1","threadId":"th_plain","timestamp":1784120174544}
+{"type":"TEXT_MESSAGE_START","messageId":"u_1","role":"user","timestamp":1784120174600}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"u_1","delta":"Fetch the refund ","timestamp":1784120174610}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"u_1","delta":"policy page","timestamp":1784120174611}
+{"type":"TEXT_MESSAGE_END","messageId":"u_1","timestamp":1784120174620}
+{"type":"TEXT_MESSAGE_START","messageId":"m_1","role":"assistant","timestamp":1784120174630}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m_1","delta":"Here it is.","timestamp":1784120174640}
+{"type":"TEXT_MESSAGE_END","messageId":"m_1","timestamp":1784120174650}
+{"type":"RUN_FINISHED","runId":"run_1","threadId":"th_plain","timestamp":1784120174700}
+)");
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        Importer::import(ws, path);
+        QCOMPARE(ws.rooms().first().title, QStringLiteral("Fetch the refund policy page"));
+    }
+
     void aStreamingMessageIsIndexedAgainWhenItGrows()
     {
         QTemporaryDir dir;

@@ -201,6 +201,8 @@ public:
                     m_firstUserText = m.text;
             }
         }
+        if (m_firstUserText.isEmpty())
+            m_firstUserText = m_firstStreamedUserText;
         if (!m_runs.isEmpty())
             m_lastRunOutcome = m_runs.constLast().outcome.isEmpty() ? QStringLiteral("open") : m_runs.constLast().outcome;
         m_finished = true;
@@ -266,6 +268,7 @@ public:
     }
 
     QString m_firstUserText;
+    QString m_firstStreamedUserText; // the first user message that streamed whole (TEXT_MESSAGE_START to END)
     QString m_lastRunOutcome;
     QVector<AguiMessage> m_messages;
 
@@ -651,6 +654,10 @@ private:
             AguiMessage& m = messageFor(i, id, reasoning);
             m.complete = true;
             m.lastIndex = i;
+            // A user's message streamed whole (a runtime with no notes of its own and no snapshot): the thread's title
+            // when nothing better names it.
+            if (m_firstStreamedUserText.isEmpty() && m.role == QLatin1String("user") && !m.text.trimmed().isEmpty())
+                m_firstStreamedUserText = m.text;
             r.messageId = m.messageId;
             r.role = m.role;
             if (i != m.firstIndex)
