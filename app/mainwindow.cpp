@@ -365,9 +365,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
-        // A search across rooms asked again once the rooms it could not search are read.
-        if (!cancelled && !m_searchWhenRead.isEmpty())
-            searchAllRooms(std::exchange(m_searchWhenRead, QString()));
+        const QString searchAgain = cancelled ? QString() : std::exchange(m_searchWhenRead, QString());
         if (cancelled)
             say(tr("Import cancelled: what was read so far is shown."), 8000);
         // A log's last line that its writer had not finished is what a log being written looks like: said in the
@@ -386,15 +384,21 @@ MainWindow::MainWindow(QWidget* parent)
         } else if (unfinished > 0) {
             say(tr("The log's last line is not finished yet: it is read again when its writer goes on."), 8000);
         }
-        m_store->loadRooms();
+        const quint64 roomsRead = m_store->loadRooms();
+        // A search across rooms asked again once the rooms it could not search are read: when the list of them is
+        // back, so that what it says it could not search is that list's.
+        if (!searchAgain.isEmpty())
+            m_searchAfterRooms = { roomsRead, searchAgain };
     });
     connect(m_importStatus, &ImportStatus::cancelRequested, m_store, &StoreClient::cancelImport);
-    connect(m_store, &StoreClient::roomsLoaded, this, [this](quint64, const RoomSummaries& rooms) {
+    connect(m_store, &StoreClient::roomsLoaded, this, [this](quint64 request, const RoomSummaries& rooms) {
         const qint64 current = m_roomList->currentRoom();
         const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
         // The room shown stays as it is (its place, its open cards) unless it grew.
         m_keepingRoom = true;
         m_roomModel->setRooms(rooms);
+        if (request != 0 && m_searchAfterRooms.first == request)
+            searchAllRooms(std::exchange(m_searchAfterRooms, {}).second);
         const bool kept = m_roomList->selectRoom(current);
         m_keepingRoom = false;
         // The room chosen when the source was opened, as soon as the list has it.

@@ -133,6 +133,7 @@ private:
     StoreClient* m_store;
     QString m_searched; // the last search across rooms
     QString m_searchWhenRead; // asked again once the rooms it could not search are read
+    std::pair<quint64, QString> m_searchAfterRooms; // and then once the room list read after them is back
     RoomListModel* m_roomModel;
     EventListModel* m_eventModel;
     RoomListView* m_roomList;

@@ -29,6 +29,7 @@
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "searchbar.h"
+#include "searchresultsdock.h"
 #include "storeclient.h"
 #include "sources/importer.h"
 #include "sources/importlock.h"
@@ -73,6 +74,7 @@
 #include <QProgressDialog>
 #include <QSqlQuery>
 #include <QLocale>
+#include <QRegularExpression>
 #include <optional>
 #include <QThread>
 #include <QSignalSpy>
@@ -1129,6 +1131,42 @@ private slots:
         QVERIFY(shownAgain.wait(10000));
         QCOMPARE(results->topLevelItemCount(), 0);
         QVERIFY(!dock->isVisible());
+    }
+
+    // A search across rooms in a workspace whose rooms are not all read (a command's --room read one) says how many
+    // it could not search; Read Them and Search Again reads them from the source and searches again.
+    void searchSaysWhatItCouldNotSearch()
+    {
+        const QString source = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("partial.sqlite"));
+        const QString path = m_dir.filePath(QStringLiteral("partial.sightline"));
+        {
+            Workspace ws(path);
+            ImportOptions one;
+            one.onlyRooms = QStringList { QStringLiteral("edge-tool-failed") };
+            QVERIFY(Importer::import(ws, source, one).roomsNotRead > 5);
+        }
+        MainWindow window;
+        showAndOpen(window, path); // a workspace opened as it is: nothing is imported
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(!window.isImporting());
+        SearchBar* search = window.searchBar();
+        search->edit()->setText(QStringLiteral("order"));
+        QTest::keyClick(search->edit(), Qt::Key_F, Qt::ControlModifier | Qt::AltModifier);
+        auto* dock = window.findChild<SearchResultsDock*>();
+        QVERIFY(dock);
+        QTRY_VERIFY2(QRegularExpression(QStringLiteral("^[0-9]+ rooms \\([0-9,]+ events in their sources\\) are not read yet, "
+                                                       "and were not searched\\.$"))
+                         .match(dock->notSearchedText())
+                         .hasMatch(),
+            qPrintable(dock->notSearchedText()));
+        const int before = window.searchResults()->topLevelItemCount();
+        QVERIFY(dock->readButton()->isVisible());
+        dock->readButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->notSearchedText().isEmpty(), 20000);
+        QTRY_VERIFY(window.searchResults()->topLevelItemCount() > before);
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            QVERIFY2(r.unread == 0, qPrintable(r.nativeId));
     }
 
     // A store never opened before: its biggest room shows after its first batch while the rest imports in the
