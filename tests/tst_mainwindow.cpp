@@ -1133,6 +1133,28 @@ private slots:
         QVERIFY(!dock->isVisible());
     }
 
+    // The details' tabs stay where they are from event to event (a message, a failed call with its error and its
+    // links), so that a click aimed at them lands.
+    void theDetailsTabsStayInPlace()
+    {
+        MainWindow window;
+        showAndOpen(window, copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("tabs.sqlite")));
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-tool-failed")));
+        QTRY_VERIFY(window.eventModel()->rowCount() > 5);
+        QSet<int> tops;
+        for (int row = 0; row < std::min(8, window.eventModel()->rowCount()); ++row) {
+            QTRY_VERIFY(window.eventModel()->loadedRecord(row));
+            const qint64 index = window.eventModel()->loadedRecord(row)->index;
+            window.timeline()->setCurrentIndex(window.eventModel()->index(row, 0));
+            QTRY_COMPARE(window.detailsPane()->details().record.index, index);
+            QApplication::processEvents();
+            tops << window.detailsPane()->tabs()->mapTo(window.detailsPane(), QPoint(0, 0)).y();
+        }
+        QCOMPARE(tops.size(), 1);
+    }
+
     // A search across rooms in a workspace whose rooms are not all read (a command's --room read one) says how many
     // it could not search; Read Them and Search Again reads them from the source and searches again.
     void searchSaysWhatItCouldNotSearch()

@@ -21,7 +21,9 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QJsonObject>
+#include <algorithm>
 #include <QLabel>
+#include <QScrollArea>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -63,6 +65,7 @@ DetailsPane::DetailsPane(QWidget* parent)
     m_header->setTextFormat(Qt::RichText);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setMargin(4);
+    m_header->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
     m_tree->setModel(m_model);
     m_tree->setUniformRowHeights(true);
@@ -96,6 +99,16 @@ DetailsPane::DetailsPane(QWidget* parent)
         b->hide();
     }
     links->addStretch();
+    int buttonHeight = 0;
+    for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent, m_toEdits }) {
+        b->ensurePolished(); // its size as the style draws it
+        buttonHeight = std::max(buttonHeight, b->sizeHint().height());
+    }
+    // The row keeps that height when no link shows (a message has none): an empty layout took no place, and the
+    // tabs moved by its height and spacing between a message and a call.
+    auto* linkRow = new QWidget(this);
+    linkRow->setLayout(links);
+    linkRow->setFixedHeight(buttonHeight);
     connect(m_toStart, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->startIndex); });
     connect(m_toEnd, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->endIndex); });
     connect(m_toResult, &QToolButton::clicked, this, [this] { emit goToIndex(*m_details.call->resultIndex); });
@@ -105,8 +118,18 @@ DetailsPane::DetailsPane(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_header);
-    layout->addLayout(links);
+    // The header has a height of its own, four lines, whatever the event (a message says one line, a failed call
+    // with its error and a note five): the tabs below stay in place from event to event, where a click aimed at
+    // them missed when the header grew. What does not fit scrolls.
+    auto* headerArea = new QScrollArea(this);
+    headerArea->setWidget(m_header);
+    headerArea->setWidgetResizable(true);
+    headerArea->setFrameShape(QFrame::NoFrame);
+    headerArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Rich text sets its lines a little apart: four of them whole, not three and a half.
+    headerArea->setFixedHeight(int(4.5 * m_header->fontMetrics().lineSpacing()) + 2 * m_header->margin());
+    layout->addWidget(headerArea);
+    layout->addWidget(linkRow);
     layout->addWidget(m_tabs, 1);
     clear();
 }
