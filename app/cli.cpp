@@ -451,7 +451,7 @@ private:
                 QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
                     { QStringLiteral("system"), r.system }, { QStringLiteral("source"), r.sourcePath },
                     { QStringLiteral("status"), orNull(r.status) }, { QStringLiteral("read"), QStringLiteral("no") },
-                    { QStringLiteral("source_events"), r.sourceEvents() }, { QStringLiteral("event_count"), 0 },
+                    { QStringLiteral("source_events"), r.sourceEvents() }, { QStringLiteral("event_count"), unknown },
                     { QStringLiteral("blocked_count"), unknown }, { QStringLiteral("tool_calls"), unknown },
                     { QStringLiteral("failed"), unknown }, { QStringLiteral("refused"), unknown },
                     { QStringLiteral("unserved"), unknown }, { QStringLiteral("first_at"), unknown },

@@ -365,7 +365,11 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
-        const QString searchAgain = cancelled ? QString() : std::exchange(m_searchWhenRead, QString());
+        // A search across rooms shown while rooms were still being read says so: asked again when the import ends
+        // (read them all, or cancelled: then it says which are not read, and offers to read them).
+        const QString searchAgain = !m_searchWhenRead.isEmpty() ? std::exchange(m_searchWhenRead, QString())
+            : !m_resultsDock->notSearchedText().isEmpty()        ? m_searched
+                                                                 : QString();
         if (cancelled)
             say(tr("Import cancelled: what was read so far is shown."), 8000);
         // A log's last line that its writer had not finished is what a log being written looks like: said in the
@@ -998,6 +1002,16 @@ void MainWindow::showRoom(qint64 roomId)
     m_shownRoom = { roomId, shown };
     m_summary->setText(banner.join(QStringLiteral("<br>")));
     m_summary->setVisible(!banner.isEmpty());
+    // A room not read (in whole) yet, chosen while nothing reads the source (an import cancelled): the source open
+    // now is read again, this room first (StoreClient::setView made it the one wanted).
+    for (const RoomSummary& r : m_roomModel->rooms()) {
+        if (r.id == roomId && r.unread > 0 && !isImporting() && !m_follower->sources().isEmpty()
+            && m_store->sync(m_follower->sources())) {
+            m_importStatus->start(Importer::displayName(m_follower->sources().first()));
+            m_importTick->start();
+            say(tr("Reading %1 from the source, and then the rest.").arg(r.title.isEmpty() ? r.nativeId : r.title), 6000);
+        }
+    }
 }
 
 void MainWindow::requestFacets()
@@ -1322,6 +1336,8 @@ void MainWindow::updateStatus()
         if (isImporting()) {
             text += total == 0 ? tr(" (reading this room: %1)").arg(source)
                                : tr(" (reading on: %1)").arg(source);
+        } else if (room->notReadYet()) {
+            text += tr(" (not read yet: %1)").arg(source);
         } else {
             text += tr(" (%1: read in part, open the source to read the rest)").arg(source);
         }

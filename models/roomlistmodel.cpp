@@ -160,11 +160,14 @@ QVariant RoomListModel::data(const QModelIndex& index, int role) const
             figures += QStringLiteral(" (") + wrong.join(QStringLiteral(", ")) + QLatin1Char(')');
         if (r.blockedCount > 0)
             figures += tr(", %1 blocked rows").arg(locale.toString(r.blockedCount));
+        // A room not read yet: what its source says, never "0 events, 0 tool calls".
+        if (r.notReadYet())
+            figures = reading;
         return QString(tr("%1\n%2\nsource: %3").arg(r.nativeId, r.title, r.sourcePath).trimmed()
             + QLatin1Char('\n') + figures
             + (r.notes > 0 ? (r.notes == 1 ? tr("\n1 note") : tr("\n%1 notes").arg(r.notes)) : QString())
             + (review.isEmpty() ? QString() : tr("\nreview: ") + review)
-            + (reading.isEmpty() ? QString() : QLatin1Char('\n') + reading));
+            + (reading.isEmpty() || r.notReadYet() ? QString() : QLatin1Char('\n') + reading));
     }
     case Qt::TextAlignmentRole:
         return index.column() >= EventsColumn && index.column() <= BlockedColumn

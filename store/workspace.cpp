@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <QAtomicInteger>
 #include <QElapsedTimer>
-#include <QTemporaryDir>
 #include <QThread>
 #include <QFile>
 #include <QFileInfo>
@@ -144,10 +143,11 @@ namespace {
 
 // What sqlite_master says of a workspace's own objects: type and name, and for a trigger or a view its SQL (whose
 // body is what runs), white space folded.
-QMap<QString, QString> schemaObjects(Workspace& ws)
+QMap<QString, QString> schemaObjects(const QSqlDatabase& db)
 {
     QMap<QString, QString> out;
-    QSqlQuery q = ws.exec(QStringLiteral("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"));
+    QSqlQuery q(db);
+    q.exec(QStringLiteral("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"));
     while (q.next()) {
         const QString type = q.value(0).toString();
         const bool runs = type == QLatin1String("trigger") || type == QLatin1String("view");
@@ -156,29 +156,33 @@ QMap<QString, QString> schemaObjects(Workspace& ws)
     return out;
 }
 
-thread_local bool makingTheReference = false;
-
 } // namespace
 
 void Workspace::refuseForeignObjects()
 {
-    if (makingTheReference)
-        return;
-    // The objects a workspace of this version holds, as the migrations make them in a new one: made once.
+    // The objects a workspace of this version holds, as the migrations make them in a new database: made once, in
+    // memory. (Made as a workspace file in a temporary folder, it cost every command a dozen fsyncs, a tenth of a
+    // second, and seconds on a disk busy with other work.)
     static const QMap<QString, QString> expected = [] {
-        makingTheReference = true;
-        QTemporaryDir dir;
+        const QString name = QStringLiteral("sightline-reference-schema");
         QMap<QString, QString> objects;
         {
-            Workspace fresh(dir.filePath(QStringLiteral("reference.sightline")));
-            objects = schemaObjects(fresh);
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(QStringLiteral(":memory:"));
+            if (db.open()) {
+                TextPacker packer(nativeSqliteHandle(db));
+                packer.registerFunctions(); // the migrations use them
+                Schema::migrate(db, QStringLiteral("(the reference schema)"));
+                objects = schemaObjects(db);
+                db.close();
+            }
         }
-        makingTheReference = false;
+        QSqlDatabase::removeDatabase(name);
         return objects;
     }();
     // A workspace comes from colleagues: one holding a trigger, a view or a table Sightline did not make (a
     // trigger copying old.payload into a table of its own keeps all a redaction removes) is refused, named.
-    const QMap<QString, QString> found = schemaObjects(*this);
+    const QMap<QString, QString> found = schemaObjects(m_db);
     for (auto it = found.cbegin(); it != found.cend(); ++it) {
         const auto known = expected.constFind(it.key());
         if (known == expected.cend() || *known != it.value()) {

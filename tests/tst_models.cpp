@@ -343,6 +343,9 @@ private slots:
         QVERIFY(!at(0, RoomListModel::EventsColumn, Qt::DecorationRole).value<QIcon>().isNull());
         QCOMPARE(at(0, RoomListModel::EventsColumn, Qt::ToolTipRole).toString(),
             QStringLiteral("Not read yet: its source holds %1 events.").arg(QLocale().toString(1011)));
+        // The room's own tooltip says the same, never "0 events, 0 tool calls".
+        const QString tip = at(0, RoomListModel::RoomColumn, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("Not read yet")) && !tip.contains(QStringLiteral("0 events")), qPrintable(tip));
         for (int column : { RoomListModel::ProblemsColumn, RoomListModel::BlockedColumn, RoomListModel::ToolCallsColumn })
             QVERIFY2(!at(0, column).isValid(), qPrintable(at(0, column).toString()));
         QCOMPARE(at(1, RoomListModel::EventsColumn).toString(),

@@ -801,8 +801,10 @@ private slots:
             QCOMPARE(o.value(QLatin1String("source_events")).toInteger(), want->eventCount);
             QCOMPARE(o.value(QLatin1String("read")).toString(),
                 id == asked.nativeId ? QStringLiteral("whole") : QStringLiteral("no"));
-            if (id != asked.nativeId)
-                QVERIFY(o.value(QLatin1String("tool_calls")).isNull()); // not known before it is read: not 0
+            if (id != asked.nativeId) { // not known before it is read: null, not 0
+                QVERIFY(o.value(QLatin1String("tool_calls")).isNull());
+                QVERIFY(o.value(QLatin1String("event_count")).isNull());
+            }
         }
         QCOMPARE(lines, rooms.size());
 
@@ -866,6 +868,20 @@ private slots:
             QSqlQuery q = resumed.exec(QStringLiteral("SELECT coalesce(sum(event_count), 0) FROM rooms"));
             if (q.next() && q.value(0).toLongLong() < cleanTotal)
                 ++killedMidway;
+            q.finish();
+            // What a killed import leaves says what it holds: each room's rows, blocked rows and calls by outcome
+            // (they were the first batch's until the room was read to its end).
+            const QStringList figures = dump(resumed,
+                QStringLiteral("SELECT r.native_id, r.event_count, r.blocked_count, r.tool_calls, r.failed, r.refused, "
+                               "r.unserved FROM rooms r ORDER BY 1"));
+            const QStringList counted = dump(resumed,
+                QStringLiteral("SELECT r.native_id, (SELECT count(*) FROM events e WHERE e.room_id = r.id), (SELECT "
+                               "count(*) FROM events e WHERE e.room_id = r.id AND e.blocked = 1), (SELECT count(*) FROM "
+                               "tool_calls c WHERE c.room_id = r.id), (SELECT count(*) FROM tool_calls c WHERE c.room_id "
+                               "= r.id AND c.outcome = 'failed'), (SELECT count(*) FROM tool_calls c WHERE c.room_id = "
+                               "r.id AND c.outcome = 'refused'), (SELECT count(*) FROM tool_calls c WHERE c.room_id = "
+                               "r.id AND c.outcome = 'unserved') FROM rooms r ORDER BY 1"));
+            QCOMPARE(figures, counted);
             Importer::import(resumed, source);
             compareDerived(resumed, clean);
             if (QTest::currentTestFailed())

@@ -67,8 +67,11 @@ void SearchResultsDock::setNotSearched(int rooms, qint64 events, bool reading)
         return;
     const QLocale locale;
     const QString what = rooms == 1
-        ? tr("1 room (%1 events in its source) is not read yet, and was not searched.").arg(locale.toString(events))
-        : tr("%1 rooms (%2 events in their sources) are not read yet, and were not searched.")
+        ? tr("1 room (%1 events in its source) is not read yet, or only in part: it was searched only as far as it is "
+             "read.")
+              .arg(locale.toString(events))
+        : tr("%1 rooms (%2 events in their sources) are not read yet, or only in part: they were searched only as far "
+             "as they are read.")
               .arg(locale.toString(rooms), locale.toString(events));
     m_notSearchedText->setText(reading ? what + tr(" They are being read now.") : what);
     m_read->setText(reading ? tr("Search Again When They Are Read") : tr("Read Them and Search Again"));

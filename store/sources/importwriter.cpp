@@ -288,12 +288,19 @@ void ImportWriter::commitBatch(qint64 syncedSeq)
     redactWritten();
     // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
     // span stay true while a big room imports (finishRoom recounts exactly).
+    // Its blocked rows and its calls by outcome too, each from an index alone (the blocked rows a seek, the calls a
+    // pass over the room's outcome index: a hundredth of a second at 260,000 calls): the list's figures of a room
+    // being read, and of one whose import was stopped or killed, were its first batch's.
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), event_count = event_count + ?, "
                              "unread = max(0, unread - ?), "
                              "first_us = CASE WHEN ? = 0 THEN first_us ELSE min(coalesce(first_us, ?), ?) END, "
-                             "last_us = max(coalesce(last_us, 0), ?) WHERE id = ?"),
+                             "last_us = max(coalesce(last_us, 0), ?), "
+                             "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
+                             "(tool_calls, failed, refused, unserved) = (SELECT count(*), coalesce(sum(outcome = "
+                             "'failed'), 0), coalesce(sum(outcome = 'refused'), 0), coalesce(sum(outcome = 'unserved'), "
+                             "0) FROM tool_calls INDEXED BY tool_calls_room_outcome WHERE room_id = ?) WHERE id = ?"),
         { std::max(syncedSeq, m_lastSeq), m_batchAdded, m_batchAdded, m_batchFirstUs, m_batchFirstUs, m_batchFirstUs,
-            m_batchLastUs, m_room.id });
+            m_batchLastUs, m_room.id, m_room.id, m_room.id });
     m_batchAdded = 0;
     m_batchFirstUs = 0;
     m_batchLastUs = 0;
