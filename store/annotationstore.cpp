@@ -304,8 +304,13 @@ EditSteps AnnotationStore::redact(qint64 roomId, qint64 index, const QString& pa
         const Redaction r = redactions.redact(roomId, index, path, start, length, reason, author);
         EditSteps steps { { EditStep::Redactions, r.id, true }, { EditStep::Journal, journalRedaction(m_ws, r, author), true } };
         // A tool call's rows repeat what it was sent (a RoomKit end row its arguments) and its result may hold the same
-        // value: each copy is redacted too, in the ledger each, so nothing of the call still shows the text.
-        for (int copies = 0; copies < 10000; ++copies) {
+        // value: each copy is redacted too, in the ledger each, so nothing of the call still shows the text. A value,
+        // not a letter: a span shorter than CopiedValueMin (a character, "id") is cut where it was selected alone,
+        // or every "a" of the call would go.
+        constexpr qsizetype CopiedValueMin = 4;
+        if (removed.size() < CopiedValueMin)
+            removed.clear();
+        for (int copies = 0; copies < 1000; ++copies) {
             const std::optional<RedactionMatch> copy = redactions.copyInCall(roomId, index, removed);
             if (!copy)
                 break;
