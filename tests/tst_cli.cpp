@@ -100,6 +100,47 @@ class TestCli : public QObject
 private slots:
     void initTestCase() { m_store = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")); }
 
+    // Ctrl+C on `import` cancels as the window's Cancel does: what was committed stays and is said, exit 130, and the
+    // next import goes on from there to the whole store.
+    void ctrlCOnImportKeepsWhatWasRead()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("big.sqlite"));
+        RoomKitStoreGenerator::write(source, 200000, 4, 0.9, 31);
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        QProcess p;
+        p.start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("import"), source, QStringLiteral("-o"), path });
+        QVERIFY(p.waitForStarted());
+        // Once it has committed something: the workspace holds rows.
+        const auto events = [&] {
+            if (!QFile::exists(path))
+                return qint64(0);
+            try {
+                Workspace ws(path);
+                QSqlQuery q = ws.exec(QStringLiteral("SELECT coalesce(sum(event_count), 0) FROM rooms"));
+                return q.next() ? q.value(0).toLongLong() : qint64(0);
+            } catch (const StoreError&) {
+                return qint64(0);
+            }
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(events() > 0 || p.state() == QProcess::NotRunning, 30000);
+        if (p.state() == QProcess::NotRunning)
+            QSKIP("the import ended before it could be interrupted");
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(err.contains(QStringLiteral("cancelled: what was read is kept (")), qPrintable(err));
+        const qint64 kept = events();
+        QVERIFY(kept > 0 && kept < 200000);
+        const Run rest = run({ QStringLiteral("import"), source, QStringLiteral("-o"), path });
+        QCOMPARE(rest.code, 0);
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        Importer::import(clean, source);
+        QCOMPARE(events(), dump(clean, QStringLiteral("SELECT sum(event_count) FROM rooms")).value(0).toLongLong());
+    }
+
     // A verb's --room reads that room alone; `rooms` lists every room at once with the source's counts; a room a
     // workspace has not read is said to be so, never answered as empty.
     void aRoomNotReadYetIsSaidToBe()
