@@ -462,22 +462,7 @@ private:
             parser.isSet(QStringLiteral("read")) ? std::nullopt : std::optional<QStringList>(QStringList()));
         const bool json = parser.isSet(QStringLiteral("json"));
         for (const RoomSummary& r : ws->rooms()) {
-            if (json && r.notReadYet()) {
-                // What only reading the room tells (its calls, its blocked rows, its span) is not known: null, not 0.
-                const QJsonValue unknown(QJsonValue::Null);
-                QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
-                    { QStringLiteral("system"), r.system }, { QStringLiteral("source"), r.sourcePath },
-                    { QStringLiteral("status"), orNull(r.status) }, { QStringLiteral("read"), QStringLiteral("no") },
-                    { QStringLiteral("source_events"), r.sourceEvents() }, { QStringLiteral("event_count"), unknown },
-                    { QStringLiteral("blocked_count"), unknown }, { QStringLiteral("tool_calls"), unknown },
-                    { QStringLiteral("failed"), unknown }, { QStringLiteral("refused"), unknown },
-                    { QStringLiteral("unserved"), unknown }, { QStringLiteral("first_at"), unknown },
-                    { QStringLiteral("last_at"), unknown }, { QStringLiteral("owner"), orNull(r.owner) },
-                    { QStringLiteral("agent"), orNull(r.agentId) }, { QStringLiteral("summary"), orNull(r.summary) },
-                    { QStringLiteral("review"), r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review },
-                    { QStringLiteral("reviewer"), orNull(r.reviewer) }, { QStringLiteral("notes"), r.notes } };
-                m_out << line(o) << '\n';
-            } else if (json) {
+            if (json) {
                 QJsonObject o { { QStringLiteral("id"), r.nativeId }, { QStringLiteral("title"), orNull(r.title) },
                     { QStringLiteral("system"), r.system }, { QStringLiteral("source"), r.sourcePath },
                     { QStringLiteral("status"), orNull(r.status) },
@@ -493,8 +478,17 @@ private:
                     { QStringLiteral("summary"), orNull(r.summary) },
                     { QStringLiteral("review"), r.review.isEmpty() ? ReviewStatus::Unreviewed : r.review },
                     { QStringLiteral("reviewer"), orNull(r.reviewer) }, { QStringLiteral("notes"), r.notes },
-                    { QStringLiteral("read"), r.partlyRead() ? QStringLiteral("part") : QStringLiteral("whole") },
+                    { QStringLiteral("read"),
+                        r.notReadYet()      ? QStringLiteral("no")
+                            : r.partlyRead() ? QStringLiteral("part")
+                                             : QStringLiteral("whole") },
                     { QStringLiteral("source_events"), r.sourceEvents() } };
+                // What only reading the room tells (its rows, calls, blocked rows, span) is not known: null, not 0.
+                if (r.notReadYet()) {
+                    for (const char* unknown : { "event_count", "blocked_count", "tool_calls", "failed", "refused",
+                             "unserved", "first_at", "last_at" })
+                        o.insert(QLatin1String(unknown), QJsonValue());
+                }
                 m_out << line(o) << '\n';
             } else if (r.notReadYet()) {
                 m_out << r.nativeId

@@ -182,6 +182,15 @@ bool importKilledMidway(const QString& path, const QString& source, int maxWaitM
     return WIFSIGNALED(status);
 }
 
+void clickRoomsInTurn(ImportOptions& options, Workspace& ws, const QStringList& rooms, RoomClicks& clicks)
+{
+    options.wantedRoom = [&clicks] { return clicks.wanted; };
+    options.progress = [&ws, rooms, &clicks](qint64, qint64) {
+        clicks.wanted = ws.findRooms(rooms.at(++clicks.commits % rooms.size())).value(0);
+    };
+    options.roomStarted = [&ws, &clicks](qint64 id) { clicks.started << ws.room(id)->nativeId; };
+}
+
 // A room's rows, calls and runs with every index replaced by the row's position in the room: a thread read
 // from its file and from kaboo's table then compare equal, though one numbers its events by line and the other
 // by seq.

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "eventrecord.h"
+#include "sources/importreport.h"
 
 #include <memory>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QVector>
 
@@ -82,6 +84,15 @@ bool rotateLog(const QString& path, int records);
 // `assemblyWindow`: the rows an AG-UI import holds (ImportOptions::assemblyWindow); small, rows are written, brought
 // back and rewritten while the kill can land.
 bool importKilledMidway(const QString& path, const QString& source, int maxWaitMs, int assemblyWindow = 4096);
+// A user clicking from room to room while a source imports: `options` ask for the next of `rooms` (native ids, found
+// in `ws`) after every commit, and keep the rooms the import begins, in order, in `started`.
+struct RoomClicks
+{
+    QStringList started;
+    qint64 wanted = 0;
+    int commits = 0;
+};
+void clickRoomsInTurn(ImportOptions& options, Workspace& ws, const QStringList& rooms, RoomClicks& clicks);
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
 // A room's figures, rows, calls and runs (room: its native id) with every index replaced by the row's position in the

@@ -608,16 +608,13 @@ private slots:
         ImportOptions options;
         options.batchRows = 16;
         options.assemblyWindow = 7;
-        qint64 wanted = 0;
-        int commits = 0;
-        QStringList started;
-        options.wantedRoom = [&] { return wanted; };
-        options.progress = [&](qint64, qint64) {
-            wanted = ws.findRooms(threads.at(++commits % threads.size()).nativeId).value(0);
-        };
-        options.roomStarted = [&](qint64 id) { started << ws.room(id)->nativeId; };
+        QStringList ids;
+        for (const RoomSummary& r : threads)
+            ids << r.nativeId;
+        RoomClicks clicks;
+        clickRoomsInTurn(options, ws, ids, clicks);
         const ImportReport report = Importer::import(ws, source, options);
-        QVERIFY2(started.size() > threads.size(), qPrintable(started.join(QLatin1Char(' '))));
+        QVERIFY2(clicks.started.size() > threads.size(), qPrintable(clicks.started.join(QLatin1Char(' '))));
         QCOMPARE(report.rooms.size(), threads.size());
         QCOMPARE(report.roomsNotRead, 0);
         QCOMPARE(state(ws), state(clean));

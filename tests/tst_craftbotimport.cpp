@@ -629,16 +629,13 @@ private slots:
         Workspace ws(dir.filePath(QStringLiteral("asked.sightline")));
         ImportOptions options;
         options.batchRows = 8;
-        qint64 wanted = 0;
-        int commits = 0;
-        QStringList started;
-        options.wantedRoom = [&] { return wanted; };
-        options.progress = [&](qint64, qint64) {
-            wanted = ws.findRooms(streams.at(++commits % streams.size()).nativeId).value(0);
-        };
-        options.roomStarted = [&](qint64 id) { started << ws.room(id)->nativeId; };
+        QStringList ids;
+        for (const RoomSummary& r : streams)
+            ids << r.nativeId;
+        RoomClicks clicks;
+        clickRoomsInTurn(options, ws, ids, clicks);
         const ImportReport report = Importer::import(ws, path, options);
-        QVERIFY2(started.size() > streams.size(), qPrintable(started.join(QLatin1Char(' '))));
+        QVERIFY2(clicks.started.size() > streams.size(), qPrintable(clicks.started.join(QLatin1Char(' '))));
         QCOMPARE(report.rooms.size(), streams.size());
         QCOMPARE(state(ws), state(clean));
     }

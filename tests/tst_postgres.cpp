@@ -355,17 +355,13 @@ private slots:
             Workspace ws(dir.filePath(QStringLiteral("asked.sightline")));
             ImportOptions options;
             options.batchRows = 16;
-            qint64 wanted = 0;
-            int commits = 0;
-            QStringList started;
-            options.wantedRoom = [&] { return wanted; };
-            options.progress = [&](qint64, qint64) {
-                const QString next = rooms.at(++commits % rooms.size()).nativeId;
-                wanted = ws.findRooms(next).value(0);
-            };
-            options.roomStarted = [&](qint64 id) { started << ws.room(id)->nativeId; };
+            QStringList ids;
+            for (const RoomSummary& r : rooms)
+                ids << r.nativeId;
+            RoomClicks clicks;
+            clickRoomsInTurn(options, ws, ids, clicks);
             const ImportReport report = Importer::import(ws, pg.uri(database), options);
-            QVERIFY2(started.size() > rooms.size(), qPrintable(started.join(QLatin1Char(' ')))); // some read in turns
+            QVERIFY2(clicks.started.size() > rooms.size(), qPrintable(clicks.started.join(QLatin1Char(' ')))); // some read in turns
             QCOMPARE(report.rooms.size(), rooms.size());
             QCOMPARE(dump(ws, everything), dump(clean, everything));
 

@@ -70,6 +70,15 @@ QMap<QString, QStringList> derived(Workspace& ws)
     };
 }
 
+// Every event the rooms hold.
+qint64 eventsIn(const RoomSummaries& rooms)
+{
+    qint64 total = 0;
+    for (const RoomSummary& r : rooms)
+        total += r.eventCount;
+    return total;
+}
+
 // Compares two workspaces' derived rows, naming the first difference.
 void compareDerived(Workspace& got, Workspace& want)
 {
@@ -727,10 +736,7 @@ private slots:
             qPrintable(QStringLiteral("%1 rows after the request").arg(biggestWhenServed - biggestAtRequest)));
         QCOMPARE(started.count(biggest), 2);
         QCOMPARE(report.rooms.size(), rooms.size()); // each room once, however many turns it was read in
-        qint64 total = 0;
-        for (const RoomSummary& r : rooms)
-            total += r.eventCount;
-        QCOMPARE(report.added(), total);
+        QCOMPARE(report.added(), eventsIn(rooms));
         QCOMPARE(report.roomsNotRead, 0);
         compareDerived(ws, clean);
     }
@@ -811,10 +817,7 @@ private slots:
         // A later whole import reads the rest: the workspace of one clean import.
         Workspace ws(cached);
         const ImportReport rest = Importer::import(ws, source);
-        qint64 total = 0;
-        for (const RoomSummary& r : rooms)
-            total += r.eventCount;
-        QCOMPARE(rest.added(), total - asked.eventCount);
+        QCOMPARE(rest.added(), eventsIn(rooms) - asked.eventCount);
         compareDerived(ws, clean);
     }
 
@@ -828,11 +831,9 @@ private slots:
         Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
         Importer::import(clean, source);
         QStringList ids;
-        qint64 cleanTotal = 0;
-        for (const RoomSummary& r : clean.rooms()) {
+        for (const RoomSummary& r : clean.rooms())
             ids << r.nativeId;
-            cleanTotal += r.eventCount;
-        }
+        const qint64 cleanTotal = eventsIn(clean.rooms());
         QRandomGenerator random(20261205);
         int killedMidway = 0;
         for (int round = 0; round < 6; ++round) {

@@ -22,6 +22,15 @@
 namespace {
 constexpr int MaxListedProblems = 1000;
 
+// The end of an UPDATE of a room: its blocked rows and its calls by outcome, each from an index alone (the blocked
+// rows a seek, the calls a pass over the room's outcome index: each call's outcome was read from its table row,
+// beside its arguments and result, a third of a sync), then `WHERE id = ?`. Binds: the room three times.
+const QString BlockedAndCalls = QStringLiteral(
+    "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
+    "(tool_calls, failed, refused, unserved) = (SELECT count(*), coalesce(sum(outcome = 'failed'), 0), "
+    "coalesce(sum(outcome = 'refused'), 0), coalesce(sum(outcome = 'unserved'), 0) FROM tool_calls "
+    "INDEXED BY tool_calls_room_outcome WHERE room_id = ?) WHERE id = ?");
+
 QVariant orNull(const QString& value)
 {
     return value.isEmpty() ? QVariant() : QVariant(value);
@@ -288,17 +297,13 @@ void ImportWriter::commitBatch(qint64 syncedSeq)
     redactWritten();
     // The room's count and span move with its rows, in the same transaction: a reader's "X of Y" and time
     // span stay true while a big room imports (finishRoom recounts exactly).
-    // Its blocked rows and its calls by outcome too, each from an index alone (the blocked rows a seek, the calls a
-    // pass over the room's outcome index: a hundredth of a second at 260,000 calls): the list's figures of a room
-    // being read, and of one whose import was stopped or killed, were its first batch's.
+    // Its blocked rows and its calls by outcome too (a hundredth of a second at 260,000 calls): the list's figures of
+    // a room being read, and of one whose import was stopped or killed, were its first batch's.
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), event_count = event_count + ?, "
                              "unread = max(0, unread - ?), "
                              "first_us = CASE WHEN ? = 0 THEN first_us ELSE min(coalesce(first_us, ?), ?) END, "
-                             "last_us = max(coalesce(last_us, 0), ?), "
-                             "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
-                             "(tool_calls, failed, refused, unserved) = (SELECT count(*), coalesce(sum(outcome = "
-                             "'failed'), 0), coalesce(sum(outcome = 'refused'), 0), coalesce(sum(outcome = 'unserved'), "
-                             "0) FROM tool_calls INDEXED BY tool_calls_room_outcome WHERE room_id = ?) WHERE id = ?"),
+                             "last_us = max(coalesce(last_us, 0), ?), ")
+            + BlockedAndCalls,
         { std::max(syncedSeq, m_lastSeq), m_batchAdded, m_batchAdded, m_batchFirstUs, m_batchFirstUs, m_batchFirstUs,
             m_batchLastUs, m_room.id, m_room.id, m_room.id });
     m_batchAdded = 0;
@@ -316,14 +321,14 @@ void ImportWriter::pauseRoom(qint64 syncedSeq)
     // its notes linked once it is read to its end. A recount of the biggest room here stood between the user's
     // click and the room asked for (a tenth of a second and more at a million rows).
     commitBatch(syncedSeq);
-    QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
-    m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
-    count.finish();
     addToReport();
 }
 
 void ImportWriter::addToReport()
 {
+    QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
+    m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
+    count.finish();
     // A room read in turns (another was wanted while it was read) is one room of the report.
     const auto earlier = std::find_if(m_report.rooms.begin(), m_report.rooms.end(),
         [&](const ImportReport::Room& r) { return r.id == m_counted.id; });
@@ -700,12 +705,9 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
     // (each call's outcome was read from its table row, beside its arguments and result: a third of a sync).
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = max(synced_seq, ?), unread = max(0, unread - ?), "
                              "event_count = (SELECT count(*) FROM events WHERE room_id = ?), "
-                             "blocked_count = (SELECT count(*) FROM events WHERE room_id = ? AND blocked = 1), "
                              "first_us = (SELECT min(created_us) FROM events WHERE room_id = ?), "
-                             "last_us = (SELECT max(created_us) FROM events WHERE room_id = ?), "
-                             "(tool_calls, failed, refused, unserved) = (SELECT count(*), coalesce(sum(outcome = "
-                             "'failed'), 0), coalesce(sum(outcome = 'refused'), 0), coalesce(sum(outcome = 'unserved'), "
-                             "0) FROM tool_calls INDEXED BY tool_calls_room_outcome WHERE room_id = ?) WHERE id = ?"),
+                             "last_us = (SELECT max(created_us) FROM events WHERE room_id = ?), ")
+            + BlockedAndCalls,
         { std::max(syncedSeq, m_lastSeq), m_batchAdded, id, id, id, id, id, id });
     countParticipants();
     m_batchAdded = 0;
@@ -845,8 +847,6 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
         }
     }
     AnnotationStore(m_ws).relink(m_room.id);
-    QSqlQuery count = m_ws.exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { m_room.id });
-    m_counted.total = count.next() ? count.value(0).toLongLong() : 0;
     addToReport();
     m_cancelled = m_cancelled || (m_options.isCancelled && m_options.isCancelled());
 }
