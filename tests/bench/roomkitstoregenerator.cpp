@@ -14,18 +14,22 @@ namespace {
 
 const char* const schema = R"SQL(
 PRAGMA user_version = 3;
-PRAGMA journal_mode = WAL;
 CREATE TABLE rooms(id TEXT PRIMARY KEY, created_ts REAL NOT NULL, organization_id TEXT, status TEXT NOT NULL,
   delivered_index INTEGER NOT NULL DEFAULT -1, data TEXT NOT NULL);
 CREATE TABLE events(id TEXT PRIMARY KEY, room_id TEXT NOT NULL, idx INTEGER NOT NULL, type TEXT NOT NULL,
   visibility TEXT NOT NULL, source_channel_id TEXT, source_channel_type TEXT, participant_id TEXT,
   correlation_id TEXT, parent_event_id TEXT, idempotency_key TEXT, created_ts REAL NOT NULL, data TEXT NOT NULL);
-CREATE INDEX idx_events_room ON events(room_id);
-CREATE UNIQUE INDEX idx_events_room_idx ON events(room_id, idx);
 CREATE TABLE bindings(room_id TEXT NOT NULL, channel_id TEXT NOT NULL, participant_id TEXT, channel_type TEXT,
   data TEXT NOT NULL, PRIMARY KEY(room_id, channel_id));
 CREATE TABLE participants(room_id TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY(room_id, id));
 CREATE VIRTUAL TABLE events_fts USING fts5(text, event_id UNINDEXED, room_id UNINDEXED);
+)SQL";
+
+// Made once every row is in: a B-tree built from sorted keys, where inserting ten million rows into it one by one
+// walks it at random.
+const char* const indexes = R"SQL(
+CREATE INDEX idx_events_room ON events(room_id);
+CREATE UNIQUE INDEX idx_events_room_idx ON events(room_id, idx);
 )SQL";
 
 const char* const userLines[]
@@ -251,32 +255,54 @@ namespace RoomKitStoreGenerator {
 
 void write(const QString& path, qint64 events, int rooms, double bigRoomShare, quint32 seed)
 {
+    // Written under another name and renamed when whole: a run stopped half-way leaves no store that looks done.
+    const QString part = path + QStringLiteral(".part");
     QFile::remove(path);
+    QFile::remove(part);
     sqlite3* db = nullptr;
-    if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK)
+    if (sqlite3_open(part.toUtf8().constData(), &db) != SQLITE_OK)
         throw StoreError(path, {}, QStringLiteral("cannot create the store"));
+    // Written with no journal and no syncs, a store that nobody reads until it is whole (a failed run leaves a file
+    // to delete, not one to recover), in transactions of a bounded size: one transaction over ten million rows kept
+    // a write-ahead log of more than ten gigabytes. The store is put in WAL mode at the end, as RoomKit leaves it.
+    const auto exec = [db, &path](const char* sql) {
+        char* error = nullptr;
+        if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+            const QString message = QString::fromUtf8(error);
+            sqlite3_free(error);
+            sqlite3_close(db);
+            throw StoreError(path, {}, message);
+        }
+    };
+    exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -1048576");
     // The tables first: the writer prepares its statements against them.
-    char* error = nullptr;
-    if (sqlite3_exec(db, schema, nullptr, nullptr, &error) != SQLITE_OK) {
-        const QString message = QString::fromUtf8(error);
-        sqlite3_free(error);
-        sqlite3_close(db);
-        throw StoreError(path, {}, message);
-    }
+    exec(schema);
     {
         Writer w(db, seed);
-        w.exec(QStringLiteral("BEGIN"));
         const qint64 big = qint64(double(events) * bigRoomShare);
+        const int width = rooms > 1000 ? 4 : 3;
+        qint64 sinceCommit = 0;
+        exec("BEGIN");
         for (int r = 0; r < rooms; ++r) {
-            w.room(r == 0 ? QStringLiteral("room-big") : QStringLiteral("room-%1").arg(r, 3, 10, QLatin1Char('0')));
+            w.room(r == 0 ? QStringLiteral("room-big") : QStringLiteral("room-%1").arg(r, width, 10, QLatin1Char('0')));
             const qint64 budget = r == 0 ? big : (events - big) / std::max(1, rooms - 1);
-            for (qint64 n = 0; n < budget;)
-                n += w.exchange();
+            for (qint64 n = 0; n < budget;) {
+                const qint64 written = w.exchange();
+                n += written;
+                sinceCommit += written;
+                if (sinceCommit >= 200000) {
+                    exec("COMMIT; BEGIN");
+                    sinceCommit = 0;
+                }
+            }
         }
-        w.exec(QStringLiteral("COMMIT"));
-        w.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+        exec("COMMIT");
     }
+    exec(indexes);
+    exec("PRAGMA journal_mode = WAL");
     sqlite3_close(db);
+    if (!QFile::rename(part, path))
+        throw StoreError(path, {}, QStringLiteral("cannot rename %1 to it").arg(part));
 }
 
 } // namespace RoomKitStoreGenerator
