@@ -105,15 +105,25 @@ qint64 ImportWriter::upsertSource(const QString& system, const QString& format, 
     return q.value(0).toLongLong();
 }
 
+SqliteStatement& ImportWriter::prepared(std::unique_ptr<SqliteStatement>& slot, const char* sql)
+{
+    if (!slot)
+        slot = std::make_unique<SqliteStatement>(m_ws.handle(), sql);
+    slot->reset();
+    return *slot;
+}
+
 RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
 {
     // The room's fields come from the source again (its title may be its first message): where a reviewer
     // redacted them, they are redacted again in the same transaction as they are written.
-    QSqlQuery known = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions x JOIN rooms o ON o.id = x.room_id "
-                                               "WHERE o.source_id = ? AND o.native_id = ? AND x.present = 1)"),
-        { sourceId, r.nativeId });
-    const bool redacted = known.next() && known.value(0).toBool();
-    known.finish();
+    SqliteStatement& known = prepared(m_roomHasRedactions,
+        "SELECT EXISTS (SELECT 1 FROM redactions x JOIN rooms o ON o.id = x.room_id WHERE o.source_id = ? AND "
+        "o.native_id = ? AND x.present = 1)");
+    known.bind(1, sourceId);
+    known.bind(2, r.nativeId);
+    const bool redacted = known.step() && known.int64(0) != 0;
+    known.reset();
     if (!redacted)
         return writeRoom(sourceId, r);
     m_ws.exec(QStringLiteral("SAVEPOINT room_fields"));
@@ -131,28 +141,28 @@ RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
 
 RoomCursor ImportWriter::writeRoom(qint64 sourceId, const RoomInfo& r)
 {
-    m_ws.exec(
-        QStringLiteral("INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, "
-                       "summary, created_us, updated_us, native_json, details_json, file_mark) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT(source_id, native_id) DO UPDATE SET "
-                       "title = CASE WHEN %1 THEN title ELSE excluded.title END, "
-                       "status = CASE WHEN %1 THEN status ELSE excluded.status END, organization_id = excluded.organization_id, "
-                       "owner = excluded.owner, agent_id = excluded.agent_id, summary = excluded.summary, "
-                       "created_us = coalesce(excluded.created_us, created_us), updated_us = excluded.updated_us, "
-                       "native_json = excluded.native_json, details_json = excluded.details_json, "
-                       "file_mark = excluded.file_mark")
-            .arg(r.titleFromRows ? 1 : 0),
-        { sourceId, r.nativeId, orNull(r.title), orNull(r.status), orNull(r.organizationId), orNull(r.owner),
-            orNull(r.agentId), orNull(r.summary), r.createdMicros ? QVariant(r.createdMicros) : QVariant(),
-            r.updatedMicros ? QVariant(r.updatedMicros) : QVariant(),
-            r.nativeJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.nativeJson)),
-            r.detailsJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.detailsJson)),
-            r.file.isEmpty() ? QVariant() : QVariant(FileTail::mark(r.file)) });
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, synced_seq FROM rooms WHERE source_id = ? AND native_id = ?"),
-        { sourceId, r.nativeId });
-    q.next();
-    return { r.nativeId, q.value(0).toLongLong(), q.value(1).toLongLong() };
+    // One statement a room, prepared once: a store of ten thousand rooms is listed before its first screen.
+    SqliteStatement& write = prepared(m_writeRoom,
+        "INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, summary, created_us, "
+        "updated_us, native_json, details_json, file_mark) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+        "ON CONFLICT(source_id, native_id) DO UPDATE SET "
+        "title = CASE WHEN ?14 THEN title ELSE excluded.title END, "
+        "status = CASE WHEN ?14 THEN status ELSE excluded.status END, organization_id = excluded.organization_id, "
+        "owner = excluded.owner, agent_id = excluded.agent_id, summary = excluded.summary, "
+        "created_us = coalesce(excluded.created_us, created_us), updated_us = excluded.updated_us, "
+        "native_json = excluded.native_json, details_json = excluded.details_json, file_mark = excluded.file_mark "
+        "RETURNING id, synced_seq");
+    write.bindAll({ sourceId, r.nativeId, orNull(r.title), orNull(r.status), orNull(r.organizationId), orNull(r.owner),
+        orNull(r.agentId), orNull(r.summary), r.createdMicros ? QVariant(r.createdMicros) : QVariant(),
+        r.updatedMicros ? QVariant(r.updatedMicros) : QVariant(),
+        r.nativeJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.nativeJson)),
+        r.detailsJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.detailsJson)),
+        r.file.isEmpty() ? QVariant() : QVariant(FileTail::mark(r.file)), r.titleFromRows ? 1 : 0 });
+    write.step();
+    const RoomCursor cursor { r.nativeId, write.int64(0), write.int64(1) };
+    while (write.step()) { } // RETURNING: the row is written when the statement is run to its end
+    write.reset();
+    return cursor;
 }
 
 void ImportWriter::note(const QString& place, const QString& problem)
@@ -494,7 +504,11 @@ void ImportWriter::redactWritten()
 
 void ImportWriter::setUnread(qint64 roomId, qint64 rows)
 {
-    m_ws.exec(QStringLiteral("UPDATE rooms SET unread = ? WHERE id = ?"), { rows, roomId });
+    SqliteStatement& set = prepared(m_setUnread, "UPDATE rooms SET unread = ? WHERE id = ?");
+    set.bind(1, rows);
+    set.bind(2, roomId);
+    set.step();
+    set.reset();
 }
 
 RoomCursor ImportWriter::cursor(const RoomCursor& room)
@@ -508,12 +522,15 @@ RoomCursor ImportWriter::cursor(const RoomCursor& room)
 
 std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
 {
-    QSqlQuery q = m_ws.exec(
-        QStringLiteral("SELECT id, native_json, file_mark FROM rooms WHERE source_id = ? AND native_id = ?"),
-        { sourceId, nativeId });
-    if (!q.next())
+    SqliteStatement& q
+        = prepared(m_storedRoom, "SELECT id, native_json, file_mark FROM rooms WHERE source_id = ? AND native_id = ?");
+    q.bind(1, sourceId);
+    q.bind(2, nativeId);
+    if (!q.step())
         return std::nullopt;
-    return StoredRoom { q.value(0).toLongLong(), q.value(1).toString().toUtf8(), q.value(2).toString() };
+    StoredRoom stored { q.int64(0), q.text(1).toUtf8(), q.text(2) };
+    q.reset();
+    return stored;
 }
 
 void ImportWriter::clearRoom(qint64 roomId)

@@ -106,7 +106,12 @@ public:
     void clearRoom(qint64 roomId);
     // Records "FILE: PLACE: problem" in the report (the first thousand, then a count).
     void note(const QString& place, const QString& problem);
-    void setTotal(qint64 rows) { m_total = rows; }
+    // The rows to read in all, `done` of them read before this import began.
+    void setTotal(qint64 rows, qint64 done = 0)
+    {
+        m_total = rows;
+        m_done = done;
+    }
     // A reader's pass over a room before its rows (CraftBot's shape, 15 s at a million records): `units` more of
     // work, then done a part at a time, so the progress moves and a cancel is heard while nothing is written.
     // readDone() is false once the import is cancelled.
@@ -187,6 +192,7 @@ private:
     void commit();
     void rollback();
     void bindText(SqliteStatement& statement, int column, const QString& value);
+    SqliteStatement& prepared(std::unique_ptr<SqliteStatement>& slot, const char* sql); // made once, reset for use
 
     Workspace& m_ws;
     QString m_source;
@@ -202,6 +208,10 @@ private:
     std::unique_ptr<SqliteStatement> m_updateCall;
     std::unique_ptr<SqliteStatement> m_storedRows;
     std::unique_ptr<SqliteStatement> m_rewrite;
+    std::unique_ptr<SqliteStatement> m_roomHasRedactions;
+    std::unique_ptr<SqliteStatement> m_writeRoom;
+    std::unique_ptr<SqliteStatement> m_storedRoom;
+    std::unique_ptr<SqliteStatement> m_setUnread;
     std::function<void()> m_beforeCommit;
     std::function<bool()> m_yieldWhen;
     RoomCursor m_room;

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "../sqlitestatement.h"
 #include "sourcedatabase.h"
 #include "sourcereader.h"
+
+#include <memory>
 
 #include <QJsonObject>
 
@@ -33,4 +36,8 @@ private:
     // The rowids of each room's odd rows (an idx that is not a whole number, or negative), as the count of a room
     // never imported found them in its pass over the room's index: read() reads them by rowid, not by another pass.
     QHash<QString, QByteArray> m_oddRows;
+    // rowsAfter's counts, prepared once for the listing of every room (ten thousand rooms, ten thousand prepares);
+    // dropped before a read, which may open the store again.
+    std::unique_ptr<SqliteStatement> m_countAfter;
+    std::unique_ptr<SqliteStatement> m_countNew;
 };
