@@ -1115,8 +1115,18 @@ private slots:
         QVERIFY(partial.added() >= 100);
         QVERIFY(partial.added() < 732);
         QVERIFY(progressCalls >= 2);
-        // The next import resumes where the cancelled one stopped, and ends with every row.
-        const ImportReport rest = Importer::import(ws, source);
+        // The next import resumes where the cancelled one stopped, and ends with every row; its progress goes on
+        // from there too.
+        ImportOptions resumed;
+        std::optional<std::pair<qint64, qint64>> firstProgress;
+        resumed.progress = [&](qint64 done, qint64 total) {
+            if (!firstProgress)
+                firstProgress = { done, total };
+        };
+        const ImportReport rest = Importer::import(ws, source, resumed);
+        QVERIFY(firstProgress);
+        QCOMPARE(firstProgress->second, 732);
+        QVERIFY2(firstProgress->first >= partial.added(), qPrintable(QString::number(firstProgress->first)));
         QVERIFY(!rest.cancelled);
         QCOMPARE(partial.added() + rest.added(), 732);
         qint64 total = 0;

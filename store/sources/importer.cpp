@@ -235,12 +235,22 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     }
     const auto readNow = [&](const RoomCursor& room) { return !options.onlyRooms || inScope.contains(room.id); };
 
-    qint64 total = 0;
+    // The progress goes on from what earlier imports read of these rooms: a resumed import began again at 0 %, as if
+    // it started over.
+    QSet<qint64> reading;
+    qint64 total = 0, readBefore = 0;
     for (const RoomCursor& room : std::as_const(rooms)) {
-        if (readNow(room))
+        if (readNow(room)) {
             total += rows.value(room.id);
+            reading.insert(room.id);
+        }
     }
-    writer.setTotal(total);
+    QSqlQuery before = ws.exec(QStringLiteral("SELECT id, event_count FROM rooms WHERE source_id = ?"), { sourceId });
+    while (before.next()) {
+        if (reading.contains(before.value(0).toLongLong()))
+            readBefore += before.value(1).toLongLong();
+    }
+    writer.setTotal(total + readBefore, readBefore);
     // The biggest room first: it is the one a reader waits for, and a streamed room shows after its first batch.
     std::stable_sort(rooms.begin(), rooms.end(),
         [&](const RoomCursor& a, const RoomCursor& b) { return rows.value(a.id) > rows.value(b.id); });
