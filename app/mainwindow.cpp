@@ -339,9 +339,21 @@ MainWindow::MainWindow(QWidget* parent)
         m_roomsRefresh->start();
     });
     connect(m_importTick, &QTimer::timeout, m_store, &StoreClient::loadRooms);
-    connect(m_store, &StoreClient::roomReading, this, [this](qint64 roomId) {
-        m_roomModel->setReading(roomId);
+    m_readingShown = new QTimer(this);
+    m_readingShown->setSingleShot(true);
+    m_readingShown->setInterval(200);
+    const auto showReading = [this] {
+        m_roomModel->setReading(m_readingRoom);
         updateStatus(); // the room shown, not read yet, is being read now
+    };
+    connect(m_readingShown, &QTimer::timeout, this, showReading);
+    connect(m_store, &StoreClient::roomReading, this, [this, showReading](qint64 roomId) {
+        m_readingRoom = roomId;
+        // The first at once (a room clicked is said to be read as it starts), the rest when the timer ends.
+        if (!m_readingShown->isActive()) {
+            showReading();
+            m_readingShown->start();
+        }
     });
     connect(m_store, &StoreClient::imported, this, [this](const ImportReport& report) {
         m_importProblems += report.problems;
@@ -1316,11 +1328,13 @@ void MainWindow::updateStatus()
     // that is not the number of events (14 rows shown as 11 items read as a wrong count).
     if (!isRawMode() && m_eventModel->isIndexed() && m_eventModel->rowCount() != shown)
         text += m_eventModel->rowCount() == 1 ? tr(" as 1 item") : tr(" as %L1 items").arg(m_eventModel->rowCount());
+    // What the count does not say yet, in one pair of parentheses (two read as "(…) (…)").
+    QStringList notes;
     // A room still importing is read again once it is whole; until then the list's count runs ahead of it.
     if (isImporting()) {
         for (const RoomSummary& r : m_roomModel->rooms()) {
             if (r.id == m_eventModel->roomId() && r.eventCount > total)
-                text += tr(" (%L1 imported so far)").arg(r.eventCount);
+                notes << tr("%L1 imported so far").arg(r.eventCount);
         }
     }
     // A room its source holds more of than was read (a store opened a moment ago, a cancelled import): said, with
@@ -1334,14 +1348,15 @@ void MainWindow::updateStatus()
     if (room && room->unread > 0) {
         const QString source = tr("%L1 events in the source").arg(room->sourceEvents());
         if (isImporting()) {
-            text += total == 0 ? tr(" (reading this room: %1)").arg(source)
-                               : tr(" (reading on: %1)").arg(source);
+            notes << (total == 0 ? tr("reading this room: %1").arg(source) : tr("reading on: %1").arg(source));
         } else if (room->notReadYet()) {
-            text += tr(" (not read yet: %1)").arg(source);
+            notes << tr("not read yet: %1").arg(source);
         } else {
-            text += tr(" (%1: read in part, open the source to read the rest)").arg(source);
+            notes << tr("%1: read in part, open the source to read the rest").arg(source);
         }
     }
+    if (!notes.isEmpty())
+        text += QStringLiteral(" (") + notes.join(QStringLiteral("; ")) + QLatin1Char(')');
     if (room && room->notReadYet()) {
         m_status->setText(text);
         m_timeline->setEmptyText(isImporting()

@@ -175,6 +175,10 @@ private:
     QTimer* m_roomsRefresh = nullptr; // lists rooms made whole during an import, twice a second at most
     bool m_roomsWaiting = false; // a room was made whole while m_roomsRefresh ran
     QTimer* m_importTick = nullptr; // the list's counts while an import runs
+    // The room being read, shown at most five times a second: a store of ten thousand small rooms starts a hundred
+    // a second, and each start laid out the room list again (the window froze for seconds at a time).
+    QTimer* m_readingShown = nullptr;
+    qint64 m_readingRoom = 0;
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
     bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
     // The room shown as the list had it when it was shown or last read again (its counts and span): a list that

@@ -1226,8 +1226,11 @@ private slots:
         };
         QTRY_VERIFY_WITH_TIMEOUT(listed() > firstRead || !window.isImporting(), 20000);
         QVERIFY2(window.isImporting(), "the list showed no count between the first screen and the import's end");
-        if (listed() > window.eventModel()->totalCount()) // and the status bar says the room is not read whole yet
+        if (listed() > window.eventModel()->totalCount()) { // and the status bar says the room is not read whole yet
             QVERIFY2(window.statusText().contains(QStringLiteral("imported so far")), qPrintable(window.statusText()));
+            // in one aside, however many it has to say
+            QVERIFY2(window.statusText().count(QLatin1Char('(')) == 1, qPrintable(window.statusText()));
+        }
 
         // An event picked while the room imports is still the one picked when it is read again, whole.
         QTRY_VERIFY(window.eventModel()->loadedRecord(5));

@@ -53,6 +53,9 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     header->setStretchLastSection(false);
     header->setMinimumSectionSize(40);
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Sized by the rooms in view and a hundred more, not the first thousand: with ten thousand rooms the counts
+    // move every two seconds while a store imports, and each move measured a thousand rows a column.
+    header->setResizeContentsPrecision(100);
     header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
     const QVariantList hidden = QSettings().value(QStringLiteral("roomList/hiddenColumns"),
