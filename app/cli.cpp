@@ -359,8 +359,22 @@ private:
                             holders.mid(0, 5).join(QStringLiteral(", ")) + (holders.size() > 5 ? QStringLiteral(", …") : QString())));
             }
         }
-        if (ids.isEmpty())
+        if (ids.isEmpty()) {
+            // Room ids are matched as written (RoomKit's are case-sensitive); one written in another case is named,
+            // never taken for it.
+            QStringList otherCase;
+            for (const RoomSummary& r : ws.rooms()) {
+                if (r.nativeId.contains(nativeId, Qt::CaseInsensitive))
+                    otherCase << r.nativeId;
+            }
+            otherCase.removeDuplicates();
+            if (!otherCase.isEmpty() && otherCase.size() <= 5) {
+                throw StoreError(source, {},
+                    QStringLiteral("no room '%1'; room ids are matched as written: did you mean %2?")
+                        .arg(nativeId, QLatin1Char('\'') + otherCase.join(QStringLiteral("' or '")) + QLatin1Char('\'')));
+            }
             throw StoreError(source, {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
+        }
         // A workspace made of several sources (import -o) can hold one room id from each: --source names one,
         // by its path or its file name.
         const QString from = parser.value(QStringLiteral("source"));
@@ -1622,6 +1636,14 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
         }
         return f.code;
     } catch (const StoreError& e) {
+        // An error in the workspace cached for a source (an index the room does not have) names the source the user
+        // gave, not a file in a cache folder they never saw.
+        const QString source = arguments.value(2);
+        if (!source.isEmpty() && !e.file().isEmpty() && !source.startsWith(QLatin1Char('-'))
+            && e.file() != source && e.file() == Importer::cachedWorkspacePath(source)) {
+            err << "sightline: " << StoreError(source, e.place(), e.message()).toString() << Qt::endl;
+            return Error;
+        }
         err << "sightline: " << e.toString() << Qt::endl;
         return Error;
     } catch (const std::bad_alloc&) {

@@ -1040,6 +1040,9 @@ private slots:
             QStringLiteral("--author"), QStringLiteral("Ben") });
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains(QLatin1String("no event at index 999")));
+        // named by the store given, not by the workspace cached for it
+        QVERIFY2(r.err.startsWith(QStringLiteral("sightline: ") + store + QStringLiteral(": the room has no event")),
+            qPrintable(r.err));
         r = run({ QStringLiteral("note"), store, QStringLiteral("--room"), QStringLiteral("duplicate") });
         QCOMPARE(r.code, 2);
         QCOMPARE(run({ QStringLiteral("journal"), store, QStringLiteral("--json") }).lines().size(), 3);
@@ -1794,6 +1797,12 @@ private slots:
         QVERIFY2(r.err.contains(QLatin1String("no room 'no-such-room'")), qPrintable(r.err));
         // Named by the source the user gave, not by its cached workspace.
         QVERIFY2(r.err.startsWith(QStringLiteral("sightline: ") + m_store + QStringLiteral(": no room")), qPrintable(r.err));
+        // A room id written in another case is named, not taken for it: ids are matched as written.
+        r = run({ QStringLiteral("tools"), m_store, QStringLiteral("--room"), QStringLiteral("EDGE-TOOL-FAILED") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("no room 'EDGE-TOOL-FAILED'; room ids are matched as written: did you "
+                                              "mean 'edge-tool-failed'?")),
+            qPrintable(r.err));
 
         // One bad source among several: the others import, the exit code says something failed.
         r = run({ QStringLiteral("import"), text, m_store, QStringLiteral("-o"),
