@@ -360,8 +360,13 @@ int backgroundRead(const QString& source)
     tick.setInterval(16);
     quint32 seed = 7;
     QObject::connect(&tick, &QTimer::timeout, [&] {
-        if (frame.isValid())
+        if (frame.isValid()) {
             frames << frame.nsecsElapsed() / 1e6;
+            if (frames.last() > 50) // where a long frame falls: the run's time, the room's rows, the import's state
+                QTextStream(stderr) << "long frame " << frames.last() << " ms at " << whole.elapsed() << " ms, "
+                                    << window.eventModel()->rowCount() << " rows, "
+                                    << (window.isImporting() ? "importing" : "done") << Qt::endl;
+        }
         frame.start();
         if (frames.size() % 125 == 124) {
             seed = seed * 1103515245u + 12345u;
