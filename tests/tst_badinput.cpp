@@ -153,6 +153,14 @@ private slots:
                  std::pair { "odd-half", "2.5" }, std::pair { "odd-text", "'abc'" } })
             execSql(source, copyRow.arg(QLatin1String(id), QLatin1String(idx)));
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        // Another room read alone first (a command's --room): this one is only counted, odd rows and all, and its
+        // odd rows are found when it is read.
+        ImportOptions another;
+        another.onlyRooms = QStringList { QStringLiteral("sup-late-delivery") };
+        QVERIFY(Importer::import(ws, source, another).problems.isEmpty());
+        const std::optional<RoomSummary> counted = ws.room(ws.findRooms(QStringLiteral("sup-duplicate-charge")).first());
+        QVERIFY(counted && counted->notReadYet());
+        QCOMPARE(counted->sourceEvents(), 24 + 4);
         const ImportReport report = Importer::import(ws, source);
         const QString said = report.problems.join(QLatin1Char('\n'));
         QCOMPARE(report.problems.size(), 4);

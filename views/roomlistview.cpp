@@ -5,7 +5,6 @@
 #include "roomlistmodel.h"
 
 #include <QActionGroup>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -57,14 +56,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     // Sized by the rooms in view and a hundred more, not the first thousand: with ten thousand rooms the counts
     // move every two seconds while a store imports, and each move measured a thousand rows a column.
     header->setResizeContentsPrecision(100);
-    // The room takes what the counts leave, but never less than about fourteen characters: a wide count ("reading…
-    // 221,000 of 900,001") squeezed every title to "r…g". Past that the list scrolls sideways.
-    header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Interactive);
-    connect(header, &QHeaderView::sectionResized, this, [this](int section) {
-        if (section != RoomListModel::RoomColumn)
-            fitRoomColumn();
-    });
-    m_view->viewport()->installEventFilter(this);
+    header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
     const QVariantList hidden = QSettings().value(QStringLiteral("roomList/hiddenColumns"),
         QVariantList { RoomListModel::ReviewColumn, RoomListModel::ToolCallsColumn, RoomListModel::LastActivityColumn,
@@ -224,23 +216,4 @@ qint64 RoomListView::currentRoom() const
 {
     const QModelIndex current = m_view->currentIndex();
     return current.isValid() ? current.data(RoomListModel::RoomIdRole).toLongLong() : 0;
-}
-
-void RoomListView::fitRoomColumn()
-{
-    QHeaderView* header = m_view->header();
-    int others = 0;
-    for (int section = 0; section < header->count(); ++section) {
-        if (section != RoomListModel::RoomColumn && !header->isSectionHidden(section))
-            others += header->sectionSize(section);
-    }
-    const int least = m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 14;
-    header->resizeSection(RoomListModel::RoomColumn, std::max(least, m_view->viewport()->width() - others));
-}
-
-bool RoomListView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
-        fitRoomColumn();
-    return QWidget::eventFilter(watched, event);
 }

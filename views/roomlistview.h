@@ -29,11 +29,7 @@ public:
 signals:
     void roomActivated(qint64 roomId);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override; // the list's width given out again on a resize
-
 private:
-    void fitRoomColumn(); // what the counts leave, never under about fourteen characters
     RoomListModel* m_model;
     void fillShowMenu();
     void showActiveFilters();

@@ -192,6 +192,9 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     const SourceNotes notes = [&writer](const QString& place, const QString& problem) { writer.note(place, problem); };
     QVector<RoomCursor> rooms;
     QHash<qint64, qint64> rows;
+    // The rooms to read: every one, or those a command named (an id, or a part of it that one room's id alone holds).
+    QSet<qint64> inScope;
+    const auto readNow = [&](const RoomCursor& room) { return !options.onlyRooms || inScope.contains(room.id); };
     qint64 sourceId = 0;
     writer.transaction([&] {
         sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
@@ -207,33 +210,30 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
             }
             rooms.append(writer.upsertRoom(sourceId, room));
         }
+        if (options.onlyRooms) {
+            for (const QString& wanted : *options.onlyRooms) {
+                QVector<qint64> holders;
+                for (const RoomCursor& room : std::as_const(rooms)) {
+                    if (room.nativeId == wanted)
+                        holders = { room.id };
+                }
+                for (const RoomCursor& room : std::as_const(rooms)) {
+                    if (holders.isEmpty() && room.nativeId.contains(wanted))
+                        holders.append(room.id);
+                }
+                if (holders.size() == 1) // none or several: the command says so, from the rooms listed
+                    inScope.insert(holders.first());
+            }
+        }
         // Every room's rows after its cursor, as the source counts them, in the same transaction: the progress bar's
         // total, the order, and what the room list shows of a room before it is read (its source's count, never 0).
+        // A room this import does not read is counted without what only its read needs.
         for (const RoomCursor& room : std::as_const(rooms)) {
-            const qint64 n = reader.rowsAfter(room);
+            const qint64 n = readNow(room) ? reader.rowsAfter(room) : reader.rowsAfterUnread(room);
             rows.insert(room.id, n);
             writer.setUnread(room.id, n);
         }
     });
-
-    // The rooms to read: every one, or those a command named (an id, or a part of it that one room's id alone holds).
-    QSet<qint64> inScope;
-    if (options.onlyRooms) {
-        for (const QString& wanted : *options.onlyRooms) {
-            QVector<qint64> holders;
-            for (const RoomCursor& room : std::as_const(rooms)) {
-                if (room.nativeId == wanted)
-                    holders = { room.id };
-            }
-            for (const RoomCursor& room : std::as_const(rooms)) {
-                if (holders.isEmpty() && room.nativeId.contains(wanted))
-                    holders.append(room.id);
-            }
-            if (holders.size() == 1) // none or several: the command says so, from the rooms listed
-                inScope.insert(holders.first());
-        }
-    }
-    const auto readNow = [&](const RoomCursor& room) { return !options.onlyRooms || inScope.contains(room.id); };
 
     // The progress goes on from what earlier imports read of these rooms: a resumed import began again at 0 %, as if
     // it started over.

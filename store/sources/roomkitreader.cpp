@@ -209,11 +209,29 @@ qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
     return rows;
 }
 
+qint64 RoomKitReader::rowsAfterUnread(const RoomCursor& cursor)
+{
+    if (cursor.syncedSeq >= 0)
+        return rowsAfter(cursor);
+    // A room never read and not read now: its rows alone, without a pass that finds its odd ones (0.8 s of 1.25 for
+    // nine million rows); read() finds them by a pass of its own when the room is read.
+    if (!m_countPlain)
+        m_countPlain = std::make_unique<SqliteStatement>(m_src.handle(), "SELECT count(*) FROM events WHERE room_id = ?1");
+    SqliteStatement& count = *m_countPlain;
+    count.reset();
+    count.bind(1, cursor.nativeId);
+    count.step();
+    const qint64 rows = count.int64(0);
+    count.reset();
+    return rows;
+}
+
 void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
 {
     // Each room is read as the file is now: a writer that started since the open is read under its locks.
     m_countAfter.reset();
     m_countNew.reset();
+    m_countPlain.reset();
     m_src.refresh();
     // The odd rows (at the room's first import only): by the rowids the count found, or else by a pass of their own.
     // group_concat wrote the rowids: whole numbers, joined by commas.

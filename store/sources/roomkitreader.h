@@ -22,6 +22,7 @@ public:
     SourceIdentity identity() const override;
     QVector<RoomInfo> rooms(const SourceNotes& notes) override;
     qint64 rowsAfter(const RoomCursor& cursor) override;
+    qint64 rowsAfterUnread(const RoomCursor& cursor) override; // a plain count: the odd rows are found when it is read
     void read(const RoomCursor& cursor, RoomFeed& feed) override;
 
     // Whether `path` is a RoomKit SQLite store (opened read-only to look at its tables).
@@ -40,4 +41,5 @@ private:
     // dropped before a read, which may open the store again.
     std::unique_ptr<SqliteStatement> m_countAfter;
     std::unique_ptr<SqliteStatement> m_countNew;
+    std::unique_ptr<SqliteStatement> m_countPlain;
 };

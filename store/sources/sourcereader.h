@@ -45,6 +45,9 @@ public:
     // How many rows the room has after `cursor`: the progress bar's total, and the biggest room goes first (a
     // store's own tally may answer for a room never read).
     virtual qint64 rowsAfter(const RoomCursor& cursor) = 0;
+    // The same count for a room this import does not read (a command's --room asked for another): what the room
+    // list shows of it. A reader whose count also prepares the read (RoomKit's odd rows) can count less here.
+    virtual qint64 rowsAfterUnread(const RoomCursor& cursor) { return rowsAfter(cursor); }
     // Hands the room's rows after the cursor to `feed`, in index order, until they end or the feed stops.
     virtual void read(const RoomCursor& cursor, RoomFeed& feed) = 0;
     // Whether the room is known to be as the last read of it in this process left it, into the workspace at
