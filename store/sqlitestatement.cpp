@@ -127,6 +127,14 @@ bool SqliteStatement::step()
     throw StoreError(QString::fromUtf8(sqlite3_db_filename(m_db, "main")), {}, QString::fromUtf8(sqlite3_errmsg(m_db)));
 }
 
+SqliteStatement& preparedOnce(std::unique_ptr<SqliteStatement>& slot, sqlite3* db, const char* sql)
+{
+    if (!slot)
+        slot = std::make_unique<SqliteStatement>(db, sql);
+    slot->reset();
+    return *slot;
+}
+
 void SqliteStatement::reset()
 {
     sqlite3_reset(m_stmt);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <QByteArray>
 #include <QString>
@@ -50,6 +51,10 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
     QVector<QByteArray> m_kept; // by parameter, from 1
 };
+
+// A statement made on its first use into `slot` and kept, reset for this one: a listing of ten thousand rooms
+// prepared the same few statements ten thousand times each.
+SqliteStatement& preparedOnce(std::unique_ptr<SqliteStatement>& slot, sqlite3* db, const char* sql);
 
 // The sqlite3* behind a QSqlDatabase, or nullptr when the driver is not QSQLITE.
 class QSqlDatabase;

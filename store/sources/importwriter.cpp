@@ -105,19 +105,11 @@ qint64 ImportWriter::upsertSource(const QString& system, const QString& format, 
     return q.value(0).toLongLong();
 }
 
-SqliteStatement& ImportWriter::prepared(std::unique_ptr<SqliteStatement>& slot, const char* sql)
-{
-    if (!slot)
-        slot = std::make_unique<SqliteStatement>(m_ws.handle(), sql);
-    slot->reset();
-    return *slot;
-}
-
 RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
 {
     // The room's fields come from the source again (its title may be its first message): where a reviewer
     // redacted them, they are redacted again in the same transaction as they are written.
-    SqliteStatement& known = prepared(m_roomHasRedactions,
+    SqliteStatement& known = preparedOnce(m_roomHasRedactions, m_ws.handle(),
         "SELECT EXISTS (SELECT 1 FROM redactions x JOIN rooms o ON o.id = x.room_id WHERE o.source_id = ? AND "
         "o.native_id = ? AND x.present = 1)");
     known.bind(1, sourceId);
@@ -142,7 +134,7 @@ RoomCursor ImportWriter::upsertRoom(qint64 sourceId, const RoomInfo& r)
 RoomCursor ImportWriter::writeRoom(qint64 sourceId, const RoomInfo& r)
 {
     // One statement a room, prepared once: a store of ten thousand rooms is listed before its first screen.
-    SqliteStatement& write = prepared(m_writeRoom,
+    SqliteStatement& write = preparedOnce(m_writeRoom, m_ws.handle(),
         "INSERT INTO rooms(source_id, native_id, title, status, organization_id, owner, agent_id, summary, created_us, "
         "updated_us, native_json, details_json, file_mark) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
         "ON CONFLICT(source_id, native_id) DO UPDATE SET "
@@ -504,7 +496,7 @@ void ImportWriter::redactWritten()
 
 void ImportWriter::setUnread(qint64 roomId, qint64 rows)
 {
-    SqliteStatement& set = prepared(m_setUnread, "UPDATE rooms SET unread = ? WHERE id = ?");
+    SqliteStatement& set = preparedOnce(m_setUnread, m_ws.handle(), "UPDATE rooms SET unread = ? WHERE id = ?");
     set.bind(1, rows);
     set.bind(2, roomId);
     set.step();
@@ -522,8 +514,8 @@ RoomCursor ImportWriter::cursor(const RoomCursor& room)
 
 std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
 {
-    SqliteStatement& q
-        = prepared(m_storedRoom, "SELECT id, native_json, file_mark FROM rooms WHERE source_id = ? AND native_id = ?");
+    SqliteStatement& q = preparedOnce(m_storedRoom, m_ws.handle(),
+        "SELECT id, native_json, file_mark FROM rooms WHERE source_id = ? AND native_id = ?");
     q.bind(1, sourceId);
     q.bind(2, nativeId);
     if (!q.step())

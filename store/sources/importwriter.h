@@ -192,7 +192,6 @@ private:
     void commit();
     void rollback();
     void bindText(SqliteStatement& statement, int column, const QString& value);
-    SqliteStatement& prepared(std::unique_ptr<SqliteStatement>& slot, const char* sql); // made once, reset for use
 
     Workspace& m_ws;
     QString m_source;

@@ -179,12 +179,8 @@ qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
 {
     if (cursor.syncedSeq >= 0) {
         // A room read before: the whole-number indexes past its cursor, a range of the room's index.
-        if (!m_countAfter) {
-            m_countAfter = std::make_unique<SqliteStatement>(m_src.handle(),
-                "SELECT count(*) FROM events WHERE room_id = ?1 AND typeof(idx) = 'integer' AND idx > ?2");
-        }
-        SqliteStatement& count = *m_countAfter;
-        count.reset();
+        SqliteStatement& count = preparedOnce(m_countAfter, m_src.handle(),
+            "SELECT count(*) FROM events WHERE room_id = ?1 AND typeof(idx) = 'integer' AND idx > ?2");
         count.bind(1, cursor.nativeId);
         count.bind(2, cursor.syncedSeq);
         count.step();
@@ -194,13 +190,9 @@ qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
     }
     // A room never read: every row, and the odd ones found in the same pass over the room's index (read() reads
     // them by rowid: three passes over the biggest room's index took half a second before its first screen).
-    if (!m_countNew) {
-        m_countNew = std::make_unique<SqliteStatement>(m_src.handle(),
-            "SELECT count(*), group_concat(CASE WHEN typeof(idx) != 'integer' OR idx < 0 THEN rowid END) FROM events "
-            "WHERE room_id = ?1");
-    }
-    SqliteStatement& count = *m_countNew;
-    count.reset();
+    SqliteStatement& count = preparedOnce(m_countNew, m_src.handle(),
+        "SELECT count(*), group_concat(CASE WHEN typeof(idx) != 'integer' OR idx < 0 THEN rowid END) FROM events "
+        "WHERE room_id = ?1");
     count.bind(1, cursor.nativeId);
     count.step();
     m_oddRows.insert(cursor.nativeId, count.bytes(1));
@@ -215,10 +207,8 @@ qint64 RoomKitReader::rowsAfterUnread(const RoomCursor& cursor)
         return rowsAfter(cursor);
     // A room never read and not read now: its rows alone, without a pass that finds its odd ones (0.8 s of 1.25 for
     // nine million rows); read() finds them by a pass of its own when the room is read.
-    if (!m_countPlain)
-        m_countPlain = std::make_unique<SqliteStatement>(m_src.handle(), "SELECT count(*) FROM events WHERE room_id = ?1");
-    SqliteStatement& count = *m_countPlain;
-    count.reset();
+    SqliteStatement& count
+        = preparedOnce(m_countPlain, m_src.handle(), "SELECT count(*) FROM events WHERE room_id = ?1");
     count.bind(1, cursor.nativeId);
     count.step();
     const qint64 rows = count.int64(0);

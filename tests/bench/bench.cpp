@@ -259,6 +259,28 @@ double firstOpenMs(const QString& source)
     return ms;
 }
 
+// The room's first screen is in the window's model.
+bool showsFirstScreen(MainWindow& window, qint64 room)
+{
+    return window.eventModel()->roomId() == room && window.eventModel()->rowCount() > 0
+        && window.eventModel()->loadedRecord(0);
+}
+
+// The smallest room the window lists as not read yet, once it lists one; none when the import ends first.
+std::optional<RoomSummary> smallestUnreadRoom(MainWindow& window)
+{
+    std::optional<RoomSummary> target;
+    waitFor([&] {
+        target.reset();
+        for (const RoomSummary& r : window.roomModel()->rooms()) {
+            if (r.notReadYet() && (!target || r.sourceEvents() < target->sourceEvents()))
+                target = r;
+        }
+        return target.has_value() || !window.isImporting();
+    });
+    return target;
+}
+
 // A room clicked while a new store imports, before the import reached it: from the click to its first screen in
 // the window's model (the import stops the room it reads after its batch, reads that one, and then resumes). The
 // room is the smallest not read yet, clicked once the biggest room's first screen is in. Returns the time and the
@@ -279,23 +301,12 @@ std::pair<double, QString> roomOnRequestMs(const QString& source)
         window.setImportRefreshInterval(100);
         window.openPath(source);
         waitFor([&] { return window.eventModel()->rowCount() > 0 && window.eventModel()->loadedRecord(0); });
-        std::optional<RoomSummary> target;
-        waitFor([&] {
-            target.reset();
-            for (const RoomSummary& r : window.roomModel()->rooms()) {
-                if (r.notReadYet() && (!target || r.sourceEvents() < target->sourceEvents()))
-                    target = r;
-            }
-            return target.has_value() || !window.isImporting();
-        });
+        const std::optional<RoomSummary> target = smallestUnreadRoom(window);
         if (target && window.isImporting()) {
             QElapsedTimer t;
             t.start();
             window.roomList()->selectRoom(target->id);
-            waitFor([&] {
-                return window.eventModel()->roomId() == target->id && window.eventModel()->rowCount() > 0
-                    && window.eventModel()->loadedRecord(0);
-            });
+            waitFor([&] { return showsFirstScreen(window, target->id); });
             out = { t.nsecsElapsed() / 1e6, target->nativeId };
         }
         window.close();
@@ -319,10 +330,6 @@ int backgroundRead(const QString& source)
     MainWindow window;
     window.resize(1200, 800);
     window.show();
-    const auto firstScreen = [&](qint64 room) {
-        return window.eventModel()->roomId() == room && window.eventModel()->rowCount() > 0
-            && window.eventModel()->loadedRecord(0);
-    };
     QElapsedTimer whole;
     whole.start();
     window.openPath(source);
@@ -330,15 +337,7 @@ int backgroundRead(const QString& source)
     const double firstMs = whole.nsecsElapsed() / 1e6;
     const qint64 bigRoom = window.eventModel()->roomId();
 
-    std::optional<RoomSummary> target;
-    waitFor([&] {
-        target.reset();
-        for (const RoomSummary& r : window.roomModel()->rooms()) {
-            if (r.notReadYet() && (!target || r.sourceEvents() < target->sourceEvents()))
-                target = r;
-        }
-        return target.has_value() || !window.isImporting();
-    });
+    const std::optional<RoomSummary> target = smallestUnreadRoom(window);
     if (!target || !window.isImporting()) {
         QTextStream(stderr) << "sightline_bench: the import ended before a room was left to click" << Qt::endl;
         return 1;
@@ -346,11 +345,11 @@ int backgroundRead(const QString& source)
     QElapsedTimer t;
     t.start();
     window.roomList()->selectRoom(target->id);
-    waitFor([&] { return firstScreen(target->id); });
+    waitFor([&] { return showsFirstScreen(window, target->id); });
     const double roomMs = t.nsecsElapsed() / 1e6;
 
     window.roomList()->selectRoom(bigRoom);
-    waitFor([&] { return firstScreen(bigRoom); });
+    waitFor([&] { return showsFirstScreen(window, bigRoom); });
     QAbstractItemView* view = window.eventList();
     QScrollBar* bar = view->verticalScrollBar();
     QVector<double> frames;
