@@ -107,15 +107,16 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setWindowTitle(tr("Sightline[*]"));
     setAcceptDrops(true);
-    m_eventList->setModel(m_eventModel);
-    m_timeline->setModel(m_eventModel);
+    m_timeline->setModel(m_eventModel); // the raw rows get the model when they are shown (EventListView)
     m_eventModel->setMode(EventListModel::Mode::Timeline);
     m_eventViews->addWidget(m_timeline);
     m_eventViews->addWidget(m_eventList);
+    m_eventList->attach(m_eventModel); // once, for the columns' widths, kept while it is not shown
     m_eventList->horizontalHeader()->resizeSection(EventListModel::IndexColumn, 60);
     m_eventList->horizontalHeader()->resizeSection(EventListModel::TimeColumn, 140);
     m_eventList->horizontalHeader()->resizeSection(EventListModel::TypeColumn, 170);
     m_eventList->horizontalHeader()->resizeSection(EventListModel::ChannelColumn, 120);
+    m_eventList->detach();
 
     // The events, under a banner for a room that starts with a summary of what came before it.
     auto* events = new QWidget(this);
@@ -516,10 +517,8 @@ MainWindow::MainWindow(QWidget* parent)
         eventList()->setCurrentIndex(m_eventModel->index(row, 0));
         eventList()->scrollTo(m_eventModel->index(row, 0), QAbstractItemView::PositionAtCenter);
     });
-    for (QAbstractItemView* view :
-        { static_cast<QAbstractItemView*>(m_eventList), static_cast<QAbstractItemView*>(m_timeline) }) {
-        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::loadDetails);
-    }
+    connect(m_timeline->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::loadDetails);
+    connect(m_eventList, &EventListView::currentRowChanged, this, &MainWindow::loadDetails);
     // The current row's block may still be on its way (End in a big room): its details follow it.
     connect(m_eventModel, &EventListModel::rowsLoaded, this, [this](int first, int last) {
         const QModelIndex current = eventList()->currentIndex();
@@ -610,10 +609,9 @@ MainWindow::MainWindow(QWidget* parent)
         }
         goToIndex(index);
     });
-    for (QAbstractItemView* view :
-        { static_cast<QAbstractItemView*>(m_eventList), static_cast<QAbstractItemView*>(m_timeline) }) {
-        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showMatchPosition);
-    }
+    connect(m_timeline->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &MainWindow::showMatchPosition);
+    connect(m_eventList, &EventListView::currentRowChanged, this, &MainWindow::showMatchPosition);
 
     // The panes write into the bar, which applies the filter and shows it as text.
     connect(m_filterPane, &FilterPane::filterEdited, this,
@@ -912,8 +910,17 @@ void MainWindow::setRawMode(bool raw)
         return;
     // The event selected stays selected both ways (in the timeline, the card or message that holds it).
     const qint64 keep = currentIndex();
-    m_eventViews->setCurrentWidget(raw ? static_cast<QWidget*>(m_eventList) : m_timeline);
-    m_eventModel->setMode(raw ? EventListModel::Mode::Raw : EventListModel::Mode::Timeline);
+    // The raw rows hold the model only while shown: taken before the model changes mode, given after, so their
+    // header never lays out the other mode's rows.
+    if (raw) {
+        m_eventModel->setMode(EventListModel::Mode::Raw);
+        m_eventList->attach(m_eventModel);
+        m_eventViews->setCurrentWidget(m_eventList);
+    } else {
+        m_eventViews->setCurrentWidget(m_timeline);
+        m_eventList->detach();
+        m_eventModel->setMode(EventListModel::Mode::Timeline);
+    }
     findMatches(); // a card's match is its start in the timeline, the row itself in the raw rows
     if (m_rawAction)
         m_rawAction->setChecked(raw);

@@ -1,6 +1,7 @@
 #include "eventlistview.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 
 EventListView::EventListView(QWidget* parent)
     : QTableView(parent)
@@ -13,10 +14,48 @@ EventListView::EventListView(QWidget* parent)
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
     verticalHeader()->hide();
-    // Every row the same height, never measured: the header keeps one span for all of them.
+    // Every row the same height, never measured.
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     horizontalHeader()->setStretchLastSection(true);
     horizontalHeader()->setDefaultSectionSize(120);
     horizontalHeader()->setHighlightSections(false);
+}
+
+void EventListView::setSelectionModel(QItemSelectionModel* selectionModel)
+{
+    QTableView::setSelectionModel(selectionModel);
+    if (selectionModel)
+        connect(selectionModel, &QItemSelectionModel::currentRowChanged, this, &EventListView::currentRowChanged);
+}
+
+void EventListView::attach(QAbstractItemModel* model)
+{
+    if (isAttached() && model == m_attached)
+        return;
+    m_attached = model;
+    replaceModel(model);
+    if (!m_columns.isEmpty())
+        horizontalHeader()->restoreState(m_columns);
+}
+
+void EventListView::detach()
+{
+    if (!isAttached())
+        return;
+    m_columns = horizontalHeader()->saveState();
+    m_attached = nullptr;
+    replaceModel(nullptr);
+}
+
+void EventListView::replaceModel(QAbstractItemModel* model)
+{
+    // setModel leaves the old selection model alive and still following the room's model: it would go on
+    // saying its current row changed as rooms come and go.
+    QItemSelectionModel* old = selectionModel();
+    setModel(model);
+    if (old && old != selectionModel()) {
+        disconnect(old, nullptr, this, nullptr);
+        old->deleteLater();
+    }
 }
