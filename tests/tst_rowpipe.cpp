@@ -1,10 +1,15 @@
 // The pipe between an import's reading thread and its writer: every row arrives once and in order, a read
-// error arrives after the rows read before it, and a writer that stops early never waits on the reader.
+// error arrives after the rows read before it, and a writer that stops early never waits on the reader. And what
+// those threads free goes back to the system (FreedMemory), which glibc's allocator would otherwise keep.
 
 #include "sources/rowpipe.h"
+#include "freedmemory.h"
 #include "storeerror.h"
 
 #include <atomic>
+#include <thread>
+#include <vector>
+#include <QFile>
 #include <QString>
 #include <QTest>
 
@@ -73,6 +78,8 @@ private slots:
 
     // Cancel: the writer stops after a few rows while the reader has far more to give. Destroying the pipe stops
     // the reader at its next row instead of reading the whole source.
+    void freedMemoryGoesBack();
+
     void aWriterThatStopsStopsTheReader()
     {
         std::atomic<int> produced = 0;
@@ -93,6 +100,48 @@ private slots:
         QVERIFY2(produced.load() <= 64 * 4 + 1, qPrintable(QString::number(produced.load())));
     }
 };
+
+namespace {
+
+qint64 residentKb()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? fields.at(1).toLongLong() * 4 : -1; // pages of 4 KB
+}
+
+} // namespace
+
+void TestRowPipe::freedMemoryGoesBack()
+{
+#if !defined(__GLIBC__)
+    QSKIP("malloc_trim is glibc's");
+#endif
+    // A thread's arena left full of holes, as batches of rows leave it: 64 MB in blocks of 48 KB, nine in ten freed,
+    // every tenth kept so that the heap's top cannot shrink by itself.
+    std::vector<char*> kept;
+    std::thread([&kept] {
+        std::vector<char*> blocks;
+        for (int i = 0; i < 1400; ++i) {
+            blocks.push_back(static_cast<char*>(malloc(48 * 1024)));
+            memset(blocks.back(), 1, 48 * 1024); // resident, not only reserved
+        }
+        for (size_t i = 0; i < blocks.size(); ++i)
+            i % 10 == 9 ? kept.push_back(blocks[i]) : free(blocks[i]);
+    }).join();
+    const qint64 before = residentKb();
+    FreedMemory freed(60000);
+    freed.giveBack();
+    const qint64 after = residentKb();
+    QVERIFY2(before - after > 40 * 1024, qPrintable(QStringLiteral("%1 KB resident before, %2 KB after").arg(before).arg(after)));
+    // Not again before the interval is over: a commit a few milliseconds after the last pays nothing.
+    freed.giveBack();
+    QCOMPARE(freed.trims(), 1);
+    for (char* block : kept)
+        free(block);
+}
 
 QTEST_GUILESS_MAIN(TestRowPipe)
 #include "tst_rowpipe.moc"

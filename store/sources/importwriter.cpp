@@ -83,6 +83,7 @@ void ImportWriter::commit()
     if (!m_ws.db().commit())
         throw StoreError(m_ws.path(), {}, QStringLiteral("cannot commit: ") + m_ws.db().lastError().text());
     m_inTransaction = false;
+    m_freed.giveBack(); // what the batch's rows took on this thread and the reading one (FreedMemory)
 }
 
 void ImportWriter::rollback()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "../eventrecord.h"
+#include "../freedmemory.h"
 #include "../runrecord.h"
 #include "../toolcallrecord.h"
 #include "importreport.h"
@@ -216,6 +217,7 @@ private:
     RoomCursor m_room;
     ImportReport::Room m_counted;
     bool m_inTransaction = false;
+    FreedMemory m_freed;
     bool m_cancelled = false;
     bool m_yielding = false;
     qint64 m_lastSeq = -1;
