@@ -86,11 +86,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_searchBar(new SearchBar(this))
     , m_eventActions(new EventActions(
           [this](const EventRecord&) {
-              for (const RoomSummary& r : m_roomModel->rooms()) {
-                  if (r.id == m_eventModel->roomId())
-                      return tr("%1, room %2").arg(r.sourcePath, r.nativeId);
-              }
-              return QString();
+              const RoomSummary* r = m_roomModel->room(m_eventModel->roomId());
+              return r ? tr("%1, room %2").arg(r->sourcePath, r->nativeId) : QString();
           },
           this))
     , m_resultsDock(new SearchResultsDock(this))
@@ -179,10 +176,8 @@ MainWindow::MainWindow(QWidget* parent)
     // The editor acts on the room shown and the event selected; its changes show wherever annotations do.
     m_editor->setCurrent([this] { return std::pair<qint64, qint64>(m_eventModel->roomId(), currentIndex()); });
     m_editor->setRoomNames([this](qint64 id) {
-        for (const RoomSummary& r : m_roomModel->rooms())
-            if (r.id == id)
-                return r.nativeId;
-        return QString();
+        const RoomSummary* r = m_roomModel->room(id);
+        return r ? r->nativeId : QString();
     });
     m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) {
         m_editor->addEventItems(menu, index);
@@ -1003,9 +998,8 @@ void MainWindow::showRoom(qint64 roomId)
     QStringList banner;
     bool guessedByDesign = false;
     RoomSignature shown { -1, -1, -1, -1, -1, -1, -1 }; // not in the list: the next list reads it again
-    for (const RoomSummary& r : m_roomModel->rooms()) {
-        if (r.id != roomId)
-            continue;
+    if (const RoomSummary* room = m_roomModel->room(roomId)) {
+        const RoomSummary& r = *room;
         shown = signatureOf(r);
         if (!r.summary.isEmpty())
             banner << tr("<b>Before these events</b> (summarised by the agent): %1").arg(r.summary.toHtmlEscaped());
@@ -1023,13 +1017,12 @@ void MainWindow::showRoom(qint64 roomId)
     m_summary->setVisible(!banner.isEmpty());
     // A room not read (in whole) yet, chosen while nothing reads the source (an import cancelled): the source open
     // now is read again, this room first (StoreClient::setView made it the one wanted).
-    for (const RoomSummary& r : m_roomModel->rooms()) {
-        if (r.id == roomId && r.unread > 0 && !isImporting() && !m_follower->sources().isEmpty()
-            && m_store->sync(m_follower->sources())) {
-            m_importStatus->start(Importer::displayName(m_follower->sources().first()));
-            m_importTick->start();
-            say(tr("Reading %1 from the source, and then the rest.").arg(r.title.isEmpty() ? r.nativeId : r.title), 6000);
-        }
+    const RoomSummary* r = m_roomModel->room(roomId);
+    if (r && r->unread > 0 && !isImporting() && !m_follower->sources().isEmpty()
+        && m_store->sync(m_follower->sources())) {
+        m_importStatus->start(Importer::displayName(m_follower->sources().first()));
+        m_importTick->start();
+        say(tr("Reading %1 from the source, and then the rest.").arg(r->title.isEmpty() ? r->nativeId : r->title), 6000);
     }
 }
 
@@ -1042,10 +1035,8 @@ void MainWindow::requestFacets()
     m_waterfallDock->refresh(m_eventModel->roomId(), m_filterBar->filter()); // laid out while it is shown
     // A saved waterfall says what it shows: the room, and the filter when there is one.
     QString caption;
-    for (const RoomSummary& r : m_roomModel->rooms()) {
-        if (r.id == m_eventModel->roomId())
-            caption = r.title.isEmpty() || r.title == r.nativeId ? r.nativeId : r.nativeId + QStringLiteral(" — ") + r.title;
-    }
+    if (const RoomSummary* r = m_roomModel->room(m_eventModel->roomId()))
+        caption = r->title.isEmpty() || r->title == r->nativeId ? r->nativeId : r->nativeId + QStringLiteral(" — ") + r->title;
     const QString filterText = FilterQuery::format(m_filterBar->filter());
     if (!filterText.isEmpty())
         caption += tr(" · filter: %1").arg(filterText);
@@ -1338,20 +1329,12 @@ void MainWindow::updateStatus()
     // What the count does not say yet, in one pair of parentheses (two read as "(…) (…)").
     QStringList notes;
     // A room still importing is read again once it is whole; until then the list's count runs ahead of it.
-    if (isImporting()) {
-        for (const RoomSummary& r : m_roomModel->rooms()) {
-            if (r.id == m_eventModel->roomId() && r.eventCount > total)
-                notes << tr("%L1 imported so far").arg(r.eventCount);
-        }
-    }
+    const RoomSummary* room = m_roomModel->room(m_eventModel->roomId());
+    if (isImporting() && room && room->eventCount > total)
+        notes << tr("%L1 imported so far").arg(room->eventCount);
     // A room its source holds more of than was read (a store opened a moment ago, a cancelled import): said, with
     // the source's count, never a false "no events". A room the import has not reached is read next, as it is
     // shown (StoreClient::setView).
-    std::optional<RoomSummary> room;
-    for (const RoomSummary& r : m_roomModel->rooms()) {
-        if (r.id == m_eventModel->roomId())
-            room = r;
-    }
     if (room && room->unread > 0) {
         const QString source = tr("%L1 events in the source").arg(room->sourceEvents());
         if (isImporting()) {

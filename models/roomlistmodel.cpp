@@ -27,13 +27,23 @@ void RoomListModel::setRooms(const RoomSummaries& rooms)
         && std::equal(rooms.cbegin(), rooms.cend(), m_rooms.cbegin(), m_rooms.cend(),
             [](const RoomSummary& a, const RoomSummary& b) { return a.id == b.id; });
     if (sameRooms) {
-        m_rooms = rooms;
+        m_rooms = rooms; // the same ids in the same rows: m_rowOf holds
         emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
         return;
     }
     beginResetModel();
     m_rooms = rooms;
+    m_rowOf.clear();
+    m_rowOf.reserve(m_rooms.size());
+    for (qsizetype row = 0; row < m_rooms.size(); ++row)
+        m_rowOf.insert(m_rooms.at(row).id, row);
     endResetModel();
+}
+
+const RoomSummary* RoomListModel::room(qint64 roomId) const
+{
+    const auto row = m_rowOf.constFind(roomId);
+    return row == m_rowOf.constEnd() ? nullptr : &m_rooms.at(*row);
 }
 
 void RoomListModel::setReading(qint64 roomId)

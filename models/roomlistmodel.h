@@ -3,6 +3,7 @@
 #include "roomsummary.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QIcon>
 
 // The rooms of a workspace with their counts. A short list held in memory: sorting and the text filter
@@ -29,6 +30,8 @@ public:
 
     void setRooms(const RoomSummaries& rooms);
     const RoomSummaries& rooms() const { return m_rooms; }
+    // The room with this workspace id, or nullptr when the list does not hold it. Valid until the next setRooms.
+    const RoomSummary* room(qint64 roomId) const;
     // The room an import reads now (0: none): its Events say "reading… N of M".
     void setReading(qint64 roomId);
     qint64 reading() const { return m_reading; }
@@ -46,5 +49,6 @@ public:
 
 private:
     RoomSummaries m_rooms;
+    QHash<qint64, qsizetype> m_rowOf; // a room's row by its id: the window looks rooms up by id at every refresh
     qint64 m_reading = 0;
 };

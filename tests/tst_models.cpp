@@ -307,12 +307,22 @@ private slots:
         QCOMPARE(changed.count(), 1);
         QCOMPARE(model.index(0, RoomListModel::EventsColumn).data(RoomListModel::SortRole).toLongLong(),
             first.eventCount + 1000);
-        // Other rooms: a reset.
+        // A room by its id: the one the list holds now, with its new counts.
+        QVERIFY(model.room(first.id));
+        QCOMPARE(model.room(first.id)->nativeId, first.nativeId);
+        QCOMPARE(model.room(first.id)->eventCount, first.eventCount + 1000);
+        const RoomSummary last = grown.last();
+        QCOMPARE(model.room(last.id)->nativeId, last.nativeId);
+        // Other rooms: a reset, and the room left out is not found any more.
         model.setRooms(grown.mid(1));
         QCOMPARE(reset.count(), 2);
         QCOMPARE(model.rowCount(), 7);
+        QVERIFY(!model.room(first.id));
+        QCOMPARE(model.room(last.id)->nativeId, last.nativeId);
+        QCOMPARE(model.room(grown.at(1).id), &model.rooms().first());
         model.setRooms({});
         QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.room(last.id));
     }
 
     // A room not read yet shows its source's count greyed with an empty ring, and blank where only reading it tells
