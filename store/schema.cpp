@@ -322,6 +322,11 @@ CREATE TABLE IF NOT EXISTS pending(name TEXT PRIMARY KEY);
     R"SQL(
 ALTER TABLE rooms ADD COLUMN unread INTEGER NOT NULL DEFAULT 0;
 )SQL",
+    // 18: a room's run by its group: an import holds only the AI responses of the rows it read lately and finds
+    // the others here when their correlation id comes again (RoomKitRows), where it held every one of the room.
+    R"SQL(
+CREATE INDEX IF NOT EXISTS runs_room_group ON runs(room_id, group_id);
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

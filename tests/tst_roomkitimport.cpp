@@ -437,6 +437,64 @@ private slots:
 
     // Following a store RoomKit is still writing: a re-import adds only what is new, and a call whose end
     // arrives later is paired then.
+    // An AI response per correlation id, from its first row to its last, however far apart they are: the import
+    // holds the responses of the rows read lately and finds older ones in the runs table when their id comes again.
+    // Every run is what a GROUP BY over the room's rows makes, once per id, read whole or in small batches, and
+    // after a sync that adds a row to the room's very first response.
+    void aResponseSpansItsRowsWhereverTheyFall()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(QStringLiteral("s.sqlite"));
+        RoomKitStoreGenerator::write(source, 60000, 1, 1.0, 5);
+        const QString expected = QStringLiteral(
+            "SELECT group_id, min(seq), max(seq), min(created_us), max(created_us) FROM events "
+            "WHERE group_id IS NOT NULL GROUP BY group_id ORDER BY group_id");
+        const QString stored = QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us FROM runs "
+                                              "WHERE kind = 'ai_response' ORDER BY group_id");
+        const auto rows = [](Workspace& ws, const QString& sql) {
+            QStringList out;
+            QSqlQuery q = ws.exec(sql);
+            while (q.next()) {
+                QStringList row;
+                for (int c = 0; c < q.record().count(); ++c)
+                    row << q.value(c).toString();
+                out << row.join(QLatin1Char('|'));
+            }
+            return out;
+        };
+        for (const int batchRows : { 20000, 100 }) {
+            Workspace ws(dir.filePath(QStringLiteral("w-%1.sightline").arg(batchRows)));
+            ImportOptions options;
+            options.batchRows = batchRows;
+            Importer::import(ws, source, options);
+            const QStringList groups = rows(ws, expected);
+            QVERIFY2(groups.size() > 8192, qPrintable(QString::number(groups.size()))); // more than the import holds
+            QCOMPARE(rows(ws, stored), groups);
+        }
+        // A row of the room's first response, at its end: that response now spans the whole room, still once.
+        execSql(source,
+            QStringLiteral(
+                "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
+                "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) "
+                "SELECT 'late', room_id, (SELECT max(idx) + 1 FROM events), type, visibility, source_channel_id, "
+                "source_channel_type, participant_id, correlation_id, NULL, NULL, "
+                "(SELECT max(created_ts) + 1 FROM events), json_set(data, '$.id', 'late', '$.index', "
+                "(SELECT max(idx) + 1 FROM events)) "
+                "FROM events WHERE correlation_id IS NOT NULL ORDER BY idx LIMIT 1;"));
+        Workspace ws(dir.filePath(QStringLiteral("w-100.sightline")));
+        QCOMPARE(Importer::import(ws, source).added(), 1);
+        const QStringList groups = rows(ws, expected);
+        QCOMPARE(rows(ws, stored), groups);
+        QSqlQuery first = ws.exec(QStringLiteral(
+            "SELECT first_seq, last_seq, (SELECT seq FROM events WHERE native_id = 'late') FROM runs "
+            "WHERE group_id = (SELECT group_id FROM events WHERE native_id = 'late')"));
+        QVERIFY(first.next());
+        QVERIFY(first.value(2).toLongLong() >= 60000);
+        QCOMPARE(first.value(1).toLongLong(), first.value(2).toLongLong());
+        QVERIFY(first.value(0).toLongLong() < 100);
+        QVERIFY(!first.next());
+    }
+
     void syncAddsOnlyWhatIsNew()
     {
         QTemporaryDir dir;

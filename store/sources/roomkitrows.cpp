@@ -3,29 +3,32 @@
 #include "../eventflags.h"
 #include "../eventkind.h"
 #include "../runrecord.h"
+#include "../sqlitestatement.h"
 #include "../toolpairer.h"
 #include "../workspace.h"
 #include "roomfeed.h"
 
 #include <QHash>
+#include <optional>
 #include <QSet>
 #include <utility>
 
 // One AI response per correlation id, from its first to its last row: the runs the room had, stretched by the
 // rows read since, kept as they stream by (a GROUP BY over the room after each import cost a fourteenth of it)
 // and written with every commit (only the ones its rows changed).
+//
+// Only the responses of the rows read lately are held. The rest are in the runs table, written, and found there by
+// runs_room_group when a row of theirs comes again (a resumed import, a sync, a correlation id met long after).
+// Holding every response of the room read was 1.4 million of them at ten million events: 250 MB of a 425 MB peak.
 class RoomKitRows::Responses
 {
 public:
     Responses(Workspace& ws, qint64 roomId)
+        : m_stored(ws.handle(),
+              "SELECT id, first_seq, last_seq, started_us, ended_us FROM runs "
+              "WHERE room_id = ?1 AND group_id = ?2 AND kind = 'ai_response' ORDER BY id DESC LIMIT 1")
+        , m_roomId(roomId)
     {
-        for (const RunRecord& r : ws.runs(roomId)) {
-            if (r.kind == QLatin1String("ai_response")) {
-                m_spans.insert(r.groupId,
-                    { r.firstIndex.value_or(0), r.lastIndex.value_or(0), r.startMicros.value_or(0),
-                        r.endMicros.value_or(0), r.rowId });
-            }
-        }
     }
 
     void add(const EventRecord& r)
@@ -34,9 +37,13 @@ public:
             return;
         auto it = m_spans.find(r.groupId);
         if (it == m_spans.end()) {
-            m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros, 0 });
-            m_changed.insert(r.groupId);
-            return;
+            if (const std::optional<Span> stored = storedSpan(r.groupId)) {
+                it = m_spans.insert(r.groupId, *stored);
+            } else {
+                m_spans.insert(r.groupId, { r.index, r.index, r.createdMicros, r.createdMicros, 0 });
+                m_changed.insert(r.groupId);
+                return;
+            }
         }
         const Span before = *it;
         it->first = std::min(it->first, r.index);
@@ -50,7 +57,7 @@ public:
             m_changed.insert(r.groupId);
     }
 
-    // Writes the responses changed since the last call.
+    // Writes the responses changed since the last call; then, when many are held, lets the written ones go.
     void write(RoomFeed& feed)
     {
         for (const QString& group : std::exchange(m_changed, {})) {
@@ -64,14 +71,36 @@ public:
             r.endMicros = span.lastUs;
             span.rowId = feed.writeRun(r, span.rowId);
         }
+        if (m_spans.size() > Held)
+            m_spans.clear(); // every one is written: the table has them all
     }
 
+    qsizetype held() const { return m_spans.size(); }
+
 private:
+    static constexpr qsizetype Held = 4096; // a batch's responses (20,000 rows) and more
     struct Span
     {
         qint64 first, last, firstUs, lastUs;
         qint64 rowId; // its row in runs, 0 until written
     };
+
+    std::optional<Span> storedSpan(const QString& group)
+    {
+        m_stored.bind(1, m_roomId);
+        m_stored.bind(2, group);
+        std::optional<Span> span;
+        if (m_stored.step()) {
+            span = Span { m_stored.isNull(1) ? 0 : m_stored.int64(1), m_stored.isNull(2) ? 0 : m_stored.int64(2),
+                m_stored.isNull(3) ? 0 : m_stored.int64(3), m_stored.isNull(4) ? 0 : m_stored.int64(4),
+                m_stored.int64(0) };
+        }
+        m_stored.reset();
+        return span;
+    }
+
+    SqliteStatement m_stored;
+    qint64 m_roomId;
     QHash<QString, Span> m_spans;
     QSet<QString> m_changed;
 };
