@@ -9,6 +9,7 @@
 #include "eventactions.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
+#include "statusline.h"
 #include "filterbar.h"
 #include "filterpane.h"
 #include "filterquery.h"
@@ -1309,58 +1310,18 @@ QString MainWindow::statusText() const
 
 void MainWindow::updateStatus()
 {
-    if (m_eventModel->roomId() == 0) {
-        m_status->setText(tr("No room selected"));
-        m_timeline->setEmptyText(tr("Pick a room to see its events."));
-        return;
-    }
-    const qint64 shown = m_eventModel->shownCount();
-    const qint64 total = m_eventModel->totalCount();
-    if (shown < 0 || total < 0) {
-        m_status->setText(tr("Counting…"));
-        m_timeline->setEmptyText({});
-        return;
-    }
-    QString text = tr("showing %L1 of %L2 events").arg(shown).arg(total);
-    // The timeline folds rows into items (a call's start and end are one card): say how many items, when
-    // that is not the number of events (14 rows shown as 11 items read as a wrong count).
-    if (!isRawMode() && m_eventModel->isIndexed() && m_eventModel->rowCount() != shown)
-        text += m_eventModel->rowCount() == 1 ? tr(" as 1 item") : tr(" as %L1 items").arg(m_eventModel->rowCount());
-    // What the count does not say yet, in one pair of parentheses (two read as "(…) (…)").
-    QStringList notes;
-    // A room still importing is read again once it is whole; until then the list's count runs ahead of it.
-    const RoomSummary* room = m_roomModel->room(m_eventModel->roomId());
-    if (isImporting() && room && room->eventCount > total)
-        notes << tr("%L1 imported so far").arg(room->eventCount);
-    // A room its source holds more of than was read (a store opened a moment ago, a cancelled import): said, with
-    // the source's count, never a false "no events". A room the import has not reached is read next, as it is
-    // shown (StoreClient::setView).
-    if (room && room->unread > 0) {
-        const QString source = tr("%L1 events in the source").arg(room->sourceEvents());
-        if (isImporting()) {
-            notes << (total == 0 ? tr("reading this room: %1").arg(source) : tr("reading on: %1").arg(source));
-        } else if (room->notReadYet()) {
-            notes << tr("not read yet: %1").arg(source);
-        } else {
-            notes << tr("%1: read in part, open the source to read the rest").arg(source);
-        }
-    }
-    if (!notes.isEmpty())
-        text += QStringLiteral(" (") + notes.join(QStringLiteral("; ")) + QLatin1Char(')');
-    if (room && room->notReadYet()) {
-        m_status->setText(text);
-        m_timeline->setEmptyText(isImporting()
-                ? tr("Reading this room from its source (%L1 events)…").arg(room->sourceEvents())
-                : tr("This room is not read yet: its source holds %L1 events. Open the source (File ▸ Open Recent) to "
-                     "read it.")
-                      .arg(room->sourceEvents()));
-        return;
-    }
-    m_status->setText(text);
-    // An empty timeline says why: an empty room, or a filter that leaves nothing.
-    m_timeline->setEmptyText(total == 0     ? tr("This room has no events.")
-            : m_eventModel->rowCount() == 0 ? tr("No event of the %L1 in this room matches the filter.").arg(total)
-                                            : QString());
+    StatusLine::Facts facts;
+    facts.roomId = m_eventModel->roomId();
+    facts.shown = m_eventModel->shownCount();
+    facts.total = m_eventModel->totalCount();
+    facts.items = m_eventModel->rowCount();
+    facts.timeline = !isRawMode();
+    facts.indexed = m_eventModel->isIndexed();
+    facts.importing = isImporting();
+    facts.room = m_roomModel->room(facts.roomId);
+    const StatusLine::Texts texts = StatusLine::of(facts);
+    m_status->setText(texts.status);
+    m_timeline->setEmptyText(texts.empty);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
