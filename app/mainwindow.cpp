@@ -1,38 +1,39 @@
 #include "mainwindow.h"
 
+#include "contenteditor.h"
 #include "demo/demostore.h"
 #include "detailspane.h"
-#include "contenteditor.h"
-#include "reportexporter.h"
 #include "editor.h"
-#include "workspacecompaction.h"
 #include "eventactions.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
-#include "statusline.h"
 #include "filterbar.h"
 #include "filterpane.h"
 #include "filterquery.h"
+#include "importstatus.h"
 #include "journaldock.h"
-#include "toolstatsdock.h"
-#include "waterfalldock.h"
 #include "notespanel.h"
+#include "opendatabasedialog.h"
+#include "recentfiles.h"
+#include "reportexporter.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "searchbar.h"
-#include "sources/importer.h"
-#include "storeerror.h"
-#include "storeclient.h"
-#include "importstatus.h"
-#include "opendatabasedialog.h"
-#include "recentfiles.h"
-#include "sources/pgconnection.h"
 #include "searchresultsdock.h"
+#include "settings.h"
 #include "shortcutsdialog.h"
 #include "sourcefollower.h"
+#include "sources/importer.h"
+#include "sources/pgconnection.h"
+#include "statusline.h"
+#include "storeclient.h"
+#include "storeerror.h"
 #include "theme.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
+#include "toolstatsdock.h"
+#include "waterfalldock.h"
+#include "workspacecompaction.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -56,7 +57,6 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QScreen>
-#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -630,16 +630,16 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
 
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/docks")).toByteArray());
+    const Settings::Window placed = Settings::window();
+    restoreGeometry(placed.geometry);
+    m_splitter->restoreState(placed.splitter);
+    restoreState(placed.docks);
     m_resultsDock->hide(); // it comes back empty: shown again by the next search of every room
     // The filter of the last session applies to the first room shown; the bar and "showing X of Y" say so.
-    const QString lastFilter = settings.value(QStringLiteral("filters/current")).toString();
+    const QString lastFilter = Settings::currentFilter();
     if (!lastFilter.isEmpty())
         m_filterBar->setText(lastFilter);
-    if (!settings.contains(QStringLiteral("window/geometry"))) {
+    if (placed.geometry.isEmpty()) {
         // The first run: most of the screen, never more than it.
         const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
         resize(std::min(1500, screen.width() * 9 / 10), std::min(900, screen.height() * 9 / 10));
@@ -1334,11 +1334,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
-    settings.setValue(QStringLiteral("window/docks"), saveState());
-    settings.setValue(QStringLiteral("filters/current"), FilterQuery::format(m_filterBar->filter()));
+    Settings::setWindow({ saveGeometry(), m_splitter->saveState(), saveState() });
+    Settings::setCurrentFilter(FilterQuery::format(m_filterBar->filter()));
     event->accept();
 }
 

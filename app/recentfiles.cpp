@@ -1,30 +1,25 @@
 #include "recentfiles.h"
 
+#include "settings.h"
 #include "sources/importer.h"
 #include "sources/pgconnection.h"
 
 #include <QFileInfo>
 #include <QMenu>
 #include <QObject>
-#include <QSettings>
-
-namespace {
-const QString key = QStringLiteral("files/recent");
-}
 
 void RecentFiles::remember(const QString& path)
 {
-    QSettings settings;
-    QStringList files = settings.value(key).toStringList();
+    QStringList files = Settings::recentFiles();
     files.removeAll(path);
     files.prepend(path);
-    settings.setValue(key, files.mid(0, Kept));
+    Settings::setRecentFiles(files.mid(0, Kept));
 }
 
 QStringList RecentFiles::files()
 {
     QStringList existing;
-    for (const QString& f : QSettings().value(key).toStringList()) {
+    for (const QString& f : Settings::recentFiles()) {
         if (PgConnection::isUri(f) || QFileInfo::exists(f))
             existing << f;
     }

@@ -1,8 +1,9 @@
 #include "theme.h"
 
+#include "settings.h"
+
 #include <QApplication>
 #include <QPalette>
-#include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
 
@@ -60,7 +61,7 @@ void apply(Choice choice)
 
 Choice saved()
 {
-    const QString value = QSettings().value(QStringLiteral("view/theme")).toString();
+    const QString value = Settings::theme();
     return value == QLatin1String("dark") ? Choice::Dark
         : value == QLatin1String("light") ? Choice::Light
                                           : Choice::System;
@@ -68,7 +69,7 @@ Choice saved()
 
 void save(Choice choice)
 {
-    QSettings().setValue(QStringLiteral("view/theme"), name(choice));
+    Settings::setTheme(name(choice));
 }
 
 QString name(Choice choice)

@@ -1,13 +1,13 @@
 #include "reviewer.h"
 
-#include <QSettings>
+#include "settings.h"
 
 #include <pwd.h>
 #include <unistd.h>
 
 QString Reviewer::name()
 {
-    const QString given = QSettings().value(QStringLiteral("editor/author")).toString().trimmed();
+    const QString given = Settings::author();
     return given.isEmpty() ? loginName() : given;
 }
 

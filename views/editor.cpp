@@ -6,6 +6,7 @@
 #include "eventlistmodel.h"
 #include "redactionstore.h"
 #include "reviewer.h"
+#include "settings.h"
 #include "storeclient.h"
 #include "workspace.h"
 
@@ -14,13 +15,11 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSettings>
 #include <QShortcut>
 #include <QUndoStack>
 #include <QWidget>
 
 namespace {
-const char* const authorKey = "editor/author";
 // Labels offered before a workspace has any of its own.
 const QStringList suggestedLabels { QStringLiteral("pii"), QStringLiteral("bug"), QStringLiteral("escalate") };
 } // namespace
@@ -94,7 +93,7 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
         bool ok = false;
         const QString name = QInputDialog::getText(m_window, tr("Your Name"),
             tr("Notes, labels, marks, reviews, edits and redactions are signed with:"), QLineEdit::Normal,
-            QSettings().value(QLatin1String(authorKey)).toString(), &ok);
+            Settings::author(), &ok);
         if (ok && !name.trimmed().isEmpty())
             setAuthor(name);
     });
@@ -159,7 +158,7 @@ Editor::Editor(StoreClient* client, EventListModel* events, QWidget* window)
 
 QString Editor::author()
 {
-    QString name = QSettings().value(QLatin1String(authorKey)).toString();
+    QString name = Settings::author();
     if (!name.isEmpty())
         return name;
     bool ok = false;
@@ -176,7 +175,7 @@ QString Editor::author()
 
 void Editor::setAuthor(const QString& name)
 {
-    QSettings().setValue(QLatin1String(authorKey), name.trimmed());
+    Settings::setAuthor(name);
 }
 
 int Editor::unsavedCount() const

@@ -1,6 +1,7 @@
 #include "exportdialog.h"
 
 #include "reportpreview.h"
+#include "settings.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -20,7 +21,6 @@
 #include <QRadioButton>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
-#include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTextBrowser>
@@ -28,11 +28,6 @@
 #include <QVBoxLayout>
 
 namespace {
-const char* const formatKey = "export/format";
-const char* const folderKey = "export/folder";
-const char* const scopeKey = "export/scope";
-const char* const expandedKey = "export/expanded";
-const char* const keyKey = "export/signingKey"; // the key file's path, never the key
 constexpr int previewWidth = 380; // the sheet's width in the preview, in device-independent pixels
 } // namespace
 
@@ -201,16 +196,16 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
     connect(m_path, &QLineEdit::textChanged, this, [go, this] { go->setEnabled(!m_path->text().trimmed().isEmpty()); });
 
     // The last choices, again.
-    const QSettings settings;
-    const int at = m_format->findData(settings.value(QLatin1String(formatKey), QStringLiteral("pdf")));
+    const Settings::Export last = Settings::exportChoices();
+    const int at = m_format->findData(last.format);
     m_format->setCurrentIndex(std::max(0, at));
     // The whole room or the filter's events; never the marked ones or a range by itself (see the class comment).
-    setScope(Scope(std::clamp(settings.value(QLatin1String(scopeKey), int(Scope::Filter)).toInt(), 0, int(Scope::Filter))));
+    setScope(Scope(std::clamp(last.scope.value_or(int(Scope::Filter)), 0, int(Scope::Filter))));
     // A key remembered from before, when its file is still there: one moved or deleted since would make every export
     // fail until the field is cleared.
-    if (const QString key = settings.value(QLatin1String(keyKey)).toString(); QFileInfo::exists(key))
-        m_key->setText(key);
-    m_expanded->setChecked(settings.value(QLatin1String(expandedKey), false).toBool());
+    if (QFileInfo::exists(last.signingKey))
+        m_key->setText(last.signingKey);
+    m_expanded->setChecked(last.expanded);
     if (severalSelected)
         setScope(Scope::Range);
     suggestPath();
@@ -259,7 +254,7 @@ void ExportDialog::choicesChanged()
 
 void ExportDialog::suggestPath()
 {
-    QString folder = QSettings().value(QLatin1String(folderKey)).toString();
+    QString folder = Settings::exportChoices().folder;
     // The last folder, else Documents, else home: one that is there.
     for (const QString& candidate : { QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), QDir::homePath() }) {
         if (!folder.isEmpty() && QFileInfo(folder).isDir())
@@ -381,12 +376,13 @@ void ExportDialog::accept()
         && QMessageBox::question(this, tr("Export Report"), tr("%1 is there already. Replace it (and its manifest)?").arg(path()))
             != QMessageBox::Yes)
         return;
-    QSettings settings;
-    settings.setValue(QLatin1String(formatKey), format());
-    if (scope() == Scope::Room || scope() == Scope::Filter)
-        settings.setValue(QLatin1String(scopeKey), int(scope()));
-    settings.setValue(QLatin1String(keyKey), signingKey());
-    settings.setValue(QLatin1String(expandedKey), m_expanded->isChecked());
-    settings.setValue(QLatin1String(folderKey), QFileInfo(path()).absolutePath());
+    Settings::Export chosen;
+    chosen.format = format();
+    if (scope() == Scope::Room || scope() == Scope::Filter) // a range or the marked events are not a habit
+        chosen.scope = int(scope());
+    chosen.signingKey = signingKey();
+    chosen.expanded = m_expanded->isChecked();
+    chosen.folder = QFileInfo(path()).absolutePath();
+    Settings::setExportChoices(chosen);
     QDialog::accept();
 }

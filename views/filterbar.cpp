@@ -1,6 +1,7 @@
 #include "filterbar.h"
 
 #include "filterquery.h"
+#include "settings.h"
 
 #include <QApplication>
 #include <QAbstractItemView>
@@ -11,14 +12,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QSettings>
 #include <QStringListModel>
 #include <QTimer>
 #include <QToolButton>
 
 namespace {
 
-const QString savedKey = QStringLiteral("filters/saved");
 
 // The term under the cursor: from the last space before it (outside quotes) to the cursor.
 int termStart(const QString& text, int cursor)
@@ -261,24 +260,21 @@ void FilterBar::updateCompletions()
 
 QStringList FilterBar::savedNames() const
 {
-    QSettings settings;
-    QStringList names = settings.value(savedKey).toMap().keys();
+    QStringList names = Settings::savedFilters().keys();
     names.sort(Qt::CaseInsensitive);
     return names;
 }
 
 void FilterBar::save(const QString& name)
 {
-    QSettings settings;
-    QVariantMap saved = settings.value(savedKey).toMap();
+    QVariantMap saved = Settings::savedFilters();
     saved.insert(name, m_edit->text().trimmed());
-    settings.setValue(savedKey, saved);
+    Settings::setSavedFilters(saved);
 }
 
 bool FilterBar::applySaved(const QString& name)
 {
-    QSettings settings;
-    const QVariantMap saved = settings.value(savedKey).toMap();
+    const QVariantMap saved = Settings::savedFilters();
     if (!saved.contains(name))
         return false;
     setText(saved.value(name).toString());
@@ -307,10 +303,9 @@ void FilterBar::fillSavedMenu()
         QMenu* remove = menu->addMenu(tr("Forget"));
         for (const QString& name : names) {
             remove->addAction(name, this, [name] {
-                QSettings settings;
-                QVariantMap saved = settings.value(savedKey).toMap();
+                QVariantMap saved = Settings::savedFilters();
                 saved.remove(name);
-                settings.setValue(savedKey, saved);
+                Settings::setSavedFilters(saved);
             });
         }
     }

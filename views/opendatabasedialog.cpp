@@ -1,5 +1,6 @@
 #include "opendatabasedialog.h"
 
+#include "settings.h"
 #include "sources/pgconnection.h"
 
 #include <memory>
@@ -11,14 +12,12 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
-#include <QSettings>
 #include <QThread>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
-const QString recentKey = QStringLiteral("databases/recent");
 
 // What a connection attempt on its thread ends with.
 struct Attempt
@@ -122,7 +121,7 @@ OpenDatabaseDialog::~OpenDatabaseDialog() = default;
 
 QStringList OpenDatabaseDialog::recentDatabases()
 {
-    return QSettings().value(recentKey).toStringList();
+    return Settings::recentDatabases();
 }
 
 void OpenDatabaseDialog::remember(const QString& uri)
@@ -131,7 +130,7 @@ void OpenDatabaseDialog::remember(const QString& uri)
     QStringList recent = recentDatabases();
     recent.removeAll(bare);
     recent.prepend(bare);
-    QSettings().setValue(recentKey, recent.mid(0, 10));
+    Settings::setRecentDatabases(recent.mid(0, 10));
 }
 
 void OpenDatabaseDialog::choose()

@@ -16,7 +16,6 @@
 #include <QFileInfo>
 #include <QPointer>
 #include <QProgressDialog>
-#include <QSettings>
 #include <QWidget>
 
 namespace {

@@ -3,13 +3,13 @@
 #include "annotation.h"
 #include "roomfilterproxy.h"
 #include "roomlistmodel.h"
+#include "settings.h"
 
 #include <QActionGroup>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QToolButton>
@@ -58,12 +58,11 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     header->setResizeContentsPrecision(100);
     header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
-    const QVariantList hidden = QSettings().value(QStringLiteral("roomList/hiddenColumns"),
-        QVariantList { RoomListModel::ReviewColumn, RoomListModel::ToolCallsColumn, RoomListModel::LastActivityColumn,
-            RoomListModel::SystemColumn }).toList();
-    for (const QVariant& column : hidden) {
-        if (column.toInt() != RoomListModel::RoomColumn)
-            header->setSectionHidden(column.toInt(), true);
+    const QList<int> hidden = Settings::hiddenRoomColumns().value_or(QList<int> { RoomListModel::ReviewColumn,
+        RoomListModel::ToolCallsColumn, RoomListModel::LastActivityColumn, RoomListModel::SystemColumn });
+    for (int column : hidden) {
+        if (column != RoomListModel::RoomColumn)
+            header->setSectionHidden(column, true);
     }
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
@@ -74,12 +73,12 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
             a->setChecked(!m_view->header()->isSectionHidden(column));
             connect(a, &QAction::toggled, this, [this, column](bool on) {
                 m_view->header()->setSectionHidden(column, !on);
-                QVariantList hiddenNow;
+                QList<int> hiddenNow;
                 for (int c = 0; c < RoomListModel::NUM_COLUMNS; ++c) {
                     if (m_view->header()->isSectionHidden(c))
                         hiddenNow << c;
                 }
-                QSettings().setValue(QStringLiteral("roomList/hiddenColumns"), hiddenNow);
+                Settings::setHiddenRoomColumns(hiddenNow);
             });
         }
         menu.exec(m_view->header()->mapToGlobal(at));
