@@ -20,6 +20,7 @@
 #include "roomlistview.h"
 #include "searchbar.h"
 #include "searchresultsdock.h"
+#include "searchnavigator.h"
 #include "settings.h"
 #include "shortcutsdialog.h"
 #include "sourcefollower.h"
@@ -547,14 +548,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::rowsFound, this, [this](quint64 request, qint64 roomId, const QVector<qint64>& indexes) {
             if (request != m_matchesRequest || roomId != m_eventModel->roomId())
                 return;
-            m_matches = indexes;
-            if (std::exchange(m_goToFirstMatch, false) && !m_matches.isEmpty()) {
-                const qint64 from = currentIndex();
-                const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), std::max<qint64>(from, 0));
-                const qint64 target = it == m_matches.cend() ? m_matches.first() : *it;
+            m_matches.setMatches(indexes);
+            const std::optional<qint64> first = m_matches.firstFrom(currentIndex());
+            if (std::exchange(m_goToFirstMatch, false) && first) {
                 if (!isRawMode())
-                    m_openWhenLocated = target; // opened, as F3 opens what it finds
-                goToIndex(target);
+                    m_openWhenLocated = *first; // opened, as F3 opens what it finds
+                goToIndex(*first);
             }
             showMatchPosition();
         });
@@ -1064,10 +1063,7 @@ void MainWindow::findMatches()
 
 void MainWindow::showMatchPosition()
 {
-    const qint64 current = currentIndex();
-    const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), current);
-    const int at = (it != m_matches.cend() && *it == current) ? int(it - m_matches.cbegin()) : -1;
-    m_searchBar->setPosition(at, int(m_matches.size()));
+    m_searchBar->setPosition(m_matches.position(currentIndex()), int(m_matches.matches().size()));
 }
 
 void MainWindow::goToMatch(bool forward)
@@ -1080,23 +1076,15 @@ void MainWindow::goToMatch(bool forward)
         say(tr("No matches for “%1” here.").arg(m_searchBar->text()), 4000);
         return;
     }
-    const qint64 current = currentIndex();
-    qint64 target = 0;
-    if (forward) {
-        const auto it = std::upper_bound(m_matches.cbegin(), m_matches.cend(), current);
-        target = it == m_matches.cend() ? m_matches.first() : *it;
-        if (it == m_matches.cend() && current >= 0)
-            say(tr("Search went on from the top."), 3000);
-    } else {
-        const auto it = std::lower_bound(m_matches.cbegin(), m_matches.cend(), current);
-        target = (it == m_matches.cbegin() || current < 0) ? m_matches.last() : *(it - 1);
-        if (it == m_matches.cbegin() && current >= 0)
-            say(tr("Search went on from the bottom."), 3000);
-    }
+    const SearchNavigator::Step step = *m_matches.step(currentIndex(), forward);
+    if (step.wrap == SearchNavigator::Wrap::FromTop)
+        say(tr("Search went on from the top."), 3000);
+    else if (step.wrap == SearchNavigator::Wrap::FromBottom)
+        say(tr("Search went on from the bottom."), 3000);
     // The item found is opened: a card's match may be in its result, a message's below its closed lines.
     if (!isRawMode())
-        m_openWhenLocated = target;
-    goToIndex(target);
+        m_openWhenLocated = step.target;
+    goToIndex(step.target);
 }
 
 void MainWindow::moveSelection(int delta)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "searchnavigator.h"
+
 #include <QMainWindow>
 #include <tuple>
 #include <utility>
@@ -88,7 +90,7 @@ public:
     QDockWidget* filterDock() const { return m_filterDock; }
     SearchBar* searchBar() const { return m_searchBar; }
     QTreeWidget* searchResults() const;
-    const QVector<qint64>& searchMatches() const { return m_matches; }
+    const QVector<qint64>& searchMatches() const { return m_matches.matches(); }
     // Selects the next (or previous) match of the search in the room, wrapping at the ends.
     void goToMatch(bool forward);
     // Selects the event at `index` in the current room, loading pages until it is there.
@@ -156,7 +158,7 @@ private:
     EventActions* m_eventActions;
     SearchResultsDock* m_resultsDock; // matches across rooms
     ImportStatus* m_importStatus;
-    QVector<qint64> m_matches; // the rows the search finds in the room, ascending
+    SearchNavigator m_matches; // the rows the search finds in the room, ascending, and F3's steps through them
     bool m_goToFirstMatch = false; // a new search: the first match at or after the current row is selected
     quint64 m_matchesRequest = 0; // the search's rows in the room being found (0: none)
     QLabel* m_summary; // a room's summary of what came before its events (CraftBot head_summary)
