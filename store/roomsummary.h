@@ -39,6 +39,7 @@ struct RoomSummary
     bool notReadYet() const { return unread > 0 && eventCount == 0; }
     bool partlyRead() const { return unread > 0 && eventCount > 0; }
     qint64 sourceEvents() const { return eventCount + unread; } // what the source held when last counted
+    bool operator==(const RoomSummary&) const = default;
 };
 
 Q_DECLARE_METATYPE(RoomSummary)

@@ -298,13 +298,31 @@ private slots:
         QCOMPARE(model.index(0, 0).data(RoomListModel::RoomIdRole).toLongLong(), first.id);
         QVERIFY(model.index(0, 0).data(RoomListModel::FilterRole).toString().contains(first.nativeId));
         QCOMPARE(model.headerData(RoomListModel::BlockedColumn, Qt::Horizontal).toString(), QStringLiteral("Blocked"));
-        // The same rooms with new counts (an import going on): changed in place, no reset.
+        // The same rooms with new counts (an import going on): changed in place, no reset, and only the rooms
+        // that moved are said to have changed.
         RoomSummaries grown = ws.rooms();
         grown.first().eventCount += 1000;
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setRooms(grown);
         QCOMPARE(reset.count(), 1);
         QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 0);
+        QCOMPARE(changed.at(0).at(1).toModelIndex().row(), 0);
+        model.setRooms(grown); // nothing moved: nothing said
+        QCOMPARE(changed.count(), 1);
+        RoomSummaries twoApart = grown;
+        twoApart[2].unread = 7;
+        twoApart[3].notes = 1;
+        twoApart[6].review = QStringLiteral("done");
+        model.setRooms(twoApart);
+        QCOMPARE(changed.count(), 3); // rows 2 and 3 as one run, row 6 alone
+        QCOMPARE(changed.at(1).at(0).toModelIndex().row(), 2);
+        QCOMPARE(changed.at(1).at(1).toModelIndex().row(), 3);
+        QCOMPARE(changed.at(2).at(0).toModelIndex().row(), 6);
+        QCOMPARE(changed.at(2).at(1).toModelIndex().row(), 6);
+        QCOMPARE(model.room(twoApart[6].id)->review, QStringLiteral("done"));
+        model.setRooms(grown);
+        changed.clear();
         QCOMPARE(model.index(0, RoomListModel::EventsColumn).data(RoomListModel::SortRole).toLongLong(),
             first.eventCount + 1000);
         // A room by its id: the one the list holds now, with its new counts.
