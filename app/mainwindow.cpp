@@ -16,6 +16,7 @@
 #include "opendatabasedialog.h"
 #include "recentfiles.h"
 #include "reportexporter.h"
+#include "roomfilterproxy.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "searchbar.h"
@@ -411,6 +412,7 @@ MainWindow::MainWindow(QWidget* parent)
         // The room shown stays as it is (its place, its open cards) unless it grew.
         m_keepingRoom = true;
         m_roomModel->setRooms(rooms);
+        updateTitle();
         if (request != 0 && m_searchAfterRooms.first == request)
             searchAllRooms(std::exchange(m_searchAfterRooms, {}).second);
         const bool kept = m_roomList->selectRoom(current);
@@ -626,6 +628,11 @@ MainWindow::MainWindow(QWidget* parent)
             showRoom(roomId);
     });
     connect(m_eventModel, &EventListModel::countsChanged, this, &MainWindow::updateStatus);
+    // The room list's filter hiding the room shown, or showing it again: the status line says which room it is.
+    for (const auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
+        connect(m_roomList->proxy(), signal, this, &MainWindow::updateStatus);
+    connect(m_roomList->proxy(), &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
+    connect(m_roomList->proxy(), &QAbstractItemModel::layoutChanged, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
 
@@ -992,6 +999,7 @@ void MainWindow::showRoom(qint64 roomId)
 {
     m_openWhenLocated = -1; // a card of the room left is not opened in this one
     m_eventModel->setRoom(roomId, m_filterBar->filter());
+    updateTitle();
     m_filterBar->setCompletions({});
     m_filterPane->clear();
     readAroundTheRoom(roomId);
@@ -1244,8 +1252,8 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     m_roomModel->setRooms({});
     m_resultsDock->clear();
     // The title names what is open: the source, or the workspace opened as it is.
-    setWindowTitle(tr("%1[*] — Sightline")
-            .arg(Importer::displayName(importSources.isEmpty() ? workspacePath : importSources.first())));
+    m_openName = Importer::displayName(importSources.isEmpty() ? workspacePath : importSources.first());
+    updateTitle();
     m_firstRoom = firstRoom;
     m_followSync = false;
     m_store->open(workspacePath, importSources, firstRoom);
@@ -1296,6 +1304,24 @@ QString MainWindow::statusText() const
     return m_status->text();
 }
 
+void MainWindow::updateTitle()
+{
+    // The room shown is named: the timeline has no header, and a room filter may hide it from the list.
+    const RoomSummary* room = m_roomModel->room(m_eventModel->roomId());
+    if (m_openName.isEmpty())
+        setWindowTitle(tr("Sightline[*]"));
+    else if (room)
+        setWindowTitle(tr("%1[*] — %2 — Sightline").arg(m_openName, room->nativeId));
+    else
+        setWindowTitle(tr("%1[*] — Sightline").arg(m_openName));
+}
+
+bool MainWindow::roomHiddenByFilter() const
+{
+    const qsizetype row = m_roomModel->rowOf(m_eventModel->roomId());
+    return row >= 0 && !m_roomList->proxy()->mapFromSource(m_roomModel->index(int(row), 0)).isValid();
+}
+
 void MainWindow::updateStatus()
 {
     StatusLine::Facts facts;
@@ -1307,6 +1333,7 @@ void MainWindow::updateStatus()
     facts.indexed = m_eventModel->isIndexed();
     facts.importing = isImporting();
     facts.room = m_roomModel->room(facts.roomId);
+    facts.hiddenByRoomFilter = roomHiddenByFilter();
     const StatusLine::Texts texts = StatusLine::of(facts);
     m_status->setText(texts.status);
     m_timeline->setEmptyText(texts.empty);

@@ -129,6 +129,8 @@ private:
     // What is read beside the room's events, again when they change: the panes' counts, the search's matches,
     // the values the filter bar completes.
     void readAroundTheRoom(qint64 roomId);
+    void updateTitle(); // the source open and the room shown
+    bool roomHiddenByFilter() const; // the room shown is not in the room list as filtered
     void findMatches(); // the search's rows in the current room, under the current filter
     void showMatchPosition(); // "n of N" for the current row
 
@@ -149,6 +151,7 @@ private:
     QToolButton* m_followButton = nullptr;
     bool m_followSync = false; // the import under way is a followed source's sync
     QString m_firstRoom; // the room chosen to show first, until the room list has it
+    QString m_openName; // what the title names as open: the source, or the workspace opened as it is
     QSplitter* m_splitter;
     QLabel* m_status;
     FilterBar* m_filterBar;

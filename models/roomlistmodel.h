@@ -32,6 +32,7 @@ public:
     const RoomSummaries& rooms() const { return m_rooms; }
     // The room with this workspace id, or nullptr when the list does not hold it. Valid until the next setRooms.
     const RoomSummary* room(qint64 roomId) const;
+    qsizetype rowOf(qint64 roomId) const { return m_rowOf.value(roomId, -1); } // -1: not in the list
     // The room an import reads now (0: none): its Events say "reading… N of M".
     void setReading(qint64 roomId);
     qint64 reading() const { return m_reading; }

@@ -99,6 +99,25 @@ private slots:
         QCOMPARE(StatusLine::of(f).status,
             QStringLiteral("showing 500 of 500 events (700 imported so far; reading on: 1,011 events in the source)"));
     }
+
+    // A room the room list's filter hides, still shown: named, so that its events do not pass for another room's.
+    void aRoomHiddenByTheRoomFilterIsNamed()
+    {
+        RoomSummary room;
+        room.id = 41;
+        room.nativeId = QStringLiteral("room-0417");
+        room.eventCount = 15;
+        StatusLine::Facts f;
+        f.roomId = 41;
+        f.shown = 15;
+        f.total = 15;
+        f.items = 15;
+        f.room = &room;
+        QCOMPARE(StatusLine::of(f).status, QStringLiteral("showing 15 of 15 events"));
+        f.hiddenByRoomFilter = true;
+        QCOMPARE(StatusLine::of(f).status,
+            QStringLiteral("showing 15 of 15 events (room room-0417, hidden by the room filter)"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStatusLine)

@@ -31,6 +31,9 @@ StatusLine::Texts StatusLine::of(const Facts& f)
         else
             notes << tr("%1: read in part, open the source to read the rest").arg(source);
     }
+    // A room the room list's filter hides is still shown: named, or its events pass for another room's.
+    if (f.hiddenByRoomFilter && room)
+        notes << tr("room %1, hidden by the room filter").arg(room->nativeId);
     if (!notes.isEmpty())
         text += QStringLiteral(" (") + notes.join(QStringLiteral("; ")) + QLatin1Char(')');
     if (room && room->notReadYet()) {

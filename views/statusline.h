@@ -23,6 +23,7 @@ public:
         bool indexed = false; // the room's row index is in: `items` is final
         bool importing = false;
         const RoomSummary* room = nullptr; // the room as the room list has it, if it does
+        bool hiddenByRoomFilter = false; // the room list's filter leaves it out: said, with its id
     };
     struct Texts
     {
