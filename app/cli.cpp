@@ -12,6 +12,7 @@
 #include "reportmanifest.h"
 #include "reportsignature.h"
 #include "reviewer.h"
+#include "roommatch.h"
 #include "sources/importer.h"
 #include "sources/sourcestamps.h"
 #include "sources/importlock.h"
@@ -340,37 +341,28 @@ private:
     {
         if (nativeId.isEmpty())
             usage(QStringLiteral("--room ID is required"));
+        // The exact id by the workspace's own lookup; the rest of the rule (RoomMatch) over the room list.
         QVector<qint64> ids = ws.findRooms(nativeId);
+        RoomMatch match;
         if (ids.isEmpty()) {
-            // A part of an id names the one room whose id holds it (an AG-UI thread by its th_… part).
-            QStringList holders;
-            for (const RoomSummary& r : ws.rooms()) {
-                if (r.nativeId.contains(nativeId)) {
-                    ids << r.id;
-                    holders << r.nativeId;
-                }
-            }
-            holders.removeDuplicates();
-            if (holders.size() > 1) {
-                throw StoreError(source, {},
-                    QStringLiteral("'%1' is part of %2 room ids (%3): give more of one")
-                        .arg(nativeId, QString::number(holders.size()),
-                            holders.mid(0, 5).join(QStringLiteral(", ")) + (holders.size() > 5 ? QStringLiteral(", …") : QString())));
-            }
+            match = RoomMatch::find(ws.rooms(), nativeId);
+            ids = match.ids;
+        }
+        if (!match.several.isEmpty()) {
+            throw StoreError(source, {},
+                QStringLiteral("'%1' is part of %2 room ids (%3): give more of one")
+                    .arg(nativeId, QString::number(match.several.size()),
+                        match.several.mid(0, 5).join(QStringLiteral(", "))
+                            + (match.several.size() > 5 ? QStringLiteral(", …") : QString())));
         }
         if (ids.isEmpty()) {
             // Room ids are matched as written (RoomKit's are case-sensitive); one written in another case is named,
             // never taken for it.
-            QStringList otherCase;
-            for (const RoomSummary& r : ws.rooms()) {
-                if (r.nativeId.contains(nativeId, Qt::CaseInsensitive))
-                    otherCase << r.nativeId;
-            }
-            otherCase.removeDuplicates();
-            if (!otherCase.isEmpty() && otherCase.size() <= 5) {
+            if (!match.otherCase.isEmpty() && match.otherCase.size() <= 5) {
                 throw StoreError(source, {},
                     QStringLiteral("no room '%1'; room ids are matched as written: did you mean %2?")
-                        .arg(nativeId, QLatin1Char('\'') + otherCase.join(QStringLiteral("' or '")) + QLatin1Char('\'')));
+                        .arg(nativeId,
+                            QLatin1Char('\'') + match.otherCase.join(QStringLiteral("' or '")) + QLatin1Char('\'')));
             }
             throw StoreError(source, {}, QStringLiteral("no room '%1' (sightline rooms lists them)").arg(nativeId));
         }

@@ -21,6 +21,7 @@
 #include "roomlistview.h"
 #include "searchbar.h"
 #include "searchresultsdock.h"
+#include "roommatch.h"
 #include "searchnavigator.h"
 #include "settings.h"
 #include "shortcutsdialog.h"
@@ -40,6 +41,8 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QInputDialog>
+#include <QCompleter>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDialog>
@@ -869,6 +872,26 @@ void MainWindow::createActions()
     filterForward->setShortcut(QKeySequence::Forward);
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
+    QAction* room = go->addAction(tr("&Room…"), this, [this] {
+        // The room ids complete as they are typed (any part of one, in any case).
+        auto* dialog = new QInputDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setWindowTitle(tr("Go to Room"));
+        dialog->setLabelText(tr("Room id, or a part of it:"));
+        dialog->show(); // its line edit exists once shown
+        if (auto* edit = dialog->findChild<QLineEdit*>()) {
+            QStringList ids;
+            for (const RoomSummary& r : m_roomModel->rooms())
+                ids << r.nativeId;
+            auto* completer = new QCompleter(ids, dialog);
+            completer->setCaseSensitivity(Qt::CaseInsensitive);
+            completer->setFilterMode(Qt::MatchContains);
+            edit->setCompleter(completer);
+        }
+        connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& text) { goToRoom(text.trimmed()); });
+    });
+    room->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    go->addSeparator();
     QAction* next = go->addAction(tr("Next Event"), this, [this] { moveSelection(1); });
     next->setShortcut(QKeySequence(Qt::Key_J));
     QAction* previous = go->addAction(tr("Previous Event"), this, [this] { moveSelection(-1); });
@@ -1302,6 +1325,34 @@ QString MainWindow::summaryText() const
 QString MainWindow::statusText() const
 {
     return m_status->text();
+}
+
+bool MainWindow::goToRoom(const QString& typed)
+{
+    const RoomMatch match = RoomMatch::find(m_roomModel->rooms(), typed);
+    if (!match.several.isEmpty()) {
+        say(tr("“%1” is part of %L2 room ids (%3): give more of one.")
+                .arg(typed)
+                .arg(match.several.size())
+                .arg(match.several.mid(0, 3).join(QStringLiteral(", ")) + (match.several.size() > 3 ? QStringLiteral(", …") : QString())),
+            6000);
+        return false;
+    }
+    if (match.ids.isEmpty()) {
+        say(match.otherCase.isEmpty() || match.otherCase.size() > 5
+                ? tr("No room “%1”.").arg(typed)
+                : tr("No room “%1”; room ids are matched as written: did you mean %2?")
+                      .arg(typed, match.otherCase.join(tr(" or "))),
+            6000);
+        return false;
+    }
+    // A room the list's filter hides is shown all the same: the filter goes, so that the list shows it selected.
+    if (!m_roomList->selectRoom(match.ids.first())) {
+        m_roomList->showAllRooms();
+        if (!m_roomList->selectRoom(match.ids.first()))
+            return false;
+    }
+    return true;
 }
 
 void MainWindow::updateTitle()

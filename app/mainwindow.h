@@ -93,6 +93,8 @@ public:
     const QVector<qint64>& searchMatches() const { return m_matches.matches(); }
     // Selects the next (or previous) match of the search in the room, wrapping at the ends.
     void goToMatch(bool forward);
+    // Go ▸ Room…: shows the room a typed id names (RoomMatch), clearing a room filter that hides it; says why not.
+    bool goToRoom(const QString& typed);
     // Selects the event at `index` in the current room, loading pages until it is there.
     void goToIndex(qint64 index);
     // Moves to the next (or previous) tool call that failed, was refused or was never answered.

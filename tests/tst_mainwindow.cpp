@@ -210,6 +210,20 @@ private slots:
         QVERIFY(window.windowTitle().contains(QLatin1String("edge-blocked-inbound")));
         window.roomList()->filterEdit()->clear();
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
+        // Go ▸ Room… (Ctrl+G): a part of one id goes there, and a room filter that hides it goes.
+        window.roomList()->filterEdit()->setText(QStringLiteral("no-such-room"));
+        QTRY_VERIFY(window.statusText().contains(QLatin1String("hidden by the room filter")));
+        QVERIFY(window.goToRoom(QStringLiteral("tool-failed")));
+        QVERIFY(window.roomList()->filterEdit()->text().isEmpty());
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 19 of 19 events as 14 items"));
+        QVERIFY(window.windowTitle().contains(QLatin1String("edge-tool-failed")));
+        QVERIFY(!window.goToRoom(QStringLiteral("edge-tool")));
+        QVERIFY2(window.statusMessage().contains(QLatin1String("is part of")), qPrintable(window.statusMessage()));
+        QVERIFY(!window.goToRoom(QStringLiteral("EDGE-BLOCKED-INBOUND")));
+        QVERIFY2(window.statusMessage().contains(QLatin1String("did you mean edge-blocked-inbound")),
+            qPrintable(window.statusMessage()));
+        QVERIFY(window.goToRoom(QStringLiteral("edge-blocked-inbound")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
         QVERIFY(!window.isRawMode());
         // The raw rows, not shown, do not hold the room (their header keeps an item a row: 6.4 million timeline
         // items in a big room were 50 MB and a frame of most of a second).

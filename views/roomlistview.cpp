@@ -122,6 +122,18 @@ QVector<qint64> RoomListView::selectedRooms() const
     return ids;
 }
 
+void RoomListView::showAllRooms()
+{
+    m_filter->clear();
+    m_proxy->setFilterFixedString({}); // at once, not after the typing pause (the debounce that follows finds it so)
+    m_proxy->setWithProblemCalls(false);
+    m_proxy->setWithBlockedRows(false);
+    m_proxy->setChannelType({});
+    m_proxy->setActiveWithin(0);
+    m_proxy->setReview({});
+    showActiveFilters();
+}
+
 void RoomListView::showActiveFilters()
 {
     const int n = m_proxy->activeFilters();

@@ -23,6 +23,8 @@ public:
     QToolButton* showButton() const { return m_show; } // the menu of what rooms hold
     // Selects the room with this workspace id; false when the filter hides it or it does not exist.
     bool selectRoom(qint64 roomId);
+    // Every room listed again: the filter text and every condition of Show cleared.
+    void showAllRooms();
     qint64 currentRoom() const;
     QVector<qint64> selectedRooms() const; // the rooms selected, in the list's order
 
