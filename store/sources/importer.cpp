@@ -1,5 +1,6 @@
 #include "importer.h"
 
+#include "../roommatch.h"
 #include "../schema.h"
 #include "../storeerror.h"
 #include "../workspace.h"
@@ -211,18 +212,19 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
             rooms.append(writer.upsertRoom(sourceId, room));
         }
         if (options.onlyRooms) {
+            // By the CLI's own rule (RoomMatch): the id, else the one room whose id holds the part. None or several:
+            // the command says so, from the rooms listed.
+            RoomSummaries listed;
+            for (const RoomCursor& room : std::as_const(rooms)) {
+                RoomSummary r;
+                r.id = room.id;
+                r.nativeId = room.nativeId;
+                listed << r;
+            }
             for (const QString& wanted : *options.onlyRooms) {
-                QVector<qint64> holders;
-                for (const RoomCursor& room : std::as_const(rooms)) {
-                    if (room.nativeId == wanted)
-                        holders = { room.id };
-                }
-                for (const RoomCursor& room : std::as_const(rooms)) {
-                    if (holders.isEmpty() && room.nativeId.contains(wanted))
-                        holders.append(room.id);
-                }
-                if (holders.size() == 1) // none or several: the command says so, from the rooms listed
-                    inScope.insert(holders.first());
+                const RoomMatch match = RoomMatch::find(listed, wanted);
+                if (match.ids.size() == 1)
+                    inScope.insert(match.ids.first());
             }
         }
         // Every room's rows after its cursor, as the source counts them, in the same transaction: the progress bar's
