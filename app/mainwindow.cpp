@@ -933,8 +933,19 @@ void MainWindow::setRawMode(bool raw)
 {
     if (raw == isRawMode())
         return;
-    // The event selected stays selected both ways (in the timeline, the card or message that holds it).
-    const qint64 keep = currentIndex();
+    // The event selected stays selected both ways (in the timeline, the card or message that holds it). A card
+    // stands for its start, end and result rows: back in the raw rows, the row that was selected there is again
+    // when the card still holds it (an end row came back as its start).
+    qint64 keep = currentIndex();
+    if (raw && m_rawKept >= 0) {
+        const QVariant call = m_timeline->currentIndex().data(EventListModel::CallRole);
+        if (call.isValid()) {
+            const ToolCallRecord c = call.value<ToolCallRecord>();
+            if (c.startIndex == m_rawKept || c.endIndex == m_rawKept || c.resultIndex == m_rawKept)
+                keep = m_rawKept;
+        }
+    }
+    m_rawKept = raw ? -1 : keep;
     // The raw rows hold the model only while shown: taken before the model changes mode, given after, so their
     // header never lays out the other mode's rows.
     if (raw) {
@@ -1021,6 +1032,7 @@ MainWindow::RoomSignature MainWindow::signatureOf(const RoomSummary& room)
 void MainWindow::showRoom(qint64 roomId)
 {
     m_openWhenLocated = -1; // a card of the room left is not opened in this one
+    m_rawKept = -1;
     m_eventModel->setRoom(roomId, m_filterBar->filter());
     updateTitle();
     m_filterBar->setCompletions({});

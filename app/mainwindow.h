@@ -154,6 +154,7 @@ private:
     bool m_followSync = false; // the import under way is a followed source's sync
     QString m_firstRoom; // the room chosen to show first, until the room list has it
     QString m_openName; // what the title names as open: the source, or the workspace opened as it is
+    qint64 m_rawKept = -1; // the raw row selected when the timeline was shown: selected again on the way back
     QSplitter* m_splitter;
     QLabel* m_status;
     FilterBar* m_filterBar;

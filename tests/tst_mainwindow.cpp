@@ -255,6 +255,28 @@ private slots:
         const qint64 fourth = window.eventModel()->loadedRecord(3)->index;
         window.eventList()->setCurrentIndex(window.eventModel()->index(3, 0));
         QTRY_COMPARE(window.detailsPane()->details().record.index, fourth);
+
+        // A call's end row selected in the raw rows is its card in the timeline, and the end row again on the way
+        // back (it came back as the card's start).
+        int endRow = -1;
+        for (int row = 0; row < window.eventModel()->rowCount(); ++row) {
+            const EventRecord* e = window.eventModel()->loadedRecord(row);
+            if (e && e->type == QLatin1String("tool_call_end"))
+                endRow = row;
+        }
+        QVERIFY(endRow >= 0);
+        const qint64 end = window.eventModel()->loadedRecord(endRow)->index;
+        window.eventList()->setCurrentIndex(window.eventModel()->index(endRow, 0));
+        QTRY_COMPARE(window.detailsPane()->details().record.index, end);
+        window.eventList()->setFocus();
+        QTest::keyClick(&window, Qt::Key_R);
+        QVERIFY(!window.isRawMode());
+        QTRY_VERIFY(window.timeline()->currentIndex().data(EventListModel::CallRole).isValid());
+        window.eventList()->setFocus();
+        QTest::keyClick(&window, Qt::Key_R);
+        QVERIFY(window.isRawMode());
+        QTRY_COMPARE(window.detailsPane()->details().record.index, end);
+        QTRY_COMPARE(window.eventList()->currentIndex().row(), endRow);
     }
 
     // A CraftBot sessions.db: each stream a room, the summary of what came before shown above its events.
