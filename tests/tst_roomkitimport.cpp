@@ -451,25 +451,14 @@ private slots:
             "WHERE group_id IS NOT NULL GROUP BY group_id ORDER BY group_id");
         const QString stored = QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us FROM runs "
                                               "WHERE kind = 'ai_response' ORDER BY group_id");
-        const auto rows = [](Workspace& ws, const QString& sql) {
-            QStringList out;
-            QSqlQuery q = ws.exec(sql);
-            while (q.next()) {
-                QStringList row;
-                for (int c = 0; c < q.record().count(); ++c)
-                    row << q.value(c).toString();
-                out << row.join(QLatin1Char('|'));
-            }
-            return out;
-        };
         for (const int batchRows : { 20000, 100 }) {
             Workspace ws(dir.filePath(QStringLiteral("w-%1.sightline").arg(batchRows)));
             ImportOptions options;
             options.batchRows = batchRows;
             Importer::import(ws, source, options);
-            const QStringList groups = rows(ws, expected);
+            const QStringList groups = dump(ws, expected);
             QVERIFY2(groups.size() > 8192, qPrintable(QString::number(groups.size()))); // more than the import holds
-            QCOMPARE(rows(ws, stored), groups);
+            QCOMPARE(dump(ws, stored), groups);
         }
         // A row of the room's first response, at its end: that response now spans the whole room, still once.
         execSql(source,
@@ -483,8 +472,8 @@ private slots:
                 "FROM events WHERE correlation_id IS NOT NULL ORDER BY idx LIMIT 1;"));
         Workspace ws(dir.filePath(QStringLiteral("w-100.sightline")));
         QCOMPARE(Importer::import(ws, source).added(), 1);
-        const QStringList groups = rows(ws, expected);
-        QCOMPARE(rows(ws, stored), groups);
+        const QStringList groups = dump(ws, expected);
+        QCOMPARE(dump(ws, stored), groups);
         QSqlQuery first = ws.exec(QStringLiteral(
             "SELECT first_seq, last_seq, (SELECT seq FROM events WHERE native_id = 'late') FROM runs "
             "WHERE group_id = (SELECT group_id FROM events WHERE native_id = 'late')"));

@@ -126,6 +126,11 @@ void RoomListView::showAllRooms()
 {
     m_filter->clear();
     m_proxy->setFilterFixedString({}); // at once, not after the typing pause (the debounce that follows finds it so)
+    clearConditions();
+}
+
+void RoomListView::clearConditions()
+{
     m_proxy->setWithProblemCalls(false);
     m_proxy->setWithBlockedRows(false);
     m_proxy->setChannelType({});
@@ -201,14 +206,7 @@ void RoomListView::fillShowMenu()
         activityGroup->addAction(a);
     }
     menu->addSeparator();
-    menu->addAction(tr("Show All Rooms"), this, [this] {
-        m_proxy->setWithProblemCalls(false);
-        m_proxy->setWithBlockedRows(false);
-        m_proxy->setChannelType({});
-        m_proxy->setActiveWithin(0);
-        m_proxy->setReview({});
-        showActiveFilters();
-    });
+    menu->addAction(tr("Show All Rooms"), this, &RoomListView::clearConditions);
 }
 
 bool RoomListView::selectRoom(qint64 roomId)

@@ -35,6 +35,7 @@ private:
     RoomListModel* m_model;
     void fillShowMenu();
     void showActiveFilters();
+    void clearConditions(); // every condition of Show, not the filter text
 
     RoomFilterProxy* m_proxy;
     QToolButton* m_show;
