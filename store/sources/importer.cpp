@@ -1,6 +1,7 @@
 #include "importer.h"
 
 #include "../roommatch.h"
+#include "../sqlitestatement.h"
 #include "../schema.h"
 #include "../storeerror.h"
 #include "../workspace.h"
@@ -12,6 +13,7 @@
 #include "importlock.h"
 #include "kaboopgreader.h"
 #include "pgconnection.h"
+#include "roomcounts.h"
 #include "roomfeed.h"
 #include "roomkitpgreader.h"
 #include "roomkitreader.h"
@@ -25,6 +27,7 @@
 #include <QFileInfo>
 #include <QSqlQuery>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QStandardPaths>
 #include <QtEndian>
@@ -227,11 +230,11 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
                     inScope.insert(match.ids.first());
             }
         }
-        // Every room's rows after its cursor, as the source counts them, in the same transaction: the progress bar's
-        // total, the order, and what the room list shows of a room before it is read (its source's count, never 0).
-        // A room this import does not read is counted without what only its read needs.
+        // Every room's rows after its cursor, as the source gives them at once: the progress bar's total, the order,
+        // and what the room list shows of a room before it is read (its source's figure, never 0). A reader that
+        // counts apart gives a figure from its index here, and its counts replace them as they come (below).
         for (const RoomCursor& room : std::as_const(rooms)) {
-            const qint64 n = readNow(room) ? reader.rowsAfter(room) : reader.rowsAfterUnread(room);
+            const qint64 n = reader.quickRowsAfter(room);
             rows.insert(room.id, n);
             writer.setUnread(room.id, n);
         }
@@ -240,6 +243,7 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     // The progress goes on from what earlier imports read of these rooms: a resumed import began again at 0 %, as if
     // it started over.
     QSet<qint64> reading;
+    QHash<qint64, qint64> eventsBefore;
     qint64 total = 0, readBefore = 0;
     for (const RoomCursor& room : std::as_const(rooms)) {
         if (readNow(room)) {
@@ -249,9 +253,11 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     }
     QSqlQuery before = ws.exec(QStringLiteral("SELECT id, event_count FROM rooms WHERE source_id = ?"), { sourceId });
     while (before.next()) {
+        eventsBefore.insert(before.value(0).toLongLong(), before.value(1).toLongLong());
         if (reading.contains(before.value(0).toLongLong()))
             readBefore += before.value(1).toLongLong();
     }
+    before.finish();
     writer.setTotal(total + readBefore, readBefore);
     // The biggest room first: it is the one a reader waits for, and a streamed room shows after its first batch.
     std::stable_sort(rooms.begin(), rooms.end(),
@@ -263,6 +269,33 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     for (const RoomCursor& room : std::as_const(rooms)) {
         if (readNow(room))
             queue.append(room);
+    }
+
+    // The exact counts, taken while the rooms are read, each written in place of its quick figure with the next commit:
+    // the rows the room's read added since the listing are not unread, and a room read to its end stays read.
+    QSet<qint64> finished;
+    std::optional<RoomCounts> counts;
+    std::optional<SqliteStatement> setCount;
+    const auto applyCounts = [&] {
+        for (const RoomCounts::Count& c : counts->take()) {
+            const qint64 id = c.room.id;
+            if (reading.contains(id))
+                writer.addWork(c.rows - rows.value(id));
+            rows.insert(id, c.rows);
+            if (finished.contains(id))
+                continue;
+            setCount->bind(1, c.rows);
+            setCount->bind(2, eventsBefore.value(id));
+            setCount->bind(3, id);
+            setCount->step();
+            setCount->reset();
+        }
+    };
+    const auto stopCounting = qScopeGuard([&] { writer.setWithEveryCommit({}); });
+    if (reader.countsApart()) {
+        setCount.emplace(ws.handle(), "UPDATE rooms SET unread = max(0, ?1 - (event_count - ?2)) WHERE id = ?3");
+        counts.emplace(reader, rooms);
+        writer.setWithEveryCommit(applyCounts);
     }
 
     // The room the user looks at now, when it is still to be read: its place in the queue.
@@ -281,6 +314,7 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
         const qsizetype wanted = wantedAt();
         const RoomCursor room = queue.takeAt(wanted >= 0 ? wanted : 0);
         if (reader.unchangedSince(ws.path(), room)) {
+            finished.insert(room.id);
             writer.setUnread(room.id, 0); // as the last read of it left it: nothing is left to read
             continue;
         }
@@ -288,19 +322,33 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
             options.roomStarted(room.id);
         writer.beginRoom(room);
         bool yielded = false;
+        bool again = false;
         {
             RoomFeed feed(writer, room);
             reader.read(room, feed);
             // Stopped for a room the user asked for: committed as a batch is, and read on from its cursor once that
             // room is read.
             yielded = writer.takeYielded();
-            if (yielded)
+            again = feed.readAgainWanted();
+            if (again) {
+                // dropped below, once the feed that writes into it is gone
+            } else if (yielded) {
                 writer.pauseRoom(feed.synced());
-            else
+            } else {
+                finished.insert(room.id);
                 writer.finishRoom(feed.synced()); // with the calls the feed paired last
+            }
         }
-        if (yielded)
+        if (again) {
+            writer.readRoomAgain();
             queue.prepend(writer.cursor(room));
+        } else if (yielded) {
+            queue.prepend(writer.cursor(room));
+        }
+    }
+    if (counts) {
+        counts->wait(); // a second at most, for ten thousand rooms of ten million rows
+        writer.transaction(applyCounts);
     }
     // Rooms left unread, or read in part (another command's --room, a cancel): the room list and the commands say so.
     QSqlQuery unread = ws.exec(

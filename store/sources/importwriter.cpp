@@ -312,6 +312,8 @@ void ImportWriter::commitBatch(qint64 syncedSeq)
     m_batchAdded = 0;
     m_batchFirstUs = 0;
     m_batchLastUs = 0;
+    if (m_withEveryCommit)
+        m_withEveryCommit();
     commit();
     m_done += m_inBatch;
     m_inBatch = 0;
@@ -325,6 +327,20 @@ void ImportWriter::pauseRoom(qint64 syncedSeq)
     // click and the room asked for (a tenth of a second and more at a million rows).
     commitBatch(syncedSeq);
     addToReport();
+}
+
+void ImportWriter::readRoomAgain()
+{
+    // The rows of the room read so far, committed or not, are read again: the progress's total grows by them.
+    m_total += m_counted.added;
+    m_ws.exec(QStringLiteral("UPDATE rooms SET unread = unread + event_count WHERE id = ?"), { m_room.id });
+    clearRoom(m_room.id);
+    m_written.reset();
+    m_batchAdded = 0;
+    m_countedThrough = -1;
+    m_room.syncedSeq = -1;
+    m_lastSeq = -1;
+    updateRoom(-1); // its figures counted again (none now), committed
 }
 
 void ImportWriter::addToReport()
@@ -723,6 +739,8 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
     m_batchAdded = 0;
     m_batchFirstUs = 0;
     m_batchLastUs = 0;
+    if (m_withEveryCommit)
+        m_withEveryCommit();
     commit();
     m_done += m_inBatch;
     m_inBatch = 0;

@@ -164,11 +164,17 @@ public:
     // killed at any point leaves a workspace whose calls and turns are those of the rows it holds, and a
     // resumed import ends where a clean one does.
     void setBeforeCommit(std::function<void()> hook) { m_beforeCommit = std::move(hook); }
+    // Called inside every commit of a room's rows too, for the import's own bookkeeping of other rooms (the
+    // source's counts as they come, RoomCounts), whatever room and feed is being read.
+    void setWithEveryCommit(std::function<void()> hook) { m_withEveryCommit = std::move(hook); }
     // Recounts the room, moves its cursor, commits, and adds the room to the report.
     void finishRoom(qint64 syncedSeq);
     // A room stopped for another the user asked for: what it read committed as a batch is (its cursor moved), and
     // no more; it is counted whole when it is read to its end.
     void pauseRoom(qint64 syncedSeq);
+    // A room its reader wants read again from its start (RoomFeed::readAgainFromStart), after its feed is gone:
+    // what was written of it is removed and its rows counted as unread again, committed. beginRoom() starts it again.
+    void readRoomAgain();
     // The same in the middle of a room (its tool calls paired so far): what was read shows whole in a reader
     // while the rest imports. A recount reads the room, so once early, not every batch.
     void checkpointRoom(qint64 syncedSeq);
@@ -213,6 +219,7 @@ private:
     std::unique_ptr<SqliteStatement> m_storedRoom;
     std::unique_ptr<SqliteStatement> m_setUnread;
     std::function<void()> m_beforeCommit;
+    std::function<void()> m_withEveryCommit;
     std::function<bool()> m_yieldWhen;
     RoomCursor m_room;
     ImportReport::Room m_counted;

@@ -103,6 +103,10 @@ public:
     {
         m_writer.setRoomTitleAndStatus(title, status);
     }
+    // The reader found the room must be read again from its start, another way (RoomKit: a row no seek found):
+    // what it wrote of the room is dropped (ImportWriter::readRoomAgain) and the room read again.
+    void readAgainFromStart() { m_readAgain = true; }
+    bool readAgainWanted() const { return m_readAgain; }
 
 private:
     void writeDerived(); // the writer's hook: before each commit
@@ -113,6 +117,7 @@ private:
     qint64 m_synced;
     bool m_streamed = false;
     bool m_checkpointed = false;
+    bool m_readAgain = false;
     std::function<void()> m_beforeCommit;
     std::optional<ToolPairer> m_pairer; // made on the first pair(), with the calls left open taken up again
     QSet<qint64> m_openInTable; // starts of calls the table holds as start_only

@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <atomic>
 #include <utility>
 
 namespace {
@@ -168,72 +169,85 @@ namespace {
 // number (2.5, 1e300, 'abc', NULL) is kept before the room's first event at a stand-in index made of its rowid,
 // (-2^40 + rowid), and a negative one at its own index: neither is ever the sync cursor (1e300 read as a whole number was
 // INT64_MAX, and no later row was ever imported), and neither is taken for another row's duplicate.
-constexpr const char* indexOf = "CASE WHEN typeof(idx) = 'integer' THEN idx ELSE -1099511627776 + rowid END";
-// Rows past the cursor; the odd ones (above) only at the room's first import, when they are named.
-constexpr const char* after = "(typeof(idx) = 'integer' AND idx >= 0 AND idx > ?2 OR (?2 < 0 AND (typeof(idx) != "
-                              "'integer' OR idx < 0)))";
+constexpr const char* indexOf = "CASE WHEN typeof(idx) = 'integer' THEN idx ELSE -1099511627776 + events.rowid END";
 
-} // namespace
+// A room's rows after the cursor: every row of a room never read (its odd ones too, read at its first import), else
+// the whole-number indexes past the cursor, a range of the room's index.
+constexpr const char* countAfterSql
+    = "SELECT count(*) FROM events WHERE room_id = ?1 AND typeof(idx) = 'integer' AND idx > ?2";
+constexpr const char* countAllSql = "SELECT count(*) FROM events WHERE room_id = ?1";
 
-qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
+qint64 countRows(SqliteStatement& after, SqliteStatement& all, const RoomCursor& cursor)
 {
-    if (cursor.syncedSeq >= 0) {
-        // A room read before: the whole-number indexes past its cursor, a range of the room's index.
-        SqliteStatement& count = preparedOnce(m_countAfter, m_src.handle(),
-            "SELECT count(*) FROM events WHERE room_id = ?1 AND typeof(idx) = 'integer' AND idx > ?2");
-        count.bind(1, cursor.nativeId);
-        count.bind(2, cursor.syncedSeq);
-        count.step();
-        const qint64 rows = count.int64(0);
-        count.reset();
-        return rows;
-    }
-    // A room never read: every row, and the odd ones found in the same pass over the room's index (read() reads
-    // them by rowid: three passes over the biggest room's index took half a second before its first screen).
-    SqliteStatement& count = preparedOnce(m_countNew, m_src.handle(),
-        "SELECT count(*), group_concat(CASE WHEN typeof(idx) != 'integer' OR idx < 0 THEN rowid END) FROM events "
-        "WHERE room_id = ?1");
+    SqliteStatement& count = cursor.syncedSeq >= 0 ? after : all;
     count.bind(1, cursor.nativeId);
+    if (cursor.syncedSeq >= 0)
+        count.bind(2, cursor.syncedSeq);
     count.step();
-    m_oddRows.insert(cursor.nativeId, count.bytes(1));
     const qint64 rows = count.int64(0);
     count.reset();
     return rows;
 }
 
-qint64 RoomKitReader::rowsAfterUnread(const RoomCursor& cursor)
+} // namespace
+
+qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
 {
-    if (cursor.syncedSeq >= 0)
-        return rowsAfter(cursor);
-    // A room never read and not read now: its rows alone, without a pass that finds its odd ones (0.8 s of 1.25 for
-    // nine million rows); read() finds them by a pass of its own when the room is read.
-    SqliteStatement& count
-        = preparedOnce(m_countPlain, m_src.handle(), "SELECT count(*) FROM events WHERE room_id = ?1");
-    count.bind(1, cursor.nativeId);
-    count.step();
-    const qint64 rows = count.int64(0);
-    count.reset();
-    return rows;
+    return countRows(preparedOnce(m_countAfter, m_src.handle(), countAfterSql),
+        preparedOnce(m_countAll, m_src.handle(), countAllSql), cursor);
+}
+
+qint64 RoomKitReader::quickRowsAfter(const RoomCursor& cursor)
+{
+    // SQLite takes max() from the end of the index on (room_id, idx): one seek, whatever the room's size.
+    SqliteStatement& highest = preparedOnce(m_highest, m_src.handle(),
+        "SELECT max(idx) FROM events WHERE room_id = ?1 AND typeof(idx) = 'integer'");
+    highest.bind(1, cursor.nativeId);
+    highest.step();
+    const bool any = !highest.isNull(0);
+    const qint64 top = highest.int64(0);
+    highest.reset();
+    if (!any)
+        return 0;
+    return std::max<qint64>(0, top - std::max<qint64>(cursor.syncedSeq, -1));
+}
+
+void RoomKitReader::countApart(
+    const QVector<RoomCursor>& rooms, const std::function<bool(const RoomCursor& room, qint64 rows)>& put) const
+{
+    SourceDatabase src(m_path); // this thread's own connection: the reader's goes on reading meanwhile
+    SqliteStatement after(src.handle(), countAfterSql);
+    SqliteStatement all(src.handle(), countAllSql);
+    for (const RoomCursor& room : rooms) {
+        if (!put(room, countRows(after, all, room)))
+            return;
+    }
 }
 
 void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
 {
     // Each room is read as the file is now: a writer that started since the open is read under its locks.
     m_countAfter.reset();
-    m_countNew.reset();
-    m_countPlain.reset();
+    m_countAll.reset();
+    m_highest.reset();
     m_src.refresh();
-    // The odd rows (at the room's first import only): by the rowids the count found, or else by a pass of their own.
-    // group_concat wrote the rowids: whole numbers, joined by commas.
-    const auto known = m_oddRows.constFind(room.nativeId);
     const bool firstImport = room.syncedSeq < 0;
-    const QByteArray oddWhere = known != m_oddRows.constEnd()
-        ? "rowid IN (" + *known + ")"
-        : QByteArray("(typeof(idx) != 'integer' OR idx < 0)");
-    const bool anyOdd = firstImport && (known == m_oddRows.constEnd() || !known->isEmpty());
-    if (anyOdd) {
-        const QByteArray sql = QByteArray("SELECT id, typeof(idx), CAST(idx AS TEXT), ") + indexOf
-            + " FROM events WHERE room_id = ? AND " + oddWhere + " ORDER BY rowid";
+    const bool slowly = firstImport && m_readSlowly.contains(room.nativeId);
+    // The odd rows, at the room's first import only. The index on (room_id, idx) orders a room's NULLs first, then its
+    // numbers, then its text and blobs: three seeks find the NULL, negative and text ones, where a pass over the room
+    // (half a second in a room of nine million) stood before its first screen. A positive number that is not whole
+    // sits among the whole ones: the read below meets it there, and the room is read again slowly, by that pass.
+    const QByteArray seeks = "WITH odd(r) AS (SELECT rowid FROM events WHERE room_id = ?1 AND idx IS NULL UNION ALL "
+                             "SELECT rowid FROM events WHERE room_id = ?1 AND idx < 0 UNION ALL "
+                             "SELECT rowid FROM events WHERE room_id = ?1 AND idx >= '') ";
+    const QByteArray oddFrom = slowly
+        ? QByteArray(" FROM events WHERE room_id = ?1 AND (typeof(idx) != 'integer' OR idx < 0)")
+        : QByteArray(" FROM odd CROSS JOIN events ON events.rowid = odd.r"); // CROSS JOIN: by rowid, odd row by odd row
+    const QByteArray oddPrefix = slowly ? QByteArray() : seeks;
+    if (firstImport) {
+        // Read slowly, the others were named by the read that sent the room here: only those it could not seek.
+        const QByteArray sql = oddPrefix + "SELECT id, typeof(idx), CAST(idx AS TEXT), " + indexOf + oddFrom
+            + (slowly ? " AND typeof(idx) = 'real' AND idx >= 0" : "") + " ORDER BY events.rowid";
         SqliteStatement odd(m_src.handle(), sql.constData());
         odd.bind(1, room.nativeId);
         while (odd.step()) {
@@ -249,34 +263,52 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
         }
     }
     // Two reads, so that the room's index gives the order: the odd rows first (at the room's first import only:
-    // a few, sorted by their stand-in index), then the whole-number indexes after the cursor by the index on
-    // (room_id, idx). One read ordered by the stand-in expression sorted the whole room in a temporary b-tree
-    // before its first row: the biggest room of a million-event store showed its first screen after 4 s, not 0.2.
+    // a few, sorted by their stand-in index), then the numbers after the cursor by the index on (room_id, idx).
+    // One read ordered by the stand-in expression sorted the whole room in a temporary b-tree before its first row:
+    // the biggest room of a million-event store showed its first screen after 4 s, not 0.2.
     const QByteArray columns = QByteArray("SELECT id, type, ") + indexOf
         + ", source_channel_id, source_channel_type, participant_id, correlation_id, "
-          "parent_event_id, created_ts, CAST(data AS BLOB) FROM events WHERE room_id = ?1 AND ";
-    const QByteArray oddSql = columns + oddWhere + " ORDER BY " + indexOf;
-    const QByteArray wholeSql
-        = columns + "typeof(idx) = 'integer' AND idx > max(?2, -1) ORDER BY idx";
+          "parent_event_id, created_ts, CAST(data AS BLOB)";
+    const QByteArray oddSql = oddPrefix + columns + oddFrom + " ORDER BY " + indexOf;
+    // Every number past the cursor, not the whole ones alone: a positive one that is not whole comes by in its place,
+    // and is either a row stored as odd already or one no seek found (above).
+    const QByteArray wholeSql = columns + " FROM events WHERE room_id = ?1 AND "
+        + (firstImport ? "idx >= 0" : "idx > ?2") + " AND idx < '' ORDER BY idx";
     SqliteStatement oddRows(m_src.handle(), oddSql.constData());
     SqliteStatement wholeRows(m_src.handle(), wholeSql.constData());
     oddRows.bind(1, room.nativeId);
     wholeRows.bind(1, room.nativeId);
-    wholeRows.bind(2, room.syncedSeq);
+    if (!firstImport)
+        wholeRows.bind(2, room.syncedSeq);
+    // The odd rows the room holds already (a room read on from its cursor): their stand-in indexes.
+    QSet<qint64> held;
+    if (!firstImport) {
+        QSqlQuery stored = feed.workspace().exec(
+            QStringLiteral("SELECT seq FROM events WHERE room_id = ? AND seq < 0"), { room.id });
+        while (stored.next())
+            held.insert(stored.value(0).toLongLong());
+    }
     // Calls are paired as their rows are read and written as they settle, batch by batch (RoomFeed): an end is
     // written folded into its card exactly when it closes a start, and only the calls still open stay in memory.
     RoomKitRows out(feed);
+    std::atomic_bool unseen = false; // a positive idx that is not whole, and not read with the odd rows
     // The source is read and decoded on the pipe's thread; only this loop writes.
     std::optional<RowPipe<DecodedRoomKitEvent>> rows;
-    rows.emplace([&oddRows, &wholeRows, anyOdd](auto&& put) {
+    rows.emplace([&oddRows, &wholeRows, &held, &unseen, firstImport, slowly](auto&& put) {
         for (SqliteStatement* read : { &oddRows, &wholeRows }) {
-            if (read == &oddRows && !anyOdd)
+            if (read == &oddRows && !firstImport)
                 continue;
             while (read->step()) {
                 RoomKitColumns columns;
+                columns.index = read->int64(2);
+                if (read == &wholeRows && columns.index < 0) { // its stand-in index: not a whole number
+                    if (slowly || held.contains(columns.index))
+                        continue;
+                    unseen = true;
+                    return;
+                }
                 columns.id = read->text(0);
                 columns.type = read->text(1);
-                columns.index = read->int64(2);
                 columns.channelId = read->text(3);
                 columns.channelType = read->text(4);
                 columns.participantId = read->text(5);
@@ -289,11 +321,22 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
         }
     });
     const auto stop = qScopeGuard([&] { rows.reset(); }); // its thread stops before the statement it steps is finalized
+    bool ended = false; // every row the pipe read is written: a stop (a cancel, another room) leaves some unread
     while (!feed.stopped()) {
         DecodedRoomKitEvent* next = rows->next();
-        if (!next)
+        if (!next) {
+            ended = true;
             break;
+        }
         out.add(*next);
+    }
+    // The pipe's thread reads ahead: the row it stopped at counts only once every row before it is written.
+    if (ended && unseen) {
+        // What was read of the room is dropped, and the room read again from its start, its odd rows found by a pass
+        // of their own: the same rows, calls and turns as a store without such a row gives.
+        m_readSlowly.insert(room.nativeId);
+        feed.readAgainFromStart();
+        return;
     }
     out.finish();
 }

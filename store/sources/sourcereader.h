@@ -45,9 +45,20 @@ public:
     // How many rows the room has after `cursor`: the progress bar's total, and the biggest room goes first (a
     // store's own tally may answer for a room never read).
     virtual qint64 rowsAfter(const RoomCursor& cursor) = 0;
-    // The same count for a room this import does not read (a command's --room asked for another): what the room
-    // list shows of it. A reader whose count also prepares the read (RoomKit's odd rows) can count less here.
-    virtual qint64 rowsAfterUnread(const RoomCursor& cursor) { return rowsAfter(cursor); }
+    // A figure for rowsAfter() that a store's index gives at once, for the order and the room list before the
+    // counts come (see countsApart()); rowsAfter() itself where the reader counts no other way.
+    virtual qint64 quickRowsAfter(const RoomCursor& cursor) { return rowsAfter(cursor); }
+    // Whether countApart() counts: the quick figures are then only the order and first figures, and the import
+    // reads while the exact counts are taken on a thread of their own.
+    virtual bool countsApart() const { return false; }
+    // rowsAfter() of each room in turn, on the calling thread with a connection of its own (the reader's own goes on
+    // reading meanwhile); stops when `put` returns false. Throws a StoreError when the source cannot be read.
+    virtual void countApart(const QVector<RoomCursor>& rooms,
+        const std::function<bool(const RoomCursor& room, qint64 rows)>& put) const
+    {
+        Q_UNUSED(rooms);
+        Q_UNUSED(put);
+    }
     // Hands the room's rows after the cursor to `feed`, in index order, until they end or the feed stops.
     virtual void read(const RoomCursor& cursor, RoomFeed& feed) = 0;
     // Whether the room is known to be as the last read of it in this process left it, into the workspace at
