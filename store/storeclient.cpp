@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include <sqlite3.h>
+
 #include "annotationstore.h"
 #include "eventkind.h"
 #include "journal.h"
@@ -11,7 +13,41 @@
 #include "workspace.h"
 
 namespace {
-const char* const threadNames[] = { "sightline-store", "sightline-counts", "sightline-import", "sightline-edits" };
+const char* const threadNames[]
+    = { "sightline-store", "sightline-counts", "sightline-import", "sightline-edits", "sightline-reports" };
+
+// A task's SQLite work stopped once its token is cancelled: SQLite asks every thousand steps of a statement, which
+// then fails as interrupted (a query over ten million rows stops within a millisecond, not at its end).
+class Interruption
+{
+public:
+    Interruption(sqlite3* db, const CancelToken& token)
+        : m_db(db)
+        , m_token(token)
+    {
+        sqlite3_progress_handler(m_db, 1000, &Interruption::ask, this);
+    }
+    ~Interruption()
+    {
+        sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
+        // A statement stopped inside a transaction of its own leaves the connection as the next task expects it.
+        if (m_token.isCancelled() && !sqlite3_get_autocommit(m_db))
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    Interruption(const Interruption&) = delete;
+    Interruption& operator=(const Interruption&) = delete;
+
+private:
+    static int ask(void* self) { return static_cast<Interruption*>(self)->m_token.isCancelled() ? 1 : 0; }
+    sqlite3* m_db;
+    CancelToken m_token;
+};
+
+bool isTask(StoreClient::Kind kind)
+{
+    return kind >= StoreClient::Kind::ToolStats;
+}
+
 } // namespace
 
 StoreClient::StoreClient(QObject* parent)
@@ -78,24 +114,52 @@ QString StoreClient::describe(Kind kind)
         return tr("finding the next failed call");
     case Kind::Holder:
         return tr("finding the card that holds the event");
-    case Kind::Task:
-        return tr("working on the workspace");
     case Kind::Edit:
         return tr("writing the change");
     case Kind::Annotations:
         return tr("reading the notes, labels and marks");
     case Kind::Journal:
         return tr("reading the journal");
+    case Kind::ToolStats:
+        return tr("counting the tool statistics");
+    case Kind::Waterfall:
+        return tr("laying out the waterfall");
+    case Kind::RedactionPreview:
+        return tr("finding what to redact");
+    case Kind::ReportPreview:
+        return tr("making the report's preview");
+    case Kind::Report:
+        return tr("writing the report");
+    case Kind::WorkspaceCopy:
+        return tr("saving a copy of the workspace");
+    case Kind::Compaction:
+        return tr("writing the workspace anew");
+    case Kind::EditorRead:
+        return tr("reading the event to edit");
     }
     return {};
+}
+
+bool StoreClient::supersedes(Kind kind)
+{
+    switch (kind) {
+    case Kind::Report:
+    case Kind::WorkspaceCopy:
+    case Kind::Compaction:
+    case Kind::EditorRead:
+    case Kind::Edit:
+        return false;
+    default:
+        return true;
+    }
 }
 
 bool StoreClient::isWanted(quint64 request, Kind kind, quint64 view) const
 {
     if (view != 0) // blocks and row indexes: wanted while their view is the one shown
         return view == m_viewId;
-    if (kind == Kind::Task || kind == Kind::Edit)
-        return m_tasks.contains(request);
+    if (kind == Kind::Edit || isTask(kind))
+        return m_tasks.contains(request) && (!supersedes(kind) || m_latest[int(kind)] == request);
     return m_latest[int(kind)] == request;
 }
 
@@ -119,26 +183,32 @@ quint64 StoreClient::post(Kind kind, Connection connection, std::function<Result
 
 template<typename Result>
 void StoreClient::send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
-    std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view)
+    std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view,
+    std::optional<CancelToken> token)
 {
     StoreWorker* worker = m_workers[connection];
     QMetaObject::invokeMethod(
         worker,
-        [this, worker, id, kind, view, work = std::move(work), deliver = std::move(deliver),
+        [this, worker, id, kind, view, token, work = std::move(work), deliver = std::move(deliver),
             after = std::move(after)]() mutable {
             // Superseded while it waited its turn: not run, and its answer (none) dropped as any superseded one.
-            const bool superseded = view != 0 ? m_currentView.load() != view
-                : kind != Kind::Task && kind != Kind::Edit && m_wanted[int(kind)].load() != id;
+            const bool superseded = (token && token->isCancelled())
+                || (view != 0 ? m_currentView.load() != view : supersedes(kind) && m_wanted[int(kind)].load() != id);
             auto result = std::make_shared<std::optional<Result>>();
-            const QString error = superseded
-                ? QString()
-                : StoreWorker::guarded([&] { result->emplace(work(worker->workspace())); });
+            const QString error = superseded ? QString() : StoreWorker::guarded([&] {
+                Workspace& ws = worker->workspace();
+                std::optional<Interruption> stop;
+                if (token)
+                    stop.emplace(ws.handle(), *token);
+                result->emplace(work(ws));
+            });
             // Back on the GUI thread; a client destroyed meanwhile drops the event with it.
             QMetaObject::invokeMethod(
                 this,
                 [this, id, kind, view, error, result, deliver = std::move(deliver), after = std::move(after)] {
                     const bool wanted = isWanted(id, kind, view) && (result->has_value() || !error.isEmpty());
                     m_tasks.remove(id);
+                    m_tokens.remove(id);
                     if (wanted) {
                         if (error.isEmpty())
                             deliver(id, **result);
@@ -167,9 +237,14 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources,
         wanted.store(0);
     // A task asked of the workspace before (an export under way) is answered now, so that what waits for it (a
     // progress dialog, its connections to this client) ends: its own answer will be dropped as unwanted.
+    // It is stopped too: the connection it holds is free for the new workspace at its next thousand steps.
+    const QHash<quint64, CancelToken> tokens = std::exchange(m_tokens, {});
+    for (const CancelToken& token : tokens)
+        token.cancel();
     const QSet<quint64> stopped = std::exchange(m_tasks, {});
     for (quint64 task : stopped)
-        emit failed(task, Kind::Task, QStringLiteral("stopped: another source was opened"));
+        emit failed(task, m_taskKinds.value(task, Kind::Edit), QStringLiteral("stopped: another source was opened"));
+    m_taskKinds.clear();
     m_currentView.store(++m_viewId);
     m_viewRoom = 0;
     m_wantedRoom.store(0);
@@ -177,7 +252,7 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources,
     // Every connection opens at once: two of them making a new workspace take turns under its write lock. The
     // browse connection answers for the open (the others would only say the same again); a count connection
     // that could not open fails its own requests, each named.
-    for (Connection c : { Count, Edits }) {
+    for (Connection c : { Count, Edits, Reports }) {
         StoreWorker* worker = m_workers[c];
         QMetaObject::invokeMethod(
             worker, [worker, workspacePath] { StoreWorker::guarded([&] { worker->open(workspacePath); }); },
@@ -445,10 +520,10 @@ quint64 StoreClient::loadBlock(int block, std::optional<qint64> fromIndex)
     return id;
 }
 
-quint64 StoreClient::run(std::function<void(Workspace&)> work, QObject* context, std::function<void()> done,
-    std::function<void(const QString& why)> failed)
+quint64 StoreClient::run(
+    Kind kind, Task work, QObject* context, std::function<void()> done, std::function<void(const QString& why)> failed)
 {
-    const quint64 request = run(std::move(work));
+    const quint64 request = run(kind, std::move(work));
     auto ok = std::make_shared<QMetaObject::Connection>();
     auto error = std::make_shared<QMetaObject::Connection>();
     *ok = connect(this, &StoreClient::taskDone, context, [=](quint64 r) {
@@ -470,17 +545,32 @@ quint64 StoreClient::run(std::function<void(Workspace&)> work, QObject* context,
     return request;
 }
 
-quint64 StoreClient::run(std::function<void(Workspace&)> work)
+quint64 StoreClient::run(Kind kind, Task work)
 {
+    Q_ASSERT(isTask(kind));
     const quint64 id = ++m_lastRequest;
+    if (supersedes(kind)) {
+        // The one before of this kind, waiting or under way, is stopped: its answer would be dropped all the same.
+        for (auto it = m_tokens.begin(); it != m_tokens.end(); ++it) {
+            if (m_taskKinds.value(it.key()) == kind)
+                it.value().cancel();
+        }
+        want(kind, id);
+    }
+    const CancelToken token;
     m_tasks.insert(id);
+    m_tokens.insert(id, token);
+    m_taskKinds.insert(id, kind);
+    const Connection connection
+        = kind == Kind::Report || kind == Kind::ReportPreview || kind == Kind::WorkspaceCopy ? Reports : Count;
     send<bool>(
-        id, Kind::Task, Count,
-        [work = std::move(work)](Workspace& ws) {
-            work(ws);
+        id, kind, connection,
+        [work = std::move(work), token](Workspace& ws) {
+            work(ws, token);
             return true;
         },
-        [this](quint64 request, bool&) { emit taskDone(request); }, {});
+        [this](quint64 request, bool&) { emit taskDone(request); },
+        [this, id] { m_taskKinds.remove(id); }, 0, token);
     return id;
 }
 

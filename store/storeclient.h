@@ -1,6 +1,7 @@
 #pragma once
 
 #include "annotation.h"
+#include "canceltoken.h"
 #include "editsteps.h"
 #include "eventdetails.h"
 #include "eventfilter.h"
@@ -31,12 +32,13 @@ class Workspace;
 
 // The GUI's one way to the store: typed requests, each answered on the GUI thread by a signal that names it.
 //
-// Three connections to the workspace, each a StoreWorker on a thread of its own: one browses (the rows on
-// screen, details, rooms), one counts (what grows with the room: row indexes, facets, search), one imports, so
-// a page never waits behind a count and neither waits for an import (WAL lets readers read what the importer
-// committed while it writes). The client decides which connection serves a request and which replies are still
-// wanted: a request supersedes the ones of its kind before it, and their answers are dropped here, so no caller
-// keeps generation counters. Every reply, success or failure, carries its request's id.
+// Five connections to the workspace, each a StoreWorker on a thread of its own: one browses (the rows on
+// screen, details, rooms), one counts (what grows with the room: row indexes, facets, search, the statistics and
+// the waterfall), one imports, one edits, and one writes reports (exports, previews, copies), so a page never waits
+// behind a count, a count never waits behind an export, and none waits for an import (WAL lets readers read what the
+// importer committed while it writes). The client decides which connection serves a request and which replies are
+// still wanted: a request supersedes the ones of its kind before it, and their answers are dropped here, so no
+// caller keeps generation counters. Every reply, success or failure, carries its request's id.
 class StoreClient : public QObject
 {
     Q_OBJECT
@@ -54,13 +56,24 @@ public:
         RoomValues,
         ProblemCall,
         Holder,
-        Task,
         Edit,
         Annotations,
         Journal,
+        // Work that reads a whole room or more (run()). These four supersede the one of their kind before them:
+        ToolStats, // the Tool Statistics dock's figures
+        Waterfall, // the Waterfall dock's layout
+        RedactionPreview, // Bulk Redact's matches
+        ReportPreview, // the export dialog's preview
+        // and these never do:
+        Report, // an export, written to its file
+        WorkspaceCopy, // File > Save a Copy
+        Compaction, // the workspace written anew without what was redacted or deleted
+        EditorRead, // what an edit dialog shows of the event it edits
     };
     Q_ENUM(Kind)
-    static constexpr int KindCount = int(Kind::Journal) + 1;
+    static constexpr int KindCount = int(Kind::EditorRead) + 1;
+    // Whether a newer request of `kind` supersedes the ones before it (run(): not run, or stopped, and unanswered).
+    static bool supersedes(Kind kind);
 
     explicit StoreClient(QObject* parent = nullptr);
     // The running import stops after its batch (what it committed stays); each connection closes on its thread.
@@ -109,12 +122,16 @@ public:
     quint64 loadBlock(int block, std::optional<qint64> fromIndex);
     qint64 viewRoom() const { return m_viewRoom; }
 
-    // Runs `work` on the count connection, where work that reads a whole room or more goes (a report, an
-    // export): taskDone when it returns, failed when it throws. Tasks never supersede each other.
-    quint64 run(std::function<void(Workspace&)> work);
+    // Runs `work`, a task of `kind` (ToolStats to EditorRead), on the connection its kind goes to: reports,
+    // previews and copies on their own, the others on the count connection. taskDone when it returns, failed when it
+    // throws. A task of a kind that supersedes (supersedes()) is not run once a newer one of its kind is asked, and
+    // is stopped if it runs: its token is cancelled and its SQLite statements interrupted, and it is never answered.
+    // Every task is stopped so when another workspace is opened, and answered as failed at once.
+    using Task = std::function<void(Workspace&, const CancelToken&)>;
+    quint64 run(Kind kind, Task work);
     // The same, with what to do next on the GUI thread: `done` when it returned, `failed` with why when it threw;
-    // neither once `context` is gone.
-    quint64 run(std::function<void(Workspace&)> work, QObject* context, std::function<void()> done,
+    // neither once `context` is gone, nor for a task superseded.
+    quint64 run(Kind kind, Task work, QObject* context, std::function<void()> done,
         std::function<void(const QString& why)> failed);
 
     // An edit (a note, a label, a mark, a review; undo, redo, save, discard) on a connection of its own, so that
@@ -160,8 +177,8 @@ signals:
     void failed(quint64 request, StoreClient::Kind kind, const QString& message);
 
 private:
-    enum Connection { Browse, Count, Import, Edits };
-    static constexpr int Connections = 4;
+    enum Connection { Browse, Count, Import, Edits, Reports };
+    static constexpr int Connections = 5;
 
     // Sends `work` to a connection; `deliver` gets its result on the GUI thread if the request is still wanted.
     template<typename Result>
@@ -170,9 +187,12 @@ private:
     // The same under a given id; `after` runs on the GUI thread once the answer is back, wanted or not.
     template<typename Result>
     void send(quint64 id, Kind kind, Connection connection, std::function<Result(Workspace&)> work,
-        std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view = 0);
+        std::function<void(quint64, Result&)> deliver, std::function<void()> after, quint64 view = 0,
+        std::optional<CancelToken> token = std::nullopt);
     bool isWanted(quint64 request, Kind kind, quint64 view) const; // view: the one a block or index was asked in
     QSet<quint64> m_tasks; // tasks and edits not answered yet
+    QHash<quint64, CancelToken> m_tokens; // tasks not answered yet, to stop when superseded or another workspace opens
+    QHash<quint64, Kind> m_taskKinds; // their kinds
     void runImport(quint64 openId, const QString& workspacePath, const QStringList& sources, const QString& firstRoom,
         quint64 ticket);
     void sendFacets();

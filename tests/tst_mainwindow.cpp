@@ -2318,7 +2318,7 @@ private slots:
         QSignalSpy listed(&window, &MainWindow::roomsShown);
         window.openPath(path);
         // The row index (read on the count connection) comes a while after the first screen, as on a big room.
-        window.store()->run([](Workspace&) { QThread::msleep(1500); });
+        window.store()->run(StoreClient::Kind::EditorRead, [](Workspace&, const CancelToken&) { QThread::msleep(1500); });
         QVERIFY(listed.wait(20000));
         QTRY_COMPARE(window.timeline()->model()->rowCount(), 256); // the first block alone
         QTRY_VERIFY(window.statusText().startsWith(QLatin1String("showing ")));

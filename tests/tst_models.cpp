@@ -812,27 +812,27 @@ private slots:
         QSignalSpy failed(&store, &StoreClient::failed);
         QSignalSpy facets(&store, &StoreClient::facetsLoaded);
         QSignalSpy done(&store, &StoreClient::taskDone);
-        const quint64 broken = store.run([](Workspace&) { throw std::bad_alloc(); });
+        const quint64 broken = store.run(StoreClient::Kind::EditorRead, [](Workspace&, const CancelToken&) { throw std::bad_alloc(); });
         QTRY_COMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(0).toULongLong(), broken);
-        QCOMPARE(failed.first().at(1).value<StoreClient::Kind>(), StoreClient::Kind::Task);
+        QCOMPARE(failed.first().at(1).value<StoreClient::Kind>(), StoreClient::Kind::EditorRead);
         QVERIFY2(failed.first().at(2).toString().contains(QLatin1String("not enough memory")),
             qPrintable(failed.first().at(2).toString()));
-        const quint64 odd = store.run([](Workspace&) { throw std::runtime_error("a library's own error"); });
+        const quint64 odd = store.run(StoreClient::Kind::EditorRead, [](Workspace&, const CancelToken&) { throw std::runtime_error("a library's own error"); });
         QTRY_COMPARE(failed.count(), 2);
         QCOMPARE(failed.last().at(0).toULongLong(), odd);
         QVERIFY(failed.last().at(2).toString().contains(QLatin1String("a library's own error")));
-        const quint64 ok = store.run([](Workspace&) {});
+        const quint64 ok = store.run(StoreClient::Kind::EditorRead, [](Workspace&, const CancelToken&) {});
         QTRY_COMPARE(done.count(), 1);
         QCOMPARE(done.first().first().toULongLong(), ok);
         // A facet count that fails (its workspace lost a table meanwhile) is named, and the next count goes out
         // and is answered (a failed count used to leave the panes waiting for good).
-        store.run([](Workspace& ws) { ws.exec(QStringLiteral("ALTER TABLE rooms RENAME TO rooms_away")); });
+        store.run(StoreClient::Kind::EditorRead, [](Workspace& ws, const CancelToken&) { ws.exec(QStringLiteral("ALTER TABLE rooms RENAME TO rooms_away")); });
         const quint64 lost = store.loadFacets(m_bigRoom, {});
         QTRY_COMPARE(failed.count(), 3);
         QCOMPARE(failed.last().at(0).toULongLong(), lost);
         QCOMPARE(failed.last().at(1).value<StoreClient::Kind>(), StoreClient::Kind::Facets);
-        store.run([](Workspace& ws) { ws.exec(QStringLiteral("ALTER TABLE rooms_away RENAME TO rooms")); });
+        store.run(StoreClient::Kind::EditorRead, [](Workspace& ws, const CancelToken&) { ws.exec(QStringLiteral("ALTER TABLE rooms_away RENAME TO rooms")); });
         const quint64 next = store.loadFacets(m_bigRoom, {});
         QTRY_COMPARE(facets.count(), 1);
         QCOMPARE(facets.last().first().toULongLong(), next);
@@ -854,7 +854,7 @@ private slots:
         QString why;
         bool done = false;
         QObject context;
-        store.run([](Workspace&) { QThread::msleep(300); }, &context, [&] { done = true; }, [&](const QString& w) { why = w; });
+        store.run(StoreClient::Kind::EditorRead, [](Workspace&, const CancelToken&) { QThread::msleep(300); }, &context, [&] { done = true; }, [&](const QString& w) { why = w; });
         store.open(dir.filePath(QStringLiteral("b.sightline")), { dataFile(QStringLiteral("roomkit/support.sqlite")) });
         QVERIFY2(why.contains(QLatin1String("another source was opened")), qPrintable(why));
         QTest::qWait(600);

@@ -181,8 +181,9 @@ void BulkRedactDialog::find()
     auto result = std::make_shared<RedactionMatches>();
     m_summary->setText(tr("Looking…"));
     m_find->setEnabled(false);
-    // On the count connection, where work that reads a whole room goes.
-    m_request = m_client->run([result, room, wanted](Workspace& ws) { *result = RedactionStore(ws).find(room, wanted); });
+    // On the count connection, where work that reads a whole room goes; a newer Find stops this one.
+    m_request = m_client->run(StoreClient::Kind::RedactionPreview,
+        [result, room, wanted](Workspace& ws, const CancelToken&) { *result = RedactionStore(ws).find(room, wanted); });
     auto connection = std::make_shared<QMetaObject::Connection>();
     *connection = connect(m_client, &StoreClient::taskDone, this, [this, result, connection](quint64 request) {
         if (request != m_request)

@@ -159,7 +159,9 @@ void ContentEditor::addEventItems(QMenu* menu, const QModelIndex& index)
 
 void ContentEditor::read(std::function<void(Workspace&)> work, std::function<void()> done)
 {
-    m_client->run(std::move(work), this, std::move(done), [this](const QString& why) { emit message(why); });
+    m_client->run(
+        StoreClient::Kind::EditorRead, [work = std::move(work)](Workspace& ws, const CancelToken&) { work(ws); }, this,
+        std::move(done), [this](const QString& why) { emit message(why); });
 }
 
 void ContentEditor::askEdit(qint64 index, Edit::Field field)

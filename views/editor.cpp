@@ -365,7 +365,9 @@ void Editor::save(std::function<void()> then)
 void Editor::saveCopy(const QString& path, QFileDevice::Permissions mode)
 {
     auto copy = [this, path, mode] {
-        m_client->run([path, mode](Workspace& ws) { ws.saveCopy(path, mode); }, this,
+        m_client->run(
+            StoreClient::Kind::WorkspaceCopy, [path, mode](Workspace& ws, const CancelToken&) { ws.saveCopy(path, mode); },
+            this,
             [this, path] { emit message(tr("Saved a copy of the workspace as %1").arg(path)); },
             [this](const QString& why) { emit message(tr("The copy was not saved: %1").arg(why)); });
     };

@@ -97,7 +97,17 @@ void ReportExporter::preview(const Request& request, quint64 ticket)
     const int width = qRound(380 * m_dialog->devicePixelRatioF());
     QPointer<ExportDialog> dialog = m_dialog;
     auto made = std::make_shared<ReportPreview>();
-    m_client->run([=](Workspace& ws) { *made = ReportPreview::make(ws, scope, format, expanded, width); }, this,
+    m_client->run(
+        StoreClient::Kind::ReportPreview,
+        [=](Workspace& ws, const CancelToken& token) {
+            ReportScope stoppable = scope; // a newer preview stops this one between its events, and in its SQL
+            stoppable.eventWritten = [ticket, latest = latestPreview, token] {
+                if (*latest != ticket || token.isCancelled())
+                    throw ReportCancelled(QString());
+            };
+            *made = ReportPreview::make(ws, stoppable, format, expanded, width);
+        },
+        this,
         [=] {
             if (dialog)
                 dialog->showPreview(ticket, *made);
@@ -127,7 +137,7 @@ void ReportExporter::ask(const Request& request)
     *latestPreview = 0; // a preview still being made stops
     if (answer != QDialog::Accepted)
         return;
-    ReportScope scope = scopeOf(request, dialog);
+    ReportScope stoppable = scopeOf(request, dialog);
     const QString format = dialog.format();
     const QString path = dialog.path();
     const bool expanded = dialog.expanded();
@@ -148,7 +158,7 @@ void ReportExporter::ask(const Request& request)
     m_progress = progress;
     emit message(tr("Exporting to %1…").arg(path));
     auto steps = std::make_shared<qint64>(0);
-    scope.eventWritten = [=] {
+    stoppable.eventWritten = [=] {
         if (*cancelled)
             throw ReportCancelled(path);
         if (++*steps % 1000 == 0) {
@@ -160,7 +170,14 @@ void ReportExporter::ask(const Request& request)
         }
     };
     m_client->run(
-        [=](Workspace& ws) {
+        StoreClient::Kind::Report,
+        [=](Workspace& ws, const CancelToken& token) {
+            ReportScope scope = stoppable; // another workspace opened stops it as Cancel does
+            scope.eventWritten = [step = stoppable.eventWritten, token, path] {
+                if (token.isCancelled())
+                    throw ReportCancelled(path);
+                step();
+            };
             const int total = int(std::min<qint64>(ReportExport::steps(ws, scope, format), std::numeric_limits<int>::max()));
             QMetaObject::invokeMethod(progress, [progress, total] {
                 if (progress)

@@ -83,9 +83,11 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
         }
         menu.exec(m_view->header()->mapToGlobal(at));
     });
-    // Wide enough for a million events' count, the problems and the blocked rows beside a readable title.
+    // Wide enough for a room being read ("reading… N of M" at a million events), the problems and the blocked rows
+    // beside a readable title: sized for a count alone, the room read squeezed the ids beside it to "r…g".
     const QFontMetrics fm = m_view->fontMetrics();
-    m_view->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("Support room title")) + fm.horizontalAdvance(QStringLiteral("1,000,000"))
+    m_view->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("Support room title"))
+        + fm.horizontalAdvance(tr("reading… %1 of %2").arg(QLocale().toString(1000000), QLocale().toString(1000000)))
         + fm.horizontalAdvance(QStringLiteral("Problems")) + fm.horizontalAdvance(QStringLiteral("Blocked")) + 80);
 
     m_show->setObjectName(QStringLiteral("roomShow"));

@@ -68,7 +68,11 @@ void ToolStatsDock::reread(quint64 ticket)
     }
     auto stats = std::make_shared<ToolStatsList>();
     client()->run(
-        [stats, room = roomId(), filter = filter()](Workspace& ws) { *stats = ws.toolStats(room, filter); }, this,
+        StoreClient::Kind::ToolStats,
+        [stats, room = roomId(), filter = filter()](Workspace& ws, const CancelToken&) {
+            *stats = ws.toolStats(room, filter);
+        },
+        this,
         [this, stats, ticket] {
             if (!isLatest(ticket))
                 return; // a newer room or filter was asked for meanwhile

@@ -69,7 +69,8 @@ void WaterfallDock::reread(quint64 ticket)
     }
     auto out = std::make_shared<WaterfallLayout>();
     client()->run(
-        [out, room = roomId(), filter = filter()](Workspace& ws) {
+        StoreClient::Kind::Waterfall,
+        [out, room = roomId(), filter = filter()](Workspace& ws, const CancelToken&) {
             *out = WaterfallLayout::build(ws.toolCallsShown(room, filter, false), ws.runs(room), GapThresholdUs);
         },
         this,

@@ -61,7 +61,8 @@ void WorkspaceCompaction::run()
     };
     const auto size = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat); };
     m_client->run(
-        [stop, result, progress](Workspace& ws) {
+        StoreClient::Kind::Compaction,
+        [stop, result, progress](Workspace& ws, const CancelToken& token) {
             *result = WorkspaceCompactor(ws).run([&](qint64 at, qint64 total) {
                 // The dialog lives until this task's answer is back: queued calls made before then find it.
                 QMetaObject::invokeMethod(
@@ -75,7 +76,7 @@ void WorkspaceCompaction::run()
                         }
                     },
                     Qt::QueuedConnection);
-                return !stop->load();
+                return !stop->load() && !token.isCancelled(); // Cancel, or another workspace opened
             });
         },
         this,
