@@ -1,74 +1,12 @@
 #include "csvreport.h"
 
-#include "recordreader.h"
+#include "callsalong.h"
 #include "reportroom.h"
 #include "reporttext.h"
-#include "sqlitestatement.h"
 #include "timeutil.h"
 #include "workspace.h"
 
-#include <QHash>
 #include <QIODevice>
-
-namespace {
-
-// A room's calls by each of their rows (start, end, result), read in the order of their first row as the events go by
-// in index order: only the calls with a row still ahead are held, never the room's quarter of a million.
-class CallsAlong
-{
-public:
-    CallsAlong(Workspace& ws, qint64 roomId)
-        : m_sql((QStringLiteral("SELECT ") + RecordReader::CallColumns
-                    + QStringLiteral(" FROM tool_calls WHERE room_id = ? ORDER BY coalesce(start_seq, end_seq, result_seq), id"))
-                    .toUtf8())
-        , m_read(ws.handle(), m_sql.constData())
-    {
-        m_read.bind(1, roomId);
-        m_more = m_read.step();
-    }
-
-    // The call the row at `index` belongs to; indexes come in ascending order.
-    const ToolCallRecord* at(qint64 index)
-    {
-        // Take in every call whose first row is this one or one before it.
-        while (m_more) {
-            if (!m_next)
-                m_next = RecordReader::call(m_read);
-            if (firstRow(*m_next) > index)
-                break;
-            hold(*m_next);
-            m_next.reset();
-            m_more = m_read.step();
-        }
-        // Rows passed (or left out by the filter) are let go.
-        while (!m_ahead.isEmpty() && m_ahead.firstKey() < index)
-            m_ahead.erase(m_ahead.begin());
-        const auto it = m_ahead.constFind(index);
-        return it == m_ahead.constEnd() ? nullptr : &*it;
-    }
-
-private:
-    static qint64 firstRow(const ToolCallRecord& c)
-    {
-        return c.startIndex ? *c.startIndex : c.endIndex ? *c.endIndex : c.resultIndex.value_or(0);
-    }
-
-    void hold(const ToolCallRecord& c)
-    {
-        for (const std::optional<qint64>& row : { c.startIndex, c.endIndex, c.resultIndex }) {
-            if (row)
-                m_ahead.insert(*row, c);
-        }
-    }
-
-    QByteArray m_sql;
-    SqliteStatement m_read;
-    bool m_more = false;
-    std::optional<ToolCallRecord> m_next; // the row the statement is on, its first row still ahead
-    QMap<qint64, ToolCallRecord> m_ahead; // by each row still ahead
-};
-
-} // namespace
 
 const QStringList& CsvReport::header()
 {

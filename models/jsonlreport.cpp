@@ -6,8 +6,8 @@
 #include "jsonline.h"
 #include "redactionstore.h"
 #include "reportroom.h"
-#include "sources/pgconnection.h"
-#include "sqlitestatement.h"
+#include "roomfields.h"
+#include "storedtexts.h"
 #include "workspace.h"
 
 #include <limits>
@@ -33,39 +33,36 @@ void put(QIODevice& out, JsonLine& line)
 // The room's own fields and its source, as the workspace keeps them.
 void writeRoom(Workspace& ws, qint64 roomId, QIODevice& out)
 {
-    SqliteStatement q(ws.handle(),
-        "SELECT r.native_id, r.title, r.status, r.organization_id, r.owner, r.agent_id, r.summary, r.created_us, "
-        "r.updated_us, r.native_json, r.details_json, s.system, s.format, s.origin, s.schema_version "
-        "FROM rooms r JOIN sources s ON s.id = r.source_id WHERE r.id = ?");
-    q.bind(1, roomId);
-    if (!q.step())
+    const std::optional<RoomFields> r = RoomFields::read(ws, roomId);
+    if (!r)
         return;
     JsonLine o;
     o.add("record", QStringLiteral("room"));
-    o.add("room", q.text(0));
-    const char* const text[] = { "title", "status", "organization_id", "owner", "agent_id", "summary" };
-    for (int i = 0; i < 6; ++i)
-        o.addOrNull(text[i], q.text(1 + i));
-    addOrNull(o, "created_us", q.isNull(7) ? std::nullopt : std::optional<qint64>(q.int64(7)));
-    addOrNull(o, "updated_us", q.isNull(8) ? std::nullopt : std::optional<qint64>(q.int64(8)));
-    if (q.isNull(9))
+    o.add("room", r->nativeId);
+    o.addOrNull("title", r->title);
+    o.addOrNull("status", r->status);
+    o.addOrNull("organization_id", r->organizationId);
+    o.addOrNull("owner", r->owner);
+    o.addOrNull("agent_id", r->agentId);
+    o.addOrNull("summary", r->summary);
+    addOrNull(o, "created_us", r->createdMicros);
+    addOrNull(o, "updated_us", r->updatedMicros);
+    if (r->nativeJson)
+        o.add("native_json", *r->nativeJson);
+    else
         o.addNull("native_json");
+    if (r->detailsJson)
+        o.add("details_json", *r->detailsJson);
     else
-        o.add("native_json", q.text(9));
-    if (q.isNull(10))
         o.addNull("details_json");
-    else
-        o.add("details_json", q.text(10));
-    o.add("source_system", q.text(11));
-    o.add("source_format", q.text(12));
-    // A workspace written before secrets in the URI's query were left out may still hold one: never in a report.
-    const QString origin = q.text(13);
-    o.add("source_origin", PgConnection::isUri(origin) ? PgConnection::withoutPassword(origin) : origin);
-    o.addOrNull("source_schema_version", q.text(14));
+    o.add("source_system", r->sourceSystem);
+    o.add("source_format", r->sourceFormat);
+    o.add("source_origin", r->sourceOrigin);
+    o.addOrNull("source_schema_version", r->sourceSchemaVersion);
     put(out, o);
 }
 
-void writeEvent(const QString& room, const EventRecord& e, SqliteStatement& stored, QIODevice& out)
+void writeEvent(const QString& room, const EventRecord& e, StoredTexts& stored, QIODevice& out)
 {
     JsonLine o;
     o.add("record", QStringLiteral("event"));
@@ -91,19 +88,16 @@ void writeEvent(const QString& room, const EventRecord& e, SqliteStatement& stor
     o.addOrNull("outcome", Outcomes::name(e.outcome));
     o.addOrNull("text", e.text);
     o.add("flags", qint64(e.flags));
-    stored.bind(1, e.rowId);
-    if (stored.step()) {
-        const QByteArray payload = stored.bytes(0);
+    if (const std::optional<StoredTexts::Texts> texts = stored.of(e.rowId)) {
         // The bytes as the source wrote them: as text when they are UTF-8, else in base64.
         if (e.flags & EventFlags::InvalidUtf8)
-            o.add("payload_base64", QString::fromLatin1(payload.toBase64()));
+            o.add("payload_base64", QString::fromLatin1(texts->payload.toBase64()));
         else
-            o.addUtf8("payload", payload);
-        o.addOrNull("search_body", stored.text(1));
-        o.addOrNull("search_arguments", stored.text(2));
-        o.addOrNull("search_result", stored.text(3));
+            o.addUtf8("payload", texts->payload);
+        o.addOrNull("search_body", texts->body);
+        o.addOrNull("search_arguments", texts->arguments);
+        o.addOrNull("search_result", texts->result);
     }
-    stored.reset();
     put(out, o);
 }
 
@@ -193,9 +187,7 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* ev
         header.addOrNull("filter", scope.filterText);
         put(out, header);
     }
-    SqliteStatement stored(ws.handle(),
-        "SELECT unpack(e.payload), unpack(s.body), unpack(s.arguments), unpack(s.result) FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
-        "WHERE e.id = ?");
+    StoredTexts stored(ws);
     qint64 written = 0;
     for (qint64 roomId : scope.roomIds) {
         // The room alone, not ReportRoom: its calls are streamed below, never held.

@@ -3,6 +3,9 @@
 // on an untouched report and fails, naming the file, on one changed byte.
 
 #include "annotationstore.h"
+#include "callsalong.h"
+#include "roomfields.h"
+#include "storedtexts.h"
 #include "csvreport.h"
 #include "eventserializer.h"
 #include "htmlreport.h"
@@ -121,6 +124,79 @@ class TestReports : public QObject
     Q_OBJECT
 
 private slots:
+    // What the report writers read beyond the read contract, in store/ (models/ writes no SQL): a room's calls by
+    // each of their rows as the rows go by, an event's stored bytes and search text, a room's own fields.
+    void callsAlongFindEachRowsCallInIndexOrder()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("edge_cases.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("edge-parallel-same-tool")).first();
+        const ToolCallRecords calls = ws->toolCalls(room);
+        QVERIFY(calls.size() >= 2);
+        QMap<qint64, const ToolCallRecord*> byRow;
+        for (const ToolCallRecord& c : calls) {
+            for (const std::optional<qint64>& row : { c.startIndex, c.endIndex, c.resultIndex }) {
+                if (row)
+                    byRow.insert(*row, &c);
+            }
+        }
+        CallsAlong along(*ws, room);
+        int found = 0;
+        for (qint64 index = 0; index <= ws->room(room)->eventCount; ++index) {
+            const ToolCallRecord* call = along.at(index);
+            const ToolCallRecord* expected = byRow.value(index);
+            QCOMPARE(call != nullptr, expected != nullptr);
+            if (call) {
+                QCOMPARE(call->toolId, expected->toolId);
+                QCOMPARE(call->startIndex, expected->startIndex);
+                ++found;
+            }
+        }
+        QCOMPARE(found, byRow.size());
+    }
+
+    void storedTextsAreAnEventsBytesAndSearchText()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        const EventRecords rows = ws->listEvents(room, {}, PageRequest { 5, 0, false, 5, {} });
+        StoredTexts stored(*ws);
+        for (const EventRecord& e : rows) {
+            const std::optional<StoredTexts::Texts> texts = stored.of(e.rowId);
+            QVERIFY(texts);
+            QCOMPARE(texts->payload, ws->payload(e.rowId));
+            QVERIFY(!texts->payload.isEmpty());
+        }
+        QVERIFY(!stored.of(-1));
+        // A message's search body is its text.
+        int messages = 0;
+        for (const EventRecord& e : rows) {
+            if (e.kind == EventKind::Message && !e.text.isEmpty()) {
+                QCOMPARE(stored.of(e.rowId)->body, e.text);
+                ++messages;
+            }
+        }
+        QVERIFY(messages > 0);
+    }
+
+    void roomFieldsAreTheRoomsAndItsSources()
+    {
+        QTemporaryDir dir;
+        auto ws = importFixture(dir, QStringLiteral("support.sqlite"));
+        const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        const std::optional<RoomFields> r = RoomFields::read(*ws, room);
+        QVERIFY(r);
+        QCOMPARE(r->nativeId, QStringLiteral("sup-duplicate-charge"));
+        QCOMPARE(r->title, ws->room(room)->title);
+        QCOMPARE(r->sourceSystem, QStringLiteral("roomkit"));
+        QVERIFY(r->sourceFormat.startsWith(QLatin1String("roomkit.sqlite.v")));
+        QVERIFY(r->sourceOrigin.endsWith(QLatin1String("support.sqlite")));
+        QVERIFY(r->nativeJson && r->nativeJson->startsWith(QLatin1Char('{')));
+        QVERIFY(r->createdMicros && *r->createdMicros > 0);
+        QVERIFY(!RoomFields::read(*ws, -1));
+    }
+
     void csvParsesBackToTheRows()
     {
         QTemporaryDir dir;
