@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "facetcounter.h"
+
 #include "eventflags.h"
 #include "eventkind.h"
 #include "eventquery.h"
@@ -529,151 +531,42 @@ QVector<qint64> Workspace::listRows(qint64 roomId, const EventFilter& filter, in
 FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins, int limit)
 {
     const ReadSnapshot snapshot(m_handle);
-    FacetCounts out;
-    out.roomId = roomId;
+    std::optional<std::pair<qint64, qint64>> span;
     {
-        QSqlQuery span = exec(QStringLiteral("SELECT first_us, last_us FROM rooms WHERE id = ?"), { roomId });
-        if (span.next() && !span.isNull(0)) {
-            out.firstMicros = span.value(0).toLongLong();
-            out.lastMicros = span.value(1).toLongLong();
-            out.histogram.fill(0, std::max(1, bins));
-        }
+        QSqlQuery q = exec(QStringLiteral("SELECT first_us, last_us FROM rooms WHERE id = ?"), { roomId });
+        if (q.next() && !q.isNull(0))
+            span = std::pair { q.value(0).toLongLong(), q.value(1).toLongLong() };
     }
-    const double binWidth = double(out.lastMicros - out.firstMicros + 1) / std::max(1, bins);
-
-    // The columns of EventQuery::facets, in order, with the mask bit that is each field's own.
-    struct Field
-    {
-        const char* name;
-        int bit;
-        int groupColumn; // the column that says what a value sits under, or -1
-        QHash<QByteArray, qint64> counts;
-        QHash<QByteArray, QByteArray> groups;
-    };
-    std::array<Field, 7> fields { {
-        { "type", EventQuery::TypeBit, 1, {}, {} },
-        { "kind", EventQuery::KindBit, -1, {}, {} },
-        { "channel", EventQuery::ChannelBit, 3, {}, {} },
-        { "channel_type", EventQuery::ChannelTypeBit, -1, {}, {} },
-        { "participant", EventQuery::ParticipantBit, -1, {}, {} },
-        { "tool", EventQuery::ToolBit, -1, {}, {} },
-        { "outcome", EventQuery::OutcomeBit, -1, {}, {} },
-    } };
+    FacetCounter counter(roomId, span, bins);
     // The outcomes of the calls that have only their start (unserved): the start row stands for them.
-    QHash<qint64, QByteArray> loneStarts;
     {
         QSqlQuery open = exec(QStringLiteral("SELECT start_seq, outcome FROM tool_calls WHERE room_id = ? AND start_seq "
                                              "IS NOT NULL AND end_seq IS NULL AND result_seq IS NULL"),
             { roomId });
         while (open.next())
-            loneStarts.insert(open.value(0).toLongLong(), open.value(1).toString().toUtf8());
+            counter.setLoneStart(open.value(0).toLongLong(), open.value(1).toString().toUtf8());
     }
     // What reviewers added to each row: its labels, and whether it is marked, noted or labelled (is:).
-    QHash<qint64, QVector<QByteArray>> labelsAt;
-    QHash<qint64, int> addedAt; // bits: 1 marked, 2 noted, 4 labelled
     {
         QSqlQuery added = exec(QStringLiteral("SELECT seq, kind, value FROM annotations WHERE room_id = ? AND present = 1 "
                                               "AND detached = 0 AND seq IS NOT NULL AND kind IN ('label', 'note', 'mark')"),
             { roomId });
         while (added.next()) {
-            const qint64 seq = added.value(0).toLongLong();
             const QString kind = added.value(1).toString();
-            const int bit = kind == QLatin1String("mark") ? 1 : kind == QLatin1String("note") ? 2 : 4;
-            addedAt[seq] |= bit;
-            if (bit == 4 && !labelsAt[seq].contains(added.value(2).toString().toUtf8()))
-                labelsAt[seq].append(added.value(2).toString().toUtf8());
+            counter.addAdded(added.value(0).toLongLong(),
+                kind == QLatin1String("mark")       ? FacetCounter::Marked
+                    : kind == QLatin1String("note") ? FacetCounter::Noted
+                                                    : FacetCounter::Labelled,
+                added.value(2).toString().toUtf8());
         }
     }
-    QHash<QByteArray, qint64> labelCounts;
-    QHash<QByteArray, qint64> stateCounts;
     const EventQuery eq = EventQuery::facets(roomId, filter);
     const QByteArray sql = eq.sql.toUtf8();
     SqliteStatement q(m_handle, sql.constData());
     q.bindAll(eq.binds);
-    sqlite3_stmt* st = q.handle();
-    auto text = [st](int column) {
-        // A view of SQLite's own buffer, valid until the next step: a lookup copies nothing.
-        const char* p = reinterpret_cast<const char*>(sqlite3_column_text(st, column));
-        return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(st, column)) : QByteArray();
-    };
-    const int maskColumn = 9;
-    const int outcomeColumn = 6, seqColumn = 10, flagsColumn = 11;
-    while (q.step()) {
-        const int failed = sqlite3_column_int(st, maskColumn);
-        if (failed == 0)
-            ++out.shown;
-        // A facet counts the row when the row fails nothing but the facet's own field.
-        auto passesBut = [failed](int bit) { return (failed & ~(1 << bit)) == 0; };
-        for (int c = 0; c < int(fields.size()); ++c) {
-            Field& field = fields[c];
-            // A value of a row the rest of the filter leaves out is listed too, with 0: the panes show what the
-            // room holds under any filter (a filter carried over left them empty headers).
-            const bool counted = passesBut(field.bit);
-            QByteArray value = text(c);
-            if (value.isNull() && c == outcomeColumn && !loneStarts.isEmpty())
-                value = loneStarts.value(sqlite3_column_int64(st, seqColumn));
-            if (value.isNull())
-                continue;
-            auto it = field.counts.find(value);
-            if (it != field.counts.end()) {
-                *it += counted ? 1 : 0;
-                continue;
-            }
-            const QByteArray key(value.constData(), value.size()); // a deep copy: the view dies with the step
-            field.counts.insert(key, counted ? 1 : 0);
-            if (field.groupColumn >= 0) {
-                const QByteArray group = text(field.groupColumn);
-                field.groups.insert(key, QByteArray(group.constData(), group.size()));
-            }
-        }
-        // Labels and states: several to a row, each counted.
-        const qint64 seq = sqlite3_column_int64(st, seqColumn);
-        const int flags = sqlite3_column_int(st, flagsColumn);
-        const int added = addedAt.isEmpty() ? 0 : addedAt.value(seq);
-        if (added & 4) {
-            const bool counted = passesBut(EventQuery::LabelBit);
-            for (const QByteArray& label : labelsAt.value(seq))
-                labelCounts[label] += counted ? 1 : 0;
-        }
-        if (added != 0 || (flags & (EventFlags::Redacted | EventFlags::Revised))) {
-            const bool counted = passesBut(EventQuery::StateBit);
-            const std::pair<int, const char*> states[] = { { added & 1, "marked" }, { added & 2, "noted" },
-                { added & 4, "labelled" }, { flags & EventFlags::Redacted, "redacted" },
-                { flags & EventFlags::Revised, "edited" } };
-            for (const auto& [has, state] : states) {
-                if (has)
-                    stateCounts[QByteArray::fromRawData(state, qstrlen(state))] += counted ? 1 : 0;
-            }
-        }
-        if (passesBut(EventQuery::BlockedBit))
-            ++(sqlite3_column_int(st, 7) ? out.blocked : out.unblocked);
-        if (passesBut(EventQuery::TimeBit) && !out.histogram.isEmpty() && sqlite3_column_type(st, 8) != SQLITE_NULL) {
-            const qint64 bin = qint64((sqlite3_column_int64(st, 8) - out.firstMicros) / binWidth);
-            ++out.histogram[std::clamp<qint64>(bin, 0, out.histogram.size() - 1)];
-        }
-    }
-    auto emitField = [&](const char* name, const QHash<QByteArray, qint64>& counts, const QHash<QByteArray, QByteArray>& groups) {
-        QVector<FacetValue> values;
-        values.reserve(counts.size());
-        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
-            values.append({ QString::fromUtf8(it.key()), it.value(), QString::fromUtf8(groups.value(it.key())) });
-        std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
-            return a.count != b.count ? a.count > b.count : a.value < b.value;
-        });
-        qint64 more = 0;
-        for (qsizetype i = limit; i < values.size(); ++i)
-            more += values.at(i).count;
-        if (values.size() > limit)
-            values.resize(limit);
-        out.fields.insert(QString::fromLatin1(name), values);
-        if (more > 0)
-            out.more.insert(QString::fromLatin1(name), more);
-    };
-    for (const Field& field : fields)
-        emitField(field.name, field.counts, field.groups);
-    emitField("label", labelCounts, {});
-    emitField("is", stateCounts, {});
-    return out;
+    while (q.step())
+        counter.add(q.handle());
+    return counter.result(limit);
 }
 
 EventRecords Workspace::conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex)

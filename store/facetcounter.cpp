@@ -1,0 +1,123 @@
+#include "facetcounter.h"
+
+#include "eventflags.h"
+#include "eventquery.h"
+
+#include <algorithm>
+#include <sqlite3.h>
+
+FacetCounter::FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins)
+    : m_fields { {
+          { "type", EventQuery::TypeBit, KindOf, {}, {} },
+          { "kind", EventQuery::KindBit, -1, {}, {} },
+          { "channel", EventQuery::ChannelBit, ChannelType, {}, {} },
+          { "channel_type", EventQuery::ChannelTypeBit, -1, {}, {} },
+          { "participant", EventQuery::ParticipantBit, -1, {}, {} },
+          { "tool", EventQuery::ToolBit, -1, {}, {} },
+          { "outcome", EventQuery::OutcomeBit, -1, {}, {} },
+      } }
+{
+    m_out.roomId = roomId;
+    if (span) {
+        m_out.firstMicros = span->first;
+        m_out.lastMicros = span->second;
+        m_out.histogram.fill(0, std::max(1, bins));
+    }
+    m_binWidth = double(m_out.lastMicros - m_out.firstMicros + 1) / std::max(1, bins);
+}
+
+void FacetCounter::addAdded(qint64 seq, Added what, const QByteArray& label)
+{
+    m_addedAt[seq] |= what;
+    if (what == Labelled && !m_labelsAt[seq].contains(label))
+        m_labelsAt[seq].append(label);
+}
+
+void FacetCounter::add(sqlite3_stmt* st)
+{
+    auto text = [st](int column) {
+        // A view of SQLite's own buffer, valid until the next step: a lookup copies nothing.
+        const char* p = reinterpret_cast<const char*>(sqlite3_column_text(st, column));
+        return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(st, column)) : QByteArray();
+    };
+    const int failed = sqlite3_column_int(st, Failed);
+    if (failed == 0)
+        ++m_out.shown;
+    // A facet counts the row when the row fails nothing but the facet's own field.
+    auto passesBut = [failed](int bit) { return (failed & ~(1 << bit)) == 0; };
+    for (int c = 0; c < int(m_fields.size()); ++c) {
+        Field& field = m_fields[c];
+        // A value of a row the rest of the filter leaves out is listed too, with 0: the panes show what the
+        // room holds under any filter (a filter carried over left them empty headers).
+        const bool counted = passesBut(field.bit);
+        QByteArray value = text(c);
+        if (value.isNull() && c == OutcomeOf && !m_loneStarts.isEmpty())
+            value = m_loneStarts.value(sqlite3_column_int64(st, Seq));
+        if (value.isNull())
+            continue;
+        auto it = field.counts.find(value);
+        if (it != field.counts.end()) {
+            *it += counted ? 1 : 0;
+            continue;
+        }
+        const QByteArray key(value.constData(), value.size()); // a deep copy: the view dies with the step
+        field.counts.insert(key, counted ? 1 : 0);
+        if (field.groupColumn >= 0) {
+            const QByteArray group = text(field.groupColumn);
+            field.groups.insert(key, QByteArray(group.constData(), group.size()));
+        }
+    }
+    // Labels and states: several to a row, each counted.
+    const qint64 seq = sqlite3_column_int64(st, Seq);
+    const int flags = sqlite3_column_int(st, Flags);
+    const int added = m_addedAt.isEmpty() ? 0 : m_addedAt.value(seq);
+    if (added & Labelled) {
+        const bool counted = passesBut(EventQuery::LabelBit);
+        for (const QByteArray& label : m_labelsAt.value(seq))
+            m_labelCounts[label] += counted ? 1 : 0;
+    }
+    if (added != 0 || (flags & (EventFlags::Redacted | EventFlags::Revised))) {
+        const bool counted = passesBut(EventQuery::StateBit);
+        const std::pair<int, const char*> states[] = { { added & Marked, "marked" }, { added & Noted, "noted" },
+            { added & Labelled, "labelled" }, { flags & EventFlags::Redacted, "redacted" },
+            { flags & EventFlags::Revised, "edited" } };
+        for (const auto& [has, state] : states) {
+            if (has)
+                m_stateCounts[QByteArray::fromRawData(state, qstrlen(state))] += counted ? 1 : 0;
+        }
+    }
+    if (passesBut(EventQuery::BlockedBit))
+        ++(sqlite3_column_int(st, Blocked) ? m_out.blocked : m_out.unblocked);
+    if (passesBut(EventQuery::TimeBit) && !m_out.histogram.isEmpty() && sqlite3_column_type(st, Created) != SQLITE_NULL) {
+        const qint64 bin = qint64((sqlite3_column_int64(st, Created) - m_out.firstMicros) / m_binWidth);
+        ++m_out.histogram[std::clamp<qint64>(bin, 0, m_out.histogram.size() - 1)];
+    }
+}
+
+FacetCounts FacetCounter::result(int limit) const
+{
+    FacetCounts out = m_out;
+    auto emitField = [&](const char* name, const QHash<QByteArray, qint64>& counts,
+                         const QHash<QByteArray, QByteArray>& groups) {
+        QVector<FacetValue> values;
+        values.reserve(counts.size());
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+            values.append({ QString::fromUtf8(it.key()), it.value(), QString::fromUtf8(groups.value(it.key())) });
+        std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
+            return a.count != b.count ? a.count > b.count : a.value < b.value;
+        });
+        qint64 more = 0;
+        for (qsizetype i = limit; i < values.size(); ++i)
+            more += values.at(i).count;
+        if (values.size() > limit)
+            values.resize(limit);
+        out.fields.insert(QString::fromLatin1(name), values);
+        if (more > 0)
+            out.more.insert(QString::fromLatin1(name), more);
+    };
+    for (const Field& field : m_fields)
+        emitField(field.name, field.counts, field.groups);
+    emitField("label", m_labelCounts, {});
+    emitField("is", m_stateCounts, {});
+    return out;
+}

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "facetcounts.h"
+
+#include <array>
+#include <QByteArray>
+#include <QHash>
+#include <QVector>
+
+struct sqlite3_stmt;
+
+// The filter panes' counts of one room, added up row by row from EventQuery::facets' columns (Workspace::facets runs
+// the query and reads what reviewers added): each field's values counted over the rows the rest of the filter lets
+// through (a value of a row it leaves out listed with 0), labels and states several to a row, the blocked and
+// unblocked rows, and the rows over time.
+class FacetCounter
+{
+public:
+    // EventQuery::facets' columns, in order.
+    enum Column { Type, KindOf, Channel, ChannelType, Participant, Tool, OutcomeOf, Blocked, Created, Failed, Seq, Flags };
+    // Bits of what a reviewer added to a row (added()).
+    enum Added { Marked = 1, Noted = 2, Labelled = 4 };
+
+    // The room's span (from its first event to its last) cut into `bins` bins; no histogram when it has no time.
+    FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins);
+
+    // The outcome a call that has only its start stands for, by its start row (its own row holds none).
+    void setLoneStart(qint64 seq, const QByteArray& outcome) { m_loneStarts.insert(seq, outcome); }
+    // What reviewers added to the row at `seq`: Added bits, and a label's name for Labelled.
+    void addAdded(qint64 seq, Added what, const QByteArray& label = {});
+
+    // One row of EventQuery::facets, as the statement stands on it.
+    void add(sqlite3_stmt* row);
+    // The counts, at most `limit` values a field (the others summed in FacetCounts::more), most rows first.
+    FacetCounts result(int limit) const;
+
+private:
+    struct Field
+    {
+        const char* name;
+        int bit; // EventQuery's mask bit that is the field's own
+        int groupColumn; // the column that says what a value sits under, or -1
+        QHash<QByteArray, qint64> counts;
+        QHash<QByteArray, QByteArray> groups;
+    };
+
+    FacetCounts m_out;
+    double m_binWidth = 1;
+    std::array<Field, 7> m_fields;
+    QHash<qint64, QByteArray> m_loneStarts;
+    QHash<qint64, QVector<QByteArray>> m_labelsAt;
+    QHash<qint64, int> m_addedAt;
+    QHash<QByteArray, qint64> m_labelCounts;
+    QHash<QByteArray, qint64> m_stateCounts;
+};

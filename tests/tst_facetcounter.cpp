@@ -1,0 +1,88 @@
+// The filter panes' counts, added up row by row from EventQuery::facets' columns (FacetCounter), fed by rows of a real
+// SQLite statement as Workspace::facets feeds it.
+#include "eventflags.h"
+#include "eventquery.h"
+#include "facetcounter.h"
+#include "sqlitestatement.h"
+
+#include <sqlite3.h>
+#include <QTest>
+
+class TestFacetCounter : public QObject
+{
+    Q_OBJECT
+
+    sqlite3* m_db = nullptr;
+
+    // Rows as EventQuery::facets gives them: type, kind, channel, channel type, participant, tool, outcome, blocked,
+    // created, the mask of the filter's parts the row fails, seq, flags.
+    FacetCounts count(const QByteArray& values, FacetCounter& counter, int limit = 1000)
+    {
+        const QByteArray sql = "SELECT * FROM (VALUES " + values + ")";
+        SqliteStatement rows(m_db, sql.constData());
+        while (rows.step())
+            counter.add(rows.handle());
+        return counter.result(limit);
+    }
+
+private slots:
+    void initTestCase() { QCOMPARE(sqlite3_open(":memory:", &m_db), SQLITE_OK); }
+    void cleanupTestCase() { sqlite3_close(m_db); }
+
+    void eachFieldCountsWhatTheRestOfTheFilterLetsThrough()
+    {
+        FacetCounter counter(7, std::pair<qint64, qint64> { 1000, 3000 }, 2);
+        counter.setLoneStart(1, "unserved");
+        counter.addAdded(2, FacetCounter::Marked);
+        counter.addAdded(2, FacetCounter::Labelled, "pii");
+        counter.addAdded(2, FacetCounter::Labelled, "pii"); // one label once, however often it was read
+        const QByteArray redacted = QByteArray::number(EventFlags::Redacted);
+        const QByteArray failsType = QByteArray::number(1 << EventQuery::TypeBit);
+        const FacetCounts c = count("('message', 'message', 'ch1', 'websocket', 'p1', NULL, NULL, 0, 1000, 0, 0, 0), "
+                                    "('tool_call_start', 'tool_call', 'ch2', 'ai', 'p2', 'search', NULL, 0, 2000, "
+            + failsType + ", 1, 0), ('message', 'message', 'ch1', 'websocket', 'p1', NULL, NULL, 1, 3000, 0, 2, " + redacted + ")",
+            counter);
+        QCOMPARE(c.roomId, 7);
+        QCOMPARE(c.shown, 2); // the rows that fail nothing
+        // The type filter's own field counts the row it alone leaves out; the other fields list its values with 0.
+        QCOMPARE(c.count(QStringLiteral("type"), QStringLiteral("message")), 2);
+        QCOMPARE(c.count(QStringLiteral("type"), QStringLiteral("tool_call_start")), 1);
+        QCOMPARE(c.fields.value(QStringLiteral("kind")).size(), 2);
+        QCOMPARE(c.count(QStringLiteral("kind"), QStringLiteral("tool_call")), 0);
+        QCOMPARE(c.count(QStringLiteral("tool"), QStringLiteral("search")), 0);
+        // A call with only its start: its start row stands for its outcome.
+        QCOMPARE(c.fields.value(QStringLiteral("outcome")).size(), 1);
+        QCOMPARE(c.fields.value(QStringLiteral("outcome")).first().value, QStringLiteral("unserved"));
+        // What a value sits under in the panes.
+        QCOMPARE(c.fields.value(QStringLiteral("channel")).first().group, QStringLiteral("websocket"));
+        QCOMPARE(c.fields.value(QStringLiteral("type")).first().group, QStringLiteral("message"));
+        QCOMPARE(c.blocked, 1);
+        QCOMPARE(c.unblocked, 1);
+        QCOMPARE(c.histogram, (QVector<qint64> { 1, 1 }));
+        QCOMPARE(c.count(QStringLiteral("label"), QStringLiteral("pii")), 1);
+        QCOMPARE(c.count(QStringLiteral("is"), QStringLiteral("marked")), 1);
+        QCOMPARE(c.count(QStringLiteral("is"), QStringLiteral("labelled")), 1);
+        QCOMPARE(c.count(QStringLiteral("is"), QStringLiteral("redacted")), 1);
+        QCOMPARE(c.count(QStringLiteral("is"), QStringLiteral("noted")), 0);
+    }
+
+    void valuesPastTheLimitAreSummed()
+    {
+        FacetCounter counter(1, std::nullopt, 10);
+        const FacetCounts c = count("('a', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0), "
+                                    "('a', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 1, 0), "
+                                    "('b', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 2, 0), "
+                                    "('c', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 3, 0)",
+            counter, 2);
+        const QVector<FacetValue> types = c.fields.value(QStringLiteral("type"));
+        QCOMPARE(types.size(), 2);
+        QCOMPARE(types.at(0).value, QStringLiteral("a")); // most rows first, then by value
+        QCOMPARE(types.at(1).value, QStringLiteral("b"));
+        QCOMPARE(c.more.value(QStringLiteral("type")), 1);
+        QVERIFY(c.histogram.isEmpty()); // a room without a time has no histogram
+        QCOMPARE(c.fields.value(QStringLiteral("channel")).size(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFacetCounter)
+#include "tst_facetcounter.moc"
