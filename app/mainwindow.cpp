@@ -325,8 +325,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::roomReady, this, [this](qint64 roomId) {
         // Only the room shown made whole is read again; another room's rows only move the list's counts (and the
         // status bar's "imported so far").
-        if (roomId == m_eventModel->roomId())
-            m_roomMadeWhole = true;
+        m_session.madeWhole(roomId);
         if (m_roomsRefresh->isActive()) {
             m_roomsWaiting = true; // listed when the half second is over
             return;
@@ -361,8 +360,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_importProblems += report.problems;
         // Rows of the room shown written again in place (a record its writer finished, a call settled) move no
         // count: the next room list reads the room again all the same.
-        for (const ImportReport::Room& r : report.rooms)
-            m_shownRowsChanged = m_shownRowsChanged || (r.changed > 0 && r.id == m_eventModel->roomId());
+        for (const ImportReport::Room& r : report.rooms) {
+            if (r.changed > 0)
+                m_session.rewritten(r.id);
+        }
         // A sync of a followed source says only what it brought.
         if (m_followSync) {
             if (report.added() > 0)
@@ -439,29 +440,15 @@ MainWindow::MainWindow(QWidget* parent)
             const auto pick = std::max_element(rooms.cbegin(), rooms.cend(),
                 [](const RoomSummary& a, const RoomSummary& b) { return a.sourceEvents() < b.sourceEvents(); });
             m_roomList->selectRoom(pick != rooms.cend() && pick->sourceEvents() > 0 ? pick->id : rooms.first().id);
-        } else if (kept && (!isImporting() || std::exchange(m_roomMadeWhole, false))) {
+        } else if (kept && m_session.listCame(rooms, current, isImporting(), shownTotal)) {
             // The room shown grew (its import went on, or a sync): read again in place, the selection, the
             // open cards and the scroll position kept.
-            for (const RoomSummary& r : rooms) {
-                // Its rows moved: more of them, a call settled, or a rotated log read again from its start. The
-                // list shown with the room is what it is compared with: a list that only came again (the half
-                // second's refresh after an import) must not read the room again while its row index is still
-                // on its way, which started it over and lost the row just gone to.
-                const RoomSignature signature = signatureOf(r);
-                const bool rewritten = r.id == current && std::exchange(m_shownRowsChanged, false);
-                const bool moved = rewritten
-                    || (m_shownRoom.first == current ? m_shownRoom.second != signature : r.eventCount != shownTotal);
-                if (r.id == current && moved) {
-                    m_eventModel->refresh();
-                    readAroundTheRoom(current);
-                    // What is shown beside the rows follows them: the notes and marks (a rotated log moves them to
-                    // where their events went, or detaches them), and the selected event's details.
-                    m_eventModel->reloadAnnotations();
-                    loadDetails(eventList()->currentIndex());
-                }
-                if (r.id == current)
-                    m_shownRoom = { current, signature };
-            }
+            m_eventModel->refresh();
+            readAroundTheRoom(current);
+            // What is shown beside the rows follows them: the notes and marks (a rotated log moves them to
+            // where their events went, or detaches them), and the selected event's details.
+            m_eventModel->reloadAnnotations();
+            loadDetails(eventList()->currentIndex());
         }
         if (rooms.isEmpty())
             m_eventModel->setRoom(0);
@@ -1023,12 +1010,6 @@ void MainWindow::say(const QString& text, int timeoutMs)
     m_message = text;
 }
 
-MainWindow::RoomSignature MainWindow::signatureOf(const RoomSummary& room)
-{
-    return { room.eventCount, room.toolCalls, room.failed, room.refused, room.unserved, room.firstMicros,
-        room.lastMicros };
-}
-
 void MainWindow::showRoom(qint64 roomId)
 {
     m_openWhenLocated = -1; // a card of the room left is not opened in this one
@@ -1040,10 +1021,10 @@ void MainWindow::showRoom(qint64 roomId)
     readAroundTheRoom(roomId);
     QStringList banner;
     bool guessedByDesign = false;
-    RoomSignature shown { -1, -1, -1, -1, -1, -1, -1 }; // not in the list: the next list reads it again
-    if (const RoomSummary* room = m_roomModel->room(roomId)) {
-        const RoomSummary& r = *room;
-        shown = signatureOf(r);
+    const RoomSummary* listed = m_roomModel->room(roomId);
+    m_session.show(roomId, listed); // not in the list: the next list reads it again
+    if (listed) {
+        const RoomSummary& r = *listed;
         if (!r.summary.isEmpty())
             banner << tr("<b>Before these events</b> (summarised by the agent): %1").arg(r.summary.toHtmlEscaped());
         // CraftBot keeps no call ids: every pair is a guess. Said once for the room, so that the cards badge only
@@ -1055,7 +1036,6 @@ void MainWindow::showRoom(qint64 roomId)
         }
     }
     m_timeline->timelineDelegate()->setPairsGuessedByDesign(guessedByDesign);
-    m_shownRoom = { roomId, shown };
     m_summary->setText(banner.join(QStringLiteral("<br>")));
     m_summary->setVisible(!banner.isEmpty());
     // A room not read (in whole) yet, chosen while nothing reads the source (an import cancelled): the source open

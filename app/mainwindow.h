@@ -1,5 +1,6 @@
 #pragma once
 
+#include "roomsession.h"
 #include "searchnavigator.h"
 
 #include <QMainWindow>
@@ -188,14 +189,10 @@ private:
     QTimer* m_readingShown = nullptr;
     qint64 m_readingRoom = 0;
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
-    bool m_roomMadeWhole = false; // roomReady came: the room shown may be read again mid-import
     // The room shown as the list had it when it was shown or last read again (its counts and span): a list that
     // says otherwise reads it again, one that agrees leaves it be (even while its row index is on its way).
-    using RoomSignature = std::tuple<qint64, qint64, qint64, qint64, qint64, qint64, qint64>;
-    std::pair<qint64, RoomSignature> m_shownRoom;
-    static RoomSignature signatureOf(const RoomSummary& room);
+    RoomSession m_session;
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QString m_message; // what say() shows, whole, while it shows
-    bool m_shownRowsChanged = false; // a sync wrote rows of the room shown again in place: read it again
     QStringList m_importProblems;
 };
