@@ -1522,6 +1522,23 @@ private slots:
         window.roomList()->filterEdit()->clear();
         QTRY_COMPARE(window.roomList()->view()->model()->rowCount(), 26);
 
+        // The room shown stays in view when a filter is cleared: the list jumped to its top, the room somewhere below.
+        QTreeView* rooms = window.roomList()->view();
+        rooms->setFixedHeight(140);
+        const QModelIndex last = rooms->model()->index(rooms->model()->rowCount() - 1, 0);
+        rooms->setCurrentIndex(last);
+        const QString lastId = last.data(RoomListModel::NativeIdRole).toString();
+        window.roomList()->filterEdit()->setText(lastId);
+        QTRY_COMPARE(rooms->model()->rowCount(), 1);
+        rooms->scrollToTop();
+        window.roomList()->filterEdit()->clear();
+        QTRY_COMPARE(rooms->model()->rowCount(), 26);
+        QCOMPARE(rooms->currentIndex().data(RoomListModel::NativeIdRole).toString(), lastId);
+        QTRY_VERIFY(rooms->viewport()->rect().intersects(rooms->visualRect(rooms->currentIndex())));
+        QVERIFY(rooms->verticalScrollBar()->value() > 0);
+        rooms->setMinimumHeight(0);
+        rooms->setMaximumHeight(QWIDGETSIZE_MAX);
+
         // A reply in a thread links to its root.
         QVERIFY(selectRoomNamed(window, QStringLiteral("edge-threads")));
         QTRY_VERIFY(window.eventModel()->rowCount() > 5);

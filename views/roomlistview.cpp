@@ -35,7 +35,10 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     debounce->setSingleShot(true);
     debounce->setInterval(150);
     connect(m_filter, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
-    connect(debounce, &QTimer::timeout, this, [this] { m_proxy->setFilterFixedString(m_filter->text()); });
+    connect(debounce, &QTimer::timeout, this, [this] {
+        m_proxy->setFilterFixedString(m_filter->text());
+        keepCurrentInView();
+    });
 
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
@@ -145,6 +148,17 @@ void RoomListView::showActiveFilters()
 {
     const int n = m_proxy->activeFilters();
     m_show->setText(n == 0 ? tr("Show") : tr("Show (%1)").arg(n));
+    keepCurrentInView();
+}
+
+void RoomListView::keepCurrentInView()
+{
+    // Once the view has laid out the rooms the filter let back in: a filter cleared left the list at its top, the
+    // room shown somewhere below.
+    QTimer::singleShot(0, this, [this] {
+        if (m_view->currentIndex().isValid())
+            m_view->scrollTo(m_view->currentIndex(), QAbstractItemView::PositionAtCenter);
+    });
 }
 
 void RoomListView::fillShowMenu()

@@ -35,6 +35,7 @@ private:
     RoomListModel* m_model;
     void fillShowMenu();
     void showActiveFilters();
+    void keepCurrentInView(); // the room shown scrolled into view after a filter changed the rooms listed
     void clearConditions(); // every condition of Show, not the filter text
 
     RoomFilterProxy* m_proxy;
