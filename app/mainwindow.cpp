@@ -316,6 +316,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::importStarted, this, [this](const QStringList& sources) {
         m_timeline->setSayingNewRows(false); // the rows of a source being opened are not "new events below"
         m_importStatus->start(Importer::displayName(sources.first()));
+        m_importClock.start();
         m_importTick->start();
     });
     connect(m_store, &StoreClient::importProgress, m_importStatus, &ImportStatus::setProgress);
@@ -373,10 +374,23 @@ MainWindow::MainWindow(QWidget* parent)
                     4000);
             return;
         }
-        say(
-            report.added() == 1 ? tr("Imported 1 new event from %1").arg(report.source)
-                                : tr("Imported %1 new events from %2").arg(QLocale().toString(report.added()), report.source),
-            8000);
+        // The end of an import said with what it read and how long it took: a store of ten million events imports
+        // for minutes in the background, and its end went by as the progress bar went away.
+        qint64 rooms = 0;
+        for (const ImportReport::Room& r : report.rooms)
+            rooms += r.added > 0 ? 1 : 0;
+        const qint64 ms = m_importClock.isValid() ? m_importClock.elapsed() : 0;
+        const QString took = ms < 60000 ? tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1))
+                                        : tr("%1 min %2 s").arg(ms / 60000).arg((ms % 60000) / 1000);
+        const QString source = Importer::displayName(report.source); // its name, as the progress and the title say it
+        QString text = report.added() == 1 ? tr("Imported 1 new event from %1").arg(source)
+                                           : tr("Imported %1 new events from %2").arg(QLocale().toString(report.added()), source);
+        if (rooms > 1)
+            text += tr(" into %1 rooms").arg(QLocale().toString(rooms));
+        text += tr(" in %1").arg(took);
+        if (report.roomsNotRead > 0)
+            text += report.roomsNotRead == 1 ? tr("; 1 room not read yet") : tr("; %1 rooms not read yet").arg(report.roomsNotRead);
+        say(text, 15000);
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
@@ -586,6 +600,7 @@ MainWindow::MainWindow(QWidget* parent)
             return;
         }
         m_importStatus->start(Importer::displayName(sources.first()));
+        m_importClock.start();
         m_importTick->start();
         say(tr("Reading the rooms not read yet: the search runs again once they are read."), 6000);
     });

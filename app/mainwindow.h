@@ -3,6 +3,7 @@
 #include "roomsession.h"
 #include "searchnavigator.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <tuple>
 #include <utility>
@@ -188,6 +189,7 @@ private:
     // a second, and each start laid out the room list again (the window froze for seconds at a time).
     QTimer* m_readingShown = nullptr;
     qint64 m_readingRoom = 0;
+    QElapsedTimer m_importClock; // since the import under way started, for the message that ends it
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
     // The room shown as the list had it when it was shown or last read again (its counts and span): a list that
     // says otherwise reads it again, one that agrees leaves it be (even while its row index is on its way).

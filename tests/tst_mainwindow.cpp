@@ -185,6 +185,10 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::roomsShown);
         window.openPath(copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")));
         QVERIFY(shown.wait(10000));
+        // The end of the import is said: what it read, into how many rooms, and how long it took.
+        QVERIFY2(window.statusMessage().contains(
+                     QRegularExpression(QStringLiteral("^Imported [0-9,]+ new events from edge_cases.sqlite into 2[0-9] rooms in [0-9.]+ s$"))),
+            qPrintable(window.statusMessage()));
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QCOMPARE(window.roomModel()->rowCount(), 26);
