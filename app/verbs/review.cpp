@@ -1,0 +1,32 @@
+#include "clisession.h"
+
+#include "annotationstore.h"
+#include "workspace.h"
+
+#include <QCommandLineParser>
+
+namespace Cli {
+
+int Session::review(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parse(parser, args, QStringLiteral("review"));
+    const QString source = single(parser);
+    QString status = parser.value(QStringLiteral("status")).trimmed().toLower();
+    status.replace(QLatin1Char('-'), QLatin1Char(' ')).replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!ReviewStatus::all().contains(status)) {
+        usage(QStringLiteral("--status is one of: %1 (not '%2')")
+                  .arg(ReviewStatus::all().join(QStringLiteral(", ")), parser.value(QStringLiteral("status"))));
+    }
+    const QString who = author(parser);
+    auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
+    const qint64 room = roomId(*ws, source, parser);
+    AnnotationStore store(*ws);
+    const EditSteps steps = store.setReview(room, status, who);
+    store.saveOnly(steps);
+    m_out << ws->room(room)->nativeId << ": review " << status
+          << (steps.isEmpty() ? QStringLiteral(" (it already was)") : QStringLiteral(" by ") + who) << Qt::endl;
+    return Cli::Ok;
+}
+
+} // namespace Cli

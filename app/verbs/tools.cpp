@@ -1,0 +1,48 @@
+#include "clisession.h"
+
+#include "eventserializer.h"
+#include "jsonline.h"
+#include "workspace.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace Cli {
+
+int Session::tools(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parse(parser, args, QStringLiteral("tools"));
+    const QString source = single(parser);
+    auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
+    const qint64 room = roomId(*ws, source, parser);
+    const bool json = parser.isSet(QStringLiteral("json"));
+    for (const ToolCallRecord& c : ws->toolCalls(room)) {
+        if (json) {
+            // The call as assembled, so that a script checks it without reading its events: its arguments as
+            // sent (a string), the result that settled it, and each of its results when there are several.
+            QByteArray o = EventSerializer::callJson(c);
+            o.chop(1);
+            JsonLine more;
+            if (c.arguments.isNull())
+                more.addNull("arguments");
+            else
+                more.add("arguments", c.arguments);
+            if (c.result.isNull() && !c.resultIndex)
+                more.addNull("result");
+            else
+                more.add("result", c.result);
+            QJsonArray results;
+            for (const QString& r : ws->callResults(room, c))
+                results.append(r);
+            more.addJson("results", QJsonDocument(results).toJson(QJsonDocument::Compact));
+            m_out << o << ',' << more.text().mid(1) << '\n';
+        } else
+            m_out << EventSerializer::callText(c) << '\n';
+    }
+    m_out.flush();
+    return Cli::Ok;
+}
+
+} // namespace Cli
