@@ -241,6 +241,17 @@ private slots:
         QVERIFY(Importer::import(ws, source).problems.isEmpty());
         QCOMPARE(ws.room(counted->id)->eventCount, 24 - 3);
         QVERIFY(!ws.room(counted->id)->notReadYet());
+        // Two rows more, far apart (indexes 30 and 34): a sync that reads another room counts them, not the gap.
+        const QString copyRow = QStringLiteral(
+            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, participant_id, "
+            "correlation_id, parent_event_id, idempotency_key, created_ts, data) SELECT '%1', room_id, %2, type, visibility, "
+            "source_channel_id, source_channel_type, participant_id, correlation_id, parent_event_id, NULL, created_ts, data "
+            "FROM events WHERE room_id = 'sup-duplicate-charge' AND idx = 23");
+        execSql(source, copyRow.arg(QStringLiteral("next-30"), QStringLiteral("30")));
+        execSql(source, copyRow.arg(QStringLiteral("next-34"), QStringLiteral("34")));
+        QVERIFY(Importer::import(ws, source, another).problems.isEmpty());
+        QCOMPARE(ws.room(counted->id)->sourceEvents(), 24 - 3 + 2);
+        QCOMPARE(ws.room(counted->id)->unread, 2);
     }
 
     void invalidUtf8RowIsKeptByteForByte()

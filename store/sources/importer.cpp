@@ -20,6 +20,7 @@
 #include "sightlinejsonlreader.h"
 #include "sourcedatabase.h"
 
+#include <algorithm>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -200,6 +201,7 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
     QSet<qint64> inScope;
     const auto readNow = [&](const RoomCursor& room) { return !options.onlyRooms || inScope.contains(room.id); };
     qint64 sourceId = 0;
+    bool countApart = false; // the exact counts taken while the rooms are read (RoomCounts)
     writer.transaction([&] {
         sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
         for (const RoomInfo& room : reader.rooms(notes)) {
@@ -232,11 +234,19 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
         }
         // Every room's rows after its cursor, as the source gives them at once: the progress bar's total, the order,
         // and what the room list shows of a room before it is read (its source's figure, never 0). A reader that
-        // counts apart gives a figure from its index here, and its counts replace them as they come (below).
+        // counts apart gives a figure from its index here, and its counts replace them as they come (below), when a
+        // room was never read or has much left: else (a followed store's sync) counting here is a seek a room.
+        for (const RoomCursor& room : std::as_const(rooms))
+            rows.insert(room.id, reader.quickRowsAfter(room));
+        constexpr qint64 CountedApartFrom = 10000;
+        countApart = reader.countsApart()
+            && std::any_of(rooms.cbegin(), rooms.cend(), [&](const RoomCursor& room) {
+                   return room.syncedSeq < 0 || rows.value(room.id) > CountedApartFrom;
+               });
         for (const RoomCursor& room : std::as_const(rooms)) {
-            const qint64 n = reader.quickRowsAfter(room);
-            rows.insert(room.id, n);
-            writer.setUnread(room.id, n);
+            if (reader.countsApart() && !countApart)
+                rows.insert(room.id, reader.rowsAfter(room));
+            writer.setUnread(room.id, rows.value(room.id));
         }
     });
 
@@ -292,7 +302,7 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
         }
     };
     const auto stopCounting = qScopeGuard([&] { writer.setWithEveryCommit({}); });
-    if (reader.countsApart()) {
+    if (countApart) {
         setCount.emplace(ws.handle(), "UPDATE rooms SET unread = max(0, ?1 - (event_count - ?2)) WHERE id = ?3");
         counts.emplace(reader, rooms);
         writer.setWithEveryCommit(applyCounts);
