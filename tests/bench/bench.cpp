@@ -366,14 +366,24 @@ int backgroundRead(const QString& source, bool screensOnly)
     tick.setTimerType(Qt::PreciseTimer);
     tick.setInterval(16);
     quint32 seed = 7;
+    // How long the window's thread waited for a core, in nanoseconds (Linux's schedstat: run time, run delay, slices):
+    // a long frame the thread spent waiting is the machine's, not the window's work.
+    const auto waitedNs = [] {
+        QFile stat(QStringLiteral("/proc/thread-self/schedstat"));
+        return stat.open(QIODevice::ReadOnly) ? stat.readAll().split(' ').value(1).toLongLong() : 0;
+    };
+    qint64 waitedBefore = waitedNs();
     QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 waited = waitedNs();
         if (frame.isValid()) {
             frames << frame.nsecsElapsed() / 1e6;
             if (frames.last() > 50) // where a long frame falls: the run's time, the room's rows, the import's state
                 QTextStream(stderr) << "long frame " << frames.last() << " ms at " << whole.elapsed() << " ms, "
                                     << window.eventModel()->rowCount() << " rows, "
-                                    << (window.isImporting() ? "importing" : "done") << Qt::endl;
+                                    << (window.isImporting() ? "importing" : "done") << ", waiting for a core "
+                                    << (waited - waitedBefore) / 1000000 << " ms of it" << Qt::endl;
         }
+        waitedBefore = waited;
         frame.start();
         if (frames.size() % 125 == 124) {
             seed = seed * 1103515245u + 12345u;
