@@ -307,6 +307,16 @@ void execSql(const QString& path, const QString& sql)
     sqlite3_close(db);
 }
 
+void copyRoomKitRow(const QString& store, const QString& room, int fromIndex, const QString& id, const QString& idx)
+{
+    execSql(store,
+        QStringLiteral("INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, "
+                       "participant_id, correlation_id, parent_event_id, idempotency_key, created_ts, data) SELECT '%1', "
+                       "room_id, %2, type, visibility, source_channel_id, source_channel_type, participant_id, "
+                       "correlation_id, parent_event_id, NULL, created_ts, data FROM events WHERE room_id = '%3' AND idx = %4")
+            .arg(id, idx, room, QString::number(fromIndex)));
+}
+
 QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name)
 {
     const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), name);

@@ -100,4 +100,7 @@ QStringList dump(Workspace& ws, const QString& sql);
 QStringList roomByPosition(Workspace& ws, const QString& room);
 // Runs SQL on a SQLite file with the C API (fixture copies only: the tests' way to make bad input).
 void execSql(const QString& path, const QString& sql);
+// Adds to a RoomKit store a copy of the row at index `fromIndex` of `room`, with the id `id` and the idx `idx` (SQL: a
+// number, 'text', NULL): the tests' way to make a room's indexes odd, or to add its next rows.
+void copyRoomKitRow(const QString& store, const QString& room, int fromIndex, const QString& id, const QString& idx);
 } // namespace TestSupport

@@ -144,14 +144,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
-        const QString copyRow = QStringLiteral(
-            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, participant_id, "
-            "correlation_id, parent_event_id, idempotency_key, created_ts, data) SELECT '%1', room_id, %2, type, visibility, "
-            "source_channel_id, source_channel_type, participant_id, correlation_id, parent_event_id, NULL, created_ts, data "
-            "FROM events WHERE room_id = 'sup-duplicate-charge' AND idx = 23");
         for (const auto& [id, idx] : { std::pair { "odd-huge", "1e300" }, std::pair { "odd-negative", "-5" },
                  std::pair { "odd-half", "2.5" }, std::pair { "odd-text", "'abc'" } })
-            execSql(source, copyRow.arg(QLatin1String(id), QLatin1String(idx)));
+            copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 23, QLatin1String(id), QLatin1String(idx));
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         // Another room read alone first (a command's --room): this one is only counted, odd rows and all, and its
         // odd rows are found when it is read.
@@ -172,7 +167,7 @@ private slots:
         QCOMPARE(ws.countEvents(room, nullptr), 24 + 4);
         QVERIFY(ws.event(room, -5).has_value());
         // A row RoomKit adds next: the cursor is the room's highest whole index, so it comes in.
-        execSql(source, copyRow.arg(QStringLiteral("next-24"), QStringLiteral("24")));
+        copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 23, QStringLiteral("next-24"), QStringLiteral("24"));
         const ImportReport next = Importer::import(ws, source);
         QCOMPARE(next.added(), 1);
         QVERIFY(next.problems.isEmpty()); // named once, at the room's first import
@@ -187,14 +182,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
-        const QString copyRow = QStringLiteral(
-            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, participant_id, "
-            "correlation_id, parent_event_id, idempotency_key, created_ts, data) SELECT '%1', room_id, %2, type, visibility, "
-            "source_channel_id, source_channel_type, participant_id, correlation_id, parent_event_id, NULL, created_ts, data "
-            "FROM events WHERE room_id = 'sup-duplicate-charge' AND idx = %3");
-        execSql(source, copyRow.arg(QStringLiteral("odd-late"), QStringLiteral("17.5"), QStringLiteral("17")));
-        execSql(source, copyRow.arg(QStringLiteral("odd-huge"), QStringLiteral("1e300"), QStringLiteral("23")));
-        execSql(source, copyRow.arg(QStringLiteral("odd-text"), QStringLiteral("'abc'"), QStringLiteral("3")));
+        copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 17, QStringLiteral("odd-late"), QStringLiteral("17.5"));
+        copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 23, QStringLiteral("odd-huge"), QStringLiteral("1e300"));
+        copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 3, QStringLiteral("odd-text"), QStringLiteral("'abc'"));
         const QString room = QStringLiteral("sup-duplicate-charge");
         const QString seqs = QStringLiteral("SELECT e.seq, e.native_id FROM events e JOIN rooms r ON r.id = e.room_id "
                                             "WHERE r.native_id = 'sup-duplicate-charge' ORDER BY e.seq");
@@ -223,6 +213,33 @@ private slots:
         }
     }
 
+    // The same import killed (SIGKILL) at random moments, each run resuming the last, with a room read again from its
+    // start by the pass that finds such rows: the workspace ends as the clean import's.
+    void aRoomReadAgainIsWholeWhereverAnImportIsKilled()
+    {
+        QTemporaryDir dir;
+        const QString source = growSupportRoom(dir, 400); // sup-late-delivery, read first, to index 400
+        copyRoomKitRow(source, QStringLiteral("sup-late-delivery"), 2, QStringLiteral("odd-late"), QStringLiteral("250.5"));
+        copyRoomKitRow(source, QStringLiteral("sup-late-delivery"), 2, QStringLiteral("odd-huge"), QStringLiteral("1e300"));
+        Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
+        QElapsedTimer timer;
+        timer.start();
+        Importer::import(clean, source);
+        const int cleanMs = std::max<int>(20, int(timer.elapsed()));
+        const QString killed = dir.filePath(QStringLiteral("killed.sightline"));
+        int landed = 0;
+        for (int i = 0; i < 30 && landed < 3; ++i)
+            landed += importKilledMidway(killed, source, cleanMs * 2) ? 1 : 0;
+        QVERIFY2(landed > 0, "no kill landed inside an import");
+        Workspace resumed(killed);
+        Importer::import(resumed, source);
+        for (const RoomSummary& room : clean.rooms())
+            QCOMPARE(roomByPosition(resumed, room.nativeId), roomByPosition(clean, room.nativeId));
+        const QString seqs = QStringLiteral("SELECT r.native_id, e.seq, e.native_id FROM events e JOIN rooms r ON r.id = "
+                                            "e.room_id ORDER BY 1, 2");
+        QCOMPARE(dump(resumed, seqs), dump(clean, seqs));
+    }
+
     // The room list shows the source's figure for a room before it is read: the index's highest idx at first, the
     // count itself once it is taken (on a thread of its own). A store with a gap in a room's indexes tells them apart.
     void aRoomNotReadShowsTheSourcesCountNotItsHighestIndex()
@@ -242,13 +259,8 @@ private slots:
         QCOMPARE(ws.room(counted->id)->eventCount, 24 - 3);
         QVERIFY(!ws.room(counted->id)->notReadYet());
         // Two rows more, far apart (indexes 30 and 34): a sync that reads another room counts them, not the gap.
-        const QString copyRow = QStringLiteral(
-            "INSERT INTO events(id, room_id, idx, type, visibility, source_channel_id, source_channel_type, participant_id, "
-            "correlation_id, parent_event_id, idempotency_key, created_ts, data) SELECT '%1', room_id, %2, type, visibility, "
-            "source_channel_id, source_channel_type, participant_id, correlation_id, parent_event_id, NULL, created_ts, data "
-            "FROM events WHERE room_id = 'sup-duplicate-charge' AND idx = 23");
-        execSql(source, copyRow.arg(QStringLiteral("next-30"), QStringLiteral("30")));
-        execSql(source, copyRow.arg(QStringLiteral("next-34"), QStringLiteral("34")));
+        copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 23, QStringLiteral("next-30"), QStringLiteral("30"));
+        copyRoomKitRow(source, QStringLiteral("sup-duplicate-charge"), 23, QStringLiteral("next-34"), QStringLiteral("34"));
         QVERIFY(Importer::import(ws, source, another).problems.isEmpty());
         QCOMPARE(ws.room(counted->id)->sourceEvents(), 24 - 3 + 2);
         QCOMPARE(ws.room(counted->id)->unread, 2);
