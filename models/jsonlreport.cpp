@@ -36,25 +36,24 @@ void writeRoom(Workspace& ws, qint64 roomId, QIODevice& out)
     const std::optional<RoomFields> r = RoomFields::read(ws, roomId);
     if (!r)
         return;
+    const RoomInfo& room = r->room;
     JsonLine o;
     o.add("record", QStringLiteral("room"));
-    o.add("room", r->nativeId);
-    o.addOrNull("title", r->title);
-    o.addOrNull("status", r->status);
-    o.addOrNull("organization_id", r->organizationId);
-    o.addOrNull("owner", r->owner);
-    o.addOrNull("agent_id", r->agentId);
-    o.addOrNull("summary", r->summary);
-    addOrNull(o, "created_us", r->createdMicros);
-    addOrNull(o, "updated_us", r->updatedMicros);
-    if (r->nativeJson)
-        o.add("native_json", *r->nativeJson);
-    else
-        o.addNull("native_json");
-    if (r->detailsJson)
-        o.add("details_json", *r->detailsJson);
-    else
-        o.addNull("details_json");
+    o.add("room", room.nativeId);
+    o.addOrNull("title", room.title);
+    o.addOrNull("status", room.status);
+    o.addOrNull("organization_id", room.organizationId);
+    o.addOrNull("owner", room.owner);
+    o.addOrNull("agent_id", room.agentId);
+    o.addOrNull("summary", room.summary);
+    addOrNull(o, "created_us", room.createdMicros ? std::optional<qint64>(room.createdMicros) : std::nullopt);
+    addOrNull(o, "updated_us", room.updatedMicros ? std::optional<qint64>(room.updatedMicros) : std::nullopt);
+    for (const auto& [key, json] : { std::pair { "native_json", &room.nativeJson }, std::pair { "details_json", &room.detailsJson } }) {
+        if (json->isNull())
+            o.addNull(key);
+        else
+            o.add(key, QString::fromUtf8(*json));
+    }
     o.add("source_system", r->sourceSystem);
     o.add("source_format", r->sourceFormat);
     o.add("source_origin", r->sourceOrigin);

@@ -14,21 +14,23 @@ std::optional<RoomFields> RoomFields::read(Workspace& ws, qint64 roomId)
     if (!q.step())
         return std::nullopt;
     RoomFields r;
-    r.nativeId = q.text(0);
-    r.title = q.text(1);
-    r.status = q.text(2);
-    r.organizationId = q.text(3);
-    r.owner = q.text(4);
-    r.agentId = q.text(5);
-    r.summary = q.text(6);
-    if (!q.isNull(7))
-        r.createdMicros = q.int64(7);
-    if (!q.isNull(8))
-        r.updatedMicros = q.int64(8);
-    if (!q.isNull(9))
-        r.nativeJson = q.text(9);
-    if (!q.isNull(10))
-        r.detailsJson = q.text(10);
+    RoomInfo& room = r.room;
+    room.nativeId = q.text(0);
+    room.title = q.text(1);
+    room.status = q.text(2);
+    room.organizationId = q.text(3);
+    room.owner = q.text(4);
+    room.agentId = q.text(5);
+    room.summary = q.text(6);
+    room.createdMicros = q.int64(7); // NULL reads 0, as the import wrote an unknown time
+    room.updatedMicros = q.int64(8);
+    // SQLite gives no bytes for an empty text: '' stays an empty JSON text, not a missing one.
+    for (const auto& [column, json] : { std::pair { 9, &room.nativeJson }, std::pair { 10, &room.detailsJson } }) {
+        if (q.isNull(column))
+            continue;
+        const QByteArray bytes = q.bytes(column);
+        *json = bytes.isNull() ? QByteArray("") : bytes;
+    }
     r.sourceSystem = q.text(11);
     r.sourceFormat = q.text(12);
     // A workspace written before secrets in the URI's query were left out may still hold one: never in a report.

@@ -187,13 +187,13 @@ private slots:
         const qint64 room = ws->findRooms(QStringLiteral("sup-duplicate-charge")).first();
         const std::optional<RoomFields> r = RoomFields::read(*ws, room);
         QVERIFY(r);
-        QCOMPARE(r->nativeId, QStringLiteral("sup-duplicate-charge"));
-        QCOMPARE(r->title, ws->room(room)->title);
+        QCOMPARE(r->room.nativeId, QStringLiteral("sup-duplicate-charge"));
+        QCOMPARE(r->room.title, ws->room(room)->title);
         QCOMPARE(r->sourceSystem, QStringLiteral("roomkit"));
         QVERIFY(r->sourceFormat.startsWith(QLatin1String("roomkit.sqlite.v")));
         QVERIFY(r->sourceOrigin.endsWith(QLatin1String("support.sqlite")));
-        QVERIFY(r->nativeJson && r->nativeJson->startsWith(QLatin1Char('{')));
-        QVERIFY(r->createdMicros && *r->createdMicros > 0);
+        QVERIFY(r->room.nativeJson.startsWith('{'));
+        QVERIFY(r->room.createdMicros > 0);
         QVERIFY(!RoomFields::read(*ws, -1));
     }
 

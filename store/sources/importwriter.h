@@ -2,6 +2,7 @@
 
 #include "../eventrecord.h"
 #include "../freedmemory.h"
+#include "../roominfo.h"
 #include "../runrecord.h"
 #include "../toolcallrecord.h"
 #include "importreport.h"
@@ -17,27 +18,6 @@ class SearchIndex;
 class SqliteStatement;
 class Workspace;
 
-// A room as a source describes it.
-struct RoomInfo
-{
-    QString nativeId;
-    QString title;
-    QString status;
-    QString organizationId;
-    QString owner;
-    QString agentId;
-    QString summary;
-    qint64 createdMicros = 0;
-    qint64 updatedMicros = 0;
-    QByteArray nativeJson; // the room as the source stored it
-    QByteArray detailsJson; // bindings, participants, ...
-    // Its title and status come from its rows (AG-UI: the first question, how the last run ended), written when they
-    // are read: a room whose rows are not read again keeps the ones stored.
-    bool titleFromRows = false;
-    // The log its rows are read from, when they are read from one file: a log that did not only grow since the last
-    // sync (cut back, rewritten) is read again from its start, in whatever process the sync runs.
-    QString file;
-};
 
 // A room as an earlier import stored it.
 struct StoredRoom
