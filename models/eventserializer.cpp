@@ -3,18 +3,10 @@
 #include "eventflags.h"
 #include "durationtext.h"
 #include "eventkind.h"
+#include "jsonfields.h"
 #include "jsonline.h"
+#include "recordfields.h"
 #include "timeutil.h"
-
-namespace {
-void addOrNull(JsonLine& o, const char* key, const std::optional<qint64>& value)
-{
-    if (value)
-        o.add(key, *value);
-    else
-        o.addNull(key);
-}
-} // namespace
 
 namespace EventSerializer {
 
@@ -22,26 +14,15 @@ QByteArray eventJson(const EventRecord& e)
 {
     // Written by JsonLine, not QJsonObject: an export is a line per row of a room of a million.
     JsonLine o;
-    o.add("index", e.index);
-    o.addOrNull("id", e.nativeId);
-    o.add("type", e.type);
-    o.add("kind", EventKinds::name(e.kind));
-    o.addOrNull("status", e.status);
-    o.addOrNull("blocked_by", e.blockedBy);
-    o.addOrNull("channel_id", e.channelId);
-    o.addOrNull("channel_type", e.channelType);
-    o.addOrNull("participant_id", e.participantId);
-    o.addOrNull("role", e.role); // user, assistant, tool, system...: who spoke, whatever the channel says
-    o.addOrNull("correlation_id", e.correlationId);
+    // The report's fields (RecordFields), but the time written out, the flags as words and the call's fields on the
+    // rows of calls alone; a parent is not said.
+    JsonFields::write(o, e, RecordFields::events(),
+        { "parent_id", "created_us", "flags", "tool_name", "tool_id", "outcome" });
     if (e.createdMicros)
         o.add("created_at", TimeUtil::formatMicros(e.createdMicros));
     else
         o.addNull("created_at");
-    o.addOrNull("group_id", e.groupId);
-    o.addOrNull("message_id", e.messageId);
     o.add("synthetic", e.isSynthetic());
-    addOrNull(o, "line", e.sourceLine > 0 ? std::optional<qint64>(e.sourceLine) : std::nullopt);
-    o.addOrNull("text", e.text);
     if (!e.toolName.isEmpty() || e.kind == EventKind::ToolCall) {
         o.addOrNull("tool_name", e.toolName);
         o.addOrNull("tool_id", e.toolId);
@@ -81,25 +62,11 @@ QString eventText(const EventRecord& e)
 QByteArray callJson(const ToolCallRecord& c)
 {
     JsonLine o;
-    o.addOrNull("tool_name", c.toolName);
-    o.addOrNull("tool_id", c.toolId);
+    // The report's fields (RecordFields) but the times, arguments and result (the tools verb adds those it shows);
+    // the turn is named as the events name it, and the outcome always said.
+    JsonFields::write(o, c, RecordFields::calls(), { "group_id", "started_us", "ended_us", "arguments", "result", "outcome" });
     o.addOrNull("correlation_id", c.groupId);
-    addOrNull(o, "start_index", c.startIndex);
-    addOrNull(o, "end_index", c.endIndex);
-    addOrNull(o, "duration_ms", c.durationMs);
-    o.addOrNull("duration_from", c.durationSource);
-    o.addOrNull("status", c.status);
     o.add("outcome", Outcomes::name(c.outcome));
-    o.addOrNull("blocked_by", c.blockedBy);
-    o.add("pairing", Pairings::name(c.pairing));
-    o.addOrNull("error", c.error);
-    addOrNull(o, "result_index", c.resultIndex);
-    if (c.argumentsValid)
-        o.add("arguments_valid", *c.argumentsValid);
-    else
-        o.addNull("arguments_valid");
-    o.add("synthetic", c.synthetic);
-    o.add("ambiguous", c.ambiguous);
     if (c.edited)
         o.add("edited", true);
     return o.text();

@@ -3,7 +3,9 @@
 #include "annotationstore.h"
 #include "eventflags.h"
 #include "journal.h"
+#include "jsonfields.h"
 #include "jsonline.h"
+#include "recordfields.h"
 #include "redactionstore.h"
 #include "reportroom.h"
 #include "roomfields.h"
@@ -66,27 +68,7 @@ void writeEvent(const QString& room, const EventRecord& e, StoredTexts& stored, 
     JsonLine o;
     o.add("record", QStringLiteral("event"));
     o.add("room", room);
-    o.add("index", e.index);
-    o.addOrNull("id", e.nativeId);
-    o.add("type", e.type);
-    o.add("kind", EventKinds::name(e.kind));
-    o.addOrNull("status", e.status);
-    o.addOrNull("blocked_by", e.blockedBy);
-    o.addOrNull("channel_id", e.channelId);
-    o.addOrNull("channel_type", e.channelType);
-    o.addOrNull("participant_id", e.participantId);
-    o.addOrNull("correlation_id", e.correlationId);
-    o.addOrNull("parent_id", e.parentId);
-    o.addOrNull("group_id", e.groupId);
-    o.addOrNull("message_id", e.messageId);
-    addOrNull(o, "line", e.sourceLine > 0 ? std::optional<qint64>(e.sourceLine) : std::nullopt);
-    addOrNull(o, "created_us", e.createdMicros != 0 ? std::optional<qint64>(e.createdMicros) : std::nullopt);
-    o.addOrNull("role", e.role);
-    o.addOrNull("tool_name", e.toolName);
-    o.addOrNull("tool_id", e.toolId);
-    o.addOrNull("outcome", Outcomes::name(e.outcome));
-    o.addOrNull("text", e.text);
-    o.add("flags", qint64(e.flags));
+    JsonFields::write(o, e, RecordFields::events());
     if (const std::optional<StoredTexts::Texts> texts = stored.of(e.rowId)) {
         // The bytes as the source wrote them: as text when they are UTF-8, else in base64.
         if (e.flags & EventFlags::InvalidUtf8)
@@ -105,35 +87,7 @@ void writeCall(const QString& room, const ToolCallRecord& c, QIODevice& out)
     JsonLine o;
     o.add("record", QStringLiteral("call"));
     o.add("room", room);
-    o.addOrNull("tool_name", c.toolName);
-    o.addOrNull("tool_id", c.toolId);
-    o.addOrNull("group_id", c.groupId);
-    addOrNull(o, "start_index", c.startIndex);
-    addOrNull(o, "end_index", c.endIndex);
-    addOrNull(o, "result_index", c.resultIndex);
-    addOrNull(o, "started_us", c.startMicros);
-    addOrNull(o, "ended_us", c.endMicros);
-    addOrNull(o, "duration_ms", c.durationMs);
-    o.addOrNull("duration_from", c.durationSource);
-    o.addOrNull("status", c.status);
-    o.addOrNull("outcome", Outcomes::name(c.outcome));
-    o.add("pairing", Pairings::name(c.pairing));
-    o.addOrNull("error", c.error);
-    if (c.arguments.isNull())
-        o.addNull("arguments");
-    else
-        o.add("arguments", c.arguments);
-    if (c.argumentsValid)
-        o.add("arguments_valid", *c.argumentsValid);
-    else
-        o.addNull("arguments_valid");
-    if (c.result.isNull())
-        o.addNull("result");
-    else
-        o.add("result", c.result);
-    o.add("synthetic", c.synthetic);
-    o.add("ambiguous", c.ambiguous);
-    o.addOrNull("blocked_by", c.blockedBy);
+    JsonFields::write(o, c, RecordFields::calls());
     put(out, o);
 }
 
@@ -142,19 +96,7 @@ void writeRun(const QString& room, const RunRecord& r, QIODevice& out)
     JsonLine o;
     o.add("record", QStringLiteral("run"));
     o.add("room", room);
-    o.add("group_id", r.groupId);
-    o.add("kind", r.kind);
-    o.addOrNull("name", r.name);
-    o.addOrNull("parent_group_id", r.parentGroupId);
-    addOrNull(o, "first_index", r.firstIndex);
-    addOrNull(o, "last_index", r.lastIndex);
-    addOrNull(o, "started_us", r.startMicros);
-    addOrNull(o, "ended_us", r.endMicros);
-    o.addOrNull("outcome", r.outcome);
-    o.addOrNull("detail", r.detail);
-    o.add("synthetic", r.synthetic);
-    o.addOrNull("usage_json", r.usageJson);
-    o.addOrNull("interrupts_json", r.interruptsJson);
+    JsonFields::write(o, r, RecordFields::runs());
     put(out, o);
 }
 

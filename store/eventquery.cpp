@@ -1,6 +1,7 @@
 #include "eventquery.h"
 
 #include "eventflags.h"
+#include "facetcounter.h"
 #include "recordreader.h"
 #include "storeerror.h"
 
@@ -359,10 +360,9 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
     // The outcome as stored: the start of a call never answered carries its call's (unserved), which the
     // reader of this statement finds by seq among the room's open calls (a subquery per row here made every
     // pane's count twice as slow).
-    q.sql = QStringLiteral("SELECT type, kind, channel_id, channel_type, participant_id, tool_name, outcome, blocked, "
-                           "created_us, ")
-        + (parts.isEmpty() ? QStringLiteral("0") : parts.join(QStringLiteral(" | ")))
-        + QStringLiteral(", seq, flags FROM events WHERE room_id = ?");
+    q.sql = QStringLiteral("SELECT ")
+        + FacetCounter::selectList(parts.isEmpty() ? QStringLiteral("0") : parts.join(QStringLiteral(" | ")))
+        + QStringLiteral(" FROM events WHERE room_id = ?");
     return q;
 }
 

@@ -6,6 +6,18 @@
 #include <algorithm>
 #include <sqlite3.h>
 
+QString FacetCounter::selectList(const QString& failed)
+{
+    // By Column: a column added to one and not the other reads another field's values.
+    static const char* const columns[] = { "type", "kind", "channel_id", "channel_type", "participant_id", "tool_name",
+        "outcome", "blocked", "created_us", nullptr, "seq", "flags" };
+    static_assert(std::size(columns) == Flags + 1);
+    QStringList out;
+    for (int c = Type; c <= Flags; ++c)
+        out << (c == Failed ? failed : QLatin1String(columns[c]));
+    return out.join(QStringLiteral(", "));
+}
+
 FacetCounter::FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins)
     : m_fields { {
           { "type", EventQuery::TypeBit, KindOf, {}, {} },

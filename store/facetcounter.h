@@ -5,6 +5,7 @@
 #include <array>
 #include <QByteArray>
 #include <QHash>
+#include <QString>
 #include <QVector>
 
 struct sqlite3_stmt;
@@ -16,8 +17,10 @@ struct sqlite3_stmt;
 class FacetCounter
 {
 public:
-    // EventQuery::facets' columns, in order.
+    // EventQuery::facets' columns, in order (selectList() writes them).
     enum Column { Type, KindOf, Channel, ChannelType, Participant, Tool, OutcomeOf, Blocked, Created, Failed, Seq, Flags };
+    // The SELECT list of those columns, `failed` (the mask of the filter's parts a row fails) in its place.
+    static QString selectList(const QString& failed);
     // Bits of what a reviewer added to a row (added()).
     enum Added { Marked = 1, Noted = 2, Labelled = 4 };
 

@@ -1,6 +1,7 @@
 #include "pairfixer.h"
 
 #include "eventflags.h"
+#include "recordfields.h"
 #include "storeerror.h"
 #include "textpacker.h"
 #include "timeutil.h"
@@ -71,12 +72,22 @@ void PairFixer::unlink(qint64 roomId, qint64 start, qint64 end)
     q.finish();
     // The end goes on as a call of its own, with all the end said (how it went, its result, the duration it
     // recorded); the start waits as if nothing had answered it.
-    m_ws.exec(QStringLiteral("INSERT INTO tool_calls(room_id, tool_name, tool_id, group_id, start_seq, end_seq, started_us, "
-                             "ended_us, duration_ms, duration_source, status, outcome, pairing, error, arguments, "
-                             "arguments_valid, result, result_seq, synthetic, ambiguous) SELECT room_id, tool_name, "
-                             "tool_id, group_id, NULL, end_seq, NULL, ended_us, CASE WHEN ? THEN duration_ms END, CASE "
-                             "WHEN ? THEN duration_source END, status, outcome, ?, error, NULL, NULL, result, result_seq, "
-                             "synthetic, 0 FROM tool_calls WHERE id = ?"),
+    // Every column of the call copied but those of its start, its duration unless the end recorded it, its pairing
+    // and its overlap.
+    const Fields<ToolCallRecord>& fields = RecordFields::calls();
+    const QString recordedOnly = QStringLiteral("CASE WHEN ? THEN %1 END");
+    m_ws.exec(QStringLiteral("INSERT INTO tool_calls(room_id, %1) SELECT room_id, %2 FROM tool_calls WHERE id = ?")
+                  .arg(FieldTable::storedColumns(fields).join(QStringLiteral(", ")),
+                      FieldTable::copyList(fields,
+                          { { QStringLiteral("start_seq"), QStringLiteral("NULL") },
+                              { QStringLiteral("started_us"), QStringLiteral("NULL") },
+                              { QStringLiteral("arguments"), QStringLiteral("NULL") },
+                              { QStringLiteral("arguments_valid"), QStringLiteral("NULL") },
+                              { QStringLiteral("duration_ms"), recordedOnly.arg(QStringLiteral("duration_ms")) },
+                              { QStringLiteral("duration_source"), recordedOnly.arg(QStringLiteral("duration_source")) },
+                              { QStringLiteral("pairing"), QStringLiteral("?") },
+                              { QStringLiteral("ambiguous"), QStringLiteral("0") } })),
+        // Bound in the order the placeholders stand: the duration (twice), the pairing, the call.
         { recorded ? 1 : 0, recorded ? 1 : 0, Pairings::name(Pairing::EndOnly), id });
     m_ws.exec(QStringLiteral("UPDATE tool_calls SET end_seq = NULL, ended_us = NULL, duration_ms = NULL, duration_source = "
                              "NULL, status = 'pending', outcome = ?, pairing = ?, error = NULL, result = NULL, result_seq "

@@ -7,7 +7,7 @@
 
 class SqliteStatement;
 
-// The one place where rows of the workspace become records. Each record's columns are listed here once, and
+// The one place where rows of the workspace become records, by each record's field table (RecordFields), and
 // read from a statement that selected them in that order; edits and redactions will be applied here, on every
 // read, so nothing shown, searched or exported can miss them.
 namespace RecordReader {

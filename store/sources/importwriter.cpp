@@ -3,6 +3,7 @@
 #include "../annotationstore.h"
 #include "../editstore.h"
 #include "../eventflags.h"
+#include "../recordfields.h"
 #include "../recordreader.h"
 #include "../redactionstore.h"
 #include "../searchindex.h"
@@ -193,15 +194,15 @@ void ImportWriter::beginRoom(const RoomCursor& room)
     m_countedThrough = redacted.isValid() ? redacted.value(1).toLongLong() : -1;
     redacted.finish();
     if (!m_insert) {
-        m_insert = std::make_unique<SqliteStatement>(m_ws.handle(),
-            // Only a row the room has already (a sync reading again from a record's start) is passed over: any
-            // other constraint a row breaks is an error, named by insert(), never a row dropped without a word.
-            "INSERT INTO events(room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
-            "channel_id, "
-            "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, outcome, "
-            "text, flags, payload, group_id, message_id, source_line) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(room_id, seq) DO NOTHING");
+        // The record's columns from its field table, then what the record does not hold: whether it is blocked (said
+        // by its status) and its payload.
+        // Only a row the room has already (a sync reading again from a record's start) is passed over: any other
+        // constraint a row breaks is an error, named by insert(), never a row dropped without a word.
+        const QStringList columns = FieldTable::storedColumns(RecordFields::events());
+        const QString sql = QStringLiteral("INSERT INTO events(room_id, %1, blocked, payload) VALUES (?%2) "
+                                           "ON CONFLICT(room_id, seq) DO NOTHING")
+                                .arg(columns.join(QStringLiteral(", ")), QStringLiteral(", ?").repeated(columns.size() + 2));
+        m_insert = std::make_unique<SqliteStatement>(m_ws.handle(), sql.toUtf8().constData());
         m_search = std::make_unique<SearchIndex>(m_ws.handle(), m_ws.packer());
     }
     begin();
@@ -212,39 +213,13 @@ bool ImportWriter::insert(const StoredEvent& e)
     const EventRecord& r = e.record;
     SqliteStatement& st = *m_insert;
     st.bind(1, m_room.id);
-    st.bind(2, r.index);
-    bindText(st, 3, r.nativeId);
-    st.bind(4, r.type);
-    st.bind(5, EventKinds::name(r.kind));
-    bindText(st, 6, r.status);
-    st.bind(7, qint64(r.isBlocked() ? 1 : 0));
-    bindText(st, 8, r.blockedBy);
-    bindText(st, 9, r.channelId);
-    bindText(st, 10, r.channelType);
-    bindText(st, 11, r.participantId);
-    bindText(st, 12, r.correlationId);
-    bindText(st, 13, r.parentId);
-    if (r.createdMicros != 0)
-        st.bind(14, r.createdMicros);
-    else
-        st.bindNull(14);
-    bindText(st, 15, r.role);
-    bindText(st, 16, r.toolName);
-    bindText(st, 17, r.toolId);
-    bindText(st, 18, Outcomes::name(r.outcome));
-    m_ws.packer().bindOrNull(st, 19, r.text); // packed when it is long: an EVENT.md tool result's row holds it whole
-    const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
-    st.bind(20, qint64(r.flags));
+    const int next = FieldTable::bind(st, 2, r, RecordFields::events(), m_ws.packer());
+    st.bind(next, qint64(r.isBlocked() ? 1 : 0));
     if (r.flags & EventFlags::InvalidUtf8)
-        st.bindBlob(21, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
+        st.bindBlob(next + 1, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
     else
-        m_ws.packer().bind(st, 21, e.payload);
-    bindText(st, 22, r.groupId);
-    bindText(st, 23, r.messageId);
-    if (r.sourceLine > 0)
-        st.bind(24, r.sourceLine);
-    else
-        st.bindNull(24);
+        m_ws.packer().bind(st, next + 1, e.payload);
+    const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
     bool broken = false;
     try {
         st.step();
@@ -384,7 +359,7 @@ QVector<StoredEvent> ImportWriter::storedRows(qint64 from, qint64 to)
     q.bind(2, from);
     q.bind(3, to);
     QVector<StoredEvent> rows;
-    const int n = int(RecordReader::EventColumns.count(QLatin1Char(','))) + 1;
+    const int n = FieldTable::columnCount(RecordFields::events());
     while (q.step()) {
         StoredEvent row;
         row.record = RecordReader::event(q);
@@ -599,40 +574,29 @@ void ImportWriter::insertToolCalls(const ToolCallRecords& calls)
 qint64 ImportWriter::writeCall(const ToolCallRecord& c, qint64 rowId, bool keepResult)
 {
     if (!m_insertCall) {
+        const Fields<ToolCallRecord>& fields = RecordFields::calls();
+        const QStringList columns = FieldTable::storedColumns(fields);
+        const int last = int(columns.size()) + 1; // the room for a new call, the call itself for one written over
         m_insertCall = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "INSERT INTO tool_calls(tool_name, tool_id, group_id, start_seq, end_seq, started_us, "
-            "ended_us, duration_ms, duration_source, status, outcome, pairing, error, arguments, "
-            "arguments_valid, result, result_seq, synthetic, ambiguous, room_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            QStringLiteral("INSERT INTO tool_calls(%1, room_id) VALUES (?%2)")
+                .arg(columns.join(QStringLiteral(", ")), QStringLiteral(", ?").repeated(columns.size()))
+                .toUtf8()
+                .constData());
+        // A result kept (a call settled again by a row that holds none): the last parameter but one says so.
         m_updateCall = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "UPDATE tool_calls SET tool_name = ?, tool_id = ?, group_id = ?, start_seq = ?, end_seq = ?, "
-            "started_us = ?, ended_us = ?, duration_ms = ?, duration_source = ?, status = ?, outcome = ?, "
-            "pairing = ?, error = ?, arguments = ?, arguments_valid = ?, result = CASE WHEN ?21 THEN result ELSE ?16 END, "
-            "result_seq = ?17, synthetic = ?18, ambiguous = ?19 WHERE id = ?20");
+            QStringLiteral("UPDATE tool_calls SET %1 WHERE id = ?%2")
+                .arg(FieldTable::assignments(fields, 1,
+                         { { QStringLiteral("result"),
+                             QStringLiteral("CASE WHEN ?%1 THEN result ELSE %2 END").arg(last + 1) } }))
+                .arg(last)
+                .toUtf8()
+                .constData());
     }
     SqliteStatement& st = rowId ? *m_updateCall : *m_insertCall;
-    bindText(st, 1, c.toolName);
-    bindText(st, 2, c.toolId);
-    bindText(st, 3, c.groupId);
-    st.bind(4, c.startIndex);
-    st.bind(5, c.endIndex);
-    st.bind(6, c.startMicros);
-    st.bind(7, c.endMicros);
-    st.bind(8, c.durationMs);
-    bindText(st, 9, c.durationSource);
-    bindText(st, 10, c.status);
-    bindText(st, 11, Outcomes::name(c.outcome));
-    st.bind(12, Pairings::name(c.pairing));
-    bindText(st, 13, c.error);
-    m_ws.packer().bind(st, 14, c.arguments); // NULL when there are none
-    st.bind(15, c.argumentsValid ? std::optional<qint64>(*c.argumentsValid ? 1 : 0) : std::nullopt);
-    m_ws.packer().bind(st, 16, c.result);
-    st.bind(17, c.resultIndex);
-    st.bind(18, qint64(c.synthetic ? 1 : 0));
-    st.bind(19, qint64(c.ambiguous ? 1 : 0));
-    st.bind(20, rowId ? rowId : m_room.id);
+    const int last = FieldTable::bind(st, 1, c, RecordFields::calls(), m_ws.packer());
+    st.bind(last, rowId ? rowId : m_room.id);
     if (rowId)
-        st.bind(21, qint64(keepResult ? 1 : 0));
+        st.bind(last + 1, qint64(keepResult ? 1 : 0));
     st.step();
     st.reset();
     // Its arguments and result come from the rows as the source wrote them: checked with the rows written.
@@ -653,12 +617,7 @@ void ImportWriter::replaceRuns(const RunRecords& runs)
     // The room's runs become `runs`, their ids in its order (the order readers take runs of one first index in). A
     // followed EVENT.md's tasks are all made again at each sync, 30,000 at a million records, and all but the last
     // few are as stored: only those that differ are written (writing them all was a tenth of a sync).
-    const auto same = [](const RunRecord& a, const RunRecord& b) {
-        return a.groupId == b.groupId && a.kind == b.kind && a.name == b.name && a.parentGroupId == b.parentGroupId
-            && a.firstIndex == b.firstIndex && a.lastIndex == b.lastIndex && a.startMicros == b.startMicros
-            && a.endMicros == b.endMicros && a.outcome == b.outcome && a.detail == b.detail
-            && a.synthetic == b.synthetic && a.usageJson == b.usageJson && a.interruptsJson == b.interruptsJson;
-    };
+    const auto same = [](const RunRecord& a, const RunRecord& b) { return FieldTable::same(a, b, RecordFields::runs()); };
     QVector<std::pair<qsizetype, qint64>> changed; // a run of `runs`, and the stored row it is written over
     qint64 gone = 0; // the first stored row past them: it and those after it go
     qsizetype k = 0;
@@ -690,30 +649,24 @@ void ImportWriter::replaceRuns(const RunRecords& runs)
 qint64 ImportWriter::writeRun(const RunRecord& r, qint64 rowId)
 {
     if (!m_insertRun) {
+        const Fields<RunRecord>& fields = RecordFields::runs();
+        const QStringList columns = FieldTable::storedColumns(fields);
         m_insertRun = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "INSERT INTO runs(group_id, kind, name, parent_group_id, first_seq, last_seq, started_us, ended_us, outcome, "
-            "detail, synthetic, usage_json, interrupts_json, room_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            QStringLiteral("INSERT INTO runs(%1, room_id) VALUES (?%2)")
+                .arg(columns.join(QStringLiteral(", ")), QStringLiteral(", ?").repeated(columns.size()))
+                .toUtf8()
+                .constData());
         m_updateRun = std::make_unique<SqliteStatement>(m_ws.handle(),
-            "UPDATE runs SET group_id = ?, kind = ?, name = ?, parent_group_id = ?, first_seq = ?, last_seq = ?, "
-            "started_us = ?, ended_us = ?, outcome = ?, detail = ?, synthetic = ?, usage_json = ?, interrupts_json = ? "
-            "WHERE id = ?");
+            QStringLiteral("UPDATE runs SET %1 WHERE id = ?%2")
+                .arg(FieldTable::assignments(fields, 1))
+                .arg(columns.size() + 1)
+                .toUtf8()
+                .constData());
     }
     // One order of columns for both: the last is the room for a new row, the row itself otherwise.
     SqliteStatement& st = rowId ? *m_updateRun : *m_insertRun;
-    st.bind(1, r.groupId);
-    st.bind(2, r.kind);
-    bindText(st, 3, r.name);
-    bindText(st, 4, r.parentGroupId);
-    st.bind(5, r.firstIndex);
-    st.bind(6, r.lastIndex);
-    st.bind(7, r.startMicros);
-    st.bind(8, r.endMicros);
-    bindText(st, 9, r.outcome);
-    bindText(st, 10, r.detail);
-    st.bind(11, qint64(r.synthetic ? 1 : 0));
-    bindText(st, 12, r.usageJson);
-    bindText(st, 13, r.interruptsJson);
-    st.bind(14, rowId ? rowId : m_room.id);
+    const int last = FieldTable::bind(st, 1, r, RecordFields::runs(), m_ws.packer());
+    st.bind(last, rowId ? rowId : m_room.id);
     st.step();
     st.reset();
     return rowId ? rowId : sqlite3_last_insert_rowid(m_ws.handle());

@@ -1,5 +1,6 @@
 #include "sightlinejsonlreader.h"
 
+#include "../recordfields.h"
 #include "../storeerror.h"
 #include "roomfeed.h"
 
@@ -56,27 +57,7 @@ StoredEvent eventOf(const QJsonObject& o)
 {
     StoredEvent e;
     EventRecord& r = e.record;
-    r.index = num(o, "index").value_or(0);
-    r.nativeId = str(o, "id");
-    r.type = str(o, "type");
-    r.kind = EventKinds::fromName(str(o, "kind"));
-    r.status = str(o, "status");
-    r.blockedBy = str(o, "blocked_by");
-    r.channelId = str(o, "channel_id");
-    r.channelType = str(o, "channel_type");
-    r.participantId = str(o, "participant_id");
-    r.correlationId = str(o, "correlation_id");
-    r.parentId = str(o, "parent_id");
-    r.groupId = str(o, "group_id");
-    r.messageId = str(o, "message_id");
-    r.sourceLine = num(o, "line").value_or(0);
-    r.createdMicros = num(o, "created_us").value_or(0);
-    r.role = str(o, "role");
-    r.toolName = str(o, "tool_name");
-    r.toolId = str(o, "tool_id");
-    r.outcome = Outcomes::fromName(str(o, "outcome"));
-    r.text = str(o, "text");
-    r.flags = int(num(o, "flags").value_or(0));
+    FieldTable::readJson(o, r, RecordFields::events());
     e.payload = o.contains(QLatin1String("payload_base64"))
         ? QByteArray::fromBase64(str(o, "payload_base64").toLatin1())
         : str(o, "payload").toUtf8();
@@ -89,51 +70,14 @@ StoredEvent eventOf(const QJsonObject& o)
 ToolCallRecord callOf(const QJsonObject& o)
 {
     ToolCallRecord c;
-    c.toolName = str(o, "tool_name");
-    c.toolId = str(o, "tool_id");
-    c.groupId = str(o, "group_id");
-    c.startIndex = num(o, "start_index");
-    c.endIndex = num(o, "end_index");
-    c.resultIndex = num(o, "result_index");
-    c.startMicros = num(o, "started_us");
-    c.endMicros = num(o, "ended_us");
-    c.durationMs = num(o, "duration_ms");
-    c.durationSource = str(o, "duration_from");
-    c.status = str(o, "status");
-    c.outcome = Outcomes::fromName(str(o, "outcome"));
-    c.pairing = Pairings::fromName(str(o, "pairing")).value_or(Pairing::StartOnly);
-    c.error = str(o, "error");
-    const QJsonValue arguments = o.value(QLatin1String("arguments"));
-    if (arguments.isString())
-        c.arguments = arguments.toString();
-    const QJsonValue valid = o.value(QLatin1String("arguments_valid"));
-    if (valid.isBool())
-        c.argumentsValid = valid.toBool();
-    const QJsonValue result = o.value(QLatin1String("result"));
-    if (result.isString())
-        c.result = result.toString();
-    c.synthetic = o.value(QLatin1String("synthetic")).toBool();
-    c.ambiguous = o.value(QLatin1String("ambiguous")).toBool();
-    c.blockedBy = str(o, "blocked_by");
+    FieldTable::readJson(o, c, RecordFields::calls());
     return c;
 }
 
 RunRecord runOf(const QJsonObject& o)
 {
     RunRecord r;
-    r.groupId = str(o, "group_id");
-    r.kind = str(o, "kind");
-    r.name = str(o, "name");
-    r.parentGroupId = str(o, "parent_group_id");
-    r.firstIndex = num(o, "first_index");
-    r.lastIndex = num(o, "last_index");
-    r.startMicros = num(o, "started_us");
-    r.endMicros = num(o, "ended_us");
-    r.outcome = str(o, "outcome");
-    r.detail = str(o, "detail");
-    r.synthetic = o.value(QLatin1String("synthetic")).toBool();
-    r.usageJson = str(o, "usage_json");
-    r.interruptsJson = str(o, "interrupts_json");
+    FieldTable::readJson(o, r, RecordFields::runs());
     return r;
 }
 
