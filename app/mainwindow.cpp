@@ -79,7 +79,8 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_store(new StoreClient(this))
     , m_roomModel(new RoomListModel(this))
-    , m_eventModel(new EventListModel(m_store, this))
+    , m_session(new RoomSession(m_store, this))
+    , m_eventModel(m_session->model())
     , m_roomList(new RoomListView(m_roomModel, this))
     , m_eventList(new EventListView(this))
     , m_timeline(new TimelineView(this))
@@ -326,7 +327,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_store, &StoreClient::roomReady, this, [this](qint64 roomId) {
         // Only the room shown made whole is read again; another room's rows only move the list's counts (and the
         // status bar's "imported so far").
-        m_session.madeWhole(roomId);
+        m_session->madeWhole(roomId);
         if (m_roomsRefresh->isActive()) {
             m_roomsWaiting = true; // listed when the half second is over
             return;
@@ -363,7 +364,7 @@ MainWindow::MainWindow(QWidget* parent)
         // count: the next room list reads the room again all the same.
         for (const ImportReport::Room& r : report.rooms) {
             if (r.changed > 0)
-                m_session.rewritten(r.id);
+                m_session->rewritten(r.id);
         }
         // A sync of a followed source says only what it brought.
         if (m_followSync) {
@@ -426,7 +427,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_importStatus, &ImportStatus::cancelRequested, m_store, &StoreClient::cancelImport);
     connect(m_store, &StoreClient::roomsLoaded, this, [this](quint64 request, const RoomSummaries& rooms) {
         const qint64 current = m_roomList->currentRoom();
-        const qint64 shownTotal = m_eventModel->isIndexed() ? m_eventModel->totalCount() : -1;
         // The room shown stays as it is (its place, its open cards) unless it grew.
         m_keepingRoom = true;
         m_roomModel->setRooms(rooms);
@@ -454,14 +454,11 @@ MainWindow::MainWindow(QWidget* parent)
             const auto pick = std::max_element(rooms.cbegin(), rooms.cend(),
                 [](const RoomSummary& a, const RoomSummary& b) { return a.sourceEvents() < b.sourceEvents(); });
             m_roomList->selectRoom(pick != rooms.cend() && pick->sourceEvents() > 0 ? pick->id : rooms.first().id);
-        } else if (kept && m_session.listCame(rooms, current, isImporting(), shownTotal)) {
-            // The room shown grew (its import went on, or a sync): read again in place, the selection, the
-            // open cards and the scroll position kept.
-            m_eventModel->refresh();
+        } else if (kept && m_session->listCame(rooms, current, isImporting())) {
+            // The room shown grew (its import went on, or a sync) and was read again in place, the selection, the
+            // open cards and the scroll position kept: what is shown beside the rows follows them (the panes, the
+            // selected event's details).
             readAroundTheRoom(current);
-            // What is shown beside the rows follows them: the notes and marks (a rotated log moves them to
-            // where their events went, or detaches them), and the selected event's details.
-            m_eventModel->reloadAnnotations();
             loadDetails(eventList()->currentIndex());
         }
         if (rooms.isEmpty())
@@ -1029,15 +1026,14 @@ void MainWindow::showRoom(qint64 roomId)
 {
     m_openWhenLocated = -1; // a card of the room left is not opened in this one
     m_rawKept = -1;
-    m_eventModel->setRoom(roomId, m_filterBar->filter());
+    const RoomSummary* listed = m_roomModel->room(roomId);
+    m_session->show(roomId, m_filterBar->filter(), listed); // not in the list: the next list reads it again
     updateTitle();
     m_filterBar->setCompletions({});
     m_filterPane->clear();
     readAroundTheRoom(roomId);
     QStringList banner;
     bool guessedByDesign = false;
-    const RoomSummary* listed = m_roomModel->room(roomId);
-    m_session.show(roomId, listed); // not in the list: the next list reads it again
     if (listed) {
         const RoomSummary& r = *listed;
         if (!r.summary.isEmpty())

@@ -143,7 +143,10 @@ private:
     QString m_searchWhenRead; // asked again once the rooms it could not search are read
     std::pair<quint64, QString> m_searchAfterRooms; // and then once the room list read after them is back
     RoomListModel* m_roomModel;
-    EventListModel* m_eventModel;
+    // The room shown: its model, and whether a room list that comes says its rows moved (then read again in place).
+    RoomSession* m_session;
+    EventListModel* m_eventModel; // the session's, which the views, editor and notes show
+
     RoomListView* m_roomList;
     EventListView* m_eventList; // every stored row, one a line
     TimelineView* m_timeline;
@@ -191,9 +194,6 @@ private:
     qint64 m_readingRoom = 0;
     QElapsedTimer m_importClock; // since the import under way started, for the message that ends it
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
-    // The room shown as the list had it when it was shown or last read again (its counts and span): a list that
-    // says otherwise reads it again, one that agrees leaves it be (even while its row index is on its way).
-    RoomSession m_session;
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QString m_message; // what say() shows, whole, while it shows
     QStringList m_importProblems;

@@ -1,12 +1,26 @@
 #include "roomsession.h"
 
+#include "eventlistmodel.h"
+
+RoomSession::RoomSession(StoreClient* store, QObject* parent)
+    : QObject(parent)
+    , m_model(new EventListModel(store, this))
+{
+}
+
 RoomSession::Signature RoomSession::signatureOf(const RoomSummary& room)
 {
     return { room.eventCount, room.toolCalls, room.failed, room.refused, room.unserved, room.firstMicros,
         room.lastMicros };
 }
 
-void RoomSession::show(qint64 roomId, const RoomSummary* listed)
+void RoomSession::show(qint64 roomId, const EventFilter& filter, const RoomSummary* listed)
+{
+    m_model->setRoom(roomId, filter);
+    remember(roomId, listed);
+}
+
+void RoomSession::remember(qint64 roomId, const RoomSummary* listed)
 {
     m_roomId = roomId;
     m_signature = listed ? signatureOf(*listed) : Signature { -1, -1, -1, -1, -1, -1, -1 };
@@ -24,7 +38,17 @@ void RoomSession::rewritten(qint64 roomId)
         m_rewritten = true;
 }
 
-bool RoomSession::listCame(const RoomSummaries& rooms, qint64 current, bool importing, qint64 shownTotal)
+bool RoomSession::listCame(const RoomSummaries& rooms, qint64 current, bool importing)
+{
+    if (!moved(rooms, current, importing, m_model->isIndexed() ? m_model->totalCount() : -1))
+        return false;
+    m_model->refresh();
+    // The notes and marks follow the rows (a rotated log moves them to where their events went, or detaches them).
+    m_model->reloadAnnotations();
+    return true;
+}
+
+bool RoomSession::moved(const RoomSummaries& rooms, qint64 current, bool importing, qint64 shownTotal)
 {
     if (importing && !std::exchange(m_madeWhole, false))
         return false;
