@@ -11,9 +11,8 @@ SourceFollower::SourceFollower(StoreClient* store, QObject* parent)
     , m_store(store)
     , m_timer(new QTimer(this))
 {
-    // Files four times a second (a look only compares their size and time): a line written shows within half a
-    // second of it, the sync's own time besides. A database every fourth look: once a second.
-    m_timer->setInterval(250);
+    // The command line's cadence too (SourceStamps): files four times a second, a database once a second.
+    m_timer->setInterval(SourceStamps::LookMs);
     connect(m_timer, &QTimer::timeout, this, &SourceFollower::look);
     // How its sync went: only a sync that succeeded keeps the sources' new stamps.
     connect(m_store, &StoreClient::imported, this, [this] {
@@ -57,9 +56,7 @@ void SourceFollower::look()
 {
     if (!isFollowing() || m_store->isImporting())
         return;
-    ++m_ticks;
-    // A database every fourth look: once a second.
-    const QStringList changed = m_stamps.due(m_ticks % 4 == 0);
+    const QStringList changed = m_stamps.look();
     if (changed.isEmpty() || !m_store->sync(changed)) {
         m_stamps.failed(); // not started: looked at again next time
         return;

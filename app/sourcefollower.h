@@ -40,5 +40,4 @@ private:
     SourceStamps m_stamps;
     bool m_waiting = false; // a sync this follower started has not said how it went
     bool m_paused = false;
-    int m_ticks = 0;
 };

@@ -4,6 +4,7 @@
 // again, and the result equals one import of what the writer left. The writer's file is never written.
 
 #include "sources/importer.h"
+#include "sources/sourcestamps.h"
 #include "testsupport.h"
 #include "workspace.h"
 
@@ -82,6 +83,36 @@ class TestFollow : public QObject
     QTemporaryDir m_dir;
 
 private slots:
+    // The one cadence of the window and `events --follow`: a file synced at the look after it changed, a database
+    // asked once every fourth look, and a source whose sync failed due again at the next look though it did not move.
+    void oneCadenceForEveryFollower()
+    {
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("thread.jsonl"));
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{}\n");
+        file.flush();
+        const QString database = QStringLiteral("postgresql://reader@127.0.0.1:5/roomkit");
+        SourceStamps stamps;
+        stamps.reset({ log, database });
+        QCOMPARE(SourceStamps::LookMs * SourceStamps::DatabaseLooks, 1000);
+        for (int look = 1; look < SourceStamps::DatabaseLooks; ++look)
+            QCOMPARE(stamps.look(), QStringList());
+        QCOMPARE(stamps.look(), QStringList { database });
+        stamps.synced();
+        file.write("{\"type\":\"RUN_STARTED\"}\n");
+        file.flush();
+        QCOMPARE(stamps.look(), QStringList { log });
+        stamps.failed();
+        QCOMPARE(stamps.look(), QStringList { log }); // tried again, unchanged since
+        stamps.synced();
+        QCOMPARE(stamps.look(), QStringList()); // the seventh: the file as it was synced
+        QCOMPARE(stamps.look(), QStringList { database }); // the eighth
+        stamps.synced();
+        QCOMPARE(stamps.look(), QStringList());
+    }
+
     // RoomKit writing its SQLite store (WAL) while Sightline reads it: messages, and a tool call whose end is
     // written a while after its start.
     void aRoomKitStoreBeingWritten()

@@ -159,14 +159,13 @@ void Session::followSource(Workspace& ws, const QString& source, Importer::Forma
     options.isCancelled = [] { return stop.load(); };
     options.pgSessions = &sessions;
     options.onlyRooms = onlyRooms;
-    const bool database = PgConnection::isUri(source);
-    // The window's rule for what is due (SourceStamps): a sync that failed is tried again.
+    // The window's rule for what is due and when (SourceStamps): a sync that failed is tried again.
     SourceStamps stamps;
     stamps.reset({ source });
     while (!stop.load()) {
-        for (int slice = 0; slice < (database ? 10 : 5) && !stop.load(); ++slice)
-            QThread::msleep(100);
-        if (stop.load() || stamps.due(true).isEmpty())
+        for (int slept = 0; slept < SourceStamps::LookMs && !stop.load(); slept += 50)
+            QThread::msleep(50);
+        if (stop.load() || stamps.look().isEmpty())
             continue;
         try {
             ImportReport report = Importer::import(ws, source, options, format);

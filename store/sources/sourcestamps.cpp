@@ -6,6 +6,7 @@
 void SourceStamps::reset(const QStringList& sources)
 {
     m_sources = sources;
+    m_looks = 0;
     m_seen.clear();
     m_pending.clear();
     for (const QString& source : sources)
