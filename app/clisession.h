@@ -79,7 +79,7 @@ public:
     int run(const QStringList& args);
 
 private:
-    friend const QVector<VerbSpec>& verbSpecs(); // it names the verbs
+    friend const QVector<VerbSpec>& verbSpecs(); // it lists the verbs, each spec from its verb's file
 
     // The verbs, each in a file of its own (app/verbs/): `sightline VERB ARGS...`, its exit code returned.
     int import(const QStringList& args);
@@ -96,6 +96,9 @@ private:
     int verify(const QStringList& args);
     int compact(const QStringList& args);
     int redact(const QStringList& args);
+    // Each verb's spec, in the verb's file: its options beside the code that reads them.
+    static VerbSpec importSpec(), roomsSpec(), eventsSpec(), toolsSpec(), statsSpec(), facetsSpec(), notesSpec(),
+        noteSpec(), reviewSpec(), journalSpec(), exportSpec(), verifySpec(), compactSpec(), redactSpec();
 
     // What the verbs share.
     void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb);

@@ -37,4 +37,17 @@ int Session::compact(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline compact` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::compactSpec()
+{
+    return VerbSpec { QStringLiteral("compact"), QStringLiteral("SOURCE"),
+        QStringLiteral("Make the workspace of SOURCE (or the workspace file itself) as small as its content: the "
+                       "text a workspace made before 3 December 2026 keeps as written is packed, as a new import "
+                       "packs it, and the file written anew without its free pages. What it shows does not "
+                       "change."),
+        { { QStringLiteral("json"), QStringLiteral("one JSON object: workspace, bytes_before, bytes_after, rows_packed") } },
+        QStringLiteral("SOURCE [--json]"), QStringLiteral("pack an older workspace's text and shrink the file"),
+        &Session::compact };
+}
+
 } // namespace Cli

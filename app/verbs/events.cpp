@@ -186,4 +186,33 @@ void Session::followSource(Workspace& ws, const QString& source, Importer::Forma
     }
 }
 
+// What `sightline events` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::eventsSpec()
+{
+    return VerbSpec { QStringLiteral("events"), QStringLiteral("SOURCE"),
+        QStringLiteral("List a room's events, under RoomKit's read contract."),
+        roomOptions() + filterOptions() + QList<QCommandLineOption> {
+            { QStringLiteral("top-level-only"), QStringLiteral("leave out thread replies") },
+            { QStringLiteral("limit"), QStringLiteral("at most N events (default: all)"), QStringLiteral("N") },
+            { QStringLiteral("offset"), QStringLiteral("skip N events (from the newest end with --newest-first)"),
+                QStringLiteral("N") },
+            { QStringLiteral("newest-first"),
+                QStringLiteral("take the window from the room's tail (still printed oldest first)") },
+            { QStringLiteral("after-index"), QStringLiteral("events after this index (exclusive)"),
+                QStringLiteral("I") },
+            { QStringLiteral("before-index"), QStringLiteral("the last events before this index (exclusive)"),
+                QStringLiteral("I") },
+            { QStringLiteral("count"), QStringLiteral("print how many events match instead of the events") },
+            { QStringLiteral("conversation"),
+                QStringLiteral(
+                    "messages only, blocked ones included: the newest --limit, or forward from --after-index") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+            { QStringLiteral("follow"),
+                QStringLiteral("after the events, print new ones as the source gains them, like tail -f, until "
+                               "Ctrl+C") },
+        },
+        QStringLiteral("SOURCE --room ID [...]"), QStringLiteral("list a room's events (RoomKit's read contract)"),
+        &Session::events };
+}
+
 } // namespace Cli

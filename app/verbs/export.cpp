@@ -111,4 +111,33 @@ int Session::exportReport(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline export` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::exportSpec()
+{
+    return VerbSpec { QStringLiteral("export"), QStringLiteral("SOURCE"),
+        QStringLiteral("Write a report of a room (or every room) as CSV (a row per event, safe to open in a "
+                       "spreadsheet), Markdown, HTML (one self-contained file), PDF (a transcript with tool calls "
+                       "as cards, a summary, notes, the redaction ledger and the edit journal) or JSON Lines "
+                       "(lossless, opened again as a source), and "
+                       "REPORT.manifest.json beside it with the SHA-256 of the report and of the events it was made "
+                       "from. Redactions always apply."),
+        { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds; again for more rooms in one report"), QStringLiteral("ID") },
+            { QStringLiteral("all-rooms"), QStringLiteral("every room of the source, one after the other") },
+            { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("format"), QStringLiteral("csv, md, html, pdf or jsonl (lossless: Sightline opens it again as a source)"), QStringLiteral("FORMAT") },
+            { QStringLiteral("each-room"), QStringLiteral("a report per room, named after it, in the folder -o names (made when missing)") },
+            { QStringLiteral("expanded"), QStringLiteral("HTML: every tool call's card open") },
+            { QStringLiteral("query"), QStringLiteral("only the events this filter lets through (the filter bar's language)"),
+                QStringLiteral("FILTER") },
+            { QStringLiteral("marked"), QStringLiteral("only the events a reviewer marked") },
+            { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
+                QStringLiteral("NAME") },
+            { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
+                QStringLiteral("KEY") },
+            { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (a folder with --each-room)"), QStringLiteral("PATH") } },
+        QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--each-room] [--sign KEY] -o PATH"),
+        QStringLiteral("write a report and its manifest"), &Session::exportReport };
+}
+
 } // namespace Cli

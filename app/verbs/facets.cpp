@@ -68,4 +68,25 @@ int Session::facets(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline facets` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::facetsSpec()
+{
+    return VerbSpec { QStringLiteral("facets"), QStringLiteral("SOURCE"),
+        QStringLiteral("Count a room's events by each value of type, kind, channel, channel type, participant, "
+                       "tool and outcome, and its blocked rows, as the GUI's filter panes do: under a filter, a "
+                       "field's counts apply every other part of it."),
+        { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+            { QStringLiteral("source"),
+                QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
+                               "room id from several (import -o)"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("query"), QStringLiteral("a filter in the filter bar's language (see events)"),
+                QStringLiteral("FILTER") },
+            { QStringLiteral("limit"), QStringLiteral("at most N values a field (default 20)"),
+                QStringLiteral("N") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+        QStringLiteral("SOURCE --room ID [...]"),
+        QStringLiteral("count a room's events by type, channel, participant, tool, outcome"), &Session::facets };
+}
+
 } // namespace Cli

@@ -63,4 +63,16 @@ int Session::import(const QStringList& args)
     return stop.load() ? 130 : code;
 }
 
+// What `sightline import` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::importSpec()
+{
+    return VerbSpec { QStringLiteral("import"), QStringLiteral("SOURCE..."),
+        QStringLiteral("Import sources into a workspace, or sync what is new since the last import."),
+        { { QStringList { QStringLiteral("o"), QStringLiteral("output") },
+            QStringLiteral("the workspace to import into (default: each source's cached workspace)"),
+            QStringLiteral("WORKSPACE") } },
+        QStringLiteral("SOURCE... [-o WORKSPACE]"), QStringLiteral("import (or sync what is new) into a workspace"),
+        &Session::import };
+}
+
 } // namespace Cli

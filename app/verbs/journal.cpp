@@ -36,4 +36,18 @@ int Session::journal(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline journal` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::journalSpec()
+{
+    return VerbSpec { QStringLiteral("journal"), QStringLiteral("SOURCE"),
+        QStringLiteral("List every change made to the workspace: when, who, the room and event, what, before and "
+                       "after."),
+        { { QStringLiteral("room"), QStringLiteral("only this room's (its id, or a part of it)"), QStringLiteral("ID") },
+            { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+        QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the changes made to the workspace"),
+        &Session::journal };
+}
+
 } // namespace Cli

@@ -27,4 +27,20 @@ int Session::note(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline note` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::noteSpec()
+{
+    return VerbSpec { QStringLiteral("note"), QStringLiteral("SOURCE"),
+        QStringLiteral("Add a note to a room, or to one of its events, signed and saved at once."),
+        { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+            { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("index"), QStringLiteral("the event's index (default: a note on the room)"), QStringLiteral("N") },
+            { QStringLiteral("text"), QStringLiteral("what the note says"), QStringLiteral("TEXT") },
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+                QStringLiteral("NAME") } },
+        QStringLiteral("SOURCE --room ID [--index N] --text TEXT"), QStringLiteral("add a note to a room or an event"),
+        &Session::note };
+}
+
 } // namespace Cli

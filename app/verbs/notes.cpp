@@ -40,4 +40,17 @@ int Session::notes(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline notes` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::notesSpec()
+{
+    return VerbSpec { QStringLiteral("notes"), QStringLiteral("SOURCE"),
+        QStringLiteral("List the notes reviewers wrote on rooms and events, with who wrote each and when."),
+        { { QStringLiteral("room"), QStringLiteral("only this room's (its id, or a part of it)"), QStringLiteral("ID") },
+            { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+        QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the notes on rooms and events"),
+        &Session::notes };
+}
+
 } // namespace Cli

@@ -80,4 +80,28 @@ int Session::redact(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline redact` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::redactSpec()
+{
+    return VerbSpec { QStringLiteral("redact"), QStringLiteral("SOURCE"),
+        QStringLiteral("Redact every match of a regular expression or of built-in patterns in the string values of "
+                       "a room's (or every room's) events: each becomes [redacted: REASON], saved at once, the text "
+                       "gone from the workspace; the ledger keeps its keyed digest (HMAC-SHA-256). Prints every match (with its text "
+                       "under --dry-run, which changes nothing)."),
+        { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+            { QStringLiteral("all-rooms"), QStringLiteral("every room of the source") },
+            { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("pattern"), QStringLiteral("a regular expression (PCRE; repeatable)"), QStringLiteral("REGEX") },
+            { QStringLiteral("builtin"), QStringLiteral("built-in patterns: email, phone, card (Luhn-checked), secret (API keys, bearer tokens)"),
+                QStringLiteral("LIST") },
+            { QStringLiteral("reason"), QStringLiteral("why: what the placeholder and the ledger say"), QStringLiteral("TEXT") },
+            { QStringLiteral("dry-run"), QStringLiteral("print what would be redacted, change nothing") },
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+                QStringLiteral("NAME") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+        QStringLiteral("SOURCE (--room ID | --all-rooms) (--pattern RE | --builtin LIST) --reason TEXT [--dry-run]"),
+        QStringLiteral("redact text by pattern, with a preview"), &Session::redact };
+}
+
 } // namespace Cli

@@ -29,4 +29,18 @@ int Session::review(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline review` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::reviewSpec()
+{
+    return VerbSpec { QStringLiteral("review"), QStringLiteral("SOURCE"),
+        QStringLiteral("Set a room's review status (unreviewed, in review, done), signed and saved at once."),
+        { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+            { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("status"), QStringLiteral("unreviewed, in-review or done"), QStringLiteral("STATUS") },
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+                QStringLiteral("NAME") } },
+        QStringLiteral("SOURCE --room ID --status S"), QStringLiteral("set a room's review status"), &Session::review };
+}
+
 } // namespace Cli

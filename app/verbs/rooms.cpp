@@ -70,4 +70,14 @@ int Session::rooms(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline rooms` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::roomsSpec()
+{
+    return VerbSpec { QStringLiteral("rooms"), QStringLiteral("SOURCE"),
+        QStringLiteral("List the rooms, empty ones included, at once: a room not read yet with its source's count."),
+        { { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
+            { QStringLiteral("read"), QStringLiteral("read every room first, for every room's figures") } },
+        QStringLiteral("SOURCE [--read] [--json]"), QStringLiteral("list the rooms, empty ones included"), &Session::rooms };
+}
+
 } // namespace Cli

@@ -63,4 +63,18 @@ int Session::stats(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline stats` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::statsSpec()
+{
+    return VerbSpec { QStringLiteral("stats"), QStringLiteral("SOURCE"),
+        QStringLiteral("Sum up a room's tool calls by tool, as the GUI's tool statistics do: calls and how they "
+                       "ended (served, failed, refused, blocked, unserved, cancelled), and the p50, p95, longest and "
+                       "total duration over the calls that have one (percentiles by nearest rank). Counted in "
+                       "calls, not rows; under a filter, the calls whose card the timeline shows."),
+        roomOptions() + filterOptions() + QList<QCommandLineOption> {
+            { QStringLiteral("json"), QStringLiteral("one JSON object per tool") } },
+        QStringLiteral("SOURCE --room ID [filter options] [--json]"),
+        QStringLiteral("tool calls by tool: outcomes and durations"), &Session::stats };
+}
+
 } // namespace Cli

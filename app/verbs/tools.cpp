@@ -45,4 +45,19 @@ int Session::tools(const QStringList& args)
     return Cli::Ok;
 }
 
+// What `sightline tools` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::toolsSpec()
+{
+    return VerbSpec { QStringLiteral("tools"), QStringLiteral("SOURCE"),
+        QStringLiteral("List a room's tool calls, each start paired with its end."),
+        { { QStringLiteral("room"), QStringLiteral("the room's id, or a part of it that one room's id alone holds"), QStringLiteral("ID") },
+            { QStringLiteral("source"),
+                QStringLiteral("the source the room came from, by path or file name, when a workspace holds that "
+                               "room id from several (import -o)"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
+        QStringLiteral("SOURCE --room ID [--json]"), QStringLiteral("list a room's tool calls, start paired with end"),
+        &Session::tools };
+}
+
 } // namespace Cli

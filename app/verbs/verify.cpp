@@ -60,4 +60,16 @@ int Session::verify(const QStringList& args)
     return check.ok && signedOk ? Cli::Ok : Cli::Error;
 }
 
+// What `sightline verify` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::verifySpec()
+{
+    return VerbSpec { QStringLiteral("verify"), QStringLiteral("PATH"),
+        QStringLiteral("Check a report against its manifest (PATH: the report or REPORT.manifest.json): says which "
+                       "file changed since it was written, and with --key whether the manifest is the one that key "
+                       "signed; exits 1 when anything is not as it was written."),
+        { { QStringLiteral("key"), QStringLiteral("check the manifest's signature with this Ed25519 public key (PEM)"),
+            QStringLiteral("PUB") } },
+        QStringLiteral("PATH [--key PUB]"), QStringLiteral("check that a report is as it was written"), &Session::verify };
+}
+
 } // namespace Cli
