@@ -109,6 +109,23 @@ MainWindow::MainWindow(QWidget* parent)
     , m_toolStatsDock(new ToolStatsDock(m_store, this))
     , m_waterfallDock(new WaterfallDock(m_store, this))
 {
+    // MainWindow composes: the parts are made above; here they are laid out and wired, an area at a time.
+    layOut();
+    connectParts();
+    createStatusBar();
+    createActions();
+    connectImport();
+    connectTimeline();
+    connectSearch();
+    connectPanes();
+    restoreLayout();
+    updateStatus();
+}
+
+// The window's layout: the timeline and raw rows under the room's banner, the details and notes beside them,
+// the room list, and the docks.
+void MainWindow::layOut()
+{
     setWindowTitle(tr("Sightline[*]"));
     setAcceptDrops(true);
     m_timeline->setModel(m_eventModel); // the raw rows get the model when they are shown (EventListView)
@@ -169,6 +186,12 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_waterfallDock);
     tabifyDockWidget(m_toolStatsDock, m_waterfallDock); // both about the room's calls: one place, a tab each
     m_waterfallDock->hide();
+}
+
+// The docks and the editor, on the room shown and the event selected: a bar, a figure, an edit, a redaction, a
+// room's review status, the journal's entries.
+void MainWindow::connectParts()
+{
     // A bar clicked selects its card; a card selected shows its bar (loadDetails).
     connect(m_waterfallDock, &WaterfallDock::callActivated, this, &MainWindow::goToIndex);
     // A figure of the statistics shows its calls: the tool (and the outcome) replace those of the filter.
@@ -259,6 +282,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (index >= 0)
             goToIndex(index);
     });
+}
+
+// The status bar (the import's progress, the room's counts, following), the follower, the database dialog and the
+// timers that pace the room list while an import runs.
+void MainWindow::createStatusBar()
+{
     m_roomsRefresh = new QTimer(this);
     m_roomsRefresh->setSingleShot(true);
     m_roomsRefresh->setInterval(500);
@@ -293,8 +322,12 @@ MainWindow::MainWindow(QWidget* parent)
             RecentFiles::remember(PgConnection::withoutPassword(uri));
             openWorkspace(Importer::cachedWorkspacePath(uri), { uri }, firstRoom);
         });
-    createActions();
+}
 
+// An import's life, seen from the window: it starts, rooms are read and made whole, it ends (or fails); each room
+// list that comes keeps the room shown, or picks the first one, and reads the room shown again when its rows moved.
+void MainWindow::connectImport()
+{
     connect(m_store, &StoreClient::failed, this, [this](quint64, StoreClient::Kind kind, const QString& message) {
         // A followed source's sync that failed (a server gone, a file being replaced) is tried again at the next
         // look: said in the status bar, not in a box that would come back every second.
@@ -467,6 +500,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (!isImporting())
             emit roomsShown();
     });
+}
+
+// The room shown: its details, a call or item found for it, its model's blocks and row index, and the filter bar
+// applied to it.
+void MainWindow::connectTimeline()
+{
     connect(m_store, &StoreClient::detailsLoaded, this, [this](quint64, const EventDetails& details) {
         if (details.roomId == m_eventModel->roomId())
             m_details->setDetails(details);
@@ -541,6 +580,11 @@ MainWindow::MainWindow(QWidget* parent)
             findMatches();
         }
     });
+}
+
+// Find in the room (F3) and search across rooms (the Search Results dock).
+void MainWindow::connectSearch()
+{
     // Find in the room: the rows that match, stepped through with F3; found again when the filter changes.
     connect(m_searchBar, &SearchBar::searchChanged, this, [this] {
         m_goToFirstMatch = true;
@@ -611,7 +655,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_timeline->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &MainWindow::showMatchPosition);
     connect(m_eventList, &EventListView::currentRowChanged, this, &MainWindow::showMatchPosition);
+}
 
+// The filter panes and the bar, the room list, and the status line kept true.
+void MainWindow::connectPanes()
+{
     // The panes write into the bar, which applies the filter and shows it as text.
     connect(m_filterPane, &FilterPane::filterEdited, this,
         [this](const EventFilter& filter) { m_filterBar->setText(FilterQuery::format(filter)); });
@@ -637,7 +685,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_roomList->proxy(), &QAbstractItemModel::layoutChanged, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateStatus);
     connect(m_eventModel, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
+}
 
+// The window as the user left it (its place, split and docks, the last filter), or most of the screen the first time.
+void MainWindow::restoreLayout()
+{
     const Settings::Window placed = Settings::window();
     restoreGeometry(placed.geometry);
     m_splitter->restoreState(placed.splitter);
@@ -652,8 +704,8 @@ MainWindow::MainWindow(QWidget* parent)
         const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
         resize(std::min(1500, screen.width() * 9 / 10), std::min(900, screen.height() * 9 / 10));
     }
-    updateStatus();
 }
+
 
 MainWindow::~MainWindow() = default;
 

@@ -116,7 +116,16 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // The constructor's areas, in its order.
+    void layOut();
+    void connectParts();
+    void createStatusBar();
     void createActions();
+    void connectImport();
+    void connectTimeline();
+    void connectSearch();
+    void connectPanes();
+    void restoreLayout();
     void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources, const QString& firstRoom = {});
     void hideImportStatus();
