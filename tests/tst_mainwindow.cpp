@@ -430,6 +430,11 @@ private slots:
         toEnd->click();
         QTRY_COMPARE(currentIndex(), *problems[2].endIndex);
         QTRY_COMPARE(details->details().record.type, QStringLiteral("tool_call_end"));
+        // The end's Text tab says what the end says, the call's result; the row's own text names the call with its
+        // arguments, as the card does (a new user read the arguments there and looked for the result).
+        QVERIFY(!problems[2].result.isEmpty());
+        QCOMPARE(details->text()->toPlainText(), problems[2].result);
+        QVERIFY(details->text()->toPlainText() != details->details().record.text);
         QTest::keyClick(&window, Qt::Key_R);
         QVERIFY(!window.isRawMode());
         QTRY_COMPARE(currentIndex(), *problems[2].startIndex);

@@ -150,6 +150,8 @@ void DetailsPane::clear()
     m_model->clear();
     m_raw->clear();
     m_text->clear();
+    m_textSource.clear();
+    m_textIsResult = false;
     for (QToolButton* b : { m_toStart, m_toEnd, m_toResult, m_toParent, m_toEdits })
         b->hide();
 }
@@ -249,13 +251,17 @@ void DetailsPane::setDetails(const EventDetails& details)
     const bool json = m_model->setJson(shown);
     m_tree->expandToDepth(0);
     m_raw->setPlainText(raw);
-    m_text->setPlainText(shownPart(e.text, &m_textShown));
+    const std::optional<ToolCallRecord>& answered = details.call;
+    m_textIsResult = answered && answered->resultIndex == e.index && answered->startIndex != e.index
+        && !answered->result.isEmpty();
+    m_textSource = m_textIsResult ? answered->result : e.text;
+    m_text->setPlainText(shownPart(m_textSource, &m_textShown));
     // The tab the reader is on stays while it has something to show (an event read again after a redaction in its
     // Text tab went back to Payload, and so did every next event read in Raw); else Payload, or Raw for a record
     // that is not JSON (a CraftBot record is markdown: its raw text is what there is).
     const int was = m_tabs->currentIndex();
     m_tabs->setTabEnabled(0, json);
-    m_tabs->setTabEnabled(2, !e.text.isEmpty());
+    m_tabs->setTabEnabled(2, !m_textSource.isEmpty());
     if (!m_tabs->isTabEnabled(was))
         m_tabs->setCurrentIndex(json ? 0 : 1);
     else
@@ -414,11 +420,12 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
         return t;
     }
     // Where the selection is in the text: a character shown as its code point is one in it.
-    t.start = ReportText::sourcePosition(e.text, cursor.selectionStart(), false);
-    t.length = ReportText::sourcePosition(e.text, cursor.selectionEnd(), true) - t.start;
-    t.text = e.text.mid(t.start, t.length);
+    const QString& shown = m_textSource;
+    t.start = ReportText::sourcePosition(shown, cursor.selectionStart(), false);
+    t.length = ReportText::sourcePosition(shown, cursor.selectionEnd(), true) - t.start;
+    t.text = shown.mid(t.start, t.length);
     // A text a reviewer edited is in no payload: it is redacted as the row shows it (and in its edits).
-    if (e.flags & EventFlags::Revised) {
+    if ((e.flags & EventFlags::Revised) && !m_textIsResult) {
         t.path = QStringLiteral("@text");
         return t;
     }
@@ -431,13 +438,13 @@ DetailsPane::RedactionTarget DetailsPane::selectedInText() const
     const QString payload = QString::fromUtf8(m_details.payload);
     if (const auto strings = JsonStrings::values(payload)) {
         for (const JsonStrings::Token& token : *strings) {
-            if (token.value == e.text) {
+            if (token.value == shown) {
                 t.path = token.path;
                 return t;
             }
         }
-    } else if (payload.count(e.text) == 1) {
-        t.start += payload.indexOf(e.text);
+    } else if (payload.count(shown) == 1) {
+        t.start += payload.indexOf(shown);
         return t;
     }
     t = RedactionTarget();

@@ -85,6 +85,10 @@ private:
     static constexpr qsizetype ViewLimit = 50000;
     static QString shownPart(const QString& text, qsizetype* marked = nullptr);
     QVector<Section> m_sections;
+    // The Text tab's text: the row's, or, on the row that answered a call (a RoomKit tool_call_end), the call's result,
+    // which is what that row says (its own text names the call with its arguments, as the card does).
+    QString m_textSource;
+    bool m_textIsResult = false;
     qsizetype m_textShown = 0; // the length of the Text tab's message as shown, before the line of how much more
     QLabel* m_header;
     QToolButton* m_toStart;
