@@ -166,9 +166,6 @@ void MainWindow::layOut()
     right->setStretchFactor(1, 1);
     m_splitter->addWidget(right);
     m_splitter->setStretchFactor(1, 1);
-    // A starting split (the user's own comes back next time): the room list wide enough for its ids, events and
-    // problem calls.
-    m_splitter->setSizes({ 420, 640, 300 }); // the room list: titles beside their counts
     setCentralWidget(m_splitter);
     m_filterDock->setObjectName(QStringLiteral("filterDock"));
     m_filterDock->setWidget(m_filterPane);
@@ -693,6 +690,7 @@ void MainWindow::restoreLayout()
     const Settings::Window placed = Settings::window();
     restoreGeometry(placed.geometry);
     m_splitter->restoreState(placed.splitter);
+    m_splitFirstShown = placed.splitter.isEmpty(); // the first run: split once the window has its width (showEvent)
     restoreState(placed.docks);
     m_resultsDock->hide(); // it comes back empty: shown again by the next search of every room
     // The filter of the last session applies to the first room shown; the bar and "showing X of Y" say so.
@@ -1443,6 +1441,22 @@ void MainWindow::updateStatus()
     const StatusLine::Texts texts = StatusLine::of(facts);
     m_status->setText(texts.status);
     m_timeline->setEmptyText(texts.empty);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!std::exchange(m_splitFirstShown, false))
+        return;
+    // The starting split (the user's own comes back next time), by the width the window has: the timeline half of
+    // it, the room list a third and more (its titles beside their counts) and the details the rest. Set before the window had its width, the sizes were the
+    // timeline's alone to give up (the one part that stretches), and it was left a fifth of a first window.
+    // The filter panes no wider than their dates, buttons and a type's name need: the room list's titles need it more.
+    const int panes = std::max(m_filterDock->minimumSizeHint().width(), fontMetrics().horizontalAdvance(QLatin1Char('x')) * 38);
+    const int freed = m_filterDock->width() - panes;
+    resizeDocks({ m_filterDock }, { panes }, Qt::Horizontal);
+    const int width = m_splitter->width() + std::max(0, freed);
+    m_splitter->setSizes({ width * 38 / 100, width * 43 / 100, width * 19 / 100 });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

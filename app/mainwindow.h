@@ -111,6 +111,7 @@ signals:
     void roomsShown(); // the room list was (re)loaded, with no import going on
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -203,6 +204,7 @@ private:
     qint64 m_readingRoom = 0;
     QElapsedTimer m_importClock; // since the import under way started, for the message that ends it
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
+    bool m_splitFirstShown = false; // no split of the user's yet: the first show makes one by the window's width
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QString m_message; // what say() shows, whole, while it shows
     QStringList m_importProblems;

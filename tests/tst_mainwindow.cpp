@@ -25,6 +25,7 @@
 #include "filterpane.h"
 #include "jsontreemodel.h"
 #include "mainwindow.h"
+#include "settings.h"
 #include "roomkitstoregenerator.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
@@ -175,6 +176,29 @@ private slots:
             Workspace wa(Importer::cachedWorkspacePath(a));
             QVERIFY(wa.findRooms(QStringLiteral("edge-parallel-same-tool")).isEmpty());
         }
+    }
+
+    // The first window (no split of the user's yet) at a laptop's width gives the timeline the most of it: split before
+    // the window had its width, the timeline alone gave up the difference and was left a fifth of it, its cards'
+    // badges over their tools' names.
+    void aFirstWindowGivesTheTimelineTheMostOfItsWidth()
+    {
+        Settings::setWindow({});
+        MainWindow window;
+        window.resize(1230, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.timeline()->width() > 0);
+        const int timeline = window.timeline()->width();
+        QVERIFY2(timeline > window.roomList()->width() && timeline > window.detailsPane()->width(),
+            qPrintable(QStringLiteral("timeline %1, rooms %2, details %3")
+                           .arg(timeline)
+                           .arg(window.roomList()->width())
+                           .arg(window.detailsPane()->width())));
+        QVERIFY2(timeline * 10 >= window.width() * 3, qPrintable(QString::number(timeline)));
+        // The room list keeps its counts whole beside a title, and the panes their dates.
+        QVERIFY(window.roomList()->view()->width() >= window.roomList()->view()->minimumWidth());
+        QVERIFY(window.filterDock()->width() >= window.filterDock()->minimumSizeHint().width());
     }
 
     void opensAStoreAndShowsARoom()

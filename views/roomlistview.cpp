@@ -86,12 +86,9 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
         }
         menu.exec(m_view->header()->mapToGlobal(at));
     });
-    // Wide enough for a room being read ("reading… N of M" at a million events), the problems and the blocked rows
-    // beside a readable title: sized for a count alone, the room read squeezed the ids beside it to "r…g".
-    const QFontMetrics fm = m_view->fontMetrics();
-    m_view->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("Support room title"))
-        + fm.horizontalAdvance(tr("reading… %1 of %2").arg(QLocale().toString(1000000), QLocale().toString(1000000)))
-        + fm.horizontalAdvance(QStringLiteral("Problems")) + fm.horizontalAdvance(QStringLiteral("Blocked")) + 80);
+    fitWidth();
+    connect(m_model, &QAbstractItemModel::modelReset, this, &RoomListView::fitWidth);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RoomListView::fitWidth);
 
     m_show->setObjectName(QStringLiteral("roomShow"));
     m_show->setPopupMode(QToolButton::InstantPopup);
@@ -241,4 +238,21 @@ qint64 RoomListView::currentRoom() const
 {
     const QModelIndex current = m_view->currentIndex();
     return current.isValid() ? current.data(RoomListModel::RoomIdRole).toLongLong() : 0;
+}
+
+void RoomListView::fitWidth()
+{
+    // The counts, the problems and the blocked rows beside a readable title; while a room is read, its "reading… N of
+    // M" too (sized for M read of M, so that it does not grow as N does): sized for a count alone, the room being
+    // read squeezed the ids beside it to "r…g". Only while it is read: held at that width for good, it left the
+    // timeline a third of a first window's width.
+    const RoomSummary* reading = m_model->room(m_model->reading());
+    const qint64 total = reading && reading->unread > 0 ? reading->sourceEvents() : 0;
+    if (total == std::exchange(m_fittedFor, total))
+        return; // a list refresh moves counts every half second while an import runs: measured once a room
+    const QString events = total > 0 ? tr("reading… %1 of %2").arg(QLocale().toString(total), QLocale().toString(total))
+                                     : QLocale().toString(qint64(10000000));
+    const QFontMetrics fm = m_view->fontMetrics();
+    m_view->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("Support room")) + fm.horizontalAdvance(events)
+        + fm.horizontalAdvance(QStringLiteral("Problems")) + fm.horizontalAdvance(QStringLiteral("Blocked")) + 56);
 }

@@ -36,6 +36,9 @@ private:
     void fillShowMenu();
     void showActiveFilters();
     void keepCurrentInView(); // the room shown scrolled into view after a filter changed the rooms listed
+    // As narrow as the counts allow, wider while a room is read ("reading… N of M" beside a readable title).
+    void fitWidth();
+    qint64 m_fittedFor = -1; // the source count of the room being read that the width fits (0: none)
     void clearConditions(); // every condition of Show, not the filter text
 
     RoomFilterProxy* m_proxy;
