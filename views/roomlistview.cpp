@@ -10,7 +10,9 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -55,10 +57,11 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(false);
     header->setMinimumSectionSize(40);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Sized by the rooms in view and a hundred more, not the first thousand: with ten thousand rooms the counts
-    // move every two seconds while a store imports, and each move measured a thousand rows a column.
-    header->setResizeContentsPrecision(100);
+    // Each count column as wide as its heading and its widest figure, worked out from the rooms' figures (fitWidth):
+    // measured by the header (ResizeToContents), every refresh of the list laid out the text of a hundred rooms a
+    // column, and with ten thousand rooms refreshed twice a second while a store imports that was the window's longest
+    // frames. A reviewer can still drag one wider.
+    header->setSectionResizeMode(QHeaderView::Interactive);
     header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
     const QList<int> hidden = Settings::hiddenRoomColumns().value_or(QList<int> { RoomListModel::ReviewColumn,
@@ -76,6 +79,8 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
             a->setChecked(!m_view->header()->isSectionHidden(column));
             connect(a, &QAction::toggled, this, [this, column](bool on) {
                 m_view->header()->setSectionHidden(column, !on);
+                m_fitted.fill(-1); // the list's least width with or without it
+                fitWidth();
                 QList<int> hiddenNow;
                 for (int c = 0; c < RoomListModel::NUM_COLUMNS; ++c) {
                     if (m_view->header()->isSectionHidden(c))
@@ -87,8 +92,13 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
         menu.exec(m_view->header()->mapToGlobal(at));
     });
     fitWidth();
-    connect(m_model, &QAbstractItemModel::modelReset, this, &RoomListView::fitWidth);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &RoomListView::fitWidth);
+    // Once an event loop's turn, however many runs of rooms a refresh changed.
+    m_fit = new QTimer(this);
+    m_fit->setSingleShot(true);
+    m_fit->setInterval(0);
+    connect(m_fit, &QTimer::timeout, this, &RoomListView::fitWidth);
+    connect(m_model, &QAbstractItemModel::modelReset, m_fit, qOverload<>(&QTimer::start));
+    connect(m_model, &QAbstractItemModel::dataChanged, m_fit, qOverload<>(&QTimer::start));
 
     m_show->setObjectName(QStringLiteral("roomShow"));
     m_show->setPopupMode(QToolButton::InstantPopup);
@@ -242,17 +252,66 @@ qint64 RoomListView::currentRoom() const
 
 void RoomListView::fitWidth()
 {
-    // The counts, the problems and the blocked rows beside a readable title; while a room is read, its "reading… N of
-    // M" too (sized for M read of M, so that it does not grow as N does): sized for a count alone, the room being
-    // read squeezed the ids beside it to "r…g". Only while it is read: held at that width for good, it left the
-    // timeline a third of a first window's width.
-    const RoomSummary* reading = m_model->room(m_model->reading());
-    const qint64 total = reading && reading->unread > 0 ? reading->sourceEvents() : 0;
-    if (total == std::exchange(m_fittedFor, total))
-        return; // a list refresh moves counts every half second while an import runs: measured once a room
-    const QString events = total > 0 ? tr("reading… %1 of %2").arg(QLocale().toString(total), QLocale().toString(total))
-                                     : QLocale().toString(qint64(10000000));
+    // The widest figure of each count column, and the longest "N of M" the Events column says: a room read in part,
+    // and the room being read ("reading… N of M", sized for M read of M, so that it does not grow as N does).
+    qint64 events = 0, problems = 0, blocked = 0, tools = 0, partly = 0, reading = 0;
+    for (const RoomSummary& r : m_model->rooms()) {
+        events = std::max(events, r.notReadYet() ? r.sourceEvents() : r.eventCount);
+        if (r.partlyRead())
+            partly = std::max(partly, r.sourceEvents());
+        if (r.id == m_model->reading() && r.unread > 0)
+            reading = r.sourceEvents();
+        if (!r.notReadYet()) {
+            problems = std::max(problems, r.failed + r.refused + r.unserved);
+            blocked = std::max(blocked, r.blockedCount);
+            tools = std::max(tools, r.toolCalls);
+        }
+    }
+    const std::array<qint64, 6> fitted { events, problems, blocked, tools, partly, reading };
+    if (fitted == std::exchange(m_fitted, fitted))
+        return; // a refresh that moved no widest figure: nothing is measured
+    const QLocale locale;
     const QFontMetrics fm = m_view->fontMetrics();
-    m_view->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("Support room")) + fm.horizontalAdvance(events)
-        + fm.horizontalAdvance(QStringLiteral("Problems")) + fm.horizontalAdvance(QStringLiteral("Blocked")) + 56);
+    QHeaderView* header = m_view->header();
+    const QFontMetrics headerFm = header->fontMetrics();
+    const QStyle* style = header->style();
+    // A heading: its text, the header's margins and room for the sort arrow; a cell: its text, the view's margins and
+    // the ring a room read in part shows beside its count.
+    const int headerExtra = 2 * style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header)
+        + style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header) + 8;
+    const int cellExtra = 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
+    const int iconExtra = m_view->iconSize().isValid() ? m_view->iconSize().width() + 4 : 20;
+    auto width = [&](int column, QStringList values, bool icon = false) {
+        int w = headerFm.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) + headerExtra;
+        for (const QString& v : values)
+            w = std::max(w, fm.horizontalAdvance(v) + cellExtra + (icon ? iconExtra : 0));
+        return w;
+    };
+    QStringList eventTexts { locale.toString(events) };
+    if (partly > 0)
+        eventTexts << tr("%1 of %2").arg(locale.toString(partly), locale.toString(partly));
+    if (reading > 0)
+        eventTexts << tr("reading… %1 of %2").arg(locale.toString(reading), locale.toString(reading));
+    const std::pair<int, int> columns[] = {
+        { RoomListModel::EventsColumn, width(RoomListModel::EventsColumn, eventTexts, partly > 0 || reading > 0) },
+        { RoomListModel::ProblemsColumn, width(RoomListModel::ProblemsColumn, { locale.toString(problems) }) },
+        { RoomListModel::BlockedColumn, width(RoomListModel::BlockedColumn, { locale.toString(blocked) }) },
+        { RoomListModel::ToolCallsColumn, width(RoomListModel::ToolCallsColumn, { locale.toString(tools) }) },
+        { RoomListModel::ReviewColumn, width(RoomListModel::ReviewColumn, ReviewStatus::all()) },
+        { RoomListModel::LastActivityColumn, width(RoomListModel::LastActivityColumn, { QStringLiteral("0000-00-00 00:00") }) },
+        { RoomListModel::SystemColumn, width(RoomListModel::SystemColumn, { QStringLiteral("craftbot"), QStringLiteral("roomkit") }) },
+    };
+    int counts = 0;
+    for (const auto& [column, w] : columns) {
+        // Never narrower than a reviewer dragged it; wider when a figure needs it.
+        if (header->sectionSize(column) < w || !m_sized)
+            header->resizeSection(column, w);
+        if (!header->isSectionHidden(column))
+            counts += header->sectionSize(column);
+    }
+    m_sized = true;
+    // The list: the shown count columns beside a readable title. Wide for "reading… N of M" only while a room is
+    // read: held at that width for good, it left the timeline a third of a first window's width.
+    m_view->setMinimumWidth(counts + fm.horizontalAdvance(QStringLiteral("Support room")) + cellExtra
+        + 2 * m_view->frameWidth() + m_view->verticalScrollBar()->sizeHint().width());
 }

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <array>
+
 #include <QVector>
 #include <QWidget>
 
 class QLineEdit;
 class RoomFilterProxy;
 class QToolButton;
+class QTimer;
 class QTreeView;
 class RoomListModel;
 
@@ -38,7 +41,11 @@ private:
     void keepCurrentInView(); // the room shown scrolled into view after a filter changed the rooms listed
     // As narrow as the counts allow, wider while a room is read ("reading… N of M" beside a readable title).
     void fitWidth();
-    qint64 m_fittedFor = -1; // the source count of the room being read that the width fits (0: none)
+    // The figures the columns were last sized for: the widest events, problems, blocked rows and tool calls, the
+    // biggest room read in part and the room being read (its source count).
+    std::array<qint64, 6> m_fitted { -1, -1, -1, -1, -1, -1 };
+    bool m_sized = false;
+    QTimer* m_fit = nullptr;
     void clearConditions(); // every condition of Show, not the filter text
 
     RoomFilterProxy* m_proxy;
