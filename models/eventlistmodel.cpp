@@ -521,6 +521,8 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const
             lines << tr("The stored JSON of this row is malformed; it is shown from the store's columns.");
         if (e.flags & EventFlags::InvalidUtf8)
             lines << tr("The stored row is not valid UTF-8; it is kept byte for byte.");
+        for (const QString& w : e.warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            lines << tr("Warning: %1").arg(w);
         for (const Annotation& a : annotationsAt(e.index)) {
             if (a.kind == Annotation::Kind::Note)
                 lines << tr("Note by %1: %2").arg(a.author, a.value);

@@ -17,7 +17,7 @@ QByteArray eventJson(const EventRecord& e)
     // The report's fields (RecordFields), but the time written out, the flags as words and the call's fields on the
     // rows of calls alone; a parent is not said.
     JsonFields::write(o, e, RecordFields::events(),
-        { "parent_id", "created_us", "flags", "tool_name", "tool_id", "outcome" });
+        { "parent_id", "created_us", "flags", "tool_name", "tool_id", "outcome", "warning" });
     if (e.createdMicros)
         o.add("created_at", TimeUtil::formatMicros(e.createdMicros));
     else
@@ -37,6 +37,8 @@ QByteArray eventJson(const EventRecord& e)
         if (e.flags & flag)
             o.add(name, true);
     }
+    if (!e.warning.isEmpty()) // said where there is one, as the flags are
+        o.add("warning", e.warning);
     return o.text();
 }
 
@@ -56,7 +58,12 @@ QString eventText(const EventRecord& e)
     text.replace(QLatin1Char('\n'), QLatin1Char(' '));
     if (text.size() > 160)
         text = text.left(159) + QChar(0x2026);
-    return text.isEmpty() ? out : out + QStringLiteral("  ") + text;
+    if (!text.isEmpty())
+        out += QStringLiteral("  ") + text;
+    // Last, after what the row says: the row reads as before, and a warning is found at its end.
+    if (!e.warning.isEmpty())
+        out += QStringLiteral("  (warning: ") + QString(e.warning).replace(QLatin1Char('\n'), QStringLiteral("; ")) + QLatin1Char(')');
+    return out;
 }
 
 QByteArray callJson(const ToolCallRecord& c)

@@ -33,6 +33,9 @@ struct EventRecord
     Outcome outcome = Outcome::None; // of the call the row settles (tool rows)
     QString text; // best display text
     int flags = 0;
+    // What the source's own protocol says is wrong here (AG-UI: an event its client refuses, a call read against
+    // its verifier's rules), said on the row where it happens; empty when nothing is. Several are one per line.
+    QString warning;
 
     bool isBlocked() const { return status == QLatin1String("blocked"); }
     bool isSynthetic() const { return flags & EventFlags::Synthetic; }

@@ -31,6 +31,7 @@ const Fields<EventRecord>& events()
         // Packed when it is long: an EVENT.md tool result's row holds it whole.
         { "text", &E::text, "text", "text", Packed },
         { "flags", &E::flags, "flags", "flags" },
+        { "warning", &E::warning, "warning", "warning" },
     };
     return fields;
 }

@@ -327,6 +327,12 @@ ALTER TABLE rooms ADD COLUMN unread INTEGER NOT NULL DEFAULT 0;
     R"SQL(
 CREATE INDEX IF NOT EXISTS runs_room_group ON runs(room_id, group_id);
 )SQL",
+    // 19: a row's warning: what the source's protocol says is wrong there (an AG-UI event its client refuses), kept on
+    // the row so that every verb and the window say it where it happens, not only the import that found it. NULL:
+    // nothing. Rows read before keep none until their room is read again.
+    R"SQL(
+ALTER TABLE events ADD COLUMN warning TEXT;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

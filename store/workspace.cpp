@@ -677,7 +677,8 @@ QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
     QStringList results;
     const std::optional<qint64> from = call.startIndex ? call.startIndex : call.endIndex;
     if (from && call.resultIndex && *call.resultIndex > *from) {
-        QSqlQuery earlier = exec(QStringLiteral("SELECT unpack(s.result) FROM events e JOIN search_text s ON s.event_id = e.id "
+        // A result row with an empty result has no search text: its result is "", not left out.
+        QSqlQuery earlier = exec(QStringLiteral("SELECT coalesce(unpack(s.result), '') FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
                                                 "WHERE e.room_id = ? AND e.tool_id = ? AND e.type = 'TOOL_CALL_RESULT' "
                                                 "AND e.seq >= ? AND e.seq < ? ORDER BY e.seq"),
             { roomId, call.toolId, *from, *call.resultIndex });
@@ -687,6 +688,26 @@ QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
     if (!call.result.isNull() || call.resultIndex)
         results << call.result;
     return results;
+}
+
+QStringList Workspace::callWarnings(qint64 roomId, const ToolCallRecord& call)
+{
+    QStringList warnings;
+    std::optional<qint64> first, last;
+    for (const std::optional<qint64>& at : { call.startIndex, call.endIndex, call.resultIndex }) {
+        if (!at)
+            continue;
+        first = first ? std::min(*first, *at) : *at;
+        last = last ? std::max(*last, *at) : *at;
+    }
+    if (!first)
+        return warnings;
+    QSqlQuery q = exec(QStringLiteral("SELECT warning FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? AND tool_id = ? "
+                                      "AND warning IS NOT NULL ORDER BY seq"),
+        { roomId, *first, *last, call.toolId });
+    while (q.next())
+        warnings << q.value(0).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return warnings;
 }
 
 ToolCallRecords Workspace::toolCallsShownAt(qint64 roomId, const QVector<qint64>& indexes)

@@ -955,6 +955,49 @@ private slots:
         QCOMPARE(workspaceState(ws), workspaceState(once));
     }
 
+    // A warning a later line says of an earlier row (a START replayed and answered by a result alone is said on the
+    // call's card) reaches that row when the line comes in a later sync, whether the sync reads on or reads again,
+    // and a row the next lines make right loses its warning: the rows' warnings are those of one clean import.
+    void warningsFoundInALaterSync_data() { syncInStepsWithAWindowOfOne_data(); }
+    void warningsFoundInALaterSync()
+    {
+        QFETCH(bool, readWhole);
+        const QList<QByteArray> lines {
+            R"({"type":"RUN_STARTED","threadId":"t","runId":"r1"})",
+            R"({"type":"TOOL_CALL_START","toolCallId":"tc-1","toolCallName":"approve"})",
+            R"({"type":"TOOL_CALL_END","toolCallId":"tc-1"})",
+            R"({"type":"RUN_FINISHED","threadId":"t","runId":"r1"})",
+            R"({"type":"RUN_STARTED","threadId":"t","runId":"r2"})",
+            R"({"type":"TOOL_CALL_START","toolCallId":"tc-1","toolCallName":"approve"})",
+            R"({"type":"TOOL_CALL_RESULT","toolCallId":"tc-1","messageId":"tm-1","content":"approved"})",
+            R"({"type":"STEP_FINISHED","stepName":"never"})",
+            R"({"type":"RUN_FINISHED","threadId":"t","runId":"r2"})",
+        };
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("t.jsonl"));
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        ImportOptions options;
+        options.assemblyWindow = 1;
+        for (qsizetype n = 1; n <= lines.size(); ++n) {
+            if (readWhole)
+                AguiReader::forgetResumePoints();
+            writeAll(path, lines.mid(0, n).join('\n') + '\n');
+            Importer::import(ws, path, options);
+        }
+        Workspace once(dir.filePath(QStringLiteral("once.sightline")));
+        Importer::import(once, path);
+        const auto warnings = [](Workspace& w) {
+            QStringList out;
+            QSqlQuery q = w.exec(QStringLiteral("SELECT seq, warning FROM events WHERE warning IS NOT NULL ORDER BY seq"));
+            while (q.next())
+                out << q.value(0).toString() + QStringLiteral(": ") + q.value(1).toString();
+            return out;
+        };
+        QCOMPARE(warnings(ws), warnings(once));
+        QCOMPARE(warnings(once).size(), 3);
+        QVERIFY(warnings(once).first().startsWith(QLatin1String("1: TOOL_CALL_START for tc-1 came again")));
+    }
+
     // What the end of a log made of an earlier row is made again at the next sync's end: a message a run's input
     // brought (never streamed so far) is shown at the run's row after the first sync, and not once the log streams
     // it, whether the second sync reads on from the first or reads the log again.

@@ -47,6 +47,7 @@ private slots:
         QTest::addColumn<QStringList>("calls");
         QTest::addColumn<QStringList>("messages"); // each message's text, in order
         QTest::addColumn<int>("shown"); // rows the timeline shows (not folded into a card or message)
+        QTest::addColumn<QStringList>("warnings"); // row: what AG-UI's client refuses there (none for valid input)
 
         QTest::newRow("a call id used again in a later run")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
@@ -63,7 +64,7 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
             << QStringList { QStringLiteral("c1|get_weather|{\"a\": 1, \"b\": 2}|1|served|exact|completed|sunny"),
                    QStringLiteral("c1|get_weather|{\"city\": \"NYC\"}|1|served|exact|completed|rain") }
-            << QStringList {} << 6;
+            << QStringList {} << 6 << QStringList {};
         QTest::newRow("a call id used again in the same run, once it ended")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'search'}",
@@ -74,7 +75,7 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
             << QStringList { QStringLiteral("c1|search|{}|1|unserved|exact|ended|"),
                    QStringLiteral("c1|search||-|unserved|exact|ended|") }
-            << QStringList {} << 4;
+            << QStringList {} << 4 << QStringList {};
         QTest::newRow("a message id used again in a later run")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
@@ -86,7 +87,7 @@ private slots:
                    "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Again'}",
                    "{'type':'TEXT_MESSAGE_END','messageId':'m1'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
-            << QStringList {} << QStringList { QStringLiteral("Hello"), QStringLiteral("Again") } << 6;
+            << QStringList {} << QStringList { QStringLiteral("Hello"), QStringLiteral("Again") } << 6 << QStringList {};
         QTest::newRow("a message left open by an errored run, its id used again")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TEXT_MESSAGE_START','messageId':'msg-2','role':'assistant'}",
@@ -97,7 +98,7 @@ private slots:
                    "{'type':'TEXT_MESSAGE_CONTENT','messageId':'msg-2','delta':'whole'}",
                    "{'type':'TEXT_MESSAGE_END','messageId':'msg-2'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" })
-            << QStringList {} << QStringList { QStringLiteral("cut"), QStringLiteral("whole") } << 6;
+            << QStringList {} << QStringList { QStringLiteral("cut"), QStringLiteral("whole") } << 6 << QStringList {};
         QTest::newRow("a START replayed for a call carried over (human in the loop)")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'openPolicyException','parentMessageId':'msg-1'}",
@@ -109,7 +110,10 @@ private slots:
                    "{'type':'TOOL_CALL_RESULT','toolCallId':'tc-1','messageId':'tm-1','content':'approved'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
             << QStringList { QStringLiteral("tc-1|openPolicyException|{\"txId\":\"t-9\"}|1|served|exact|completed|approved") }
-            << QStringList {} << 5;
+            << QStringList {} << 5
+            << QStringList { QStringLiteral("1: TOOL_CALL_START for tc-1 came again and only a TOOL_CALL_RESULT followed it: "
+                                            "read as the call it repeats; AG-UI 1.0's verifier requires a TOOL_CALL_END"),
+                   QStringLiteral("8: out of sequence: RUN_FINISHED while still open: tool calls tc-1 (no TOOL_CALL_END)") };
         QTest::newRow("a START replayed, and nothing after it")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
@@ -120,7 +124,8 @@ private slots:
                    "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
-            << QStringList { QStringLiteral("tc-1|approve|{\"amount\":5}|1|served|exact|completed|ok") } << QStringList {} << 5;
+            << QStringList { QStringLiteral("tc-1|approve|{\"amount\":5}|1|served|exact|completed|ok") } << QStringList {} << 5
+            << QStringList { QStringLiteral("8: out of sequence: RUN_FINISHED while still open: tool calls tc-1 (no TOOL_CALL_END)") };
         QTest::newRow("chunked calls end at the next call and at another kind of event")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_CHUNK','toolCallId':'ca','toolCallName':'search','delta':'{`q`:'}",
@@ -133,23 +138,23 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
             << QStringList { QStringLiteral("ca|search|{\"q\":\"x\"}|1|served|exact|completed|found"),
                    QStringLiteral("cb|fetch|{}|1|unserved|exact|ended|") }
-            << QStringList { QStringLiteral("Looking") } << 6;
+            << QStringList { QStringLiteral("Looking") } << 6 << QStringList {};
         QTest::newRow("a chunked call ended by its run's end")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_CHUNK','toolCallId':'tool-123','toolCallName':'testTool'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
-            << QStringList { QStringLiteral("tool-123|testTool||-|unserved|exact|ended|") } << QStringList {} << 3;
+            << QStringList { QStringLiteral("tool-123|testTool||-|unserved|exact|ended|") } << QStringList {} << 3 << QStringList {};
         QTest::newRow("a chunked call the log stops in is still open")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_CHUNK','toolCallId':'c9','toolCallName':'slow','delta':'{`a`'}" })
-            << QStringList { QStringLiteral("c9|slow|{\"a\"|0|unserved|start_only|pending|") } << QStringList {} << 2;
+            << QStringList { QStringLiteral("c9|slow|{\"a\"|0|unserved|start_only|pending|") } << QStringList {} << 2 << QStringList {};
         QTest::newRow("a full call without arguments")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'now'}",
                    "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
                    "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'12:00'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
-            << QStringList { QStringLiteral("c1|now||-|served|exact|completed|12:00") } << QStringList {} << 3;
+            << QStringList { QStringLiteral("c1|now||-|served|exact|completed|12:00") } << QStringList {} << 3 << QStringList {};
         QTest::newRow("interleaved parallel calls")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'t1','toolCallName':'a'}",
@@ -165,7 +170,7 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
             << QStringList { QStringLiteral("t1|a|{\"x\":1}|1|failed|exact|completed|{\"error\":\"boom\"}"),
                    QStringLiteral("t2|b|{\"y\":2}|1|served|exact|completed|B") }
-            << QStringList {} << 4;
+            << QStringList {} << 4 << QStringList {};
         QTest::newRow("two results for one call: both the call's, the last settles it")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
                    "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
@@ -173,7 +178,7 @@ private slots:
                    "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'partial'}",
                    "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m2','content':'whole'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
-            << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|whole") } << QStringList {} << 3;
+            << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|whole") } << QStringList {} << 3 << QStringList {};
     }
 
     void calls()
@@ -182,6 +187,7 @@ private slots:
         QFETCH(QStringList, calls);
         QFETCH(QStringList, messages);
         QFETCH(int, shown);
+        QFETCH(QStringList, warnings);
         const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log));
         QStringList found;
         for (const ToolCallRecord& c : a.calls)
@@ -195,11 +201,20 @@ private slots:
         for (const StoredEvent& row : a.rows)
             visible += (row.record.flags & EventFlags::Folded) ? 0 : 1;
         QCOMPARE(visible, shown);
-        // Valid input: nothing said against it.
+        // Valid input: nothing said against it; what AG-UI's client refuses, said, and on its row.
         QStringList said;
         for (const auto& p : a.problems)
             said << QStringLiteral("%1: %2").arg(p.first).arg(p.second);
-        QVERIFY2(said.isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));
+        QCOMPARE(said, warnings);
+        // On their rows, whatever the assembler's window: a row that left it is brought back for a warning.
+        for (const qsizetype window : { qsizetype(0), qsizetype(1), qsizetype(3) }) {
+            QStringList onRows;
+            for (const StoredEvent& row : AguiAssembler::assemble(AguiLogParser::parse(log), {}, window).rows) {
+                if (!row.record.warning.isEmpty())
+                    onRows << QStringLiteral("%1: %2").arg(row.record.index).arg(row.record.warning);
+            }
+            QCOMPARE(onRows, warnings);
+        }
         // Every row of a call names it; a result, a replayed START, an argument and an end fold into its card.
         for (const StoredEvent& row : a.rows) {
             if (row.record.type.startsWith(QLatin1String("TOOL_CALL_")))
@@ -319,7 +334,10 @@ private slots:
         for (const ToolCallRecord& c : a.calls)
             found << describe(c);
         QCOMPARE(found, calls);
-        QVERIFY2(a.problems.isEmpty(), qPrintable(a.problems.isEmpty() ? QString() : a.problems.first().second));
+        // A log that begins with a snapshot, or has one after its run, is out of the client's sequence: said, and
+        // tested in sequence(); nothing else is.
+        for (const auto& p : a.problems)
+            QVERIFY2(p.second.startsWith(QLatin1String("out of sequence: ")), qPrintable(p.second));
         // The thread's title is its first user message, wherever it came from.
         for (const QString& b : brought) {
             if (b.section(QLatin1Char('|'), 1, 1) == QLatin1String("user")) {
@@ -327,6 +345,211 @@ private slots:
                 break;
             }
         }
+    }
+
+    // What AG-UI's client refuses in a stream (its verifier): read all the same, and said on the row where it happens,
+    // in the client's terms. A stream it takes whole is said nothing against.
+    void sequence_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QStringList>("warnings"); // row: what is said there
+
+        QTest::newRow("the first event is not RUN_STARTED")
+            << log({ "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Hi'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'m1'}" })
+            << QStringList { QStringLiteral("0: out of sequence: the log begins with TEXT_MESSAGE_START, not RUN_STARTED") };
+        QTest::newRow("RUN_FINISHED with a step, a text message and a tool call still open")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'STEP_STARTED','stepName':'plan'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_CONTENT','messageId':'m1','delta':'Half'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'search'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("5: out of sequence: RUN_FINISHED while still open: steps plan; text messages m1; "
+                                            "tool calls c1 (no TOOL_CALL_END)") };
+        QTest::newRow("RUN_STARTED inside an active run")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("1: out of sequence: RUN_STARTED while a run is still active (no RUN_FINISHED or "
+                                            "RUN_ERROR ended it)") };
+        QTest::newRow("an event after RUN_FINISHED")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'m1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("2: out of sequence: TEXT_MESSAGE_START after the run finished (RUN_FINISHED at "
+                                            "line 2); AG-UI's client takes no event after it but RUN_STARTED or RUN_ERROR"),
+                   QStringLiteral("3: out of sequence: TEXT_MESSAGE_END after the run finished (RUN_FINISHED at line 2); "
+                                  "AG-UI's client takes no event after it but RUN_STARTED or RUN_ERROR") };
+        QTest::newRow("an event after RUN_ERROR")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_ERROR','message':'model overloaded'}",
+                   "{'type':'CUSTOM','name':'note','value':1}" })
+            << QStringList { QStringLiteral("2: out of sequence: CUSTOM after the run ended with RUN_ERROR at line 2; AG-UI's "
+                                            "client takes no event after it but a new RUN_STARTED") };
+        QTest::newRow("STEP_FINISHED without its start, and a step started twice")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'STEP_FINISHED','stepName':'search'}",
+                   "{'type':'STEP_STARTED','stepName':'plan'}",
+                   "{'type':'STEP_STARTED','stepName':'plan'}",
+                   "{'type':'STEP_FINISHED','stepName':'plan'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("1: out of sequence: STEP_FINISHED for step \"search\", which was not started"),
+                   QStringLiteral("3: out of sequence: STEP_STARTED for step \"plan\", which is already active") };
+        QTest::newRow("valid: a lone RUN_ERROR first, runs in turn, a RUN_ERROR after a run finished, chunks at the end")
+            << log({ "{'type':'RUN_ERROR','message':'no model'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'STEP_STARTED','stepName':'plan'}",
+                   "{'type':'TEXT_MESSAGE_CHUNK','messageId':'m1','delta':'Hi'}",
+                   "{'type':'TOOL_CALL_CHUNK','toolCallId':'c1','toolCallName':'now','delta':'{}'}",
+                   "{'type':'STEP_FINISHED','stepName':'plan'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_ERROR','message':'late'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'m2','role':'assistant'}",
+                   "{'type':'TEXT_MESSAGE_END','messageId':'m2'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList {};
+    }
+
+    void sequence()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QStringList, warnings);
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log));
+        QStringList said;
+        for (const auto& p : a.problems)
+            said << QStringLiteral("%1: %2").arg(p.first).arg(p.second);
+        QCOMPARE(said, warnings);
+        // Each on its row, where a reviewer reads it.
+        QStringList onRows;
+        for (const StoredEvent& row : a.rows) {
+            for (const QString& w : row.record.warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                onRows << QStringLiteral("%1: %2").arg(row.record.index).arg(w);
+        }
+        QCOMPARE(onRows, warnings);
+        // Read all the same: every line a row.
+        QCOMPARE(a.rows.size(), log.count('\n'));
+    }
+
+    // Tool results as the client reads them: content parts, a second answer a snapshot brings under a new message id,
+    // and a tool message a later run's input restates, which answers the call it answered then.
+    void results_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QStringList>("calls");
+
+        QTest::newRow("a result given as content parts")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'add'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':[{'type':'text','text':'42'}]}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("c1|add||-|served|exact|completed|42") };
+        QTest::newRow("a second answer in a snapshot, under a new message id, settles the call")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'first'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'m1','role':'tool','toolCallId':'c1','content':'first'},"
+                   "{'id':'m2','role':'tool','toolCallId':'c1','content':'second'}]}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|second") };
+        QTest::newRow("the answer a snapshot repeats under its own id is the same answer")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'only'}",
+                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'m1','role':'tool','toolCallId':'c1','content':'only'}]}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|only") };
+        QTest::newRow("a tool message restated in a later run's input answers the call it answered, not a later one")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'found'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r3','input':{'messages':["
+                   "{'id':'m1','role':'tool','toolCallId':'c1','content':'found'}]}}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" })
+            << QStringList { QStringLiteral("c1|lookup||-|served|exact|completed|found"),
+                   QStringLiteral("c1|lookup|{}|1|unserved|exact|ended|") };
+    }
+
+    void results()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QStringList, calls);
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log));
+        QStringList found;
+        for (const ToolCallRecord& c : a.calls)
+            found << describe(c);
+        QCOMPARE(found, calls);
+        QVERIFY2(a.problems.isEmpty(), qPrintable(a.problems.isEmpty() ? QString() : a.problems.first().second));
+    }
+
+    // A TEXT_MESSAGE_CHUNK without a delta is a message (empty), as the client's transform makes it one; a reasoning
+    // message started again after its end, in its run, is one message with every part.
+    void messagesAsTheClientKeepsThem()
+    {
+        const AguiAssembly empty = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'TEXT_MESSAGE_CHUNK','messageId':'m1','role':'assistant'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+        })));
+        QCOMPARE(empty.messages.size(), 1);
+        QCOMPARE(empty.messages.first().messageId, QStringLiteral("m1"));
+        QCOMPARE(empty.messages.first().text, QString());
+        QVERIFY(empty.messages.first().complete);
+        QCOMPARE(empty.rows[1].record.messageId, QStringLiteral("m1"));
+        QCOMPARE(empty.rows[1].record.role, QStringLiteral("assistant"));
+        QVERIFY(!(empty.rows[1].record.flags & EventFlags::Folded));
+
+        const AguiAssembly reused = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'REASONING_START','messageId':'phase1'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'r1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_CONTENT','messageId':'r1','delta':'First part'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'r1'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'r1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_CONTENT','messageId':'r1','delta':' Second part'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'r1'}",
+            "{'type':'REASONING_END','messageId':'phase1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+        })));
+        QCOMPARE(reused.messages.size(), 1);
+        QCOMPARE(reused.messages.first().text, QStringLiteral("First part Second part"));
+        QCOMPARE(reused.rows[2].record.text, QStringLiteral("First part Second part"));
+        QCOMPARE(reused.rows[2].body, QStringLiteral("First part Second part"));
+        for (int k = 3; k <= 7; ++k)
+            QVERIFY2(reused.rows[k].record.flags & EventFlags::Folded, qPrintable(reused.rows[k].record.type));
+        QVERIFY(reused.problems.isEmpty());
+        // In a later run the id names a new message, as a text message's does.
+        const AguiAssembly later = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'r1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_CONTENT','messageId':'r1','delta':'One'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'r1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'r1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_CONTENT','messageId':'r1','delta':'Two'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'r1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+        })));
+        QCOMPARE(later.messages.size(), 2);
+        QCOMPARE(later.messages[1].text, QStringLiteral("Two"));
     }
 
     // A START while the same id still streams its arguments: the protocol refuses it; said, and kept apart.

@@ -810,6 +810,134 @@ private slots:
         QCOMPARE(calls[1].value(QLatin1String("results")).toArray(), QJsonArray());
     }
 
+    // AG-UI's results and diagnostics as the official client reads them (issue #39), through the verbs a script reads:
+    // each case a minimal log, its calls by `tools --json` and its warnings by `events --json`.
+    void aguiResultsAndWarnings_data()
+    {
+        QTest::addColumn<QByteArray>("log"); // ' for ", ` for an escaped \"
+        QTest::addColumn<QString>("calls"); // each call: result|results|status|outcome|warnings, ';' between calls
+        QTest::addColumn<QStringList>("warnings"); // index: the row's warning
+
+        const auto log = [](const QList<QByteArray>& events) {
+            QByteArray out;
+            for (QByteArray e : events)
+                out += e.replace('\'', '"').replace('`', "\\\"") + '\n';
+            return out;
+        };
+        QTest::newRow("a result given as content parts")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'add'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':[{'type':'text','text':'42'}]}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringLiteral("42|[\"42\"]|completed|served|") << QStringList {};
+        QTest::newRow("an earlier empty result is one of the results")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'poll'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':''}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m2','content':'ok'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << QStringLiteral("ok|[\"\",\"ok\"]|completed|served|") << QStringList {};
+        QTest::newRow("a second answer a snapshot brings under a new message id")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'first'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'m1','role':'tool','toolCallId':'c1','content':'first'},"
+                   "{'id':'m2','role':'tool','toolCallId':'c1','content':'second'}]}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringLiteral("second|[\"first\",\"second\"]|completed|served|") << QStringList {};
+        QTest::newRow("a tool message a later run's input restates answers the call it answered")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'found'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
+                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r3','input':{'messages':["
+                   "{'id':'m1','role':'tool','toolCallId':'c1','content':'found'}]}}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" })
+            << QStringLiteral("found|[\"found\"]|completed|served|;null|[]|ended|unserved|") << QStringList {};
+        QTest::newRow("a START replayed and answered by a result alone")
+            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
+                   "{'type':'TOOL_CALL_END','toolCallId':'tc-1'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
+                   "{'type':'TOOL_CALL_RESULT','toolCallId':'tc-1','messageId':'tm-1','content':'approved'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << QStringLiteral("approved|[\"approved\"]|completed|served|TOOL_CALL_START for tc-1 came again and only a "
+                              "TOOL_CALL_RESULT followed it: read as the call it repeats; AG-UI 1.0's verifier requires a "
+                              "TOOL_CALL_END")
+            << QStringList { QStringLiteral("1: TOOL_CALL_START for tc-1 came again and only a TOOL_CALL_RESULT followed it: "
+                                            "read as the call it repeats; AG-UI 1.0's verifier requires a TOOL_CALL_END"),
+                   QStringLiteral("7: out of sequence: RUN_FINISHED while still open: tool calls tc-1 (no TOOL_CALL_END)") };
+        QTest::newRow("run and step problems")
+            << log({ "{'type':'STEP_STARTED','stepName':'plan'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+                   "{'type':'STEP_FINISHED','stepName':'search'}",
+                   "{'type':'TEXT_MESSAGE_START','messageId':'m1','role':'assistant'}",
+                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+                   "{'type':'CUSTOM','name':'late','value':1}" })
+            << QString()
+            << QStringList { QStringLiteral("0: out of sequence: the log begins with STEP_STARTED, not RUN_STARTED"),
+                   QStringLiteral("2: out of sequence: RUN_STARTED while a run is still active (no RUN_FINISHED or "
+                                  "RUN_ERROR ended it)"),
+                   QStringLiteral("3: out of sequence: STEP_FINISHED for step \"search\", which was not started"),
+                   QStringLiteral("5: out of sequence: RUN_FINISHED while still open: steps plan; text messages m1"),
+                   QStringLiteral("6: out of sequence: CUSTOM after the run finished (RUN_FINISHED at line 6); AG-UI's "
+                                  "client takes no event after it but RUN_STARTED or RUN_ERROR") };
+    }
+
+    void aguiResultsAndWarnings()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, calls);
+        QFETCH(QStringList, warnings);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("thread.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(log);
+        file.close();
+        const QStringList room { QStringLiteral("--room"), QStringLiteral("t"), QStringLiteral("--json") };
+        const Run tools = run(QStringList { QStringLiteral("tools"), path } + room);
+        QCOMPARE(tools.code, 0);
+        QStringList found;
+        for (const QJsonObject& c : tools.lines()) {
+            const QJsonValue result = c.value(QLatin1String("result"));
+            QStringList saidOnIt;
+            for (const QJsonValue& w : c.value(QLatin1String("warnings")).toArray())
+                saidOnIt << w.toString();
+            found << QStringList { result.isNull() ? QStringLiteral("null") : result.toString(),
+                QString::fromUtf8(QJsonDocument(c.value(QLatin1String("results")).toArray()).toJson(QJsonDocument::Compact)),
+                c.value(QLatin1String("status")).toString(), c.value(QLatin1String("outcome")).toString(),
+                saidOnIt.join(QLatin1Char('\n')) }
+                         .join(QLatin1Char('|'));
+        }
+        QCOMPARE(found.join(QLatin1Char(';')), calls);
+        const Run events = run(QStringList { QStringLiteral("events"), path } + room);
+        QCOMPARE(events.code, 0);
+        QStringList said;
+        for (const QJsonObject& e : events.lines()) {
+            for (const QString& w : e.value(QLatin1String("warning")).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                said << QStringLiteral("%1: %2").arg(e.value(QLatin1String("index")).toInteger()).arg(w);
+        }
+        QCOMPARE(said, warnings);
+        // The import that read them said them too, each naming its line.
+        for (const QString& w : warnings)
+            QVERIFY2(tools.err.contains(w.section(QStringLiteral(": "), 1)), qPrintable(tools.err));
+    }
+
     void importAndSync()
     {
         const QString workspace = m_dir.filePath(QStringLiteral("named.sightline"));

@@ -322,9 +322,10 @@ private slots:
             id = q.value(0).toLongLong();
             q.finish();
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
-            // Back to schema 12 (step 14 added a column).
+            // Back to schema 12 (steps 14, 17 and 19 added columns).
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));
+            ws.exec(QStringLiteral("ALTER TABLE events DROP COLUMN warning"));
             ws.exec(QStringLiteral("PRAGMA user_version = 12"));
         }
         Workspace ws(path);

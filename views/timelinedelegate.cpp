@@ -142,9 +142,13 @@ QList<QPair<QString, QColor>> annotationPills(const QModelIndex& index, bool dar
     }
     if (index.data(EventListModel::MarkedRole).toBool())
         pills << qMakePair(QStringLiteral("⚑"), dark ? QColor(0xff, 0x8a, 0x65) : QColor(0xd8, 0x43, 0x15));
+    const EventRecord e = index.data(EventListModel::RecordRole).value<EventRecord>();
     // A reviewer changed what the source said (its text, arguments, result, outcome or pair): Show Original.
-    if (index.data(EventListModel::RecordRole).value<EventRecord>().flags & EventFlags::Revised)
+    if (e.flags & EventFlags::Revised)
         pills << qMakePair(TimelineDelegate::tr("edited"), dark ? QColor(0x90, 0xca, 0xf9) : QColor(0x15, 0x65, 0xc0));
+    // What the source's protocol says is wrong here (the row's tooltip and the details pane say what).
+    if (!e.warning.isEmpty())
+        pills << qMakePair(TimelineDelegate::tr("⚠ warning"), Presentation::problemColour(dark));
     return pills;
 }
 

@@ -37,6 +37,10 @@ int Session::tools(const QStringList& args)
             for (const QString& r : ws->callResults(room, c))
                 results.append(r);
             more.addJson("results", QJsonDocument(results).toJson(QJsonDocument::Compact));
+            // What the source's protocol says is wrong on the call's rows (AG-UI: a START repeated without an END).
+            const QStringList warnings = ws->callWarnings(room, c);
+            if (!warnings.isEmpty())
+                more.addJson("warnings", QJsonDocument(QJsonArray::fromStringList(warnings)).toJson(QJsonDocument::Compact));
             m_out << o << ',' << more.text().mid(1) << '\n';
         } else
             m_out << EventSerializer::callText(c) << '\n';

@@ -9,6 +9,7 @@
 #include "aguimessageassembler.h"
 #include "aguirows.h"
 #include "aguiruntracker.h"
+#include "aguisequencechecker.h"
 #include "aguisnapshotplacer.h"
 
 #include <limits>
@@ -31,7 +32,7 @@ bool keepsChunkOpen(const QString& type)
 
 } // namespace
 
-// The one row window and its four parts: each line goes to the part its type names (the rest are said here), and a
+// The one row window and its parts: each line goes to the part its type names (the rest are said here), and a
 // row leaving the window shows what the parts know of it by then. Copyable as a whole (the next sync of a log that
 // grew goes on from a copy): the parts hold no pointers to each other, each is handed the others it changes.
 class AguiAssembler::State
@@ -138,6 +139,8 @@ private:
             return;
         if (!AguiLogParser::isKnownType(r.type) && !r.type.startsWith(QLatin1Char('(')))
             m_rows.problem(i, QStringLiteral("unknown event type %1 (kept as custom)").arg(r.type));
+        if (!r.type.startsWith(QLatin1Char('(')))
+            m_sequence.take(m_rows, i, r.type, e);
 
         const QString& t = r.type;
         // A chunked message or call ends the protocol's way: when an event of another kind comes.
@@ -208,6 +211,7 @@ private:
     AguiMessageAssembler m_messages;
     AguiCallAssembler m_calls;
     AguiSnapshotPlacer m_snapshots;
+    AguiSequenceChecker m_sequence;
     bool m_finished = false;
 };
 

@@ -176,7 +176,16 @@ AguiCallAssembler::Call& AguiCallAssembler::callFor(AguiRows& rows, const AguiRu
         if (c->replayOf) {
             // ARGS or END: the id was used again for a new call. A RESULT first: the old call, repeated.
             const bool newCall = rows.rec(i).type != QLatin1String("TOOL_CALL_RESULT");
+            const qint64 replayed = *c->record.startIndex;
+            const qsizetype earlier = *c->replayOf;
             settleReplay(rows, *c, newCall);
+            // Said on the call's card (its first START's row), where a reviewer reads the call.
+            const std::optional<qint64> card = m_calls[earlier].record.startIndex;
+            if (!newCall)
+                rows.problem(card ? *card : replayed,
+                    QStringLiteral("TOOL_CALL_START for %1 came again and only a TOOL_CALL_RESULT followed it: read as "
+                                   "the call it repeats; AG-UI 1.0's verifier requires a TOOL_CALL_END")
+                        .arg(id));
             return *call(id);
         }
         return *c;
@@ -283,7 +292,8 @@ void AguiCallAssembler::takeTool(
             c->record.endMicros = r.createdMicros;
     } else if (t == QLatin1String("TOOL_CALL_RESULT")) {
         c = &callFor(rows, runs, i, id);
-        const QString content = str(e, "content");
+        // A string, or content parts as a tool message may carry (1.0): their text.
+        const QString content = AguiJson::contentText(e.value(QLatin1String("content")));
         // Each result is the call's (the protocol keeps them all, a tool message each); the last settles it.
         c->results << i;
         c->record.resultIndex = i;
@@ -293,6 +303,8 @@ void AguiCallAssembler::takeTool(
             c->resultMicros = r.createdMicros;
         answer(c->record, content, e);
         c->resultReleased = false;
+        if (const QString answerId = str(e, "messageId"); !answerId.isEmpty() && !c->answerIds.contains(answerId))
+            c->answerIds << answerId;
         r.role = QStringLiteral("tool");
         r.messageId = str(e, "messageId");
         messages.noteStreamed(r.messageId);
@@ -390,8 +402,10 @@ std::optional<ToolCallRecord> AguiCallAssembler::finished(const Call& c) const
     if (c.merged)
         return std::nullopt;
     ToolCallRecord call = c.record;
-    if (!call.resultIndex && c.snapshotResultAt)
-        call.resultIndex = c.snapshotResultAt; // answered in a snapshot or a run's input, not by an event
+    // Answered in a snapshot or a run's input, not by an event, or answered there again after its event's result (a
+    // tool message with an id of its own): the last answer settles it, as the last of several results does.
+    if (c.snapshotResultAt && (!call.resultIndex || *c.snapshotResultAt > *call.resultIndex))
+        call.resultIndex = c.snapshotResultAt;
     if (!call.startIndex && !call.endIndex && !call.resultIndex)
         return std::nullopt;
     call.arguments = c.fragments.join(QString());

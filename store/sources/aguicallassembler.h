@@ -21,6 +21,10 @@ public:
         QStringList fragments;
         QVector<qint64> fragmentRows;
         QVector<qint64> results; // every TOOL_CALL_RESULT of the call; the last one settles it
+        // The message ids of its answers (a TOOL_CALL_RESULT's messageId, a snapshot's tool message's id): a tool
+        // message brought again later (a run's input restating the conversation) is known by its id as this call's
+        // answer, not taken for an answer to a later call of the same toolCallId, nor a new answer to this one.
+        QStringList answerIds;
         QVector<qint64> replays; // the STARTs that repeated it
         bool open = true;
         bool chunkEnded = false; // sent as chunks and closed the protocol's way: by another event (no END row)

@@ -13,7 +13,7 @@ inline QString str(const QJsonObject& o, const char* key)
     return o.value(QLatin1String(key)).toString();
 }
 
-// The text of a user message's content: a string, or InputContent parts (SOURCES.md §3.4).
+// The text of a message's content, a user's or a tool's: a string, or content parts (SOURCES.md §3.4), their text.
 inline QString contentText(const QJsonValue& content)
 {
     if (content.isString())

@@ -22,8 +22,17 @@ AguiMessage& AguiMessageAssembler::startMessage(
         rows.problem(i, QStringLiteral("a message without a messageId"));
         id = QStringLiteral("message@%1").arg(i);
     } else if (AguiMessage* before = message(id)) {
+        const bool runEnded = runs.runEndedSince(before->firstIndex);
+        if (reasoning && before->reasoning && before->complete && !runEnded) {
+            // A reasoning message started again after its end, in the same run: the client keeps one message and
+            // adds the new parts to it (defaultApplyEvents), so the message goes on, shown at its first row.
+            before->complete = false;
+            before->lastIndex = i;
+            rows.rec(i).flags |= EventFlags::Folded;
+            return *before;
+        }
         // The protocol lets an id be used again once its message ended, or its run did: a new message.
-        const bool ended = before->complete || runs.runEndedSince(before->firstIndex);
+        const bool ended = before->complete || runEnded;
         if (!ended)
             rows.problem(i, QStringLiteral("a second message with messageId %1 while the first is still open").arg(id));
         if (ended)

@@ -25,7 +25,14 @@ public:
     // The row at `i`: held, or brought back from the sink for a change (written again by rewriteRecalled()).
     StoredEvent& row(qint64 i);
     EventRecord& rec(qint64 i) { return row(i).record; }
-    void problem(qint64 i, const QString& what) { m_sink->problem(i, what); }
+    // What is wrong at row `i`: a warning on the row (one a line when several), and a problem for the import's report.
+    void problem(qint64 i, const QString& what)
+    {
+        QString& warning = rec(i).warning;
+        if (!warning.contains(what))
+            warning += (warning.isEmpty() ? QString() : QStringLiteral("\n")) + what;
+        m_sink->problem(i, what);
+    }
     void settle(StoredEvent&& row) { m_sink->settle(std::move(row)); }
 
     // The log's end is being assembled: a row brought back from now on is kept as it was before (finishRecalls()).

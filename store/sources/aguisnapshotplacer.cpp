@@ -123,15 +123,30 @@ void AguiSnapshotPlacer::placeCall(
 // message of its own.
 bool AguiSnapshotPlacer::answerCall(AguiCallAssembler& calls, qint64 row, const QJsonObject& message)
 {
-    const std::optional<qsizetype> k = knownCall(calls, str(message, "toolCallId"), row);
+    const QString toolCallId = str(message, "toolCallId");
+    const QString id = str(message, "id");
+    // An answer some call of that id has already (by its message id): brought again, whichever call is the latest.
+    if (!id.isEmpty()) {
+        for (qsizetype k : m_callsById.value(toolCallId)) {
+            if (calls.calls()[k].answerIds.contains(id))
+                return true;
+        }
+    }
+    const std::optional<qsizetype> k = knownCall(calls, toolCallId, row);
     if (!k)
         return false;
-    if (calls.calls()[*k].record.resultIndex || calls.calls()[*k].snapshotResultAt)
-        return true; // the answer the call has, brought again
+    const AguiCallAssembler::Call& known = calls.calls()[*k];
+    const std::optional<qint64> answeredAt = known.record.resultIndex ? known.record.resultIndex : known.snapshotResultAt;
+    // Without an id nothing tells it from the answer the call has: that one, brought again. With an id of its own it is
+    // another answer (a client's message list keeps every id): the call's, settling it when it is the later one.
+    if (answeredAt && (id.isEmpty() || *answeredAt > row))
+        return true;
     AguiCallAssembler::Call& c = calls.at(*k);
     c.snapshotResultAt = row;
     AguiCallAssembler::answer(c.record, contentText(message.value(QLatin1String("content"))), message);
     c.resultReleased = false;
+    if (!id.isEmpty())
+        c.answerIds << id;
     calls.touch(*k, -1);
     return true;
 }

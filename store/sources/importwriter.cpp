@@ -377,8 +377,8 @@ void ImportWriter::rewrite(const StoredEvent& e)
     if (!m_rewrite) {
         m_rewrite = std::make_unique<SqliteStatement>(m_ws.handle(),
             "UPDATE events SET flags = (?1 & ~?2) | (flags & ?2), outcome = ?3, tool_id = ?4, tool_name = ?5, "
-            "group_id = ?6, message_id = ?7, role = ?8, text = CASE WHEN flags & ?12 THEN text ELSE ?9 END "
-            "WHERE room_id = ?10 AND seq = ?11 RETURNING id, flags & ?12");
+            "group_id = ?6, message_id = ?7, role = ?8, text = CASE WHEN flags & ?12 THEN text ELSE ?9 END, "
+            "warning = ?13 WHERE room_id = ?10 AND seq = ?11 RETURNING id, flags & ?12");
     }
     const EventRecord& r = e.record;
     SqliteStatement& st = *m_rewrite;
@@ -396,6 +396,7 @@ void ImportWriter::rewrite(const StoredEvent& e)
     // A redacted row keeps its text and search text: the source's hold what was redacted (RedactionStore::reapply
     // finds its payload still redacted, and looks no further).
     st.bind(12, qint64(EventFlags::Redacted));
+    bindText(st, 13, r.warning);
     const bool found = st.step();
     const qint64 rowId = found ? st.int64(0) : 0;
     const bool redacted = found && st.int64(1) != 0;
@@ -429,7 +430,7 @@ void ImportWriter::compareStored(const QVector<StoredEvent>& rows)
         // rows around it (its task, its call, its flags) can change.
         const bool redacted = b.flags & EventFlags::Redacted;
         if (flags != b.flags || a.outcome != b.outcome || a.toolId != b.toolId || a.toolName != b.toolName
-            || a.groupId != b.groupId || a.messageId != b.messageId || a.role != b.role
+            || a.groupId != b.groupId || a.messageId != b.messageId || a.role != b.role || a.warning != b.warning
             || (!redacted
                 && (a.text != b.text || row.body != was.body || row.arguments != was.arguments
                     || row.result != was.result)))
