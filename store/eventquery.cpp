@@ -106,6 +106,9 @@ QString EventQuery::annotated(const QString& t, const QString& field, const QStr
     // edited: likewise, a flag of the row a reviewer edited (EditStore).
     if (values.contains(QLatin1String("edited")))
         either << QStringLiteral("(%1.flags & %2) != 0").arg(t).arg(int(EventFlags::Revised));
+    // warned: what the source's protocol says is wrong on the row (events.warning).
+    if (values.contains(QLatin1String("warned")))
+        either << QStringLiteral("%1.warning IS NOT NULL").arg(t);
     if (!kinds.isEmpty()) {
         QString condition = QStringLiteral("a.kind IN (");
         condition += kinds.join(QLatin1Char(','));

@@ -164,7 +164,7 @@ QStringList FilterQuery::valuesOf(const QString& field)
         return Pairings::names();
     if (f == QLatin1String("is"))
         return { QStringLiteral("marked"), QStringLiteral("noted"), QStringLiteral("labelled"), QStringLiteral("redacted"),
-            QStringLiteral("edited") };
+            QStringLiteral("edited"), QStringLiteral("warned") };
     return {};
 }
 

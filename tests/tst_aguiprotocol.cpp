@@ -111,7 +111,7 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
             << QStringList { QStringLiteral("tc-1|openPolicyException|{\"txId\":\"t-9\"}|1|served|exact|completed|approved") }
             << QStringList {} << 5
-            << QStringList { QStringLiteral("1: TOOL_CALL_START for tc-1 came again and only a TOOL_CALL_RESULT followed it: "
+            << QStringList { QStringLiteral("1: TOOL_CALL_START for tc-1 came again at line 7 and only a TOOL_CALL_RESULT followed it: "
                                             "read as the call it repeats; AG-UI 1.0's verifier requires a TOOL_CALL_END"),
                    QStringLiteral("8: out of sequence: RUN_FINISHED while still open: tool calls tc-1 (no TOOL_CALL_END)") };
         QTest::newRow("a START replayed, and nothing after it")

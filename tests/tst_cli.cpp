@@ -874,10 +874,10 @@ private slots:
                    "{'type':'TOOL_CALL_START','toolCallId':'tc-1','toolCallName':'approve'}",
                    "{'type':'TOOL_CALL_RESULT','toolCallId':'tc-1','messageId':'tm-1','content':'approved'}",
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
-            << QStringLiteral("approved|[\"approved\"]|completed|served|TOOL_CALL_START for tc-1 came again and only a "
+            << QStringLiteral("approved|[\"approved\"]|completed|served|TOOL_CALL_START for tc-1 came again at line 6 and only a "
                               "TOOL_CALL_RESULT followed it: read as the call it repeats; AG-UI 1.0's verifier requires a "
                               "TOOL_CALL_END")
-            << QStringList { QStringLiteral("1: TOOL_CALL_START for tc-1 came again and only a TOOL_CALL_RESULT followed it: "
+            << QStringList { QStringLiteral("1: TOOL_CALL_START for tc-1 came again at line 6 and only a TOOL_CALL_RESULT followed it: "
                                             "read as the call it repeats; AG-UI 1.0's verifier requires a TOOL_CALL_END"),
                    QStringLiteral("7: out of sequence: RUN_FINISHED while still open: tool calls tc-1 (no TOOL_CALL_END)") };
         QTest::newRow("run and step problems")
@@ -933,9 +933,53 @@ private slots:
                 said << QStringLiteral("%1: %2").arg(e.value(QLatin1String("index")).toInteger()).arg(w);
         }
         QCOMPARE(said, warnings);
+        // Found by the filter language's is:warned, a row each.
+        const Run warned = run(QStringList { QStringLiteral("events"), path, QStringLiteral("--query"), QStringLiteral("is:warned"),
+            QStringLiteral("--count") } + room.mid(0, 2));
+        QCOMPARE(warned.code, 0);
+        QSet<QString> rows;
+        for (const QString& w : warnings)
+            rows.insert(w.section(QLatin1Char(':'), 0, 0));
+        QCOMPARE(warned.out.trimmed(), QString::number(rows.size()));
         // The import that read them said them too, each naming its line.
         for (const QString& w : warnings)
             QVERIFY2(tools.err.contains(w.section(QStringLiteral(": "), 1)), qPrintable(tools.err));
+    }
+
+    // Messages a log carries only in a MESSAGES_SNAPSHOT or a run's input are read on the row that brought them and
+    // found by search (the GUI's words, `--text`); a chunked message with no delta is a message, empty.
+    void aguiMessagesOnlyInSnapshotsAreRead()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("snap.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u1","role":"user","content":"Weather in Oslo?"},{"id":"a1","role":"assistant","content":"Let me check the fjords."}]})" "\n"
+                   R"({"type":"RUN_STARTED","threadId":"t","runId":"r1","input":{"messages":[{"id":"u1","role":"user","content":"Weather in Oslo?"},{"id":"u2","role":"user","content":[{"type":"text","text":"And Bergen?"}]}]}})" "\n"
+                   R"({"type":"TEXT_MESSAGE_CHUNK","messageId":"m9","role":"assistant"})" "\n"
+                   R"({"type":"RUN_FINISHED","threadId":"t","runId":"r1"})" "\n");
+        file.close();
+        const auto found = [&](const QString& words) {
+            const Run r = run({ QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("t"),
+                QStringLiteral("--text"), words, QStringLiteral("--json") });
+            QStringList at;
+            for (const QJsonObject& o : r.lines())
+                at << QString::number(o.value(QLatin1String("index")).toInteger());
+            return at.join(QLatin1Char(','));
+        };
+        QCOMPARE(found(QStringLiteral("Oslo")), QStringLiteral("0"));
+        QCOMPARE(found(QStringLiteral("fjords")), QStringLiteral("0"));
+        QCOMPARE(found(QStringLiteral("Bergen")), QStringLiteral("1"));
+        const Run all = run({ QStringLiteral("events"), path, QStringLiteral("--room"), QStringLiteral("t"), QStringLiteral("--json") });
+        const QList<QJsonObject> rows = all.lines();
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows[0].value(QLatin1String("text")).toString(),
+            QStringLiteral("user: Weather in Oslo?\n\nassistant: Let me check the fjords."));
+        QCOMPARE(rows[1].value(QLatin1String("text")).toString(), QStringLiteral("And Bergen?"));
+        QCOMPARE(rows[1].value(QLatin1String("role")).toString(), QStringLiteral("user"));
+        QCOMPARE(rows[2].value(QLatin1String("kind")).toString(), QStringLiteral("message"));
+        QCOMPARE(rows[2].value(QLatin1String("message_id")).toString(), QStringLiteral("m9"));
+        QCOMPARE(rows[2].value(QLatin1String("role")).toString(), QStringLiteral("assistant"));
     }
 
     void importAndSync()

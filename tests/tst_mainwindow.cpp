@@ -650,6 +650,56 @@ private slots:
         QCOMPARE(target.text, QStringLiteral("in transit"));
     }
 
+    // What AG-UI's client refuses is said where a reviewer reads it: the card of a call whose START was replayed and
+    // answered by a result alone carries a warning pill, its tooltip and the details pane say what, and is:warned
+    // finds its row.
+    void aWarningShowsOnItsRow()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("replayed.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"type\":\"RUN_STARTED\",\"threadId\":\"t-w\",\"runId\":\"r1\",\"timestamp\":1767272400000}\n"
+                   "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc-1\",\"toolCallName\":\"approve\",\"timestamp\":1767272400100}\n"
+                   "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc-1\",\"timestamp\":1767272400200}\n"
+                   "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t-w\",\"runId\":\"r1\",\"timestamp\":1767272400300}\n"
+                   "{\"type\":\"RUN_STARTED\",\"threadId\":\"t-w\",\"runId\":\"r2\",\"timestamp\":1767272401000}\n"
+                   "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc-1\",\"toolCallName\":\"approve\",\"timestamp\":1767272401100}\n"
+                   "{\"type\":\"TOOL_CALL_RESULT\",\"toolCallId\":\"tc-1\",\"messageId\":\"tm-1\",\"content\":\"approved\",\"timestamp\":1767272401200}\n"
+                   "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc-1\",\"timestamp\":1767272401300}\n"
+                   "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t-w\",\"runId\":\"r2\",\"timestamp\":1767272401400}\n");
+        file.close();
+        MainWindow window;
+        showAndOpen(window, path);
+        EventListModel* model = window.eventModel();
+        QTRY_VERIFY(model->rowCount() > 0);
+        model->fetchRows(0, model->rowCount() - 1);
+        QTRY_VERIFY(!model->isLoading());
+        QModelIndex card;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (model->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>().index == 1)
+                card = model->index(row, 0);
+        }
+        QVERIFY(card.isValid());
+        QVERIFY(card.data(EventListModel::CallRole).isValid());
+        const EventRecord e = card.data(EventListModel::RecordRole).value<EventRecord>();
+        QVERIFY2(e.warning.startsWith(QLatin1String("TOOL_CALL_START for tc-1 came again")), qPrintable(e.warning));
+        QVERIFY(card.data(Qt::ToolTipRole).toString().contains(QLatin1String("Warning: TOOL_CALL_START for tc-1 came again")));
+        window.eventList()->setCurrentIndex(card);
+        DetailsPane* details = window.detailsPane();
+        QTRY_COMPARE(details->details().record.index, 1);
+        QVERIFY2(details->header()->text().contains(QStringLiteral("⚠ TOOL_CALL_START for tc-1 came again")),
+            qPrintable(details->header()->text()));
+        // A row without one says none.
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const EventRecord other = model->index(row, 0).data(EventListModel::RecordRole).value<EventRecord>();
+            if (other.index != 1) {
+                QVERIFY2(other.warning.isEmpty(), qPrintable(other.warning));
+                QVERIFY(!model->index(row, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("Warning:")));
+            }
+        }
+    }
+
     // View ▸ Tool Statistics (Ctrl+Shift+T): a room's calls by tool under the filter; a figure shows its calls,
     // a double click the tool's. The room list's tooltip has the room's own figures; its title takes the free width.
     void toolStatistics()

@@ -181,11 +181,13 @@ AguiCallAssembler::Call& AguiCallAssembler::callFor(AguiRows& rows, const AguiRu
             settleReplay(rows, *c, newCall);
             // Said on the call's card (its first START's row), where a reviewer reads the call.
             const std::optional<qint64> card = m_calls[earlier].record.startIndex;
-            if (!newCall)
+            if (!newCall) {
+                const qint64 line = rows.rec(replayed).sourceLine; // recalled already when it had left
                 rows.problem(card ? *card : replayed,
-                    QStringLiteral("TOOL_CALL_START for %1 came again and only a TOOL_CALL_RESULT followed it: read as "
+                    QStringLiteral("TOOL_CALL_START for %1 came again%2 and only a TOOL_CALL_RESULT followed it: read as "
                                    "the call it repeats; AG-UI 1.0's verifier requires a TOOL_CALL_END")
-                        .arg(id));
+                        .arg(id, line > 0 ? QStringLiteral(" at line %1").arg(line) : QString()));
+            }
             return *call(id);
         }
         return *c;
