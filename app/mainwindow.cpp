@@ -1361,6 +1361,9 @@ bool MainWindow::isImporting() const
 void MainWindow::showError(const QString& message)
 {
     QString line = message.section(QLatin1Char('\n'), 0, 0);
+    // A heading that introduces a list ("Some rows were kept but flagged:") says its first item too.
+    if (line.endsWith(QLatin1Char(':')) && message.count(QLatin1Char('\n')) > 0)
+        line += QLatin1Char(' ') + message.section(QLatin1Char('\n'), 1, 1);
     if (line.size() > 140)
         line = line.left(139) + QChar(0x2026);
     say(line, 15000);

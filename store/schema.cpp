@@ -329,9 +329,12 @@ CREATE INDEX IF NOT EXISTS runs_room_group ON runs(room_id, group_id);
 )SQL",
     // 19: a row's warning: what the source's protocol says is wrong there (an AG-UI event its client refuses), kept on
     // the row so that every verb and the window say it where it happens, not only the import that found it. NULL:
-    // nothing. Rows read before keep none until their room is read again.
+    // nothing. Rows read before keep none until their room is read again. The index holds the warned rows alone
+    // (none in most rooms): whether a room has any, and which, without reading its rows, whose payloads come before
+    // the column.
     R"SQL(
 ALTER TABLE events ADD COLUMN warning TEXT;
+CREATE INDEX events_room_warned ON events(room_id, seq) WHERE warning IS NOT NULL;
 )SQL",
 };
 

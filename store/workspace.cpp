@@ -690,7 +690,18 @@ QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
     return results;
 }
 
-QStringList Workspace::callWarnings(qint64 roomId, const ToolCallRecord& call)
+QMap<qint64, Workspace::Warned> Workspace::warnedRows(qint64 roomId)
+{
+    QMap<qint64, Warned> out;
+    QSqlQuery q = exec(QStringLiteral("SELECT seq, tool_id, warning FROM events INDEXED BY events_room_warned WHERE room_id = ? "
+                                      "AND warning IS NOT NULL"),
+        { roomId });
+    while (q.next())
+        out.insert(q.value(0).toLongLong(), { q.value(1).toString(), q.value(2).toString() });
+    return out;
+}
+
+QStringList Workspace::callWarnings(const QMap<qint64, Warned>& warned, const ToolCallRecord& call)
 {
     QStringList warnings;
     std::optional<qint64> first, last;
@@ -700,13 +711,12 @@ QStringList Workspace::callWarnings(qint64 roomId, const ToolCallRecord& call)
         first = first ? std::min(*first, *at) : *at;
         last = last ? std::max(*last, *at) : *at;
     }
-    if (!first)
+    if (!first || warned.isEmpty())
         return warnings;
-    QSqlQuery q = exec(QStringLiteral("SELECT warning FROM events WHERE room_id = ? AND seq BETWEEN ? AND ? AND tool_id = ? "
-                                      "AND warning IS NOT NULL ORDER BY seq"),
-        { roomId, *first, *last, call.toolId });
-    while (q.next())
-        warnings << q.value(0).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (auto it = warned.lowerBound(*first); it != warned.cend() && it.key() <= *last; ++it) {
+        if (it->toolId == call.toolId)
+            warnings << it->warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
     return warnings;
 }
 

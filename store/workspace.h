@@ -11,6 +11,7 @@
 #include "toolstats.h"
 
 #include <functional>
+#include <QMap>
 #include <memory>
 #include <optional>
 #include <QFileDevice>
@@ -82,8 +83,16 @@ public:
     // Every result of a call, in order, the one that settled it (its `result`, as edited) last: an AG-UI call can
     // have several (a TOOL_CALL_RESULT each); the others are read from their rows' text, redactions applied.
     QStringList callResults(qint64 roomId, const ToolCallRecord& call);
-    // The warnings on a call's own rows, from its first to its last (a START it repeated, a result), one a line.
-    QStringList callWarnings(qint64 roomId, const ToolCallRecord& call);
+    // The warned rows of a room (events_room_warned): index, the row's tool id and its warning (one a line).
+    struct Warned
+    {
+        QString toolId;
+        QString warning;
+    };
+    QMap<qint64, Warned> warnedRows(qint64 roomId);
+    // The warnings on a call's own rows, from its first to its last (a START it repeated, a result), one each, from
+    // the room's warned rows.
+    static QStringList callWarnings(const QMap<qint64, Warned>& warned, const ToolCallRecord& call);
     // The indexes of a call's results before the one that settled it (AG-UI), in order.
     QVector<qint64> earlierResults(qint64 roomId, const ToolCallRecord& call);
     // The same, each as it is read: a report of a room of a quarter of a million calls never holds them together.

@@ -925,6 +925,16 @@ private slots:
                          .join(QLatin1Char('|'));
         }
         QCOMPARE(found.join(QLatin1Char(';')), calls);
+        // The text lines end with the call's warnings, as the events' lines do.
+        const Run text = run(QStringList { QStringLiteral("tools"), path } + room.mid(0, 2));
+        QCOMPARE(text.code, 0);
+        const QStringList lines = text.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), found.size());
+        for (qsizetype k = 0; k < lines.size(); ++k) {
+            const QString said = found[k].section(QLatin1Char('|'), 4);
+            QCOMPARE(lines[k].endsWith(QStringLiteral("  (warning: ") + said.split(QLatin1Char('\n')).join(QStringLiteral("; ")) + QLatin1Char(')')),
+                !said.isEmpty());
+        }
         const Run events = run(QStringList { QStringLiteral("events"), path } + room);
         QCOMPARE(events.code, 0);
         QStringList said;

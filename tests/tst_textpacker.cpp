@@ -325,6 +325,7 @@ private slots:
             // Back to schema 12 (steps 14, 17 and 19 added columns).
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));
+            ws.exec(QStringLiteral("DROP INDEX events_room_warned"));
             ws.exec(QStringLiteral("ALTER TABLE events DROP COLUMN warning"));
             ws.exec(QStringLiteral("PRAGMA user_version = 12"));
         }

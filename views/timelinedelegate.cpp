@@ -542,8 +542,10 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         bold.setBold(true);
         p->setFont(bold);
         p->setPen(text);
-        const QString name = (expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
-            + ReportText::shown(call ? call->toolName : e.toolName);
+        // Elided before the pills: a narrow timeline drew the pills over the tool's name.
+        const QString name = QFontMetrics(bold).elidedText((expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
+                + ReportText::shown(call ? call->toolName : e.toolName),
+            Qt::ElideRight, std::max(0, free - g.header.left() - 6));
         p->drawText(g.header, Qt::AlignLeft | Qt::AlignVCenter, name);
         const int nameWidth = QFontMetrics(bold).horizontalAdvance(name);
         p->setFont(option.font);

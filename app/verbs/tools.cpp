@@ -18,7 +18,9 @@ int Session::tools(const QStringList& args)
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     const qint64 room = roomId(*ws, source, parser);
     const bool json = parser.isSet(QStringLiteral("json"));
+    const QMap<qint64, Workspace::Warned> warned = ws->warnedRows(room); // none in most rooms
     for (const ToolCallRecord& c : ws->toolCalls(room)) {
+        const QStringList warnings = Workspace::callWarnings(warned, c);
         if (json) {
             // The call as assembled, so that a script checks it without reading its events: its arguments as
             // sent (a string), the result that settled it, and each of its results when there are several.
@@ -38,12 +40,16 @@ int Session::tools(const QStringList& args)
                 results.append(r);
             more.addJson("results", QJsonDocument(results).toJson(QJsonDocument::Compact));
             // What the source's protocol says is wrong on the call's rows (AG-UI: a START repeated without an END).
-            const QStringList warnings = ws->callWarnings(room, c);
             if (!warnings.isEmpty())
                 more.addJson("warnings", QJsonDocument(QJsonArray::fromStringList(warnings)).toJson(QJsonDocument::Compact));
             m_out << o << ',' << more.text().mid(1) << '\n';
-        } else
-            m_out << EventSerializer::callText(c) << '\n';
+        } else {
+            m_out << EventSerializer::callText(c);
+            // Last, as the events' lines end with theirs.
+            if (!warnings.isEmpty())
+                m_out << "  (warning: " << warnings.join(QStringLiteral("; ")) << ')';
+            m_out << '\n';
+        }
     }
     m_out.flush();
     return Cli::Ok;
