@@ -137,6 +137,54 @@ qint64 AnnotationStore::insert(qint64 roomId, std::optional<qint64> index, Annot
     return q.lastInsertId().toLongLong();
 }
 
+void AnnotationStore::restore(qint64 roomId, const Annotations& annotations, const JournalEntries& journal)
+{
+    for (const Annotation& a : annotations) {
+        const QString kind = Annotation::kindName(a.kind);
+        const QVariant index = orNull(a.index);
+        const QVariant value = a.value.isNull() ? QVariant() : QVariant(a.value);
+        QSqlQuery had = m_ws.exec(QStringLiteral("SELECT 1 FROM annotations WHERE room_id = ? AND seq IS ? AND kind = ? AND "
+                                                 "value IS ? AND author = ? AND at_ms = ?"),
+            { roomId, index, kind, value, a.author, a.atMs });
+        const bool known = had.next();
+        had.finish();
+        if (known)
+            continue;
+        if (a.kind == Annotation::Kind::Label) {
+            QSqlQuery labels = m_ws.exec(QStringLiteral("SELECT count(*), sum(name = ?) FROM labels"), { a.value });
+            labels.next();
+            const int count = labels.value(0).toInt();
+            const bool exists = labels.value(1).toInt() > 0;
+            labels.finish();
+            if (!exists)
+                m_ws.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES (?, ?)"),
+                    { a.value, QString::fromLatin1(palette[count % std::size(palette)]) });
+        }
+        QVariant print;
+        if (a.index) {
+            if (const std::optional<QString> source = m_ws.sourceFingerprint(roomId, *a.index))
+                print = *source;
+        }
+        m_ws.exec(QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, detached, kind, value, author, at_ms, "
+                                 "saved, present) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 1)"),
+            { roomId, index, print, a.detached ? 1 : 0, kind, value, a.author, a.atMs });
+    }
+    for (const JournalEntry& j : journal) {
+        const QVariant index = orNull(j.index);
+        const QVariant before = j.before.isNull() ? QVariant() : QVariant(j.before);
+        const QVariant after = j.after.isNull() ? QVariant() : QVariant(j.after);
+        QSqlQuery had = m_ws.exec(QStringLiteral("SELECT 1 FROM journal WHERE room_id = ? AND seq IS ? AND action = ? AND "
+                                                 "author = ? AND at_ms = ? AND before IS ? AND after IS ?"),
+            { roomId, index, j.action, j.author, j.atMs, before, after });
+        const bool known = had.next();
+        had.finish();
+        if (!known)
+            m_ws.exec(QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after, saved, present) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1)"),
+                { j.atMs, j.author, j.action, roomId, index, before, after });
+    }
+}
+
 std::optional<qint64> AnnotationStore::find(
     qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value)
 {

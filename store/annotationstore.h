@@ -3,6 +3,7 @@
 #include "annotation.h"
 #include "edit.h"
 #include "editsteps.h"
+#include "journalentry.h"
 
 #include <optional>
 #include <QMap>
@@ -85,6 +86,12 @@ public:
     // Saves the rows of one edit alone (the command line's, written for good at once), leaving any other
     // unsaved change (a window's) as it is.
     void saveOnly(const EditSteps& steps);
+
+    // What a report kept of a room's review (a JSON Lines report read as a source): each annotation and journal entry
+    // put back as it was (author, time, saved), once: one the room has already is not added again, so a report read
+    // twice or synced adds nothing. A label new to the workspace gets a colour. Inside the caller's transaction (the
+    // import's), after the room's rows, whose payloads give the annotations their fingerprints.
+    void restore(qint64 roomId, const Annotations& annotations, const JournalEntries& journal);
 
     // After a re-import rewrote a room's events (a rotated log), points each annotation at the index where its
     // event now is, found by its payload's fingerprint, or marks it detached when the event is gone.

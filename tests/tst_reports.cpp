@@ -9,6 +9,7 @@
 #include "csvreport.h"
 #include "eventserializer.h"
 #include "htmlreport.h"
+#include "journal.h"
 #include "markdownreport.h"
 #include "pdfreport.h"
 #include "reportexport.h"
@@ -20,6 +21,7 @@
 #include "workspace.h"
 
 #include <QBuffer>
+#include <QColor>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -584,7 +586,13 @@ private slots:
         const qint64 first = rooms.first().id;
         const QByteArray payload = ws.payload(ws.listEvents(first, {}, {}).first().rowId);
         AnnotationStore store(ws);
-        store.addNote(first, ws.listEvents(first, {}, {}).first().index, QStringLiteral("seen"), QStringLiteral("ana"));
+        const qint64 firstIndex = ws.listEvents(first, {}, {}).first().index;
+        store.addNote(first, firstIndex, QStringLiteral("seen"), QStringLiteral("ana"));
+        store.addLabel(first, firstIndex, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.setMarked(first, firstIndex, true, QStringLiteral("bo"));
+        store.addNote(first, std::nullopt, QStringLiteral("the whole room, looked at"), QStringLiteral("bo"));
+        store.setReview(first, ReviewStatus::Done, QStringLiteral("bo"));
+        store.save();
         ReportScope scope;
         for (const RoomSummary& r : rooms)
             scope.roomIds << r.id;
@@ -613,6 +621,30 @@ private slots:
             for (int i = 0; i < a.size(); ++i)
                 QCOMPARE(b.at(i), a.at(i));
         }
+        // The review came with it (a report that lost it was not lossless): notes, the label with a colour, the mark,
+        // the review status and the journal, each by its author and time, saved; read again, none twice.
+        const auto review = [](Workspace& w, qint64 roomId) {
+            QStringList out;
+            for (const Annotation& a : AnnotationStore(w).annotations(roomId))
+                out << QStringLiteral("%1|%2|%3|%4|%5|%6").arg(Annotation::kindName(a.kind), a.index ? QString::number(*a.index) : QStringLiteral("room"), a.value, a.author).arg(a.atMs).arg(a.saved);
+            for (const JournalEntry& j : Journal(w).entries(roomId))
+                out << QStringLiteral("%1|%2|%3|%4|%5|%6").arg(j.action, j.index ? QString::number(*j.index) : QStringLiteral("room"), j.before, j.after, j.author).arg(j.atMs);
+            return out;
+        };
+        const qint64 firstAgain = again.findRooms(rooms.first().nativeId).value(0);
+        QVERIFY(firstAgain != 0);
+        const QStringList reviewed = review(ws, first);
+        QCOMPARE(reviewed.size(), 10);
+        QCOMPARE(review(again, firstAgain), reviewed);
+        QCOMPARE(AnnotationStore(again).review(firstAgain)->value, ReviewStatus::Done);
+        QVERIFY(QColor(AnnotationStore(again).labelColors().value(QStringLiteral("pii"))).isValid());
+        QCOMPARE(AnnotationStore(again).unsavedChanges(), 0);
+        {
+            Workspace third(dir.filePath(QStringLiteral("third.sightline")));
+            Importer::import(third, path);
+            Importer::import(third, path);
+            QCOMPARE(review(third, third.findRooms(rooms.first().nativeId).value(0)), reviewed);
+        }
         // Every line is one JSON object that says what it is; the note is among them.
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -621,7 +653,7 @@ private slots:
             const QJsonObject o = QJsonDocument::fromJson(file.readLine()).object();
             QVERIFY(!o.isEmpty());
             records << o.value(QLatin1String("record")).toString();
-            if (o.value(QLatin1String("record")).toString() == QLatin1String("annotation"))
+            if (o.value(QLatin1String("record")).toString() == QLatin1String("annotation") && o.value(QLatin1String("kind")).toString() == QLatin1String("note") && !o.value(QLatin1String("index")).isNull())
                 QCOMPARE(o.value(QLatin1String("value")).toString(), QStringLiteral("seen"));
         }
         QVERIFY(records.contains(QStringLiteral("report")) && records.contains(QStringLiteral("room"))

@@ -1,5 +1,6 @@
 #include "sightlinejsonlreader.h"
 
+#include "../annotationstore.h"
 #include "../recordfields.h"
 #include "../storeerror.h"
 #include "roomfeed.h"
@@ -220,6 +221,13 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
         seen.insert(*index, lineNumber);
         return true;
     };
+    // The review the report kept (notes, labels, marks, the review status, the journal): put back once the rows are in.
+    Annotations annotations;
+    JournalEntries journal;
+    auto text = [](const QJsonObject& o, const char* key) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        return v.isString() ? v.toString() : QString();
+    };
     ToolCallRecords calls;
     auto flush = [&] {
         feed.addCalls(calls);
@@ -251,10 +259,40 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
         } else if (record == "run") {
             if (parse(line, o))
                 feed.writeRun(runOf(o), 0);
+        } else if (record == "annotation") {
+            if (!parse(line, o))
+                continue;
+            const std::optional<Annotation::Kind> kind = Annotation::kindFromName(str(o, "kind"));
+            if (!kind) {
+                feed.note(file + QStringLiteral(" line ") + QString::number(lineNumber),
+                    QStringLiteral("an annotation of an unknown kind \"%1\" (left out)").arg(str(o, "kind")));
+                continue;
+            }
+            Annotation a;
+            a.kind = *kind;
+            a.index = num(o, "index");
+            a.value = text(o, "value");
+            a.author = str(o, "author");
+            a.atMs = num(o, "at_ms").value_or(0);
+            a.detached = o.value(QLatin1String("detached")).toBool();
+            annotations.append(a);
+        } else if (record == "journal") {
+            if (!parse(line, o))
+                continue;
+            JournalEntry j;
+            j.index = num(o, "index");
+            j.action = str(o, "action");
+            j.author = str(o, "author");
+            j.atMs = num(o, "at_ms").value_or(0);
+            j.before = text(o, "before");
+            j.after = text(o, "after");
+            journal.append(j);
         } else if (record.isEmpty() && !line.trimmed().isEmpty()) {
             parse(line, o); // says why, when it is not JSON at all
         }
     }
     flush();
+    if (!annotations.isEmpty() || !journal.isEmpty())
+        AnnotationStore(feed.workspace()).restore(feed.room().id, annotations, journal);
     feed.setSynced(synced);
 }
