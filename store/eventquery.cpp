@@ -153,6 +153,10 @@ QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& bin
             + QStringLiteral(" = 'blocked')");
     } else if (f.blockedOnly) {
         sql += QStringLiteral(" AND events.blocked = 1");
+    } else if (f.hidesBlocked() && !f.words.isEmpty() && !f.timelineItems) {
+        // A search in the raw rows finds the words a card shows, its blocked end's result too (the timeline's item
+        // is matched by its folded rows: itemMatch).
+        sql += QStringLiteral(" AND ") + readable(QStringLiteral("events"));
     } else if (f.hidesBlocked()) {
         sql += QStringLiteral(" AND events.blocked = 0");
     }
@@ -167,6 +171,15 @@ QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& bin
         binds << *f.beforeMicros;
     }
     return sql;
+}
+
+QString EventQuery::readable(const QString& t)
+{
+    return QStringLiteral("(%1.blocked = 0 OR ((%1.flags & %2) != 0 AND EXISTS (SELECT 1 FROM tool_calls c JOIN events s ON "
+                          "s.room_id = c.room_id AND s.seq = c.start_seq WHERE c.room_id = %1.room_id AND %1.seq IN "
+                          "(c.end_seq, c.result_seq) AND s.blocked = 0)))")
+        .arg(t)
+        .arg(int(EventFlags::Folded));
 }
 
 QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantList& binds, bool callOutcome)

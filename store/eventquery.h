@@ -60,6 +60,10 @@ struct EventQuery
     static QString itemMatch(const EventFilter& filter, QVariantList& binds);
     // Whether row `t` has an annotation of `field` (label, note, is) with one of `values`: an EXISTS clause.
     static QString annotated(const QString& t, const QString& field, const QStringList& values, QVariantList& binds);
+    // Whether row `t` is read although blocked rows are hidden: it is not blocked, or it is a blocked end or result
+    // folded into a card whose start is not blocked, which the timeline shows with the row's result in it. What a
+    // search finds: the words a card shows are found, whichever row holds them.
+    static QString readable(const QString& t);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
     static QString ftsMatch(const QStringList& words, bool any);
     // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;

@@ -817,7 +817,7 @@ SearchHits Workspace::searchRooms(const QString& text, int limit, bool includeBl
         = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.type, e.created_us, "
                               "coalesce(unpack(e.text), e.tool_name, ''), r.title FROM events e JOIN rooms r ON r.id = e.room_id "
                               "WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
-                + (includeBlocked ? QString() : QStringLiteral(" AND e.blocked = 0"))
+                + (includeBlocked ? QString() : QStringLiteral(" AND ") + EventQuery::readable(QStringLiteral("e")))
                 + QStringLiteral(" ORDER BY e.room_id, e.seq LIMIT ?"),
             { ftsQuery(text, false), limit });
     while (q.next()) {
@@ -847,7 +847,7 @@ EventRecords Workspace::search(qint64 roomId, const QString& text, int limit, bo
         binds << roomId;
     }
     if (!includeBlocked)
-        sql += QStringLiteral(" AND blocked = 0");
+        sql += QStringLiteral(" AND ") + EventQuery::readable(QStringLiteral("events"));
     sql += QStringLiteral(" ORDER BY room_id, seq LIMIT ?");
     binds << limit;
     return readEvents(sql, binds);

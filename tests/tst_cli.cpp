@@ -992,6 +992,28 @@ private slots:
         QCOMPARE(rows[2].value(QLatin1String("role")).toString(), QStringLiteral("assistant"));
     }
 
+    // A search finds what a card shows: the result of a call whose end row a hook blocked is in its card, which the
+    // timeline shows (its start is not blocked); `--text` finds that row without --include-blocked. A blocked row
+    // of its own (a message) stays hidden.
+    void searchFindsWhatACardShows()
+    {
+        QTemporaryDir dir;
+        const QString store = copyFixture(dir, QStringLiteral("roomkit/edge_cases.sqlite"));
+        const auto indexes = [&](const QStringList& more) {
+            const Run r = run(QStringList { QStringLiteral("events"), store, QStringLiteral("--room"),
+                                  QStringLiteral("edge-blocked-ai-output"), QStringLiteral("--json") }
+                + more);
+            QStringList at;
+            for (const QJsonObject& o : r.lines())
+                at << QString::number(o.value(QLatin1String("index")).toInteger());
+            return at.join(QLatin1Char(','));
+        };
+        QCOMPARE(indexes({ QStringLiteral("--text"), QStringLiteral("visa") }), QStringLiteral("4"));
+        QCOMPARE(indexes({}).split(QLatin1Char(',')).contains(QStringLiteral("4")), false); // hidden as a row of its own
+        QCOMPARE(indexes({ QStringLiteral("--text"), QStringLiteral("visa"), QStringLiteral("--include-blocked") }),
+            QStringLiteral("4,5"));
+    }
+
     void importAndSync()
     {
         const QString workspace = m_dir.filePath(QStringLiteral("named.sightline"));

@@ -1170,6 +1170,9 @@ private slots:
         QTest::keyClick(to, Qt::Key_Return);
         QVERIFY(!pane->timeNote()->isVisible());
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing %1 of 13 events").arg(7 - blockedMessages));
+        // A To past the room's end is a bound all the same (a followed source's later events stay out of it).
+        QTRY_VERIFY2(bar->edit()->text().contains(QLatin1String("before:")), qPrintable(bar->edit()->text()));
+        QCOMPARE(*bar->filter().beforeMicros, start.date().addDays(1).startOfDay().toMSecsSinceEpoch() * 1000);
         all->click();
         QCOMPARE(bar->edit()->text(), QStringLiteral("type:message"));
 
@@ -1314,6 +1317,19 @@ private slots:
         QTRY_COMPARE(window.roomList()->currentRoom(), other->data(0, Qt::UserRole).toLongLong());
         QTRY_COMPARE(window.eventList()->currentIndex().data(EventListModel::RecordRole).value<EventRecord>().index,
             other->text(1).toLongLong());
+
+        // What a card shows is found in every room, its blocked end's result too (a hook blocked the end, not the
+        // card: its start shows, with the result in it).
+        search->edit()->selectAll();
+        QTest::keyClicks(search->edit(), QStringLiteral("visa"));
+        QTest::keyClick(search->edit(), Qt::Key_F, Qt::ControlModifier | Qt::AltModifier);
+        QTRY_VERIFY(results->topLevelItemCount() > 0);
+        bool blockedEnd = false;
+        for (int i = 0; i < results->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* hit = results->topLevelItem(i);
+            blockedEnd = blockedEnd || (hit->text(0) == QLatin1String("edge-blocked-ai-output") && hit->text(1) == QLatin1String("4"));
+        }
+        QVERIFY(blockedEnd);
 
         // One hit is "1 event"; a long search is elided in the title (a dock's title sets its least width).
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("searchResultsDock"));

@@ -138,12 +138,14 @@ FilterPane::FilterPane(QWidget* parent)
             m_timeNote->setVisible(!problem.isEmpty());
             if (!problem.isEmpty())
                 return; // the filter applied stays
-            // The room's own ends mean no bound; "to" holds its whole second.
+            // The room's own ends, as the fields show them, mean no bound; any other time is one, past the room's end
+            // too: a followed source's later events stay out of a range a reviewer typed (a To past the end was
+            // dropped, and they came in). "to" holds its whole second.
             const qint64 from = *typedFrom, to = floorSecond(*typedTo);
             std::optional<qint64> after, before;
-            if (from > floorSecond(m_counts.firstMicros))
+            if (from != floorSecond(m_counts.firstMicros))
                 after = from;
-            if (to < floorSecond(m_counts.lastMicros))
+            if (to != floorSecond(m_counts.lastMicros))
                 before = to + second;
             editTime(after, before);
         });

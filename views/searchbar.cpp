@@ -88,7 +88,7 @@ void SearchBar::setPosition(int at, int total)
     else if (total == 0)
         m_position->setText(tr("no matches"));
     else if (at < 0)
-        m_position->setText(tr("%1 matches").arg(QLocale().toString(total)));
+        m_position->setText(total == 1 ? tr("1 match") : tr("%1 matches").arg(QLocale().toString(total)));
     else
         m_position->setText(tr("%1 of %2").arg(QLocale().toString(at + 1), QLocale().toString(total)));
 }
