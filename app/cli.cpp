@@ -60,7 +60,8 @@ QString generalHelp()
         + QStringLiteral(
             "\n"
             "SOURCE is a RoomKit SQLite store, an AG-UI (kaboo-runtime) JSON Lines log or a folder of them, a CraftBot\n"
-            "EVENT.md or sessions.db, or a Sightline workspace; the format is detected from the content (--format\n"
+            "EVENT.md or sessions.db, a Sightline JSON Lines report or workspace, or a postgresql:// URI of RoomKit's or\n"
+            "kaboo's PostgreSQL store; the format is detected from the content (--format\n"
             "roomkit|agui|craftbot|craftbot-sessions|sightline-jsonl|workspace forces one).\n"
             "A store is imported into a cached workspace first, and synced on every later run.\n"
             "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' for "
@@ -110,7 +111,8 @@ QString manPage()
         ".PP\n"
         "A SOURCE is a RoomKit SQLite store, an AG\\-UI (kaboo\\-runtime) JSON Lines log or a folder of them, a "
         "CraftBot "
-        "EVENT.md or sessions.db, or a Sightline workspace; the format is told from the content. A source is imported "
+        "EVENT.md or sessions.db, a Sightline JSON Lines report or workspace, or a postgresql:// URI of RoomKit's or "
+        "kaboo's PostgreSQL store; the format is told from the content. A source is imported "
         "into a workspace of Sightline's own (cached per source), and synced on every later run; it is only read, "
         "never written.\n"
         ".SH VERBS\n");
@@ -149,7 +151,8 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
         out.flush();
         return Ok;
     }
-    if (first == QLatin1String("help") && isVerb(arguments.value(2)))
+    // `help VERB` is `VERB --help`; help for no verb (`help bogus`) is the mistyped verb's usage error (exit 2).
+    if (first == QLatin1String("help") && !arguments.value(2).isEmpty())
         return run({ arguments.value(0), arguments.value(2), QStringLiteral("--help") }, out, err);
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
         out << generalHelp();

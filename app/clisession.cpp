@@ -121,7 +121,7 @@ QList<QCommandLineOption> filterOptions()
                                    "lifecycle, system, error, custom"),
                     QStringLiteral("K") },
                 { QStringLiteral("group"),
-                    QStringLiteral("only events of this AI response: a RoomKit correlation id or an AG-UI run id"),
+                    QStringLiteral("only events of this AI response: a RoomKit correlation id, an AG-UI run id or a CraftBot task id"),
                     QStringLiteral("ID") },
                 { QStringLiteral("exclude-type"), QStringLiteral("leave out this type (repeatable; wins over --type)"),
                     QStringLiteral("T") },
@@ -300,8 +300,15 @@ qint64 Session::roomId(Workspace& ws, const QString& source, const QCommandLineP
 
 qint64 Session::roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser, const QString& nativeId)
 {
-    if (nativeId.isEmpty())
-        usage(QStringLiteral("--room ID is required"));
+    if (nativeId.isEmpty()) {
+        // A source of one room (an AG-UI thread's log, an EVENT.md) needs no --room: there is only it to mean.
+        const RoomSummaries rooms = ws.rooms();
+        if (rooms.size() == 1)
+            return rooms.first().id;
+        usage(rooms.isEmpty() ? QStringLiteral("--room ID is required")
+                              : QStringLiteral("--room ID is required: %1 holds %2 rooms (sightline rooms %1 lists them)")
+                                    .arg(source, QString::number(rooms.size())));
+    }
     // The exact id by the workspace's own lookup; the rest of the rule (RoomMatch) over the room list.
     QVector<qint64> ids = ws.findRooms(nativeId);
     RoomMatch match;

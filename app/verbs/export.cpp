@@ -136,7 +136,7 @@ VerbSpec Session::exportSpec()
             { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
                 QStringLiteral("KEY") },
             { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (a folder with --each-room)"), QStringLiteral("PATH") } },
-        QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--each-room] [--sign KEY] -o PATH"),
+        QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--expanded] [--each-room] [--author NAME] [--sign KEY] -o PATH"),
         QStringLiteral("write a report and its manifest"), &Session::exportReport };
 }
 

@@ -93,7 +93,7 @@ VerbSpec Session::redactSpec()
             { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                 QStringLiteral("PATH") },
             { QStringLiteral("pattern"), QStringLiteral("a regular expression (PCRE; repeatable)"), QStringLiteral("REGEX") },
-            { QStringLiteral("builtin"), QStringLiteral("built-in patterns: email, phone, card (Luhn-checked), secret (API keys, bearer tokens)"),
+            { QStringLiteral("builtin"), QStringLiteral("built-in patterns: email, phone, card (Luhn-checked), secret (API keys, bearer tokens, passwords)"),
                 QStringLiteral("LIST") },
             { QStringLiteral("reason"), QStringLiteral("why: what the placeholder and the ledger say"), QStringLiteral("TEXT") },
             { QStringLiteral("dry-run"), QStringLiteral("print what would be redacted, change nothing") },
