@@ -145,7 +145,13 @@ void PairFixer::link(qint64 roomId, qint64 start, qint64 end)
             ? std::nullopt
             : TimeUtil::durationMs(startedUs.toLongLong(), endedUs.toLongLong());
         duration = ms ? QVariant(*ms) : QVariant();
-        source = ms ? QVariant(DurationSource::Timestamps) : QVariant();
+        // As the room's other calls are timed: a log stamped to the second (an EVENT.md) gives "4 s ± 1 s", never
+        // "4000 ms (from timestamps)" as if measured.
+        QSqlQuery seconds = m_ws.exec(QStringLiteral("SELECT 1 FROM tool_calls WHERE room_id = ? AND duration_source = ? LIMIT 1"),
+            { roomId, DurationSource::Seconds });
+        const bool wholeSeconds = seconds.next();
+        seconds.finish();
+        source = ms ? QVariant(wholeSeconds ? DurationSource::Seconds : DurationSource::Timestamps) : QVariant();
     }
     m_ws.exec(QStringLiteral("UPDATE tool_calls SET (tool_name, tool_id, group_id, end_seq, ended_us, status, outcome, "
                              "error, result, result_seq, synthetic) = (SELECT coalesce(s.tool_name, e.tool_name), "

@@ -4,6 +4,7 @@
 // after, survives a sync and a rotated log, and gives up the text a later redaction removed.
 
 #include "annotationstore.h"
+#include "durationtext.h"
 #include "editstore.h"
 #include "eventfilter.h"
 #include "filterquery.h"
@@ -261,6 +262,10 @@ private slots:
         // The duration follows: the time between the start and the end it now has.
         QCOMPARE(swapped.durationMs,
             std::optional<qint64>((ws.event(room, 32)->createdMicros - ws.event(room, 29)->createdMicros) / 1000));
+        // Timed as the log's other calls are: an EVENT.md is stamped to the second, so "N s ± 1 s", not milliseconds
+        // as if measured.
+        QCOMPARE(swapped.durationSource, DurationSource::Seconds);
+        QVERIFY2(DurationText::full(swapped).contains(QStringLiteral("± 1 s")), qPrintable(DurationText::full(swapped)));
         QVERIFY(ws.event(room, 32)->flags & EventFlags::Folded);
         QCOMPARE(matching(ws, room, QStringLiteral("pairing:manual")), 2);
         QVERIFY(isEdited(ws, room, 29) && isEdited(ws, room, 32));
