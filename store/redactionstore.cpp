@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
+#include <QRegularExpression>
 #include <QRandomGenerator>
 #include <QSqlQuery>
 
@@ -38,6 +39,14 @@ RedactionStore::RedactionStore(Workspace& workspace)
 QString RedactionStore::placeholder(const QString& reason)
 {
     return QStringLiteral("[redacted: %1]").arg(reason.simplified());
+}
+
+QString RedactionStore::searchable(const QString& text)
+{
+    // The placeholder shows where text was removed; its words are not the conversation's, and a search for
+    // "payment" found every "[redacted: payment data]". `is:redacted` finds redacted rows.
+    static const QRegularExpression placeholders(QStringLiteral("\\[redacted: [^\\]]*\\]"));
+    return QString(text).replace(placeholders, QStringLiteral(" "));
 }
 
 QString RedactionStore::digest(const QString& text)
@@ -92,8 +101,12 @@ void RedactionStore::markRedacted(qint64 redactionId, qint64 eventId)
 }
 
 void RedactionStore::write(
-    qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& after)
+    qint64 redactionId, const QString& target, qint64 rowId, const QVariant& before, const QVariant& written)
 {
+    // What the index is told holds no placeholder (searchable), and an undo's redo writes the same.
+    const QVariant after = target.startsWith(QLatin1String("search_text.")) && !written.isNull()
+        ? QVariant(searchable(written.toString()))
+        : written;
     if (redactionId != 0) { // 0: a saved redaction applied again to rows read again, with nothing to undo
         m_ws.exec(QStringLiteral("INSERT INTO redaction_undo(redaction_id, target, row_id, before, after) VALUES (?, ?, ?, ?, ?)"),
             { redactionId, target, rowId, before, after });
@@ -547,7 +560,7 @@ bool RedactionStore::reassemble(qint64 roomId)
         if (item.id == 0 || !item.redactedPart || (item.flags & EventFlags::Redacted) || item.text == item.joined)
             continue;
         m_ws.exec(updateOf(QStringLiteral("events.text")), { item.joined, item.id });
-        m_ws.exec(updateOf(QStringLiteral("search_text.body")), { item.joined, item.id });
+        m_ws.exec(updateOf(QStringLiteral("search_text.body")), { searchable(item.joined), item.id });
         markRedacted(0, item.id);
         again = true;
     }
@@ -728,7 +741,7 @@ bool RedactionStore::reapply(qint64 roomId, std::optional<std::pair<qint64, qint
             const auto [cut, searched] = cutDisplay(text, body, r.start, r.length, placeholder(r.reason));
             m_ws.exec(updateOf(QStringLiteral("events.text")), { cut, eventId });
             markRedacted(0, eventId);
-            m_ws.exec(updateOf(QStringLiteral("search_text.body")), { searched, eventId });
+            m_ws.exec(updateOf(QStringLiteral("search_text.body")), { searchable(searched), eventId });
             again = true;
             continue;
         }

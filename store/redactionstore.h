@@ -63,6 +63,9 @@ public:
     explicit RedactionStore(Workspace& workspace);
 
     static QString placeholder(const QString& reason);
+    // `text` as the search index is told it: each placeholder a space, so that a search finds what was said, never
+    // the words of a reason.
+    static QString searchable(const QString& text);
     // The keyed digest of a text removed: HMAC-SHA-256 under the workspace's secret (Workspace::secret). Empty
     // when the workspace has no secret (a copy handed on): its texts cannot be found again.
     QString digest(const QString& text);
