@@ -3,6 +3,7 @@
 #include "outcome.h"
 
 #include <array>
+#include <QCoreApplication>
 
 namespace Presentation {
 
@@ -68,6 +69,13 @@ QColor problemColour(bool dark)
 bool isProblem(Outcome outcome)
 {
     return outcome == Outcome::Failed || outcome == Outcome::Refused || outcome == Outcome::Unserved;
+}
+
+QString errorLine(const QString& error)
+{
+    if (error.startsWith(QLatin1String("error"), Qt::CaseInsensitive))
+        return error;
+    return QCoreApplication::translate("Presentation", "Error: %1").arg(error);
 }
 
 } // namespace Presentation

@@ -22,6 +22,9 @@ Look outcome(Outcome outcome);
 QString outcomeLabel(Outcome outcome); // "✓ served"
 // What it means, in a sentence (a badge's tooltip, a report's legend).
 QString outcomeMeaning(Outcome outcome);
+// A call's error as a line to read: "Error: " before it, unless it says so itself ("Error executing …" read
+// "Error: Error executing …").
+QString errorLine(const QString& error);
 QColor outcomeColour(Outcome outcome, bool dark);
 // The colour of something that went wrong (a failed call in the raw rows, a room with failed calls, a block
 // that could not be read), on a light or a dark background.

@@ -21,6 +21,8 @@
 #include <QJsonObject>
 #include <QIcon>
 #include <QLocale>
+#include "presentation.h"
+
 #include <QSet>
 #include <QSignalSpy>
 #include <QSqlQuery>
@@ -1001,6 +1003,16 @@ private slots:
         QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events"));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toLongLong(), 0);
+    }
+
+    // A call's error reads once as an error: "Error: " before it unless it says so itself (a tool's "Error executing
+    // ..." read "Error: Error executing ...").
+    void anErrorSaysErrorOnce()
+    {
+        QCOMPARE(Presentation::errorLine(QStringLiteral("Error executing tool lookup: 502")),
+            QStringLiteral("Error executing tool lookup: 502"));
+        QCOMPARE(Presentation::errorLine(QStringLiteral("error: timeout")), QStringLiteral("error: timeout"));
+        QCOMPARE(Presentation::errorLine(QStringLiteral("upstream returned 502")), QStringLiteral("Error: upstream returned 502"));
     }
 };
 

@@ -198,7 +198,7 @@ void DetailsPane::setDetails(const EventDetails& details)
             call << tr("arguments are not valid JSON");
         html += QStringLiteral("<br>") + tr("Tool call: ") + call.join(QStringLiteral(" · "));
         if (!c.error.isEmpty())
-            html += QStringLiteral("<br>") + tr("Error: ") + escaped(c.error.left(300));
+            html += QStringLiteral("<br>") + Presentation::errorLine(escaped(c.error.left(300)));
     }
     if (!notes.isEmpty())
         html += QStringLiteral("<br><i>") + notes.join(QStringLiteral("; ")) + QStringLiteral("</i>");

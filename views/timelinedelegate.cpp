@@ -264,7 +264,7 @@ TimelineDelegate::CardLines TimelineDelegate::openLines(const EventRecord& e, co
         ids << tr("response %1").arg(e.groupId);
     add(CardLine::Fact, cutLine(ids.join(QStringLiteral(" · "))));
     if (!c.error.isEmpty())
-        add(CardLine::Error, tr("Error: %1").arg(cutLine(c.error).simplified()));
+        add(CardLine::Error, Presentation::errorLine(cutLine(c.error).simplified()));
     return lines;
 }
 

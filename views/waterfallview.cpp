@@ -213,7 +213,7 @@ QString WaterfallView::describe(qsizetype bar) const
         lines << QStringLiteral("<tt>%1</tt>").arg(args.toHtmlEscaped());
     }
     if (!c.error.isEmpty())
-        lines << tr("Error: %1").arg(c.error.left(160).toHtmlEscaped());
+        lines << Presentation::errorLine(c.error.left(160).toHtmlEscaped());
     return lines.join(QStringLiteral("<br>"));
 }
 
