@@ -120,15 +120,23 @@ QString manPage()
         page += QStringLiteral(".SS \"sightline %1 %2\"\n%3\n").arg(v.name, roff(v.positional), roff(v.synopsis));
         page += manOptions(v.options);
     }
-    page += QStringLiteral(".SH COMMON OPTIONS\nEvery verb also takes:\n") + manOptions(commonOptions());
+    page += QStringLiteral(".SH COMMON OPTIONS\nEvery verb also takes these; \\fB\\-\\-format\\fR only a verb that reads a SOURCE "
+                           "(\\fBexport\\fR calls it \\fB\\-\\-source\\-format\\fR; \\fBverify\\fR reads a report and has none):\n")
+        + manOptions(commonOptions());
     page += QStringLiteral(
         ".SH EXIT STATUS\n0 on success, 1 on an error (the file and what is wrong are written to standard error), 2 on "
         "a "
         "usage error.\n"
-        ".SH FILES\n.TP\n\\fI~/.cache/sightline/workspaces/\\fR\nthe cached workspace of each source\n"
+        ".SH ENVIRONMENT\n.TP\n\\fBXDG_CACHE_HOME\\fR\nwhere the cached workspaces are kept (default \\fI~/.cache\\fR)\n"
+        ".TP\n\\fBXDG_CONFIG_HOME\\fR\nwhere the settings are kept (default \\fI~/.config\\fR)\n"
+        ".TP\n\\fBPGPASSWORD\\fR, \\fBPGPASSFILE\\fR\nthe password of a \\fIpostgresql://\\fR source, as PostgreSQL's own "
+        "tools read them (else \\fI~/.pgpass\\fR); Sightline never writes a password down\n"
+        ".SH FILES\n.TP\n\\fI$XDG_CACHE_HOME/sightline/workspaces/\\fR\nthe cached workspace of each source (private to "
+        "its owner)\n.TP\n\\fI$XDG_CONFIG_HOME/sightline/sightline.conf\\fR\nthe settings: the reviewer's name, the "
+        "window's layout, the saved filters\n"
         ".SH EXAMPLES\n.nf\nsightline rooms support.sqlite\n"
         "sightline events support.sqlite \\-\\-room sup\\-late\\-delivery \\-\\-type tool_call_end \\-\\-json\n"
-        "sightline tools EVENT.md \\-\\-room EVENT.md\n.fi\n");
+        "sightline tools EVENT.md\n.fi\n");
     return page;
 }
 

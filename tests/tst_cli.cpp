@@ -209,10 +209,16 @@ private slots:
             QStringLiteral("edge-blocked-inbound"), QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("-o"), csv });
         QCOMPARE(exported.code, 0);
         QVERIFY2(QRegularExpression(QStringLiteral("wrote ([0-9]+) events to .* \\(([0-9]+) of the ([0-9]+) events left out by "
-                                                   "the filter, [0-9]+ of them blocked rows: --query blocked:include keeps them\\)"))
+                                                   "the filter, [0-9]+ of them blocked rows: --include-blocked keeps them\\)"))
                      .match(exported.err)
                      .hasMatch(),
             qPrintable(exported.err));
+        // --include-blocked keeps them, as it does for the other verbs.
+        const Run kept = run({ QStringLiteral("export"), m_store, QStringLiteral("--room"), QStringLiteral("edge-blocked-inbound"),
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--include-blocked"), QStringLiteral("-o"),
+            dir.filePath(QStringLiteral("kept.csv")) });
+        QCOMPARE(kept.code, 0);
+        QVERIFY2(kept.err.startsWith(QLatin1String("wrote ")) && !kept.err.contains(QLatin1String("left out")), qPrintable(kept.err));
         // Under cron or in a container (no XDG_RUNTIME_DIR) an export says what it wrote and nothing else.
         QProcess bare;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -284,6 +290,12 @@ private slots:
         QVERIFY(r.out.startsWith(QLatin1String(".TH SIGHTLINE 1")));
         for (const char* option : { "include\\-blocked", "newest\\-first", "output", "format", "conversation" })
             QVERIFY2(r.out.contains(QLatin1String(option)), option);
+        // Where Sightline keeps things and what it reads from the environment.
+        for (const char* said : { ".SH ENVIRONMENT", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "PGPASSWORD", ".SH FILES",
+                 "sightline/sightline.conf", "source\\-format" })
+            QVERIFY2(r.out.contains(QLatin1String(said)), said);
+        // Export takes --include-blocked as the other verbs do.
+        QVERIFY(run({ QStringLiteral("export"), QStringLiteral("--help") }).out.contains(QLatin1String("--include-blocked")));
     }
 
     void rooms()

@@ -101,7 +101,7 @@ int Session::exportReport(const QStringList& args)
     if (count < inRooms) {
         m_err << " (" << inRooms - count << " of the " << inRooms << " events left out by the filter";
         if (blocked > 0 && !scope.filter.includeBlocked && !scope.filter.blockedOnly)
-            m_err << ", " << blocked << " of them blocked rows: --query blocked:include keeps them";
+            m_err << ", " << blocked << " of them blocked rows: --include-blocked keeps them";
         m_err << ")";
     }
     m_err << "; manifest " << manifest;
@@ -130,13 +130,14 @@ VerbSpec Session::exportSpec()
             { QStringLiteral("expanded"), QStringLiteral("HTML: every tool call's card open") },
             { QStringLiteral("query"), QStringLiteral("only the events this filter lets through (the filter bar's language)"),
                 QStringLiteral("FILTER") },
+            { QStringLiteral("include-blocked"), QStringLiteral("include rows a hook blocked (left out by default; as --query blocked:include)") },
             { QStringLiteral("marked"), QStringLiteral("only the events a reviewer marked") },
             { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
                 QStringLiteral("NAME") },
             { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
                 QStringLiteral("KEY") },
             { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (a folder with --each-room)"), QStringLiteral("PATH") } },
-        QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--marked] [--expanded] [--each-room] [--author NAME] [--sign KEY] -o PATH"),
+        QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--include-blocked] [--marked] [--expanded] [--each-room] [--author NAME] [--sign KEY] -o PATH"),
         QStringLiteral("write a report and its manifest"), &Session::exportReport };
 }
 
