@@ -868,7 +868,12 @@ void MainWindow::createActions()
         else
             emit m_searchBar->searchAllRooms(m_searchBar->text());
     });
-    view->addAction(m_resultsDock->toggleViewAction());
+    // Its title says what was searched ("Search Results: 3 events holding …"); Qt's toggle action follows the title,
+    // so the menu item is named again after every change: the menu keeps its name.
+    QAction* results = m_resultsDock->toggleViewAction();
+    results->setText(tr("Search &Results"));
+    connect(m_resultsDock, &QDockWidget::windowTitleChanged, results, [results] { results->setText(tr("Search &Results")); });
+    view->addAction(results);
     QAction* journal = m_journalDock->toggleViewAction();
     journal->setText(tr("Edit &Journal"));
     journal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));

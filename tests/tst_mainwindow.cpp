@@ -1339,6 +1339,8 @@ private slots:
         QTRY_COMPARE(results->topLevelItemCount(), 1);
         QTRY_VERIFY2(dock->windowTitle().startsWith(QLatin1String("Search Results: 1 event holding")),
             qPrintable(dock->windowTitle()));
+        // Its menu item keeps its own name (Qt's toggle action follows the dock's title).
+        QCOMPARE(dock->toggleViewAction()->text(), QStringLiteral("Search &Results"));
         search->edit()->setText(QString(300, QLatin1Char('w')));
         QTest::keyClick(search->edit(), Qt::Key_F, Qt::ControlModifier | Qt::AltModifier);
         QTRY_VERIFY(dock->windowTitle().contains(QLatin1String("holding")));
