@@ -221,7 +221,9 @@ void SightlineJsonlReader::read(const RoomCursor& cursor, RoomFeed& feed)
         seen.insert(*index, lineNumber);
         return true;
     };
-    // The review the report kept (notes, labels, marks, the review status, the journal): put back once the rows are in.
+    // The review the report kept (notes, labels, marks, the review status, the journal): put back once the rows are in,
+    // in the room's last transaction. A kill before it loses nothing: every import reads each room again (this runs
+    // when no row is new too) and restore adds nothing twice (tst_reports kills the import and runs it again).
     Annotations annotations;
     JournalEntries journal;
     auto text = [](const QJsonObject& o, const char* key) {
