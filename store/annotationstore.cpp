@@ -124,17 +124,33 @@ qint64 AnnotationStore::insert(qint64 roomId, std::optional<qint64> index, Annot
     const QString& value, const QString& author)
 {
     requireEvent(roomId, index);
-    QVariant print;
-    if (index) {
-        if (const std::optional<QString> source = m_ws.sourceFingerprint(roomId, *index))
-            print = *source;
-    }
     QSqlQuery q = m_ws.exec(
         QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, kind, value, author, at_ms) VALUES (?, ?, "
                        "?, ?, ?, ?, ?)"),
-        { roomId, orNull(index), print, Annotation::kindName(kind), value.isNull() ? QVariant() : QVariant(value),
-            author, QDateTime::currentMSecsSinceEpoch() });
+        { roomId, orNull(index), fingerprintAt(roomId, index), Annotation::kindName(kind),
+            value.isNull() ? QVariant() : QVariant(value), author, QDateTime::currentMSecsSinceEpoch() });
     return q.lastInsertId().toLongLong();
+}
+
+QVariant AnnotationStore::fingerprintAt(qint64 roomId, std::optional<qint64> index)
+{
+    if (index) {
+        if (const std::optional<QString> source = m_ws.sourceFingerprint(roomId, *index))
+            return *source;
+    }
+    return {};
+}
+
+void AnnotationStore::colourLabel(const QString& name)
+{
+    QSqlQuery known = m_ws.exec(QStringLiteral("SELECT count(*), sum(name = ?) FROM labels"), { name });
+    known.next();
+    const int count = known.value(0).toInt();
+    const bool exists = known.value(1).toInt() > 0;
+    known.finish();
+    if (!exists)
+        m_ws.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES (?, ?)"),
+            { name, QString::fromLatin1(palette[count % std::size(palette)]) });
 }
 
 void AnnotationStore::restore(qint64 roomId, const Annotations& annotations, const JournalEntries& journal)
@@ -150,24 +166,11 @@ void AnnotationStore::restore(qint64 roomId, const Annotations& annotations, con
         had.finish();
         if (known)
             continue;
-        if (a.kind == Annotation::Kind::Label) {
-            QSqlQuery labels = m_ws.exec(QStringLiteral("SELECT count(*), sum(name = ?) FROM labels"), { a.value });
-            labels.next();
-            const int count = labels.value(0).toInt();
-            const bool exists = labels.value(1).toInt() > 0;
-            labels.finish();
-            if (!exists)
-                m_ws.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES (?, ?)"),
-                    { a.value, QString::fromLatin1(palette[count % std::size(palette)]) });
-        }
-        QVariant print;
-        if (a.index) {
-            if (const std::optional<QString> source = m_ws.sourceFingerprint(roomId, *a.index))
-                print = *source;
-        }
+        if (a.kind == Annotation::Kind::Label)
+            colourLabel(a.value);
         m_ws.exec(QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, detached, kind, value, author, at_ms, "
                                  "saved, present) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 1)"),
-            { roomId, index, print, a.detached ? 1 : 0, kind, value, a.author, a.atMs });
+            { roomId, index, fingerprintAt(roomId, a.index), a.detached ? 1 : 0, kind, value, a.author, a.atMs });
     }
     for (const JournalEntry& j : journal) {
         const QVariant index = orNull(j.index);
@@ -266,15 +269,7 @@ EditSteps AnnotationStore::addLabel(
     return transaction([&] {
         if (find(roomId, index, Annotation::Kind::Label, label))
             return EditSteps {};
-        QSqlQuery known = m_ws.exec(QStringLiteral("SELECT count(*), sum(name = ?) FROM labels"), { label });
-        known.next();
-        const int count = known.value(0).toInt();
-        const bool exists = known.value(1).toInt() > 0;
-        known.finish();
-        if (!exists) {
-            m_ws.exec(QStringLiteral("INSERT INTO labels(name, color) VALUES (?, ?)"),
-                { label, QString::fromLatin1(palette[count % std::size(palette)]) });
-        }
+        colourLabel(label);
         const qint64 id = insert(roomId, index, Annotation::Kind::Label, label, author);
         const qint64 entry = Journal(m_ws).record(Journal::Action::LabelAdded, roomId, index, {}, label, author);
         return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };

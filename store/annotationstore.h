@@ -8,6 +8,7 @@
 #include <optional>
 #include <QMap>
 #include <QString>
+#include <QVariant>
 
 class Workspace;
 struct RedactionMatch;
@@ -107,6 +108,10 @@ private:
     qint64 insert(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value,
         const QString& author);
     std::optional<qint64> find(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value);
+    // The fingerprint of the source's payload at `index` (NULL for the room, or an event the room does not hold).
+    QVariant fingerprintAt(qint64 roomId, std::optional<qint64> index);
+    // A label the workspace does not know yet gets the next colour of the palette.
+    void colourLabel(const QString& name);
     void requireEvent(qint64 roomId, std::optional<qint64> index);
 
     Workspace& m_ws;
