@@ -75,6 +75,20 @@
 #include <sqlite3.h>
 #include <utility>
 
+namespace {
+
+// A dock's menu item by a name of its own: Qt's toggle action takes the dock's title at every change, and a title
+// that says what the dock shows ("Filters: 2 terms active", "Search Results: 3 events holding …") is no menu item.
+QAction* namedInMenu(QDockWidget* dock, const QString& name)
+{
+    QAction* toggle = dock->toggleViewAction();
+    toggle->setText(name);
+    QObject::connect(dock, &QDockWidget::windowTitleChanged, toggle, [toggle, name] { toggle->setText(name); });
+    return toggle;
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_store(new StoreClient(this))
@@ -569,8 +583,6 @@ void MainWindow::connectTimeline()
         m_filterDock->setWindowTitle(filter.terms() == 0 ? tr("Filters")
                 : filter.terms() == 1                     ? tr("Filters: 1 term active")
                                                           : tr("Filters: %1 terms active").arg(filter.terms()));
-        // The dock's title names its menu item too (Qt's toggle action follows it): the menu keeps its name.
-        m_filterDock->toggleViewAction()->setText(tr("Filter &Panes"));
         if (m_eventModel->roomId() != 0) {
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
             requestFacets();
@@ -843,8 +855,7 @@ void MainWindow::createActions()
         m_filterBar->edit()->setFocus(Qt::ShortcutFocusReason);
         m_filterBar->edit()->selectAll();
     });
-    QAction* panes = m_filterDock->toggleViewAction();
-    panes->setText(tr("Filter &Panes"));
+    QAction* panes = namedInMenu(m_filterDock, tr("Filter &Panes"));
     panes->setShortcut(QKeySequence(Qt::Key_F9));
     panes->setStatusTip(tr("Types, channels, time, blocked rows, tools, outcomes and participants, with counts"));
     view->addAction(panes);
@@ -868,12 +879,7 @@ void MainWindow::createActions()
         else
             emit m_searchBar->searchAllRooms(m_searchBar->text());
     });
-    // Its title says what was searched ("Search Results: 3 events holding …"); Qt's toggle action follows the title,
-    // so the menu item is named again after every change: the menu keeps its name.
-    QAction* results = m_resultsDock->toggleViewAction();
-    results->setText(tr("Search &Results"));
-    connect(m_resultsDock, &QDockWidget::windowTitleChanged, results, [results] { results->setText(tr("Search &Results")); });
-    view->addAction(results);
+    view->addAction(namedInMenu(m_resultsDock, tr("Search &Results")));
     QAction* journal = m_journalDock->toggleViewAction();
     journal->setText(tr("Edit &Journal"));
     journal->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
