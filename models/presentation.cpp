@@ -4,6 +4,7 @@
 
 #include <array>
 #include <QCoreApplication>
+#include <QPalette>
 
 namespace Presentation {
 
@@ -76,6 +77,11 @@ QString errorLine(const QString& error)
     if (error.startsWith(QLatin1String("error"), Qt::CaseInsensitive))
         return error;
     return QCoreApplication::translate("Presentation", "Error: %1").arg(error);
+}
+
+bool isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
 }
 
 } // namespace Presentation

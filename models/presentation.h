@@ -25,6 +25,8 @@ QString outcomeMeaning(Outcome outcome);
 // A call's error as a line to read: "Error: " before it, unless it says so itself ("Error executing …" read
 // "Error: Error executing …").
 QString errorLine(const QString& error);
+// Whether a palette is dark (its base darker than mid grey): the colours above have a light and a dark form.
+bool isDark(const QPalette& palette);
 QColor outcomeColour(Outcome outcome, bool dark);
 // The colour of something that went wrong (a failed call in the raw rows, a room with failed calls, a block
 // that could not be read), on a light or a dark background.

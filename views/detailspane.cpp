@@ -205,7 +205,7 @@ void DetailsPane::setDetails(const EventDetails& details)
     // What the source's protocol says is wrong here, in the problems' colour, each on a line of its own.
     for (const QString& w : e.warning.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         html += QStringLiteral("<br><span style=\"color:%1\">⚠ %2</span>")
-                    .arg(Presentation::problemColour(palette().color(QPalette::Base).lightness() < 128).name(), escaped(w));
+                    .arg(Presentation::problemColour(Presentation::isDark(palette())).name(), escaped(w));
     m_header->setText(html);
 
     auto showLink = [&](QToolButton* b, const std::optional<qint64>& at) {

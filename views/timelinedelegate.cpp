@@ -40,16 +40,11 @@ QStringList jsonLines(const QString& text)
     return text.split(QLatin1Char('\n'));
 }
 
-bool isDark(const QPalette& p)
-{
-    return p.color(QPalette::Base).lightness() < 128;
-}
-
 // One line of indented JSON in colour: keys, strings and literals each their own.
 void drawJsonLine(QPainter* p, const QRect& r, const QString& line, const QPalette& palette)
 {
     static const QRegularExpression keyValue(QStringLiteral("^(\\s*)(\"(?:[^\"\\\\]|\\\\.)*\")(\\s*:\\s*)(.*)$"));
-    const bool dark = isDark(palette);
+    const bool dark = Presentation::isDark(palette);
     const QColor key = dark ? QColor(0x9c, 0xdc, 0xfe) : QColor(0x00, 0x55, 0x99);
     const QColor string = dark ? QColor(0xce, 0x91, 0x78) : QColor(0xa3, 0x15, 0x15);
     const QColor literal = dark ? QColor(0xb5, 0xce, 0xa8) : QColor(0x09, 0x86, 0x58);
@@ -420,7 +415,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
     const bool expanded = index.data(EventListModel::ExpandedRole).toBool();
     const auto position = EventListModel::GroupPosition(index.data(EventListModel::GroupPositionRole).toInt());
     const QPalette& pal = option.palette;
-    const bool dark = isDark(pal);
+    const bool dark = Presentation::isDark(pal);
     const auto shape = TimelineLayout::shapeOf(e, callValue.isValid());
     const auto side = TimelineLayout::sideOf(e);
     const std::optional<ToolCallRecord> call

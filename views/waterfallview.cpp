@@ -25,11 +25,6 @@ constexpr qint64 Steps[] = { 1, 10, 100, Ms, 2 * Ms, 5 * Ms, 10 * Ms, 20 * Ms, 5
     12 * H, D, 2 * D, 7 * D, 30 * D };
 constexpr int TickSpacing = 90; // pixels at least between two labels
 
-bool isDark(const QPalette& palette)
-{
-    return palette.color(QPalette::Base).lightness() < 128;
-}
-
 } // namespace
 
 WaterfallView::WaterfallView(QWidget* parent)
@@ -220,7 +215,7 @@ QString WaterfallView::describe(qsizetype bar) const
 void WaterfallView::render(QPainter& p, const QSize& size) const
 {
     const QPalette pal = palette();
-    const bool dark = isDark(pal);
+    const bool dark = Presentation::isDark(pal);
     p.fillRect(QRect(QPoint(0, 0), size), pal.color(QPalette::Base));
     if (m_layout.bars.isEmpty()) {
         p.setPen(pal.color(QPalette::PlaceholderText));
