@@ -90,6 +90,7 @@ const QVector<VerbSpec>& verbSpecs()
         Session::verifySpec(),
         Session::compactSpec(),
         Session::redactSpec(),
+        Session::teamSpec(),
     };
     return specs;
 }

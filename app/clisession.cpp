@@ -7,6 +7,8 @@
 #include "sources/pgconnection.h"
 #include "storeerror.h"
 #include "sources/importlock.h"
+#include "team/teamstore.h"
+#include "team/teamsync.h"
 #include "timeutil.h"
 #include "workspace.h"
 
@@ -109,6 +111,14 @@ QList<QCommandLineOption> roomOptions()
                            "from several (import -o)"),
             QStringLiteral("PATH") },
     };
+}
+
+QCommandLineOption teamOption()
+{
+    return { QStringLiteral("team"),
+        QStringLiteral("share the review through this team store (postgresql://login@host/db); the workspace stays "
+                       "attached to it"),
+        QStringLiteral("URI") };
 }
 
 // The filter a verb that reads a room's events takes (Session::filterOf reads them).
@@ -460,6 +470,46 @@ EventFilter Session::filterOf(const QCommandLineParser& parser)
     EventFilter filter = r.filter;
     filter.topLevelOnly = given.contains(QLatin1String("top-level-only"));
     return filter;
+}
+
+std::unique_ptr<TeamStore> Session::joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile)
+{
+    std::optional<QString> uri;
+    if (parser.isSet(QStringLiteral("team"))) {
+        uri = parser.value(QStringLiteral("team"));
+        if (!PgConnection::isUri(*uri))
+            usage(QStringLiteral("--team takes a postgresql:// URI of a team store, not '%1'").arg(*uri));
+    } else {
+        uri = TeamSync::attached(ws);
+    }
+    if (!uri)
+        return nullptr;
+    try {
+        auto team = std::make_unique<TeamStore>(*uri);
+        // Attached once the store answered as one: a mistyped URI is not remembered.
+        TeamSync::attach(ws, *uri, team->storeId());
+        return team;
+    } catch (const PgUnreachable& e) {
+        if (parser.isSet(QStringLiteral("team")))
+            TeamSync::attach(ws, *uri, {});
+        m_err << "sightline: the team store cannot be reached (" << e.toString() << "): " << meanwhile << Qt::endl;
+        return nullptr;
+    }
+}
+
+void Session::syncTeam(Workspace& ws, TeamStore& team)
+{
+    try {
+        const TeamSync::Result result = TeamSync(ws, team).sync();
+        if (result.heldBack > 0) {
+            m_err << "sightline: " << result.heldBack << (result.heldBack == 1 ? " change" : " changes")
+                  << " made in this workspace stay here: role " << team.login()
+                  << " is an auditor of the team and changes nothing there" << Qt::endl;
+        }
+    } catch (const PgUnreachable& e) {
+        m_err << "sightline: the connection to the team store was lost (" << e.toString()
+              << "): what was not sent goes at the next sync" << Qt::endl;
+    }
 }
 
 QString Session::author(const QCommandLineParser& parser)

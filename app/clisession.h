@@ -19,6 +19,7 @@
 #include <QTextStream>
 #include <QVector>
 
+class TeamStore;
 class Workspace;
 struct EventFilter;
 struct ImportReport;
@@ -63,6 +64,8 @@ QString sourceHelp();
 QList<QCommandLineOption> commonOptions();
 // The options that name a room in a source: its id, and the source when a workspace holds that id from several.
 QList<QCommandLineOption> roomOptions();
+// --team URI: the team store a verb shares the review through (Session::joinTeam).
+QCommandLineOption teamOption();
 // The filter a verb that reads a room's events takes (Session::filterOf reads them).
 QList<QCommandLineOption> filterOptions();
 
@@ -96,9 +99,12 @@ private:
     int verify(const QStringList& args);
     int compact(const QStringList& args);
     int redact(const QStringList& args);
+    int team(const QStringList& args);
+    // journal --verify: the team store's chain checked here, its first broken entry named.
+    int verifyTeamJournal(Workspace& ws, const QCommandLineParser& parser, bool json);
     // Each verb's spec, in the verb's file: its options beside the code that reads them.
     static VerbSpec importSpec(), roomsSpec(), eventsSpec(), toolsSpec(), statsSpec(), facetsSpec(), notesSpec(),
-        noteSpec(), reviewSpec(), journalSpec(), exportSpec(), verifySpec(), compactSpec(), redactSpec();
+        noteSpec(), reviewSpec(), journalSpec(), exportSpec(), verifySpec(), compactSpec(), redactSpec(), teamSpec();
 
     // What the verbs share.
     void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb);
@@ -134,6 +140,12 @@ private:
     // Only `onlyRooms` of it, when given (the room a verb follows: the others are not read for it).
     void followSource(Workspace& ws, const QString& source, Importer::Format format,
         const std::optional<QStringList>& onlyRooms, const std::function<void()>& printNew);
+    // The team store a verb works with: --team URI (the workspace is attached to it from then on), else the one the
+    // workspace is attached to; none when neither. When no server answers there it says so on stderr, with
+    // `meanwhile` (what happens instead), and gives none: the verb goes on with the workspace's copy.
+    std::unique_ptr<TeamStore> joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile);
+    // Sends what waits here and takes what teammates changed (TeamSync), saying on stderr what an auditor keeps here.
+    void syncTeam(Workspace& ws, TeamStore& team);
     // Who signs a change made here: --author, else the name the window asks for once, else the login name.
     QString author(const QCommandLineParser& parser);
     // The room's index as the journal and notes print it.

@@ -6,6 +6,7 @@
 #include "eventflags.h"
 #include "redactionstore.h"
 #include "storeerror.h"
+#include "team/teamannotation.h"
 #include "workspace.h"
 
 #include <QCryptographicHash>
@@ -188,6 +189,27 @@ void AnnotationStore::restore(qint64 roomId, const Annotations& annotations, con
     }
 }
 
+void AnnotationStore::adopt(qint64 roomId, const TeamAnnotation& a)
+{
+    const QVariant value = a.value.isNull() ? QVariant() : QVariant(a.value);
+    QSqlQuery had = m_ws.exec(QStringLiteral("SELECT id FROM annotations WHERE room_id = ? AND team_id = ?"), { roomId, a.id });
+    const std::optional<qint64> local = had.next() ? std::optional<qint64>(had.value(0).toLongLong()) : std::nullopt;
+    had.finish();
+    if (local) {
+        m_ws.exec(QStringLiteral("UPDATE annotations SET value = ?, present = ?, saved = 1 WHERE id = ?"),
+            { value, a.present ? 1 : 0, *local });
+        return;
+    }
+    if (!a.present)
+        return;
+    if (a.kind == Annotation::Kind::Label)
+        colourLabel(a.value);
+    m_ws.exec(QStringLiteral("INSERT INTO annotations(room_id, seq, fingerprint, kind, value, author, at_ms, saved, present, "
+                             "team_id) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)"),
+        { roomId, orNull(a.seq), fingerprintAt(roomId, a.seq), Annotation::kindName(a.kind), value, a.author, a.atMs,
+            a.id });
+}
+
 std::optional<qint64> AnnotationStore::find(
     qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value)
 {
@@ -214,7 +236,7 @@ EditSteps AnnotationStore::addNote(qint64 roomId, std::optional<qint64> index, c
         throw StoreError(m_ws.path(), {}, QStringLiteral("a note needs some text"));
     return transaction([&] {
         const qint64 id = insert(roomId, index, Annotation::Kind::Note, note, author);
-        const qint64 entry = Journal(m_ws).record(Journal::Action::NoteAdded, roomId, index, {}, note, author);
+        const qint64 entry = Journal(m_ws).record(Journal::Action::NoteAdded, roomId, index, {}, note, author, id);
         return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };
     });
 }
@@ -237,7 +259,7 @@ EditSteps AnnotationStore::remove(qint64 annotationId, const QString& author)
             action = Journal::Action::Unmarked;
         else if (a.kind == Annotation::Kind::Review)
             action = Journal::Action::Review;
-        const qint64 entry = Journal(m_ws).record(action, a.roomId, a.index, a.value, {}, author);
+        const qint64 entry = Journal(m_ws).record(action, a.roomId, a.index, a.value, {}, author, annotationId);
         return EditSteps { { EditStep::Annotations, annotationId, false }, { EditStep::Journal, entry, true } };
     });
 }
@@ -251,11 +273,11 @@ EditSteps AnnotationStore::setMarked(qint64 roomId, qint64 index, bool marked, c
         Journal journal(m_ws);
         if (marked) {
             const qint64 id = insert(roomId, index, Annotation::Kind::Mark, {}, author);
-            const qint64 entry = journal.record(Journal::Action::Marked, roomId, index, {}, {}, author);
+            const qint64 entry = journal.record(Journal::Action::Marked, roomId, index, {}, {}, author, id);
             return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };
         }
         m_ws.exec(QStringLiteral("UPDATE annotations SET present = 0 WHERE id = ?"), { *mark });
-        const qint64 entry = journal.record(Journal::Action::Unmarked, roomId, index, {}, {}, author);
+        const qint64 entry = journal.record(Journal::Action::Unmarked, roomId, index, {}, {}, author, *mark);
         return EditSteps { { EditStep::Annotations, *mark, false }, { EditStep::Journal, entry, true } };
     });
 }
@@ -271,7 +293,7 @@ EditSteps AnnotationStore::addLabel(
             return EditSteps {};
         colourLabel(label);
         const qint64 id = insert(roomId, index, Annotation::Kind::Label, label, author);
-        const qint64 entry = Journal(m_ws).record(Journal::Action::LabelAdded, roomId, index, {}, label, author);
+        const qint64 entry = Journal(m_ws).record(Journal::Action::LabelAdded, roomId, index, {}, label, author, id);
         return EditSteps { { EditStep::Annotations, id, true }, { EditStep::Journal, entry, true } };
     });
 }
@@ -301,9 +323,10 @@ EditSteps AnnotationStore::setReview(qint64 roomId, const QString& status, const
             m_ws.exec(QStringLiteral("UPDATE annotations SET present = 0 WHERE id = ?"), { before->id });
             steps.append({ EditStep::Annotations, before->id, false });
         }
-        steps.append({ EditStep::Annotations, insert(roomId, std::nullopt, Annotation::Kind::Review, status, author), true });
+        const qint64 id = insert(roomId, std::nullopt, Annotation::Kind::Review, status, author);
+        steps.append({ EditStep::Annotations, id, true });
         steps.append({ EditStep::Journal,
-            Journal(m_ws).record(Journal::Action::Review, roomId, std::nullopt, was, status, author), true });
+            Journal(m_ws).record(Journal::Action::Review, roomId, std::nullopt, was, status, author, id), true });
         return steps;
     });
 }

@@ -12,6 +12,7 @@
 
 class Workspace;
 struct RedactionMatch;
+struct TeamAnnotation;
 
 // Notes, labels, marks and review statuses in a workspace, with their journal entries (schema step 7).
 //
@@ -93,6 +94,11 @@ public:
     // twice or synced adds nothing. A label new to the workspace gets a colour. Inside the caller's transaction (the
     // import's), after the room's rows, whose payloads give the annotations their fingerprints.
     void restore(qint64 roomId, const Annotations& annotations, const JournalEntries& journal);
+
+    // What the team store holds of an annotation (TeamSync), kept here as it is there: the row that came from it
+    // (team_id) updated, or a new saved row when it is present. Its fingerprint is this workspace's of the event at
+    // its index (fingerprints are keyed per workspace). Inside the caller's transaction.
+    void adopt(qint64 roomId, const TeamAnnotation& annotation);
 
     // After a re-import rewrote a room's events (a rotated log), points each annotation at the index where its
     // event now is, found by its payload's fingerprint, or marks it detached when the event is gone.

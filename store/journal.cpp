@@ -1,5 +1,7 @@
 #include "journal.h"
 
+#include "team/teamjournalentry.h"
+
 #include "workspace.h"
 
 #include <QDateTime>
@@ -75,15 +77,29 @@ QString Journal::describe(const JournalEntry& e)
 }
 
 qint64 Journal::record(Action action, qint64 roomId, std::optional<qint64> index, const QString& before,
-    const QString& after, const QString& author)
+    const QString& after, const QString& author, std::optional<qint64> annotationId)
 {
     QSqlQuery q = m_ws.exec(
-        QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after) VALUES (?, ?, ?, ?, ?, "
-                       "?, ?)"),
+        QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after, annotation_id, "
+                       "team_annotation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT team_id FROM annotations WHERE id = ?))"),
         { QDateTime::currentMSecsSinceEpoch(), author, name(action), roomId,
             index ? QVariant(*index) : QVariant(), before.isNull() ? QVariant() : QVariant(before),
-            after.isNull() ? QVariant() : QVariant(after) });
+            after.isNull() ? QVariant() : QVariant(after), annotationId ? QVariant(*annotationId) : QVariant(),
+            annotationId ? QVariant(*annotationId) : QVariant() });
     return q.lastInsertId().toLongLong();
+}
+
+void Journal::adopt(qint64 roomId, const TeamJournalEntry& e)
+{
+    QSqlQuery had = m_ws.exec(QStringLiteral("SELECT 1 FROM journal WHERE room_id = ? AND team_id = ?"), { roomId, e.id });
+    const bool known = had.next();
+    had.finish();
+    if (known)
+        return;
+    m_ws.exec(QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after, saved, present, team_id) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)"),
+        { e.atMs, e.author, e.action, roomId, e.seq ? QVariant(*e.seq) : QVariant(),
+            e.before.isNull() ? QVariant() : QVariant(e.before), e.after.isNull() ? QVariant() : QVariant(e.after), e.id });
 }
 
 JournalEntries Journal::entries(qint64 roomId)

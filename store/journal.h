@@ -6,6 +6,7 @@
 #include <QString>
 
 class Workspace;
+struct TeamJournalEntry;
 
 // The edit journal: every change made to a workspace (a note, a label, a mark, a review status, an edit, a
 // redaction), who made it and when, with what it was before and after. An entry is written with its change,
@@ -33,9 +34,13 @@ public:
 
     explicit Journal(Workspace& workspace);
 
-    // Writes an entry (unsaved, present) and returns its id; inside the caller's transaction.
+    // Writes an entry (unsaved, present) and returns its id; inside the caller's transaction. `annotationId`: the
+    // annotation it made or took out (what goes up to a team store for it, TeamSync).
     qint64 record(Action action, qint64 roomId, std::optional<qint64> index, const QString& before,
-        const QString& after, const QString& author);
+        const QString& after, const QString& author, std::optional<qint64> annotationId = std::nullopt);
+    // An entry of the team store's journal (TeamSync), kept here once (saved, its team_id) unless it is already.
+    // Inside the caller's transaction.
+    void adopt(qint64 roomId, const TeamJournalEntry& entry);
     // The entries as the workspace holds them now (saved or not), oldest first; roomId 0: every room.
     JournalEntries entries(qint64 roomId = 0);
 

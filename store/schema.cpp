@@ -336,6 +336,27 @@ CREATE INDEX IF NOT EXISTS runs_room_group ON runs(room_id, group_id);
 ALTER TABLE events ADD COLUMN warning TEXT;
 CREATE INDEX events_room_warned ON events(room_id, seq) WHERE warning IS NOT NULL;
 )SQL",
+    // 20: the team store a workspace is attached to (TeamSync), without its password, and how far it caught up (the
+    // last team journal entry it holds). An annotation or journal entry that went up or came down holds its id there
+    // (team_id; 0: it went up and changed nothing there); one with none is still to go up. A journal entry names the
+    // annotation it made or took out (annotation_id), so that what goes up is that annotation, in the order made, and
+    // that annotation's id in the team store (team_annotation_id): a removal goes up after a save deleted the row.
+    R"SQL(
+CREATE TABLE team(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  uri TEXT NOT NULL,
+  store TEXT,                           -- the team store's own id (sightline.store): another at the URI starts over
+  client TEXT NOT NULL,                 -- this workspace's name in the keys of what it sends (a random UUID)
+  cursor INTEGER NOT NULL DEFAULT 0,
+  synced_ms INTEGER,
+  attached INTEGER NOT NULL DEFAULT 1); -- 0: detached; attached again to the same store, it goes on from here
+ALTER TABLE annotations ADD COLUMN team_id INTEGER;
+ALTER TABLE journal ADD COLUMN team_id INTEGER;
+ALTER TABLE journal ADD COLUMN annotation_id INTEGER;
+ALTER TABLE journal ADD COLUMN team_annotation_id INTEGER; -- that annotation's in the team store, once known
+CREATE INDEX annotations_team ON annotations(team_id) WHERE team_id IS NOT NULL;
+CREATE INDEX journal_team ON journal(team_id) WHERE team_id IS NOT NULL;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

@@ -43,11 +43,10 @@ QString PgServer::uri(const QString& database, const QString& role, bool withPas
 void PgServer::start(QProcess& p, const QString& tool, const QStringList& args) const
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PGPASSWORD"), passwords.value(QStringLiteral("sightline_admin")));
+    env.insert(QStringLiteral("PGPASSWORD"), passwords.value(owner));
     p.setProcessEnvironment(env);
     p.start(bindir + QLatin1Char('/') + tool,
-        QStringList { QStringLiteral("-h"), host, QStringLiteral("-p"), QString::number(port), QStringLiteral("-U"),
-            QStringLiteral("sightline_admin") }
+        QStringList { QStringLiteral("-h"), host, QStringLiteral("-p"), QString::number(port), QStringLiteral("-U"), owner }
             + args);
 }
 
@@ -95,6 +94,7 @@ const PgServer& PgServer::get()
         s.host = env.value(QStringLiteral("SIGHTLINE_PG_HOST"));
         s.port = env.value(QStringLiteral("SIGHTLINE_PG_PORT")).toInt();
         s.bindir = env.value(QStringLiteral("SIGHTLINE_PG_BINDIR"));
+        s.owner = env.value(QStringLiteral("SIGHTLINE_PG_ADMIN"));
         for (const char* role : { "ADMIN", "READER", "OUTSIDER" }) {
             const QString key = QStringLiteral("SIGHTLINE_PG_") + QLatin1String(role);
             s.passwords.insert(env.value(key), env.value(key + QStringLiteral("_PASSWORD")));

@@ -35,7 +35,8 @@ struct PgServer
     QString host;
     int port = 0;
     QString bindir; // its psql and pg_dump
-    QMap<QString, QString> passwords; // by role: sightline_admin (owner), reader (SELECT only), outsider (nothing)
+    QString owner; // the cluster's superuser (sightline_owner)
+    QMap<QString, QString> passwords; // by role: the owner, reader (SELECT only), outsider (nothing)
     // postgresql://role:password@host:port/database
     QString uri(const QString& database, const QString& role = QStringLiteral("reader"), bool withPassword = true) const;
     // Starts one of the server's tools (psql, pg_dump) on `p`, as the cluster's owner, for a caller that feeds it.

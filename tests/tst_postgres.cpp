@@ -155,9 +155,9 @@ private slots:
             QTemporaryDir dir;
             Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
             // As the database's owner, who could write: the session itself must not.
-            Importer::import(ws, pg.uri(QStringLiteral("roomkit"), QStringLiteral("sightline_admin")));
-            Importer::import(ws, pg.uri(QStringLiteral("kaboo"), QStringLiteral("sightline_admin")));
-            PgConnection session(pg.uri(QStringLiteral("roomkit"), QStringLiteral("sightline_admin")));
+            Importer::import(ws, pg.uri(QStringLiteral("roomkit"), pg.owner));
+            Importer::import(ws, pg.uri(QStringLiteral("kaboo"), pg.owner));
+            PgConnection session(pg.uri(QStringLiteral("roomkit"), pg.owner));
             try {
                 session.select(QStringLiteral("INSERT INTO rooms(id) VALUES ('sightline-was-here')"));
                 QFAIL("a write went through");

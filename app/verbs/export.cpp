@@ -5,6 +5,7 @@
 #include "reportmanifest.h"
 #include "reportsignature.h"
 #include "reviewer.h"
+#include "team/teamstore.h"
 #include "workspace.h"
 
 #include <csignal>
@@ -43,6 +44,9 @@ int Session::exportReport(const QStringList& args)
     scope.version = QStringLiteral(SIGHTLINE_VERSION);
     scope.source = source;
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
+    // A report holds the review as the team has it now.
+    if (auto team = joinTeam(*ws, parser, QStringLiteral("the report holds this workspace's copy of the review, as of its last sync")))
+        syncTeam(*ws, *team);
     if (all) {
         for (const RoomSummary& r : ws->rooms())
             scope.roomIds << r.id;
@@ -136,7 +140,8 @@ VerbSpec Session::exportSpec()
                 QStringLiteral("NAME") },
             { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
                 QStringLiteral("KEY") },
-            { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (a folder with --each-room)"), QStringLiteral("PATH") } },
+            { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (a folder with --each-room)"), QStringLiteral("PATH") },
+            teamOption() },
         QStringLiteral("SOURCE (--room ID | --all-rooms) --format csv|md|html|pdf|jsonl [--query F] [--include-blocked] [--marked] [--expanded] [--each-room] [--author NAME] [--sign KEY] -o PATH"),
         QStringLiteral("write a report and its manifest"), &Session::exportReport };
 }

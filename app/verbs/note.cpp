@@ -1,6 +1,7 @@
 #include "clisession.h"
 
 #include "annotationstore.h"
+#include "team/teamstore.h"
 #include "workspace.h"
 
 #include <QCommandLineParser>
@@ -20,10 +21,16 @@ int Session::note(const QStringList& args)
     const QString who = author(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     const qint64 room = roomId(*ws, source, parser);
+    // An auditor is refused before anything is written, here or there.
+    auto team = joinTeam(*ws, parser, QStringLiteral("the note is kept in this workspace and goes to the team at the next sync"));
+    if (team)
+        team->requireWriter();
     AnnotationStore store(*ws);
     store.saveOnly(store.addNote(room, index, text, who));
     m_out << "note added to " << (index ? QStringLiteral("event %1").arg(*index) : QStringLiteral("the room"))
           << " of " << ws->room(room)->nativeId << " by " << who << Qt::endl;
+    if (team)
+        syncTeam(*ws, *team);
     return Cli::Ok;
 }
 
@@ -38,8 +45,9 @@ VerbSpec Session::noteSpec()
             { QStringLiteral("index"), QStringLiteral("the event's index (default: a note on the room)"), QStringLiteral("N") },
             { QStringLiteral("text"), QStringLiteral("what the note says"), QStringLiteral("TEXT") },
             { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
-                QStringLiteral("NAME") } },
-        QStringLiteral("SOURCE --room ID [--index N] --text TEXT"), QStringLiteral("add a note to a room or an event"),
+                QStringLiteral("NAME") },
+            teamOption() },
+        QStringLiteral("SOURCE --room ID [--index N] --text TEXT [--team URI]"), QStringLiteral("add a note to a room or an event"),
         &Session::note };
 }
 

@@ -1,6 +1,7 @@
 #include "clisession.h"
 
 #include "annotationstore.h"
+#include "team/teamstore.h"
 #include "timeutil.h"
 #include "workspace.h"
 
@@ -14,6 +15,8 @@ int Session::notes(const QStringList& args)
     parse(parser, args, QStringLiteral("notes"));
     const QString source = single(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
+    if (auto team = joinTeam(*ws, parser, QStringLiteral("showing this workspace's copy of the review, as of its last sync")))
+        syncTeam(*ws, *team);
     const qint64 room = parser.isSet(QStringLiteral("room")) ? roomId(*ws, source, parser) : 0;
     const bool json = parser.isSet(QStringLiteral("json"));
     QHash<qint64, QString> names;
@@ -48,8 +51,8 @@ VerbSpec Session::notesSpec()
         { { QStringLiteral("room"), QStringLiteral("only this room's (its id, or a part of it)"), QStringLiteral("ID") },
             { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                 QStringLiteral("PATH") },
-            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
-        QStringLiteral("SOURCE [--room ID] [--json]"), QStringLiteral("list the notes on rooms and events"),
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") }, teamOption() },
+        QStringLiteral("SOURCE [--room ID] [--json] [--team URI]"), QStringLiteral("list the notes on rooms and events"),
         &Session::notes };
 }
 

@@ -1,6 +1,7 @@
 #include "clisession.h"
 
 #include "annotationstore.h"
+#include "team/teamstore.h"
 #include "workspace.h"
 
 #include <QCommandLineParser>
@@ -21,11 +22,20 @@ int Session::review(const QStringList& args)
     const QString who = author(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     const qint64 room = roomId(*ws, source, parser);
+    auto team = joinTeam(*ws, parser,
+        QStringLiteral("the status is kept in this workspace and goes to the team at the next sync"));
+    if (team) {
+        team->requireWriter();
+        // The room's status as the team has it now, not as this workspace last saw it.
+        syncTeam(*ws, *team);
+    }
     AnnotationStore store(*ws);
     const EditSteps steps = store.setReview(room, status, who);
     store.saveOnly(steps);
     m_out << ws->room(room)->nativeId << ": review " << status
           << (steps.isEmpty() ? QStringLiteral(" (it already was)") : QStringLiteral(" by ") + who) << Qt::endl;
+    if (team)
+        syncTeam(*ws, *team);
     return Cli::Ok;
 }
 
@@ -39,8 +49,9 @@ VerbSpec Session::reviewSpec()
                 QStringLiteral("PATH") },
             { QStringLiteral("status"), QStringLiteral("unreviewed, in-review or done"), QStringLiteral("STATUS") },
             { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
-                QStringLiteral("NAME") } },
-        QStringLiteral("SOURCE --room ID --status S"), QStringLiteral("set a room's review status"), &Session::review };
+                QStringLiteral("NAME") },
+            teamOption() },
+        QStringLiteral("SOURCE --room ID --status S [--team URI]"), QStringLiteral("set a room's review status"), &Session::review };
 }
 
 } // namespace Cli

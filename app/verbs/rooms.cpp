@@ -2,6 +2,7 @@
 
 #include "annotation.h"
 #include "timeutil.h"
+#include "team/teamstore.h"
 #include "workspace.h"
 
 #include <QCommandLineParser>
@@ -18,6 +19,8 @@ int Session::rooms(const QStringList& args)
     // the window, reads the rooms it is asked for).
     auto ws = openSource(single(parser), forcedFormat(parser),
         parser.isSet(QStringLiteral("read")) ? std::nullopt : std::optional<QStringList>(QStringList()));
+    if (auto team = joinTeam(*ws, parser, QStringLiteral("showing this workspace's copy of the review, as of its last sync")))
+        syncTeam(*ws, *team);
     const bool json = parser.isSet(QStringLiteral("json"));
     for (const RoomSummary& r : ws->rooms()) {
         if (json) {
@@ -76,8 +79,8 @@ VerbSpec Session::roomsSpec()
     return VerbSpec { QStringLiteral("rooms"), QStringLiteral("SOURCE"),
         QStringLiteral("List the rooms, empty ones included, at once: a room not read yet with its source's count."),
         { { QStringLiteral("json"), QStringLiteral("one JSON object per line") },
-            { QStringLiteral("read"), QStringLiteral("read every room first, for every room's figures") } },
-        QStringLiteral("SOURCE [--read] [--json]"), QStringLiteral("list the rooms, empty ones included"), &Session::rooms };
+            { QStringLiteral("read"), QStringLiteral("read every room first, for every room's figures") }, teamOption() },
+        QStringLiteral("SOURCE [--read] [--json] [--team URI]"), QStringLiteral("list the rooms, empty ones included"), &Session::rooms };
 }
 
 } // namespace Cli

@@ -95,9 +95,9 @@ QString PgConnection::displayName(const QString& uri)
     return url.host().isEmpty() ? db : QStringLiteral("%1 on %2").arg(db, url.host());
 }
 
-PgConnection::PgConnection(const QString& uri, PgSessions* sessions)
+PgConnection::PgConnection(const QString& uri, PgSessions* sessions, Access access)
     : m_origin(withoutPassword(uri))
-    , m_sessions(sessions)
+    , m_sessions(access == Access::ReadOnly ? sessions : nullptr)
 {
     const QUrl url(uri);
     if (!url.isValid() || !isUri(uri))
@@ -131,8 +131,9 @@ PgConnection::PgConnection(const QString& uri, PgSessions* sessions)
         m_db.setPassword(password);
     // Every libpq keyword the URI's query gives (sslmode, service, sslrootcert, ...), and a session whose
     // transactions are all read-only from its first statement on.
-    QStringList options { QStringLiteral("connect_timeout=10"), QStringLiteral("application_name=Sightline"),
-        QStringLiteral("options='-c default_transaction_read_only=on'") };
+    QStringList options { QStringLiteral("connect_timeout=10"), QStringLiteral("application_name=Sightline") };
+    if (access == Access::ReadOnly)
+        options << QStringLiteral("options='-c default_transaction_read_only=on'");
     for (const auto& [key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded)) {
         if (key != QLatin1String("user") && key != QLatin1String("password") && key != QLatin1String("options"))
             options << key + QLatin1Char('=') + quoted(value);
@@ -156,15 +157,15 @@ PgConnection::PgConnection(const QString& uri, PgSessions* sessions)
     if (all.contains(QLatin1String("password authentication failed")))
         throw PgPasswordNeeded(m_origin, QStringLiteral("the server refused the password for role %1").arg(role), true);
     if (all.contains(QLatin1String("Connection refused"))) {
-        throw StoreError(m_origin, {},
+        throw PgUnreachable(m_origin, {},
             QStringLiteral("no PostgreSQL server answers at %1 (connection refused): is it running, and listening "
                            "there?")
                 .arg(hostAndPort(url)));
     }
     if (all.contains(QLatin1String("could not translate host name")))
-        throw StoreError(m_origin, {}, QStringLiteral("unknown host %1").arg(url.host()));
+        throw PgUnreachable(m_origin, {}, QStringLiteral("unknown host %1").arg(url.host()));
     if (all.contains(QLatin1String("timeout expired")))
-        throw StoreError(m_origin, {}, QStringLiteral("the server at %1 did not answer in time").arg(hostAndPort(url)));
+        throw PgUnreachable(m_origin, {}, QStringLiteral("the server at %1 did not answer in time").arg(hostAndPort(url)));
     throw StoreError(m_origin, {}, QStringLiteral("cannot connect: %1").arg(said));
 }
 
@@ -205,7 +206,7 @@ void PgConnection::fail(const QSqlError& error, const QString& place)
     const QString said = serverSaid(error);
     if (connectionLost(error, m_db)) {
         m_lost = true;
-        throw StoreError(m_origin, place,
+        throw PgUnreachable(m_origin, place,
             QStringLiteral("the connection to the server was lost (%1): what was imported is kept, and the next "
                            "sync goes on from there")
                 .arg(said));

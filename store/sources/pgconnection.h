@@ -26,7 +26,16 @@ private:
     bool m_refused;
 };
 
-// A PostgreSQL database a source store lives in, reached through QtSql's QPSQL driver (libpq), only ever read.
+// No server answers at the URI's address, or the connection to it was lost: what was written is kept, and what a
+// team store was to get waits for the next sync (a window or a verb goes on with what it has).
+class PgUnreachable : public StoreError
+{
+public:
+    using StoreError::StoreError;
+};
+
+// A PostgreSQL database a source store lives in, reached through QtSql's QPSQL driver (libpq), only ever read; or
+// a team store (TeamStore), the one database Sightline writes, opened ReadWrite.
 //
 // Named by a URI, as libpq takes it: postgresql://user@host:port/dbname?sslmode=require, or
 // postgresql:///dbname?service=name for a service of pg_service.conf. A password in the URI is used and never
@@ -36,10 +45,13 @@ private:
 class PgConnection
 {
 public:
+    enum class Access { ReadOnly, ReadWrite };
+
     // Connects. Throws PgPasswordNeeded when the server wants a password it was not given (or refused it),
     // and StoreError naming the database for every other failure, saying what to check. With `sessions`, a session
     // kept there for `uri` is taken when it still answers, and this one is kept there when it ends.
-    explicit PgConnection(const QString& uri, PgSessions* sessions = nullptr);
+    // ReadWrite: a session whose transactions may write (a team store's), never kept in `sessions`.
+    explicit PgConnection(const QString& uri, PgSessions* sessions = nullptr, Access access = Access::ReadOnly);
     ~PgConnection();
     PgConnection(const PgConnection&) = delete;
     PgConnection& operator=(const PgConnection&) = delete;
@@ -54,6 +66,7 @@ public:
     static QString displayName(const QString& uri);
 
     const QString& origin() const { return m_origin; }
+    QSqlDatabase& database() { return m_db; }
     QString databaseName() const { return m_db.databaseName(); }
 
     // Runs `sql` with `values` bound in order, in a read-only transaction of its own. Throws StoreError saying
@@ -66,8 +79,10 @@ public:
     // Throws StoreError when the role may not SELECT from `table`.
     void requireSelect(const QString& table);
 
-private:
+    // Throws StoreError saying what failed: a lost connection, a missing privilege, the server's message.
     [[noreturn]] void fail(const QSqlError& error, const QString& place);
+
+private:
     bool takeKept(const QString& uri); // from m_sessions, when one answers
 
     QString m_origin;

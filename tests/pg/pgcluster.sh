@@ -56,7 +56,7 @@ chmod 755 "$dir"
 admin_password=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 printf '%s\n' "$admin_password" >"$dir/pwfile"
 [ "$(id -u)" -eq 0 ] && chown postgres "$dir/pwfile"
-as_owner "$bindir/initdb" -D "$dir/data" -U sightline_admin --pwfile="$dir/pwfile" -A scram-sha-256 -E UTF8 \
+as_owner "$bindir/initdb" -D "$dir/data" -U sightline_owner --pwfile="$dir/pwfile" -A scram-sha-256 -E UTF8 \
   --no-locale >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
 rm -f "$dir/pwfile"
 
@@ -71,7 +71,7 @@ as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
   -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 
-export PGHOST=127.0.0.1 PGPORT=$port PGUSER=sightline_admin PGPASSWORD=$admin_password
+export PGHOST=127.0.0.1 PGPORT=$port PGUSER=sightline_owner PGPASSWORD=$admin_password
 psql() { command "$bindir/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 # pg_dump 15.18 opens its dumps with \restrict, which psql before 15.14 rejects: those lines are left out.
 load() { grep -v '^\\\(un\)\?restrict ' "$2" | psql -d "$1" >/dev/null; }
@@ -96,7 +96,7 @@ SIGHTLINE_PG_DIR=$dir
 SIGHTLINE_PG_BINDIR=$bindir
 SIGHTLINE_PG_HOST=127.0.0.1
 SIGHTLINE_PG_PORT=$port
-SIGHTLINE_PG_ADMIN=sightline_admin
+SIGHTLINE_PG_ADMIN=sightline_owner
 SIGHTLINE_PG_ADMIN_PASSWORD=$admin_password
 SIGHTLINE_PG_READER=reader
 SIGHTLINE_PG_READER_PASSWORD=reader-secret

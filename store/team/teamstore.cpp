@@ -1,0 +1,228 @@
+#include "teamstore.h"
+
+#include "teamschema.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace {
+
+QVariant orNull(const QString& s)
+{
+    return s.isNull() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
+QVariant orNull(const std::optional<qint64>& v)
+{
+    return v ? QVariant(*v) : QVariant(QMetaType(QMetaType::LongLong));
+}
+
+std::optional<qint64> optionalInt(const QVariant& v)
+{
+    return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong());
+}
+
+// A text column, null kept null (a note's "" is not a mark's nothing).
+QString text(const QVariant& v)
+{
+    return v.isNull() ? QString() : v.toString();
+}
+
+} // namespace
+
+TeamStore::TeamStore(const QString& uri)
+    : m_db(uri, nullptr, PgConnection::Access::ReadWrite)
+{
+    const auto noStore = [&] {
+        return StoreError(m_db.origin(), {},
+            QStringLiteral("this database holds no team store: an admin makes one with `sightline team init %1`")
+                .arg(m_db.origin()));
+    };
+    // The role first: a login that is none of the team's may not even look into its schema.
+    if (m_db.count(QStringLiteral("SELECT count(*) FROM pg_roles WHERE rolname IN ('sightline_reviewer', "
+                                  "'sightline_auditor', 'sightline_admin')"))
+        < 3)
+        throw noStore();
+    QSqlQuery q = m_db.select(QStringLiteral(
+        "SELECT session_user, pg_has_role(session_user, 'sightline_admin', 'MEMBER'), "
+        "pg_has_role(session_user, 'sightline_reviewer', 'MEMBER'), pg_has_role(session_user, 'sightline_auditor', "
+        "'MEMBER')"));
+    q.next();
+    m_login = q.value(0).toString();
+    m_role = q.value(1).toBool() ? Role::Admin
+        : q.value(2).toBool()    ? Role::Reviewer
+        : q.value(3).toBool()    ? Role::Auditor
+                                 : Role::None;
+    if (m_role == Role::None) {
+        throw StoreError(m_db.origin(), {},
+            QStringLiteral("role %1 is none of this team's (sightline_reviewer, sightline_auditor, sightline_admin): an "
+                           "admin grants one with GRANT sightline_reviewer TO %1")
+                .arg(m_login));
+    }
+    if (TeamSchema::step(m_db) == 0)
+        throw noStore();
+    QSqlQuery id = m_db.select(QStringLiteral("SELECT id FROM sightline.store"));
+    if (id.next())
+        m_storeId = id.value(0).toString();
+}
+
+QString TeamStore::roleName(Role role)
+{
+    switch (role) {
+    case Role::Admin:
+        return QStringLiteral("admin");
+    case Role::Reviewer:
+        return QStringLiteral("reviewer");
+    case Role::Auditor:
+        return QStringLiteral("auditor");
+    case Role::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+void TeamStore::requireWriter() const
+{
+    if (m_role == Role::Reviewer || m_role == Role::Admin)
+        return;
+    throw StoreError(m_db.origin(), {},
+        QStringLiteral("role %1 is an auditor of this team (sightline_auditor): it reads, exports and verifies, and "
+                       "changes nothing; nothing was written")
+            .arg(m_login));
+}
+
+void TeamStore::fail(const QSqlError& error, const QString& place)
+{
+    // The server's own refusal names the role and what it may do (sightline.require_writer).
+    if (error.nativeErrorCode() == QLatin1String("42501")) {
+        QString said = error.databaseText().section(QLatin1Char('\n'), 0, 0).trimmed();
+        if (said.startsWith(QLatin1String("ERROR:")))
+            said = said.mid(6).trimmed();
+        throw StoreError(m_db.origin(), place, said + QStringLiteral("; nothing was written"));
+    }
+    m_db.fail(error, place);
+}
+
+TeamStore::Change TeamStore::call(const QString& sql, const QVariantList& values, const QString& place)
+{
+    QSqlQuery q(m_db.database());
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        fail(q.lastError(), place);
+    for (const QVariant& v : values)
+        q.addBindValue(v);
+    if (!q.exec())
+        fail(q.lastError(), place);
+    Change change;
+    if (q.next()) {
+        change.annotationId = q.value(0).toLongLong();
+        change.journalId = optionalInt(q.value(1));
+    }
+    return change;
+}
+
+TeamStore::Change TeamStore::annotate(const QString& system, const QString& room, std::optional<qint64> seq,
+    const QString& fingerprint, Annotation::Kind kind, const QString& value, const QString& author, qint64 atMs,
+    const QString& key)
+{
+    return call(QStringLiteral("SELECT annotation_id, journal_id FROM sightline.annotate(?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { system, room, orNull(seq), orNull(fingerprint), Annotation::kindName(kind), orNull(value), author, atMs, key },
+        QStringLiteral("room %1").arg(room));
+}
+
+TeamStore::Change TeamStore::unannotate(qint64 annotationId, const QString& author, qint64 atMs, const QString& key)
+{
+    return call(QStringLiteral("SELECT annotation_id, journal_id FROM sightline.unannotate(?, ?, ?, ?)"),
+        { annotationId, author, atMs, key }, QStringLiteral("annotation %1").arg(annotationId));
+}
+
+TeamStore::Change TeamStore::setReview(
+    const QString& system, const QString& room, const QString& status, const QString& author, qint64 atMs,
+    const QString& key)
+{
+    return call(QStringLiteral("SELECT annotation_id, journal_id FROM sightline.set_review(?, ?, ?, ?, ?, ?)"),
+        { system, room, status, author, atMs, key }, QStringLiteral("room %1").arg(room));
+}
+
+namespace {
+const char* const journalColumns
+    = "j.id, j.at_ms, j.recorded_ms, j.author, j.login, j.action, r.system, r.native_id, j.seq, j.before, j.after, "
+      "j.prev_hash, j.hash FROM sightline.journal j JOIN sightline.rooms r ON r.id = j.room_id";
+
+TeamJournalEntry entryOf(const QSqlQuery& q)
+{
+    TeamJournalEntry e;
+    e.id = q.value(0).toLongLong();
+    e.atMs = q.value(1).toLongLong();
+    e.recordedMs = q.value(2).toLongLong();
+    e.author = q.value(3).toString();
+    e.login = q.value(4).toString();
+    e.action = q.value(5).toString();
+    e.system = q.value(6).toString();
+    e.room = q.value(7).toString();
+    e.seq = optionalInt(q.value(8));
+    e.before = text(q.value(9));
+    e.after = text(q.value(10));
+    e.prevHash = q.value(11).toString();
+    e.hash = q.value(12).toString();
+    return e;
+}
+} // namespace
+
+TeamStore::Changes TeamStore::changesSince(qint64 cursor)
+{
+    Changes changes;
+    changes.cursor = cursor;
+    QSqlDatabase& db = m_db.database();
+    // One snapshot for both reads: the annotations and the entries that changed them agree.
+    if (!db.transaction())
+        m_db.fail(db.lastError(), QStringLiteral("catching up"));
+    try {
+        QSqlQuery iso(db);
+        if (!iso.exec(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")))
+            fail(iso.lastError(), QStringLiteral("catching up"));
+        QSqlQuery j = m_db.select(QStringLiteral("SELECT ") + QLatin1String(journalColumns)
+                + QStringLiteral(" WHERE j.id > ? ORDER BY j.id"),
+            { cursor }, QStringLiteral("the journal after entry %1").arg(cursor));
+        while (j.next()) {
+            changes.journal.append(entryOf(j));
+            changes.cursor = changes.journal.last().id;
+        }
+        QSqlQuery a = m_db.select(
+            QStringLiteral("SELECT a.id, r.system, r.native_id, a.seq, a.fingerprint, a.kind, a.value, a.author, "
+                           "a.login, a.at_ms, a.present, a.version FROM sightline.annotations a JOIN sightline.rooms r "
+                           "ON r.id = a.room_id WHERE a.version > ? ORDER BY a.version, a.id"),
+            { cursor }, QStringLiteral("the annotations after entry %1").arg(cursor));
+        while (a.next()) {
+            TeamAnnotation t;
+            t.id = a.value(0).toLongLong();
+            t.system = a.value(1).toString();
+            t.room = a.value(2).toString();
+            t.seq = optionalInt(a.value(3));
+            t.fingerprint = text(a.value(4));
+            t.kind = Annotation::kindFromName(a.value(5).toString()).value_or(Annotation::Kind::Note);
+            t.value = text(a.value(6));
+            t.author = a.value(7).toString();
+            t.login = a.value(8).toString();
+            t.atMs = a.value(9).toLongLong();
+            t.present = a.value(10).toBool();
+            t.version = a.value(11).toLongLong();
+            changes.annotations.append(t);
+        }
+        db.commit();
+    } catch (...) {
+        db.rollback();
+        throw;
+    }
+    return changes;
+}
+
+TeamJournalEntries TeamStore::journal()
+{
+    TeamJournalEntries entries;
+    QSqlQuery j = m_db.select(QStringLiteral("SELECT ") + QLatin1String(journalColumns) + QStringLiteral(" ORDER BY j.id"),
+        {}, QStringLiteral("the journal"));
+    while (j.next())
+        entries.append(entryOf(j));
+    return entries;
+}

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "../sources/pgconnection.h"
+#include "teamannotation.h"
+#include "teamjournalentry.h"
+
+#include <optional>
+#include <QString>
+
+// A team store: the PostgreSQL database (TeamSchema) where a team's review is shared, reached as the reviewer's own
+// login. Every change is one call of a function of the store, in one transaction with its journal entry; reads are
+// keyset catch-ups (changesSince) from the last journal entry a workspace saw.
+//
+// Roles are the server's: the login's membership of sightline_reviewer, sightline_auditor or sightline_admin says
+// what it may do, and the server refuses the rest whatever a client sends.
+class TeamStore
+{
+public:
+    enum class Role { None, Auditor, Reviewer, Admin };
+
+    // What a change did there: the annotation it made or touched, and its journal entry (none when the store
+    // already was so: a label the event had, the status the room had).
+    struct Change
+    {
+        qint64 annotationId = 0;
+        std::optional<qint64> journalId;
+    };
+    // What changed after a cursor: the annotations changed by later entries, those entries, and the new cursor.
+    struct Changes
+    {
+        TeamAnnotations annotations;
+        TeamJournalEntries journal;
+        qint64 cursor = 0;
+    };
+
+    // Connects as the URI's role (its password from the URI, PGPASSWORD or ~/.pgpass). Throws PgUnreachable when no
+    // server answers, PgPasswordNeeded, and StoreError for a database with no team store in it (naming the command
+    // that makes one) or a role that is none of the team's.
+    explicit TeamStore(const QString& uri);
+
+    const QString& origin() const { return m_db.origin(); }
+    const QString& login() const { return m_login; }
+    const QString& storeId() const { return m_storeId; } // the store's own id (sightline.store)
+    Role role() const { return m_role; }
+    static QString roleName(Role role); // reviewer, auditor, admin
+    // Throws StoreError naming the login and its role when it may not change the review (an auditor).
+    void requireWriter() const;
+
+    // Each change carries the key of where it came from (a workspace's entry): sent again after a crash or a lost
+    // answer, the store gives back what it did the first time and does it no second time.
+    Change annotate(const QString& system, const QString& room, std::optional<qint64> seq, const QString& fingerprint,
+        Annotation::Kind kind, const QString& value, const QString& author, qint64 atMs, const QString& key);
+    Change unannotate(qint64 annotationId, const QString& author, qint64 atMs, const QString& key);
+    Change setReview(const QString& system, const QString& room, const QString& status, const QString& author,
+        qint64 atMs, const QString& key);
+
+    Changes changesSince(qint64 cursor);
+    // The whole journal, in the chain's order.
+    TeamJournalEntries journal();
+
+private:
+    Change call(const QString& sql, const QVariantList& values, const QString& place);
+    [[noreturn]] void fail(const QSqlError& error, const QString& place);
+
+    PgConnection m_db;
+    QString m_login;
+    QString m_storeId;
+    Role m_role = Role::None;
+};

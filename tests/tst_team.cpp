@@ -1,0 +1,484 @@
+// Team review on a real PostgreSQL server (tests/pg/pgcluster.sh): reviewers as separate `sightline` processes, each
+// with a login, a cache and a copy of the source of its own, sharing one team store.
+#include "annotationstore.h"
+#include "sources/importer.h"
+#include "team/journalchain.h"
+#include "team/teamschema.h"
+#include "team/teamstore.h"
+#include "team/teamsync.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <csignal>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace TestSupport;
+
+#define REQUIRE_SERVER()                                                                                       \
+    if (!PgServer::get().unavailable.isEmpty())                                                                \
+    QSKIP(qPrintable(QStringLiteral("PostgreSQL: ") + PgServer::get().unavailable))
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+    QList<QJsonObject> lines() const
+    {
+        QList<QJsonObject> objects;
+        for (const QString& l : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            objects << QJsonDocument::fromJson(l.toUtf8()).object();
+        return objects;
+    }
+};
+
+// One member of the team: a PostgreSQL login, and a home (cache, settings, a copy of the source) of its own.
+struct Member
+{
+    QString login;
+    QString password;
+    QString home;
+    QString source; // its copy of the support store, at a path of its own
+
+    QProcessEnvironment env(const QString& serviceFile) const
+    {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("XDG_CACHE_HOME"), home + QStringLiteral("/cache"));
+        e.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+        e.insert(QStringLiteral("PGUSER"), login);
+        e.insert(QStringLiteral("PGPASSWORD"), password);
+        e.insert(QStringLiteral("PGSERVICEFILE"), serviceFile);
+        e.remove(QStringLiteral("DISPLAY"));
+        return e;
+    }
+};
+
+} // namespace
+
+class TestTeam : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_db; // the team database psql() reads
+    QString m_base; // this run's first team database (service team; team_b is its name and _b)
+    QString m_serviceFile; // names the team store for the URI postgresql:///?service=team (offline: a dead port)
+    QString m_uri;
+    Member m_ana, m_ben, m_carol;
+
+    // Points the service at the server, or (offline) at a port nothing listens on.
+    void serve(bool online)
+    {
+        const PgServer& pg = PgServer::get();
+        QFile f(m_serviceFile);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QStringLiteral("[team]\nhost=%1\nport=%2\ndbname=%3\n[team_b]\nhost=%1\nport=%4\ndbname=%3_b\n")
+                    .arg(pg.host)
+                    .arg(pg.port)
+                    .arg(m_base)
+                    .arg(online ? pg.port : 1)
+                    .toUtf8());
+    }
+
+    Run run(const Member& m, const QStringList& args)
+    {
+        QProcess p;
+        p.setProcessEnvironment(m.env(m_serviceFile));
+        p.start(QStringLiteral(SIGHTLINE_BINARY), args);
+        if (!p.waitForFinished(60000))
+            return {};
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+    }
+
+    Member member(const QString& login)
+    {
+        Member m { login, login + QStringLiteral("-secret"), m_dir.filePath(login), {} };
+        QDir().mkpath(m.home);
+        // A copy at a path of its own (another machine, another folder): the team meets on the room, not the path.
+        m.source = m.home + QStringLiteral("/copy-of-") + login + QStringLiteral(".sqlite");
+        QFile::copy(dataFile(QStringLiteral("roomkit/support.sqlite")), m.source);
+        return m;
+    }
+
+    QStringList psql(const QString& sql)
+    {
+        const QByteArray out = PgServer::get().run(QStringLiteral("psql"),
+            { QStringLiteral("-X"), QStringLiteral("-q"), QStringLiteral("-At"), QStringLiteral("-v"),
+                QStringLiteral("ON_ERROR_STOP=1"), QStringLiteral("-d"), m_db, QStringLiteral("-c"), sql });
+        return QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
+
+    // The team's notes, as the store holds them (text|author|login), oldest first.
+    QStringList teamNotes()
+    {
+        return psql(QStringLiteral("SELECT value || '|' || author || '|' || login FROM sightline.annotations WHERE kind = "
+                                   "'note' AND present ORDER BY id"));
+    }
+
+    QStringList notesSeenBy(const Member& m)
+    {
+        const Run r = run(m, { QStringLiteral("notes"), m.source, QStringLiteral("--json") });
+        QStringList texts;
+        for (const QJsonObject& o : r.lines())
+            texts << o.value(QLatin1String("text")).toString();
+        return texts;
+    }
+
+    QString uriOf(const Member& m) const
+    {
+        const PgServer& pg = PgServer::get();
+        return QStringLiteral("postgresql://%1:%2@%3:%4/%5").arg(m.login, m.password, pg.host).arg(pg.port).arg(m_db);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        m_db = QStringLiteral("team_%1").arg(QRandomGenerator::global()->bounded(1u << 30));
+        m_base = m_db;
+        pg.exec(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE %1").arg(m_db));
+        for (const QString& login : { QStringLiteral("ana"), QStringLiteral("ben"), QStringLiteral("carol") }) {
+            pg.exec(QStringLiteral("postgres"),
+                QStringLiteral("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '%1') THEN CREATE "
+                               "ROLE %1 LOGIN; END IF; END $$; ALTER ROLE %1 PASSWORD '%1-secret'")
+                    .arg(login));
+        }
+        m_serviceFile = m_dir.filePath(QStringLiteral("pg_service.conf"));
+        serve(true);
+        m_uri = QStringLiteral("postgresql:///?service=team");
+        m_ana = member(QStringLiteral("ana"));
+        m_ben = member(QStringLiteral("ben"));
+        m_carol = member(QStringLiteral("carol"));
+    }
+
+    // The admin's one command makes the store, its roles and grants; run again it changes nothing.
+    void initMakesTheStoreOnce()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        Member admin { pg.owner, pg.passwords.value(pg.owner), m_dir.filePath(QStringLiteral("admin")), {} };
+        const Run first = run(admin, { QStringLiteral("team"), QStringLiteral("init"), m_uri });
+        QCOMPARE(first.code, 0);
+        QVERIFY2(first.out.contains(QStringLiteral("created (schema step %1)").arg(TeamSchema::latestStep())),
+            qPrintable(first.out + first.err));
+        QVERIFY(first.out.contains(QLatin1String("GRANT sightline_reviewer TO")));
+        const Run again = run(admin, { QStringLiteral("team"), QStringLiteral("init"), m_uri });
+        QCOMPARE(again.code, 0);
+        QVERIFY2(again.out.contains(QLatin1String("nothing to do")), qPrintable(again.out));
+        QCOMPARE(psql(QStringLiteral("SELECT rolname FROM pg_roles WHERE rolname LIKE 'sightline\\_%' AND NOT rolcanlogin "
+                                     "ORDER BY 1")),
+            QStringList({ QStringLiteral("sightline_admin"), QStringLiteral("sightline_auditor"),
+                QStringLiteral("sightline_reviewer") }));
+        pg.exec(m_db, QStringLiteral("GRANT sightline_reviewer TO ana, ben; GRANT sightline_auditor TO carol"));
+        // A login the admin made none of the three is told which grant it lacks.
+        pg.exec(QStringLiteral("postgres"),
+            QStringLiteral("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'dave') THEN CREATE ROLE "
+                           "dave LOGIN PASSWORD 'dave-secret'; END IF; END $$"));
+        Member dave = member(QStringLiteral("dave"));
+        const Run none = run(dave, { QStringLiteral("notes"), dave.source, QStringLiteral("--team"), m_uri });
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains(QLatin1String("GRANT sightline_reviewer TO dave")), qPrintable(none.err));
+    }
+
+    // A note and a review status made by one reviewer are what the other sees next, at another path.
+    void oneReviewersChangesReachTheOther()
+    {
+        REQUIRE_SERVER();
+        const Run note = run(m_ana, { QStringLiteral("note"), m_ana.source, QStringLiteral("--room"),
+                                        QStringLiteral("sup-late-delivery"), QStringLiteral("--index"), QStringLiteral("2"),
+                                        QStringLiteral("--text"), QStringLiteral("customer waited three days"),
+                                        QStringLiteral("--author"), QStringLiteral("Ana"), QStringLiteral("--team"), m_uri });
+        QCOMPARE(note.code, 0);
+        QVERIFY2(note.err.isEmpty(), qPrintable(note.err));
+        QCOMPARE(teamNotes(), QStringList { QStringLiteral("customer waited three days|Ana|ana") });
+        // Ben's first look after Ana's command returned: no wait, no poll.
+        const Run seen = run(m_ben, { QStringLiteral("notes"), m_ben.source, QStringLiteral("--json"),
+                                        QStringLiteral("--team"), m_uri });
+        QCOMPARE(seen.code, 0);
+        const QList<QJsonObject> lines = seen.lines();
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines.first().value(QLatin1String("room")).toString(), QStringLiteral("sup-late-delivery"));
+        QCOMPARE(lines.first().value(QLatin1String("index")).toInteger(), 2);
+        QCOMPARE(lines.first().value(QLatin1String("author")).toString(), QStringLiteral("Ana"));
+        QCOMPARE(lines.first().value(QLatin1String("saved")).toBool(), true);
+
+        // The attachment is remembered: no --team from here on.
+        QCOMPARE(run(m_ana, { QStringLiteral("review"), m_ana.source, QStringLiteral("--room"),
+                                QStringLiteral("sup-late-delivery"), QStringLiteral("--status"), QStringLiteral("in-review"),
+                                QStringLiteral("--author"), QStringLiteral("Ana") })
+                     .code,
+            0);
+        QCOMPARE(run(m_ben, { QStringLiteral("review"), m_ben.source, QStringLiteral("--room"),
+                                QStringLiteral("sup-late-delivery"), QStringLiteral("--status"), QStringLiteral("done"),
+                                QStringLiteral("--author"), QStringLiteral("Ben") })
+                     .code,
+            0);
+        const Run rooms = run(m_ana, { QStringLiteral("rooms"), m_ana.source, QStringLiteral("--json") });
+        QJsonObject late;
+        for (const QJsonObject& o : rooms.lines()) {
+            if (o.value(QLatin1String("id")).toString() == QLatin1String("sup-late-delivery"))
+                late = o;
+        }
+        QCOMPARE(late.value(QLatin1String("review")).toString(), QStringLiteral("done"));
+        QCOMPARE(late.value(QLatin1String("reviewer")).toString(), QStringLiteral("Ben"));
+        // Ben set it knowing Ana's: the journal says it went from hers to his.
+        const Run journal = run(m_ana, { QStringLiteral("journal"), m_ana.source, QStringLiteral("--json"),
+                                           QStringLiteral("--room"), QStringLiteral("sup-late-delivery") });
+        QStringList said;
+        for (const QJsonObject& o : journal.lines()) {
+            said << o.value(QLatin1String("author")).toString() + QLatin1Char(' ') + o.value(QLatin1String("action")).toString()
+                    + QLatin1Char(' ') + o.value(QLatin1String("before")).toString() + QStringLiteral("->")
+                    + o.value(QLatin1String("after")).toString();
+        }
+        QCOMPARE(said, QStringList({ QStringLiteral("Ana note_added ->customer waited three days"),
+                           QStringLiteral("Ana review unreviewed->in review"), QStringLiteral("Ben review in review->done") }));
+    }
+
+    // Labels and marks (the window's) go through the same store: added by one, taken out by the other.
+    void labelsAndMarksAreShared()
+    {
+        REQUIRE_SERVER();
+        QTemporaryDir dir;
+        Workspace a(dir.filePath(QStringLiteral("a.sightline")));
+        Workspace b(dir.filePath(QStringLiteral("b.sightline")));
+        Importer::import(a, m_ana.source);
+        Importer::import(b, m_ben.source);
+        TeamStore ana(uriOf(m_ana));
+        TeamStore ben(uriOf(m_ben));
+        TeamSync::attach(a, uriOf(m_ana), ana.storeId());
+        TeamSync::attach(b, uriOf(m_ben), ben.storeId());
+        QVERIFY(!TeamSync::attached(a)->contains(m_ana.password)); // kept without its password
+        const qint64 roomA = a.findRooms(QStringLiteral("sup-duplicate-charge")).value(0);
+        const qint64 roomB = b.findRooms(QStringLiteral("sup-duplicate-charge")).value(0);
+        AnnotationStore storeA(a), storeB(b);
+        storeA.addLabel(roomA, 3, QStringLiteral("refund"), QStringLiteral("Ana"));
+        storeA.setMarked(roomA, 5, true, QStringLiteral("Ana"));
+        // Both gave the room the same label before either synced: one label, once, for both.
+        storeA.addLabel(roomA, std::nullopt, QStringLiteral("escalate"), QStringLiteral("Ana"));
+        storeB.addLabel(roomB, std::nullopt, QStringLiteral("escalate"), QStringLiteral("Ben"));
+        storeA.save();
+        storeB.save();
+        QCOMPARE(TeamSync::pending(a), 3);
+        QCOMPARE(TeamSync(a, ana).sync().sent, 3);
+        QCOMPARE(TeamSync::pending(a), 0);
+        TeamSync(b, ben).sync();
+        TeamSync(a, ana).sync();
+        auto shown = [](AnnotationStore& store, qint64 room) {
+            QStringList out;
+            for (const Annotation& x : store.annotations(room)) {
+                out << QStringLiteral("%1 %2 %3").arg(Annotation::kindName(x.kind),
+                    x.index ? QString::number(*x.index) : QStringLiteral("room"), x.value);
+            }
+            out.sort();
+            return out;
+        };
+        const QStringList expected { QStringLiteral("label 3 refund"), QStringLiteral("label room escalate"),
+            QStringLiteral("mark 5 ") };
+        QCOMPARE(shown(storeA, roomA), expected);
+        QCOMPARE(shown(storeB, roomB), expected);
+        QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.annotations WHERE kind = 'label' AND value = "
+                                     "'escalate' AND present")),
+            QStringList { QStringLiteral("1") });
+        // Ben takes the label and the mark out; Ana sees them go.
+        storeB.removeLabel(roomB, 3, QStringLiteral("refund"), QStringLiteral("Ben"));
+        storeB.setMarked(roomB, 5, false, QStringLiteral("Ben"));
+        storeB.save();
+        TeamSync(b, ben).sync();
+        TeamSync(a, ana).sync();
+        QCOMPARE(shown(storeA, roomA), QStringList { QStringLiteral("label room escalate") });
+        QCOMPARE(shown(storeB, roomB), QStringList { QStringLiteral("label room escalate") });
+
+        // Every change sent again (its answer lost, the process killed before it noted it went up) is taken once.
+        const QStringList journalThere = psql(QStringLiteral("SELECT id, action FROM sightline.journal ORDER BY id"));
+        // What Ben's workspace sent, by the keys the store took them under: as if none of their answers had come.
+        const QString client = dump(b, QStringLiteral("SELECT client FROM team")).value(0);
+        const QStringList sent = psql(QStringLiteral("SELECT substr(client_key, %1) FROM sightline.journal WHERE client_key "
+                                                     "LIKE '%2:%'")
+                                          .arg(client.size() + 2)
+                                          .arg(client));
+        QVERIFY(!sent.isEmpty());
+        const QString ids = sent.join(QLatin1Char(','));
+        b.exec(QStringLiteral("UPDATE annotations SET team_id = NULL WHERE id IN (SELECT annotation_id FROM journal WHERE id "
+                              "IN (%1) AND action LIKE '%added')")
+                   .arg(ids));
+        b.exec(QStringLiteral("UPDATE journal SET team_id = NULL WHERE id IN (%1)").arg(ids));
+        const TeamSync::Result again = TeamSync(b, ben).sync();
+        QVERIFY(again.sent > 0);
+        QCOMPARE(psql(QStringLiteral("SELECT id, action FROM sightline.journal ORDER BY id")), journalThere);
+        QCOMPARE(shown(storeB, roomB), QStringList { QStringLiteral("label room escalate") });
+    }
+
+    // An auditor reads and verifies; a change it tries is refused naming its role, and nothing is written anywhere.
+    void anAuditorsChangeIsRefused()
+    {
+        REQUIRE_SERVER();
+        const QStringList before = psql(QStringLiteral("SELECT count(*) FROM sightline.journal"));
+        const Run note = run(m_carol, { QStringLiteral("note"), m_carol.source, QStringLiteral("--room"),
+                                          QStringLiteral("sup-late-delivery"), QStringLiteral("--text"),
+                                          QStringLiteral("looks fine"), QStringLiteral("--team"), m_uri });
+        QCOMPARE(note.code, 1);
+        QVERIFY2(note.err.contains(QLatin1String("role carol is an auditor")), qPrintable(note.err));
+        QVERIFY(note.err.contains(QLatin1String("nothing was written")));
+        QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.journal")), before);
+        QCOMPARE(notesSeenBy(m_carol), QStringList { QStringLiteral("customer waited three days") });
+        // The server refuses it too, whatever a client sends: the functions and the tables alike.
+        QProcess p;
+        QProcessEnvironment env = m_carol.env(m_serviceFile);
+        p.setProcessEnvironment(env);
+        const PgServer& pg = PgServer::get();
+        p.start(pg.bindir + QStringLiteral("/psql"),
+            { QStringLiteral("-X"), QStringLiteral("-h"), pg.host, QStringLiteral("-p"), QString::number(pg.port),
+                QStringLiteral("-d"), m_db, QStringLiteral("-c"),
+                QStringLiteral("SELECT sightline.set_review('roomkit', 'sup-late-delivery', 'done', 'Carol', 0, 'x')") });
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.exitCode() != 0);
+        QVERIFY2(p.readAllStandardError().contains("permission denied"), "the server let an auditor call set_review");
+        QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.journal")), before);
+    }
+
+    // A reviewer may not rewrite the journal; the owner can (disabling the trigger), and --verify names the entry.
+    void verifyFindsTheFirstEntryChanged()
+    {
+        REQUIRE_SERVER();
+        const Run clean = run(m_carol, { QStringLiteral("journal"), m_carol.source, QStringLiteral("--verify"),
+                                           QStringLiteral("--json") });
+        QCOMPARE(clean.code, 0);
+        const QJsonObject held = clean.lines().value(0);
+        QCOMPARE(held.value(QLatin1String("verified")).toBool(), true);
+        QCOMPARE(held.value(QLatin1String("entries")).toInt(), psql(QStringLiteral("SELECT count(*) FROM sightline.journal")).value(0).toInt());
+        QCOMPARE(held.value(QLatin1String("head")).toString(),
+            psql(QStringLiteral("SELECT hash FROM sightline.journal ORDER BY id DESC LIMIT 1")).value(0));
+
+        QProcess p;
+        p.setProcessEnvironment(m_ana.env(m_serviceFile));
+        const PgServer& pg = PgServer::get();
+        p.start(pg.bindir + QStringLiteral("/psql"),
+            { QStringLiteral("-X"), QStringLiteral("-h"), pg.host, QStringLiteral("-p"), QString::number(pg.port),
+                QStringLiteral("-d"), m_db, QStringLiteral("-c"), QStringLiteral("UPDATE sightline.journal SET after = 'x'") });
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(p.exitCode() != 0, "a reviewer rewrote the journal");
+
+        const QString second = psql(QStringLiteral("SELECT id FROM sightline.journal ORDER BY id OFFSET 1 LIMIT 1")).value(0);
+        auto tamper = [&](const QString& sql) {
+            PgServer::get().exec(m_db,
+                QStringLiteral("ALTER TABLE sightline.journal DISABLE TRIGGER journal_append_only; %1; ALTER TABLE "
+                               "sightline.journal ENABLE TRIGGER journal_append_only")
+                    .arg(sql));
+        };
+        // Changed: Ben's status said otherwise.
+        tamper(QStringLiteral("UPDATE sightline.journal SET after = after || ' (said otherwise)' WHERE id = %1").arg(second));
+        Run changed = run(m_carol, { QStringLiteral("journal"), m_carol.source, QStringLiteral("--verify"), QStringLiteral("--json") });
+        QCOMPARE(changed.code, 1);
+        QCOMPARE(changed.lines().value(0).value(QLatin1String("broken")).toInteger(), second.toLongLong());
+        QVERIFY(changed.lines().value(0).value(QLatin1String("why")).toString().contains(QLatin1String("changed")));
+        const Run text = run(m_carol, { QStringLiteral("journal"), m_carol.source, QStringLiteral("--verify") });
+        QCOMPARE(text.code, 1);
+        QVERIFY2(text.out.contains(QStringLiteral("does not hold together at entry %1").arg(second)), qPrintable(text.out));
+        // Removed: the entry after it no longer follows the one before.
+        tamper(QStringLiteral("DELETE FROM sightline.journal WHERE id = %1").arg(second));
+        Run removed = run(m_carol, { QStringLiteral("journal"), m_carol.source, QStringLiteral("--verify"), QStringLiteral("--json") });
+        QCOMPARE(removed.code, 1);
+        QVERIFY(removed.lines().value(0).value(QLatin1String("why")).toString().contains(QLatin1String("removed")));
+    }
+
+    // Changes made while the server cannot be reached are kept, and go up in order when it can.
+    void offlineChangesGoUpOnReconnect()
+    {
+        REQUIRE_SERVER();
+        // A fresh team database for this test: the one above was tampered with on purpose.
+        const PgServer& pg = PgServer::get();
+        const QString first = m_db;
+        const QString uri = QStringLiteral("postgresql:///?service=team_b");
+        pg.exec(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE %1_b").arg(m_db));
+        m_db += QStringLiteral("_b"); // psql() reads it from here on
+        serve(true);
+        Member admin { pg.owner, pg.passwords.value(pg.owner), m_dir.filePath(QStringLiteral("admin")), {} };
+        QCOMPARE(run(admin, { QStringLiteral("team"), QStringLiteral("init"), uri }).code, 0);
+        pg.exec(m_db, QStringLiteral("GRANT sightline_reviewer TO ana, ben"));
+        Member eve = member(QStringLiteral("ana"));
+        eve.home = m_dir.filePath(QStringLiteral("ana-laptop"));
+        QDir().mkpath(eve.home);
+        QCOMPARE(run(eve, { QStringLiteral("team"), QStringLiteral("attach"), eve.source, QStringLiteral("--team"), uri }).code, 0);
+
+        serve(false);
+        for (const QString& text : { QStringLiteral("first, on the train"), QStringLiteral("second, on the train") }) {
+            const Run r = run(eve, { QStringLiteral("note"), eve.source, QStringLiteral("--room"),
+                                       QStringLiteral("sup-address-change"), QStringLiteral("--text"), text,
+                                       QStringLiteral("--author"), QStringLiteral("Ana") });
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.err.contains(QLatin1String("cannot be reached")), qPrintable(r.err));
+            QVERIFY(r.err.contains(QLatin1String("goes to the team at the next sync")));
+        }
+        const Run status = run(eve, { QStringLiteral("team"), QStringLiteral("status"), eve.source });
+        QVERIFY2(status.out.contains(QLatin1String("waiting to go up: 2 changes")), qPrintable(status.out));
+        QCOMPARE(teamNotes(), QStringList());
+
+        serve(true);
+        const Run sync = run(eve, { QStringLiteral("team"), QStringLiteral("sync"), eve.source });
+        QCOMPARE(sync.code, 0);
+        QVERIFY2(sync.out.contains(QLatin1String("sent 2 of 2")), qPrintable(sync.out));
+        QCOMPARE(teamNotes(), QStringList({ QStringLiteral("first, on the train|Ana|ana"),
+                                  QStringLiteral("second, on the train|Ana|ana") }));
+        // A teammate who joins now finds both.
+        Member gus = member(QStringLiteral("ben"));
+        gus.home = m_dir.filePath(QStringLiteral("ben-new-laptop"));
+        const Run ben = run(gus, { QStringLiteral("notes"), gus.source, QStringLiteral("--json"), QStringLiteral("--team"), uri });
+        QCOMPARE(ben.lines().size(), 2);
+        Q_UNUSED(first);
+    }
+
+    // A reviewer killed with SIGKILL at any moment of a change loses nothing it committed, and the team gets each
+    // change once: what was saved here goes up at the next sync, and what went up is not sent twice.
+    void aKilledReviewerLosesNothing()
+    {
+        REQUIRE_SERVER();
+        Member fay = member(QStringLiteral("ben"));
+        fay.home = m_dir.filePath(QStringLiteral("ben-desk"));
+        QDir().mkpath(fay.home);
+        QCOMPARE(run(fay, { QStringLiteral("team"), QStringLiteral("attach"), fay.source, QStringLiteral("--team"), QStringLiteral("postgresql:///?service=team_b") }).code, 0);
+        int killed = 0;
+        for (int i = 0; i < 12; ++i) {
+            QProcess p;
+            p.setProcessEnvironment(fay.env(m_serviceFile));
+            p.start(QStringLiteral(SIGHTLINE_BINARY),
+                { QStringLiteral("note"), fay.source, QStringLiteral("--room"), QStringLiteral("sup-duplicate-charge"),
+                    QStringLiteral("--text"), QStringLiteral("note %1").arg(i), QStringLiteral("--author"), QStringLiteral("Ben") });
+            QVERIFY(p.waitForStarted());
+            QTest::qWait(int(QRandomGenerator::global()->bounded(400)));
+            if (p.state() != QProcess::NotRunning) {
+                ::kill(pid_t(p.processId()), SIGKILL);
+                ++killed;
+            }
+            p.waitForFinished(30000);
+        }
+        QCOMPARE(run(fay, { QStringLiteral("team"), QStringLiteral("sync"), fay.source }).code, 0);
+        const QStringList here = notesSeenBy(fay);
+        QStringList there;
+        for (const QString& n : teamNotes()) {
+            if (n.startsWith(QLatin1String("note ")))
+                there << n.section(QLatin1Char('|'), 0, 0);
+        }
+        QStringList mine;
+        for (const QString& n : here) {
+            if (n.startsWith(QLatin1String("note ")))
+                mine << n;
+        }
+        QCOMPARE(there, mine); // every note saved here is there, once, in the order made
+        QVERIFY2(there.size() == QSet<QString>(there.cbegin(), there.cend()).size(), qPrintable(there.join(QLatin1Char(','))));
+        qInfo("%d of 12 note commands killed; %lld notes made it", killed, qint64(there.size()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTeam)
+#include "tst_team.moc"
