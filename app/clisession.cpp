@@ -490,8 +490,18 @@ std::unique_ptr<TeamStore> Session::joinTeam(Workspace& ws, const QCommandLinePa
         TeamSync::attach(ws, *uri, team->storeId());
         return team;
     } catch (const PgUnreachable& e) {
-        if (parser.isSet(QStringLiteral("team")))
+        if (parser.isSet(QStringLiteral("team"))) {
+            // A URI that does not answer never moves an attachment elsewhere: it may be mistyped.
+            const std::optional<QString> before = TeamSync::attached(ws);
+            if (before && *before != PgConnection::withoutPassword(*uri)) {
+                throw StoreError(e.file(), e.place(),
+                    e.message()
+                        + QStringLiteral("; the workspace stays attached to %1 and nothing was done (without --team, a "
+                                         "verb uses that one)")
+                              .arg(*before));
+            }
             TeamSync::attach(ws, *uri, {});
+        }
         m_err << "sightline: the team store cannot be reached (" << e.toString() << "): " << meanwhile << Qt::endl;
         return nullptr;
     }

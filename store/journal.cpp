@@ -89,17 +89,18 @@ qint64 Journal::record(Action action, qint64 roomId, std::optional<qint64> index
     return q.lastInsertId().toLongLong();
 }
 
-void Journal::adopt(qint64 roomId, const TeamJournalEntry& e)
+bool Journal::adopt(qint64 roomId, const TeamJournalEntry& e)
 {
     QSqlQuery had = m_ws.exec(QStringLiteral("SELECT 1 FROM journal WHERE room_id = ? AND team_id = ?"), { roomId, e.id });
     const bool known = had.next();
     had.finish();
     if (known)
-        return;
-    m_ws.exec(QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after, saved, present, team_id) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)"),
+        return false;
+    m_ws.exec(QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after, saved, present, team_id, "
+                             "came_down) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?, 1)"),
         { e.atMs, e.author, e.action, roomId, e.seq ? QVariant(*e.seq) : QVariant(),
             e.before.isNull() ? QVariant() : QVariant(e.before), e.after.isNull() ? QVariant() : QVariant(e.after), e.id });
+    return true;
 }
 
 JournalEntries Journal::entries(qint64 roomId)

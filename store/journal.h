@@ -38,9 +38,9 @@ public:
     // annotation it made or took out (what goes up to a team store for it, TeamSync).
     qint64 record(Action action, qint64 roomId, std::optional<qint64> index, const QString& before,
         const QString& after, const QString& author, std::optional<qint64> annotationId = std::nullopt);
-    // An entry of the team store's journal (TeamSync), kept here once (saved, its team_id) unless it is already.
-    // Inside the caller's transaction.
-    void adopt(qint64 roomId, const TeamJournalEntry& entry);
+    // An entry of the team store's journal (TeamSync), kept here once (saved, its team_id, came down) unless it is
+    // already: true when it was not. Inside the caller's transaction.
+    bool adopt(qint64 roomId, const TeamJournalEntry& entry);
     // The entries as the workspace holds them now (saved or not), oldest first; roomId 0: every room.
     JournalEntries entries(qint64 roomId = 0);
 

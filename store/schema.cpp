@@ -354,6 +354,7 @@ ALTER TABLE annotations ADD COLUMN team_id INTEGER;
 ALTER TABLE journal ADD COLUMN team_id INTEGER;
 ALTER TABLE journal ADD COLUMN annotation_id INTEGER;
 ALTER TABLE journal ADD COLUMN team_annotation_id INTEGER; -- that annotation's in the team store, once known
+ALTER TABLE journal ADD COLUMN came_down INTEGER NOT NULL DEFAULT 0; -- 1: a teammate's, from the team store
 CREATE INDEX annotations_team ON annotations(team_id) WHERE team_id IS NOT NULL;
 CREATE INDEX journal_team ON journal(team_id) WHERE team_id IS NOT NULL;
 )SQL",

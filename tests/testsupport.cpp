@@ -119,6 +119,14 @@ QString fixtureSource(const QString& storeName)
                                         : dataFile(QStringLiteral("roomkit/") + storeName);
 }
 
+QList<QJsonObject> CommandRun::lines() const
+{
+    QList<QJsonObject> objects;
+    for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        objects << QJsonDocument::fromJson(line.toUtf8()).object();
+    return objects;
+}
+
 QString dataFile(const QString& relative)
 {
     return QStringLiteral(SIGHTLINE_TEST_DATA "/") + relative;

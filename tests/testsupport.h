@@ -57,6 +57,14 @@ struct PgServer
 
 // Helpers the tests share: fixture files, the RoomKit manifest, and writing to copies of stores.
 namespace TestSupport {
+// What a `sightline` command printed and how it ended (-1: it did not end, or crashed).
+struct CommandRun
+{
+    int code = -1;
+    QString out;
+    QString err;
+    QList<QJsonObject> lines() const; // stdout, one JSON object a line
+};
 QString dataFile(const QString& relative); // a file under tests/data
 // Copies tests/data/<relative> into `dir` (writable) and returns the copy's path.
 QString copyFixture(const QTemporaryDir& dir, const QString& relative, const QString& name = {});

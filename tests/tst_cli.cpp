@@ -30,19 +30,7 @@ using namespace TestSupport;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-    QList<QJsonObject> lines() const
-    {
-        QList<QJsonObject> objects;
-        for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-            objects << QJsonDocument::fromJson(line.toUtf8()).object();
-        return objects;
-    }
-};
+using Run = TestSupport::CommandRun;
 
 } // namespace
 

@@ -183,7 +183,7 @@ private slots:
         }
         // Back to the workspace as schema 10 wrote it (steps 12, 14, 17, 19 and 20 added columns).
         execSql(path, QStringLiteral("UPDATE tool_calls SET duration_source = 'timestamps' WHERE duration_source = "
-                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; ALTER TABLE rooms DROP COLUMN counted_through; ALTER TABLE rooms DROP COLUMN unread; DROP INDEX events_room_warned; ALTER TABLE events DROP COLUMN warning; DROP TABLE team; DROP INDEX annotations_team; DROP INDEX journal_team; ALTER TABLE annotations DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN annotation_id; ALTER TABLE journal DROP COLUMN team_annotation_id; PRAGMA user_version = 10;"));
+                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; ALTER TABLE rooms DROP COLUMN counted_through; ALTER TABLE rooms DROP COLUMN unread; DROP INDEX events_room_warned; ALTER TABLE events DROP COLUMN warning; DROP TABLE team; DROP INDEX annotations_team; DROP INDEX journal_team; ALTER TABLE annotations DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN annotation_id; ALTER TABLE journal DROP COLUMN team_annotation_id; ALTER TABLE journal DROP COLUMN came_down; PRAGMA user_version = 10;"));
         Workspace ws(path);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QSqlQuery q = ws.exec(QStringLiteral("SELECT s.format, c.duration_source, count(*) FROM tool_calls c JOIN rooms r "

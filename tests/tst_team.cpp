@@ -27,19 +27,7 @@ using namespace TestSupport;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-    QList<QJsonObject> lines() const
-    {
-        QList<QJsonObject> objects;
-        for (const QString& l : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-            objects << QJsonDocument::fromJson(l.toUtf8()).object();
-        return objects;
-    }
-};
+using Run = TestSupport::CommandRun;
 
 // One member of the team: a PostgreSQL login, and a home (cache, settings, a copy of the source) of its own.
 struct Member
@@ -243,6 +231,25 @@ private slots:
         }
         QCOMPARE(said, QStringList({ QStringLiteral("Ana note_added ->customer waited three days"),
                            QStringLiteral("Ana review unreviewed->in review"), QStringLiteral("Ben review in review->done") }));
+
+        // The same store under another spelling of its URI (the login and address written out) is the same store:
+        // nothing is sent again.
+        const QStringList journalThere = psql(QStringLiteral("SELECT id FROM sightline.journal ORDER BY id"));
+        const PgServer& pg = PgServer::get();
+        const QString respelled = QStringLiteral("postgresql://ben@%1:%2/%3").arg(pg.host).arg(pg.port).arg(m_db);
+        const Run again = run(m_ben, { QStringLiteral("notes"), m_ben.source, QStringLiteral("--team"), respelled });
+        QCOMPARE(again.code, 0);
+        QCOMPARE(psql(QStringLiteral("SELECT id FROM sightline.journal ORDER BY id")), journalThere);
+        QVERIFY(run(m_ben, { QStringLiteral("team"), QStringLiteral("status"), m_ben.source }).out.contains(respelled));
+        // A mistyped one that nothing answers at never moves the attachment, and nothing is written.
+        const Run typo = run(m_ben, { QStringLiteral("note"), m_ben.source, QStringLiteral("--room"),
+                                        QStringLiteral("sup-late-delivery"), QStringLiteral("--text"), QStringLiteral("typo"),
+                                        QStringLiteral("--team"), QStringLiteral("postgresql://ben@127.0.0.1:1/%1").arg(m_db) });
+        QCOMPARE(typo.code, 1);
+        QVERIFY2(typo.err.contains(QStringLiteral("stays attached to %1").arg(respelled)), qPrintable(typo.err));
+        QCOMPARE(notesSeenBy(m_ben), QStringList { QStringLiteral("customer waited three days") });
+        QCOMPARE(psql(QStringLiteral("SELECT id FROM sightline.journal ORDER BY id")), journalThere);
+        QVERIFY(run(m_ben, { QStringLiteral("team"), QStringLiteral("status"), m_ben.source }).out.contains(respelled));
     }
 
     // Labels and marks (the window's) go through the same store: added by one, taken out by the other.
@@ -436,6 +443,15 @@ private slots:
         const Run ben = run(gus, { QStringLiteral("notes"), gus.source, QStringLiteral("--json"), QStringLiteral("--team"), uri });
         QCOMPARE(ben.lines().size(), 2);
         Q_UNUSED(first);
+        // Ben's workspace, moved to this store, sends his own changes and none that came down from the other
+        // (Ana's note is not sent again in his name).
+        const Run moved = run(m_ben, { QStringLiteral("team"), QStringLiteral("attach"), m_ben.source, QStringLiteral("--team"), uri });
+        QCOMPARE(moved.code, 0);
+        QCOMPARE(teamNotes(), QStringList({ QStringLiteral("first, on the train|Ana|ana"),
+                                  QStringLiteral("second, on the train|Ana|ana") }));
+        QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.journal WHERE login = 'ben' AND author <> 'Ben'")),
+            QStringList { QStringLiteral("0") });
+        QCOMPARE(notesSeenBy(m_ben).size(), 3); // his copy keeps the note that came from the other store
     }
 
     // A reviewer killed with SIGKILL at any moment of a change loses nothing it committed, and the team gets each

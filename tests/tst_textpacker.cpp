@@ -322,7 +322,12 @@ private slots:
             id = q.value(0).toLongLong();
             q.finish();
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
-            // Back to schema 12 (steps 14, 17 and 19 added columns).
+            // Back to schema 12 (steps 14, 17, 19 and 20 added columns).
+            for (const char* step20 : { "DROP TABLE team", "DROP INDEX annotations_team", "DROP INDEX journal_team",
+                     "ALTER TABLE annotations DROP COLUMN team_id", "ALTER TABLE journal DROP COLUMN team_id",
+                     "ALTER TABLE journal DROP COLUMN annotation_id", "ALTER TABLE journal DROP COLUMN team_annotation_id",
+                     "ALTER TABLE journal DROP COLUMN came_down" })
+                ws.exec(QString::fromLatin1(step20));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));
             ws.exec(QStringLiteral("DROP INDEX events_room_warned"));

@@ -16,8 +16,8 @@ int Session::review(const QStringList& args)
     QString status = parser.value(QStringLiteral("status")).trimmed().toLower();
     status.replace(QLatin1Char('-'), QLatin1Char(' ')).replace(QLatin1Char('_'), QLatin1Char(' '));
     if (!ReviewStatus::all().contains(status)) {
-        usage(QStringLiteral("--status is one of: %1 (not '%2')")
-                  .arg(ReviewStatus::all().join(QStringLiteral(", ")), parser.value(QStringLiteral("status"))));
+        usage(QStringLiteral("--status is one of: unreviewed, in-review, done (not '%1')")
+                  .arg(parser.value(QStringLiteral("status"))));
     }
     const QString who = author(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));

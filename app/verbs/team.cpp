@@ -25,6 +25,11 @@ int Session::team(const QStringList& args)
         usage(action == QLatin1String("init") ? QStringLiteral("team init takes the team store's URI: team init postgresql://admin@host/db")
                                               : QStringLiteral("team %1 takes one SOURCE").arg(action));
     const QString target = positional.at(1);
+    if (action != QLatin1String("init") && PgConnection::isUri(target)) {
+        usage(QStringLiteral("team %1 takes the SOURCE whose workspace shares the review (the store or log you read), "
+                             "not the team store's URI: sightline team %1 SOURCE%2")
+                  .arg(action, action == QLatin1String("attach") ? QStringLiteral(" --team URI") : QString()));
+    }
 
     if (action == QLatin1String("init")) {
         if (!PgConnection::isUri(target))
@@ -39,8 +44,9 @@ int Session::team(const QStringList& args)
                   << (upgrade.from == 0 ? QStringLiteral("created") : QStringLiteral("upgraded from step %1").arg(upgrade.from))
                   << " (schema step " << upgrade.to << ")\n"
                   << "roles: sightline_reviewer (reads and changes the review), sightline_auditor (reads, exports and "
-                     "verifies), sightline_admin (a reviewer who also runs queues)\n"
-                  << "make a login a reviewer with: GRANT sightline_reviewer TO login;" << Qt::endl;
+                     "verifies), sightline_admin (a reviewer; queues and assignments are to come)\n"
+                  << "make a login a reviewer (in psql): CREATE ROLE ana LOGIN PASSWORD '…'; GRANT sightline_reviewer TO ana;"
+                  << Qt::endl;
         }
         return Cli::Ok;
     }

@@ -137,18 +137,25 @@ void TeamSync::attach(Workspace& workspace, const QString& uri, const QString& s
         // is known by its key.
         const QString client = had ? q.value(2).toString() : QUuid::createUuid().toString(QUuid::WithoutBraces);
         q.finish();
-        // Reachable or not, a store is known by its URI until it answers with its id.
-        if (had && uriBefore == bare && (storeId.isEmpty() || storeBefore.isEmpty() || storeBefore == storeId)) {
-            workspace.exec(QStringLiteral("UPDATE team SET attached = 1, store = coalesce(store, ?)"),
-                { storeId.isEmpty() ? QVariant() : QVariant(storeId) });
+        // A store is known by its own id, whatever the URI's spelling (the user from PGUSER or in the URI, a host
+        // name or its address); one not reached yet by its URI.
+        const bool same = had
+            && (storeId.isEmpty()           ? uriBefore == bare
+                   : storeBefore.isEmpty() ? uriBefore == bare
+                                           : storeBefore == storeId);
+        if (same) {
+            workspace.exec(QStringLiteral("UPDATE team SET attached = 1, uri = ?, store = coalesce(store, ?)"),
+                { storeId.isEmpty() ? uriBefore : bare, storeId.isEmpty() ? QVariant() : QVariant(storeId) });
             return;
         }
         workspace.exec(QStringLiteral("DELETE FROM team"));
         workspace.exec(QStringLiteral("INSERT INTO team(id, uri, store, client) VALUES (1, ?, ?, ?)"),
             { bare, storeId.isEmpty() ? QVariant() : QVariant(storeId), client });
+        // Another store: this workspace's own changes go up to it; what came down from the one before stays here, and
+        // is never sent as if this reviewer had made it.
         workspace.exec(QStringLiteral("UPDATE annotations SET team_id = NULL WHERE team_id IS NOT NULL"));
-        workspace.exec(QStringLiteral("UPDATE journal SET team_id = NULL, team_annotation_id = NULL WHERE team_id IS NOT "
-                                      "NULL OR team_annotation_id IS NOT NULL"));
+        workspace.exec(QStringLiteral("UPDATE journal SET team_id = CASE WHEN came_down = 1 THEN 0 END, team_annotation_id "
+                                      "= NULL WHERE team_id IS NOT NULL OR team_annotation_id IS NOT NULL"));
     });
 }
 
@@ -242,6 +249,7 @@ int TeamSync::pull()
     const qint64 cursor = c.value(0).toLongLong();
     c.finish();
     const TeamStore::Changes changes = m_team.changesSince(cursor);
+    int taken = 0; // teammates' entries new here (this workspace's own come back already known)
     // A room is met by its system and own id: this workspace's copy of it, whatever path its source lies at.
     QHash<QString, QVector<qint64>> rooms;
     {
@@ -261,13 +269,15 @@ int TeamSync::pull()
         }
         Journal journal(m_ws);
         for (const TeamJournalEntry& e : changes.journal) {
+            bool adopted = false;
             for (qint64 room : here(e.system, e.room))
-                journal.adopt(room, e);
+                adopted = journal.adopt(room, e) || adopted;
+            taken += adopted ? 1 : 0;
         }
         m_ws.exec(QStringLiteral("UPDATE team SET cursor = ?, synced_ms = ?"),
             { changes.cursor, QDateTime::currentMSecsSinceEpoch() });
     });
-    return int(changes.journal.size());
+    return taken;
 }
 
 TeamSync::Result TeamSync::sync()

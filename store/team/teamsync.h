@@ -21,7 +21,7 @@ public:
     struct Result
     {
         int sent = 0; // local entries that went up
-        int taken = 0; // team entries that came down
+        int taken = 0; // teammates' entries that came down (new here)
         int heldBack = 0; // local entries an auditor's role keeps from going up
     };
 
