@@ -1238,7 +1238,7 @@ private slots:
         r = run({ QStringLiteral("review"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
             QStringLiteral("--status"), QStringLiteral("finished"), QStringLiteral("--author"), QStringLiteral("Ben") });
         QCOMPARE(r.code, 2);
-        QVERIFY(r.err.contains(QLatin1String("unreviewed, in review, done")));
+        QVERIFY(r.err.contains(QLatin1String("unreviewed, in-review, done")));
         r = run({ QStringLiteral("note"), store, QStringLiteral("--room"), QStringLiteral("duplicate"),
             QStringLiteral("--index"), QStringLiteral("999"), QStringLiteral("--text"), QStringLiteral("x"),
             QStringLiteral("--author"), QStringLiteral("Ben") });
