@@ -507,7 +507,7 @@ std::unique_ptr<TeamStore> Session::joinTeam(Workspace& ws, const QCommandLinePa
     }
 }
 
-void Session::syncTeam(Workspace& ws, TeamStore& team)
+std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team)
 {
     try {
         const TeamSync::Result result = TeamSync(ws, team).sync();
@@ -516,9 +516,11 @@ void Session::syncTeam(Workspace& ws, TeamStore& team)
                   << " made in this workspace stay here: role " << team.login()
                   << " is an auditor of the team and changes nothing there" << Qt::endl;
         }
+        return result;
     } catch (const PgUnreachable& e) {
         m_err << "sightline: the connection to the team store was lost (" << e.toString()
               << "): what was not sent goes at the next sync" << Qt::endl;
+        return std::nullopt;
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "sources/importer.h"
+#include "team/teamsync.h"
 
 #include <memory>
 #include <optional>
@@ -144,8 +145,9 @@ private:
     // workspace is attached to; none when neither. When no server answers there it says so on stderr, with
     // `meanwhile` (what happens instead), and gives none: the verb goes on with the workspace's copy.
     std::unique_ptr<TeamStore> joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile);
-    // Sends what waits here and takes what teammates changed (TeamSync), saying on stderr what an auditor keeps here.
-    void syncTeam(Workspace& ws, TeamStore& team);
+    // Sends what waits here and takes what teammates changed (TeamSync), saying on stderr what an auditor keeps here;
+    // nullopt (said on stderr) when the connection was lost on the way.
+    std::optional<TeamSync::Result> syncTeam(Workspace& ws, TeamStore& team);
     // Who signs a change made here: --author, else the name the window asks for once, else the login name.
     QString author(const QCommandLineParser& parser);
     // The room's index as the journal and notes print it.

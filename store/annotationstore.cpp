@@ -14,7 +14,6 @@
 #include <QRegularExpression>
 #include <QSqlQuery>
 #include <QVariant>
-#include <sqlite3.h>
 
 namespace {
 
@@ -95,18 +94,8 @@ const char* AnnotationStore::tableName(int table)
 
 template<typename Work> EditSteps AnnotationStore::transaction(Work&& work)
 {
-    // IMMEDIATE: the write lock first, so that a reader's snapshot never has to be upgraded (which could fail).
     // Inside a caller's transaction (many notes written at once) a savepoint, undone alone on failure.
-    const bool outer = sqlite3_get_autocommit(m_ws.handle()) != 0;
-    m_ws.exec(outer ? QStringLiteral("BEGIN IMMEDIATE") : QStringLiteral("SAVEPOINT annotate"));
-    try {
-        EditSteps steps = work();
-        m_ws.exec(outer ? QStringLiteral("COMMIT") : QStringLiteral("RELEASE annotate"));
-        return steps;
-    } catch (...) {
-        m_ws.rollbackQuietly(outer ? "ROLLBACK" : "ROLLBACK TO annotate; RELEASE annotate");
-        throw;
-    }
+    return m_ws.writeTransaction(std::forward<Work>(work));
 }
 
 void AnnotationStore::requireEvent(qint64 roomId, std::optional<qint64> index)

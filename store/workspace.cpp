@@ -356,6 +356,11 @@ void Workspace::rollbackQuietly(const char* sql) noexcept
     sqlite3_exec(handle(), sql, nullptr, nullptr, nullptr);
 }
 
+bool Workspace::inTransaction() const
+{
+    return sqlite3_get_autocommit(handle()) == 0;
+}
+
 int Workspace::schemaVersion()
 {
     QSqlQuery q = exec(QStringLiteral("PRAGMA user_version"));

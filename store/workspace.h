@@ -21,6 +21,7 @@
 #include <QHash>
 #include <QSet>
 #include <QString>
+#include <type_traits>
 
 struct sqlite3;
 class SqliteStatement;
@@ -149,6 +150,29 @@ public:
     // that fails (a full disk, the transaction already gone) must not replace the error being handled, and SQLite
     // rolls back what is left when the connection closes.
     void rollbackQuietly(const char* sql) noexcept;
+    // Whether a transaction is open on the connection.
+    bool inTransaction() const;
+    // Runs `work` in one write transaction, and returns what it returns. BEGIN IMMEDIATE: the write lock first, so that
+    // a reader's snapshot never has to be upgraded (which could fail). Inside a caller's transaction, a savepoint,
+    // undone alone on failure.
+    template<typename Work> auto writeTransaction(Work&& work) -> decltype(work())
+    {
+        const bool outer = !inTransaction();
+        exec(outer ? QStringLiteral("BEGIN IMMEDIATE") : QStringLiteral("SAVEPOINT work"));
+        try {
+            if constexpr (std::is_void_v<decltype(work())>) {
+                work();
+                exec(outer ? QStringLiteral("COMMIT") : QStringLiteral("RELEASE work"));
+            } else {
+                auto result = work();
+                exec(outer ? QStringLiteral("COMMIT") : QStringLiteral("RELEASE work"));
+                return result;
+            }
+        } catch (...) {
+            rollbackQuietly(outer ? "ROLLBACK" : "ROLLBACK TO work; RELEASE work");
+            throw;
+        }
+    }
 
     // How long a statement waits for another connection's write lock before it fails.
     static constexpr int BusyTimeoutMs = 5000;

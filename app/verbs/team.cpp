@@ -82,14 +82,12 @@ int Session::team(const QStringList& args)
     if (!team)
         return Cli::Error;
     const int waiting = TeamSync::pending(*ws);
-    const TeamSync::Result result = TeamSync(*ws, *team).sync();
+    const std::optional<TeamSync::Result> result = syncTeam(*ws, *team);
+    if (!result)
+        return Cli::Error;
     m_out << (action == QLatin1String("attach") ? QStringLiteral("attached to ") : QStringLiteral("synced with "))
           << team->origin() << " as " << team->login() << " (" << TeamStore::roleName(team->role()) << "): sent "
-          << result.sent << " of " << waiting << ", took " << result.taken << Qt::endl;
-    if (result.heldBack > 0) {
-        m_err << "sightline: " << result.heldBack << (result.heldBack == 1 ? " change" : " changes")
-              << " made in this workspace stay here: an auditor changes nothing in the team store" << Qt::endl;
-    }
+          << result->sent << " of " << waiting << ", took " << result->taken << Qt::endl;
     return Cli::Ok;
 }
 

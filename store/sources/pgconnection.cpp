@@ -98,6 +98,7 @@ QString PgConnection::displayName(const QString& uri)
 PgConnection::PgConnection(const QString& uri, PgSessions* sessions, Access access)
     : m_origin(withoutPassword(uri))
     , m_sessions(access == Access::ReadOnly ? sessions : nullptr)
+    , m_access(access)
 {
     const QUrl url(uri);
     if (!url.isValid() || !isUri(uri))
@@ -211,6 +212,10 @@ void PgConnection::fail(const QSqlError& error, const QString& place)
                            "sync goes on from there")
                 .arg(said));
     }
+    // A change a writing session may not make: the server's refusal names the role and what it may do (a team
+    // store's functions say so), and its transaction took nothing.
+    if (error.nativeErrorCode() == QLatin1String("42501") && m_access == Access::ReadWrite)
+        throw StoreError(m_origin, place, said + QStringLiteral("; nothing was written"));
     if (error.nativeErrorCode() == QLatin1String("42501")) {
         throw StoreError(m_origin, place,
             QStringLiteral("role %1 may not read this store (it needs SELECT on its tables): %2")

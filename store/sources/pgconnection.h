@@ -69,8 +69,9 @@ public:
     QSqlDatabase& database() { return m_db; }
     QString databaseName() const { return m_db.databaseName(); }
 
-    // Runs `sql` with `values` bound in order, in a read-only transaction of its own. Throws StoreError saying
-    // what failed (a lost connection, a missing privilege) with `place` where in the source it was reading.
+    // Runs `sql` with `values` bound in order, in a transaction of its own (read-only unless ReadWrite). Throws
+    // StoreError saying what failed (a lost connection, a missing privilege) with `place` where in the source it was
+    // reading.
     QSqlQuery select(const QString& sql, const QVariantList& values = {}, const QString& place = {});
     // The one number a statement like "SELECT count(*) ..." gives (0 when it gives no row).
     qint64 count(const QString& sql, const QVariantList& values = {}, const QString& place = {});
@@ -89,6 +90,7 @@ private:
     QString m_uri; // kept only while a PgSessions may take the session back
     PgSessions* m_sessions = nullptr;
     bool m_lost = false; // the server closed it: not kept
+    Access m_access;
     QString m_connection;
     QSqlDatabase m_db;
 };

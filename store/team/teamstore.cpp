@@ -91,28 +91,9 @@ void TeamStore::requireWriter() const
             .arg(m_login));
 }
 
-void TeamStore::fail(const QSqlError& error, const QString& place)
-{
-    // The server's own refusal names the role and what it may do (sightline.require_writer).
-    if (error.nativeErrorCode() == QLatin1String("42501")) {
-        QString said = error.databaseText().section(QLatin1Char('\n'), 0, 0).trimmed();
-        if (said.startsWith(QLatin1String("ERROR:")))
-            said = said.mid(6).trimmed();
-        throw StoreError(m_db.origin(), place, said + QStringLiteral("; nothing was written"));
-    }
-    m_db.fail(error, place);
-}
-
 TeamStore::Change TeamStore::call(const QString& sql, const QVariantList& values, const QString& place)
 {
-    QSqlQuery q(m_db.database());
-    q.setForwardOnly(true);
-    if (!q.prepare(sql))
-        fail(q.lastError(), place);
-    for (const QVariant& v : values)
-        q.addBindValue(v);
-    if (!q.exec())
-        fail(q.lastError(), place);
+    QSqlQuery q = m_db.select(sql, values, place);
     Change change;
     if (q.next()) {
         change.annotationId = q.value(0).toLongLong();
@@ -180,7 +161,7 @@ TeamStore::Changes TeamStore::changesSince(qint64 cursor)
     try {
         QSqlQuery iso(db);
         if (!iso.exec(QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")))
-            fail(iso.lastError(), QStringLiteral("catching up"));
+            m_db.fail(iso.lastError(), QStringLiteral("catching up"));
         QSqlQuery j = m_db.select(QStringLiteral("SELECT ") + QLatin1String(journalColumns)
                 + QStringLiteral(" WHERE j.id > ? ORDER BY j.id"),
             { cursor }, QStringLiteral("the journal after entry %1").arg(cursor));

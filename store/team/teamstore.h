@@ -60,7 +60,6 @@ public:
 
 private:
     Change call(const QString& sql, const QVariantList& values, const QString& place);
-    [[noreturn]] void fail(const QSqlError& error, const QString& place);
 
     PgConnection m_db;
     QString m_login;

@@ -63,18 +63,6 @@ struct Local
     std::optional<qint64> teamId;
 };
 
-template<typename Work> void inTransaction(Workspace& ws, Work&& work)
-{
-    ws.exec(QStringLiteral("BEGIN IMMEDIATE"));
-    try {
-        work();
-        ws.exec(QStringLiteral("COMMIT"));
-    } catch (...) {
-        ws.rollbackQuietly("ROLLBACK");
-        throw;
-    }
-}
-
 std::optional<Local> localAnnotation(Workspace& ws, const Outgoing& e)
 {
     QSqlQuery q;
@@ -128,7 +116,7 @@ std::optional<QString> TeamSync::attached(Workspace& workspace)
 void TeamSync::attach(Workspace& workspace, const QString& uri, const QString& storeId)
 {
     const QString bare = PgConnection::withoutPassword(uri);
-    inTransaction(workspace, [&] {
+    workspace.writeTransaction([&] {
         QSqlQuery q = workspace.exec(QStringLiteral("SELECT uri, store, client FROM team"));
         const bool had = q.next();
         const QString uriBefore = had ? q.value(0).toString() : QString();
@@ -225,7 +213,7 @@ TeamSync::Result TeamSync::push()
                 e.atMs, key);
             made = !e.after.isNull();
         }
-        inTransaction(m_ws, [&] {
+        m_ws.writeTransaction([&] {
             if (made && local && change.annotationId > 0)
                 link(m_ws, e.roomId, local->id, change.annotationId);
             // Its removal, made before this went up, takes out what this made there.
@@ -261,7 +249,7 @@ int TeamSync::pull()
     auto here = [&](const QString& system, const QString& room) {
         return rooms.value(system + QLatin1Char('\x1f') + room);
     };
-    inTransaction(m_ws, [&] {
+    m_ws.writeTransaction([&] {
         AnnotationStore store(m_ws);
         for (const TeamAnnotation& a : changes.annotations) {
             for (qint64 room : here(a.system, a.room))
