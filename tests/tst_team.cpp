@@ -494,6 +494,62 @@ private slots:
         QVERIFY2(there.size() == QSet<QString>(there.cbegin(), there.cend()).size(), qPrintable(there.join(QLatin1Char(','))));
         qInfo("%d of 12 note commands killed; %lld notes made it", killed, qint64(there.size()));
     }
+
+    // A sync killed with SIGKILL while it sends a backlog, again and again: each change arrives once, in order.
+    void aKilledSyncSendsEachChangeOnce()
+    {
+        REQUIRE_SERVER();
+        const QString uri = QStringLiteral("postgresql:///?service=team_b");
+        Member hal = member(QStringLiteral("ana"));
+        hal.home = m_dir.filePath(QStringLiteral("ana-desk"));
+        QDir().mkpath(hal.home);
+        // A workspace of hal's own as the SOURCE, so that the backlog is written here at once.
+        const QString path = hal.home + QStringLiteral("/hal.sightline");
+        {
+            Workspace ws(path);
+            Importer::import(ws, hal.source);
+        }
+        QCOMPARE(run(hal, { QStringLiteral("team"), QStringLiteral("attach"), path, QStringLiteral("--team"), uri }).code, 0);
+        QStringList made;
+        {
+            Workspace ws(path);
+            AnnotationStore store(ws);
+            const qint64 room = ws.findRooms(QStringLiteral("sup-address-change")).value(0);
+            for (int i = 0; i < 1500; ++i) {
+                made << QStringLiteral("backlog %1").arg(i);
+                store.addNote(room, i % 5, made.last(), QStringLiteral("Ana"));
+            }
+            store.save();
+            QCOMPARE(TeamSync::pending(ws), 1500);
+        }
+        int midway = 0; // kills that left part of the backlog sent
+        for (int i = 0; i < 20; ++i) {
+            QProcess p;
+            p.setProcessEnvironment(hal.env(m_serviceFile));
+            p.start(QStringLiteral(SIGHTLINE_BINARY), { QStringLiteral("team"), QStringLiteral("sync"), path });
+            QVERIFY(p.waitForStarted());
+            QTest::qWait(int(QRandomGenerator::global()->bounded(300)));
+            // Never kill(0): a process that already ended has no pid, and 0 is this process group.
+            if (p.state() != QProcess::NotRunning && p.processId() > 0)
+                ::kill(pid_t(p.processId()), SIGKILL);
+            p.waitForFinished(30000);
+            Workspace ws(path);
+            const int left = TeamSync::pending(ws);
+            midway += left > 0 && left < 1500 ? 1 : 0;
+            if (left == 0)
+                break;
+        }
+        QCOMPARE(run(hal, { QStringLiteral("team"), QStringLiteral("sync"), path }).code, 0);
+        QStringList there;
+        for (const QString& n : teamNotes()) {
+            if (n.startsWith(QLatin1String("backlog ")))
+                there << n.section(QLatin1Char('|'), 0, 0);
+        }
+        QCOMPARE(there, made);
+        Workspace ws(path);
+        QCOMPARE(TeamSync::pending(ws), 0);
+        qInfo("%d kills left the backlog sent in part", midway);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTeam)
