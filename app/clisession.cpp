@@ -1,6 +1,7 @@
 #include "clisession.h"
 
 #include "filterquery.h"
+#include "redactionstore.h"
 #include "reviewer.h"
 #include "roommatch.h"
 #include "sources/importer.h"
@@ -271,7 +272,7 @@ std::unique_ptr<Workspace> Session::openSource(
         format = formatOf(path, forced);
     }
     if (format == Importer::Format::Workspace)
-        return std::make_unique<Workspace>(path);
+        return cutWaitingRedactions(std::make_unique<Workspace>(path));
     if (format == Importer::Format::Unknown)
         throw Importer::unsupported(path);
     // (A --format other than what the file is was refused above: the cache holds the file as it is.)
@@ -300,7 +301,15 @@ std::unique_ptr<Workspace> Session::openSource(
         }
         throw;
     }
-    return workspace;
+    return cutWaitingRedactions(std::move(workspace));
+}
+
+std::unique_ptr<Workspace> Session::cutWaitingRedactions(std::unique_ptr<Workspace> ws)
+{
+    QStringList unapplied;
+    if (TeamSync::applyWaiting(*ws, std::nullopt, &unapplied))
+        RedactionStore(*ws).forget();
+    return ws;
 }
 
 qint64 Session::roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser)
@@ -487,7 +496,7 @@ std::unique_ptr<TeamStore> Session::joinTeam(Workspace& ws, const QCommandLinePa
     try {
         auto team = std::make_unique<TeamStore>(*uri);
         // Attached once the store answered as one: a mistyped URI is not remembered.
-        TeamSync::attach(ws, *uri, team->storeId());
+        TeamSync::attach(ws, *uri, team->storeId(), team->secret());
         return team;
     } catch (const PgUnreachable& e) {
         if (parser.isSet(QStringLiteral("team"))) {
@@ -516,6 +525,9 @@ std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team
                   << " made in this workspace stay here: role " << team.login()
                   << " is an auditor of the team and changes nothing there" << Qt::endl;
         }
+        // Loud at every sync until done: the text is still here.
+        for (const QString& problem : result.unapplied)
+            m_err << "sightline: a teammate's redaction is not applied here yet (" << problem << ")" << Qt::endl;
         return result;
     } catch (const PgUnreachable& e) {
         m_err << "sightline: the connection to the team store was lost (" << e.toString()

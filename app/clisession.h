@@ -122,6 +122,8 @@ private:
     // when empty; ImportOptions::onlyRooms).
     std::unique_ptr<Workspace> openSource(
         const QString& path, Importer::Format format, const std::optional<QStringList>& onlyRooms = std::nullopt);
+    // A teammate's redaction that waited for its room's rows (TeamSync::applyWaiting) cut before a verb reads them.
+    std::unique_ptr<Workspace> cutWaitingRedactions(std::unique_ptr<Workspace> ws);
     // The room `nativeId` of the workspace opened for `source` (errors name the source as the user gave it, not
     // its cached workspace).
     qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser);

@@ -88,6 +88,9 @@ public:
     // Saves the rows of one edit alone (the command line's, written for good at once), leaving any other
     // unsaved change (a window's) as it is.
     void saveOnly(const EditSteps& steps);
+    // Inside the caller's transaction: the steps' rows kept for good (redactions' undo copies deleted). True when a
+    // redaction was among them: after the commit, RedactionStore::forget().
+    bool markSaved(const EditSteps& steps);
 
     // What a report kept of a room's review (a JSON Lines report read as a source): each annotation and journal entry
     // put back as it was (author, time, saved), once: one the room has already is not added again, so a report read
@@ -107,9 +110,6 @@ public:
 
 private:
     static const char* tableName(int table); // EditStep::Table's
-    // Inside a transaction: the steps' rows kept for good (redactions' undo copies deleted). True when a
-    // redaction was among them.
-    bool markSaved(const EditSteps& steps);
     template<typename Work> EditSteps transaction(Work&& work);
     qint64 insert(qint64 roomId, std::optional<qint64> index, Annotation::Kind kind, const QString& value,
         const QString& author);

@@ -57,6 +57,15 @@ QString RedactionStore::digest(const QString& text)
     return QString::fromLatin1(QMessageAuthenticationCode::hash(text.toUtf8(), key, QCryptographicHash::Sha256).toHex());
 }
 
+QVariant RedactionStore::teamDigest(const QString& text)
+{
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT secret FROM team WHERE attached = 1 AND secret IS NOT NULL"));
+    if (!q.next())
+        return {};
+    return QString::fromLatin1(
+        QMessageAuthenticationCode::hash(text.toUtf8(), q.value(0).toString().toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
 QString RedactionStore::updateOf(const QString& target)
 {
     // Every place a text can show, and nothing else: the target names a fixed statement, never SQL of its own.
@@ -181,9 +190,10 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     const QString print = first.next() ? first.value(0).toString() : m_ws.fingerprint(payload.toUtf8());
     first.finish();
     QSqlQuery q = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, part, start, length, "
-                                           "digest, reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, int(part), start, length, r.digest, why,
-            author, r.atMs });
+                                           "digest, team_digest, reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                           "?, ?)"),
+        { roomId, index, print, path.isNull() ? QStringLiteral("") : path, int(part), start, length, r.digest,
+            teamDigest(removed), why, author, r.atMs });
     r.id = q.lastInsertId().toLongLong();
     q.finish();
 
@@ -337,8 +347,9 @@ Redaction RedactionStore::redactText(qint64 roomId, qint64 index, qint64 start, 
     m_ws.secret(true);
     r.digest = digest(removed);
     QSqlQuery insert = m_ws.exec(QStringLiteral("INSERT INTO redactions(room_id, seq, fingerprint, path, start, length, digest, "
-                                                "reason, author, at_ms) VALUES (?, ?, NULL, '@text', ?, ?, ?, ?, ?, ?)"),
-        { roomId, index, start, length, r.digest, r.reason, author, r.atMs });
+                                                "team_digest, reason, author, at_ms) VALUES (?, ?, NULL, '@text', ?, ?, ?, ?, "
+                                                "?, ?, ?)"),
+        { roomId, index, start, length, r.digest, teamDigest(removed), r.reason, author, r.atMs });
     r.id = insert.lastInsertId().toLongLong();
     insert.finish();
     const auto [cut, searched] = cutDisplay(text, body.toString(), start, length, placeholder(r.reason));

@@ -69,6 +69,9 @@ public:
     // The keyed digest of a text removed: HMAC-SHA-256 under the workspace's secret (Workspace::secret). Empty
     // when the workspace has no secret (a copy handed on): its texts cannot be found again.
     QString digest(const QString& text);
+    // The digest of a text removed under the key of the team store the workspace is attached to (TeamSync), which
+    // every teammate's copy computes alike to check it cuts the same text; null when it is attached to none.
+    QVariant teamDigest(const QString& text);
 
     // Redacts [start, start + length) of the string at `path` in the payload of the event at `index`. Throws
     // StoreError naming what is wrong (no such event, no string there, an empty span, a payload that is not

@@ -346,6 +346,7 @@ CREATE TABLE team(
   id INTEGER PRIMARY KEY CHECK (id = 1),
   uri TEXT NOT NULL,
   store TEXT,                           -- the team store's own id (sightline.store): another at the URI starts over
+  secret TEXT,                          -- the store's key of redaction digests (sightline.store.secret)
   client TEXT NOT NULL,                 -- this workspace's name in the keys of what it sends (a random UUID)
   cursor INTEGER NOT NULL DEFAULT 0,
   synced_ms INTEGER,
@@ -355,6 +356,15 @@ ALTER TABLE journal ADD COLUMN team_id INTEGER;
 ALTER TABLE journal ADD COLUMN annotation_id INTEGER;
 ALTER TABLE journal ADD COLUMN team_annotation_id INTEGER; -- that annotation's in the team store, once known
 ALTER TABLE journal ADD COLUMN came_down INTEGER NOT NULL DEFAULT 0; -- 1: a teammate's, from the team store
+ALTER TABLE redactions ADD COLUMN team_id INTEGER; -- the store's redaction it went up as or came from
+ALTER TABLE redactions ADD COLUMN team_digest TEXT; -- the digest of the text removed under the store's key
+ALTER TABLE redactions ADD COLUMN came_down INTEGER NOT NULL DEFAULT 0; -- 1: a teammate's, applied here
+-- A teammate's redaction not applied here yet (its room not read yet, or its text not found): tried at every sync.
+CREATE TABLE team_redactions(
+  team_id INTEGER PRIMARY KEY,
+  system TEXT NOT NULL, room TEXT NOT NULL, seq INTEGER NOT NULL, path TEXT NOT NULL, part INTEGER NOT NULL,
+  start INTEGER NOT NULL, length INTEGER NOT NULL, digest TEXT, reason TEXT NOT NULL, author TEXT NOT NULL,
+  at_ms INTEGER NOT NULL, problem TEXT);
 CREATE INDEX annotations_team ON annotations(team_id) WHERE team_id IS NOT NULL;
 CREATE INDEX journal_team ON journal(team_id) WHERE team_id IS NOT NULL;
 )SQL",

@@ -10,6 +10,7 @@
 #include "workspace.h"
 
 #include <csignal>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -324,6 +325,74 @@ private slots:
         QVERIFY(again.sent > 0);
         QCOMPARE(psql(QStringLiteral("SELECT id, action FROM sightline.journal ORDER BY id")), journalThere);
         QCOMPARE(shown(storeB, roomB), QStringList { QStringLiteral("label room escalate") });
+    }
+
+    // A redaction made by one reviewer cuts the text out of every teammate's copy at its next sync: rows, search, and
+    // every byte of its files; the store keeps where and why, never the text. A copy that has not read the room yet
+    // cuts it as the room comes in.
+    void aRedactionReachesEveryCopy()
+    {
+        REQUIRE_SERVER();
+        const QString secret = QStringLiteral("A-10533"); // an order number in sup-duplicate-charge
+        auto shown = [&](const Member& m) {
+            return run(m, { QStringLiteral("events"), m.source, QStringLiteral("--room"), QStringLiteral("sup-duplicate-charge"),
+                              QStringLiteral("--json") })
+                .out;
+        };
+        QVERIFY(shown(m_ben).contains(secret));
+        const Run r = run(m_ana, { QStringLiteral("redact"), m_ana.source, QStringLiteral("--room"),
+                                     QStringLiteral("sup-duplicate-charge"), QStringLiteral("--pattern"),
+                                     QStringLiteral("A-\\d{5}"), QStringLiteral("--reason"), QStringLiteral("order number"),
+                                     QStringLiteral("--author"), QStringLiteral("Ana") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(!r.err.contains(QLatin1String("team")), qPrintable(r.err));
+        const int cuts = psql(QStringLiteral("SELECT count(*) FROM sightline.redactions")).value(0).toInt();
+        QVERIFY(cuts > 0);
+        QVERIFY(!PgServer::get().dump({ QStringLiteral("--data-only"), m_db }).contains(secret.toUtf8()));
+
+        // Ben's next command syncs: the text is gone from what he sees and from his workspace's files.
+        const Run ben = run(m_ben, { QStringLiteral("notes"), m_ben.source });
+        QCOMPARE(ben.code, 0);
+        QVERIFY2(ben.err.isEmpty(), qPrintable(ben.err));
+        const QString after = shown(m_ben);
+        QVERIFY(!after.contains(secret));
+        QVERIFY(after.contains(QLatin1String("[redacted: order number]")));
+        const Run search = run(m_ben, { QStringLiteral("events"), m_ben.source, QStringLiteral("--room"),
+                                          QStringLiteral("sup-duplicate-charge"), QStringLiteral("--text"), secret,
+                                          QStringLiteral("--count") });
+        QCOMPARE(search.out.trimmed(), QStringLiteral("0"));
+        QDirIterator files(m_ben.home + QStringLiteral("/cache"), QDir::Files, QDirIterator::Subdirectories);
+        int read = 0;
+        while (files.hasNext()) {
+            const QString file = files.next();
+            QVERIFY2(!fileBytes(file).contains(secret.toUtf8()), qPrintable(file));
+            ++read;
+        }
+        QVERIFY(read > 0);
+        // The ledger names who and why, in both journals.
+        const Run journal = run(m_ben, { QStringLiteral("journal"), m_ben.source, QStringLiteral("--json"),
+                                           QStringLiteral("--room"), QStringLiteral("sup-duplicate-charge") });
+        int redacted = 0;
+        for (const QJsonObject& o : journal.lines()) {
+            if (o.value(QLatin1String("action")).toString() == QLatin1String("redacted")) {
+                QCOMPARE(o.value(QLatin1String("author")).toString(), QStringLiteral("Ana"));
+                ++redacted;
+            }
+        }
+        QCOMPARE(redacted, cuts);
+
+        // Carol has read no room yet: the redaction waits, and the room is cut as her next command reads it.
+        const Run attach = run(m_carol, { QStringLiteral("team"), QStringLiteral("attach"), m_carol.source,
+                                            QStringLiteral("--team"), m_uri });
+        QCOMPARE(attach.code, 0);
+        QVERIFY2(attach.err.contains(QLatin1String("a teammate's redaction is not applied here yet (room sup-duplicate-charge")),
+            qPrintable(attach.err));
+        QVERIFY(!shown(m_carol).contains(secret));
+        QDirIterator carol(m_carol.home + QStringLiteral("/cache"), QDir::Files, QDirIterator::Subdirectories);
+        while (carol.hasNext()) {
+            const QString file = carol.next();
+            QVERIFY2(!fileBytes(file).contains(secret.toUtf8()), qPrintable(file));
+        }
     }
 
     // An auditor reads and verifies; a change it tries is refused naming its role, and nothing is written anywhere.

@@ -326,7 +326,9 @@ private slots:
             for (const char* step20 : { "DROP TABLE team", "DROP INDEX annotations_team", "DROP INDEX journal_team",
                      "ALTER TABLE annotations DROP COLUMN team_id", "ALTER TABLE journal DROP COLUMN team_id",
                      "ALTER TABLE journal DROP COLUMN annotation_id", "ALTER TABLE journal DROP COLUMN team_annotation_id",
-                     "ALTER TABLE journal DROP COLUMN came_down" })
+                     "ALTER TABLE journal DROP COLUMN came_down", "DROP TABLE team_redactions",
+                     "ALTER TABLE redactions DROP COLUMN team_id", "ALTER TABLE redactions DROP COLUMN team_digest",
+                     "ALTER TABLE redactions DROP COLUMN came_down" })
                 ws.exec(QString::fromLatin1(step20));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));

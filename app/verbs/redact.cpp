@@ -4,6 +4,7 @@
 #include "redactionpatterns.h"
 #include "redactionstore.h"
 #include "sources/importlock.h"
+#include "team/teamstore.h"
 #include "workspace.h"
 
 #include <QCommandLineParser>
@@ -49,6 +50,15 @@ int Session::redact(const QStringList& args)
     std::optional<ImportLock> lock;
     if (!dryRun)
         lock.emplace(ws->path());
+    // Shared with the team: every teammate's copy is cut at its next sync. An auditor is refused before anything.
+    std::unique_ptr<TeamStore> team;
+    if (!dryRun) {
+        team = joinTeam(*ws, parser,
+            QStringLiteral("the redaction is made here and goes to the team at the next sync; until then teammates' copies "
+                           "keep the text"));
+        if (team)
+            team->requireWriter();
+    }
     const qint64 room = all ? 0 : roomId(*ws, source, parser);
     const RedactionMatches found = RedactionStore(*ws).find(room, patterns);
     const bool json = parser.isSet(QStringLiteral("json"));
@@ -77,6 +87,8 @@ int Session::redact(const QStringList& args)
     m_err << (dryRun ? "would redact " : "redacted ") << found.size() << (found.size() == 1 ? " match" : " matches")
           << (dryRun ? " (nothing changed: --dry-run)" : "") << Qt::endl;
     m_out.flush();
+    if (team && !found.isEmpty())
+        syncTeam(*ws, *team);
     return Cli::Ok;
 }
 
@@ -99,8 +111,8 @@ VerbSpec Session::redactSpec()
             { QStringLiteral("dry-run"), QStringLiteral("print what would be redacted, change nothing") },
             { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
                 QStringLiteral("NAME") },
-            { QStringLiteral("json"), QStringLiteral("one JSON object per line") } },
-        QStringLiteral("SOURCE (--room ID | --all-rooms) (--pattern RE | --builtin LIST) --reason TEXT [--dry-run]"),
+            { QStringLiteral("json"), QStringLiteral("one JSON object per line") }, teamOption() },
+        QStringLiteral("SOURCE (--room ID | --all-rooms) (--pattern RE | --builtin LIST) --reason TEXT [--dry-run] [--team URI]"),
         QStringLiteral("redact text by pattern, with a preview"), &Session::redact };
 }
 

@@ -8,6 +8,7 @@
 #include "../redactionstore.h"
 #include "../searchindex.h"
 #include "../sqlitestatement.h"
+#include "../team/teamsync.h"
 #include "../storeerror.h"
 #include "../textpacker.h"
 #include "../workspace.h"
@@ -786,16 +787,18 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     // payload. One short query each when there is nothing to do.
     QSqlQuery changed = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions WHERE room_id = ?), EXISTS "
                                                  "(SELECT 1 FROM edits WHERE room_id = ? AND present = 1), EXISTS (SELECT 1 "
-                                                 "FROM pending WHERE name = 'forget')"),
+                                                 "FROM pending WHERE name = 'forget'), EXISTS (SELECT 1 FROM team_redactions)"),
         { m_room.id, m_room.id });
     changed.next();
     const bool anyRedaction = changed.value(0).toBool();
     const bool anyEdit = changed.value(1).toBool();
+    // A teammate's redaction that waited for this room's rows (TeamSync): cut as they come.
+    const bool anyWaiting = changed.value(3).toBool();
     // A file left to be written anew by an import killed after it redacted rows again.
     if (changed.value(2).toBool())
         m_redactedAgain = true;
     changed.finish();
-    if (anyRedaction || anyEdit || m_redactedAgain) {
+    if (anyRedaction || anyEdit || m_redactedAgain || anyWaiting) {
         m_ws.exec(QStringLiteral("BEGIN IMMEDIATE"));
         bool again = false;
         try {
@@ -803,6 +806,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
                 EditStore(m_ws).reapply(m_room.id);
             RedactionStore redactions(m_ws);
             again = (anyRedaction && redactions.reapply(m_room.id)) || std::exchange(m_redactedAgain, false);
+            again = (anyWaiting && TeamSync::applyWaiting(m_ws, m_room.id)) || again;
             // A room read again from its start (a log rotated or rewritten) whose redacted text could not be found
             // again: said, never dropped without a word.
             if (m_readAgain.remove(m_room.id)) {

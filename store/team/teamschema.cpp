@@ -202,6 +202,55 @@ GRANT EXECUTE ON FUNCTION sightline.annotate(text, text, bigint, text, text, tex
   sightline.unannotate(bigint, text, bigint, text), sightline.set_review(text, text, text, text, bigint, text)
   TO sightline_reviewer, sightline_admin;
 )SQL",
+    // 2: redactions, so that one made in one copy cuts the text out of every copy. The store keeps where and why,
+    // never the text: its digest under the store's secret, which every copy checks before it cuts, so a copy that
+    // holds other text there is not cut.
+    R"SQL(
+ALTER TABLE sightline.store ADD COLUMN secret text NOT NULL
+  DEFAULT replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
+CREATE TABLE sightline.redactions(
+  id bigserial PRIMARY KEY,
+  room_id bigint NOT NULL REFERENCES sightline.rooms(id),
+  seq bigint NOT NULL,
+  path text NOT NULL,                   -- as the workspace's ledger names it: a JSONPath, '' or '@text'
+  part integer NOT NULL DEFAULT 0,      -- a piece of an assembled text (RedactionStore::Part)
+  start bigint NOT NULL,
+  length bigint NOT NULL,
+  digest text,                          -- HMAC-SHA-256 of the text removed, under sightline.store's secret
+  reason text NOT NULL,
+  author text NOT NULL,
+  login text NOT NULL,
+  at_ms bigint NOT NULL,
+  version bigint NOT NULL);
+CREATE INDEX redactions_version ON sightline.redactions(version);
+ALTER TABLE sightline.journal ADD COLUMN redaction_id bigint;
+CREATE FUNCTION sightline.redact(p_system text, p_room text, p_seq bigint, p_path text, p_part integer, p_start bigint,
+    p_length bigint, p_digest text, p_reason text, p_placed text, p_author text, p_at_ms bigint, p_key text,
+    OUT redaction_id bigint, OUT journal_id bigint)
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE rid bigint;
+BEGIN
+  PERFORM sightline.require_writer();
+  PERFORM pg_advisory_xact_lock(7477, 1);
+  SELECT j.redaction_id, j.id INTO redaction_id, journal_id FROM sightline.journal j WHERE j.client_key = p_key;
+  IF FOUND THEN RETURN; END IF;
+  rid := sightline.room_of(p_system, p_room);
+  INSERT INTO sightline.redactions(room_id, seq, path, part, start, length, digest, reason, author, login, at_ms, version)
+    VALUES (rid, p_seq, p_path, p_part, p_start, p_length, p_digest, p_reason, p_author, session_user, p_at_ms, 0)
+    RETURNING id INTO redaction_id;
+  INSERT INTO sightline.journal(at_ms, author, action, room_id, seq, before, after, redaction_id, client_key)
+    VALUES (p_at_ms, p_author, 'redacted', rid, p_seq,
+      'hmac-sha256:' || coalesce(p_digest, '(none)') || ' (' || p_length || ' characters)', p_placed, redaction_id, p_key)
+    RETURNING id INTO journal_id;
+  UPDATE sightline.redactions SET version = journal_id WHERE id = redaction_id;
+  PERFORM pg_notify('sightline_team', journal_id::text);
+END $$;
+REVOKE ALL ON FUNCTION sightline.redact(text, text, bigint, text, integer, bigint, bigint, text, text, text, text, bigint,
+  text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION sightline.redact(text, text, bigint, text, integer, bigint, bigint, text, text, text, text, bigint,
+  text) TO sightline_reviewer, sightline_admin;
+GRANT SELECT ON sightline.redactions TO sightline_reviewer, sightline_auditor, sightline_admin;
+)SQL",
 };
 
 // The statements of a step, split where PostgreSQL would end them: at a ';' outside a quoted literal, a dollar-quoted

@@ -59,11 +59,27 @@ TeamStore::TeamStore(const QString& uri)
                            "admin grants one with GRANT sightline_reviewer TO %1")
                 .arg(m_login));
     }
-    if (TeamSchema::step(m_db) == 0)
+    const int step = TeamSchema::step(m_db);
+    if (step == 0)
         throw noStore();
-    QSqlQuery id = m_db.select(QStringLiteral("SELECT id FROM sightline.store"));
-    if (id.next())
+    // A client of another schema would write what the store does not keep, or miss what it does.
+    if (step != TeamSchema::latestStep()) {
+        throw StoreError(m_db.origin(), {},
+            step < TeamSchema::latestStep()
+                ? QStringLiteral("the team store is at schema step %1 and this Sightline needs step %2: an admin upgrades "
+                                 "it with `sightline team init %3`")
+                      .arg(step)
+                      .arg(TeamSchema::latestStep())
+                      .arg(m_db.origin())
+                : QStringLiteral("the team store is at schema step %1, from a newer Sightline (this one knows up to %2)")
+                      .arg(step)
+                      .arg(TeamSchema::latestStep()));
+    }
+    QSqlQuery id = m_db.select(QStringLiteral("SELECT id, secret FROM sightline.store"));
+    if (id.next()) {
         m_storeId = id.value(0).toString();
+        m_secret = id.value(1).toString();
+    }
 }
 
 QString TeamStore::roleName(Role role)
@@ -123,6 +139,14 @@ TeamStore::Change TeamStore::setReview(
 {
     return call(QStringLiteral("SELECT annotation_id, journal_id FROM sightline.set_review(?, ?, ?, ?, ?, ?)"),
         { system, room, status, author, atMs, key }, QStringLiteral("room %1").arg(room));
+}
+
+TeamStore::Change TeamStore::redact(const TeamRedaction& r, const QString& placed, const QString& key)
+{
+    return call(QStringLiteral("SELECT redaction_id, journal_id FROM sightline.redact(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { r.system, r.room, r.seq, r.path, r.part, r.start, r.length, orNull(r.digest), r.reason, orNull(placed), r.author,
+            r.atMs, key },
+        QStringLiteral("room %1, event %2").arg(r.room).arg(r.seq));
 }
 
 namespace {
@@ -189,6 +213,17 @@ TeamStore::Changes TeamStore::changesSince(qint64 cursor)
             t.present = a.value(10).toBool();
             t.version = a.value(11).toLongLong();
             changes.annotations.append(t);
+        }
+        QSqlQuery x = m_db.select(
+            QStringLiteral("SELECT x.id, r.system, r.native_id, x.seq, x.path, x.part, x.start, x.length, x.digest, x.reason, "
+                           "x.author, x.at_ms FROM sightline.redactions x JOIN sightline.rooms r ON r.id = x.room_id WHERE "
+                           "x.version > ? ORDER BY x.version, x.id"),
+            { cursor }, QStringLiteral("the redactions after entry %1").arg(cursor));
+        while (x.next()) {
+            changes.redactions.append({ x.value(0).toLongLong(), x.value(1).toString(), x.value(2).toString(),
+                x.value(3).toLongLong(), x.value(4).toString(), x.value(5).toInt(), x.value(6).toLongLong(),
+                x.value(7).toLongLong(), text(x.value(8)), x.value(9).toString(), x.value(10).toString(),
+                x.value(11).toLongLong() });
         }
         db.commit();
     } catch (...) {

@@ -3,6 +3,7 @@
 #include "../sources/pgconnection.h"
 #include "teamannotation.h"
 #include "teamjournalentry.h"
+#include "teamredaction.h"
 
 #include <optional>
 #include <QString>
@@ -29,6 +30,7 @@ public:
     struct Changes
     {
         TeamAnnotations annotations;
+        TeamRedactions redactions; // in the order made
         TeamJournalEntries journal;
         qint64 cursor = 0;
     };
@@ -41,6 +43,7 @@ public:
     const QString& origin() const { return m_db.origin(); }
     const QString& login() const { return m_login; }
     const QString& storeId() const { return m_storeId; } // the store's own id (sightline.store)
+    const QString& secret() const { return m_secret; } // the key of its redactions' digests
     Role role() const { return m_role; }
     static QString roleName(Role role); // reviewer, auditor, admin
     // Throws StoreError naming the login and its role when it may not change the review (an auditor).
@@ -53,6 +56,9 @@ public:
     Change unannotate(qint64 annotationId, const QString& author, qint64 atMs, const QString& key);
     Change setReview(const QString& system, const QString& room, const QString& status, const QString& author,
         qint64 atMs, const QString& key);
+    // A redaction made in a workspace (`placed`: what its journal says now stands there); Change::annotationId is the
+    // store's redaction.
+    Change redact(const TeamRedaction& redaction, const QString& placed, const QString& key);
 
     Changes changesSince(qint64 cursor);
     // The whole journal, in the chain's order.
@@ -64,5 +70,6 @@ private:
     PgConnection m_db;
     QString m_login;
     QString m_storeId;
+    QString m_secret;
     Role m_role = Role::None;
 };

@@ -2,6 +2,8 @@
 
 #include "../annotationstore.h"
 #include "../journal.h"
+#include "../redactionstore.h"
+#include "../storeerror.h"
 #include "../sources/pgconnection.h"
 #include "../workspace.h"
 #include "teamstore.h"
@@ -113,7 +115,7 @@ std::optional<QString> TeamSync::attached(Workspace& workspace)
     return q.next() ? std::optional<QString>(q.value(0).toString()) : std::nullopt;
 }
 
-void TeamSync::attach(Workspace& workspace, const QString& uri, const QString& storeId)
+void TeamSync::attach(Workspace& workspace, const QString& uri, const QString& storeId, const QString& secret)
 {
     const QString bare = PgConnection::withoutPassword(uri);
     workspace.writeTransaction([&] {
@@ -131,14 +133,20 @@ void TeamSync::attach(Workspace& workspace, const QString& uri, const QString& s
             && (storeId.isEmpty()           ? uriBefore == bare
                    : storeBefore.isEmpty() ? uriBefore == bare
                                            : storeBefore == storeId);
+        const QVariant key = secret.isEmpty() ? QVariant() : QVariant(secret);
         if (same) {
-            workspace.exec(QStringLiteral("UPDATE team SET attached = 1, uri = ?, store = coalesce(store, ?)"),
-                { storeId.isEmpty() ? uriBefore : bare, storeId.isEmpty() ? QVariant() : QVariant(storeId) });
+            workspace.exec(QStringLiteral("UPDATE team SET attached = 1, uri = ?, store = coalesce(store, ?), secret = "
+                                          "coalesce(?, secret)"),
+                { storeId.isEmpty() ? uriBefore : bare, storeId.isEmpty() ? QVariant() : QVariant(storeId), key });
             return;
         }
         workspace.exec(QStringLiteral("DELETE FROM team"));
-        workspace.exec(QStringLiteral("INSERT INTO team(id, uri, store, client) VALUES (1, ?, ?, ?)"),
-            { bare, storeId.isEmpty() ? QVariant() : QVariant(storeId), client });
+        workspace.exec(QStringLiteral("INSERT INTO team(id, uri, store, client, secret) VALUES (1, ?, ?, ?, ?)"),
+            { bare, storeId.isEmpty() ? QVariant() : QVariant(storeId), client, key });
+        workspace.exec(QStringLiteral("DELETE FROM team_redactions"));
+        // This workspace's own redactions go up to the new store; those that came from the one before stay cut here.
+        workspace.exec(QStringLiteral("UPDATE redactions SET team_id = CASE WHEN came_down = 1 THEN 0 END WHERE team_id "
+                                      "IS NOT NULL"));
         // Another store: this workspace's own changes go up to it; what came down from the one before stays here, and
         // is never sent as if this reviewer had made it.
         workspace.exec(QStringLiteral("UPDATE annotations SET team_id = NULL WHERE team_id IS NOT NULL"));
@@ -154,9 +162,11 @@ void TeamSync::detach(Workspace& workspace)
 
 int TeamSync::pending(Workspace& workspace)
 {
-    QSqlQuery q = workspace.exec(QStringLiteral("SELECT count(*) FROM journal WHERE team_id IS NULL AND saved = 1 AND "
+    QSqlQuery q = workspace.exec(QStringLiteral("SELECT (SELECT count(*) FROM journal WHERE team_id IS NULL AND saved = 1 AND "
                                                 "present = 1 AND action IN ('note_added', 'label_added', 'marked', "
-                                                "'note_removed', 'label_removed', 'unmarked', 'review')"));
+                                                "'note_removed', 'label_removed', 'unmarked', 'review')) + (SELECT count(*) "
+                                                "FROM redactions WHERE team_id IS NULL AND saved = 1 AND present = 1 AND path "
+                                                "<> '@note')"));
     return q.next() ? q.value(0).toInt() : 0;
 }
 
@@ -226,10 +236,79 @@ TeamSync::Result TeamSync::push()
         });
         ++result.sent;
     }
+    result.sent += pushRedactions(client);
     return result;
 }
 
-int TeamSync::pull()
+int TeamSync::pushRedactions(const QString& client)
+{
+    struct Outgoing
+    {
+        qint64 id;
+        qint64 roomId;
+        QString localDigest;
+        TeamRedaction r;
+    };
+    QVector<Outgoing> outgoing;
+    {
+        // A note's redaction stays here: the note's text is in the store's journal, which nothing rewrites.
+        QSqlQuery q = m_ws.exec(QStringLiteral(
+            "SELECT x.id, x.room_id, x.digest, s.system, r.native_id, x.seq, x.path, x.part, x.start, x.length, "
+            "x.team_digest, x.reason, x.author, x.at_ms FROM redactions x JOIN rooms r ON r.id = x.room_id JOIN sources s "
+            "ON s.id = r.source_id WHERE x.team_id IS NULL AND x.saved = 1 AND x.present = 1 AND x.path <> '@note' "
+            "ORDER BY x.id"));
+        while (q.next()) {
+            outgoing.append({ q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),
+                { 0, q.value(3).toString(), q.value(4).toString(), q.value(5).toLongLong(), q.value(6).toString(),
+                    q.value(7).toInt(), q.value(8).toLongLong(), q.value(9).toLongLong(), text(q.value(10)),
+                    q.value(11).toString(), q.value(12).toString(), q.value(13).toLongLong() } });
+        }
+    }
+    for (const Outgoing& o : outgoing) {
+        // Its entry here, by the digest it names: what it says stands there now goes up with it, and it is not
+        // brought down again as a teammate's.
+        QSqlQuery entry = m_ws.exec(QStringLiteral("SELECT id, after FROM journal WHERE action = 'redacted' AND room_id = ? AND "
+                                                   "seq = ? AND team_id IS NULL AND before LIKE ? ORDER BY id LIMIT 1"),
+            { o.roomId, o.r.seq, QStringLiteral("hmac-sha256:%1 %").arg(o.localDigest) });
+        const bool journaled = entry.next();
+        const qint64 entryId = journaled ? entry.value(0).toLongLong() : 0;
+        const QString placed = journaled ? entry.value(1).toString() : QString();
+        entry.finish();
+        const TeamStore::Change change
+            = m_team.redact(o.r, placed, client + QStringLiteral(":r") + QString::number(o.id));
+        m_ws.writeTransaction([&] {
+            m_ws.exec(QStringLiteral("UPDATE redactions SET team_id = ? WHERE id = ?"), { change.annotationId, o.id });
+            if (journaled)
+                m_ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), entryId });
+        });
+    }
+    return int(outgoing.size());
+}
+
+bool TeamSync::applyRedaction(Workspace& ws, const TeamRedaction& t, qint64 roomId, EditSteps& steps, QString* problem)
+{
+    try {
+        ws.writeTransaction([&] {
+            const Redaction r = RedactionStore(ws).redact(roomId, t.seq, t.path, t.start, t.length, t.reason, t.author,
+                RedactionStore::Part(t.part));
+            QSqlQuery cut = ws.exec(QStringLiteral("SELECT team_digest FROM redactions WHERE id = ?"), { r.id });
+            const QString here = cut.next() ? cut.value(0).toString() : QString();
+            cut.finish();
+            // Another text there (a copy of another source under the same room id, a rotated log): not cut.
+            if (!t.digest.isEmpty() && here != t.digest)
+                throw StoreError(ws.path(), {}, QStringLiteral("the text there is not the one the teammate redacted"));
+            ws.exec(QStringLiteral("UPDATE redactions SET team_id = ?, came_down = 1, at_ms = ? WHERE id = ?"),
+                { t.id, t.atMs, r.id });
+            steps.append({ EditStep::Redactions, r.id, true });
+        });
+        return true;
+    } catch (const StoreError& e) {
+        *problem = QStringLiteral("room %1, index %2: %3").arg(t.room).arg(t.seq).arg(e.message());
+        return false;
+    }
+}
+
+int TeamSync::pull(QStringList* unapplied)
 {
     QSqlQuery c = m_ws.exec(QStringLiteral("SELECT cursor FROM team"));
     if (!c.next())
@@ -238,6 +317,7 @@ int TeamSync::pull()
     c.finish();
     const TeamStore::Changes changes = m_team.changesSince(cursor);
     int taken = 0; // teammates' entries new here (this workspace's own come back already known)
+    bool redacted = false; // teammates' redactions applied here, saved with the catch-up
     // A room is met by its system and own id: this workspace's copy of it, whatever path its source lies at.
     QHash<QString, QVector<qint64>> rooms;
     {
@@ -262,15 +342,77 @@ int TeamSync::pull()
                 adopted = journal.adopt(room, e) || adopted;
             taken += adopted ? 1 : 0;
         }
+        // Teammates' redactions wait in team_redactions until applied, in the order made: the new ones, then every one
+        // not applied before (its room read since).
+        for (const TeamRedaction& t : changes.redactions) {
+            QSqlQuery mine = m_ws.exec(QStringLiteral("SELECT 1 FROM redactions WHERE team_id = ?"), { t.id });
+            const bool known = mine.next();
+            mine.finish();
+            if (!known) {
+                m_ws.exec(QStringLiteral("INSERT OR IGNORE INTO team_redactions(team_id, system, room, seq, path, part, start, "
+                                         "length, digest, reason, author, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                    { t.id, t.system, t.room, t.seq, t.path, t.part, t.start, t.length,
+                        t.digest.isEmpty() ? QVariant() : QVariant(t.digest), t.reason, t.author, t.atMs });
+            }
+        }
+        redacted = applyWaiting(m_ws, std::nullopt, unapplied);
         m_ws.exec(QStringLiteral("UPDATE team SET cursor = ?, synced_ms = ?"),
             { changes.cursor, QDateTime::currentMSecsSinceEpoch() });
     });
+    // After the commit: the index and the log let go of what was cut, so no byte of it stays in the files.
+    if (redacted)
+        RedactionStore(m_ws).forget();
     return taken;
+}
+
+bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied)
+{
+    QString sql = QStringLiteral("SELECT w.team_id, w.system, w.room, w.seq, w.path, w.part, w.start, w.length, w.digest, "
+                                 "w.reason, w.author, w.at_ms FROM team_redactions w");
+    QVariantList binds;
+    if (roomId) {
+        sql += QStringLiteral(" JOIN rooms r ON r.native_id = w.room AND r.id = ? JOIN sources s ON s.id = r.source_id AND "
+                              "s.system = w.system");
+        binds << *roomId;
+    }
+    TeamRedactions waiting;
+    {
+        QSqlQuery q = ws.exec(sql + QStringLiteral(" ORDER BY w.team_id"), binds);
+        while (q.next()) {
+            waiting.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
+                q.value(4).toString(), q.value(5).toInt(), q.value(6).toLongLong(), q.value(7).toLongLong(),
+                text(q.value(8)), q.value(9).toString(), q.value(10).toString(), q.value(11).toLongLong() });
+        }
+    }
+    if (waiting.isEmpty())
+        return false;
+    EditSteps cut;
+    ws.writeTransaction([&] {
+        for (const TeamRedaction& t : waiting) {
+            QVector<qint64> rooms;
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT r.id FROM rooms r JOIN sources s ON s.id = r.source_id WHERE "
+                                                 "s.system = ? AND r.native_id = ?"),
+                { t.system, t.room });
+            while (q.next())
+                rooms.append(q.value(0).toLongLong());
+            q.finish();
+            bool applied = !rooms.isEmpty();
+            QString problem = QStringLiteral("room %1: not in this workspace").arg(t.room);
+            for (qint64 room : rooms)
+                applied = applyRedaction(ws, t, room, cut, &problem) && applied;
+            if (applied)
+                ws.exec(QStringLiteral("DELETE FROM team_redactions WHERE team_id = ?"), { t.id });
+            else if (unapplied)
+                unapplied->append(problem);
+        }
+        AnnotationStore(ws).markSaved(cut);
+    });
+    return !cut.isEmpty();
 }
 
 TeamSync::Result TeamSync::sync()
 {
     Result result = push();
-    result.taken = pull();
+    result.taken = pull(&result.unapplied);
     return result;
 }

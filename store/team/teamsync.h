@@ -1,7 +1,11 @@
 #pragma once
 
+#include "../editsteps.h"
+#include "teamredaction.h"
+
 #include <optional>
 #include <QString>
+#include <QStringList>
 
 class TeamStore;
 class Workspace;
@@ -14,7 +18,8 @@ class Workspace;
 // lost, the process killed) is taken once. A change made while the server could not be reached waits here and goes up
 // at the next sync. pull() keeps each annotation as the team holds it (the latest change wins; the journal keeps every
 // change) in one transaction here. What is shared: notes, labels, marks and review statuses, with their journal
-// entries. Edits and redactions stay in the workspace.
+// entries, and redactions: each copy cuts the same span once it finds the same text there (its digest under the
+// store's key), then saves it for good, so no byte of the text stays in its files. Edits stay in the workspace.
 class TeamSync
 {
 public:
@@ -23,6 +28,9 @@ public:
         int sent = 0; // local entries that went up
         int taken = 0; // teammates' entries that came down (new here)
         int heldBack = 0; // local entries an auditor's role keeps from going up
+        // Teammates' redactions not applied here (their room not read yet, or other text where they cut), each
+        // "room ROOM, index N: why": tried again at every sync.
+        QStringList unapplied;
     };
 
     TeamSync(Workspace& workspace, TeamStore& team);
@@ -31,18 +39,32 @@ public:
     static std::optional<QString> attached(Workspace& workspace);
     // Attaches the workspace to `uri` (kept without its password), the store `storeId` there. Another store than
     // before (another URI, or a store made anew at it): the review here goes up to it, and all of its comes down.
-    static void attach(Workspace& workspace, const QString& uri, const QString& storeId);
+    static void attach(Workspace& workspace, const QString& uri, const QString& storeId, const QString& secret = {});
     static void detach(Workspace& workspace);
     // How many saved changes wait to go up.
     static int pending(Workspace& workspace);
     // When the workspace last caught up (ms since the epoch; 0: never).
     static qint64 syncedAt(Workspace& workspace);
 
+    // Teammates' redactions waiting here (team_redactions) cut where their text now is (a room read since), those of
+    // `roomId` alone when given, each saved for good and no longer waiting; the rest listed in `unapplied`. Inside or
+    // outside a transaction; true when one was cut: after the commit, RedactionStore::forget(). An import calls it at
+    // the end of each room, and every verb when it opens a workspace, so a room read later is cut as it comes.
+    static bool applyWaiting(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied = nullptr);
+
     Result push();
-    int pull();
+    // Teammates' changes since the cursor; `unapplied` gets the redactions that could not be applied here.
+    int pull(QStringList* unapplied = nullptr);
     Result sync(); // push, then pull
 
 private:
+    // This workspace's saved redactions not sent yet, in the order made (a note's stays here): how many went.
+    int pushRedactions(const QString& client);
+    // A teammate's redaction cut here too, in a savepoint of its own, when the text there is the one it cut (its
+    // digest under the store's key); false with `problem` when it is not.
+    static bool applyRedaction(Workspace& ws, const TeamRedaction& redaction, qint64 roomId, EditSteps& steps,
+        QString* problem);
+
     Workspace& m_ws;
     TeamStore& m_team;
 };
