@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QSqlDatabase>
+#include <QSqlQuery> // writeTransaction runs its statements here
 #include <QHash>
 #include <QSet>
 #include <QString>

@@ -112,7 +112,7 @@ TeamStore::Change TeamStore::call(const QString& sql, const QVariantList& values
     QSqlQuery q = m_db.select(sql, values, place);
     Change change;
     if (q.next()) {
-        change.annotationId = q.value(0).toLongLong();
+        change.id = q.value(0).toLongLong();
         change.journalId = optionalInt(q.value(1));
     }
     return change;

@@ -19,14 +19,15 @@ class TeamStore
 public:
     enum class Role { None, Auditor, Reviewer, Admin };
 
-    // What a change did there: the annotation it made or touched, and its journal entry (none when the store
-    // already was so: a label the event had, the status the room had).
+    // What a change did there: the annotation or redaction it made or touched, and its journal entry (none when the
+    // store already was so: a label the event had, the status the room had).
     struct Change
     {
-        qint64 annotationId = 0;
+        qint64 id = 0;
         std::optional<qint64> journalId;
     };
-    // What changed after a cursor: the annotations changed by later entries, those entries, and the new cursor.
+    // What changed after a cursor: the annotations and redactions later entries changed, those entries, and the new
+    // cursor.
     struct Changes
     {
         TeamAnnotations annotations;
@@ -56,8 +57,8 @@ public:
     Change unannotate(qint64 annotationId, const QString& author, qint64 atMs, const QString& key);
     Change setReview(const QString& system, const QString& room, const QString& status, const QString& author,
         qint64 atMs, const QString& key);
-    // A redaction made in a workspace (`placed`: what its journal says now stands there); Change::annotationId is the
-    // store's redaction.
+    // A redaction made in a workspace (`placed`: what its journal says now stands there); Change::id is the store's
+    // redaction.
     Change redact(const TeamRedaction& redaction, const QString& placed, const QString& key);
 
     Changes changesSince(qint64 cursor);

@@ -207,7 +207,7 @@ TeamSync::Result TeamSync::push()
         const std::optional<Local> local = localAnnotation(m_ws, e);
         const QString key = client + QLatin1Char(':') + QString::number(e.id);
         TeamStore::Change change;
-        bool made = false; // the change made `local` (its team id is change.annotationId)
+        bool made = false; // the change made `local` (its team id is change.id)
         if (adds.contains(e.action)) {
             const Annotation::Kind kind = kindOf(e.action);
             change = m_team.annotate(e.system, e.room, e.seq, local ? local->fingerprint : QString(), kind,
@@ -224,13 +224,13 @@ TeamSync::Result TeamSync::push()
             made = !e.after.isNull();
         }
         m_ws.writeTransaction([&] {
-            if (made && local && change.annotationId > 0)
-                link(m_ws, e.roomId, local->id, change.annotationId);
+            if (made && local && change.id > 0)
+                link(m_ws, e.roomId, local->id, change.id);
             // Its removal, made before this went up, takes out what this made there.
-            if (made && e.annotationId && change.annotationId > 0)
+            if (made && e.annotationId && change.id > 0)
                 m_ws.exec(QStringLiteral("UPDATE journal SET team_annotation_id = ? WHERE annotation_id = ? AND id > ? AND "
                                          "team_annotation_id IS NULL"),
-                    { change.annotationId, *e.annotationId, e.id });
+                    { change.id, *e.annotationId, e.id });
             m_ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"),
                 { change.journalId.value_or(0), e.id });
         });
@@ -277,7 +277,7 @@ int TeamSync::pushRedactions(const QString& client)
         const TeamStore::Change change
             = m_team.redact(o.r, placed, client + QStringLiteral(":r") + QString::number(o.id));
         m_ws.writeTransaction([&] {
-            m_ws.exec(QStringLiteral("UPDATE redactions SET team_id = ? WHERE id = ?"), { change.annotationId, o.id });
+            m_ws.exec(QStringLiteral("UPDATE redactions SET team_id = ? WHERE id = ?"), { change.id, o.id });
             if (journaled)
                 m_ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), entryId });
         });
