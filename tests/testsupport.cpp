@@ -339,3 +339,54 @@ QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& 
 }
 
 } // namespace TestSupport
+
+namespace AguiCases {
+
+QByteArray log(const QList<QByteArray>& events)
+{
+    QByteArray out;
+    for (QByteArray e : events)
+        out += e.replace('\'', '"').replace('`', "\\\"") + '\n';
+    return out;
+}
+
+QByteArray contentParts()
+{
+    return log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+        "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'add'}",
+        "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+        "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':[{'type':'text','text':'42'}]}",
+        "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" });
+}
+
+QByteArray secondAnswerInASnapshot()
+{
+    return log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+        "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
+        "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+        "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'first'}",
+        "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+        "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+        "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'m1','role':'tool','toolCallId':'c1','content':'first'},"
+        "{'id':'m2','role':'tool','toolCallId':'c1','content':'second'}]}",
+        "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" });
+}
+
+QByteArray answerRestatedInALaterRun()
+{
+    return log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+        "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
+        "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+        "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'found'}",
+        "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+        "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+        "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
+        "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
+        "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
+        "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+        "{'type':'RUN_STARTED','threadId':'t','runId':'r3','input':{'messages':["
+        "{'id':'m1','role':'tool','toolCallId':'c1','content':'found'}]}}",
+        "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" });
+}
+
+} // namespace AguiCases

@@ -113,3 +113,13 @@ void execSql(const QString& path, const QString& sql);
 // number, 'text', NULL): the tests' way to make a room's indexes odd, or to add its next rows.
 void copyRoomKitRow(const QString& store, const QString& room, int fromIndex, const QString& id, const QString& idx);
 } // namespace TestSupport
+
+// AG-UI logs written as the client's own tests write them, shared by the tests that read one at every level (the
+// assembler, the command line), each a case of what `@ag-ui/client` 1.0 does with it.
+namespace AguiCases {
+// One event a line, written with ' for " and ` for an escaped ".
+QByteArray log(const QList<QByteArray>& events);
+QByteArray contentParts(); // a TOOL_CALL_RESULT whose content is content parts
+QByteArray secondAnswerInASnapshot(); // a snapshot brings a second tool message for the call, under a new id
+QByteArray answerRestatedInALaterRun(); // a later run's input restates the tool message that answered a call
+} // namespace AguiCases

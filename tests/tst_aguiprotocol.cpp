@@ -10,6 +10,7 @@
 #include "eventkind.h"
 #include "outcome.h"
 #include "pairing.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -26,13 +27,7 @@ QString describe(const ToolCallRecord& c)
 }
 
 // A log from events written with ' for " and ` for an escaped \" inside a string, so that they read as JSON.
-QByteArray log(const QList<QByteArray>& events)
-{
-    QByteArray out;
-    for (QByteArray e : events)
-        out += e.replace('\'', '"').replace('`', "\\\"") + '\n';
-    return out;
-}
+using AguiCases::log;
 
 } // namespace
 
@@ -444,22 +439,10 @@ private slots:
         QTest::addColumn<QStringList>("calls");
 
         QTest::newRow("a result given as content parts")
-            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'add'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':[{'type':'text','text':'42'}]}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << AguiCases::contentParts()
             << QStringList { QStringLiteral("c1|add||-|served|exact|completed|42") };
         QTest::newRow("a second answer in a snapshot, under a new message id, settles the call")
-            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'first'}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
-                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
-                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'m1','role':'tool','toolCallId':'c1','content':'first'},"
-                   "{'id':'m2','role':'tool','toolCallId':'c1','content':'second'}]}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << AguiCases::secondAnswerInASnapshot()
             << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|second") };
         QTest::newRow("the answer a snapshot repeats under its own id is the same answer")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
@@ -470,19 +453,7 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
             << QStringList { QStringLiteral("c1|fetch||-|served|exact|completed|only") };
         QTest::newRow("a tool message restated in a later run's input answers the call it answered, not a later one")
-            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'found'}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
-                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
-                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
-                   "{'type':'RUN_STARTED','threadId':'t','runId':'r3','input':{'messages':["
-                   "{'id':'m1','role':'tool','toolCallId':'c1','content':'found'}]}}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" })
+            << AguiCases::answerRestatedInALaterRun()
             << QStringList { QStringLiteral("c1|lookup||-|served|exact|completed|found"),
                    QStringLiteral("c1|lookup|{}|1|unserved|exact|ended|") };
     }

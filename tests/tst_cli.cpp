@@ -818,18 +818,9 @@ private slots:
         QTest::addColumn<QString>("calls"); // each call: result|results|status|outcome|warnings, ';' between calls
         QTest::addColumn<QStringList>("warnings"); // index: the row's warning
 
-        const auto log = [](const QList<QByteArray>& events) {
-            QByteArray out;
-            for (QByteArray e : events)
-                out += e.replace('\'', '"').replace('`', "\\\"") + '\n';
-            return out;
-        };
+        using AguiCases::log;
         QTest::newRow("a result given as content parts")
-            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'add'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':[{'type':'text','text':'42'}]}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
+            << AguiCases::contentParts()
             << QStringLiteral("42|[\"42\"]|completed|served|") << QStringList {};
         QTest::newRow("an earlier empty result is one of the results")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
@@ -840,30 +831,10 @@ private slots:
                    "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}" })
             << QStringLiteral("ok|[\"\",\"ok\"]|completed|served|") << QStringList {};
         QTest::newRow("a second answer a snapshot brings under a new message id")
-            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'fetch'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'first'}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
-                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
-                   "{'type':'MESSAGES_SNAPSHOT','messages':[{'id':'m1','role':'tool','toolCallId':'c1','content':'first'},"
-                   "{'id':'m2','role':'tool','toolCallId':'c1','content':'second'}]}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}" })
+            << AguiCases::secondAnswerInASnapshot()
             << QStringLiteral("second|[\"first\",\"second\"]|completed|served|") << QStringList {};
         QTest::newRow("a tool message a later run's input restates answers the call it answered")
-            << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'TOOL_CALL_RESULT','toolCallId':'c1','messageId':'m1','content':'found'}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
-                   "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
-                   "{'type':'TOOL_CALL_START','toolCallId':'c1','toolCallName':'lookup'}",
-                   "{'type':'TOOL_CALL_ARGS','toolCallId':'c1','delta':'{}'}",
-                   "{'type':'TOOL_CALL_END','toolCallId':'c1'}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
-                   "{'type':'RUN_STARTED','threadId':'t','runId':'r3','input':{'messages':["
-                   "{'id':'m1','role':'tool','toolCallId':'c1','content':'found'}]}}",
-                   "{'type':'RUN_FINISHED','threadId':'t','runId':'r3'}" })
+            << AguiCases::answerRestatedInALaterRun()
             << QStringLiteral("found|[\"found\"]|completed|served|;null|[]|ended|unserved|") << QStringList {};
         QTest::newRow("a START replayed and answered by a result alone")
             << log({ "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
