@@ -381,6 +381,19 @@ private slots:
         }
         QCOMPARE(redacted, cuts);
 
+        // A teammate who cut the same text before Ana's redaction came has it done, and is told nothing is waiting.
+        Member dan = member(QStringLiteral("ben"));
+        dan.home = m_dir.filePath(QStringLiteral("ben-tablet"));
+        QDir().mkpath(dan.home);
+        QVERIFY(shown(dan).contains(secret));
+        const Run same = run(dan, { QStringLiteral("redact"), dan.source, QStringLiteral("--room"),
+                                      QStringLiteral("sup-duplicate-charge"), QStringLiteral("--pattern"),
+                                      QStringLiteral("A-\\d{5}"), QStringLiteral("--reason"), QStringLiteral("order number"),
+                                      QStringLiteral("--author"), QStringLiteral("Ben"), QStringLiteral("--team"), m_uri });
+        QCOMPARE(same.code, 0);
+        QVERIFY2(!same.err.contains(QLatin1String("not applied")), qPrintable(same.err));
+        QVERIFY(!shown(dan).contains(secret));
+
         // Carol has read no room yet: the redaction waits, and the room is cut as her next command reads it.
         const Run attach = run(m_carol, { QStringLiteral("team"), QStringLiteral("attach"), m_carol.source,
                                             QStringLiteral("--team"), m_uri });

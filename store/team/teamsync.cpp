@@ -287,6 +287,14 @@ int TeamSync::pushRedactions(const QString& client)
 
 bool TeamSync::applyRedaction(Workspace& ws, const TeamRedaction& t, qint64 roomId, EditSteps& steps, QString* problem)
 {
+    // Cut here already (this reviewer redacted the same text before it came): done.
+    if (!t.digest.isEmpty()) {
+        QSqlQuery same = ws.exec(QStringLiteral("SELECT 1 FROM redactions WHERE room_id = ? AND seq = ? AND path = ? AND "
+                                                "team_digest = ? AND present = 1"),
+            { roomId, t.seq, t.path, t.digest });
+        if (same.next())
+            return true;
+    }
     try {
         ws.writeTransaction([&] {
             const Redaction r = RedactionStore(ws).redact(roomId, t.seq, t.path, t.start, t.length, t.reason, t.author,
