@@ -309,6 +309,10 @@ std::unique_ptr<Workspace> Session::cutWaitingRedactions(std::unique_ptr<Workspa
     QStringList unapplied;
     if (TeamSync::applyWaiting(*ws, std::nullopt, &unapplied))
         RedactionStore(*ws).forget();
+    // What teammates changed, teammates' redactions first among it, before any verb reads the rows (the team verb
+    // syncs itself, and says what it sent).
+    if (m_syncOnOpen)
+        syncAttachedTeam(*ws);
     return ws;
 }
 
@@ -481,25 +485,45 @@ EventFilter Session::filterOf(const QCommandLineParser& parser)
     return filter;
 }
 
-std::unique_ptr<TeamStore> Session::joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile)
+Session::Session(QTextStream& out, QTextStream& err)
+    : m_out(out)
+    , m_err(err)
 {
-    std::optional<QString> uri;
+}
+
+Session::~Session() = default;
+
+TeamStore* Session::joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile)
+{
+    std::optional<QString> given;
     if (parser.isSet(QStringLiteral("team"))) {
-        uri = parser.value(QStringLiteral("team"));
-        if (!PgConnection::isUri(*uri))
-            usage(QStringLiteral("--team takes a postgresql:// URI of a team store, not '%1'").arg(*uri));
-    } else {
-        uri = TeamSync::attached(ws);
+        given = parser.value(QStringLiteral("team"));
+        if (!PgConnection::isUri(*given))
+            usage(QStringLiteral("--team takes a postgresql:// URI of a team store, not '%1'").arg(*given));
     }
+    return connectTeam(ws, given, meanwhile);
+}
+
+TeamStore* Session::connectTeam(Workspace& ws, const std::optional<QString>& given, const QString& meanwhile)
+{
+    const std::optional<QString> uri = given ? given : TeamSync::attached(ws);
     if (!uri)
         return nullptr;
+    // One connection a run: the one opening the workspace made is the verb's too.
+    if (m_team && m_team->origin() == PgConnection::withoutPassword(*uri))
+        return m_team.get();
+    if (!given && m_teamUnreachable) {
+        m_err << "sightline: " << meanwhile << Qt::endl; // why was said once already
+        return nullptr;
+    }
     try {
-        auto team = std::make_unique<TeamStore>(*uri);
+        m_team = std::make_unique<TeamStore>(*uri);
         // Attached once the store answered as one: a mistyped URI is not remembered.
-        TeamSync::attach(ws, *uri, team->storeId(), team->secret());
-        return team;
+        TeamSync::attach(ws, *uri, m_team->storeId(), m_team->secret());
+        return m_team.get();
     } catch (const PgUnreachable& e) {
-        if (parser.isSet(QStringLiteral("team"))) {
+        m_teamUnreachable = true;
+        if (given) {
             // A URI that does not answer never moves an attachment elsewhere: it may be mistyped.
             const std::optional<QString> before = TeamSync::attached(ws);
             if (before && *before != PgConnection::withoutPassword(*uri)) {
@@ -516,6 +540,23 @@ std::unique_ptr<TeamStore> Session::joinTeam(Workspace& ws, const QCommandLinePa
     }
 }
 
+void Session::syncAttachedTeam(Workspace& ws)
+{
+    if (!TeamSync::attached(ws))
+        return;
+    try {
+        if (TeamStore* team = connectTeam(ws, std::nullopt,
+                QStringLiteral("showing this workspace's copy of the review, as of its last sync")))
+            syncTeam(ws, *team);
+    } catch (const StoreError& e) {
+        // A verb that only reads answers all the same (a password refused, a role taken away): said, not fatal.
+        m_team.reset();
+        m_teamUnreachable = true;
+        m_err << "sightline: the team store was not synced (" << e.toString()
+              << "): showing this workspace's copy of the review, as of its last sync" << Qt::endl;
+    }
+}
+
 std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team)
 {
     try {
@@ -526,8 +567,11 @@ std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team
                   << " is an auditor of the team and changes nothing there" << Qt::endl;
         }
         // Loud at every sync until done: the text is still here.
-        for (const QString& problem : result.unapplied)
-            m_err << "sightline: a teammate's redaction is not applied here yet (" << problem << ")" << Qt::endl;
+        for (const QString& problem : result.unapplied) {
+            if (!m_said.contains(problem)) // a verb's own sync after the one that opened the workspace
+                m_err << "sightline: a teammate's redaction is not applied here yet (" << problem << ")" << Qt::endl;
+            m_said.insert(problem);
+        }
         return result;
     } catch (const PgUnreachable& e) {
         m_err << "sightline: the connection to the team store was lost (" << e.toString()

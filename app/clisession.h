@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -73,11 +74,9 @@ QList<QCommandLineOption> filterOptions();
 class Session
 {
 public:
-    Session(QTextStream& out, QTextStream& err)
-        : m_out(out)
-        , m_err(err)
-    {
-    }
+    // Defined where TeamStore is whole (m_team).
+    Session(QTextStream& out, QTextStream& err);
+    ~Session();
     // Runs the verb args[1] names (args[0] is the program), with its own options: its exit code. Throws Failure for
     // a usage error, --help or --version; a StoreError for a file that cannot be read.
     int run(const QStringList& args);
@@ -146,7 +145,12 @@ private:
     // The team store a verb works with: --team URI (the workspace is attached to it from then on), else the one the
     // workspace is attached to; none when neither. When no server answers there it says so on stderr, with
     // `meanwhile` (what happens instead), and gives none: the verb goes on with the workspace's copy.
-    std::unique_ptr<TeamStore> joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile);
+    TeamStore* joinTeam(Workspace& ws, const QCommandLineParser& parser, const QString& meanwhile);
+    // joinTeam's work: `given` (--team) or the attached store, connected once a run (kept in m_team).
+    TeamStore* connectTeam(Workspace& ws, const std::optional<QString>& given, const QString& meanwhile);
+    // Every verb that opens a workspace attached to a team first takes what teammates changed (their redactions
+    // above all): a store that cannot be reached, or refuses, is said and the verb goes on with its copy.
+    void syncAttachedTeam(Workspace& ws);
     // Sends what waits here and takes what teammates changed (TeamSync), saying on stderr what an auditor keeps here;
     // nullopt (said on stderr) when the connection was lost on the way.
     std::optional<TeamSync::Result> syncTeam(Workspace& ws, TeamStore& team);
@@ -158,6 +162,10 @@ private:
     QTextStream& m_out;
     QTextStream& m_err;
     QString m_formatOption = QStringLiteral("format"); // the option that forces SOURCE's format (parse())
+    std::unique_ptr<TeamStore> m_team; // the team store this run works with (connectTeam)
+    bool m_teamUnreachable = false; // it could not be reached: said once, not tried again this run
+    QSet<QString> m_said; // what a sync said this run, not said twice
+    bool m_syncOnOpen = true; // openSource syncs an attached workspace (not for the team verb)
 };
 
 } // namespace Cli

@@ -7,6 +7,7 @@
 #include "team/teamstore.h"
 #include "workspace.h"
 
+#include <algorithm>
 #include <QCommandLineParser>
 #include <optional>
 #include <QJsonObject>
@@ -51,7 +52,7 @@ int Session::redact(const QStringList& args)
     if (!dryRun)
         lock.emplace(ws->path());
     // Shared with the team: every teammate's copy is cut at its next sync. An auditor is refused before anything.
-    std::unique_ptr<TeamStore> team;
+    TeamStore* team = nullptr;
     if (!dryRun) {
         team = joinTeam(*ws, parser,
             QStringLiteral("the redaction is made here and goes to the team at the next sync; until then teammates' copies "
@@ -83,6 +84,15 @@ int Session::redact(const QStringList& args)
     if (!dryRun && !found.isEmpty()) {
         AnnotationStore store(*ws);
         store.redactMatchesAndSave(found, reason, who);
+    }
+    // A shared note went up with its text: the store keeps it in its notes and its journal, which nothing rewrites.
+    const qsizetype inNotes = std::count_if(found.cbegin(), found.cend(),
+        [](const RedactionMatch& m) { return m.path == QLatin1String("@note"); });
+    if (inNotes > 0 && TeamSync::attached(*ws)) {
+        m_err << "sightline: " << inNotes << (inNotes == 1 ? " match is" : " matches are")
+              << " in notes: their text is cut here only, and stays in the team store's notes and journal (take such a "
+                 "note out before it is shared)"
+              << Qt::endl;
     }
     m_err << (dryRun ? "would redact " : "redacted ") << found.size() << (found.size() == 1 ? " match" : " matches")
           << (dryRun ? " (nothing changed: --dry-run)" : "") << Qt::endl;

@@ -53,6 +53,7 @@ int Session::team(const QStringList& args)
 
     if (action == QLatin1String("attach") && !parser.isSet(QStringLiteral("team")))
         usage(QStringLiteral("team attach SOURCE takes --team URI"));
+    m_syncOnOpen = false;
     auto ws = openSource(target, forcedFormat(parser), std::optional<QStringList>(QStringList()));
     if (action == QLatin1String("detach")) {
         const std::optional<QString> was = TeamSync::attached(*ws);

@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QMap>
 #include <QSqlQuery>
 #include <QUuid>
 #include <QVariant>
@@ -395,6 +396,7 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
     if (waiting.isEmpty())
         return false;
     EditSteps cut;
+    QMap<QString, int> unread; // rooms whose rows are not read here yet: their redactions wait, one line a room
     ws.writeTransaction([&] {
         for (const TeamRedaction& t : waiting) {
             QVector<qint64> rooms;
@@ -405,16 +407,35 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
                 rooms.append(q.value(0).toLongLong());
             q.finish();
             bool applied = !rooms.isEmpty();
+            bool notRead = false;
             QString problem = QStringLiteral("room %1: not in this workspace").arg(t.room);
-            for (qint64 room : rooms)
+            for (qint64 room : rooms) {
+                QSqlQuery row = ws.exec(QStringLiteral("SELECT 1 FROM events WHERE room_id = ? AND seq = ?"), { room, t.seq });
+                if (!row.next()) {
+                    notRead = true;
+                    applied = false;
+                    continue;
+                }
+                row.finish();
                 applied = applyRedaction(ws, t, room, cut, &problem) && applied;
+            }
             if (applied)
                 ws.exec(QStringLiteral("DELETE FROM team_redactions WHERE team_id = ?"), { t.id });
+            else if (notRead)
+                ++unread[t.room];
             else if (unapplied)
                 unapplied->append(problem);
         }
         AnnotationStore(ws).markSaved(cut);
     });
+    if (unapplied) {
+        for (auto it = unread.cbegin(); it != unread.cend(); ++it) {
+            unapplied->append(QStringLiteral("room %1 is not read here yet: %2 %3 as it is read")
+                                  .arg(it.key())
+                                  .arg(it.value())
+                                  .arg(it.value() == 1 ? QStringLiteral("redaction waits, cut") : QStringLiteral("redactions wait, cut")));
+        }
+    }
     return !cut.isEmpty();
 }
 
