@@ -32,6 +32,21 @@ namespace {
 
 using Run = TestSupport::CommandRun;
 
+// A keyed digest of redacted text is hex, and "4111" turns up in one of a report's digests about once in two hundred
+// runs (seen in CI): a digest is not the text, so runs of 16 hex digits or more are taken out before a test looks for
+// what was redacted.
+QString withoutDigests(QString text)
+{
+    static const QRegularExpression digest(QStringLiteral("[0-9a-f]{16,}"));
+    return text.replace(digest, QStringLiteral("<digest>"));
+}
+
+// The same for a file's bytes, read as Latin-1 so that every byte stays one character.
+QByteArray withoutDigests(const QByteArray& bytes)
+{
+    return withoutDigests(QString::fromLatin1(bytes)).toLatin1();
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -1576,8 +1591,9 @@ private slots:
         const QStringList secrets { QStringLiteral("ana.perez"), QStringLiteral("bo.lind"), QStringLiteral("4111"),
             QStringLiteral("1111 1111") };
         auto holdsNone = [&](const QString& text) {
+            const QString seen = withoutDigests(text);
             for (const QString& secret : secrets) {
-                if (text.contains(secret))
+                if (seen.contains(secret))
                     return false;
             }
             return true;
@@ -1628,7 +1644,7 @@ private slots:
             if (!file.contains(QLatin1String("/th-")))
                 continue;
             ++workspaces;
-            const QByteArray bytes = fileBytes(file);
+            const QByteArray bytes = withoutDigests(fileBytes(file));
             for (const QString& secret : secrets)
                 QVERIFY2(!bytes.contains(secret.toUtf8()), qPrintable(file + QStringLiteral(": ") + secret));
         }
@@ -1721,17 +1737,18 @@ private slots:
             QStringLiteral("card"), QStringLiteral("--reason"), QStringLiteral("card"), QStringLiteral("--author"), QStringLiteral("Ana") });
         QCOMPARE(r.code, 0);
         r = run({ QStringLiteral("notes"), ws });
-        QVERIFY2(!r.out.contains(QLatin1String("4111")) && r.out.count(QLatin1String("[redacted: card]")) == 2, qPrintable(r.out));
+        QVERIFY2(!withoutDigests(r.out).contains(QLatin1String("4111")) && r.out.count(QLatin1String("[redacted: card]")) == 2,
+            qPrintable(r.out));
         r = run({ QStringLiteral("journal"), ws, QStringLiteral("--json") });
-        QVERIFY2(!r.out.contains(QLatin1String("4111")), qPrintable(r.out));
+        QVERIFY2(!withoutDigests(r.out).contains(QLatin1String("4111")), qPrintable(r.out));
         const QString md = dir.filePath(QStringLiteral("notes.md"));
         QCOMPARE(run({ QStringLiteral("export"), ws, QStringLiteral("--room"), QStringLiteral("duplicate"), QStringLiteral("--format"),
                          QStringLiteral("md"), QStringLiteral("-o"), md })
                      .code,
             0);
-        QVERIFY(!fileBytes(md).contains("4111"));
+        QVERIFY(!withoutDigests(fileBytes(md)).contains("4111"));
         for (const QString& file : QStringList { ws, ws + QStringLiteral("-wal"), ws + QStringLiteral("-shm") })
-            QVERIFY2(!fileBytes(file).contains("4111"), qPrintable(file));
+            QVERIFY2(!withoutDigests(fileBytes(file)).contains("4111"), qPrintable(file));
     }
 
     // Run where $USER and $LOGNAME are not set (cron, a container, a systemd unit): a note, a review and a
