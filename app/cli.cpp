@@ -91,6 +91,7 @@ const QVector<VerbSpec>& verbSpecs()
         Session::compactSpec(),
         Session::redactSpec(),
         Session::teamSpec(),
+        Session::queueSpec(),
     };
     return specs;
 }

@@ -513,7 +513,10 @@ TeamStore* Session::connectTeam(Workspace& ws, const std::optional<QString>& giv
     if (m_team && m_team->origin() == PgConnection::withoutPassword(*uri))
         return m_team.get();
     if (!given && m_teamUnreachable) {
-        m_err << "sightline: " << meanwhile << Qt::endl; // why was said once already
+        // Why was said once already, and what happens meanwhile too when it was the same.
+        if (!m_said.contains(meanwhile))
+            m_err << "sightline: " << meanwhile << Qt::endl;
+        m_said.insert(meanwhile);
         return nullptr;
     }
     try {
@@ -536,6 +539,7 @@ TeamStore* Session::connectTeam(Workspace& ws, const std::optional<QString>& giv
             TeamSync::attach(ws, *uri, {});
         }
         m_err << "sightline: the team store cannot be reached (" << e.toString() << "): " << meanwhile << Qt::endl;
+        m_said.insert(meanwhile);
         return nullptr;
     }
 }
@@ -552,8 +556,9 @@ void Session::syncAttachedTeam(Workspace& ws)
         // A verb that only reads answers all the same (a password refused, a role taken away): said, not fatal.
         m_team.reset();
         m_teamUnreachable = true;
-        m_err << "sightline: the team store was not synced (" << e.toString()
-              << "): showing this workspace's copy of the review, as of its last sync" << Qt::endl;
+        const QString meanwhile = QStringLiteral("showing this workspace's copy of the review, as of its last sync");
+        m_err << "sightline: the team store was not synced (" << e.toString() << "): " << meanwhile << Qt::endl;
+        m_said.insert(meanwhile);
     }
 }
 

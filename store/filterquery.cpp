@@ -261,7 +261,7 @@ FilterQuery::Result FilterQuery::parse(const QString& text)
             if (!micros) {
                 return fail(t,
                     QStringLiteral("%1: expects a date or a date and time, such as 2026-07-17 or 2026-07-17T10:00 "
-                                   "(local time unless it ends in Z or an offset)")
+                                   "(local time unless it ends in Z or an offset), or a time before now such as -7d or -12h")
                         .arg(t.field));
             }
             // Either of two lower bounds is the earlier; either of two upper bounds the later; none of several

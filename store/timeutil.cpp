@@ -3,6 +3,7 @@
 #include <cmath>
 #include <QDate>
 #include <QDateTime>
+#include <QHash>
 
 namespace {
 
@@ -125,6 +126,17 @@ std::pair<qint64, qint64> splitMillis(qint64 micros)
 std::optional<qint64> parseUserTime(QStringView text)
 {
     text = text.trimmed();
+    // "-7d": so long before now (minutes, hours, days, weeks), as a queue's filter says "the last week".
+    if (text.size() >= 3 && text.front() == QLatin1Char('-')) {
+        static const QHash<QChar, qint64> units { { QLatin1Char('m'), 60 }, { QLatin1Char('h'), 3600 },
+            { QLatin1Char('d'), 86400 }, { QLatin1Char('w'), 7 * 86400 } };
+        bool ok = false;
+        const qint64 n = text.mid(1, text.size() - 2).toLongLong(&ok);
+        const auto unit = units.constFind(text.back());
+        if (!ok || n < 0 || n > 100000 || unit == units.constEnd() || !text.at(1).isDigit())
+            return std::nullopt;
+        return QDateTime::currentMSecsSinceEpoch() * 1000 - n * *unit * 1000000;
+    }
     QString full = text.toString();
     if (full.size() == 10)
         full += QStringLiteral("T00:00"); // a plain date: its first instant

@@ -18,7 +18,7 @@ QString formatMicros(qint64 micros);
 
 // A time as a person types it, in the filter bar and on the command line alike, so that the same text means
 // the same instant everywhere: a date (its first instant), or a date and a time to the minute, second or
-// microsecond; in local time unless it ends in Z or an offset.
+// microsecond; in local time unless it ends in Z or an offset. Or a time before now: "-30m", "-12h", "-7d", "-2w".
 std::optional<qint64> parseUserTime(QStringView text);
 // What parseUserTime reads back to `micros`: local time, as short as the value allows ("2026-03-01T12:00",
 // "…:05", "…:05.123", "…:05.123456").

@@ -10,6 +10,7 @@
 #include "workspace.h"
 
 #include <csignal>
+#include <memory>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonDocument>
@@ -113,6 +114,9 @@ class TestTeam : public QObject
         return psql(QStringLiteral("SELECT value || '|' || author || '|' || login FROM sightline.annotations WHERE kind = "
                                    "'note' AND present ORDER BY id"));
     }
+
+    // How a member signs: "Ana" for ana.
+    static QString signature(const Member& m) { return m.login.left(1).toUpper() + m.login.mid(1); }
 
     QStringList notesSeenBy(const Member& m)
     {
@@ -436,6 +440,160 @@ private slots:
         QVERIFY(p.exitCode() != 0);
         QVERIFY2(p.readAllStandardError().contains("permission denied"), "the server let an auditor call set_review");
         QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.journal")), before);
+    }
+
+    // A lead (sightline_admin) makes a queue; `next` run by two reviewers at the same moment hands them two different
+    // rooms, each round, until none is left; every room is handed out once and the progress counts what was done.
+    void queueHandsTwoReviewersTwoRooms()
+    {
+        REQUIRE_SERVER();
+        const PgServer& pg = PgServer::get();
+        pg.exec(QStringLiteral("postgres"),
+            QStringLiteral("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'lead') THEN CREATE ROLE "
+                           "lead LOGIN PASSWORD 'lead-secret'; END IF; END $$"));
+        pg.exec(m_db, QStringLiteral("GRANT sightline_admin TO lead"));
+        Member lead = member(QStringLiteral("lead"));
+        auto queue = [&](const Member& m, const QStringList& args) {
+            QStringList all = QStringList { QStringLiteral("queue") } + args + QStringList { QStringLiteral("--team"), m_uri };
+            if (args.first() == QLatin1String("next") || args.first() == QLatin1String("done"))
+                all << QStringLiteral("--author") << signature(m);
+            return run(m, all);
+        };
+        // A reviewer makes no queue: the message names the role it takes.
+        Run made = queue(m_ana, { QStringLiteral("create"), m_ana.source, QStringLiteral("--name"), QStringLiteral("mine") });
+        QCOMPARE(made.code, 1);
+        QVERIFY2(made.err.contains(QLatin1String("queues are made by an admin (sightline_admin")), qPrintable(made.err));
+        // A filter no room matches makes none.
+        made = queue(lead, { QStringLiteral("create"), lead.source, QStringLiteral("--name"), QStringLiteral("failed"),
+                               QStringLiteral("--query"), QStringLiteral("outcome:failed") });
+        QCOMPARE(made.code, 1);
+        QVERIFY2(made.err.contains(QLatin1String("no queue was made")), qPrintable(made.err));
+        // The rooms with a blocked row, in the last ten thousand days (a time before now, as a queue says "-7d").
+        made = queue(lead, { QStringLiteral("create"), lead.source, QStringLiteral("--name"), QStringLiteral("blocked"),
+                               QStringLiteral("--query"), QStringLiteral("blocked:only after:-10000d"),
+                               QStringLiteral("--reviewer"), QStringLiteral("ana") });
+        QCOMPARE(made.code, 0);
+        QVERIFY2(made.out.contains(QLatin1String("2 of 8 rooms")), qPrintable(made.out + made.err));
+        made = queue(lead, { QStringLiteral("create"), lead.source, QStringLiteral("--name"), QStringLiteral("week"),
+                               QStringLiteral("--instructions"), QStringLiteral("Read each; note what went wrong") });
+        QCOMPARE(made.code, 0);
+        QVERIFY2(made.out.contains(QLatin1String("8 of 8 rooms")), qPrintable(made.out + made.err));
+        made = queue(lead, { QStringLiteral("create"), lead.source, QStringLiteral("--name"), QStringLiteral("week") });
+        QCOMPARE(made.code, 1);
+        QVERIFY2(made.err.contains(QLatin1String("a queue named \"week\" already")), qPrintable(made.err));
+
+        // Row-level security: a queue that names its reviewers is not seen by another reviewer, nor taken from.
+        auto names = [&](const Member& m) {
+            QStringList out;
+            for (const QJsonObject& o : queue(m, { QStringLiteral("list"), m.source, QStringLiteral("--json") }).lines())
+                out << o.value(QLatin1String("name")).toString();
+            return out;
+        };
+        QCOMPARE(names(m_ana), QStringList({ QStringLiteral("blocked"), QStringLiteral("week") }));
+        QCOMPARE(names(m_ben), QStringList { QStringLiteral("week") });
+        QCOMPARE(names(m_carol), QStringList({ QStringLiteral("blocked"), QStringLiteral("week") })); // an auditor
+        const Run refused = queue(m_ben, { QStringLiteral("next"), m_ben.source, QStringLiteral("--name"), QStringLiteral("blocked") });
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains(QLatin1String("role ben is not one of the reviewers of queue \"blocked\"")), qPrintable(refused.err));
+        QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.queue_items i JOIN sightline.queues q ON q.id = "
+                                     "i.queue_id WHERE q.name = 'blocked' AND i.locked_by IS NOT NULL")),
+            QStringList { QStringLiteral("0") });
+        const Run auditor = queue(m_carol, { QStringLiteral("next"), m_carol.source, QStringLiteral("--name"), QStringLiteral("week") });
+        QCOMPARE(auditor.code, 1);
+        QVERIFY2(auditor.err.contains(QLatin1String("role carol is an auditor")), qPrintable(auditor.err));
+
+        // Both at once, round after round: each process started before either answers.
+        auto reviewOf = [&](const QString& room) {
+            return psql(QStringLiteral("SELECT a.value || '|' || a.author FROM sightline.annotations a JOIN sightline.rooms r "
+                                       "ON r.id = a.room_id WHERE a.kind = 'review' AND a.present AND r.native_id = '%1'")
+                            .arg(room));
+        };
+        const QStringList reviewedBefore = psql(QStringLiteral(
+            "SELECT r.native_id FROM sightline.annotations a JOIN sightline.rooms r ON r.id = a.room_id WHERE a.kind = "
+            "'review' AND a.present"));
+        QStringList handedOut;
+        auto next = [&](const Member& m) {
+            auto p = std::make_unique<QProcess>();
+            p->setProcessEnvironment(m.env(m_serviceFile));
+            p->start(QStringLiteral(SIGHTLINE_BINARY),
+                { QStringLiteral("queue"), QStringLiteral("next"), m.source, QStringLiteral("--name"), QStringLiteral("week"),
+                    QStringLiteral("--author"), signature(m), QStringLiteral("--team"), m_uri });
+            return p;
+        };
+        for (int round = 0; round < 4; ++round) {
+            auto a = next(m_ana);
+            auto b = next(m_ben);
+            QVERIFY(a->waitForFinished(60000) && b->waitForFinished(60000));
+            QCOMPARE(a->exitCode(), 0);
+            QCOMPARE(b->exitCode(), 0);
+            // The room's id is the first line.
+            const QString roomA = QString::fromUtf8(a->readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0);
+            const QString roomB = QString::fromUtf8(b->readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0);
+            QVERIFY2(!roomA.isEmpty() && !roomB.isEmpty() && roomA != roomB, qPrintable(roomA + QLatin1Char('/') + roomB));
+            handedOut << roomA << roomB;
+            // Asked again before it is done, `next` gives the room a reviewer holds, not another.
+            if (round == 0) {
+                const Run again = queue(m_ana, { QStringLiteral("next"), m_ana.source, QStringLiteral("--name"), QStringLiteral("week") });
+                QCOMPARE(again.out.section(QLatin1Char('\n'), 0, 0), roomA);
+                QVERIFY2(again.out.contains(QLatin1String("instructions: Read each; note what went wrong")), qPrintable(again.out));
+                // Taken is in review, for the whole team (the status went up with the journal), unless an
+                // earlier case reviewed it.
+                if (!reviewedBefore.contains(roomA))
+                    QCOMPARE(reviewOf(roomA), QStringList { QStringLiteral("in review|Ana") });
+                // Ben may not finish the room Ana holds: the refusal names her.
+                const Run taken = queue(m_ben, { QStringLiteral("done"), m_ben.source, QStringLiteral("--name"),
+                                                  QStringLiteral("week"), QStringLiteral("--room"), roomA });
+                QCOMPARE(taken.code, 1);
+                QVERIFY2(taken.err.contains(QStringLiteral("is being reviewed by Ana (ana) until")), qPrintable(taken.err));
+            }
+            if (round == 1) {
+                // A lock that ran out (Ana went home): the room goes to the next who asks.
+                psql(QStringLiteral("UPDATE sightline.queue_items SET locked_until_ms = 1 WHERE locked_by = 'ana'"));
+                auto b2 = next(m_ben);
+                QVERIFY(b2->waitForFinished(60000));
+                QCOMPARE(b2->exitCode(), 0);
+                QCOMPARE(QString::fromUtf8(b2->readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0), roomB);
+                QCOMPARE(queue(m_ben, { QStringLiteral("done"), m_ben.source, QStringLiteral("--name"), QStringLiteral("week") }).code, 0);
+                const Run ben = queue(m_ben, { QStringLiteral("next"), m_ben.source, QStringLiteral("--name"), QStringLiteral("week") });
+                QCOMPARE(ben.out.section(QLatin1Char('\n'), 0, 0), roomA); // the expired one, first in line
+                QCOMPARE(queue(m_ben, { QStringLiteral("done"), m_ben.source, QStringLiteral("--name"), QStringLiteral("week") }).code, 0);
+                // Ana's `done` finds hers taken and finished: it says by whom, and changes nothing.
+                const Run late = queue(m_ana, { QStringLiteral("done"), m_ana.source, QStringLiteral("--name"),
+                                                 QStringLiteral("week"), QStringLiteral("--room"), roomA });
+                QCOMPARE(late.code, 0);
+                QVERIFY2(late.out.contains(QLatin1String("done already in queue \"week\", by Ben (ben)")), qPrintable(late.out));
+                continue;
+            }
+            QCOMPARE(queue(m_ana, { QStringLiteral("done"), m_ana.source, QStringLiteral("--name"), QStringLiteral("week") }).code, 0);
+            QCOMPARE(queue(m_ben, { QStringLiteral("done"), m_ben.source, QStringLiteral("--name"), QStringLiteral("week") }).code, 0);
+        }
+        handedOut.sort();
+        QCOMPARE(handedOut.removeDuplicates(), 0);
+        QCOMPARE(handedOut.size(), 8);
+        // Nothing left: `next` prints no room and says so.
+        const Run empty = queue(m_ana, { QStringLiteral("next"), m_ana.source, QStringLiteral("--name"), QStringLiteral("week") });
+        QCOMPARE(empty.code, 0);
+        QVERIFY(empty.out.isEmpty());
+        QVERIFY2(empty.err.contains(QLatin1String("nothing left for you")), qPrintable(empty.err));
+        // The progress the lead reads: every room done, a share each.
+        const QList<QJsonObject> lists = queue(lead, { QStringLiteral("list"), lead.source, QStringLiteral("--json") }).lines();
+        QJsonObject week;
+        for (const QJsonObject& o : lists) {
+            if (o.value(QLatin1String("name")).toString() == QLatin1String("week"))
+                week = o;
+        }
+        QCOMPARE(week.value(QLatin1String("rooms")).toInt(), 8);
+        QCOMPARE(week.value(QLatin1String("done")).toInt(), 8);
+        QCOMPARE(week.value(QLatin1String("left")).toInt(), 0);
+        const QJsonObject shares = week.value(QLatin1String("by_reviewer")).toObject();
+        QCOMPARE(shares.value(QLatin1String("ana")).toObject().value(QLatin1String("done")).toInt(), 3);
+        QCOMPARE(shares.value(QLatin1String("ben")).toObject().value(QLatin1String("done")).toInt(), 5);
+        // And each room finished is done in every copy's review.
+        const Run rooms = run(m_ana, { QStringLiteral("rooms"), m_ana.source, QStringLiteral("--json") });
+        int done = 0;
+        for (const QJsonObject& o : rooms.lines())
+            done += o.value(QLatin1String("review")).toString() == QLatin1String("done");
+        QCOMPARE(done, 8);
     }
 
     // A reviewer may not rewrite the journal; the owner can (disabling the trigger), and --verify names the entry.

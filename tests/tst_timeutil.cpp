@@ -89,6 +89,23 @@ private slots:
             QCOMPARE(*TimeUtil::parseUserTime(TimeUtil::formatUserTime(*parsed + delta)), *parsed + delta);
     }
 
+    // A time before now, as a queue's filter says "the last week": the clock's now, read before and after.
+    void timeBeforeNow()
+    {
+        const qint64 before = QDateTime::currentMSecsSinceEpoch() * 1000;
+        const auto week = TimeUtil::parseUserTime(u"-7d");
+        const auto hours = TimeUtil::parseUserTime(u" -12h ");
+        const qint64 after = QDateTime::currentMSecsSinceEpoch() * 1000;
+        QVERIFY(week && hours);
+        QVERIFY(*week >= before - 7 * 86400000000LL && *week <= after - 7 * 86400000000LL);
+        QVERIFY(*hours >= before - 12 * 3600000000LL && *hours <= after - 12 * 3600000000LL);
+        QVERIFY(*TimeUtil::parseUserTime(u"-30m") > *TimeUtil::parseUserTime(u"-1h"));
+        QVERIFY(*TimeUtil::parseUserTime(u"-1w") < *TimeUtil::parseUserTime(u"-6d"));
+        for (const QString& bad : { QStringLiteral("-7"), QStringLiteral("-d"), QStringLiteral("-7y"), QStringLiteral("--7d"),
+                 QStringLiteral("-+7d"), QStringLiteral("-7.5d"), QStringLiteral("-99999999999d") })
+            QVERIFY2(!TimeUtil::parseUserTime(bad), qPrintable(bad));
+    }
+
     void secondsToMicros()
     {
         // RoomKit's created_ts REAL keeps only about 7 digits after the point at this magnitude: rounding,

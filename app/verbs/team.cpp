@@ -44,7 +44,7 @@ int Session::team(const QStringList& args)
                   << (upgrade.from == 0 ? QStringLiteral("created") : QStringLiteral("upgraded from step %1").arg(upgrade.from))
                   << " (schema step " << upgrade.to << ")\n"
                   << "roles: sightline_reviewer (reads and changes the review), sightline_auditor (reads, exports and "
-                     "verifies), sightline_admin (a reviewer; queues and assignments are to come)\n"
+                     "verifies), sightline_admin (a reviewer who also makes queues)\n"
                   << "make a login a reviewer (in psql): CREATE ROLE ana LOGIN PASSWORD '…'; GRANT sightline_reviewer TO ana;"
                   << Qt::endl;
         }

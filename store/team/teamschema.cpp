@@ -251,6 +251,172 @@ GRANT EXECUTE ON FUNCTION sightline.redact(text, text, bigint, text, integer, bi
   text) TO sightline_reviewer, sightline_admin;
 GRANT SELECT ON sightline.redactions TO sightline_reviewer, sightline_auditor, sightline_admin;
 )SQL",
+    // 3: queues. An admin makes one of the rooms a filter matched; `next` hands each reviewer a different room and
+    // locks it for them for a while; `done` finishes it. Row-level security hides a queue that names its reviewers
+    // from every other reviewer.
+    R"SQL(
+CREATE TABLE sightline.queues(
+  id bigserial PRIMARY KEY,
+  name text NOT NULL UNIQUE,
+  query text NOT NULL,                  -- the filter its rooms matched when it was made (the filter language)
+  instructions text NOT NULL,
+  lock_seconds integer NOT NULL CHECK (lock_seconds > 0),
+  created_by text NOT NULL,             -- the login that made it
+  created_ms bigint NOT NULL);
+-- Who may take rooms from a queue; none listed: every reviewer.
+CREATE TABLE sightline.queue_reviewers(
+  queue_id bigint NOT NULL REFERENCES sightline.queues(id),
+  login text NOT NULL,
+  PRIMARY KEY (queue_id, login));
+CREATE TABLE sightline.queue_items(
+  queue_id bigint NOT NULL REFERENCES sightline.queues(id),
+  room_id bigint NOT NULL REFERENCES sightline.rooms(id),
+  position integer NOT NULL,            -- the order `next` hands rooms out in
+  locked_by text,                       -- the login reviewing it, until locked_until_ms
+  locked_author text,
+  locked_until_ms bigint,
+  done_by text,
+  done_author text,
+  done_ms bigint,
+  PRIMARY KEY (queue_id, room_id));
+CREATE INDEX queue_items_position ON sightline.queue_items(queue_id, position) WHERE done_ms IS NULL;
+CREATE FUNCTION sightline.now_ms() RETURNS bigint LANGUAGE sql VOLATILE
+  AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
+CREATE FUNCTION sightline.require_admin() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT pg_has_role(session_user, 'sightline_admin', 'MEMBER') THEN
+    RAISE EXCEPTION 'role % is not an admin of this team store (sightline_admin): queues are made by an admin', session_user
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+END $$;
+-- Whether the session's login sees a queue: an admin and an auditor see every one, a reviewer those that list it or
+-- list nobody.
+CREATE FUNCTION sightline.sees_queue(p_queue bigint) RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER
+  SET search_path = sightline, pg_temp AS $$
+  SELECT pg_has_role(session_user, 'sightline_admin', 'MEMBER') OR pg_has_role(session_user, 'sightline_auditor', 'MEMBER')
+    OR NOT EXISTS (SELECT 1 FROM sightline.queue_reviewers r WHERE r.queue_id = p_queue)
+    OR EXISTS (SELECT 1 FROM sightline.queue_reviewers r WHERE r.queue_id = p_queue AND r.login = session_user) $$;
+ALTER TABLE sightline.queues ENABLE ROW LEVEL SECURITY;
+CREATE POLICY queues_seen ON sightline.queues FOR SELECT USING (sightline.sees_queue(id));
+ALTER TABLE sightline.queue_items ENABLE ROW LEVEL SECURITY;
+CREATE POLICY queue_items_seen ON sightline.queue_items FOR SELECT USING (sightline.sees_queue(queue_id));
+ALTER TABLE sightline.queue_reviewers ENABLE ROW LEVEL SECURITY;
+CREATE POLICY queue_reviewers_seen ON sightline.queue_reviewers FOR SELECT USING (sightline.sees_queue(queue_id));
+-- A queue the session may take rooms from, by name, or an error that says why not.
+CREATE FUNCTION sightline.queue_for_reviewer(p_name text) RETURNS sightline.queues LANGUAGE plpgsql AS $$
+DECLARE q sightline.queues;
+BEGIN
+  PERFORM sightline.require_writer();
+  SELECT * INTO q FROM sightline.queues WHERE name = p_name;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'the team store has no queue named "%"', p_name USING ERRCODE = 'no_data_found';
+  END IF;
+  IF NOT pg_has_role(session_user, 'sightline_admin', 'MEMBER')
+     AND EXISTS (SELECT 1 FROM sightline.queue_reviewers r WHERE r.queue_id = q.id)
+     AND NOT EXISTS (SELECT 1 FROM sightline.queue_reviewers r WHERE r.queue_id = q.id AND r.login = session_user) THEN
+    RAISE EXCEPTION 'role % is not one of the reviewers of queue "%"', session_user, p_name
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN q;
+END $$;
+-- Makes a queue of the rooms given, in that order: p_reviewers is a JSON array of logins, p_rooms one of
+-- [system, room id] pairs (JSON, as QtSql binds no arrays).
+CREATE FUNCTION sightline.create_queue(p_name text, p_query text, p_instructions text, p_lock_seconds integer,
+    p_reviewers text, p_rooms text) RETURNS bigint
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE
+  qid bigint;
+  room jsonb;
+  i integer := 0;
+BEGIN
+  PERFORM sightline.require_admin();
+  IF EXISTS (SELECT 1 FROM sightline.queues WHERE name = p_name) THEN
+    RAISE EXCEPTION 'the team store has a queue named "%" already', p_name USING ERRCODE = 'unique_violation';
+  END IF;
+  INSERT INTO sightline.queues(name, query, instructions, lock_seconds, created_by, created_ms)
+    VALUES (p_name, p_query, p_instructions, p_lock_seconds, session_user, sightline.now_ms()) RETURNING id INTO qid;
+  INSERT INTO sightline.queue_reviewers(queue_id, login)
+    SELECT DISTINCT qid, jsonb_array_elements_text(p_reviewers::jsonb);
+  FOR room IN SELECT jsonb_array_elements(p_rooms::jsonb) LOOP
+    i := i + 1;
+    INSERT INTO sightline.queue_items(queue_id, room_id, position)
+      VALUES (qid, sightline.room_of(room->>0, room->>1), i) ON CONFLICT DO NOTHING;
+  END LOOP;
+  RETURN qid;
+END $$;
+-- The room the session reviews next: the one it holds already (its lock renewed), else the first no one holds,
+-- locked for it. Two sessions at once never get the same room: the second skips the row the first has locked.
+-- No row: nothing is left for it.
+CREATE FUNCTION sightline.queue_next(p_name text, p_author text, OUT system text, OUT native_id text,
+    OUT locked_until_ms bigint, OUT item_position integer)
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE
+  q sightline.queues;
+  item sightline.queue_items;
+BEGIN
+  q := sightline.queue_for_reviewer(p_name);
+  -- One `next` a login at a time, or two of its windows could each take a room.
+  PERFORM pg_advisory_xact_lock(hashtext('sightline.queue:' || session_user), q.id::integer);
+  SELECT * INTO item FROM sightline.queue_items i WHERE i.queue_id = q.id AND i.done_ms IS NULL
+    AND i.locked_by = session_user AND i.locked_until_ms > sightline.now_ms() ORDER BY i.position LIMIT 1 FOR UPDATE;
+  IF NOT FOUND THEN
+    SELECT * INTO item FROM sightline.queue_items i WHERE i.queue_id = q.id AND i.done_ms IS NULL
+      AND (i.locked_until_ms IS NULL OR i.locked_until_ms <= sightline.now_ms())
+      ORDER BY i.position LIMIT 1 FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN RETURN; END IF;
+  END IF;
+  UPDATE sightline.queue_items i SET locked_by = session_user, locked_author = p_author,
+      locked_until_ms = sightline.now_ms() + q.lock_seconds * 1000::bigint
+    WHERE i.queue_id = q.id AND i.room_id = item.room_id RETURNING i.locked_until_ms, i.position INTO locked_until_ms, item_position;
+  SELECT r.system, r.native_id INTO system, native_id FROM sightline.rooms r WHERE r.id = item.room_id;
+END $$;
+-- Finishes a room of a queue: the one given, else the one the session holds. A room another login holds (its lock not
+-- run out) is refused, naming them; one done already says who did it and changes nothing.
+CREATE FUNCTION sightline.queue_done(p_name text, p_system text, p_room text, p_author text, OUT system text,
+    OUT native_id text, OUT done_author text, OUT done_login text, OUT done_ms bigint)
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE
+  q sightline.queues;
+  item sightline.queue_items;
+BEGIN
+  q := sightline.queue_for_reviewer(p_name);
+  IF p_room IS NULL THEN
+    SELECT * INTO item FROM sightline.queue_items i WHERE i.queue_id = q.id AND i.done_ms IS NULL
+      AND i.locked_by = session_user ORDER BY i.locked_until_ms DESC LIMIT 1 FOR UPDATE;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'role % holds no room of queue "%": take one with `queue next`, or name it with --room', session_user,
+        p_name USING ERRCODE = 'no_data_found';
+    END IF;
+  ELSE
+    SELECT i.* INTO item FROM sightline.queue_items i JOIN sightline.rooms r ON r.id = i.room_id
+      WHERE i.queue_id = q.id AND r.system = p_system AND r.native_id = p_room FOR UPDATE OF i;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'queue "%" has no room %', p_name, p_room USING ERRCODE = 'no_data_found';
+    END IF;
+  END IF;
+  SELECT r.system, r.native_id INTO system, native_id FROM sightline.rooms r WHERE r.id = item.room_id;
+  IF item.done_ms IS NULL THEN
+    IF item.locked_by IS NOT NULL AND item.locked_by <> session_user AND item.locked_until_ms > sightline.now_ms() THEN
+      RAISE EXCEPTION 'room % of queue "%" is being reviewed by % (%) until %', native_id, p_name, item.locked_author,
+        item.locked_by, to_char(to_timestamp(item.locked_until_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+        USING ERRCODE = 'lock_not_available';
+    END IF;
+    UPDATE sightline.queue_items i SET done_by = session_user, done_author = p_author, done_ms = sightline.now_ms(),
+        locked_by = NULL, locked_author = NULL, locked_until_ms = NULL
+      WHERE i.queue_id = q.id AND i.room_id = item.room_id RETURNING i.* INTO item;
+  END IF;
+  done_author := item.done_author;
+  done_login := item.done_by;
+  done_ms := item.done_ms;
+END $$;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA sightline FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION sightline.sees_queue(bigint) TO sightline_reviewer, sightline_auditor, sightline_admin;
+GRANT EXECUTE ON FUNCTION sightline.create_queue(text, text, text, integer, text, text) TO sightline_admin;
+GRANT EXECUTE ON FUNCTION sightline.queue_next(text, text), sightline.queue_done(text, text, text, text)
+  TO sightline_reviewer, sightline_admin;
+GRANT SELECT ON sightline.queues, sightline.queue_reviewers, sightline.queue_items
+  TO sightline_reviewer, sightline_auditor, sightline_admin;
+)SQL",
 };
 
 // The statements of a step, split where PostgreSQL would end them: at a ';' outside a quoted literal, a dollar-quoted

@@ -2,6 +2,8 @@
 
 #include "teamschema.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -241,4 +243,152 @@ TeamJournalEntries TeamStore::journal()
     while (j.next())
         entries.append(entryOf(j));
     return entries;
+}
+
+void TeamStore::createQueue(const TeamQueue& queue, const QVector<std::pair<QString, QString>>& rooms)
+{
+    // Said here in the team's words; the server refuses all the same (EXECUTE is the admin role's alone).
+    if (m_role != Role::Admin) {
+        throw StoreError(m_db.origin(), QStringLiteral("queue \"%1\"").arg(queue.name),
+            QStringLiteral("role %1 is %2 of this team: queues are made by an admin (sightline_admin, which an admin "
+                           "grants with GRANT sightline_admin TO %1); nothing was written")
+                .arg(m_login, m_role == Role::Auditor ? QStringLiteral("an auditor") : QStringLiteral("a reviewer")));
+    }
+    QJsonArray reviewers, pairs;
+    for (const QString& login : queue.reviewers)
+        reviewers.append(login);
+    for (const auto& [system, room] : rooms)
+        pairs.append(QJsonArray { system, room });
+    m_db.select(QStringLiteral("SELECT sightline.create_queue(?, ?, ?, ?, ?, ?)"),
+        { queue.name, queue.query.isNull() ? QStringLiteral("") : queue.query,
+            queue.instructions.isNull() ? QStringLiteral("") : queue.instructions, queue.lockSeconds,
+            QString::fromUtf8(QJsonDocument(reviewers).toJson(QJsonDocument::Compact)),
+            QString::fromUtf8(QJsonDocument(pairs).toJson(QJsonDocument::Compact)) },
+        QStringLiteral("queue \"%1\"").arg(queue.name));
+}
+
+namespace {
+// The server's clock, as the locks are kept by it: a client's clock set wrong frees no lock early.
+const char* const serverNowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+} // namespace
+
+TeamQueues TeamStore::queues()
+{
+    TeamQueues out;
+    QSqlQuery q = m_db.select(QStringLiteral(
+        "SELECT q.id, q.name, q.query, q.instructions, q.lock_seconds, q.created_by, q.created_ms, "
+        "(SELECT coalesce(json_agg(r.login ORDER BY r.login), '[]')::text FROM sightline.queue_reviewers r WHERE "
+        "r.queue_id = q.id), (SELECT count(*) FROM sightline.queue_items i WHERE i.queue_id = q.id) FROM "
+        "sightline.queues q ORDER BY q.name"),
+        {}, QStringLiteral("the queues"));
+    QMap<qint64, int> byId;
+    while (q.next()) {
+        TeamQueue t;
+        t.name = q.value(1).toString();
+        t.query = q.value(2).toString();
+        t.instructions = q.value(3).toString();
+        t.lockSeconds = q.value(4).toInt();
+        t.createdBy = q.value(5).toString();
+        t.createdMs = q.value(6).toLongLong();
+        for (const QJsonValue& login : QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array())
+            t.reviewers << login.toString();
+        t.rooms = q.value(8).toInt();
+        byId.insert(q.value(0).toLongLong(), int(out.size()));
+        out.append(t);
+    }
+    // Who finished what and who holds what now, a row a queue and login.
+    QSqlQuery p = m_db.select(QStringLiteral("SELECT i.queue_id, coalesce(i.done_by, i.locked_by), i.done_ms IS NOT NULL, "
+                                             "count(*) FROM sightline.queue_items i WHERE i.done_ms IS NOT NULL OR "
+                                             "i.locked_until_ms > %1 GROUP BY 1, 2, 3")
+                                  .arg(QLatin1String(serverNowMs)),
+        {}, QStringLiteral("the queues' progress"));
+    while (p.next()) {
+        const auto at = byId.constFind(p.value(0).toLongLong());
+        if (at == byId.constEnd())
+            continue;
+        TeamQueue& t = out[*at];
+        TeamQueue::Share& share = t.byReviewer[p.value(1).toString()];
+        const int n = p.value(3).toInt();
+        if (p.value(2).toBool()) {
+            share.done += n;
+            t.done += n;
+        } else {
+            share.inReview += n;
+            t.inReview += n;
+        }
+    }
+    return out;
+}
+
+TeamQueueRooms TeamStore::queueRooms(const QString& name)
+{
+    if (m_db.count(QStringLiteral("SELECT count(*) FROM sightline.queues WHERE name = ?"), { name }) == 0) {
+        throw StoreError(m_db.origin(), QStringLiteral("queue \"%1\"").arg(name),
+            QStringLiteral("the team store has no queue named \"%1\" that role %2 may see").arg(name, m_login));
+    }
+    TeamQueueRooms out;
+    QSqlQuery q = m_db.select(QStringLiteral("SELECT i.position, r.system, r.native_id, i.locked_by, i.locked_author, "
+                                             "i.locked_until_ms, i.done_by, i.done_author, i.done_ms, %1 FROM "
+                                             "sightline.queue_items i JOIN sightline.queues q ON q.id = i.queue_id JOIN "
+                                             "sightline.rooms r ON r.id = i.room_id WHERE q.name = ? ORDER BY i.position")
+                                  .arg(QLatin1String(serverNowMs)),
+        { name }, QStringLiteral("queue \"%1\"").arg(name));
+    while (q.next()) {
+        TeamQueueRoom r;
+        r.position = q.value(0).toInt();
+        r.system = q.value(1).toString();
+        r.room = q.value(2).toString();
+        if (!q.value(8).isNull()) {
+            r.state = TeamQueueRoom::State::Done;
+            r.login = q.value(6).toString();
+            r.author = q.value(7).toString();
+            r.doneMs = q.value(8).toLongLong();
+        } else if (!q.value(5).isNull() && q.value(5).toLongLong() > q.value(9).toLongLong()) {
+            r.state = TeamQueueRoom::State::InReview;
+            r.login = q.value(3).toString();
+            r.author = q.value(4).toString();
+            r.untilMs = q.value(5).toLongLong();
+        }
+        out.append(r);
+    }
+    return out;
+}
+
+std::optional<TeamQueueRoom> TeamStore::nextInQueue(const QString& name, const QString& author)
+{
+    QSqlQuery q = m_db.select(
+        QStringLiteral("SELECT system, native_id, locked_until_ms, item_position FROM sightline.queue_next(?, ?)"),
+        { name, author }, QStringLiteral("queue \"%1\"").arg(name));
+    // A function with OUT parameters that returned nothing gives one row of nulls.
+    if (!q.next() || q.value(1).isNull())
+        return std::nullopt;
+    TeamQueueRoom r;
+    r.system = q.value(0).toString();
+    r.room = q.value(1).toString();
+    r.untilMs = q.value(2).toLongLong();
+    r.position = q.value(3).toInt();
+    r.state = TeamQueueRoom::State::InReview;
+    r.author = author;
+    r.login = m_login;
+    return r;
+}
+
+TeamQueueRoom TeamStore::doneInQueue(
+    const QString& name, const std::optional<std::pair<QString, QString>>& room, const QString& author)
+{
+    QSqlQuery q = m_db.select(
+        QStringLiteral("SELECT system, native_id, done_author, done_login, done_ms FROM sightline.queue_done(?, ?, ?, ?)"),
+        { name, room ? QVariant(room->first) : QVariant(QMetaType(QMetaType::QString)),
+            room ? QVariant(room->second) : QVariant(QMetaType(QMetaType::QString)), author },
+        QStringLiteral("queue \"%1\"").arg(name));
+    TeamQueueRoom r;
+    if (q.next()) {
+        r.system = q.value(0).toString();
+        r.room = q.value(1).toString();
+        r.author = q.value(2).toString();
+        r.login = q.value(3).toString();
+        r.doneMs = q.value(4).toLongLong();
+        r.state = TeamQueueRoom::State::Done;
+    }
+    return r;
 }

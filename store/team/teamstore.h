@@ -3,6 +3,8 @@
 #include "../sources/pgconnection.h"
 #include "teamannotation.h"
 #include "teamjournalentry.h"
+#include "teamqueue.h"
+#include "teamqueueroom.h"
 #include "teamredaction.h"
 
 #include <optional>
@@ -60,6 +62,19 @@ public:
     // A redaction made in a workspace (`placed`: what its journal says now stands there); Change::id is the store's
     // redaction.
     Change redact(const TeamRedaction& redaction, const QString& placed, const QString& key);
+
+    // Queues. Making one is an admin's; rooms are given as (system, room id), in the order `next` hands them out.
+    // Every call throws StoreError with the server's reason: no such queue, not one of its reviewers, a room
+    // another holds.
+    void createQueue(const TeamQueue& queue, const QVector<std::pair<QString, QString>>& rooms);
+    TeamQueues queues(); // those this login may see, with the team's progress in each
+    TeamQueueRooms queueRooms(const QString& name); // in order
+    // The room this login reviews next (the one it holds already, else the first no one holds), locked for it;
+    // none when nothing is left for it.
+    std::optional<TeamQueueRoom> nextInQueue(const QString& name, const QString& author);
+    // Finishes the room given, else the one this login holds; one done already comes back as it was.
+    TeamQueueRoom doneInQueue(
+        const QString& name, const std::optional<std::pair<QString, QString>>& room, const QString& author);
 
     Changes changesSince(qint64 cursor);
     // The whole journal, in the chain's order.
