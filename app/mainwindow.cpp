@@ -12,6 +12,9 @@
 #include "filterquery.h"
 #include "importstatus.h"
 #include "journaldock.h"
+#include "queuedock.h"
+#include "teamdialog.h"
+#include "teamlink.h"
 #include "notespanel.h"
 #include "opendatabasedialog.h"
 #include "recentfiles.h"
@@ -122,6 +125,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_journalDock(new JournalDock(m_store, this))
     , m_toolStatsDock(new ToolStatsDock(m_store, this))
     , m_waterfallDock(new WaterfallDock(m_store, this))
+    , m_team(new TeamLink(m_store, this))
+    , m_queueDock(new QueueDock(m_team, this))
 {
     // MainWindow composes: the parts are made above; here they are laid out and wired, an area at a time.
     layOut();
@@ -132,6 +137,7 @@ MainWindow::MainWindow(QWidget* parent)
     connectTimeline();
     connectSearch();
     connectPanes();
+    connectTeam();
     restoreLayout();
     updateStatus();
 }
@@ -197,6 +203,8 @@ void MainWindow::layOut()
     addDockWidget(Qt::BottomDockWidgetArea, m_waterfallDock);
     tabifyDockWidget(m_toolStatsDock, m_waterfallDock); // both about the room's calls: one place, a tab each
     m_waterfallDock->hide();
+    addDockWidget(Qt::LeftDockWidgetArea, m_queueDock);
+    m_queueDock->hide();
 }
 
 // The docks and the editor, on the room shown and the event selected: a bar, a figure, an edit, a redaction, a
@@ -228,26 +236,7 @@ void MainWindow::connectParts()
     connect(m_contentEditor, &ContentEditor::message, this, [this](const QString& text) { say(text, 8000); });
     connect(m_exporter, &ReportExporter::message, this, [this](const QString& text) { say(text, 10000); });
     connect(m_details, &DetailsPane::showEditsRequested, this, [this] { m_contentEditor->showEdits(currentIndex()); });
-    connect(m_editor, &Editor::changed, this, [this](bool content) {
-        m_contentEditor->updateActions();
-        m_eventModel->reloadAnnotations();
-        m_journalDock->reload();
-        m_store->loadRooms(); // review statuses, note counts, a title redacted
-        // A filter on what reviewers add answers again; a redaction changed the rows' text (and what finds them).
-        const EventFilter& f = m_eventModel->filter();
-        if (content
-            || !(f.labels.isEmpty() && f.excludeLabels.isEmpty() && f.notes.isEmpty() && f.excludeNotes.isEmpty()
-                && f.states.isEmpty() && f.excludeStates.isEmpty())) {
-            if (content)
-                m_filterPane->clear(); // a redacted participant leaves the panes' values, not kept at 0
-            m_eventModel->refresh();
-            readAroundTheRoom(m_eventModel->roomId());
-        } else {
-            requestFacets(); // the Labels and Review panes count what was just added
-        }
-        if (content)
-            loadDetails(eventList()->currentIndex());
-    });
+    connect(m_editor, &Editor::changed, this, &MainWindow::reviewChanged);
     // Redacting: the text selected in the details' Raw tab (Ctrl+Shift+R), or a value of its tree.
     connect(m_editor->redactAction(), &QAction::triggered, this, [this] {
         const DetailsPane::RedactionTarget t = m_details->selectedText();
@@ -353,6 +342,7 @@ void MainWindow::connectImport()
     connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
         m_editor->workspaceOpened();
+        m_team->workspaceOpened();
         if (!m_store->isImporting())
             m_store->loadRooms();
     });
@@ -717,7 +707,12 @@ void MainWindow::restoreLayout()
 }
 
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Before the store's connections close: teammates stop seeing this window in its room, and the team store's
+    // connection is let go of on the thread that made it.
+    m_team->shutDown();
+}
 
 void MainWindow::createActions()
 {
@@ -778,6 +773,15 @@ void MainWindow::createActions()
     });
     file->addAction(m_editor->revertAction());
     file->addAction(m_compaction->action());
+    file->addSeparator();
+    QAction* team = file->addAction(QIcon::fromTheme(QStringLiteral("system-users")), tr("&Team…"));
+    team->setStatusTip(tr("Share this workspace's review with a team through a PostgreSQL team store"));
+    connect(team, &QAction::triggered, this, [this] {
+        TeamDialog* dialog = teamDialog();
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
     file->addSeparator();
     // Reports: the room shown, under the filter applied, or every room.
     QAction* exportReport = file->addAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("&Export Report…"));
@@ -904,6 +908,7 @@ void MainWindow::createActions()
     };
     dockAction(m_waterfallDock, tr("&Waterfall"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     dockAction(m_toolStatsDock, tr("&Tool Statistics"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    view->addAction(namedInMenu(m_queueDock, tr("&Queues")));
     view->addSeparator();
     // Live follow: on while a source is open, paused here or from the status bar's button.
     QAction* follow = view->addAction(tr("&Follow Source Changes"));
@@ -951,6 +956,9 @@ void MainWindow::createActions()
         connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& text) { goToRoom(text.trimmed()); });
     });
     room->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    // A queue's two keys work with the Queues dock hidden: it shows itself to say which room is held.
+    go->addAction(m_queueDock->nextAction());
+    go->addAction(m_queueDock->doneAction());
     go->addSeparator();
     QAction* next = go->addAction(tr("Next Event"), this, [this] { moveSelection(1); });
     next->setShortcut(QKeySequence(Qt::Key_J));
@@ -1090,6 +1098,7 @@ void MainWindow::showRoom(qint64 roomId)
     const RoomSummary* listed = m_roomModel->room(roomId);
     m_session->show(roomId, m_filterBar->filter(), listed); // not in the list: the next list reads it again
     updateTitle();
+    m_team->setRoom(listed ? std::optional(std::pair(listed->system, listed->nativeId)) : std::nullopt);
     m_filterBar->setCompletions({});
     m_filterPane->clear();
     readAroundTheRoom(roomId);
@@ -1491,4 +1500,107 @@ void MainWindow::closeEvent(QCloseEvent* event)
 void MainWindow::setImportRefreshInterval(int ms)
 {
     m_importTick->setInterval(ms);
+}
+
+void MainWindow::reviewChanged(bool content)
+{
+    m_contentEditor->updateActions();
+    m_eventModel->reloadAnnotations();
+    m_journalDock->reload();
+    m_store->loadRooms(); // review statuses, note counts, a title redacted
+    // A filter on what reviewers add answers again; a redaction changed the rows' text (and what finds them).
+    const EventFilter& f = m_eventModel->filter();
+    if (content
+        || !(f.labels.isEmpty() && f.excludeLabels.isEmpty() && f.notes.isEmpty() && f.excludeNotes.isEmpty()
+            && f.states.isEmpty() && f.excludeStates.isEmpty())) {
+        if (content)
+            m_filterPane->clear(); // a redacted participant leaves the panes' values, not kept at 0
+        m_eventModel->refresh();
+        readAroundTheRoom(m_eventModel->roomId());
+    } else {
+        requestFacets(); // the Labels and Review panes count what was just added
+    }
+    if (content)
+        loadDetails(eventList()->currentIndex());
+}
+
+void MainWindow::connectTeam()
+{
+    m_teamStatus = new QLabel(this);
+    m_teamStatus->hide();
+    statusBar()->addPermanentWidget(m_teamStatus);
+    connect(m_team, &TeamLink::statusChanged, this, &MainWindow::updateTeamStatus);
+    connect(m_team, &TeamLink::changed, this, &MainWindow::reviewChanged);
+    connect(m_team, &TeamLink::message, this, [this](const QString& text) { say(text, 8000); });
+    // Saved changes go up at once (unsaved ones are this reviewer's, and may be undone).
+    connect(m_editor, &Editor::modifiedChanged, this, [this](bool modified) {
+        if (!modified && m_team->isAttached())
+            m_team->sync();
+    });
+    connect(m_queueDock, &QueueDock::message, this, [this](const QString& text) { say(text, 8000); });
+    connect(m_queueDock->nextAction(), &QAction::triggered, m_queueDock, [this] { m_queueDock->show(); });
+    // The room taken is shown and set in review; the one finished is set done, saved and so shared.
+    connect(m_queueDock, &QueueDock::roomTaken, this, [this](const QString& system, const QString& room, const QString& instructions) {
+        const qint64 id = roomOf(system, room);
+        if (id == 0) {
+            say(tr("The queue handed you room %1, which this workspace does not hold (the queue was made from another "
+                   "source)")
+                    .arg(room),
+                10000);
+            return;
+        }
+        goToRoom(room);
+        const RoomSummary* r = m_roomModel->room(id);
+        if (r && (r->review.isEmpty() || r->review == ReviewStatus::Unreviewed))
+            m_editor->setReview(id, ReviewStatus::InReview);
+        say(instructions.isEmpty() ? tr("Room %1 is yours to review: Ctrl+Alt+D when done").arg(room)
+                                   : tr("Room %1 is yours to review: %2").arg(room, instructions),
+            10000);
+    });
+    connect(m_queueDock, &QueueDock::roomFinished, this, [this](const QString& system, const QString& room) {
+        const qint64 id = roomOf(system, room);
+        if (id == 0)
+            return;
+        m_editor->setReview(id, ReviewStatus::Done);
+        m_editor->save([this, room] { say(tr("Room %1 done, saved and shared with the team").arg(room), 8000); });
+    });
+}
+
+TeamDialog* MainWindow::teamDialog()
+{
+    if (!m_teamDialog)
+        m_teamDialog = new TeamDialog(m_team, this);
+    return m_teamDialog;
+}
+
+qint64 MainWindow::roomOf(const QString& system, const QString& nativeId) const
+{
+    for (const RoomSummary& r : m_roomModel->rooms()) {
+        if (r.system == system && r.nativeId == nativeId)
+            return r.id;
+    }
+    return 0;
+}
+
+QString MainWindow::teamText() const
+{
+    return m_teamStatus->text();
+}
+
+void MainWindow::updateTeamStatus()
+{
+    const TeamLink::Status& s = m_team->status();
+    m_teamStatus->setVisible(m_team->isAttached());
+    QString text = m_team->summary();
+    // Who else has the room shown open: the first thing to know before writing in it.
+    if (!s.present.isEmpty()) {
+        text = (s.present.size() == 1 ? tr("%1 is reviewing this room").arg(s.present.first())
+                                      : tr("%1 are reviewing this room").arg(s.present.join(tr(" and "))))
+            + QStringLiteral(" · ") + text;
+    }
+    m_teamStatus->setText(text);
+    m_teamStatus->setToolTip(s.connected ? tr("Team store %1: teammates' changes show as they make them; yours go up "
+                                              "when saved (File ▸ Team…)")
+                                               .arg(s.uri)
+                                         : tr("Team store %1 not reached: %2 (changes wait here)").arg(s.uri, s.problem));
 }

@@ -15,6 +15,9 @@ class ReportExporter;
 class Editor;
 class WorkspaceCompaction;
 class JournalDock;
+class QueueDock;
+class TeamDialog;
+class TeamLink;
 class ToolStatsDock;
 class WaterfallDock;
 class NotesPanel;
@@ -86,6 +89,10 @@ public:
     JournalDock* journalDock() const { return m_journalDock; }
     ToolStatsDock* toolStatsDock() const { return m_toolStatsDock; }
     WaterfallDock* waterfallDock() const { return m_waterfallDock; }
+    TeamLink* teamLink() const { return m_team; }
+    QueueDock* queueDock() const { return m_queueDock; }
+    TeamDialog* teamDialog(); // File ▸ Team…, made when first asked for
+    QString teamText() const; // the status bar's team part: the link, and who else has the room open
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
     FilterPane* filterPane() const { return m_filterPane; }
@@ -147,6 +154,13 @@ private:
     bool roomHiddenByFilter() const; // the room shown is not in the room list as filtered
     void findMatches(); // the search's rows in the current room, under the current filter
     void showMatchPosition(); // "n of N" for the current row
+    // Notes, labels, marks, reviews or redactions changed (here, or came down from the team): what shows them reads
+    // again in place, and the rows too when `content` (a redaction changed their text).
+    void reviewChanged(bool content);
+    // Team review: the link's state in the status bar, the room shown for teammates to see, the queue's rooms.
+    void connectTeam();
+    void updateTeamStatus();
+    qint64 roomOf(const QString& system, const QString& nativeId) const; // 0: not in this workspace
 
     StoreClient* m_store;
     QString m_searched; // the last search across rooms
@@ -192,6 +206,10 @@ private:
     JournalDock* m_journalDock;
     ToolStatsDock* m_toolStatsDock; // calls by tool, under the filter
     WaterfallDock* m_waterfallDock; // calls on a time line, under the filter
+    TeamLink* m_team; // the review shared through a team store
+    QueueDock* m_queueDock;
+    TeamDialog* m_teamDialog = nullptr;
+    QLabel* m_teamStatus = nullptr;
     bool m_followBeforeCompaction = false;
     bool m_closing = false; // saved on the way out: the window closes once the save is back
     bool m_detailsPending = false; // the current row's record is not in memory yet

@@ -136,6 +136,8 @@ QString StoreClient::describe(Kind kind)
         return tr("writing the workspace anew");
     case Kind::EditorRead:
         return tr("reading the event to edit");
+    case Kind::TeamSync:
+        return tr("sharing the review with the team");
     }
     return {};
 }
@@ -148,6 +150,7 @@ bool StoreClient::supersedes(Kind kind)
     case Kind::Compaction:
     case Kind::EditorRead:
     case Kind::Edit:
+    case Kind::TeamSync:
         return false;
     default:
         return true;
@@ -561,8 +564,12 @@ quint64 StoreClient::run(Kind kind, Task work)
     m_tasks.insert(id);
     m_tokens.insert(id, token);
     m_taskKinds.insert(id, kind);
-    const Connection connection
-        = kind == Kind::Report || kind == Kind::ReportPreview || kind == Kind::WorkspaceCopy ? Reports : Count;
+    // A team sync writes the review, so it goes where the edits go: after the edit asked before it, and with the
+    // team store's connection, which lives on that thread, kept between syncs.
+    const Connection connection = kind == Kind::Report || kind == Kind::ReportPreview || kind == Kind::WorkspaceCopy
+        ? Reports
+        : kind == Kind::TeamSync ? Edits
+                                 : Count;
     send<bool>(
         id, kind, connection,
         [work = std::move(work), token](Workspace& ws) {

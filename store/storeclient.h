@@ -69,9 +69,10 @@ public:
         WorkspaceCopy, // File > Save a Copy
         Compaction, // the workspace written anew without what was redacted or deleted
         EditorRead, // what an edit dialog shows of the event it edits
+        TeamSync, // the review shared with a team store: on the edit connection, in order with the edits
     };
     Q_ENUM(Kind)
-    static constexpr int KindCount = int(Kind::EditorRead) + 1;
+    static constexpr int KindCount = int(Kind::TeamSync) + 1;
     // Whether a newer request of `kind` supersedes the ones before it (run(): not run, or stopped, and unanswered).
     static bool supersedes(Kind kind);
 
@@ -122,8 +123,8 @@ public:
     quint64 loadBlock(int block, std::optional<qint64> fromIndex);
     qint64 viewRoom() const { return m_viewRoom; }
 
-    // Runs `work`, a task of `kind` (ToolStats to EditorRead), on the connection its kind goes to: reports,
-    // previews and copies on their own, the others on the count connection. taskDone when it returns, failed when it
+    // Runs `work`, a task of `kind` (ToolStats to TeamSync), on the connection its kind goes to: reports,
+    // previews and copies on their own, a team sync on the edit connection, the others on the count connection. taskDone when it returns, failed when it
     // throws. A task of a kind that supersedes (supersedes()) is not run once a newer one of its kind is asked, and
     // is stopped if it runs: its token is cancelled and its SQLite statements interrupted, and it is never answered.
     // Every task is stopped so when another workspace is opened, and answered as failed at once.

@@ -41,7 +41,7 @@ private slots:
                  StoreClient::Kind::ReportPreview })
             QVERIFY(StoreClient::supersedes(kind));
         for (auto kind : { StoreClient::Kind::Report, StoreClient::Kind::WorkspaceCopy, StoreClient::Kind::Compaction,
-                 StoreClient::Kind::EditorRead, StoreClient::Kind::Edit })
+                 StoreClient::Kind::EditorRead, StoreClient::Kind::Edit, StoreClient::Kind::TeamSync })
             QVERIFY(!StoreClient::supersedes(kind));
         QVERIFY(!StoreClient::describe(StoreClient::Kind::ToolStats).isEmpty());
     }

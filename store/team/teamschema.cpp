@@ -14,10 +14,19 @@ namespace {
 const char* const steps[] = {
     // 1: the roles, rooms, annotations, the journal with its chain, and the functions every change goes through.
     R"SQL(
-DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sightline_reviewer') THEN CREATE ROLE sightline_reviewer NOLOGIN; END IF;
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sightline_auditor') THEN CREATE ROLE sightline_auditor NOLOGIN; END IF;
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sightline_admin') THEN CREATE ROLE sightline_admin NOLOGIN; END IF;
+-- Roles are the cluster's, shared by every database in it: another team store's init may be making them at this
+-- moment (its lock is its database's), so one made meanwhile is taken as made.
+DO $$
+DECLARE r text;
+BEGIN
+  FOREACH r IN ARRAY ARRAY['sightline_reviewer', 'sightline_auditor', 'sightline_admin'] LOOP
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) THEN
+      BEGIN
+        EXECUTE format('CREATE ROLE %I NOLOGIN', r);
+      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+      END;
+    END IF;
+  END LOOP;
 END $$;
 GRANT sightline_reviewer TO sightline_admin;
 CREATE SCHEMA sightline;
@@ -253,7 +262,7 @@ GRANT SELECT ON sightline.redactions TO sightline_reviewer, sightline_auditor, s
 )SQL",
     // 3: queues. An admin makes one of the rooms a filter matched; `next` hands each reviewer a different room and
     // locks it for them for a while; `done` finishes it. Row-level security hides a queue that names its reviewers
-    // from every other reviewer.
+    // from every other reviewer. And presence: who has which room open in a window.
     R"SQL(
 CREATE TABLE sightline.queues(
   id bigserial PRIMARY KEY,
@@ -409,7 +418,40 @@ BEGIN
   done_login := item.done_by;
   done_ms := item.done_ms;
 END $$;
+-- Who has which room open in a window, so that a teammate sees "Ana is reviewing this room". A window says so when
+-- it shows a room and again every little while; a row not renewed for a while is someone gone.
+CREATE TABLE sightline.presence(
+  login text NOT NULL,
+  client text NOT NULL,                 -- the workspace the window shows (one login may have two windows open)
+  author text NOT NULL,
+  room_id bigint REFERENCES sightline.rooms(id),
+  seen_ms bigint NOT NULL,
+  PRIMARY KEY (login, client));
+-- The session's window shows p_room now (none: it shows no room, or closed).
+CREATE FUNCTION sightline.here(p_client text, p_system text, p_room text, p_author text) RETURNS void
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE
+  rid bigint;
+  before bigint;
+BEGIN
+  IF p_room IS NULL THEN
+    DELETE FROM sightline.presence WHERE login = session_user AND client = p_client;
+    PERFORM pg_notify('sightline_team', 'presence');
+    RETURN;
+  END IF;
+  rid := sightline.room_of(p_system, p_room);
+  SELECT room_id INTO before FROM sightline.presence WHERE login = session_user AND client = p_client;
+  INSERT INTO sightline.presence(login, client, author, room_id, seen_ms)
+    VALUES (session_user, p_client, p_author, rid, sightline.now_ms())
+    ON CONFLICT (login, client) DO UPDATE SET author = EXCLUDED.author, room_id = EXCLUDED.room_id, seen_ms = EXCLUDED.seen_ms;
+  -- Teammates hear of a move at once; a renewal moves nothing they show.
+  IF before IS DISTINCT FROM rid THEN
+    PERFORM pg_notify('sightline_team', 'presence');
+  END IF;
+END $$;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA sightline FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION sightline.here(text, text, text, text) TO sightline_reviewer, sightline_auditor, sightline_admin;
+GRANT SELECT ON sightline.presence TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.sees_queue(bigint) TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.create_queue(text, text, text, integer, text, text) TO sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.queue_next(text, text), sightline.queue_done(text, text, text, text)

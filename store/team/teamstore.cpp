@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -391,4 +392,37 @@ TeamQueueRoom TeamStore::doneInQueue(
         r.state = TeamQueueRoom::State::Done;
     }
     return r;
+}
+
+void TeamStore::here(const QString& client, const std::optional<std::pair<QString, QString>>& room, const QString& author)
+{
+    const QVariant none(QMetaType(QMetaType::QString));
+    m_db.select(QStringLiteral("SELECT sightline.here(?, ?, ?, ?)"),
+        { client, room ? QVariant(room->first) : none, room ? QVariant(room->second) : none, author },
+        QStringLiteral("who has which room open"));
+}
+
+QStringList TeamStore::presentIn(const QString& client, const std::pair<QString, QString>& room)
+{
+    QSqlQuery q = m_db.select(QStringLiteral("SELECT DISTINCT p.author, p.login FROM sightline.presence p JOIN sightline.rooms "
+                                             "r ON r.id = p.room_id WHERE r.system = ? AND r.native_id = ? AND p.seen_ms > "
+                                             "%1 - 90000 AND NOT (p.login = session_user AND p.client = ?) ORDER BY 1, 2")
+                                  .arg(QLatin1String(serverNowMs)),
+        { room.first, room.second, client }, QStringLiteral("who has room %1 open").arg(room.second));
+    QStringList out;
+    while (q.next()) {
+        const QString author = q.value(0).toString(), login = q.value(1).toString();
+        out << (author == login ? author : QStringLiteral("%1 (%2)").arg(author, login));
+    }
+    return out;
+}
+
+bool TeamStore::listen(QObject* context, std::function<void()> onChange)
+{
+    QSqlDriver* driver = m_db.database().driver();
+    if (!driver->subscribeToNotification(QStringLiteral("sightline_team")))
+        return false;
+    QObject::connect(driver, &QSqlDriver::notification, context,
+        [onChange = std::move(onChange)](const QString&, QSqlDriver::NotificationSource, const QVariant&) { onChange(); });
+    return true;
 }

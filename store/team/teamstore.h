@@ -7,8 +7,10 @@
 #include "teamqueueroom.h"
 #include "teamredaction.h"
 
+#include <functional>
 #include <optional>
 #include <QString>
+#include <QStringList>
 
 // A team store: the PostgreSQL database (TeamSchema) where a team's review is shared, reached as the reviewer's own
 // login. Every change is one call of a function of the store, in one transaction with its journal entry; reads are
@@ -75,6 +77,14 @@ public:
     // Finishes the room given, else the one this login holds; one done already comes back as it was.
     TeamQueueRoom doneInQueue(
         const QString& name, const std::optional<std::pair<QString, QString>>& room, const QString& author);
+
+    // Presence: this login's window (`client`: its workspace) shows `room` now; none: no room, or it closed.
+    void here(const QString& client, const std::optional<std::pair<QString, QString>>& room, const QString& author);
+    // Who else has `room` open in a window now (seen within the last 90 s): "Ana (ana)", by name.
+    QStringList presentIn(const QString& client, const std::pair<QString, QString>& room);
+    // Calls `onChange` on `context`'s thread whenever a change commits in the store (its NOTIFY, LISTENed on this
+    // connection, whose thread must run an event loop); false when the driver cannot listen.
+    bool listen(QObject* context, std::function<void()> onChange);
 
     Changes changesSince(qint64 cursor);
     // The whole journal, in the chain's order.

@@ -171,6 +171,12 @@ int TeamSync::pending(Workspace& workspace)
     return q.next() ? q.value(0).toInt() : 0;
 }
 
+QString TeamSync::client(Workspace& workspace)
+{
+    QSqlQuery q = workspace.exec(QStringLiteral("SELECT client FROM team"));
+    return q.next() ? q.value(0).toString() : QString();
+}
+
 qint64 TeamSync::syncedAt(Workspace& workspace)
 {
     QSqlQuery q = workspace.exec(QStringLiteral("SELECT synced_ms FROM team"));
@@ -317,7 +323,7 @@ bool TeamSync::applyRedaction(Workspace& ws, const TeamRedaction& t, qint64 room
     }
 }
 
-int TeamSync::pull(QStringList* unapplied)
+int TeamSync::pull(QStringList* unapplied, bool* cut)
 {
     QSqlQuery c = m_ws.exec(QStringLiteral("SELECT cursor FROM team"));
     if (!c.next())
@@ -371,6 +377,8 @@ int TeamSync::pull(QStringList* unapplied)
     // After the commit: the index and the log let go of what was cut, so no byte of it stays in the files.
     if (redacted)
         RedactionStore(m_ws).forget();
+    if (cut)
+        *cut = redacted;
     return taken;
 }
 
@@ -442,6 +450,6 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
 TeamSync::Result TeamSync::sync()
 {
     Result result = push();
-    result.taken = pull(&result.unapplied);
+    result.taken = pull(&result.unapplied, &result.cut);
     return result;
 }

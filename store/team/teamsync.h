@@ -31,6 +31,7 @@ public:
         // Teammates' redactions not applied here (their room not read yet, or other text where they cut), each
         // "room ROOM, index N: why": tried again at every sync.
         QStringList unapplied;
+        bool cut = false; // teammates' redactions were cut here: the rows' text changed
     };
 
     TeamSync(Workspace& workspace, TeamStore& team);
@@ -43,6 +44,8 @@ public:
     static void detach(Workspace& workspace);
     // How many saved changes wait to go up.
     static int pending(Workspace& workspace);
+    // The workspace's own name in what it sends (a random UUID made when it was first attached; empty before).
+    static QString client(Workspace& workspace);
     // When the workspace last caught up (ms since the epoch; 0: never).
     static qint64 syncedAt(Workspace& workspace);
 
@@ -54,7 +57,7 @@ public:
 
     Result push();
     // Teammates' changes since the cursor; `unapplied` gets the redactions that could not be applied here.
-    int pull(QStringList* unapplied = nullptr);
+    int pull(QStringList* unapplied = nullptr, bool* cut = nullptr);
     Result sync(); // push, then pull
 
 private:

@@ -1,0 +1,251 @@
+// Team review in the window, offscreen, against the test server (tests/pg/pgcluster.sh): a window attached to a team
+// store through File ▸ Team…, and a teammate (a workspace and a connection of the test's own, as another machine's
+// Sightline would be) changing the review. The window's periodic sync is set to ten minutes, so what arrives within
+// the tests' deadlines came by the store's notification.
+#include "annotationstore.h"
+#include "eventlistmodel.h"
+#include "mainwindow.h"
+#include "queuedock.h"
+#include "redactionpatterns.h"
+#include "redactionstore.h"
+#include "roomlistmodel.h"
+#include "roomlistview.h"
+#include "sources/importer.h"
+#include "sources/pgconnection.h"
+#include "team/teamschema.h"
+#include "team/teamstore.h"
+#include "team/teamsync.h"
+#include "teamdialog.h"
+#include "teamlink.h"
+#include "testsupport.h"
+#include "editor.h"
+#include "workspace.h"
+
+#include <QAbstractItemView>
+#include <QAction>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace TestSupport;
+
+class TestTeamWindow : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_db;
+
+    QString uri(const QString& login) const
+    {
+        const PgServer& pg = PgServer::get();
+        return QStringLiteral("postgresql://%1@%2:%3/%4").arg(login, pg.host).arg(pg.port).arg(m_db);
+    }
+
+    static qint64 roomNamed(MainWindow& window, const QString& nativeId)
+    {
+        for (const RoomSummary& r : window.roomModel()->rooms()) {
+            if (r.nativeId == nativeId)
+                return r.id;
+        }
+        return 0;
+    }
+
+    static qint64 roomNamed(Workspace& ws, const QString& nativeId)
+    {
+        for (const RoomSummary& r : ws.rooms()) {
+            if (r.nativeId == nativeId)
+                return r.id;
+        }
+        return 0;
+    }
+
+    // The text of the row whose index is `index` in the window's model (empty when it is not loaded).
+    static QString rowText(MainWindow& window, qint64 index)
+    {
+        EventListModel* m = window.eventModel();
+        for (int row = 0; row < m->rowCount(); ++row) {
+            const QModelIndex i = m->index(row, 0);
+            if (i.data(EventListModel::EventIndexRole).toLongLong() == index)
+                return m->index(row, EventListModel::TextColumn).data(Qt::DisplayRole).toString();
+        }
+        return {};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const PgServer& pg = PgServer::get();
+        if (!pg.unavailable.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("PostgreSQL: ") + pg.unavailable));
+        m_db = QStringLiteral("teamgui_%1").arg(QRandomGenerator::global()->bounded(1u << 30));
+        pg.exec(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE %1").arg(m_db));
+        {
+            PgConnection owner(pg.uri(m_db, pg.owner), nullptr, PgConnection::Access::ReadWrite);
+            TeamSchema::init(owner);
+        }
+        // Logins of this test's own (roles are the cluster's, and other tests make theirs at the same time).
+        QFile pass(m_dir.filePath(QStringLiteral("pgpass")));
+        QVERIFY(pass.open(QIODevice::WriteOnly));
+        for (const char* login : { "gui_ana", "gui_ben", "gui_lead" }) {
+            pg.exec(QStringLiteral("postgres"),
+                QStringLiteral("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '%1') THEN CREATE ROLE %1 "
+                               "LOGIN; END IF; END $$; ALTER ROLE %1 PASSWORD '%1-secret'")
+                    .arg(QLatin1String(login)));
+            pass.write(QStringLiteral("%1:%2:%3:%4:%4-secret\n").arg(pg.host).arg(pg.port).arg(m_db, QLatin1String(login)).toUtf8());
+        }
+        pass.close();
+        pass.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner); // libpq reads no other
+        qputenv("PGPASSFILE", pass.fileName().toUtf8());
+        pg.exec(m_db, QStringLiteral("GRANT sightline_reviewer TO gui_ana, gui_ben; GRANT sightline_admin TO gui_lead"));
+    }
+
+    // Ana's window attached through File ▸ Team…; Ben, on another machine, changes the review: his review status,
+    // his note and his being in the room show in her window in place (her selection kept), her saved change reaches
+    // him, and his redaction takes the text out of the rows she is looking at.
+    void teammatesChangesShowInPlace()
+    {
+        const QString anaCopy = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("ana.sqlite"));
+        const QString benCopy = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("ben.sqlite"));
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.editor()->setAuthor(QStringLiteral("Ana"));
+        window.teamLink()->setRenewInterval(600000);
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(anaCopy);
+        QVERIFY(shown.wait(30000));
+        const QString roomName = QStringLiteral("sup-duplicate-charge");
+        const qint64 room = roomNamed(window, roomName);
+        QVERIFY(room != 0);
+        QVERIFY(window.roomList()->selectRoom(room));
+        QTRY_VERIFY(window.eventModel()->roomId() == room && window.eventModel()->rowCount() > 5);
+
+        // Attach through the dialog, as a reviewer would.
+        TeamDialog* dialog = window.teamDialog();
+        dialog->show();
+        QVERIFY(dialog->statusText().contains(QLatin1String("no team store")));
+        dialog->uriEdit()->setText(uri(QStringLiteral("gui_ana")));
+        QVERIFY(dialog->attachButton()->isEnabled());
+        dialog->attachButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.teamLink()->status().connected, 15000);
+        QVERIFY2(dialog->statusText().contains(QLatin1String("as <b>gui_ana</b> (reviewer)")), qPrintable(dialog->statusText()));
+        QVERIFY(window.teamText().startsWith(QLatin1String("Team: gui_ana (reviewer)")));
+
+        // Ben's copy, at its own path, attached too.
+        Workspace ben(m_dir.filePath(QStringLiteral("ben.sightline")));
+        Importer::import(ben, benCopy);
+        TeamStore benTeam(uri(QStringLiteral("gui_ben")));
+        TeamSync::attach(ben, uri(QStringLiteral("gui_ben")), benTeam.storeId(), benTeam.secret());
+        const qint64 benRoom = roomNamed(ben, roomName);
+
+        // A row selected in Ana's window stays selected while Ben's changes come in.
+        QAbstractItemView* view = window.eventList();
+        view->setCurrentIndex(window.eventModel()->index(3, 0));
+        const qint64 selected = view->currentIndex().data(EventListModel::EventIndexRole).toLongLong();
+
+        // Ben is in the room: Ana's status bar says so.
+        benTeam.here(TeamSync::client(ben), std::pair(QStringLiteral("roomkit"), roomName), QStringLiteral("Ben"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.teamText().startsWith(QLatin1String("Ben (gui_ben) is reviewing this room")), 10000);
+
+        // His review status and note, saved and synced, show in her window.
+        {
+            AnnotationStore store(ben);
+            store.saveOnly(store.setReview(benRoom, ReviewStatus::Done, QStringLiteral("Ben")));
+            store.saveOnly(store.addNote(benRoom, std::nullopt, QStringLiteral("customer refunded twice, checked"), QStringLiteral("Ben")));
+        }
+        TeamSync(ben, benTeam).sync();
+        QTRY_VERIFY_WITH_TIMEOUT(window.roomModel()->room(room) && window.roomModel()->room(room)->review == ReviewStatus::Done, 10000);
+        QTRY_VERIFY(window.roomModel()->room(room)->notes == 1);
+        QCOMPARE(window.eventModel()->roomId(), room);
+        QCOMPARE(view->currentIndex().data(EventListModel::EventIndexRole).toLongLong(), selected);
+
+        // Ana's own change goes up when she saves it.
+        const qint64 other = roomNamed(window, QStringLiteral("sup-late-delivery"));
+        window.editor()->setReview(other, ReviewStatus::InReview);
+        QTRY_VERIFY(window.editor()->isModified());
+        QSignalSpy saved(window.editor(), &Editor::modifiedChanged);
+        window.editor()->saveAction()->trigger();
+        QTRY_VERIFY(!window.editor()->isModified());
+        QTRY_VERIFY_WITH_TIMEOUT(benTeam.changesSince(0).journal.size() >= 3, 10000);
+        TeamSync(ben, benTeam).sync();
+        const std::optional<Annotation> benSees = AnnotationStore(ben).review(roomNamed(ben, QStringLiteral("sup-late-delivery")));
+        QVERIFY(benSees && benSees->value == ReviewStatus::InReview && benSees->author == QLatin1String("Ana"));
+
+        // Ben redacts an order number in the first message: it leaves the rows in Ana's window.
+        const QString secret = QStringLiteral("A-10533");
+        qint64 messageIndex = -1;
+        for (int row = 0; row < window.eventModel()->rowCount() && messageIndex < 0; ++row) {
+            if (window.eventModel()->index(row, EventListModel::TextColumn).data(Qt::DisplayRole).toString().contains(secret))
+                messageIndex = window.eventModel()->index(row, 0).data(EventListModel::EventIndexRole).toLongLong();
+        }
+        QVERIFY(messageIndex >= 0);
+        {
+            QString error;
+            const RedactionMatches found
+                = RedactionStore(ben).find(benRoom, RedactionPatterns::custom(QRegularExpression::escape(secret), &error));
+            QVERIFY(!found.isEmpty());
+            AnnotationStore(ben).redactMatchesAndSave(found, QStringLiteral("order number"), QStringLiteral("Ben"));
+        }
+        TeamSync(ben, benTeam).sync();
+        QTRY_VERIFY_WITH_TIMEOUT(!rowText(window, messageIndex).isEmpty() && !rowText(window, messageIndex).contains(secret), 10000);
+        QVERIFY(rowText(window, messageIndex).contains(QLatin1String("[redacted: order number]")));
+        QCOMPARE(view->currentIndex().data(EventListModel::EventIndexRole).toLongLong(), selected);
+
+        // Ben leaves: the status bar no longer names him.
+        benTeam.here(TeamSync::client(ben), std::nullopt, QStringLiteral("Ben"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.teamText().contains(QLatin1String("reviewing")), 10000);
+    }
+
+    // The Queues dock: the lead's queue, its progress; Next Room shows the room handed out and sets it in review,
+    // Done sets it done, saves it and finishes it in the store.
+    void queueDockHandsOutRooms()
+    {
+        const QString copy = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("ana-q.sqlite"));
+        {
+            TeamStore lead(uri(QStringLiteral("gui_lead")));
+            TeamQueue q;
+            q.name = QStringLiteral("refunds");
+            q.instructions = QStringLiteral("Check each refund");
+            lead.createQueue(q, { { QStringLiteral("roomkit"), QStringLiteral("sup-address-change") },
+                                    { QStringLiteral("roomkit"), QStringLiteral("sup-warranty-claim") } });
+        }
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.editor()->setAuthor(QStringLiteral("Ana"));
+        window.teamLink()->setRenewInterval(600000);
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(copy);
+        QVERIFY(shown.wait(30000));
+        window.teamLink()->attach(uri(QStringLiteral("gui_ana")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.teamLink()->status().connected, 15000);
+
+        // Next Room (Ctrl+Alt+N) with the dock not shown yet: it shows, reads the queues and takes a room.
+        QueueDock* dock = window.queueDock();
+        QVERIFY(dock->isHidden());
+        dock->nextAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->heldText().startsWith(QLatin1String("Yours: sup-address-change (queue \"refunds\")")), 10000);
+        QVERIFY(!dock->isHidden());
+        const qint64 room = roomNamed(window, QStringLiteral("sup-address-change"));
+        QTRY_COMPARE(window.eventModel()->roomId(), room);
+        QTRY_COMPARE(window.roomModel()->room(room)->review, ReviewStatus::InReview);
+        QTRY_VERIFY(dock->list()->topLevelItemCount() == 1 && dock->list()->topLevelItem(0)->text(2) == QLatin1String("1"));
+        QVERIFY(dock->list()->topLevelItem(0)->toolTip(0).contains(QLatin1String("Check each refund")));
+
+        dock->doneAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.editor()->isModified() && window.roomModel()->room(room)->review == ReviewStatus::Done, 10000);
+        TeamStore lead(uri(QStringLiteral("gui_lead")));
+        QTRY_VERIFY_WITH_TIMEOUT(lead.queueRooms(QStringLiteral("refunds")).first().state == TeamQueueRoom::State::Done, 10000);
+        QCOMPARE(lead.queueRooms(QStringLiteral("refunds")).first().author, QStringLiteral("Ana"));
+        QTRY_VERIFY(dock->list()->topLevelItem(0)->text(1) == QLatin1String("1")); // done
+        QVERIFY(dock->heldText().startsWith(QLatin1String("Select a queue")));
+    }
+};
+
+QTEST_MAIN(TestTeamWindow)
+#include "tst_teamwindow.moc"
