@@ -571,6 +571,18 @@ std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team
                   << " made in this workspace stay here: role " << team.login()
                   << " is an auditor of the team and changes nothing there" << Qt::endl;
         }
+        // A review this reviewer sent over a teammate's it did not know of: said once a run, until settled.
+        for (const TeamConflict& c : team.conflicts()) {
+            if (c.mineLogin != team.login())
+                continue;
+            const QString said = QStringLiteral("room %1: your review (%2) went up over %3's %4, which this copy did not "
+                                                "know of: both are kept until one is chosen (sightline review SOURCE "
+                                                "--room %1 --status STATUS)")
+                                     .arg(c.room, c.mine, c.theirsAuthor, c.theirs);
+            if (!m_said.contains(said))
+                m_err << "sightline: " << said << Qt::endl;
+            m_said.insert(said);
+        }
         // Loud at every sync until done: the text is still here.
         for (const QString& problem : result.unapplied) {
             if (!m_said.contains(problem)) // a verb's own sync after the one that opened the workspace

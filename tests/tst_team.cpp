@@ -65,17 +65,16 @@ class TestTeam : public QObject
     QString m_uri;
     Member m_ana, m_ben, m_carol;
 
-    // Points the service at the server, or (offline) at a port nothing listens on.
+    // Points the services at the server, or (offline) both at a port nothing listens on.
     void serve(bool online)
     {
         const PgServer& pg = PgServer::get();
         QFile f(m_serviceFile);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(QStringLiteral("[team]\nhost=%1\nport=%2\ndbname=%3\n[team_b]\nhost=%1\nport=%4\ndbname=%3_b\n")
+        f.write(QStringLiteral("[team]\nhost=%1\nport=%2\ndbname=%3\n[team_b]\nhost=%1\nport=%2\ndbname=%3_b\n")
                     .arg(pg.host)
-                    .arg(pg.port)
-                    .arg(m_base)
                     .arg(online ? pg.port : 1)
+                    .arg(m_base)
                     .toUtf8());
     }
 
@@ -594,6 +593,76 @@ private slots:
         for (const QJsonObject& o : rooms.lines())
             done += o.value(QLatin1String("review")).toString() == QLatin1String("done");
         QCOMPARE(done, 8);
+    }
+
+    // Two review statuses of one room, each set not knowing the other (Ana's offline): the later applies, both are
+    // kept as a conflict that `team status` shows and Ana is told of, until a review set again settles it, whether it
+    // changes the status or keeps the one there.
+    void aConflictIsKeptUntilSettled()
+    {
+        REQUIRE_SERVER();
+        const QString room = QStringLiteral("sup-product-question");
+        auto review = [&](const Member& m, const QString& status) {
+            return run(m, { QStringLiteral("review"), m.source, QStringLiteral("--room"), room, QStringLiteral("--status"),
+                              status, QStringLiteral("--author"), signature(m) });
+        };
+        auto teamStatus = [&] {
+            return psql(QStringLiteral("SELECT a.value || '|' || a.author FROM sightline.annotations a JOIN sightline.rooms r "
+                                       "ON r.id = a.room_id WHERE a.kind = 'review' AND a.present AND r.native_id = '%1'")
+                            .arg(room));
+        };
+        auto open = [&] {
+            return psql(QStringLiteral("SELECT c.theirs || '|' || c.theirs_author || '>' || c.mine || '|' || c.mine_author "
+                                       "FROM sightline.conflicts c WHERE c.resolved_ms IS NULL ORDER BY c.id"));
+        };
+        // Both copies know the room's status as the team has it.
+        QCOMPARE(review(m_ana, QStringLiteral("done")).code, 0);
+        QCOMPARE(run(m_ben, { QStringLiteral("team"), QStringLiteral("sync"), m_ben.source }).code, 0);
+        QCOMPARE(open(), QStringList());
+
+        serve(false);
+        const Run offline = review(m_ana, QStringLiteral("in-review"));
+        QCOMPARE(offline.code, 0);
+        QVERIFY2(offline.err.contains(QLatin1String("cannot be reached")), qPrintable(offline.err));
+        serve(true);
+        QCOMPARE(review(m_ben, QStringLiteral("unreviewed")).code, 0); // knowing "done": no conflict
+        QCOMPARE(open(), QStringList());
+        const Run back = run(m_ana, { QStringLiteral("team"), QStringLiteral("sync"), m_ana.source });
+        QCOMPARE(back.code, 0);
+        QCOMPARE(teamStatus(), QStringList { QStringLiteral("in review|Ana") }); // the later applies
+        QCOMPARE(open(), QStringList { QStringLiteral("unreviewed|Ben>in review|Ana") });
+        QVERIFY2(back.err.contains(QStringLiteral("room %1: your review (in review) went up over Ben's unreviewed").arg(room)),
+            qPrintable(back.err));
+        const Run status = run(m_carol, { QStringLiteral("team"), QStringLiteral("status"), m_carol.source });
+        QVERIFY2(status.out.contains(QStringLiteral("conflict: room %1: Ben set unreviewed (").arg(room)), qPrintable(status.out));
+        QVERIFY(status.out.contains(QLatin1String("then Ana set in review (")));
+        // The journal keeps both changes, in the order they reached the store.
+        QCOMPARE(psql(QStringLiteral("SELECT j.before || '>' || j.after || '|' || j.author FROM sightline.journal j JOIN "
+                                     "sightline.rooms r ON r.id = j.room_id WHERE j.action = 'review' AND r.native_id = '%1' "
+                                     "ORDER BY j.id DESC LIMIT 2")
+                          .arg(room)),
+            QStringList({ QStringLiteral("unreviewed>in review|Ana"), QStringLiteral("done>unreviewed|Ben") }));
+
+        // Ben chooses his: set again, knowing Ana's, it settles the conflict.
+        QCOMPARE(review(m_ben, QStringLiteral("unreviewed")).code, 0);
+        QCOMPARE(open(), QStringList());
+        QCOMPARE(teamStatus(), QStringList { QStringLiteral("unreviewed|Ben") });
+        QCOMPARE(psql(QStringLiteral("SELECT resolved_by FROM sightline.conflicts ORDER BY id")), QStringList { QStringLiteral("Ben") });
+
+        // Again, and Ana keeps the status the room has (hers): a review that changes nothing still settles it.
+        QCOMPARE(run(m_ana, { QStringLiteral("team"), QStringLiteral("sync"), m_ana.source }).code, 0);
+        serve(false);
+        QCOMPARE(review(m_ana, QStringLiteral("done")).code, 0);
+        serve(true);
+        QCOMPARE(review(m_ben, QStringLiteral("in-review")).code, 0);
+        QCOMPARE(run(m_ana, { QStringLiteral("team"), QStringLiteral("sync"), m_ana.source }).code, 0);
+        QCOMPARE(open(), QStringList { QStringLiteral("in review|Ben>done|Ana") });
+        const Run keep = review(m_ana, QStringLiteral("done"));
+        QCOMPARE(keep.code, 0);
+        QVERIFY2(keep.out.contains(QLatin1String("the conflict between Ben's in review and Ana's done is settled: done")),
+            qPrintable(keep.out));
+        QCOMPARE(open(), QStringList());
+        QCOMPARE(teamStatus(), QStringList { QStringLiteral("done|Ana") });
     }
 
     // A reviewer may not rewrite the journal; the owner can (disabling the trigger), and --verify names the entry.

@@ -244,6 +244,24 @@ private slots:
         QCOMPARE(lead.queueRooms(QStringLiteral("refunds")).first().author, QStringLiteral("Ana"));
         QTRY_VERIFY(dock->list()->topLevelItem(0)->text(1) == QLatin1String("1")); // done
         QVERIFY(dock->heldText().startsWith(QLatin1String("Select a queue")));
+
+        // Two review statuses set each not knowing the other: the status bar and File ▸ Team… say so, and the
+        // reviewer keeps one with a click.
+        const QString other = QStringLiteral("sup-warranty-claim");
+        TeamStore ben(uri(QStringLiteral("gui_ben")));
+        ben.setReview(QStringLiteral("roomkit"), other, ReviewStatus::Unreviewed, ReviewStatus::Done, QStringLiteral("Ben"), 1000, QStringLiteral("t:1"));
+        lead.setReview(QStringLiteral("roomkit"), other, ReviewStatus::Unreviewed, ReviewStatus::InReview, QStringLiteral("Lead"), 2000, QStringLiteral("t:2"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.teamText().contains(QLatin1String("1 review conflict to settle")), 10000);
+        TeamDialog* dialog = window.teamDialog();
+        dialog->show();
+        QCOMPARE(dialog->settleButtons().size(), 2);
+        QCOMPARE(dialog->settleButtons().first()->text(), QStringLiteral("Keep done (Ben)"));
+        QCOMPARE(dialog->settleButtons().last()->text(), QStringLiteral("Keep in review (Lead)"));
+        QTRY_COMPARE(window.roomModel()->room(roomNamed(window, other))->review, ReviewStatus::InReview); // the later
+        dialog->settleButtons().first()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(ben.conflicts().isEmpty(), 10000);
+        QTRY_COMPARE(window.roomModel()->room(roomNamed(window, other))->review, ReviewStatus::Done);
+        QTRY_VERIFY(dialog->settleButtons().isEmpty() && !window.teamText().contains(QLatin1String("conflict")));
     }
 };
 

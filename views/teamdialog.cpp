@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -19,6 +20,7 @@ TeamDialog::TeamDialog(TeamLink* link, QWidget* parent)
     , m_attach(new QPushButton(tr("&Attach"), this))
     , m_sync(new QPushButton(tr("&Sync Now"), this))
     , m_detach(new QPushButton(tr("&Detach"), this))
+    , m_conflicts(new QWidget(this))
 {
     setWindowTitle(tr("Team Review"));
     auto* intro = new QLabel(tr("A team store is a PostgreSQL database where a team shares one review: notes, labels, "
@@ -42,6 +44,8 @@ TeamDialog::TeamDialog(TeamLink* link, QWidget* parent)
     layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(m_state);
+    layout->addWidget(m_conflicts);
+    new QGridLayout(m_conflicts);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_attach, &QPushButton::clicked, this, [this] {
@@ -96,4 +100,44 @@ void TeamDialog::update()
             lines << tr("Reviewing the room shown: %1.").arg(s.present.join(QStringLiteral(", ")).toHtmlEscaped());
     }
     m_state->setText(lines.join(QStringLiteral("<br>")));
+    showConflicts();
+}
+
+void TeamDialog::showConflicts()
+{
+    auto* grid = static_cast<QGridLayout*>(m_conflicts->layout());
+    while (QLayoutItem* item = grid->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_settleButtons.clear();
+    const TeamConflicts& conflicts = m_link->isAttached() ? m_link->status().conflicts : TeamConflicts();
+    m_conflicts->setVisible(!conflicts.isEmpty());
+    if (conflicts.isEmpty())
+        return;
+    auto* heading = new QLabel(tr("<b>Review statuses set each without knowing the other</b> (the later one applies "
+                                  "until one is kept):"),
+        m_conflicts);
+    heading->setWordWrap(true);
+    grid->addWidget(heading, 0, 0, 1, 3);
+    int row = 1;
+    const auto when = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm")); };
+    for (const TeamConflict& c : conflicts) {
+        auto* what = new QLabel(tr("%1: %2 set <i>%3</i> (%4), then %5 set <i>%6</i> (%7)")
+                                    .arg(c.room.toHtmlEscaped(), c.theirsAuthor.toHtmlEscaped(), c.theirs, when(c.theirsAtMs),
+                                        c.mineAuthor.toHtmlEscaped(), c.mine, when(c.mineAtMs)),
+            m_conflicts);
+        what->setWordWrap(true);
+        grid->addWidget(what, row, 0);
+        int column = 1;
+        for (const auto& [status, author] : { std::pair(c.theirs, c.theirsAuthor), std::pair(c.mine, c.mineAuthor) }) {
+            auto* keep = new QPushButton(tr("Keep %1 (%2)").arg(status, author), m_conflicts);
+            const qint64 id = c.id;
+            const QString chosen = status;
+            connect(keep, &QPushButton::clicked, this, [this, id, chosen] { m_link->settle(id, chosen); });
+            grid->addWidget(keep, row, column++);
+            m_settleButtons << keep;
+        }
+        ++row;
+    }
 }

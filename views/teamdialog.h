@@ -21,9 +21,12 @@ public:
     QPushButton* syncButton() const { return m_sync; }
     QPushButton* detachButton() const { return m_detach; }
     QString statusText() const; // what the dialog says now, for the tests
+    // The buttons that settle the conflicts shown, each "Keep <status> (<author>)", in order.
+    QList<QPushButton*> settleButtons() const { return m_settleButtons; }
 
 private:
     void update();
+    void showConflicts();
 
     TeamLink* m_link;
     QLineEdit* m_uri;
@@ -31,4 +34,6 @@ private:
     QPushButton* m_attach;
     QPushButton* m_sync;
     QPushButton* m_detach;
+    QWidget* m_conflicts; // a row a conflict: what each reviewer set, and a button to keep each
+    QList<QPushButton*> m_settleButtons;
 };

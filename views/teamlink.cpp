@@ -70,6 +70,10 @@ QString TeamLink::summary() const
     } else {
         text = tr("Team: not connected");
     }
+    if (!m_status.conflicts.isEmpty()) {
+        text += m_status.conflicts.size() == 1 ? tr(", 1 review conflict to settle (File ▸ Team…)")
+                                               : tr(", %1 review conflicts to settle (File ▸ Team…)").arg(m_status.conflicts.size());
+    }
     if (m_status.pending > 0)
         text += m_status.pending == 1 ? tr(", 1 change waiting to go up") : tr(", %1 changes waiting to go up").arg(m_status.pending);
     return text;
@@ -176,6 +180,7 @@ void TeamLink::run(const std::optional<QString>& attachTo, bool detachNow)
                 team.here(TeamSync::client(ws), room, author);
                 if (room)
                     s.present = team.presentIn(TeamSync::client(ws), *room);
+                s.conflicts = team.conflicts();
                 s.connected = true;
             } catch (const PgPasswordNeeded& e) {
                 side->team.reset();
@@ -241,6 +246,22 @@ bool TeamLink::askPassword(const QString& why)
         return false;
     m_password = typed;
     return true;
+}
+
+void TeamLink::settle(qint64 id, const QString& status)
+{
+    auto side = m_side;
+    const QString author = Reviewer::name();
+    m_store->run(
+        StoreClient::Kind::TeamSync,
+        [side, id, status, author](Workspace& ws, const CancelToken&) {
+            if (!side->team)
+                throw StoreError({}, {}, QStringLiteral("not connected to the team store"));
+            side->team->requireWriter();
+            side->team->settle(id, status, author, TeamSync::client(ws) + QStringLiteral(":settle:%1").arg(id));
+        },
+        this, [this] { sync(); },
+        [this](const QString& why) { emit message(tr("The conflict was not settled: %1").arg(why)); });
 }
 
 void TeamLink::setRenewInterval(int ms)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "team/teamconflict.h"
 #include "team/teamqueue.h"
 #include "team/teamqueueroom.h"
 
@@ -38,6 +39,7 @@ public:
         int taken = 0;
         QStringList unapplied; // teammates' redactions not cut here yet, and why
         QStringList present; // who else has the room shown open
+        TeamConflicts conflicts; // review statuses set each without knowing the other, not settled yet
     };
 
     TeamLink(StoreClient* store, QWidget* window);
@@ -57,6 +59,8 @@ public:
     void sync();
     // The room this window shows (system, id), for teammates to see; none: no room.
     void setRoom(const std::optional<std::pair<QString, QString>>& room);
+    // Settles conflict `id`: the room's review status becomes `status`, this reviewer's choice; then syncs.
+    void settle(qint64 id, const QString& status);
     // How often presence is renewed and a missed notification caught up (15 s).
     void setRenewInterval(int ms);
     // Before the window goes: it says it shows no room, and lets go of the connection on the thread that made it.

@@ -2,6 +2,7 @@
 
 #include "annotationstore.h"
 #include "team/teamstore.h"
+#include "team/teamsync.h"
 #include "workspace.h"
 
 #include <QCommandLineParser>
@@ -34,8 +35,18 @@ int Session::review(const QStringList& args)
     store.saveOnly(steps);
     m_out << ws->room(room)->nativeId << ": review " << status
           << (steps.isEmpty() ? QStringLiteral(" (it already was)") : QStringLiteral(" by ") + who) << Qt::endl;
-    if (team)
+    if (team && syncTeam(*ws, *team)) {
+        // Setting the status again is choosing: a conflict over the room is settled with it, even one kept as it is.
+        const std::optional<RoomSummary> r = ws->room(room);
+        for (const TeamConflict& c : team->conflicts()) {
+            if (c.system != r->system || c.room != r->nativeId)
+                continue;
+            team->settle(c.id, status, who, TeamSync::client(*ws) + QStringLiteral(":settle:%1").arg(c.id));
+            m_out << r->nativeId << ": the conflict between " << c.theirsAuthor << "'s " << c.theirs << " and "
+                  << c.mineAuthor << "'s " << c.mine << " is settled: " << status << Qt::endl;
+        }
         syncTeam(*ws, *team);
+    }
     return Cli::Ok;
 }
 

@@ -77,6 +77,14 @@ int Session::team(const QStringList& args)
             m_out << "you are: " << team->login() << " (" << TeamStore::roleName(team->role()) << ")\n";
         m_out << "last caught up: " << (synced > 0 ? TimeUtil::formatMicros(synced * 1000) : QStringLiteral("never")) << '\n'
               << "waiting to go up: " << waiting << (waiting == 1 ? " change" : " changes") << Qt::endl;
+        if (team) {
+            for (const TeamConflict& c : team->conflicts()) {
+                m_out << "conflict: room " << c.room << ": " << c.theirsAuthor << " set " << c.theirs << " ("
+                      << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "), then " << c.mineAuthor << " set " << c.mine
+                      << " (" << TimeUtil::formatMicros(c.mineAtMs * 1000) << ") not knowing it: `sightline review "
+                      << target << " --room " << c.room << " --status STATUS` keeps one" << Qt::endl;
+            }
+        }
         return Cli::Ok;
     }
     auto team = joinTeam(*ws, parser, QStringLiteral("nothing was synced"));

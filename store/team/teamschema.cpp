@@ -262,7 +262,8 @@ GRANT SELECT ON sightline.redactions TO sightline_reviewer, sightline_auditor, s
 )SQL",
     // 3: queues. An admin makes one of the rooms a filter matched; `next` hands each reviewer a different room and
     // locks it for them for a while; `done` finishes it. Row-level security hides a queue that names its reviewers
-    // from every other reviewer. And presence: who has which room open in a window.
+    // from every other reviewer. Presence: who has which room open in a window. Conflicts: two review statuses set
+    // each without knowing the other, both kept until settled.
     R"SQL(
 CREATE TABLE sightline.queues(
   id bigserial PRIMARY KEY,
@@ -449,7 +450,85 @@ BEGIN
     PERFORM pg_notify('sightline_team', 'presence');
   END IF;
 END $$;
+-- Two reviewers who set one room's review status, each not knowing the other's (one offline, or both at once): the
+-- later is applied, and both are kept here until someone sets the status again knowing the one there.
+CREATE TABLE sightline.conflicts(
+  id bigserial PRIMARY KEY,
+  room_id bigint NOT NULL REFERENCES sightline.rooms(id),
+  field text NOT NULL,                  -- 'review'
+  theirs text NOT NULL,                 -- what the store had, which the change did not know of
+  theirs_author text NOT NULL,
+  theirs_at_ms bigint NOT NULL,
+  mine text NOT NULL,                   -- what the change set (what the store has now)
+  mine_author text NOT NULL,
+  mine_login text NOT NULL,
+  mine_at_ms bigint NOT NULL,
+  journal_id bigint NOT NULL,           -- the entry of the change that conflicted
+  resolved_by text,                     -- the author whose change settled it
+  resolved_ms bigint);
+CREATE INDEX conflicts_open ON sightline.conflicts(room_id) WHERE resolved_ms IS NULL;
+-- A review status change with what its maker's copy had before it (p_before): set as set_review does; when the store
+-- had another status than p_before (and than p_status), the change did not know of it, and the two are kept as a
+-- conflict. A change made knowing the status there settles the room's open conflicts.
+CREATE FUNCTION sightline.change_review(p_system text, p_room text, p_before text, p_status text, p_author text,
+    p_at_ms bigint, p_key text, OUT annotation_id bigint, OUT journal_id bigint)
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE
+  rid bigint;
+  old sightline.annotations;
+  current text;
+BEGIN
+  PERFORM sightline.require_writer();
+  PERFORM pg_advisory_xact_lock(7477, 1);
+  SELECT j.annotation_id, j.id INTO annotation_id, journal_id FROM sightline.journal j WHERE j.client_key = p_key;
+  IF FOUND THEN RETURN; END IF;
+  rid := sightline.room_of(p_system, p_room);
+  SELECT * INTO old FROM sightline.annotations a WHERE a.room_id = rid AND a.seq IS NULL AND a.kind = 'review' AND a.present
+    ORDER BY a.id DESC LIMIT 1;
+  current := coalesce(old.value, 'unreviewed');
+  SELECT s.annotation_id, s.journal_id INTO annotation_id, journal_id
+    FROM sightline.set_review(p_system, p_room, p_status, p_author, p_at_ms, p_key) s;
+  IF current IS DISTINCT FROM coalesce(p_before, 'unreviewed') AND current <> p_status THEN
+    INSERT INTO sightline.conflicts(room_id, field, theirs, theirs_author, theirs_at_ms, mine, mine_author, mine_login,
+        mine_at_ms, journal_id)
+      VALUES (rid, 'review', current, coalesce(old.author, ''), coalesce(old.at_ms, 0), p_status, p_author, session_user,
+        p_at_ms, coalesce(journal_id, 0));
+    PERFORM pg_notify('sightline_team', 'conflict');
+  ELSE
+    UPDATE sightline.conflicts c SET resolved_by = p_author, resolved_ms = sightline.now_ms()
+      WHERE c.room_id = rid AND c.field = 'review' AND c.resolved_ms IS NULL;
+    IF FOUND THEN PERFORM pg_notify('sightline_team', 'conflict'); END IF;
+  END IF;
+END $$;
+-- Settles a conflict: the room's status becomes p_status, set knowing what is there (so its open conflicts are settled
+-- too); keeping the status the room has changes nothing else.
+CREATE FUNCTION sightline.settle(p_id bigint, p_status text, p_author text, p_at_ms bigint, p_key text) RETURNS void
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE
+  c sightline.conflicts;
+  r sightline.rooms;
+  current text;
+BEGIN
+  PERFORM sightline.require_writer();
+  PERFORM pg_advisory_xact_lock(7477, 1);
+  SELECT * INTO c FROM sightline.conflicts WHERE id = p_id;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'the team store has no conflict %', p_id USING ERRCODE = 'no_data_found';
+  END IF;
+  SELECT * INTO r FROM sightline.rooms WHERE id = c.room_id;
+  SELECT coalesce((SELECT a.value FROM sightline.annotations a WHERE a.room_id = c.room_id AND a.seq IS NULL
+    AND a.kind = 'review' AND a.present ORDER BY a.id DESC LIMIT 1), 'unreviewed') INTO current;
+  IF current <> p_status THEN
+    PERFORM sightline.change_review(r.system, r.native_id, current, p_status, p_author, p_at_ms, p_key);
+  END IF;
+  UPDATE sightline.conflicts x SET resolved_by = p_author, resolved_ms = sightline.now_ms()
+    WHERE x.room_id = c.room_id AND x.field = c.field AND x.resolved_ms IS NULL;
+  PERFORM pg_notify('sightline_team', 'conflict');
+END $$;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA sightline FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION sightline.change_review(text, text, text, text, text, bigint, text),
+  sightline.settle(bigint, text, text, bigint, text) TO sightline_reviewer, sightline_admin;
+GRANT SELECT ON sightline.conflicts TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.here(text, text, text, text) TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT SELECT ON sightline.presence TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.sees_queue(bigint) TO sightline_reviewer, sightline_auditor, sightline_admin;

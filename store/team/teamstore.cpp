@@ -2,6 +2,7 @@
 
 #include "teamschema.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlDriver>
@@ -136,12 +137,34 @@ TeamStore::Change TeamStore::unannotate(qint64 annotationId, const QString& auth
         { annotationId, author, atMs, key }, QStringLiteral("annotation %1").arg(annotationId));
 }
 
-TeamStore::Change TeamStore::setReview(
-    const QString& system, const QString& room, const QString& status, const QString& author, qint64 atMs,
-    const QString& key)
+TeamStore::Change TeamStore::setReview(const QString& system, const QString& room, const QString& before,
+    const QString& status, const QString& author, qint64 atMs, const QString& key)
 {
-    return call(QStringLiteral("SELECT annotation_id, journal_id FROM sightline.set_review(?, ?, ?, ?, ?, ?)"),
-        { system, room, status, author, atMs, key }, QStringLiteral("room %1").arg(room));
+    return call(QStringLiteral("SELECT annotation_id, journal_id FROM sightline.change_review(?, ?, ?, ?, ?, ?, ?)"),
+        { system, room, before.isEmpty() ? ReviewStatus::Unreviewed : before, status, author, atMs, key },
+        QStringLiteral("room %1").arg(room));
+}
+
+void TeamStore::settle(qint64 id, const QString& status, const QString& author, const QString& key)
+{
+    m_db.select(QStringLiteral("SELECT sightline.settle(?, ?, ?, ?, ?)"),
+        { id, status, author, QDateTime::currentMSecsSinceEpoch(), key }, QStringLiteral("conflict %1").arg(id));
+}
+
+TeamConflicts TeamStore::conflicts()
+{
+    TeamConflicts out;
+    QSqlQuery q = m_db.select(QStringLiteral("SELECT c.id, r.system, r.native_id, c.field, c.theirs, c.theirs_author, "
+                                             "c.theirs_at_ms, c.mine, c.mine_author, c.mine_login, c.mine_at_ms FROM "
+                                             "sightline.conflicts c JOIN sightline.rooms r ON r.id = c.room_id WHERE "
+                                             "c.resolved_ms IS NULL ORDER BY c.id"),
+        {}, QStringLiteral("the conflicts"));
+    while (q.next()) {
+        out.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+            q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), q.value(7).toString(),
+            q.value(8).toString(), q.value(9).toString(), q.value(10).toLongLong() });
+    }
+    return out;
 }
 
 TeamStore::Change TeamStore::redact(const TeamRedaction& r, const QString& placed, const QString& key)

@@ -2,6 +2,7 @@
 
 #include "../sources/pgconnection.h"
 #include "teamannotation.h"
+#include "teamconflict.h"
 #include "teamjournalentry.h"
 #include "teamqueue.h"
 #include "teamqueueroom.h"
@@ -59,8 +60,13 @@ public:
     Change annotate(const QString& system, const QString& room, std::optional<qint64> seq, const QString& fingerprint,
         Annotation::Kind kind, const QString& value, const QString& author, qint64 atMs, const QString& key);
     Change unannotate(qint64 annotationId, const QString& author, qint64 atMs, const QString& key);
-    Change setReview(const QString& system, const QString& room, const QString& status, const QString& author,
-        qint64 atMs, const QString& key);
+    // `before`: the status this copy had when the change was made; another there now makes a conflict (conflicts()).
+    Change setReview(const QString& system, const QString& room, const QString& before, const QString& status,
+        const QString& author, qint64 atMs, const QString& key);
+    // Review statuses set each without knowing the other, not settled yet, oldest first.
+    TeamConflicts conflicts();
+    // Settles conflict `id` (and any other of its room): the room's status becomes `status`, as `author` chose.
+    void settle(qint64 id, const QString& status, const QString& author, const QString& key);
     // A redaction made in a workspace (`placed`: what its journal says now stands there); Change::id is the store's
     // redaction.
     Change redact(const TeamRedaction& redaction, const QString& placed, const QString& key);

@@ -226,8 +226,8 @@ TeamSync::Result TeamSync::push()
             if (teamId && *teamId > 0)
                 change = m_team.unannotate(*teamId, e.author, e.atMs, key);
         } else {
-            change = m_team.setReview(e.system, e.room, e.after.isNull() ? ReviewStatus::Unreviewed : e.after, e.author,
-                e.atMs, key);
+            change = m_team.setReview(e.system, e.room, e.before, e.after.isNull() ? ReviewStatus::Unreviewed : e.after,
+                e.author, e.atMs, key);
             made = !e.after.isNull();
         }
         m_ws.writeTransaction([&] {
