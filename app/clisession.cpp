@@ -226,6 +226,10 @@ void Session::parse(QCommandLineParser& parser, const QStringList& args, const Q
         && Importer::parseFormat(parser.value(m_formatOption)) == Importer::Format::Unknown)
         usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, sightline-jsonl, workspace)")
                   .arg(parser.value(m_formatOption)));
+    // --team given: the sync that opening an attached workspace makes goes there too (its password, its login), not to
+    // the URI the attachment kept without a password.
+    if (parser.optionNames().contains(QLatin1String("team")) && PgConnection::isUri(parser.value(QStringLiteral("team"))))
+        m_teamGiven = parser.value(QStringLiteral("team"));
 }
 
 Importer::Format Session::forcedFormat(const QCommandLineParser& parser)
@@ -549,7 +553,7 @@ void Session::syncAttachedTeam(Workspace& ws)
     if (!TeamSync::attached(ws))
         return;
     try {
-        if (TeamStore* team = connectTeam(ws, std::nullopt,
+        if (TeamStore* team = connectTeam(ws, m_teamGiven,
                 QStringLiteral("showing this workspace's copy of the review, as of its last sync")))
             syncTeam(ws, *team);
     } catch (const StoreError& e) {

@@ -168,6 +168,7 @@ private:
     bool m_teamUnreachable = false; // it could not be reached: said once, not tried again this run
     QSet<QString> m_said; // what a sync said this run, not said twice
     bool m_syncOnOpen = true; // openSource syncs an attached workspace (not for the team verb)
+    std::optional<QString> m_teamGiven; // the verb's --team, for that sync
 };
 
 } // namespace Cli

@@ -89,7 +89,7 @@ void TeamDialog::update()
     } else {
         lines << (s.connected ? tr("Connected to %1 as <b>%2</b> (%3).").arg(s.uri.toHtmlEscaped(), s.login.toHtmlEscaped(), s.role)
                               : tr("Attached to %1, not connected: %2").arg(s.uri.toHtmlEscaped(), s.problem.toHtmlEscaped()));
-        lines << (s.syncedMs > 0 ? tr("Last caught up: %1.").arg(QDateTime::fromMSecsSinceEpoch(s.syncedMs).toString(Qt::ISODate))
+        lines << (s.syncedMs > 0 ? tr("Last caught up: %1.").arg(QDateTime::fromMSecsSinceEpoch(s.syncedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")))
                                  : tr("Not caught up yet."));
         lines << (s.pending == 1 ? tr("Waiting to go up: 1 saved change.") : tr("Waiting to go up: %1 saved changes.").arg(s.pending));
         if (s.role == QLatin1String("auditor"))
