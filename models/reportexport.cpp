@@ -81,6 +81,9 @@ ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, 
     content.author = scope.author;
     content.version = scope.version;
     content.keyId = keyId;
+    content.teamStore = scope.teamStore;
+    content.teamEntries = scope.teamEntries;
+    content.teamHead = scope.teamHead;
     result.manifest = ReportManifest::write({ path }, content);
     if (!signingKey.isEmpty())
         result.signature = ReportSignature::sign(result.manifest, signingKey);
@@ -130,6 +133,9 @@ QVector<ReportExport::Each> ReportExport::runEach(Workspace& ws, const ReportSco
     content.author = scope.author;
     content.version = scope.version;
     content.keyId = signingKey.isEmpty() ? QString() : ReportSignature::keyId(signingKey);
+    content.teamStore = scope.teamStore;
+    content.teamEntries = scope.teamEntries;
+    content.teamHead = scope.teamHead;
     for (const Each& e : std::as_const(written)) {
         files << e.path << e.result.manifest;
         if (!e.result.signature.isEmpty())

@@ -42,6 +42,11 @@ QJsonObject manifestOf(const QString& kind, const QStringList& files, const Repo
         manifest.insert(QStringLiteral("events_sha256"), QString::fromLatin1(c.eventsSha256));
     if (!c.keyId.isEmpty())
         manifest.insert(QStringLiteral("signing_key_sha256"), c.keyId);
+    if (c.teamEntries >= 0) {
+        manifest.insert(QStringLiteral("team_journal"),
+            QJsonObject { { QStringLiteral("store"), c.teamStore }, { QStringLiteral("entries"), c.teamEntries },
+                { QStringLiteral("head"), c.teamHead } });
+    }
     return manifest;
 }
 
@@ -125,6 +130,12 @@ ReportManifest::Check ReportManifest::verify(const QString& path)
         return check;
     }
     check.keyId = manifest.value(QLatin1String("signing_key_sha256")).toString();
+    if (manifest.contains(QLatin1String("team_journal"))) {
+        const QJsonObject team = manifest.value(QLatin1String("team_journal")).toObject();
+        check.teamStore = team.value(QLatin1String("store")).toString();
+        check.teamEntries = team.value(QLatin1String("entries")).toInteger(-1);
+        check.teamHead = team.value(QLatin1String("head")).toString();
+    }
     // The report this manifest is checked for: its own name less the suffix (out.csv.manifest.json is out.csv's).
     // A manifest vouches only for what it lists, so one copied beside another file, or one listing nothing, must
     // not pass as that file's: the file must be listed, by its name, with a digest.

@@ -21,6 +21,9 @@ public:
         QString author;
         QString version;
         QString keyId; // SHA-256 of the public key that signs the manifest (ReportSignature); empty: unsigned
+        QString teamStore; // the team journal's chain when the report was made (ReportScope); entries -1: none
+        qint64 teamEntries = -1;
+        QString teamHead;
     };
 
     // Where the manifest of `report` goes: out.csv -> out.csv.manifest.json.
@@ -44,6 +47,9 @@ public:
         QStringList missing; // files the manifest lists that are not there
         QString error; // the manifest itself cannot be read
         QString keyId; // the key the manifest says signs it; empty: unsigned
+        QString teamStore; // the team journal it names (entries -1: none)
+        qint64 teamEntries = -1;
+        QString teamHead;
     };
     // `path`: a report or its manifest, or a set's folder or its manifest.
     static Check verify(const QString& path);

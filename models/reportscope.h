@@ -19,6 +19,12 @@ struct ReportScope
     QString author; // who made the report
     QString source; // what the workspace was made from, for the header: print shownSource(), never this
     QString version; // Sightline's, for the header
+    // The team journal's chain as the report was made (a workspace attached to a team store): the store, its number of
+    // entries and the last one's hash. Named in the manifest (signed with it), so that entries removed or changed
+    // later are seen against the store (verify --team). No store: entries -1.
+    QString teamStore;
+    qint64 teamEntries = -1;
+    QString teamHead;
     // Called after each event a writer reads and each item of the timeline it writes (ReportExport::count says how
     // many calls a report makes): a window's progress bar, its Cancel (it throws ReportCancelled), and a preview
     // that has enough (ReportPreview).

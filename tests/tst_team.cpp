@@ -678,6 +678,47 @@ private slots:
         QCOMPARE(held.value(QLatin1String("head")).toString(),
             psql(QStringLiteral("SELECT hash FROM sightline.journal ORDER BY id DESC LIMIT 1")).value(0));
 
+        // A report made now names the chain's head in its manifest; `verify --team` finds it in the store, and then
+        // finds it gone when the last entries are removed (a chain cut short still holds together: only the head a
+        // report names shows what went).
+        const QString report = m_dir.filePath(QStringLiteral("audit.md"));
+        const Run exported = run(m_carol, { QStringLiteral("export"), m_carol.source, QStringLiteral("--room"),
+                                              QStringLiteral("sup-late-delivery"), QStringLiteral("--format"), QStringLiteral("md"),
+                                              QStringLiteral("-o"), report });
+        QCOMPARE(exported.code, 0);
+        const int entries = held.value(QLatin1String("entries")).toInt();
+        QVERIFY2(exported.err.contains(QStringLiteral("it names the team journal's head, entry %1").arg(entries)), qPrintable(exported.err));
+        QFile manifestFile(report + QStringLiteral(".manifest.json"));
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        const QJsonObject named = QJsonDocument::fromJson(manifestFile.readAll()).object().value(QLatin1String("team_journal")).toObject();
+        QCOMPARE(named.value(QLatin1String("entries")).toInt(), entries);
+        QCOMPARE(named.value(QLatin1String("head")).toString(), held.value(QLatin1String("head")).toString());
+        Run verified = run(m_carol, { QStringLiteral("verify"), report, QStringLiteral("--team"), m_uri });
+        QCOMPARE(verified.code, 0);
+        QVERIFY2(verified.out.contains(QStringLiteral("team journal: it still holds the %1 entries the report names, unchanged").arg(entries)),
+            qPrintable(verified.out));
+        QCOMPARE(run(m_ana, { QStringLiteral("note"), m_ana.source, QStringLiteral("--room"), QStringLiteral("sup-late-delivery"),
+                                QStringLiteral("--text"), QStringLiteral("after the report"), QStringLiteral("--author"),
+                                QStringLiteral("Ana") })
+                     .code,
+            0);
+        verified = run(m_carol, { QStringLiteral("verify"), report, QStringLiteral("--team"), m_uri });
+        QCOMPARE(verified.code, 0);
+        QVERIFY2(verified.out.contains(QLatin1String("unchanged, and 1 made since")), qPrintable(verified.out));
+        const Run unchecked = run(m_carol, { QStringLiteral("verify"), report });
+        QCOMPARE(unchecked.code, 0);
+        QVERIFY(unchecked.out.contains(QLatin1String("give --team URI to check that the store still holds it")));
+        PgServer::get().exec(m_db,
+            QStringLiteral("ALTER TABLE sightline.journal DISABLE TRIGGER journal_append_only; DELETE FROM sightline.journal "
+                           "WHERE id IN (SELECT id FROM sightline.journal ORDER BY id DESC LIMIT 2); ALTER TABLE "
+                           "sightline.journal ENABLE TRIGGER journal_append_only"));
+        QCOMPARE(run(m_carol, { QStringLiteral("journal"), m_carol.source, QStringLiteral("--verify") }).code, 0); // it holds
+        verified = run(m_carol, { QStringLiteral("verify"), report, QStringLiteral("--team"), m_uri });
+        QCOMPARE(verified.code, 1);
+        QVERIFY2(verified.out.contains(QStringLiteral("team journal: it no longer holds the head the report names, entry %1").arg(entries)),
+            qPrintable(verified.out));
+        QVERIFY(verified.out.contains(QStringLiteral("it has %1 entries: entries were removed").arg(entries - 1)));
+
         QProcess p;
         p.setProcessEnvironment(m_ana.env(m_serviceFile));
         const PgServer& pg = PgServer::get();

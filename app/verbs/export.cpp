@@ -3,6 +3,7 @@
 #include "filterquery.h"
 #include "reportexport.h"
 #include "reportmanifest.h"
+#include "team/journalchain.h"
 #include "reportsignature.h"
 #include "reviewer.h"
 #include "team/teamstore.h"
@@ -45,8 +46,20 @@ int Session::exportReport(const QStringList& args)
     scope.source = source;
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     // A report holds the review as the team has it now.
-    if (auto team = joinTeam(*ws, parser, QStringLiteral("the report holds this workspace's copy of the review, as of its last sync")))
+    if (auto team = joinTeam(*ws, parser, QStringLiteral("the report holds this workspace's copy of the review, as of its last sync"))) {
         syncTeam(*ws, *team);
+        // The report names the chain's head as it stands, checked here first: entries removed or changed after it are
+        // seen by `verify --team`. A chain that does not hold is named by no report.
+        const JournalChain::Check chain = JournalChain::verify(team->journal());
+        if (chain.holds()) {
+            scope.teamStore = team->storeId();
+            scope.teamEntries = chain.entries;
+            scope.teamHead = chain.head;
+        } else {
+            m_err << "sightline: the team journal does not hold together (sightline journal " << source
+                  << " --verify says where): the report names no head of it" << Qt::endl;
+        }
+    }
     if (all) {
         for (const RoomSummary& r : ws->rooms())
             scope.roomIds << r.id;
@@ -111,6 +124,8 @@ int Session::exportReport(const QStringList& args)
     m_err << "; manifest " << manifest;
     if (!done.signature.isEmpty())
         m_err << ", signed: " << done.signature;
+    if (scope.teamEntries >= 0)
+        m_err << "; it names the team journal's head, entry " << scope.teamEntries << " (" << scope.teamHead.left(12) << "…)";
     m_err << Qt::endl;
     return Cli::Ok;
 }

@@ -259,6 +259,11 @@ TeamStore::Changes TeamStore::changesSince(qint64 cursor)
     return changes;
 }
 
+qint64 TeamStore::journalSize()
+{
+    return m_db.count(QStringLiteral("SELECT count(*) FROM sightline.journal"), {}, QStringLiteral("the journal"));
+}
+
 TeamJournalEntries TeamStore::journal()
 {
     TeamJournalEntries entries;

@@ -93,6 +93,8 @@ public:
     bool listen(QObject* context, std::function<void()> onChange);
 
     Changes changesSince(qint64 cursor);
+    // How many entries the journal holds.
+    qint64 journalSize();
     // The whole journal, in the chain's order.
     TeamJournalEntries journal();
 
