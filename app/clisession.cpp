@@ -590,7 +590,7 @@ std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team
         // Loud at every sync until done: the text is still here.
         for (const QString& problem : result.unapplied) {
             if (!m_said.contains(problem)) // a verb's own sync after the one that opened the workspace
-                m_err << "sightline: a teammate's redaction is not applied here yet (" << problem << ")" << Qt::endl;
+                m_err << "sightline: a teammate's change is not applied here yet (" << problem << ")" << Qt::endl;
             m_said.insert(problem);
         }
         return result;

@@ -543,6 +543,8 @@ EditSteps journalEdit(Workspace& ws, const std::optional<Edit>& e, const QString
               e->field == Edit::Field::Unlink ? pairText(*e) : QString(),
               e->field == Edit::Field::Link ? pairText(*e) : QString(), author)
         : Journal(ws).record(journalAction(e->field), e->roomId, e->index, e->previous, e->value, author);
+    // The entry names its edit: what goes up to a team store for it (TeamSync).
+    ws.exec(QStringLiteral("UPDATE journal SET edit_id = ? WHERE id = ?"), { e->id, entry });
     return { { EditStep::Edits, e->id, true }, { EditStep::Journal, entry, true } };
 }
 } // namespace
@@ -587,6 +589,11 @@ EditSteps AnnotationStore::revertEdit(qint64 editId, const QString& author)
         const qint64 entry = Journal(m_ws).record(Journal::Action::EditReverted, e->roomId, e->index,
             e->isPair() ? what + QStringLiteral(" ") + pairText(*e) : what + QStringLiteral(": ") + e->value,
             e->isPair() ? QString() : e->original, author);
+        // The entry names the edit, and its id in a team store once it went up there (a save deletes the edit's row:
+        // what goes up then is taking that one back).
+        m_ws.exec(QStringLiteral("UPDATE journal SET edit_id = ?, team_annotation_id = (SELECT team_id FROM edits WHERE id = ?) "
+                                 "WHERE id = ?"),
+            { editId, editId, entry });
         return EditSteps { { EditStep::Edits, editId, false }, { EditStep::Journal, entry, true } };
     });
 }

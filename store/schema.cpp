@@ -368,6 +368,19 @@ CREATE TABLE team_redactions(
 CREATE INDEX annotations_team ON annotations(team_id) WHERE team_id IS NOT NULL;
 CREATE INDEX journal_team ON journal(team_id) WHERE team_id IS NOT NULL;
 )SQL",
+    // 21: edits and pair fixes shared with a team too. A journal entry of an edit names it (edit_id); an edit that
+    // went up or came down holds its id in the team store (team_id); a teammate's edit whose item is not here yet (its
+    // room not read) waits in team_edits and is applied as the room is read.
+    R"SQL(
+ALTER TABLE journal ADD COLUMN edit_id INTEGER;
+ALTER TABLE edits ADD COLUMN team_id INTEGER;
+ALTER TABLE edits ADD COLUMN came_down INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX edits_team ON edits(team_id) WHERE team_id IS NOT NULL;
+CREATE TABLE team_edits(
+  team_id INTEGER PRIMARY KEY,
+  system TEXT NOT NULL, room TEXT NOT NULL, seq INTEGER NOT NULL, other_seq INTEGER, fingerprint TEXT,
+  field TEXT NOT NULL, value TEXT, author TEXT NOT NULL, at_ms INTEGER NOT NULL, present INTEGER NOT NULL);
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

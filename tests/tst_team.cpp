@@ -1,6 +1,7 @@
 // Team review on a real PostgreSQL server (tests/pg/pgcluster.sh): reviewers as separate `sightline` processes, each
 // with a login, a cache and a copy of the source of its own, sharing one team store.
 #include "annotationstore.h"
+#include "editstore.h"
 #include "sources/importer.h"
 #include "team/journalchain.h"
 #include "team/teamschema.h"
@@ -330,6 +331,86 @@ private slots:
         QCOMPARE(shown(storeB, roomB), QStringList { QStringLiteral("label room escalate") });
     }
 
+    // Edits and pair fixes made in one copy are made in the other at its sync, signed by who made them, and an edit
+    // taken back there is taken back here; the store keeps the values made, never what the source said.
+    void editsAndPairFixesAreShared()
+    {
+        REQUIRE_SERVER();
+        QTemporaryDir dir;
+        Workspace a(dir.filePath(QStringLiteral("a.sightline")));
+        Workspace b(dir.filePath(QStringLiteral("b.sightline")));
+        Importer::import(a, m_ana.source);
+        Importer::import(b, m_ben.source);
+        TeamStore ana(uriOf(m_ana));
+        TeamStore ben(uriOf(m_ben));
+        TeamSync::attach(a, uriOf(m_ana), ana.storeId(), ana.secret());
+        TeamSync::attach(b, uriOf(m_ben), ben.storeId(), ben.secret());
+        TeamSync(a, ana).sync();
+        TeamSync(b, ben).sync();
+        const QString roomName = QStringLiteral("sup-warranty-claim");
+        const qint64 roomA = a.findRooms(roomName).value(0);
+        const qint64 roomB = b.findRooms(roomName).value(0);
+        const qint64 message = dump(a, QStringLiteral("SELECT seq FROM events WHERE room_id = %1 AND kind = 'message' ORDER BY "
+                                                      "seq LIMIT 1 OFFSET 1").arg(roomA)).value(0).toLongLong();
+        const QStringList call = dump(a, QStringLiteral("SELECT start_seq || ',' || end_seq FROM tool_calls WHERE room_id = %1 AND "
+                                                        "start_seq IS NOT NULL AND end_seq IS NOT NULL ORDER BY start_seq LIMIT 1")
+                                             .arg(roomA))
+                                     .value(0)
+                                     .split(QLatin1Char(','));
+        QCOMPARE(call.size(), 2);
+        const qint64 start = call.at(0).toLongLong(), end = call.at(1).toLongLong();
+        const QString original = b.event(roomB, message)->text;
+        QVERIFY(!original.isEmpty());
+
+        AnnotationStore storeA(a);
+        const EditSteps text = storeA.editText(roomA, message, QStringLiteral("the customer's words, as Ana heard them"), QStringLiteral("Ana"));
+        storeA.setOutcome(roomA, start, QStringLiteral("failed"), QStringLiteral("Ana"));
+        storeA.unlink(roomA, start, QStringLiteral("Ana"));
+        storeA.save();
+        QCOMPARE(TeamSync::pending(a), 3);
+        QCOMPARE(TeamSync(a, ana).sync().sent, 3);
+        const TeamSync::Result took = TeamSync(b, ben).sync();
+        QVERIFY(took.cut); // the rows changed: a window reads them again
+        QCOMPARE(b.event(roomB, message)->text, QStringLiteral("the customer's words, as Ana heard them"));
+        QStringList edits;
+        for (const Edit& e : EditStore(b).edits(roomB))
+            edits << QStringLiteral("%1 %2 %3").arg(Edit::fieldName(e.field)).arg(e.index).arg(e.author);
+        QCOMPARE(edits, (QStringList { QStringLiteral("text %1 Ana").arg(message), QStringLiteral("outcome %1 Ana").arg(start),
+                            QStringLiteral("unlink %1 Ana").arg(start) }));
+        // The pair fix: Ben's copy no longer pairs the end with the start.
+        QCOMPARE(dump(b, QStringLiteral("SELECT count(*) FROM tool_calls WHERE room_id = %1 AND start_seq = %2 AND end_seq = %3")
+                             .arg(roomB).arg(start).arg(end)),
+            QStringList { QStringLiteral("0") });
+        // The store holds the values made, not the source's text.
+        QCOMPARE(psql(QStringLiteral("SELECT count(*) FROM sightline.journal WHERE action = 'text_edited' AND before IS NOT NULL")),
+            QStringList { QStringLiteral("0") });
+        QVERIFY(!PgServer::get().dump({ QStringLiteral("--data-only"), m_db }).contains(original.toUtf8()));
+        // Nothing comes back up from Ben's copy: they are Ana's.
+        QCOMPARE(TeamSync::pending(b), 0);
+
+        // Ana takes her text edit back: the source's words again in Ben's copy; her pair fix stays.
+        const qint64 editId = text.at(0).id;
+        storeA.revertEdit(editId, QStringLiteral("Ana"));
+        storeA.save();
+        QCOMPARE(TeamSync(a, ana).sync().sent, 1);
+        TeamSync(b, ben).sync();
+        QCOMPARE(b.event(roomB, message)->text, original);
+        QCOMPARE(EditStore(b).edits(roomB).size(), 2);
+        QCOMPARE(psql(QStringLiteral("SELECT action || '|' || author FROM sightline.journal WHERE action IN ('text_edited', "
+                                     "'outcome_changed', 'unlinked', 'edit_reverted') ORDER BY id")),
+            (QStringList { QStringLiteral("text_edited|Ana"), QStringLiteral("outcome_changed|Ana"), QStringLiteral("unlinked|Ana"),
+                QStringLiteral("edit_reverted|Ana") }));
+        // Ben puts the pair back with a pair fix of his own: Ana's copy pairs them again.
+        AnnotationStore storeB(b);
+        storeB.link(roomB, start, end, QStringLiteral("Ben"));
+        storeB.save();
+        QCOMPARE(TeamSync(b, ben).sync().sent, 1);
+        TeamSync(a, ana).sync();
+        QCOMPARE(dump(a, QStringLiteral("SELECT count(*) FROM tool_calls WHERE room_id = %1 AND start_seq = %2 AND end_seq = %3")
+                             .arg(roomA).arg(start).arg(end)),
+            QStringList { QStringLiteral("1") });
+    }
+
     // A redaction made by one reviewer cuts the text out of every teammate's copy at its next sync: rows, search, and
     // every byte of its files; the store keeps where and why, never the text. A copy that has not read the room yet
     // cuts it as the room comes in.
@@ -401,7 +482,7 @@ private slots:
         const Run attach = run(m_carol, { QStringLiteral("team"), QStringLiteral("attach"), m_carol.source,
                                             QStringLiteral("--team"), m_uri });
         QCOMPARE(attach.code, 0);
-        QVERIFY2(attach.err.contains(QLatin1String("a teammate's redaction is not applied here yet (room sup-duplicate-charge "
+        QVERIFY2(attach.err.contains(QLatin1String("a teammate's change is not applied here yet (room sup-duplicate-charge "
                                                    "is not read here yet: ")),
             qPrintable(attach.err));
         QCOMPARE(attach.err.count(QLatin1String("not read here yet")), 1); // one line for the room, not one a redaction

@@ -95,7 +95,7 @@ void TeamDialog::update()
         if (s.role == QLatin1String("auditor"))
             lines << tr("An auditor reads, exports and verifies: changes made here stay here.");
         for (const QString& problem : s.unapplied)
-            lines << tr("A teammate's redaction is not applied here yet: %1").arg(problem.toHtmlEscaped());
+            lines << tr("A teammate's change is not applied here yet: %1").arg(problem.toHtmlEscaped());
         if (!s.present.isEmpty())
             lines << tr("Reviewing the room shown: %1.").arg(s.present.join(QStringLiteral(", ")).toHtmlEscaped());
     }

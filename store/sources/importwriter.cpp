@@ -787,12 +787,13 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
     // payload. One short query each when there is nothing to do.
     QSqlQuery changed = m_ws.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM redactions WHERE room_id = ?), EXISTS "
                                                  "(SELECT 1 FROM edits WHERE room_id = ? AND present = 1), EXISTS (SELECT 1 "
-                                                 "FROM pending WHERE name = 'forget'), EXISTS (SELECT 1 FROM team_redactions)"),
+                                                 "FROM pending WHERE name = 'forget'), EXISTS (SELECT 1 FROM team_redactions) OR EXISTS (SELECT 1 FROM "
+                                                 "team_edits)"),
         { m_room.id, m_room.id });
     changed.next();
     const bool anyRedaction = changed.value(0).toBool();
     const bool anyEdit = changed.value(1).toBool();
-    // A teammate's redaction that waited for this room's rows (TeamSync): cut as they come.
+    // A teammate's redaction or edit that waited for this room's rows (TeamSync): made as they come.
     const bool anyWaiting = changed.value(3).toBool();
     // A file left to be written anew by an import killed after it redacted rows again.
     if (changed.value(2).toBool())

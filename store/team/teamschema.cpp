@@ -263,7 +263,7 @@ GRANT SELECT ON sightline.redactions TO sightline_reviewer, sightline_auditor, s
     // 3: queues. An admin makes one of the rooms a filter matched; `next` hands each reviewer a different room and
     // locks it for them for a while; `done` finishes it. Row-level security hides a queue that names its reviewers
     // from every other reviewer. Presence: who has which room open in a window. Conflicts: two review statuses set
-    // each without knowing the other, both kept until settled.
+    // each without knowing the other, both kept until settled. Edits and pair fixes, applied by every copy.
     R"SQL(
 CREATE TABLE sightline.queues(
   id bigserial PRIMARY KEY,
@@ -525,7 +525,69 @@ BEGIN
     WHERE x.room_id = c.room_id AND x.field = c.field AND x.resolved_ms IS NULL;
   PERFORM pg_notify('sightline_team', 'conflict');
 END $$;
+-- Reviewers' edits of what a source said (a message's text, a call's arguments, result or outcome) and pair fixes
+-- (which end closes which start), applied by every copy to its own rows. The store keeps the value made, never
+-- what the source said: each copy has that.
+ALTER TABLE sightline.journal ADD COLUMN edit_id bigint;
+CREATE TABLE sightline.edits(
+  id bigserial PRIMARY KEY,
+  room_id bigint NOT NULL REFERENCES sightline.rooms(id),
+  seq bigint NOT NULL,                  -- the item: a message's row, a call's card
+  other_seq bigint,                     -- link and unlink: the call's end
+  field text NOT NULL CHECK (field IN ('text', 'arguments', 'result', 'outcome', 'link', 'unlink')),
+  value text,                           -- as the reviewer made it (none for link and unlink)
+  author text NOT NULL,
+  login text NOT NULL,
+  at_ms bigint NOT NULL,
+  present boolean NOT NULL DEFAULT true,
+  version bigint NOT NULL);
+CREATE INDEX edits_version ON sightline.edits(version);
+-- An edit with its entry (p_action: the journal's, text_edited ...; p_after: what it says stands now).
+CREATE FUNCTION sightline.edit(p_system text, p_room text, p_seq bigint, p_other bigint, p_field text, p_value text,
+    p_action text, p_after text, p_author text, p_at_ms bigint, p_key text, OUT edit_id bigint, OUT journal_id bigint)
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE rid bigint;
+BEGIN
+  PERFORM sightline.require_writer();
+  PERFORM pg_advisory_xact_lock(7477, 1);
+  SELECT j.edit_id, j.id INTO edit_id, journal_id FROM sightline.journal j WHERE j.client_key = p_key;
+  IF FOUND THEN RETURN; END IF;
+  IF p_action NOT IN ('text_edited', 'arguments_edited', 'result_edited', 'outcome_changed', 'linked', 'unlinked') THEN
+    RAISE EXCEPTION '% is no edit', p_action USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  rid := sightline.room_of(p_system, p_room);
+  INSERT INTO sightline.edits(room_id, seq, other_seq, field, value, author, login, at_ms, version)
+    VALUES (rid, p_seq, p_other, p_field, p_value, p_author, session_user, p_at_ms, 0) RETURNING id INTO edit_id;
+  INSERT INTO sightline.journal(at_ms, author, action, room_id, seq, before, after, edit_id, client_key)
+    VALUES (p_at_ms, p_author, p_action, rid, p_seq, NULL, p_after, edit_id, p_key) RETURNING id INTO journal_id;
+  UPDATE sightline.edits SET version = journal_id WHERE id = edit_id;
+  PERFORM pg_notify('sightline_team', journal_id::text);
+END $$;
+-- Takes an edit back (Revert This Edit) with its entry; one taken back already: its id, and no entry.
+CREATE FUNCTION sightline.revert_edit(p_id bigint, p_before text, p_author text, p_at_ms bigint, p_key text,
+    OUT edit_id bigint, OUT journal_id bigint)
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
+DECLARE e sightline.edits;
+BEGIN
+  PERFORM sightline.require_writer();
+  PERFORM pg_advisory_xact_lock(7477, 1);
+  SELECT j.edit_id, j.id INTO edit_id, journal_id FROM sightline.journal j WHERE j.client_key = p_key;
+  IF FOUND THEN RETURN; END IF;
+  SELECT * INTO e FROM sightline.edits WHERE id = p_id;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'the team store has no edit %', p_id USING ERRCODE = 'no_data_found';
+  END IF;
+  edit_id := p_id;
+  IF NOT e.present THEN RETURN; END IF;
+  INSERT INTO sightline.journal(at_ms, author, action, room_id, seq, before, after, edit_id, client_key)
+    VALUES (p_at_ms, p_author, 'edit_reverted', e.room_id, e.seq, p_before, NULL, p_id, p_key) RETURNING id INTO journal_id;
+  UPDATE sightline.edits SET present = false, version = journal_id WHERE id = p_id;
+  PERFORM pg_notify('sightline_team', journal_id::text);
+END $$;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA sightline FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION sightline.edit(text, text, bigint, bigint, text, text, text, text, text, bigint, text),
+  sightline.revert_edit(bigint, text, text, bigint, text) TO sightline_reviewer, sightline_admin;
+GRANT SELECT ON sightline.edits TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.change_review(text, text, text, text, text, bigint, text),
   sightline.settle(bigint, text, text, bigint, text) TO sightline_reviewer, sightline_admin;
 GRANT SELECT ON sightline.conflicts TO sightline_reviewer, sightline_auditor, sightline_admin;

@@ -175,6 +175,19 @@ TeamStore::Change TeamStore::redact(const TeamRedaction& r, const QString& place
         QStringLiteral("room %1, event %2").arg(r.room).arg(r.seq));
 }
 
+TeamStore::Change TeamStore::edit(const TeamEdit& e, const QString& action, const QString& after, const QString& key)
+{
+    return call(QStringLiteral("SELECT edit_id, journal_id FROM sightline.edit(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { e.system, e.room, e.seq, orNull(e.otherSeq), e.field, orNull(e.value), action, orNull(after), e.author, e.atMs, key },
+        QStringLiteral("room %1, event %2").arg(e.room).arg(e.seq));
+}
+
+TeamStore::Change TeamStore::revertEdit(qint64 id, const QString& before, const QString& author, qint64 atMs, const QString& key)
+{
+    return call(QStringLiteral("SELECT edit_id, journal_id FROM sightline.revert_edit(?, ?, ?, ?, ?)"),
+        { id, orNull(before), author, atMs, key }, QStringLiteral("edit %1").arg(id));
+}
+
 namespace {
 const char* const journalColumns
     = "j.id, j.at_ms, j.recorded_ms, j.author, j.login, j.action, r.system, r.native_id, j.seq, j.before, j.after, "
@@ -250,6 +263,16 @@ TeamStore::Changes TeamStore::changesSince(qint64 cursor)
                 x.value(3).toLongLong(), x.value(4).toString(), x.value(5).toInt(), x.value(6).toLongLong(),
                 x.value(7).toLongLong(), text(x.value(8)), x.value(9).toString(), x.value(10).toString(),
                 x.value(11).toLongLong() });
+        }
+        QSqlQuery e = m_db.select(
+            QStringLiteral("SELECT x.id, r.system, r.native_id, x.seq, x.other_seq, x.field, x.value, x.author, x.at_ms, "
+                           "x.present FROM sightline.edits x JOIN sightline.rooms r ON r.id = x.room_id WHERE x.version > ? "
+                           "ORDER BY x.version, x.id"),
+            { cursor }, QStringLiteral("the edits after entry %1").arg(cursor));
+        while (e.next()) {
+            changes.edits.append({ e.value(0).toLongLong(), e.value(1).toString(), e.value(2).toString(), e.value(3).toLongLong(),
+                optionalInt(e.value(4)), e.value(5).toString(), text(e.value(6)), e.value(7).toString(), e.value(8).toLongLong(),
+                e.value(9).toBool() });
         }
         db.commit();
     } catch (...) {

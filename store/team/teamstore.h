@@ -3,6 +3,7 @@
 #include "../sources/pgconnection.h"
 #include "teamannotation.h"
 #include "teamconflict.h"
+#include "teamedit.h"
 #include "teamjournalentry.h"
 #include "teamqueue.h"
 #include "teamqueueroom.h"
@@ -37,6 +38,7 @@ public:
     {
         TeamAnnotations annotations;
         TeamRedactions redactions; // in the order made
+        TeamEdits edits; // in the order made or taken back
         TeamJournalEntries journal;
         qint64 cursor = 0;
     };
@@ -91,6 +93,11 @@ public:
     // Calls `onChange` on `context`'s thread whenever a change commits in the store (its NOTIFY, LISTENed on this
     // connection, whose thread must run an event loop); false when the driver cannot listen.
     bool listen(QObject* context, std::function<void()> onChange);
+
+    // An edit made in a workspace (`action`, `after`: its journal entry's); Change::id is the store's edit.
+    Change edit(const TeamEdit& edit, const QString& action, const QString& after, const QString& key);
+    // Takes back the store's edit `id` (`before`: what the entry says was taken back).
+    Change revertEdit(qint64 id, const QString& before, const QString& author, qint64 atMs, const QString& key);
 
     Changes changesSince(qint64 cursor);
     // How many entries the journal holds.

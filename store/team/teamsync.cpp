@@ -1,6 +1,7 @@
 #include "teamsync.h"
 
 #include "../annotationstore.h"
+#include "../editstore.h"
 #include "../journal.h"
 #include "../redactionstore.h"
 #include "../storeerror.h"
@@ -22,6 +23,15 @@ namespace {
 const QStringList adds { QStringLiteral("note_added"), QStringLiteral("label_added"), QStringLiteral("marked") };
 const QStringList removes { QStringLiteral("note_removed"), QStringLiteral("label_removed"), QStringLiteral("unmarked") };
 const QString review = QStringLiteral("review");
+// Edits and pair fixes, and an edit taken back (the journal's actions for them).
+const QStringList edited { QStringLiteral("text_edited"), QStringLiteral("arguments_edited"), QStringLiteral("result_edited"),
+    QStringLiteral("outcome_changed"), QStringLiteral("linked"), QStringLiteral("unlinked") };
+const QString editReverted = QStringLiteral("edit_reverted");
+// The shared actions, as SQL: what push() sends and pending() counts.
+const QString sharedActions = QStringLiteral(
+    "(j.action IN ('note_added', 'label_added', 'marked', 'note_removed', 'label_removed', 'unmarked', 'review') OR "
+    "(j.edit_id IS NOT NULL AND j.action IN ('text_edited', 'arguments_edited', 'result_edited', 'outcome_changed', "
+    "'linked', 'unlinked', 'edit_reverted')))");
 
 Annotation::Kind kindOf(const QString& action)
 {
@@ -56,6 +66,7 @@ struct Outgoing
     std::optional<qint64> annotationId;
     QString system, room;
     std::optional<qint64> teamAnnotationId;
+    std::optional<qint64> editId;
 };
 
 // The annotation an entry made or took out, as this workspace holds it.
@@ -100,6 +111,49 @@ void link(Workspace& ws, qint64 roomId, qint64 localId, qint64 teamId)
         ws.exec(QStringLiteral("DELETE FROM annotations WHERE id = ?"), { localId });
     else
         ws.exec(QStringLiteral("UPDATE annotations SET team_id = ? WHERE id = ?"), { teamId, localId });
+}
+
+// An edit, a pair fix or an edit taken back goes up; the entry and the edit here keep the store's ids.
+void pushEdit(Workspace& ws, TeamStore& team, const Outgoing& e, const QString& key)
+{
+    TeamStore::Change change;
+    if (e.action == editReverted) {
+        // Its edit's id there, noted when it was taken back or when it went up (a save may have deleted the row);
+        // taken back before it ever went up: nothing of it is there to take back.
+        std::optional<qint64> teamId = e.teamAnnotationId;
+        if (!teamId) {
+            QSqlQuery t = ws.exec(QStringLiteral("SELECT team_id FROM edits WHERE id = ?"), { *e.editId });
+            teamId = t.next() ? optionalInt(t.value(0)) : std::nullopt;
+        }
+        if (teamId && *teamId > 0)
+            change = team.revertEdit(*teamId, e.before, e.author, e.atMs, key);
+        ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), e.id });
+        return;
+    }
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT seq, other_seq, field, value FROM edits WHERE id = ?"), { *e.editId });
+    if (q.next()) {
+        TeamEdit t;
+        t.system = e.system;
+        t.room = e.room;
+        t.seq = q.value(0).toLongLong();
+        t.otherSeq = optionalInt(q.value(1));
+        t.field = q.value(2).toString();
+        const bool pair = t.field == QLatin1String("link") || t.field == QLatin1String("unlink");
+        // A pair fix goes as its indexes: every copy finds its calls there (their JSON is the source's).
+        t.value = pair ? QString() : text(q.value(3));
+        t.author = e.author;
+        t.atMs = e.atMs;
+        q.finish();
+        change = team.edit(t, e.action, pair ? e.after : t.value, key);
+        if (change.id > 0) {
+            ws.exec(QStringLiteral("UPDATE edits SET team_id = ? WHERE id = ?"), { change.id, *e.editId });
+            // Taken back here since (not sent yet): that goes up as taking back this one.
+            ws.exec(QStringLiteral("UPDATE journal SET team_annotation_id = ? WHERE edit_id = ? AND action = ? AND "
+                                   "team_annotation_id IS NULL"),
+                { change.id, *e.editId, editReverted });
+        }
+    }
+    ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), e.id });
 }
 
 } // namespace
@@ -163,11 +217,10 @@ void TeamSync::detach(Workspace& workspace)
 
 int TeamSync::pending(Workspace& workspace)
 {
-    QSqlQuery q = workspace.exec(QStringLiteral("SELECT (SELECT count(*) FROM journal WHERE team_id IS NULL AND saved = 1 AND "
-                                                "present = 1 AND action IN ('note_added', 'label_added', 'marked', "
-                                                "'note_removed', 'label_removed', 'unmarked', 'review')) + (SELECT count(*) "
-                                                "FROM redactions WHERE team_id IS NULL AND saved = 1 AND present = 1 AND path "
-                                                "<> '@note')"));
+    QSqlQuery q = workspace.exec(QStringLiteral("SELECT (SELECT count(*) FROM journal j WHERE j.team_id IS NULL AND j.saved = 1 "
+                                                "AND j.present = 1 AND %1) + (SELECT count(*) FROM redactions WHERE team_id IS "
+                                                "NULL AND saved = 1 AND present = 1 AND path <> '@note')")
+                                     .arg(sharedActions));
     return q.next() ? q.value(0).toInt() : 0;
 }
 
@@ -195,14 +248,14 @@ TeamSync::Result TeamSync::push()
     {
         QSqlQuery q = m_ws.exec(QStringLiteral(
             "SELECT j.id, j.action, j.room_id, j.seq, j.before, j.after, j.author, j.at_ms, j.annotation_id, s.system, "
-            "r.native_id, j.team_annotation_id FROM journal j JOIN rooms r ON r.id = j.room_id JOIN sources s ON s.id = r.source_id WHERE "
-            "j.team_id IS NULL AND j.saved = 1 AND j.present = 1 AND j.action IN ('note_added', 'label_added', "
-            "'marked', 'note_removed', 'label_removed', 'unmarked', 'review') ORDER BY j.id"));
+            "r.native_id, j.team_annotation_id, j.edit_id FROM journal j JOIN rooms r ON r.id = j.room_id JOIN sources s ON "
+            "s.id = r.source_id WHERE j.team_id IS NULL AND j.saved = 1 AND j.present = 1 AND %1 ORDER BY j.id")
+                                    .arg(sharedActions));
         while (q.next()) {
             outgoing.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toLongLong(),
                 optionalInt(q.value(3)), text(q.value(4)), text(q.value(5)), q.value(6).toString(),
                 q.value(7).toLongLong(), optionalInt(q.value(8)), q.value(9).toString(), q.value(10).toString(),
-                optionalInt(q.value(11)) });
+                optionalInt(q.value(11)), optionalInt(q.value(12)) });
         }
     }
     // An auditor's changes stay here: the team store would refuse them, and reading must not fail for it.
@@ -211,8 +264,13 @@ TeamSync::Result TeamSync::push()
         return result;
     }
     for (const Outgoing& e : outgoing) {
-        const std::optional<Local> local = localAnnotation(m_ws, e);
         const QString key = client + QLatin1Char(':') + QString::number(e.id);
+        if (e.editId) {
+            pushEdit(m_ws, m_team, e, key);
+            ++result.sent;
+            continue;
+        }
+        const std::optional<Local> local = localAnnotation(m_ws, e);
         TeamStore::Change change;
         bool made = false; // the change made `local` (its team id is change.id)
         if (adds.contains(e.action)) {
@@ -333,6 +391,7 @@ int TeamSync::pull(QStringList* unapplied, bool* cut)
     const TeamStore::Changes changes = m_team.changesSince(cursor);
     int taken = 0; // teammates' entries new here (this workspace's own come back already known)
     bool redacted = false; // teammates' redactions applied here, saved with the catch-up
+    bool edits = false; // teammates' edits applied or taken back here
     // A room is met by its system and own id: this workspace's copy of it, whatever path its source lies at.
     QHash<QString, QVector<qint64>> rooms;
     {
@@ -370,7 +429,37 @@ int TeamSync::pull(QStringList* unapplied, bool* cut)
                         t.digest.isEmpty() ? QVariant() : QVariant(t.digest), t.reason, t.author, t.atMs });
             }
         }
-        redacted = applyWaiting(m_ws, std::nullopt, unapplied);
+        // Teammates' edits: one known here taken back (or put back), a new one waiting until applied (now, for a room
+        // read here; as it is read, for one not read yet).
+        for (const TeamEdit& t : changes.edits) {
+            QSqlQuery mine = m_ws.exec(QStringLiteral("SELECT id, present FROM edits WHERE team_id = ?"), { t.id });
+            if (mine.next()) {
+                const qint64 local = mine.value(0).toLongLong();
+                const bool present = mine.value(1).toBool();
+                mine.finish();
+                if (present != t.present) {
+                    try {
+                        EditStore(m_ws).apply(local, t.present);
+                        m_ws.exec(QStringLiteral("UPDATE edits SET present = ? WHERE id = ?"), { t.present ? 1 : 0, local });
+                        edits = true;
+                    } catch (const StoreError& e) {
+                        if (unapplied)
+                            unapplied->append(QStringLiteral("room %1, index %2: %3").arg(t.room).arg(t.seq).arg(e.message()));
+                    }
+                }
+                continue;
+            }
+            mine.finish();
+            if (!t.present) {
+                m_ws.exec(QStringLiteral("DELETE FROM team_edits WHERE team_id = ?"), { t.id });
+                continue;
+            }
+            m_ws.exec(QStringLiteral("INSERT OR REPLACE INTO team_edits(team_id, system, room, seq, other_seq, field, value, "
+                                     "author, at_ms, present) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"),
+                { t.id, t.system, t.room, t.seq, t.otherSeq ? QVariant(*t.otherSeq) : QVariant(), t.field,
+                    t.value.isNull() ? QVariant() : QVariant(t.value), t.author, t.atMs });
+        }
+        redacted = applyWaiting(m_ws, std::nullopt, unapplied, &edits);
         m_ws.exec(QStringLiteral("UPDATE team SET cursor = ?, synced_ms = ?"),
             { changes.cursor, QDateTime::currentMSecsSinceEpoch() });
     });
@@ -378,12 +467,15 @@ int TeamSync::pull(QStringList* unapplied, bool* cut)
     if (redacted)
         RedactionStore(m_ws).forget();
     if (cut)
-        *cut = redacted;
+        *cut = redacted || edits;
     return taken;
 }
 
-bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied)
+bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied, bool* edited)
 {
+    const bool anyEdit = applyWaitingEdits(ws, roomId, unapplied);
+    if (edited)
+        *edited = *edited || anyEdit;
     QString sql = QStringLiteral("SELECT w.team_id, w.system, w.room, w.seq, w.path, w.part, w.start, w.length, w.digest, "
                                  "w.reason, w.author, w.at_ms FROM team_redactions w");
     QVariantList binds;
@@ -445,6 +537,90 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
         }
     }
     return !cut.isEmpty();
+}
+
+bool TeamSync::applyWaitingEdits(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied)
+{
+    QString sql = QStringLiteral("SELECT w.team_id, w.system, w.room, w.seq, w.other_seq, w.field, w.value, w.author, "
+                                 "w.at_ms FROM team_edits w");
+    QVariantList binds;
+    if (roomId) {
+        sql += QStringLiteral(" JOIN rooms r ON r.native_id = w.room AND r.id = ? JOIN sources s ON s.id = r.source_id AND "
+                              "s.system = w.system");
+        binds << *roomId;
+    }
+    TeamEdits waiting;
+    {
+        QSqlQuery q = ws.exec(sql + QStringLiteral(" ORDER BY w.team_id"), binds);
+        while (q.next()) {
+            waiting.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
+                optionalInt(q.value(4)), q.value(5).toString(), text(q.value(6)), q.value(7).toString(),
+                q.value(8).toLongLong(), true });
+        }
+    }
+    if (waiting.isEmpty())
+        return false;
+    bool any = false;
+    ws.writeTransaction([&] {
+        for (const TeamEdit& t : waiting) {
+            QVector<qint64> rooms;
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT r.id FROM rooms r JOIN sources s ON s.id = r.source_id WHERE "
+                                                 "s.system = ? AND r.native_id = ?"),
+                { t.system, t.room });
+            while (q.next())
+                rooms.append(q.value(0).toLongLong());
+            q.finish();
+            bool applied = !rooms.isEmpty();
+            bool notRead = false;
+            QString problem = QStringLiteral("room %1: not in this workspace").arg(t.room);
+            for (qint64 room : rooms) {
+                QSqlQuery row = ws.exec(QStringLiteral("SELECT 1 FROM events WHERE room_id = ? AND seq = ?"), { room, t.seq });
+                if (!row.next()) {
+                    notRead = true;
+                    applied = false;
+                    continue;
+                }
+                row.finish();
+                // In a savepoint of its own: one that cannot be made here (another text there, calls paired
+                // otherwise) leaves the rest.
+                try {
+                    ws.writeTransaction([&] {
+                        EditStore edits(ws);
+                        const std::optional<Edit::Field> field = Edit::fieldFromName(t.field);
+                        std::optional<Edit> made;
+                        if (field == Edit::Field::Text)
+                            made = edits.editText(room, t.seq, t.value, t.author);
+                        else if (field == Edit::Field::Arguments || field == Edit::Field::Result)
+                            made = edits.editCall(room, t.seq, *field, t.value, t.author);
+                        else if (field == Edit::Field::Outcome)
+                            made = edits.setOutcome(room, t.seq, t.value, t.author);
+                        else if (field == Edit::Field::Link && t.otherSeq)
+                            made = edits.link(room, t.seq, *t.otherSeq, t.author);
+                        else if (field == Edit::Field::Unlink)
+                            made = edits.unlink(room, t.seq, t.author);
+                        else
+                            throw StoreError(ws.path(), {}, QStringLiteral("an edit of a kind this Sightline does not know (%1)").arg(t.field));
+                        // The same value there already (this copy made it too): nothing to add, done.
+                        if (made) {
+                            ws.exec(QStringLiteral("UPDATE edits SET team_id = ?, came_down = 1, saved = 1, at_ms = ? WHERE id = ?"),
+                                { t.id, t.atMs, made->id });
+                            any = true;
+                        }
+                    });
+                } catch (const StoreError& e) {
+                    applied = false;
+                    problem = QStringLiteral("room %1, index %2: %3's edit: %4").arg(t.room).arg(t.seq).arg(t.author, e.message());
+                }
+            }
+            if (applied)
+                ws.exec(QStringLiteral("DELETE FROM team_edits WHERE team_id = ?"), { t.id });
+            else if (!notRead && unapplied)
+                unapplied->append(problem);
+        }
+    });
+    // A room not read here yet makes its waiting edits as it is read (ImportWriter): nothing shows them meanwhile, and
+    // nothing is said (unlike a redaction, whose text is still here).
+    return any;
 }
 
 TeamSync::Result TeamSync::sync()

@@ -31,7 +31,7 @@ public:
         // Teammates' redactions not applied here (their room not read yet, or other text where they cut), each
         // "room ROOM, index N: why": tried again at every sync.
         QStringList unapplied;
-        bool cut = false; // teammates' redactions were cut here: the rows' text changed
+        bool cut = false; // teammates' redactions were cut, or their edits applied, here: the rows' text changed
     };
 
     TeamSync(Workspace& workspace, TeamStore& team);
@@ -53,7 +53,9 @@ public:
     // `roomId` alone when given, each saved for good and no longer waiting; the rest listed in `unapplied`. Inside or
     // outside a transaction; true when one was cut: after the commit, RedactionStore::forget(). An import calls it at
     // the end of each room, and every verb when it opens a workspace, so a room read later is cut as it comes.
-    static bool applyWaiting(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied = nullptr);
+    // Teammates' edits waiting here (team_edits) are applied the same way first (`edited`: set when one was).
+    static bool applyWaiting(
+        Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied = nullptr, bool* edited = nullptr);
 
     Result push();
     // Teammates' changes since the cursor; `unapplied` gets the redactions that could not be applied here.
@@ -61,6 +63,9 @@ public:
     Result sync(); // push, then pull
 
 private:
+    // Teammates' edits waiting for their item's row: applied where it is now (the edit signed by its teammate, saved,
+    // known by its id in the store); true when one was.
+    static bool applyWaitingEdits(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied);
     // This workspace's saved redactions not sent yet, in the order made (a note's stays here): how many went.
     int pushRedactions(const QString& client);
     // A teammate's redaction cut here too, in a savepoint of its own, when the text there is the one it cut (its
