@@ -24,7 +24,7 @@ TeamDialog::TeamDialog(TeamLink* link, QWidget* parent)
 {
     setWindowTitle(tr("Team Review"));
     auto* intro = new QLabel(tr("A team store is a PostgreSQL database where a team shares one review: notes, labels, "
-                                "marks, review statuses and redactions, with their journal. Changes made here go up "
+                                "marks, review statuses, edits and redactions, with their journal. Changes made here go up "
                                 "when they are saved; teammates' come down as they make them."),
         this);
     intro->setWordWrap(true);

@@ -104,7 +104,7 @@ int Session::team(const QStringList& args)
 VerbSpec Session::teamSpec()
 {
     return VerbSpec { QStringLiteral("team"), QStringLiteral("ACTION URI|SOURCE"),
-        QStringLiteral("Share the review (notes, labels, marks, review statuses and their journal) with a team through "
+        QStringLiteral("Share the review (notes, labels, marks, review statuses, edits, redactions and their journal) with a team through "
                        "a PostgreSQL team store. init URI: create or upgrade the store, its roles and grants (an admin, "
                        "once). attach SOURCE --team URI: attach the source's workspace to it (remembered) and sync. "
                        "sync SOURCE: send what waits and take what teammates changed. status SOURCE: the store, your "

@@ -19,7 +19,8 @@ class Workspace;
 // at the next sync. pull() keeps each annotation as the team holds it (the latest change wins; the journal keeps every
 // change) in one transaction here. What is shared: notes, labels, marks and review statuses, with their journal
 // entries, and redactions: each copy cuts the same span once it finds the same text there (its digest under the
-// store's key), then saves it for good, so no byte of the text stays in its files. Edits stay in the workspace.
+// store's key), then saves it for good, so no byte of the text stays in its files. Edits and pair fixes too: every copy
+// makes them on its own rows (a room not read yet, as it is read).
 class TeamSync
 {
 public:
