@@ -53,6 +53,27 @@ struct Member
     }
 };
 
+// Two reviewers' copies of the support store as workspaces of the test's own (the window's way of changing the
+// review, in this process), each attached to the team store as its reviewer.
+struct Copies
+{
+    QTemporaryDir dir;
+    Workspace a { dir.filePath(QStringLiteral("a.sightline")) };
+    Workspace b { dir.filePath(QStringLiteral("b.sightline")) };
+    TeamStore ana;
+    TeamStore ben;
+
+    Copies(const QString& uriA, const QString& sourceA, const QString& uriB, const QString& sourceB)
+        : ana(uriA)
+        , ben(uriB)
+    {
+        Importer::import(a, sourceA);
+        Importer::import(b, sourceB);
+        TeamSync::attach(a, uriA, ana.storeId(), ana.secret());
+        TeamSync::attach(b, uriB, ben.storeId(), ben.secret());
+    }
+};
+
 } // namespace
 
 class TestTeam : public QObject
@@ -261,15 +282,9 @@ private slots:
     void labelsAndMarksAreShared()
     {
         REQUIRE_SERVER();
-        QTemporaryDir dir;
-        Workspace a(dir.filePath(QStringLiteral("a.sightline")));
-        Workspace b(dir.filePath(QStringLiteral("b.sightline")));
-        Importer::import(a, m_ana.source);
-        Importer::import(b, m_ben.source);
-        TeamStore ana(uriOf(m_ana));
-        TeamStore ben(uriOf(m_ben));
-        TeamSync::attach(a, uriOf(m_ana), ana.storeId());
-        TeamSync::attach(b, uriOf(m_ben), ben.storeId());
+        Copies copies(uriOf(m_ana), m_ana.source, uriOf(m_ben), m_ben.source);
+        Workspace &a = copies.a, &b = copies.b;
+        TeamStore &ana = copies.ana, &ben = copies.ben;
         QVERIFY(!TeamSync::attached(a)->contains(m_ana.password)); // kept without its password
         const qint64 roomA = a.findRooms(QStringLiteral("sup-duplicate-charge")).value(0);
         const qint64 roomB = b.findRooms(QStringLiteral("sup-duplicate-charge")).value(0);
@@ -336,15 +351,9 @@ private slots:
     void editsAndPairFixesAreShared()
     {
         REQUIRE_SERVER();
-        QTemporaryDir dir;
-        Workspace a(dir.filePath(QStringLiteral("a.sightline")));
-        Workspace b(dir.filePath(QStringLiteral("b.sightline")));
-        Importer::import(a, m_ana.source);
-        Importer::import(b, m_ben.source);
-        TeamStore ana(uriOf(m_ana));
-        TeamStore ben(uriOf(m_ben));
-        TeamSync::attach(a, uriOf(m_ana), ana.storeId(), ana.secret());
-        TeamSync::attach(b, uriOf(m_ben), ben.storeId(), ben.secret());
+        Copies copies(uriOf(m_ana), m_ana.source, uriOf(m_ben), m_ben.source);
+        Workspace &a = copies.a, &b = copies.b;
+        TeamStore &ana = copies.ana, &ben = copies.ben;
         TeamSync(a, ana).sync();
         TeamSync(b, ben).sync();
         const QString roomName = QStringLiteral("sup-warranty-claim");

@@ -76,6 +76,18 @@ class TestTeamWindow : public QObject
         return {};
     }
 
+    // The window, shown, signed by Ana, with `copy` open; its periodic sync ten minutes apart.
+    static void open(MainWindow& window, const QString& copy)
+    {
+        window.resize(1400, 900);
+        window.show();
+        window.editor()->setAuthor(QStringLiteral("Ana"));
+        window.teamLink()->setRenewInterval(600000);
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(copy);
+        QVERIFY(shown.wait(30000));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -112,13 +124,7 @@ private slots:
         const QString anaCopy = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("ana.sqlite"));
         const QString benCopy = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("ben.sqlite"));
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.editor()->setAuthor(QStringLiteral("Ana"));
-        window.teamLink()->setRenewInterval(600000);
-        QSignalSpy shown(&window, &MainWindow::roomsShown);
-        window.openPath(anaCopy);
-        QVERIFY(shown.wait(30000));
+        open(window, anaCopy);
         const QString roomName = QStringLiteral("sup-duplicate-charge");
         const qint64 room = roomNamed(window, roomName);
         QVERIFY(room != 0);
@@ -215,13 +221,7 @@ private slots:
                                     { QStringLiteral("roomkit"), QStringLiteral("sup-warranty-claim") } });
         }
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.editor()->setAuthor(QStringLiteral("Ana"));
-        window.teamLink()->setRenewInterval(600000);
-        QSignalSpy shown(&window, &MainWindow::roomsShown);
-        window.openPath(copy);
-        QVERIFY(shown.wait(30000));
+        open(window, copy);
         window.teamLink()->attach(uri(QStringLiteral("gui_ana")));
         QTRY_VERIFY_WITH_TIMEOUT(window.teamLink()->status().connected, 15000);
 

@@ -322,14 +322,16 @@ private slots:
             id = q.value(0).toLongLong();
             q.finish();
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
-            // Back to schema 12 (steps 14, 17, 19 and 20 added columns).
-            for (const char* step20 : { "DROP TABLE team", "DROP INDEX annotations_team", "DROP INDEX journal_team",
+            // Back to schema 12 (steps 14, 17, 19, 20 and 21 added columns).
+            for (const char* later : { "DROP TABLE team_edits", "DROP INDEX edits_team", "ALTER TABLE edits DROP COLUMN team_id",
+                     "ALTER TABLE edits DROP COLUMN came_down", "ALTER TABLE journal DROP COLUMN edit_id",
+                     "DROP TABLE team", "DROP INDEX annotations_team", "DROP INDEX journal_team",
                      "ALTER TABLE annotations DROP COLUMN team_id", "ALTER TABLE journal DROP COLUMN team_id",
                      "ALTER TABLE journal DROP COLUMN annotation_id", "ALTER TABLE journal DROP COLUMN team_annotation_id",
                      "ALTER TABLE journal DROP COLUMN came_down", "DROP TABLE team_redactions",
                      "ALTER TABLE redactions DROP COLUMN team_id", "ALTER TABLE redactions DROP COLUMN team_digest",
                      "ALTER TABLE redactions DROP COLUMN came_down" })
-                ws.exec(QString::fromLatin1(step20));
+                ws.exec(QString::fromLatin1(later));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN counted_through"));
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));
             ws.exec(QStringLiteral("DROP INDEX events_room_warned"));

@@ -447,7 +447,8 @@ TeamQueueRoom TeamStore::doneInQueue(
 
 void TeamStore::here(const QString& client, const std::optional<std::pair<QString, QString>>& room, const QString& author)
 {
-    const QVariant none(QMetaType(QMetaType::QString));
+    // So spelt: clang reads `QVariant none(QMetaType(...))` as the declaration of a function.
+    const QVariant none = QVariant(QMetaType(QMetaType::QString));
     m_db.select(QStringLiteral("SELECT sightline.here(?, ?, ?, ?)"),
         { client, room ? QVariant(room->first) : none, room ? QVariant(room->second) : none, author },
         QStringLiteral("who has which room open"));

@@ -113,6 +113,26 @@ void link(Workspace& ws, qint64 roomId, qint64 localId, qint64 teamId)
         ws.exec(QStringLiteral("UPDATE annotations SET team_id = ? WHERE id = ?"), { teamId, localId });
 }
 
+// A copy of a room this workspace holds (one a source it read that room from), and whether it has read the row at the
+// index a teammate's change is at.
+struct Copy
+{
+    qint64 room = 0;
+    bool read = false;
+};
+
+QVector<Copy> copiesOf(Workspace& ws, const QString& system, const QString& room, qint64 seq)
+{
+    QVector<Copy> out;
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT r.id, EXISTS (SELECT 1 FROM events e WHERE e.room_id = r.id AND e.seq = ?) "
+                                         "FROM rooms r JOIN sources s ON s.id = r.source_id WHERE s.system = ? AND "
+                                         "r.native_id = ?"),
+        { seq, system, room });
+    while (q.next())
+        out.append({ q.value(0).toLongLong(), q.value(1).toBool() });
+    return out;
+}
+
 // An edit, a pair fix or an edit taken back goes up; the entry and the edit here keep the store's ids.
 void pushEdit(Workspace& ws, TeamStore& team, const Outgoing& e, const QString& key)
 {
@@ -499,24 +519,17 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
     QMap<QString, int> unread; // rooms whose rows are not read here yet: their redactions wait, one line a room
     ws.writeTransaction([&] {
         for (const TeamRedaction& t : waiting) {
-            QVector<qint64> rooms;
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT r.id FROM rooms r JOIN sources s ON s.id = r.source_id WHERE "
-                                                 "s.system = ? AND r.native_id = ?"),
-                { t.system, t.room });
-            while (q.next())
-                rooms.append(q.value(0).toLongLong());
-            q.finish();
-            bool applied = !rooms.isEmpty();
+            const QVector<Copy> copies = copiesOf(ws, t.system, t.room, t.seq);
+            bool applied = !copies.isEmpty();
             bool notRead = false;
             QString problem = QStringLiteral("room %1: not in this workspace").arg(t.room);
-            for (qint64 room : rooms) {
-                QSqlQuery row = ws.exec(QStringLiteral("SELECT 1 FROM events WHERE room_id = ? AND seq = ?"), { room, t.seq });
-                if (!row.next()) {
+            for (const Copy& copy : copies) {
+                const qint64 room = copy.room; // (a variable: clang's lambdas do not capture a structured binding)
+                if (!copy.read) {
                     notRead = true;
                     applied = false;
                     continue;
                 }
-                row.finish();
                 applied = applyRedaction(ws, t, room, cut, &problem) && applied;
             }
             if (applied)
@@ -563,24 +576,17 @@ bool TeamSync::applyWaitingEdits(Workspace& ws, std::optional<qint64> roomId, QS
     bool any = false;
     ws.writeTransaction([&] {
         for (const TeamEdit& t : waiting) {
-            QVector<qint64> rooms;
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT r.id FROM rooms r JOIN sources s ON s.id = r.source_id WHERE "
-                                                 "s.system = ? AND r.native_id = ?"),
-                { t.system, t.room });
-            while (q.next())
-                rooms.append(q.value(0).toLongLong());
-            q.finish();
-            bool applied = !rooms.isEmpty();
+            const QVector<Copy> copies = copiesOf(ws, t.system, t.room, t.seq);
+            bool applied = !copies.isEmpty();
             bool notRead = false;
             QString problem = QStringLiteral("room %1: not in this workspace").arg(t.room);
-            for (qint64 room : rooms) {
-                QSqlQuery row = ws.exec(QStringLiteral("SELECT 1 FROM events WHERE room_id = ? AND seq = ?"), { room, t.seq });
-                if (!row.next()) {
+            for (const Copy& copy : copies) {
+                const qint64 room = copy.room; // (a variable: clang's lambdas do not capture a structured binding)
+                if (!copy.read) {
                     notRead = true;
                     applied = false;
                     continue;
                 }
-                row.finish();
                 // In a savepoint of its own: one that cannot be made here (another text there, calls paired
                 // otherwise) leaves the rest.
                 try {
