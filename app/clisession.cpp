@@ -579,10 +579,15 @@ std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team
         for (const TeamConflict& c : team.conflicts()) {
             if (c.mineLogin != team.login())
                 continue;
-            const QString said = QStringLiteral("room %1: your review (%2) went up over %3's %4, which this copy did not "
-                                                "know of: both are kept until one is chosen (sightline review SOURCE "
-                                                "--room %1 --status STATUS)")
-                                     .arg(c.room, c.mine, c.theirsAuthor, c.theirs);
+            const QString said = c.isReview()
+                ? QStringLiteral("room %1: your review (%2) went up over %3's %4, which this copy did not know of: both are "
+                                 "kept until one is chosen (sightline review SOURCE --room %1 --status STATUS)")
+                      .arg(c.room, c.mine, c.theirsAuthor, c.theirs)
+                : QStringLiteral("room %1, event %2: your edit of its %3 went up over %4's, which this copy did not know "
+                                 "of: both are kept until one is chosen in the window (File ▸ Team…)")
+                      .arg(c.room)
+                      .arg(c.seq.value_or(0))
+                      .arg(c.field, c.theirsAuthor);
             if (!m_said.contains(said))
                 m_err << "sightline: " << said << Qt::endl;
             m_said.insert(said);

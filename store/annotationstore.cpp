@@ -543,8 +543,12 @@ EditSteps journalEdit(Workspace& ws, const std::optional<Edit>& e, const QString
               e->field == Edit::Field::Unlink ? pairText(*e) : QString(),
               e->field == Edit::Field::Link ? pairText(*e) : QString(), author)
         : Journal(ws).record(journalAction(e->field), e->roomId, e->index, e->previous, e->value, author);
-    // The entry names its edit: what goes up to a team store for it (TeamSync).
-    ws.exec(QStringLiteral("UPDATE journal SET edit_id = ? WHERE id = ?"), { e->id, entry });
+    // The entry names its edit (what goes up to a team store for it, TeamSync) and the one of the same field that
+    // showed when it was made (a team store that has another there keeps both, as a conflict).
+    ws.exec(QStringLiteral("UPDATE journal SET edit_id = ?, replaces_edit_id = (SELECT id FROM edits WHERE room_id = ? AND "
+                           "seq = ? AND field = ? AND present = 1 AND id <> ? ORDER BY team_id IS NULL DESC, team_id DESC, id "
+                           "DESC LIMIT 1) WHERE id = ?"),
+        { e->id, e->roomId, e->index, Edit::fieldName(e->field), e->id, entry });
     return { { EditStep::Edits, e->id, true }, { EditStep::Journal, entry, true } };
 }
 } // namespace

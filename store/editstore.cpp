@@ -268,8 +268,11 @@ void EditStore::apply(qint64 editId, bool present)
 void EditStore::settle(qint64 roomId, qint64 index, Edit::Field field)
 {
     const QString name = Edit::fieldName(field);
+    // The latest in the team's order when the workspace shares its review (a teammate's edit that came down after
+    // one made here went up is older there), then those made here and not sent yet, in the order made.
     QSqlQuery q = m_ws.exec(QStringLiteral("SELECT (SELECT value FROM edits WHERE room_id = ? AND seq = ? AND field = ? AND "
-                                           "present = 1 ORDER BY id DESC LIMIT 1), (SELECT original FROM edits WHERE "
+                                           "present = 1 ORDER BY team_id IS NULL DESC, team_id DESC, id DESC LIMIT 1), "
+                                           "(SELECT original FROM edits WHERE "
                                            "room_id = ? AND seq = ? AND field = ? ORDER BY id LIMIT 1)"),
         { roomId, index, name, roomId, index, name });
     q.next();

@@ -373,6 +373,7 @@ CREATE INDEX journal_team ON journal(team_id) WHERE team_id IS NOT NULL;
     // room not read) waits in team_edits and is applied as the room is read.
     R"SQL(
 ALTER TABLE journal ADD COLUMN edit_id INTEGER;
+ALTER TABLE journal ADD COLUMN replaces_edit_id INTEGER; -- the edit of the same field that showed when this one was made
 ALTER TABLE edits ADD COLUMN team_id INTEGER;
 ALTER TABLE edits ADD COLUMN came_down INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX edits_team ON edits(team_id) WHERE team_id IS NOT NULL;

@@ -418,6 +418,35 @@ private slots:
         QCOMPARE(dump(a, QStringLiteral("SELECT count(*) FROM tool_calls WHERE room_id = %1 AND start_seq = %2 AND end_seq = %3")
                              .arg(roomA).arg(start).arg(end)),
             QStringList { QStringLiteral("1") });
+
+        // Two edits of the message's text, Ana's made not knowing Ben's: the later shows in both copies (the team's
+        // order, not the order each copy took them in), both are kept as a conflict, and keeping Ben's shows his again.
+        storeB.editText(roomB, message, QStringLiteral("Ben's reading"), QStringLiteral("Ben"));
+        storeB.save();
+        TeamSync(b, ben).sync();
+        storeA.editText(roomA, message, QStringLiteral("Ana's reading"), QStringLiteral("Ana"));
+        storeA.save();
+        TeamSync(a, ana).sync();
+        TeamSync(b, ben).sync();
+        QCOMPARE(a.event(roomA, message)->text, QStringLiteral("Ana's reading"));
+        QCOMPARE(b.event(roomB, message)->text, QStringLiteral("Ana's reading"));
+        const TeamConflicts conflicts = ben.conflicts();
+        QCOMPARE(conflicts.size(), 1);
+        QCOMPARE(conflicts.first().field, QStringLiteral("text"));
+        QCOMPARE(conflicts.first().seq.value_or(-1), message);
+        QCOMPARE(conflicts.first().theirsAuthor + QLatin1Char('>') + conflicts.first().mineAuthor, QStringLiteral("Ben>Ana"));
+        QCOMPARE(conflicts.first().theirs, QStringLiteral("Ben's reading"));
+        ben.settle(conflicts.first().id, QStringLiteral("theirs"), QStringLiteral("Ben"), QStringLiteral("test:settle"));
+        TeamSync(a, ana).sync();
+        TeamSync(b, ben).sync();
+        QCOMPARE(a.event(roomA, message)->text, QStringLiteral("Ben's reading"));
+        QCOMPARE(b.event(roomB, message)->text, QStringLiteral("Ben's reading"));
+        QVERIFY(ben.conflicts().isEmpty());
+        // An edit made knowing what is there makes no conflict.
+        storeA.editText(roomA, message, QStringLiteral("Ana's second reading"), QStringLiteral("Ana"));
+        storeA.save();
+        TeamSync(a, ana).sync();
+        QVERIFY(ana.conflicts().isEmpty());
     }
 
     // A redaction made by one reviewer cuts the text out of every teammate's copy at its next sync: rows, search, and
@@ -737,7 +766,8 @@ private slots:
         QCOMPARE(review(m_ben, QStringLiteral("unreviewed")).code, 0);
         QCOMPARE(open(), QStringList());
         QCOMPARE(teamStatus(), QStringList { QStringLiteral("unreviewed|Ben") });
-        QCOMPARE(psql(QStringLiteral("SELECT resolved_by FROM sightline.conflicts ORDER BY id")), QStringList { QStringLiteral("Ben") });
+        QCOMPARE(psql(QStringLiteral("SELECT resolved_by FROM sightline.conflicts WHERE field = 'review' ORDER BY id")),
+            QStringList { QStringLiteral("Ben") });
 
         // Again, and Ana keeps the status the room has (hers): a review that changes nothing still settles it.
         QCOMPARE(run(m_ana, { QStringLiteral("team"), QStringLiteral("sync"), m_ana.source }).code, 0);

@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -251,7 +252,7 @@ private slots:
         TeamStore ben(uri(QStringLiteral("gui_ben")));
         ben.setReview(QStringLiteral("roomkit"), other, ReviewStatus::Unreviewed, ReviewStatus::Done, QStringLiteral("Ben"), 1000, QStringLiteral("t:1"));
         lead.setReview(QStringLiteral("roomkit"), other, ReviewStatus::Unreviewed, ReviewStatus::InReview, QStringLiteral("Lead"), 2000, QStringLiteral("t:2"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.teamText().contains(QLatin1String("1 review conflict to settle")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.teamText().contains(QLatin1String("1 conflict to settle")), 10000);
         TeamDialog* dialog = window.teamDialog();
         dialog->show();
         QCOMPARE(dialog->settleButtons().size(), 2);
@@ -262,6 +263,37 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(ben.conflicts().isEmpty(), 10000);
         QTRY_COMPARE(window.roomModel()->room(roomNamed(window, other))->review, ReviewStatus::Done);
         QTRY_VERIFY(dialog->settleButtons().isEmpty() && !window.teamText().contains(QLatin1String("conflict")));
+
+        // Two edits of one message's text, the lead's not knowing Ben's: Keep Ben's makes his show in the window.
+        qint64 message = -1;
+        {
+            Workspace probe(m_dir.filePath(QStringLiteral("probe.sightline")));
+            Importer::import(probe, copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("probe.sqlite")));
+            QSqlQuery q = probe.exec(QStringLiteral("SELECT e.seq FROM events e JOIN rooms r ON r.id = e.room_id WHERE "
+                                                    "r.native_id = ? AND e.kind = 'message' ORDER BY e.seq LIMIT 1"),
+                { other });
+            QVERIFY(q.next());
+            message = q.value(0).toLongLong();
+        }
+        TeamEdit edit;
+        edit.system = QStringLiteral("roomkit");
+        edit.room = other;
+        edit.seq = message;
+        edit.field = QStringLiteral("text");
+        edit.value = QStringLiteral("as Ben read it");
+        edit.author = QStringLiteral("Ben");
+        edit.atMs = 3000;
+        ben.edit(edit, QStringLiteral("text_edited"), edit.value, QStringLiteral("t:3"));
+        edit.value = QStringLiteral("as the lead read it");
+        edit.author = QStringLiteral("Lead");
+        edit.atMs = 4000;
+        lead.edit(edit, QStringLiteral("text_edited"), edit.value, QStringLiteral("t:4"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->settleButtons().size() == 2, 10000);
+        QCOMPARE(dialog->settleButtons().first()->text(), QStringLiteral("Keep Ben's"));
+        dialog->settleButtons().first()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(ben.conflicts().isEmpty(), 10000);
+        window.roomList()->selectRoom(roomNamed(window, other));
+        QTRY_VERIFY_WITH_TIMEOUT(rowText(window, message).contains(QLatin1String("as Ben read it")), 10000);
     }
 };
 

@@ -324,7 +324,7 @@ private slots:
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
             // Back to schema 12 (steps 14, 17, 19, 20 and 21 added columns).
             for (const char* later : { "DROP TABLE team_edits", "DROP INDEX edits_team", "ALTER TABLE edits DROP COLUMN team_id",
-                     "ALTER TABLE edits DROP COLUMN came_down", "ALTER TABLE journal DROP COLUMN edit_id",
+                     "ALTER TABLE edits DROP COLUMN came_down", "ALTER TABLE journal DROP COLUMN edit_id", "ALTER TABLE journal DROP COLUMN replaces_edit_id",
                      "DROP TABLE team", "DROP INDEX annotations_team", "DROP INDEX journal_team",
                      "ALTER TABLE annotations DROP COLUMN team_id", "ALTER TABLE journal DROP COLUMN team_id",
                      "ALTER TABLE journal DROP COLUMN annotation_id", "ALTER TABLE journal DROP COLUMN team_annotation_id",

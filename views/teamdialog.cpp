@@ -115,25 +115,41 @@ void TeamDialog::showConflicts()
     m_conflicts->setVisible(!conflicts.isEmpty());
     if (conflicts.isEmpty())
         return;
-    auto* heading = new QLabel(tr("<b>Review statuses set each without knowing the other</b> (the later one applies "
-                                  "until one is kept):"),
+    auto* heading = new QLabel(tr("<b>Changes made each without knowing the other</b> (the later one applies until one "
+                                  "is kept):"),
         m_conflicts);
     heading->setWordWrap(true);
     grid->addWidget(heading, 0, 0, 1, 3);
     int row = 1;
     const auto when = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm")); };
+    // An edit's value may be long: its first line, cut, in the list; all of it in the tooltip.
+    const auto shortly = [](const QString& value) {
+        const QString line = value.section(QLatin1Char('\n'), 0, 0);
+        return (line.size() > 60 ? line.left(59) + QStringLiteral("…") : line).toHtmlEscaped();
+    };
     for (const TeamConflict& c : conflicts) {
-        auto* what = new QLabel(tr("%1: %2 set <i>%3</i> (%4), then %5 set <i>%6</i> (%7)")
-                                    .arg(c.room.toHtmlEscaped(), c.theirsAuthor.toHtmlEscaped(), c.theirs, when(c.theirsAtMs),
-                                        c.mineAuthor.toHtmlEscaped(), c.mine, when(c.mineAtMs)),
+        auto* what = new QLabel(c.isReview()
+                ? tr("%1: %2 set <i>%3</i> (%4), then %5 set <i>%6</i> (%7)")
+                      .arg(c.room.toHtmlEscaped(), c.theirsAuthor.toHtmlEscaped(), c.theirs, when(c.theirsAtMs),
+                          c.mineAuthor.toHtmlEscaped(), c.mine, when(c.mineAtMs))
+                : tr("%1, event %2, its %3: %4 made “%5” (%6), then %7 made “%8” (%9)")
+                      .arg(c.room.toHtmlEscaped())
+                      .arg(c.seq.value_or(0))
+                      .arg(c.field, c.theirsAuthor.toHtmlEscaped(), shortly(c.theirs), when(c.theirsAtMs),
+                          c.mineAuthor.toHtmlEscaped(), shortly(c.mine), when(c.mineAtMs)),
             m_conflicts);
         what->setWordWrap(true);
+        if (!c.isReview())
+            what->setToolTip(tr("%1's:\n%2\n\n%3's:\n%4").arg(c.theirsAuthor, c.theirs, c.mineAuthor, c.mine));
         grid->addWidget(what, row, 0);
         int column = 1;
-        for (const auto& [status, author] : { std::pair(c.theirs, c.theirsAuthor), std::pair(c.mine, c.mineAuthor) }) {
-            auto* keep = new QPushButton(tr("Keep %1 (%2)").arg(status, author), m_conflicts);
+        // A status is kept by its name; an edit by whose it is (the server makes theirs again, or leaves mine).
+        for (const auto& [status, author, side] : { std::tuple(c.theirs, c.theirsAuthor, QStringLiteral("theirs")),
+                 std::tuple(c.mine, c.mineAuthor, QStringLiteral("mine")) }) {
+            auto* keep = new QPushButton(c.isReview() ? tr("Keep %1 (%2)").arg(status, author) : tr("Keep %1's").arg(author),
+                m_conflicts);
             const qint64 id = c.id;
-            const QString chosen = status;
+            const QString chosen = c.isReview() ? status : side;
             connect(keep, &QPushButton::clicked, this, [this, id, chosen] { m_link->settle(id, chosen); });
             grid->addWidget(keep, row, column++);
             m_settleButtons << keep;

@@ -71,8 +71,8 @@ QString TeamLink::summary() const
         text = tr("Team: not connected");
     }
     if (!m_status.conflicts.isEmpty()) {
-        text += m_status.conflicts.size() == 1 ? tr(", 1 review conflict to settle (File ▸ Team…)")
-                                               : tr(", %1 review conflicts to settle (File ▸ Team…)").arg(m_status.conflicts.size());
+        text += m_status.conflicts.size() == 1 ? tr(", 1 conflict to settle (File ▸ Team…)")
+                                               : tr(", %1 conflicts to settle (File ▸ Team…)").arg(m_status.conflicts.size());
     }
     if (m_status.pending > 0)
         text += m_status.pending == 1 ? tr(", 1 change waiting to go up") : tr(", %1 changes waiting to go up").arg(m_status.pending);

@@ -39,7 +39,7 @@ int Session::review(const QStringList& args)
         // Setting the status again is choosing: a conflict over the room is settled with it, even one kept as it is.
         const std::optional<RoomSummary> r = ws->room(room);
         for (const TeamConflict& c : team->conflicts()) {
-            if (c.system != r->system || c.room != r->nativeId)
+            if (!c.isReview() || c.system != r->system || c.room != r->nativeId)
                 continue;
             team->settle(c.id, status, who, TeamSync::client(*ws) + QStringLiteral(":settle:%1").arg(c.id));
             m_out << r->nativeId << ": the conflict between " << c.theirsAuthor << "'s " << c.theirs << " and "

@@ -79,6 +79,13 @@ int Session::team(const QStringList& args)
               << "waiting to go up: " << waiting << (waiting == 1 ? " change" : " changes") << Qt::endl;
         if (team) {
             for (const TeamConflict& c : team->conflicts()) {
+                if (!c.isReview()) {
+                    m_out << "conflict: room " << c.room << ", event " << c.seq.value_or(0) << ", its " << c.field << ": "
+                          << c.theirsAuthor << " made one (" << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "), then "
+                          << c.mineAuthor << " made another (" << TimeUtil::formatMicros(c.mineAtMs * 1000)
+                          << ") not knowing it: keep one in the window (File ▸ Team…)" << Qt::endl;
+                    continue;
+                }
                 m_out << "conflict: room " << c.room << ": " << c.theirsAuthor << " set " << c.theirs << " ("
                       << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "), then " << c.mineAuthor << " set " << c.mine
                       << " (" << TimeUtil::formatMicros(c.mineAtMs * 1000) << ") not knowing it: `sightline review "

@@ -455,7 +455,10 @@ END $$;
 CREATE TABLE sightline.conflicts(
   id bigserial PRIMARY KEY,
   room_id bigint NOT NULL REFERENCES sightline.rooms(id),
-  field text NOT NULL,                  -- 'review'
+  field text NOT NULL,                  -- 'review', or an edit's field: text, arguments, result, outcome
+  seq bigint,                           -- an edit's item (none for a review status)
+  theirs_edit bigint,                   -- an edit's: the store's edit it did not know of (none: the source's value)
+  mine_edit bigint,                     -- and the edit that went over it
   theirs text NOT NULL,                 -- what the store had, which the change did not know of
   theirs_author text NOT NULL,
   theirs_at_ms bigint NOT NULL,
@@ -516,6 +519,26 @@ BEGIN
     RAISE EXCEPTION 'the team store has no conflict %', p_id USING ERRCODE = 'no_data_found';
   END IF;
   SELECT * INTO r FROM sightline.rooms WHERE id = c.room_id;
+  IF c.field <> 'review' THEN
+    -- An edit's: p_status is 'theirs' or 'mine'. Theirs kept: the value made again over mine (or mine taken back,
+    -- when theirs was the source's); mine kept: nothing to change.
+    IF p_status = 'theirs' THEN
+      IF c.theirs_edit IS NULL THEN
+        PERFORM sightline.revert_edit(c.mine_edit, c.field || ': ' || c.mine, p_author, p_at_ms, p_key);
+      ELSE
+        PERFORM sightline.edit(r.system, r.native_id, c.seq, NULL, c.field, c.theirs,
+          CASE c.field WHEN 'text' THEN 'text_edited' WHEN 'arguments' THEN 'arguments_edited'
+            WHEN 'result' THEN 'result_edited' ELSE 'outcome_changed' END, c.theirs, p_author, p_at_ms, p_key, c.mine_edit);
+      END IF;
+    ELSIF p_status <> 'mine' THEN
+      RAISE EXCEPTION 'an edit''s conflict is settled by keeping theirs or mine, not %', p_status
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    UPDATE sightline.conflicts x SET resolved_by = p_author, resolved_ms = sightline.now_ms()
+      WHERE x.room_id = c.room_id AND x.field = c.field AND x.seq = c.seq AND x.resolved_ms IS NULL;
+    PERFORM pg_notify('sightline_team', 'conflict');
+    RETURN;
+  END IF;
   SELECT coalesce((SELECT a.value FROM sightline.annotations a WHERE a.room_id = c.room_id AND a.seq IS NULL
     AND a.kind = 'review' AND a.present ORDER BY a.id DESC LIMIT 1), 'unreviewed') INTO current;
   IF current <> p_status THEN
@@ -543,10 +566,15 @@ CREATE TABLE sightline.edits(
   version bigint NOT NULL);
 CREATE INDEX edits_version ON sightline.edits(version);
 -- An edit with its entry (p_action: the journal's, text_edited ...; p_after: what it says stands now).
+-- p_replaces: the store's edit of the field its maker saw (none: the source's value). Another there now, not knowing
+-- it: both are kept as a conflict (the later shows) until one is kept; one made knowing what is there settles it.
 CREATE FUNCTION sightline.edit(p_system text, p_room text, p_seq bigint, p_other bigint, p_field text, p_value text,
-    p_action text, p_after text, p_author text, p_at_ms bigint, p_key text, OUT edit_id bigint, OUT journal_id bigint)
+    p_action text, p_after text, p_author text, p_at_ms bigint, p_key text, p_replaces bigint, OUT edit_id bigint,
+    OUT journal_id bigint)
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = sightline, pg_temp AS $$
-DECLARE rid bigint;
+DECLARE
+  rid bigint;
+  cur sightline.edits;
 BEGIN
   PERFORM sightline.require_writer();
   PERFORM pg_advisory_xact_lock(7477, 1);
@@ -556,11 +584,24 @@ BEGIN
     RAISE EXCEPTION '% is no edit', p_action USING ERRCODE = 'invalid_parameter_value';
   END IF;
   rid := sightline.room_of(p_system, p_room);
+  SELECT * INTO cur FROM sightline.edits x WHERE x.room_id = rid AND x.seq = p_seq AND x.field = p_field AND x.present
+    ORDER BY x.id DESC LIMIT 1;
   INSERT INTO sightline.edits(room_id, seq, other_seq, field, value, author, login, at_ms, version)
     VALUES (rid, p_seq, p_other, p_field, p_value, p_author, session_user, p_at_ms, 0) RETURNING id INTO edit_id;
   INSERT INTO sightline.journal(at_ms, author, action, room_id, seq, before, after, edit_id, client_key)
     VALUES (p_at_ms, p_author, p_action, rid, p_seq, NULL, p_after, edit_id, p_key) RETURNING id INTO journal_id;
   UPDATE sightline.edits SET version = journal_id WHERE id = edit_id;
+  IF p_field NOT IN ('link', 'unlink') THEN
+    IF cur.id IS DISTINCT FROM p_replaces AND cur.id IS NOT NULL AND cur.value IS DISTINCT FROM p_value THEN
+      INSERT INTO sightline.conflicts(room_id, field, seq, theirs_edit, mine_edit, theirs, theirs_author, theirs_at_ms,
+          mine, mine_author, mine_login, mine_at_ms, journal_id)
+        VALUES (rid, p_field, p_seq, cur.id, edit_id, coalesce(cur.value, ''), cur.author, cur.at_ms, coalesce(p_value, ''),
+          p_author, session_user, p_at_ms, journal_id);
+    ELSE
+      UPDATE sightline.conflicts c SET resolved_by = p_author, resolved_ms = sightline.now_ms()
+        WHERE c.room_id = rid AND c.field = p_field AND c.seq = p_seq AND c.resolved_ms IS NULL;
+    END IF;
+  END IF;
   PERFORM pg_notify('sightline_team', journal_id::text);
 END $$;
 -- Takes an edit back (Revert This Edit) with its entry; one taken back already: its id, and no entry.
@@ -585,7 +626,7 @@ BEGIN
   PERFORM pg_notify('sightline_team', journal_id::text);
 END $$;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA sightline FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION sightline.edit(text, text, bigint, bigint, text, text, text, text, text, bigint, text),
+GRANT EXECUTE ON FUNCTION sightline.edit(text, text, bigint, bigint, text, text, text, text, text, bigint, text, bigint),
   sightline.revert_edit(bigint, text, text, bigint, text) TO sightline_reviewer, sightline_admin;
 GRANT SELECT ON sightline.edits TO sightline_reviewer, sightline_auditor, sightline_admin;
 GRANT EXECUTE ON FUNCTION sightline.change_review(text, text, text, text, text, bigint, text),

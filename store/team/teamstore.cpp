@@ -155,14 +155,14 @@ TeamConflicts TeamStore::conflicts()
 {
     TeamConflicts out;
     QSqlQuery q = m_db.select(QStringLiteral("SELECT c.id, r.system, r.native_id, c.field, c.theirs, c.theirs_author, "
-                                             "c.theirs_at_ms, c.mine, c.mine_author, c.mine_login, c.mine_at_ms FROM "
+                                             "c.theirs_at_ms, c.mine, c.mine_author, c.mine_login, c.mine_at_ms, c.seq FROM "
                                              "sightline.conflicts c JOIN sightline.rooms r ON r.id = c.room_id WHERE "
                                              "c.resolved_ms IS NULL ORDER BY c.id"),
         {}, QStringLiteral("the conflicts"));
     while (q.next()) {
         out.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
             q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), q.value(7).toString(),
-            q.value(8).toString(), q.value(9).toString(), q.value(10).toLongLong() });
+            q.value(8).toString(), q.value(9).toString(), q.value(10).toLongLong(), optionalInt(q.value(11)) });
     }
     return out;
 }
@@ -175,10 +175,12 @@ TeamStore::Change TeamStore::redact(const TeamRedaction& r, const QString& place
         QStringLiteral("room %1, event %2").arg(r.room).arg(r.seq));
 }
 
-TeamStore::Change TeamStore::edit(const TeamEdit& e, const QString& action, const QString& after, const QString& key)
+TeamStore::Change TeamStore::edit(const TeamEdit& e, const QString& action, const QString& after, const QString& key,
+    std::optional<qint64> replaces)
 {
-    return call(QStringLiteral("SELECT edit_id, journal_id FROM sightline.edit(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        { e.system, e.room, e.seq, orNull(e.otherSeq), e.field, orNull(e.value), action, orNull(after), e.author, e.atMs, key },
+    return call(QStringLiteral("SELECT edit_id, journal_id FROM sightline.edit(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { e.system, e.room, e.seq, orNull(e.otherSeq), e.field, orNull(e.value), action, orNull(after), e.author, e.atMs, key,
+            orNull(replaces) },
         QStringLiteral("room %1, event %2").arg(e.room).arg(e.seq));
 }
 

@@ -95,7 +95,9 @@ public:
     bool listen(QObject* context, std::function<void()> onChange);
 
     // An edit made in a workspace (`action`, `after`: its journal entry's); Change::id is the store's edit.
-    Change edit(const TeamEdit& edit, const QString& action, const QString& after, const QString& key);
+    // `replaces`: the store's edit of the field that showed when it was made (none: the source's value).
+    Change edit(const TeamEdit& edit, const QString& action, const QString& after, const QString& key,
+        std::optional<qint64> replaces = std::nullopt);
     // Takes back the store's edit `id` (`before`: what the entry says was taken back).
     Change revertEdit(qint64 id, const QString& before, const QString& author, qint64 atMs, const QString& key);
 

@@ -150,7 +150,9 @@ void pushEdit(Workspace& ws, TeamStore& team, const Outgoing& e, const QString& 
         ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), e.id });
         return;
     }
-    QSqlQuery q = ws.exec(QStringLiteral("SELECT seq, other_seq, field, value FROM edits WHERE id = ?"), { *e.editId });
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT x.seq, x.other_seq, x.field, x.value, (SELECT r.team_id FROM journal j JOIN "
+                                         "edits r ON r.id = j.replaces_edit_id WHERE j.id = ?) FROM edits x WHERE x.id = ?"),
+        { e.id, *e.editId });
     if (q.next()) {
         TeamEdit t;
         t.system = e.system;
@@ -163,8 +165,10 @@ void pushEdit(Workspace& ws, TeamStore& team, const Outgoing& e, const QString& 
         t.value = pair ? QString() : text(q.value(3));
         t.author = e.author;
         t.atMs = e.atMs;
+        // The edit it went over, by its id there (it went up first, in the journal's order).
+        const std::optional<qint64> replaces = optionalInt(q.value(4));
         q.finish();
-        change = team.edit(t, e.action, pair ? e.after : t.value, key);
+        change = team.edit(t, e.action, pair ? e.after : t.value, key, replaces);
         if (change.id > 0) {
             ws.exec(QStringLiteral("UPDATE edits SET team_id = ? WHERE id = ?"), { change.id, *e.editId });
             // Taken back here since (not sent yet): that goes up as taking back this one.
@@ -610,6 +614,10 @@ bool TeamSync::applyWaitingEdits(Workspace& ws, std::optional<qint64> roomId, QS
                         if (made) {
                             ws.exec(QStringLiteral("UPDATE edits SET team_id = ?, came_down = 1, saved = 1, at_ms = ? WHERE id = ?"),
                                 { t.id, t.atMs, made->id });
+                            // Shown by the team's order now that it has its place in it: an edit made here that went
+                            // up after this one stays what shows.
+                            if (!made->isPair())
+                                edits.apply(made->id, true);
                             any = true;
                         }
                     });
