@@ -3,6 +3,7 @@
 #include "filterquery.h"
 #include "redactionstore.h"
 #include "reviewer.h"
+#include "settings.h"
 #include "roommatch.h"
 #include "sources/importer.h"
 #include "sources/pgconnection.h"
@@ -554,13 +555,13 @@ void Session::syncAttachedTeam(Workspace& ws)
         return;
     try {
         if (TeamStore* team = connectTeam(ws, m_teamGiven,
-                QStringLiteral("showing this workspace's copy of the review, as of its last sync")))
+                QStringLiteral("working with this workspace's copy of the review (as of its last sync); what is changed now goes up at the next sync")))
             syncTeam(ws, *team);
     } catch (const StoreError& e) {
         // A verb that only reads answers all the same (a password refused, a role taken away): said, not fatal.
         m_team.reset();
         m_teamUnreachable = true;
-        const QString meanwhile = QStringLiteral("showing this workspace's copy of the review, as of its last sync");
+        const QString meanwhile = QStringLiteral("working with this workspace's copy of the review (as of its last sync); what is changed now goes up at the next sync");
         m_err << "sightline: the team store was not synced (" << e.toString() << "): " << meanwhile << Qt::endl;
         m_said.insert(meanwhile);
     }
@@ -609,6 +610,12 @@ std::optional<TeamSync::Result> Session::syncTeam(Workspace& ws, TeamStore& team
 QString Session::author(const QCommandLineParser& parser)
 {
     QString name = parser.value(QStringLiteral("author")).trimmed();
+    if (name.isEmpty())
+        name = Settings::author();
+    // Working with a team store, the login it knows this reviewer by, rather than the machine's (often the same
+    // "root" or "user" on every reviewer's machine).
+    if (name.isEmpty() && m_team)
+        name = m_team->login();
     if (name.isEmpty())
         name = Reviewer::name();
     if (name.isEmpty())

@@ -203,7 +203,7 @@ void MainWindow::layOut()
     addDockWidget(Qt::BottomDockWidgetArea, m_waterfallDock);
     tabifyDockWidget(m_toolStatsDock, m_waterfallDock); // both about the room's calls: one place, a tab each
     m_waterfallDock->hide();
-    addDockWidget(Qt::LeftDockWidgetArea, m_queueDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_queueDock); // wide enough for each reviewer's share
     m_queueDock->hide();
 }
 
@@ -1530,6 +1530,7 @@ void MainWindow::connectTeam()
     m_teamStatus->hide();
     statusBar()->addPermanentWidget(m_teamStatus);
     connect(m_team, &TeamLink::statusChanged, this, &MainWindow::updateTeamStatus);
+    connect(m_team, &TeamLink::statusChanged, this, [this] { m_editor->setNameHint(m_team->status().login); });
     connect(m_team, &TeamLink::changed, this, &MainWindow::reviewChanged);
     connect(m_team, &TeamLink::message, this, [this](const QString& text) { say(text, 8000); });
     // Saved changes go up at once (unsaved ones are this reviewer's, and may be undone).

@@ -94,8 +94,15 @@ bool Journal::adopt(qint64 roomId, const TeamJournalEntry& e)
     QSqlQuery had = m_ws.exec(QStringLiteral("SELECT 1 FROM journal WHERE room_id = ? AND team_id = ?"), { roomId, e.id });
     const bool known = had.next();
     had.finish();
-    if (known)
+    if (known) {
+        // This copy's own review entry, as the store took it: its `before` is what the team had then (another
+        // reviewer's status this copy had not seen yet), so every copy's journal says the same of it.
+        if (e.action == QLatin1String("review")) {
+            m_ws.exec(QStringLiteral("UPDATE journal SET before = ? WHERE room_id = ? AND team_id = ? AND came_down = 0"),
+                { e.before.isNull() ? QVariant() : QVariant(e.before), roomId, e.id });
+        }
         return false;
+    }
     m_ws.exec(QStringLiteral("INSERT INTO journal(at_ms, author, action, room_id, seq, before, after, saved, present, team_id, "
                              "came_down) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?, 1)"),
         { e.atMs, e.author, e.action, roomId, e.seq ? QVariant(*e.seq) : QVariant(),

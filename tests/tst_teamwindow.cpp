@@ -244,7 +244,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(lead.queueRooms(QStringLiteral("refunds")).first().state == TeamQueueRoom::State::Done, 10000);
         QCOMPARE(lead.queueRooms(QStringLiteral("refunds")).first().author, QStringLiteral("Ana"));
         QTRY_VERIFY(dock->list()->topLevelItem(0)->text(1) == QLatin1String("1")); // done
-        QVERIFY(dock->heldText().startsWith(QLatin1String("Select a queue")));
+        QVERIFY(dock->heldText().startsWith(QLatin1String("Next Room (Ctrl+Alt+N) takes the next room")));
 
         // Two review statuses set each not knowing the other: the status bar and File ▸ Team… say so, and the
         // reviewer keeps one with a click.

@@ -165,7 +165,7 @@ QString Editor::author()
     name = QInputDialog::getText(m_window, tr("Your Name"),
         tr("Notes, labels, marks, reviews, edits and redactions are signed with your name.\nIt is asked once; Edit ▸ "
            "Set Your Name changes it."),
-        QLineEdit::Normal, Reviewer::loginName(), &ok)
+        QLineEdit::Normal, m_nameHint.isEmpty() ? Reviewer::loginName() : m_nameHint, &ok)
                .trimmed();
     if (!ok || name.isEmpty())
         return {};

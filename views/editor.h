@@ -40,6 +40,8 @@ public:
     // The name edits are signed with; asks for it once when it is not set (empty when the reviewer declines).
     QString author();
     void setAuthor(const QString& name); // kept in the settings
+    // The name offered when it is asked for (a team store's login); the machine's login name without one.
+    void setNameHint(const QString& name) { m_nameHint = name; }
     // Unsaved changes: this session's, or a session's that ended without saving.
     bool isModified() const;
     int unsavedCount() const; // how many changes Save would keep
@@ -126,6 +128,7 @@ private:
     int m_redactions = 0; // redactions on the undo stack: a save makes them final
     int m_leftover = 0; // unsaved changes a session before this one left
     bool m_wasModified = false;
+    QString m_nameHint;
     QAction* m_save;
     QAction* m_undo;
     QAction* m_redo;

@@ -127,7 +127,7 @@ void QueueDock::showHeld()
                             .arg(m_room->room, m_roomQueue,
                                 QDateTime::fromMSecsSinceEpoch(m_room->untilMs).toString(QStringLiteral("HH:mm"))));
     } else {
-        m_held->setText(tr("Select a queue, then Next Room (Ctrl+Alt+N)."));
+        m_held->setText(tr("Next Room (Ctrl+Alt+N) takes the next room of the selected queue and holds it for you."));
     }
 }
 
@@ -148,7 +148,7 @@ void QueueDock::takeNext()
         return;
     }
     m_link->next(
-        queue, Reviewer::name(),
+        queue, m_link->signature(),
         [this, queue](const std::optional<TeamQueueRoom>& room) {
             if (!room) {
                 emit message(tr("Queue \"%1\": nothing left for you").arg(queue));
@@ -178,7 +178,7 @@ void QueueDock::finish()
     }
     const TeamQueueRoom held = *m_room;
     m_link->finish(
-        m_roomQueue, { held.system, held.room }, Reviewer::name(),
+        m_roomQueue, { held.system, held.room }, m_link->signature(),
         [this, held](const TeamQueueRoom& done) {
             m_room.reset();
             m_done->setEnabled(false);

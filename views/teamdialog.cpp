@@ -113,10 +113,12 @@ void TeamDialog::showConflicts()
     m_settleButtons.clear();
     const TeamConflicts& conflicts = m_link->isAttached() ? m_link->status().conflicts : TeamConflicts();
     m_conflicts->setVisible(!conflicts.isEmpty());
-    if (conflicts.isEmpty())
+    if (conflicts.isEmpty()) {
+        adjustSize(); // no gap where they were
         return;
-    auto* heading = new QLabel(tr("<b>Changes made each without knowing the other</b> (the later one applies until one "
-                                  "is kept):"),
+    }
+    auto* heading = new QLabel(tr("<b>Changes made each without knowing the other</b> (the one that reached the store "
+                                  "later applies until one is kept):"),
         m_conflicts);
     heading->setWordWrap(true);
     grid->addWidget(heading, 0, 0, 1, 3);
@@ -129,10 +131,10 @@ void TeamDialog::showConflicts()
     };
     for (const TeamConflict& c : conflicts) {
         auto* what = new QLabel(c.isReview()
-                ? tr("%1: %2 set <i>%3</i> (%4), then %5 set <i>%6</i> (%7)")
+                ? tr("%1: %2 set <i>%3</i> (at %4); %5 set <i>%6</i> (at %7) not knowing it, which reached the store later and applies")
                       .arg(c.room.toHtmlEscaped(), c.theirsAuthor.toHtmlEscaped(), c.theirs, when(c.theirsAtMs),
                           c.mineAuthor.toHtmlEscaped(), c.mine, when(c.mineAtMs))
-                : tr("%1, event %2, its %3: %4 made “%5” (%6), then %7 made “%8” (%9)")
+                : tr("%1, event %2, its %3: %4 made “%5” (at %6); %7 made “%8” (at %9) not knowing it, which reached the store later and shows")
                       .arg(c.room.toHtmlEscaped())
                       .arg(c.seq.value_or(0))
                       .arg(c.field, c.theirsAuthor.toHtmlEscaped(), shortly(c.theirs), when(c.theirsAtMs),

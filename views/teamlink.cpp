@@ -1,6 +1,7 @@
 #include "teamlink.h"
 
 #include "reviewer.h"
+#include "settings.h"
 #include "sources/pgconnection.h"
 #include "storeclient.h"
 #include "storeerror.h"
@@ -57,6 +58,14 @@ TeamLink::TeamLink(StoreClient* store, QWidget* window)
 }
 
 TeamLink::~TeamLink() = default;
+
+QString TeamLink::signature() const
+{
+    const QString given = Settings::author();
+    if (!given.isEmpty())
+        return given;
+    return m_status.login.isEmpty() ? Reviewer::name() : m_status.login;
+}
 
 QString TeamLink::summary() const
 {
@@ -126,7 +135,7 @@ void TeamLink::run(const std::optional<QString>& attachTo, bool detachNow)
     auto out = std::make_shared<Outcome>();
     const QString password = m_password;
     const auto room = m_room;
-    const QString author = Reviewer::name();
+    const QString given = Settings::author(); // else the team login (below, once it is known)
     QPointer<TeamLink> self(this);
     // Called on the GUI thread by the store's NOTIFY (listen() connects it there, with the link as its context, so it
     // is cut when the link goes).
@@ -137,12 +146,12 @@ void TeamLink::run(const std::optional<QString>& attachTo, bool detachNow)
     TeamLink* context = this;
     m_store->run(
         StoreClient::Kind::TeamSync,
-        [side, out, attachTo, detachNow, password, room, author, notified, context](Workspace& ws, const CancelToken&) {
+        [side, out, attachTo, detachNow, password, room, given, notified, context](Workspace& ws, const CancelToken&) {
             Status& s = out->status;
             if (detachNow) {
                 if (side->team) {
                     try {
-                        side->team->here(TeamSync::client(ws), std::nullopt, author);
+                        side->team->here(TeamSync::client(ws), std::nullopt, given);
                     } catch (const StoreError&) {
                         // Gone already: nothing to take back.
                     }
@@ -177,7 +186,7 @@ void TeamLink::run(const std::optional<QString>& attachTo, bool detachNow)
                 s.taken = r.taken;
                 s.unapplied = r.unapplied;
                 out->cut = r.cut;
-                team.here(TeamSync::client(ws), room, author);
+                team.here(TeamSync::client(ws), room, given.isEmpty() ? team.login() : given);
                 if (room)
                     s.present = team.presentIn(TeamSync::client(ws), *room);
                 s.conflicts = team.conflicts();
@@ -251,7 +260,7 @@ bool TeamLink::askPassword(const QString& why)
 void TeamLink::settle(qint64 id, const QString& status)
 {
     auto side = m_side;
-    const QString author = Reviewer::name();
+    const QString author = signature();
     m_store->run(
         StoreClient::Kind::TeamSync,
         [side, id, status, author](Workspace& ws, const CancelToken&) {
@@ -275,7 +284,7 @@ void TeamLink::shutDown()
     if (!m_side->team && !isAttached())
         return;
     auto side = m_side;
-    const QString author = Reviewer::name();
+    const QString author = signature();
     m_store->run(StoreClient::Kind::TeamSync, [side, author](Workspace& ws, const CancelToken&) {
         if (!side->team)
             return;

@@ -47,6 +47,8 @@ public:
 
     const Status& status() const { return m_status; }
     bool isAttached() const { return !m_status.uri.isEmpty(); }
+    // Who this reviewer signs as in the team: the name given (Edit ▸ Set Your Name…), else the team login.
+    QString signature() const;
     // A line for the status bar: "Team: ana (reviewer), caught up 10:02:11", or why not.
     QString summary() const;
 

@@ -151,7 +151,7 @@ VerbSpec Session::exportSpec()
                 QStringLiteral("FILTER") },
             { QStringLiteral("include-blocked"), QStringLiteral("include rows a hook blocked (left out by default; as --query blocked:include)") },
             { QStringLiteral("marked"), QStringLiteral("only the events a reviewer marked") },
-            { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, or the login name)"),
+            { QStringLiteral("author"), QStringLiteral("who makes the report (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             { QStringLiteral("sign"), QStringLiteral("sign the manifest with this Ed25519 private key (PEM; openssl genpkey -algorithm ed25519 -out KEY)"),
                 QStringLiteral("KEY") },

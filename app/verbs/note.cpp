@@ -18,13 +18,13 @@ int Session::note(const QStringList& args)
     if (text.trimmed().isEmpty())
         usage(QStringLiteral("--text TEXT is required"));
     const std::optional<qint64> index = indexOption(parser, QStringLiteral("index"));
-    const QString who = author(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     const qint64 room = roomId(*ws, source, parser);
     // An auditor is refused before anything is written, here or there.
     auto team = joinTeam(*ws, parser, QStringLiteral("the note is kept in this workspace and goes to the team at the next sync"));
     if (team)
         team->requireWriter();
+    const QString who = author(parser); // the team login when no name is given
     AnnotationStore store(*ws);
     store.saveOnly(store.addNote(room, index, text, who));
     m_out << "note added to " << (index ? QStringLiteral("event %1").arg(*index) : QStringLiteral("the room"))
@@ -44,7 +44,7 @@ VerbSpec Session::noteSpec()
                 QStringLiteral("PATH") },
             { QStringLiteral("index"), QStringLiteral("the event's index (default: a note on the room)"), QStringLiteral("N") },
             { QStringLiteral("text"), QStringLiteral("what the note says"), QStringLiteral("TEXT") },
-            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             teamOption() },
         QStringLiteral("SOURCE --room ID [--index N] --text TEXT [--team URI]"), QStringLiteral("add a note to a room or an event"),

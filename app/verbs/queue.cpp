@@ -87,7 +87,6 @@ int Session::queue(const QStringList& args)
     // The filter is checked before anything is read or connected.
     const bool filtered = !parser.value(QStringLiteral("query")).trimmed().isEmpty();
     const EventFilter filter = filterOf(parser);
-    const QString who = action == QLatin1String("next") || action == QLatin1String("done") ? author(parser) : QString();
 
     // Making a queue matches the filter against every room's events, so they are read; the rest only lists them.
     // done --room reads the room it names, to know it by a part of its id.
@@ -103,6 +102,7 @@ int Session::queue(const QStringList& args)
     TeamStore* team = joinTeam(*ws, parser, QStringLiteral("a queue lives in the team store: nothing was done"));
     if (!team)
         return Cli::Error;
+    const QString who = action == QLatin1String("next") || action == QLatin1String("done") ? author(parser) : QString();
 
     if (action == QLatin1String("create")) {
         TeamQueue q;
@@ -208,20 +208,23 @@ int Session::queue(const QStringList& args)
                 store.saveOnly(store.setReview(*room, ReviewStatus::InReview, who));
             syncTeam(*ws, *team);
         }
+        QString instructions;
+        for (const TeamQueue& q : team->queues()) {
+            if (q.name == name)
+                instructions = q.instructions;
+        }
         if (json) {
             m_out << line({ { QStringLiteral("id"), next->room }, { QStringLiteral("system"), next->system },
                               { QStringLiteral("queue"), name }, { QStringLiteral("position"), next->position },
-                              { QStringLiteral("until"), when(next->untilMs) },
+                              { QStringLiteral("until"), when(next->untilMs) }, { QStringLiteral("instructions"), instructions },
                               { QStringLiteral("in_this_workspace"), room.has_value() } })
                   << Qt::endl;
         } else {
             m_out << next->room << '\n'
                   << "  queue \"" << name << "\", room " << next->position << "; yours until " << when(next->untilMs)
                   << ": `sightline queue done " << source << " --name " << name << "` when finished" << Qt::endl;
-        }
-        for (const TeamQueue& q : team->queues()) {
-            if (q.name == name && !q.instructions.isEmpty() && !json)
-                m_out << "  instructions: " << q.instructions << Qt::endl;
+            if (!instructions.isEmpty())
+                m_out << "  instructions: " << instructions << Qt::endl;
         }
         if (!room) {
             m_err << "sightline: this workspace holds no room " << next->room << " (" << next->system
@@ -270,7 +273,7 @@ VerbSpec Session::queueSpec()
                 QStringLiteral("LOGIN") },
             { QStringLiteral("lock"), QStringLiteral("create: how long a room stays with the reviewer who took it (default 30)"),
                 QStringLiteral("MINUTES") },
-            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             { QStringLiteral("json"), QStringLiteral("one JSON object per line") }, teamOption() },
         QStringLiteral("create|list|next|done SOURCE --name NAME [--query FILTER] [--team URI]"),

@@ -44,7 +44,6 @@ int Session::redact(const QStringList& args)
     const QString reason = parser.value(QStringLiteral("reason")).simplified();
     if (!dryRun && reason.isEmpty())
         usage(QStringLiteral("--reason TEXT is required (it is what the placeholder and the ledger say)"));
-    const QString who = dryRun ? QString() : author(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     // No import writes it meanwhile (a window following its source): the rows it had not written yet would
     // come in clear, after a redaction that said it was done. Said, and nothing done.
@@ -60,6 +59,7 @@ int Session::redact(const QStringList& args)
         if (team)
             team->requireWriter();
     }
+    const QString who = dryRun ? QString() : author(parser); // the team login when no name is given
     const qint64 room = all ? 0 : roomId(*ws, source, parser);
     const RedactionMatches found = RedactionStore(*ws).find(room, patterns);
     const bool json = parser.isSet(QStringLiteral("json"));
@@ -119,7 +119,7 @@ VerbSpec Session::redactSpec()
                 QStringLiteral("LIST") },
             { QStringLiteral("reason"), QStringLiteral("why: what the placeholder and the ledger say"), QStringLiteral("TEXT") },
             { QStringLiteral("dry-run"), QStringLiteral("print what would be redacted, change nothing") },
-            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             { QStringLiteral("json"), QStringLiteral("one JSON object per line") }, teamOption() },
         QStringLiteral("SOURCE (--room ID | --all-rooms) (--pattern RE | --builtin LIST) --reason TEXT [--dry-run] [--team URI]"),

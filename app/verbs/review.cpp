@@ -20,7 +20,6 @@ int Session::review(const QStringList& args)
         usage(QStringLiteral("--status is one of: unreviewed, in-review, done (not '%1')")
                   .arg(parser.value(QStringLiteral("status"))));
     }
-    const QString who = author(parser);
     auto ws = openSource(source, forcedFormat(parser), roomsAsked(parser));
     const qint64 room = roomId(*ws, source, parser);
     auto team = joinTeam(*ws, parser,
@@ -30,6 +29,7 @@ int Session::review(const QStringList& args)
         // The room's status as the team has it now, not as this workspace last saw it.
         syncTeam(*ws, *team);
     }
+    const QString who = author(parser); // the team login when no name is given
     AnnotationStore store(*ws);
     const EditSteps steps = store.setReview(room, status, who);
     store.saveOnly(steps);
@@ -59,7 +59,7 @@ VerbSpec Session::reviewSpec()
             { QStringLiteral("source"), QStringLiteral("the source the room came from, when several hold its id"),
                 QStringLiteral("PATH") },
             { QStringLiteral("status"), QStringLiteral("unreviewed, in-review or done"), QStringLiteral("STATUS") },
-            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, or the login name)"),
+            { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             teamOption() },
         QStringLiteral("SOURCE --room ID --status S [--team URI]"), QStringLiteral("set a room's review status"), &Session::review };

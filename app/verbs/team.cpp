@@ -81,15 +81,18 @@ int Session::team(const QStringList& args)
             for (const TeamConflict& c : team->conflicts()) {
                 if (!c.isReview()) {
                     m_out << "conflict: room " << c.room << ", event " << c.seq.value_or(0) << ", its " << c.field << ": "
-                          << c.theirsAuthor << " made one (" << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "), then "
-                          << c.mineAuthor << " made another (" << TimeUtil::formatMicros(c.mineAtMs * 1000)
-                          << ") not knowing it: keep one in the window (File ▸ Team…)" << Qt::endl;
+                          << c.theirsAuthor << " made one (at " << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "); "
+                          << c.mineAuthor << " made another (at " << TimeUtil::formatMicros(c.mineAtMs * 1000)
+                          << ") not knowing it, which reached the store later and shows: keep one in the window (File ▸ "
+                             "Team…)"
+                          << Qt::endl;
                     continue;
                 }
-                m_out << "conflict: room " << c.room << ": " << c.theirsAuthor << " set " << c.theirs << " ("
-                      << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "), then " << c.mineAuthor << " set " << c.mine
-                      << " (" << TimeUtil::formatMicros(c.mineAtMs * 1000) << ") not knowing it: `sightline review "
-                      << target << " --room " << c.room << " --status STATUS` keeps one" << Qt::endl;
+                m_out << "conflict: room " << c.room << ": " << c.theirsAuthor << " set " << c.theirs << " (at "
+                      << TimeUtil::formatMicros(c.theirsAtMs * 1000) << "); " << c.mineAuthor << " set " << c.mine
+                      << " (at " << TimeUtil::formatMicros(c.mineAtMs * 1000)
+                      << ") not knowing it, which reached the store later and applies: `sightline review " << target
+                      << " --room " << c.room << " --status STATUS` keeps one" << Qt::endl;
             }
         }
         return Cli::Ok;

@@ -1,5 +1,7 @@
 #include "pgconnection.h"
 
+#include "../reviewer.h"
+
 #include "pgsessions.h"
 
 #include <atomic>
@@ -145,7 +147,7 @@ PgConnection::PgConnection(const QString& uri, PgSessions* sessions, Access acce
     const QSqlError error = m_db.lastError();
     const QString said = serverSaid(error);
     const QString all = error.databaseText() + error.driverText();
-    const QString role = user.isEmpty() ? QStringLiteral("(your login name)") : user;
+    const QString role = user.isEmpty() ? PgConnection::defaultRole() : user;
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connection);
     if (all.contains(QLatin1String("no password supplied"))) {
@@ -219,9 +221,16 @@ void PgConnection::fail(const QSqlError& error, const QString& place)
     if (error.nativeErrorCode() == QLatin1String("42501")) {
         throw StoreError(m_origin, place,
             QStringLiteral("role %1 may not read this store (it needs SELECT on its tables): %2")
-                .arg(m_db.userName().isEmpty() ? QStringLiteral("(your login name)") : m_db.userName(), said));
+                .arg(m_db.userName().isEmpty() ? PgConnection::defaultRole() : m_db.userName(), said));
     }
     throw StoreError(m_origin, place, said);
+}
+
+QString PgConnection::defaultRole()
+{
+    // As libpq picks it: PGUSER, else the login name the process runs as.
+    const QString given = qEnvironmentVariable("PGUSER");
+    return given.isEmpty() ? Reviewer::loginName() : given;
 }
 
 QSqlQuery PgConnection::select(const QString& sql, const QVariantList& values, const QString& place)

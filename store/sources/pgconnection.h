@@ -62,6 +62,8 @@ public:
     static QString withoutPassword(const QString& uri);
     // The same URI with `password` in it: how a password typed into a prompt reaches the import, in memory only.
     static QString withPassword(const QString& uri, const QString& password);
+    // The role a URI without a user connects as: PGUSER, else the login name (what libpq takes).
+    static QString defaultRole();
     // A short name for titles and the status bar: "roomkit on db.example.com".
     static QString displayName(const QString& uri);
 

@@ -370,8 +370,11 @@ BEGIN
   SELECT * INTO item FROM sightline.queue_items i WHERE i.queue_id = q.id AND i.done_ms IS NULL
     AND i.locked_by = session_user AND i.locked_until_ms > sightline.now_ms() ORDER BY i.position LIMIT 1 FOR UPDATE;
   IF NOT FOUND THEN
+    -- A room reviewed done already (outside the queue too) is not handed out.
     SELECT * INTO item FROM sightline.queue_items i WHERE i.queue_id = q.id AND i.done_ms IS NULL
       AND (i.locked_until_ms IS NULL OR i.locked_until_ms <= sightline.now_ms())
+      AND NOT EXISTS (SELECT 1 FROM sightline.annotations a WHERE a.room_id = i.room_id AND a.seq IS NULL
+        AND a.kind = 'review' AND a.present AND a.value = 'done')
       ORDER BY i.position LIMIT 1 FOR UPDATE SKIP LOCKED;
     IF NOT FOUND THEN RETURN; END IF;
   END IF;
@@ -394,8 +397,8 @@ BEGIN
     SELECT * INTO item FROM sightline.queue_items i WHERE i.queue_id = q.id AND i.done_ms IS NULL
       AND i.locked_by = session_user ORDER BY i.locked_until_ms DESC LIMIT 1 FOR UPDATE;
     IF NOT FOUND THEN
-      RAISE EXCEPTION 'role % holds no room of queue "%": take one with `queue next`, or name it with --room', session_user,
-        p_name USING ERRCODE = 'no_data_found';
+      RAISE EXCEPTION 'role % holds no room of this queue: take one with `queue next`, or name it with --room', session_user
+        USING ERRCODE = 'no_data_found';
     END IF;
   ELSE
     SELECT i.* INTO item FROM sightline.queue_items i JOIN sightline.rooms r ON r.id = i.room_id
@@ -696,7 +699,7 @@ QStringList statements(const QString& script)
         throw StoreError(db.origin(), QStringLiteral("team schema step %1").arg(step),
             QStringLiteral("role %1 may not set up a team store: it needs CREATEROLE and CREATE on the database (or "
                            "to be a superuser); %2")
-                .arg(db.database().userName().isEmpty() ? QStringLiteral("(your login name)") : db.database().userName(),
+                .arg(db.database().userName().isEmpty() ? PgConnection::defaultRole() : db.database().userName(),
                     error.databaseText().section(QLatin1Char('\n'), 0, 0).trimmed()));
     }
     db.fail(error, QStringLiteral("team schema step %1").arg(step));

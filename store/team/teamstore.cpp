@@ -324,6 +324,9 @@ void TeamStore::createQueue(const TeamQueue& queue, const QVector<std::pair<QStr
 namespace {
 // The server's clock, as the locks are kept by it: a client's clock set wrong frees no lock early.
 const char* const serverNowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+// A queue item's room's review status as the team has it (beside `i`).
+const char* const reviewOfItem = "SELECT a.value, a.author, a.login, a.at_ms FROM sightline.annotations a WHERE a.room_id = "
+                                 "i.room_id AND a.seq IS NULL AND a.kind = 'review' AND a.present ORDER BY a.id DESC LIMIT 1";
 } // namespace
 
 TeamQueues TeamStore::queues()
@@ -350,11 +353,14 @@ TeamQueues TeamStore::queues()
         byId.insert(q.value(0).toLongLong(), int(out.size()));
         out.append(t);
     }
-    // Who finished what and who holds what now, a row a queue and login.
-    QSqlQuery p = m_db.select(QStringLiteral("SELECT i.queue_id, coalesce(i.done_by, i.locked_by), i.done_ms IS NOT NULL, "
-                                             "count(*) FROM sightline.queue_items i WHERE i.done_ms IS NOT NULL OR "
+    // Who finished what and who holds what now, a row a queue and login. A room reviewed done outside the queue is
+    // done, by whoever set it.
+    QSqlQuery p = m_db.select(QStringLiteral("SELECT i.queue_id, CASE WHEN i.done_ms IS NOT NULL THEN i.done_by WHEN "
+                                             "rv.value = 'done' THEN rv.login ELSE i.locked_by END, (i.done_ms IS NOT NULL OR "
+                                             "rv.value = 'done'), count(*) FROM sightline.queue_items i LEFT JOIN LATERAL "
+                                             "(%2) rv ON true WHERE i.done_ms IS NOT NULL OR rv.value = 'done' OR "
                                              "i.locked_until_ms > %1 GROUP BY 1, 2, 3")
-                                  .arg(QLatin1String(serverNowMs)),
+                                  .arg(QLatin1String(serverNowMs), QLatin1String(reviewOfItem)),
         {}, QStringLiteral("the queues' progress"));
     while (p.next()) {
         const auto at = byId.constFind(p.value(0).toLongLong());
@@ -381,11 +387,15 @@ TeamQueueRooms TeamStore::queueRooms(const QString& name)
             QStringLiteral("the team store has no queue named \"%1\" that role %2 may see").arg(name, m_login));
     }
     TeamQueueRooms out;
+    // A room reviewed done outside the queue shows done, by whoever set it.
     QSqlQuery q = m_db.select(QStringLiteral("SELECT i.position, r.system, r.native_id, i.locked_by, i.locked_author, "
-                                             "i.locked_until_ms, i.done_by, i.done_author, i.done_ms, %1 FROM "
-                                             "sightline.queue_items i JOIN sightline.queues q ON q.id = i.queue_id JOIN "
-                                             "sightline.rooms r ON r.id = i.room_id WHERE q.name = ? ORDER BY i.position")
-                                  .arg(QLatin1String(serverNowMs)),
+                                             "i.locked_until_ms, coalesce(i.done_by, CASE WHEN rv.value = 'done' THEN "
+                                             "rv.login END), coalesce(i.done_author, CASE WHEN rv.value = 'done' THEN "
+                                             "rv.author END), coalesce(i.done_ms, CASE WHEN rv.value = 'done' THEN rv.at_ms "
+                                             "END), %1 FROM sightline.queue_items i JOIN sightline.queues q ON q.id = "
+                                             "i.queue_id JOIN sightline.rooms r ON r.id = i.room_id LEFT JOIN LATERAL (%2) rv "
+                                             "ON true WHERE q.name = ? ORDER BY i.position")
+                                  .arg(QLatin1String(serverNowMs), QLatin1String(reviewOfItem)),
         { name }, QStringLiteral("queue \"%1\"").arg(name));
     while (q.next()) {
         TeamQueueRoom r;
