@@ -229,11 +229,17 @@ private slots:
         // Next Room (Ctrl+Alt+N) with the dock not shown yet: it shows, reads the queues and takes a room.
         QueueDock* dock = window.queueDock();
         QVERIFY(dock->isHidden());
-        dock->nextAction()->trigger();
+        // By its keys, with another room selected: the room taken is the one selected, alone (the shortcut's Ctrl
+        // once added it to the selection).
+        QVERIFY(window.roomList()->selectRoom(roomNamed(window, QStringLiteral("sup-late-delivery"))));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_N, Qt::ControlModifier | Qt::AltModifier);
         QTRY_VERIFY_WITH_TIMEOUT(dock->heldText().startsWith(QLatin1String("Yours: sup-address-change (queue \"refunds\")")), 10000);
         QVERIFY(!dock->isHidden());
         const qint64 room = roomNamed(window, QStringLiteral("sup-address-change"));
         QTRY_COMPARE(window.eventModel()->roomId(), room);
+        QCOMPARE(window.roomList()->selectedRooms(), QVector<qint64> { room });
         QTRY_COMPARE(window.roomModel()->room(room)->review, ReviewStatus::InReview);
         QTRY_VERIFY(dock->list()->topLevelItemCount() == 1 && dock->list()->topLevelItem(0)->text(2) == QLatin1String("1"));
         QVERIFY(dock->list()->topLevelItem(0)->toolTip(0).contains(QLatin1String("Check each refund")));

@@ -237,7 +237,9 @@ bool RoomListView::selectRoom(qint64 roomId)
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         const QModelIndex index = m_proxy->index(row, 0);
         if (index.data(RoomListModel::RoomIdRole).toLongLong() == roomId) {
-            m_view->setCurrentIndex(index);
+            // This room alone: setCurrentIndex() reads the keys held, and a shortcut's Ctrl (Ctrl+Alt+N, a queue's next
+            // room) added the room to the rooms selected before.
+            m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             return true;
         }
     }
