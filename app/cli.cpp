@@ -92,6 +92,7 @@ const QVector<VerbSpec>& verbSpecs()
         Session::redactSpec(),
         Session::teamSpec(),
         Session::queueSpec(),
+        Session::compareSpec(),
     };
     return specs;
 }

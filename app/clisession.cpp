@@ -364,7 +364,8 @@ qint64 Session::roomId(Workspace& ws, const QString& source, const QCommandLineP
     }
     // A workspace made of several sources (import -o) can hold one room id from each: --source names one,
     // by its path or its file name.
-    const QString from = parser.value(QStringLiteral("source"));
+    // (optionNames(): a verb without --source, such as compare, is not warned of it.)
+    const QString from = parser.optionNames().contains(QLatin1String("source")) ? parser.value(QStringLiteral("source")) : QString();
     QStringList sources;
     QVector<qint64> named;
     for (const qint64 id : ids) {

@@ -1,0 +1,181 @@
+#include "clisession.h"
+
+#include "compare/runalignment.h"
+#include "compare/runsteps.h"
+#include "workspace.h"
+
+#include <algorithm>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+
+namespace Cli {
+
+namespace {
+
+QJsonValue optionalValue(const std::optional<qint64>& v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+std::optional<qint64> median(QVector<qint64> values)
+{
+    if (values.isEmpty())
+        return std::nullopt;
+    std::sort(values.begin(), values.end());
+    return values.at(values.size() / 2);
+}
+
+// A step as a line says it: "tool_call issue_refund" or "message assistant \"Let me look…\"".
+QString described(const RunStep& s)
+{
+    if (s.kind == RunStep::Kind::ToolCall)
+        return QStringLiteral("tool_call ") + s.tool;
+    QString text = s.text.simplified();
+    if (text.size() > 50)
+        text = text.left(49) + QStringLiteral("…");
+    return QStringLiteral("message %1 \"%2\"").arg(s.role, text);
+}
+
+QString ms(const std::optional<qint64>& v)
+{
+    return v ? QStringLiteral("%1 ms").arg(*v) : QStringLiteral("–");
+}
+
+} // namespace
+
+int Session::compare(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parse(parser, args, QStringLiteral("compare"));
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        usage(QStringLiteral("compare takes two SOURCEs, A and B (the same one twice for two of its rooms)"));
+    const QString sourceA = positional.at(0), sourceB = positional.at(1);
+    const QString roomA = parser.value(QStringLiteral("room-a")), roomB = parser.value(QStringLiteral("room-b"));
+    const bool same = sourceA == sourceB
+        || (QFileInfo::exists(sourceA) && QFileInfo(sourceA).canonicalFilePath() == QFileInfo(sourceB).canonicalFilePath());
+    if (same && (roomA.isEmpty() || roomB.isEmpty()))
+        usage(QStringLiteral("one source twice: give the two rooms, --room-a ID and --room-b ID"));
+    // Each source reads the room asked alone (all its rooms when none is: a source of one room).
+    const auto asked = [](const QString& room) {
+        return room.isEmpty() ? std::nullopt : std::optional<QStringList>(QStringList { room });
+    };
+    auto wsA = openSource(sourceA, forcedFormat(parser), same ? std::optional<QStringList>(QStringList { roomA, roomB }) : asked(roomA));
+    std::unique_ptr<Workspace> ownB = same ? nullptr : openSource(sourceB, forcedFormat(parser), asked(roomB));
+    Workspace& wsB = same ? *wsA : *ownB;
+    const qint64 idA = roomId(*wsA, sourceA, parser, roomA);
+    const qint64 idB = roomId(wsB, sourceB, parser, roomB);
+    const RunStepList a = RunSteps::read(*wsA, idA);
+    const RunStepList b = RunSteps::read(wsB, idB);
+    const StepPairs pairs = RunAlignment::align(a, b);
+
+    const bool json = parser.isSet(QStringLiteral("json"));
+    int counts[4] = { 0, 0, 0, 0 };
+    QJsonArray outcomes;
+    qint64 totalA = 0, totalB = 0;
+    struct PerTool
+    {
+        int callsA = 0, callsB = 0;
+        QVector<qint64> msA, msB;
+    };
+    QMap<QString, PerTool> tools;
+    for (const RunStep& s : a) {
+        if (s.kind == RunStep::Kind::ToolCall) {
+            ++tools[s.tool].callsA;
+            if (s.durationMs) {
+                tools[s.tool].msA << *s.durationMs;
+                totalA += *s.durationMs;
+            }
+        }
+    }
+    for (const RunStep& s : b) {
+        if (s.kind == RunStep::Kind::ToolCall) {
+            ++tools[s.tool].callsB;
+            if (s.durationMs) {
+                tools[s.tool].msB << *s.durationMs;
+                totalB += *s.durationMs;
+            }
+        }
+    }
+    for (const StepPair& p : pairs) {
+        ++counts[int(p.change)];
+        const RunStep* x = p.a ? &a.at(*p.a) : nullptr;
+        const RunStep* y = p.b ? &b.at(*p.b) : nullptr;
+        const RunStep& s = x ? *x : *y;
+        if (p.fields.contains(QLatin1String("outcome"))) {
+            outcomes.append(QJsonObject { { QStringLiteral("tool"), s.tool }, { QStringLiteral("a_seq"), x->index },
+                { QStringLiteral("b_seq"), y->index }, { QStringLiteral("a"), x->outcome }, { QStringLiteral("b"), y->outcome } });
+        }
+        if (json) {
+            m_out << line({ { QStringLiteral("a_seq"), x ? QJsonValue(x->index) : QJsonValue() },
+                         { QStringLiteral("b_seq"), y ? QJsonValue(y->index) : QJsonValue() },
+                         { QStringLiteral("kind"), s.kindName() },
+                         { QStringLiteral("tool"), s.kind == RunStep::Kind::ToolCall ? QJsonValue(s.tool) : QJsonValue() },
+                         { QStringLiteral("change"), StepPair::changeName(p.change) },
+                         { QStringLiteral("fields"), QJsonArray::fromStringList(p.fields) },
+                         { QStringLiteral("duration_a_ms"), x ? optionalValue(x->durationMs) : QJsonValue() },
+                         { QStringLiteral("duration_b_ms"), y ? optionalValue(y->durationMs) : QJsonValue() } })
+                  << '\n';
+            continue;
+        }
+        static const char* marks[] = { "  same   ", "~ changed", "- only A ", "+ only B " };
+        m_out << marks[int(p.change)] << "  " << described(s)
+              << (p.fields.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(p.fields.join(QStringLiteral(", "))))
+              << (x ? QStringLiteral("  A %1").arg(x->index) : QString())
+              << (y ? QStringLiteral("  B %1").arg(y->index) : QString());
+        if (s.kind == RunStep::Kind::ToolCall && (x || y))
+            m_out << "  " << (x ? ms(x->durationMs) : QStringLiteral("–")) << " → " << (y ? ms(y->durationMs) : QStringLiteral("–"));
+        if (p.fields.contains(QLatin1String("outcome")))
+            m_out << "  " << x->outcome << " → " << y->outcome;
+        m_out << '\n';
+    }
+    const bool differ = counts[1] + counts[2] + counts[3] > 0;
+    QJsonObject perTool;
+    for (auto it = tools.cbegin(); it != tools.cend(); ++it) {
+        perTool.insert(it.key(), QJsonObject { { QStringLiteral("calls_a"), it->callsA }, { QStringLiteral("calls_b"), it->callsB },
+                                     { QStringLiteral("median_ms_a"), optionalValue(median(it->msA)) },
+                                     { QStringLiteral("median_ms_b"), optionalValue(median(it->msB)) } });
+    }
+    if (json) {
+        m_out << line({ { QStringLiteral("summary"),
+                          QJsonObject { { QStringLiteral("steps_a"), a.size() }, { QStringLiteral("steps_b"), b.size() },
+                              { QStringLiteral("same"), counts[0] }, { QStringLiteral("changed"), counts[1] },
+                              { QStringLiteral("only_a"), counts[2] }, { QStringLiteral("only_b"), counts[3] },
+                              { QStringLiteral("outcomes_changed"), outcomes }, { QStringLiteral("total_ms_a"), totalA },
+                              { QStringLiteral("total_ms_b"), totalB }, { QStringLiteral("per_tool"), perTool } } } })
+              << Qt::endl;
+    } else {
+        m_out << "A: " << a.size() << " steps, B: " << b.size() << " steps: " << counts[0] << " same, " << counts[1]
+              << " changed, " << counts[2] << " only in A, " << counts[3] << " only in B; calls took " << totalA
+              << " ms in A, " << totalB << " ms in B" << Qt::endl;
+        for (auto it = tools.cbegin(); it != tools.cend(); ++it) {
+            if (it->callsA != it->callsB || median(it->msA) != median(it->msB)) {
+                m_out << "  " << it.key() << ": " << it->callsA << " → " << it->callsB << " calls, median "
+                      << ms(median(it->msA)) << " → " << ms(median(it->msB)) << '\n';
+            }
+        }
+        m_out.flush();
+    }
+    // As diff: 0 the same, 1 they differ (2: a usage error).
+    return differ ? Cli::Error : Cli::Ok;
+}
+
+// What `sightline compare` takes and says (the help, the man page and the verb table read it).
+VerbSpec Session::compareSpec()
+{
+    return VerbSpec { QStringLiteral("compare"), QStringLiteral("A B"),
+        QStringLiteral("Compare two runs, step by step: the tool calls (by name and arguments) and messages of a room of "
+                       "A and a room of B, of any formats, aligned as a diff aligns lines. Each step is same, changed "
+                       "(with the fields that differ: arguments, result, outcome, text), only in A or only in B; then a "
+                       "summary. Exit 0 when the runs are the same, 1 when they differ, 2 on a usage error."),
+        { { QStringLiteral("room-a"), QStringLiteral("the room of A (needed when A holds several)"), QStringLiteral("ID") },
+            { QStringLiteral("room-b"), QStringLiteral("the room of B"), QStringLiteral("ID") },
+            { QStringLiteral("json"), QStringLiteral("one JSON object per step, then {\"summary\": ...}") } },
+        QStringLiteral("A B [--room-a ID] [--room-b ID] [--json]"), QStringLiteral("compare two runs step by step"),
+        &Session::compare };
+}
+
+} // namespace Cli

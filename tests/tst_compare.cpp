@@ -1,0 +1,261 @@
+// Comparing two runs: the alignment of their steps (RunAlignment) on steps made here, and `sightline compare` on
+// pairs made from the fixtures (a room against itself, against a copy a reviewer changed, against a log with a call
+// taken out).
+#include "annotationstore.h"
+#include "compare/runalignment.h"
+#include "compare/runsteps.h"
+#include "sources/importer.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace TestSupport;
+
+namespace {
+
+using Run = TestSupport::CommandRun;
+
+// A call step named `tool` with `arguments` (and a result and outcome), keyed as RunSteps keys them.
+RunStep call(const QString& tool, const QString& arguments, const QString& outcome = QStringLiteral("served"),
+    const QString& result = QStringLiteral("ok"))
+{
+    RunStep s;
+    s.kind = RunStep::Kind::ToolCall;
+    s.tool = tool;
+    s.arguments = RunSteps::normalised(arguments);
+    s.result = result;
+    s.outcome = outcome;
+    s.weak = qHash(tool);
+    s.strong = qHashMulti(0, tool, s.arguments);
+    return s;
+}
+
+RunStep message(const QString& role, const QString& text)
+{
+    RunStep s;
+    s.kind = RunStep::Kind::Message;
+    s.role = role;
+    s.text = text;
+    s.weak = qHashMulti(7, role);
+    s.strong = qHashMulti(7, role, text);
+    return s;
+}
+
+// The alignment as letters: "=" same, "~" changed, "-" only in A, "+" only in B.
+QString shape(const StepPairs& pairs)
+{
+    QString out;
+    for (const StepPair& p : pairs)
+        out += QLatin1Char("=~-+"[int(p.change)]);
+    return out;
+}
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Run run(const QStringList& args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+        env.remove(QStringLiteral("DISPLAY"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SIGHTLINE_BINARY), args);
+        if (!p.waitForFinished(60000))
+            return {};
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError()) };
+    }
+
+    // The support store imported into a workspace of its own, and what `change` then did to it as a reviewer.
+    QString workspace(const QString& name, const std::function<void(AnnotationStore&, qint64)>& change = {})
+    {
+        const QString path = m_dir.filePath(name + QStringLiteral(".sightline"));
+        Workspace ws(path);
+        Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        if (change) {
+            AnnotationStore store(ws);
+            change(store, ws.findRooms(QStringLiteral("sup-duplicate-charge")).value(0));
+            store.save();
+        }
+        return path;
+    }
+
+private slots:
+    void alignment_data()
+    {
+        QTest::addColumn<RunStepList>("a");
+        QTest::addColumn<RunStepList>("b");
+        QTest::addColumn<QString>("shape");
+        const RunStep hi = message(QStringLiteral("user"), QStringLiteral("hi"));
+        const RunStep look = call(QStringLiteral("lookup"), QStringLiteral(R"({"id": 1, "full": true})"));
+        const RunStep refund = call(QStringLiteral("refund"), QStringLiteral(R"({"id": 1})"));
+        const RunStep bye = message(QStringLiteral("assistant"), QStringLiteral("bye"));
+        QTest::newRow("the same") << RunStepList { hi, look, refund, bye } << RunStepList { hi, look, refund, bye } << "====";
+        // Spacing and key order are the source's: the same arguments.
+        QTest::newRow("JSON written otherwise")
+            << RunStepList { look } << RunStepList { call(QStringLiteral("lookup"), QStringLiteral(R"({ "full":true,"id":1 })")) }
+            << "=";
+        QTest::newRow("arguments changed")
+            << RunStepList { hi, look, refund, bye }
+            << RunStepList { hi, look, call(QStringLiteral("refund"), QStringLiteral(R"({"id": 2})")), bye } << "==~=";
+        QTest::newRow("outcome changed")
+            << RunStepList { hi, refund } << RunStepList { hi, call(QStringLiteral("refund"), QStringLiteral(R"({"id": 1})"), QStringLiteral("failed")) }
+            << "=~";
+        QTest::newRow("a call taken out") << RunStepList { hi, look, refund, bye } << RunStepList { hi, refund, bye } << "=-==";
+        QTest::newRow("a call put in") << RunStepList { hi, refund, bye } << RunStepList { hi, look, refund, bye } << "=+==";
+        // Reordered: one stays, the other is taken out where it was and put in where it is now, as diff says it.
+        QTest::newRow("calls reordered") << RunStepList { hi, look, refund, bye } << RunStepList { hi, refund, look, bye } << "=-=+=";
+        QTest::newRow("a message reworded")
+            << RunStepList { hi, bye } << RunStepList { hi, message(QStringLiteral("assistant"), QStringLiteral("goodbye")) } << "=~";
+        // The same call three times, once more in B: three same and one put in, not a tangle.
+        QTest::newRow("a repeated call") << RunStepList { look, look, look, bye } << RunStepList { look, look, look, look, bye }
+                                         << "===+=";
+        QTest::newRow("nothing against something") << RunStepList {} << RunStepList { hi, bye } << "++";
+    }
+
+    void alignment()
+    {
+        QFETCH(RunStepList, a);
+        QFETCH(RunStepList, b);
+        QFETCH(QString, shape);
+        const StepPairs pairs = RunAlignment::align(a, b);
+        QCOMPARE(::shape(pairs), shape);
+        for (const StepPair& p : pairs) {
+            if (p.change == StepPair::Change::Changed)
+                QVERIFY(!p.fields.isEmpty());
+        }
+    }
+
+    void fieldsSayWhatChanged()
+    {
+        const RunStep refund = call(QStringLiteral("refund"), QStringLiteral(R"({"id": 1})"));
+        StepPairs p = RunAlignment::align({ refund }, { call(QStringLiteral("refund"), QStringLiteral(R"({"id": 2})")) });
+        QCOMPARE(p.first().fields, QStringList { QStringLiteral("arguments") });
+        p = RunAlignment::align({ refund }, { call(QStringLiteral("refund"), QStringLiteral(R"({"id": 1})"), QStringLiteral("failed"), QStringLiteral("error")) });
+        QCOMPARE(p.first().fields, (QStringList { QStringLiteral("result"), QStringLiteral("outcome") }));
+    }
+
+    // Two runs of 100,000 calls each, the second with one call's arguments changed, one taken out and one put in: one
+    // of each, wherever they are (no stretch without an anchor is left to a table of n × m).
+    void bigRunsAlign()
+    {
+        RunStepList a, b;
+        for (int i = 0; i < 100000; ++i) {
+            const RunStep s = call(QStringLiteral("tool_%1").arg(i % 50), QStringLiteral(R"({"n": %1})").arg(i));
+            a.append(s);
+            if (i == 30000)
+                continue; // taken out
+            b.append(i == 60000 ? call(s.tool, QStringLiteral(R"({"n": -1})")) : s);
+            if (i == 90000)
+                b.append(call(QStringLiteral("extra"), QStringLiteral("{}")));
+        }
+        const StepPairs pairs = RunAlignment::align(a, b);
+        int counts[4] = { 0, 0, 0, 0 };
+        for (const StepPair& p : pairs)
+            ++counts[int(p.change)];
+        QCOMPARE(counts[0], 99998);
+        QCOMPARE(counts[1], 1);
+        QCOMPARE(counts[2], 1);
+        QCOMPARE(counts[3], 1);
+    }
+
+    // A room against itself, at two paths: every step the same, exit 0; a copy in which a reviewer changed one call's
+    // arguments and another's outcome: those two changed, exit 1, the summary saying the outcome moved.
+    void compareCommand()
+    {
+        const QString a = workspace(QStringLiteral("a"));
+        const QString same = workspace(QStringLiteral("same"));
+        Run r = run({ QStringLiteral("compare"), a, same, QStringLiteral("--room-a"), QStringLiteral("sup-duplicate-charge"),
+            QStringLiteral("--room-b"), QStringLiteral("sup-duplicate-charge"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QList<QJsonObject> lines = r.lines();
+        QVERIFY(lines.size() > 5);
+        for (qsizetype i = 0; i + 1 < lines.size(); ++i)
+            QCOMPARE(lines.at(i).value(QLatin1String("change")).toString(), QStringLiteral("same"));
+        QCOMPARE(lines.last().value(QLatin1String("summary")).toObject().value(QLatin1String("changed")).toInt(), 0);
+
+        const QString b = workspace(QStringLiteral("b"), [](AnnotationStore& store, qint64 room) {
+            store.editCall(room, 6, Edit::Field::Arguments, QStringLiteral(R"({"order_id":"A-99999"})"), QStringLiteral("Ana"));
+            store.setOutcome(room, 16, QStringLiteral("failed"), QStringLiteral("Ana"));
+        });
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("sup-duplicate-charge"),
+            QStringLiteral("--room-b"), QStringLiteral("sup-duplicate-charge"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 1);
+        lines = r.lines();
+        QStringList changed;
+        for (const QJsonObject& o : lines) {
+            if (o.value(QLatin1String("change")).toString() == QLatin1String("changed")) {
+                changed << QStringLiteral("%1 %2 %3").arg(o.value(QLatin1String("a_seq")).toInt()).arg(o.value(QLatin1String("tool")).toString(),
+                    o.value(QLatin1String("fields")).toVariant().toStringList().join(QLatin1Char(',')));
+            }
+        }
+        QCOMPARE(changed, (QStringList { QStringLiteral("6 lookup_order arguments"), QStringLiteral("16 issue_refund outcome") }));
+        const QJsonObject summary = lines.last().value(QLatin1String("summary")).toObject();
+        QCOMPARE(summary.value(QLatin1String("changed")).toInt(), 2);
+        const QJsonObject moved = summary.value(QLatin1String("outcomes_changed")).toArray().first().toObject();
+        QCOMPARE(moved.value(QLatin1String("a")).toString() + QStringLiteral(" → ") + moved.value(QLatin1String("b")).toString(),
+            QStringLiteral("refused → failed"));
+        // Said as text too, a line a step.
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
+            QStringLiteral("duplicate") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("~ changed  tool_call issue_refund [outcome]  A 16  B 16")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("0 only in A, 0 only in B")));
+    }
+
+    // An AG-UI thread against a copy with one call taken out (its start, arguments, end and result): that call is
+    // only in A; against itself, the same.
+    void aCallTakenOutOfAThread()
+    {
+        const QString thread = dataFile(QStringLiteral("agui/threads/dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl"));
+        QFile in(thread);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QList<QByteArray> records = in.readAll().split('\n');
+        QString dropped;
+        QByteArray kept;
+        for (const QByteArray& line : records) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString id = o.value(QLatin1String("toolCallId")).toString();
+            if (dropped.isEmpty() && o.value(QLatin1String("type")).toString() == QLatin1String("TOOL_CALL_START"))
+                dropped = id;
+            if (!id.isEmpty() && id == dropped)
+                continue;
+            kept += line + '\n';
+        }
+        QVERIFY(!dropped.isEmpty());
+        QDir().mkpath(m_dir.filePath(QStringLiteral("b")));
+        const QString copy = m_dir.filePath(QStringLiteral("b/dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl"));
+        QFile out(copy);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(kept);
+        out.close();
+        Run r = run({ QStringLiteral("compare"), thread, thread, QStringLiteral("--room-a"), QStringLiteral("nmhryq4wy0xyvq373sbg"),
+            QStringLiteral("--room-b"), QStringLiteral("nmhryq4wy0xyvq373sbg") });
+        QCOMPARE(r.code, 0);
+        r = run({ QStringLiteral("compare"), thread, copy, QStringLiteral("--json") });
+        QCOMPARE(r.code, 1);
+        const QJsonObject summary = r.lines().last().value(QLatin1String("summary")).toObject();
+        QCOMPARE(summary.value(QLatin1String("only_a")).toInt(), 1);
+        QCOMPARE(summary.value(QLatin1String("only_b")).toInt(), 0);
+        QCOMPARE(summary.value(QLatin1String("changed")).toInt(), 0);
+        // A usage error is 2, as diff's.
+        QCOMPARE(run({ QStringLiteral("compare"), thread }).code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"
