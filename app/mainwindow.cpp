@@ -12,6 +12,7 @@
 #include "filterquery.h"
 #include "importstatus.h"
 #include "journaldock.h"
+#include "comparewindow.h"
 #include "queuedock.h"
 #include "teamdialog.h"
 #include "teamlink.h"
@@ -774,6 +775,9 @@ void MainWindow::createActions()
     file->addAction(m_editor->revertAction());
     file->addAction(m_compaction->action());
     file->addSeparator();
+    QAction* compare = file->addAction(tr("Co&mpare With…"));
+    compare->setStatusTip(tr("Put the room shown beside another run, step by step: another room, or a room of another source"));
+    connect(compare, &QAction::triggered, this, [this] { compareWith(); });
     QAction* team = file->addAction(QIcon::fromTheme(QStringLiteral("system-users")), tr("&Team…"));
     team->setStatusTip(tr("Share this workspace's review with a team through a PostgreSQL team store"));
     connect(team, &QAction::triggered, this, [this] {
@@ -1565,6 +1569,49 @@ void MainWindow::connectTeam()
         m_editor->setReview(id, ReviewStatus::Done);
         m_editor->save([this, room] { say(tr("Room %1 done, saved and shared with the team").arg(room), 8000); });
     });
+}
+
+CompareWindow* MainWindow::compareWith(const QString& choice)
+{
+    const qint64 roomA = m_eventModel->roomId();
+    const RoomSummary* a = m_roomModel->room(roomA);
+    if (!a) {
+        say(tr("Show a room first: it is side A of the comparison"), 6000);
+        return nullptr;
+    }
+    QString picked = choice;
+    const QString another = tr("Another source or log…");
+    if (picked.isEmpty()) {
+        QStringList items;
+        for (const RoomSummary& r : m_roomModel->rooms()) {
+            if (r.id != roomA)
+                items << r.nativeId;
+        }
+        items << another;
+        bool ok = false;
+        picked = QInputDialog::getItem(this, tr("Compare With"), tr("Compare room %1 (A) with (B):").arg(a->nativeId), items, 0,
+            false, &ok);
+        if (!ok)
+            return nullptr;
+        if (picked == another) {
+            picked = QFileDialog::getOpenFileName(this, tr("Compare with a room of another source"), QString(),
+                tr("Everything Sightline reads (*.sqlite *.sqlite3 *.db *.sightline *.jsonl *.ndjson *.json *.md);;All files (*)"));
+            if (picked.isEmpty())
+                return nullptr;
+        }
+    }
+    // A room of this workspace by its id; anything else is another source.
+    qint64 roomB = 0;
+    for (const RoomSummary& r : m_roomModel->rooms()) {
+        if (r.nativeId == picked && r.id != roomA)
+            roomB = r.id;
+    }
+    const QString titleA = tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), a->nativeId);
+    const QString titleB = roomB != 0 ? tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), picked) : picked;
+    auto* window = new CompareWindow(titleA, titleB, this);
+    window->show();
+    window->compare(m_store, roomA, roomB, roomB != 0 ? QString() : picked);
+    return window;
 }
 
 TeamDialog* MainWindow::teamDialog()

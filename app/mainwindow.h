@@ -16,6 +16,7 @@ class Editor;
 class WorkspaceCompaction;
 class JournalDock;
 class QueueDock;
+class CompareWindow;
 class TeamDialog;
 class TeamLink;
 class ToolStatsDock;
@@ -92,6 +93,9 @@ public:
     TeamLink* teamLink() const { return m_team; }
     QueueDock* queueDock() const { return m_queueDock; }
     TeamDialog* teamDialog(); // File ▸ Team…, made when first asked for
+    // File ▸ Compare With…: the room shown (A) beside `choice` (B): a room id of this workspace, or another source's
+    // path; asked for when empty. The window it opened, or null.
+    CompareWindow* compareWith(const QString& choice = {});
     QString teamText() const; // the status bar's team part: the link, and who else has the room open
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }

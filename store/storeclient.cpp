@@ -128,6 +128,8 @@ QString StoreClient::describe(Kind kind)
         return tr("finding what to redact");
     case Kind::ReportPreview:
         return tr("making the report's preview");
+    case Kind::Compare:
+        return tr("comparing the two runs");
     case Kind::Report:
         return tr("writing the report");
     case Kind::WorkspaceCopy:

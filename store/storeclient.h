@@ -59,11 +59,12 @@ public:
         Edit,
         Annotations,
         Journal,
-        // Work that reads a whole room or more (run()). These four supersede the one of their kind before them:
+        // Work that reads a whole room or more (run()). These supersede the one of their kind before them:
         ToolStats, // the Tool Statistics dock's figures
         Waterfall, // the Waterfall dock's layout
         RedactionPreview, // Bulk Redact's matches
         ReportPreview, // the export dialog's preview
+        Compare, // two runs' steps read and aligned (the Compare window)
         // and these never do:
         Report, // an export, written to its file
         WorkspaceCopy, // File > Save a Copy

@@ -2,6 +2,12 @@
 // pairs made from the fixtures (a room against itself, against a copy a reviewer changed, against a log with a call
 // taken out).
 #include "annotationstore.h"
+#include "comparemodel.h"
+#include "comparewindow.h"
+#include "eventlistmodel.h"
+#include "mainwindow.h"
+#include "roomlistmodel.h"
+#include "roomlistview.h"
 #include "compare/runalignment.h"
 #include "compare/runsteps.h"
 #include "sources/importer.h"
@@ -13,6 +19,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QAbstractItemModelTester>
+#include <QTableView>
 #include <QtTest>
 
 using namespace TestSupport;
@@ -215,6 +223,73 @@ private slots:
         QVERIFY(r.out.contains(QLatin1String("0 only in A, 0 only in B")));
     }
 
+    // The model over a comparison: rows as the alignment's, coloured by change, differences stepped through.
+    void model()
+    {
+        CompareModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const RunStep hi = message(QStringLiteral("user"), QStringLiteral("hi"));
+        const RunStep look = call(QStringLiteral("lookup"), QStringLiteral(R"({"id": 1})"));
+        const RunStepList a { hi, look, call(QStringLiteral("refund"), QStringLiteral(R"({"id": 1})")) };
+        const RunStepList b { hi, call(QStringLiteral("lookup"), QStringLiteral(R"({"id": 2})")), message(QStringLiteral("assistant"), QStringLiteral("done")) };
+        model.setComparison(a, b, RunAlignment::align(a, b));
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.columnCount(), 3);
+        QCOMPARE(model.index(1, CompareModel::ChangeColumn).data().toString(), QStringLiteral("~ arguments"));
+        QVERIFY(model.index(1, 0).data(Qt::BackgroundRole).isValid());
+        QVERIFY(!model.index(0, 0).data(Qt::BackgroundRole).isValid());
+        QCOMPARE(model.nextDifference(-1, true), 1);
+        QCOMPARE(model.nextDifference(1, true), 2);
+        QCOMPARE(model.nextDifference(3, true), -1);
+        QCOMPARE(model.nextDifference(2, false), 1);
+        QVERIFY(model.summary().startsWith(QLatin1String("1 same, 1 changed, 1 only in A, 1 only in B")));
+        QCOMPARE(CompareModel::jsonDiff(QStringLiteral(R"({"id":1,"keep":true})"), QStringLiteral(R"({"id":2,"new":"x"})")),
+            (QStringList { QStringLiteral("~ id: 1 → 2"), QStringLiteral("- keep: true"), QStringLiteral("+ new: \"x\"") }));
+        model.setComparison({}, {}, {});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // File ▸ Compare With… in the window: the room shown against the same room of another source (a reviewer's
+    // edited copy); the first difference selected, its arguments key by key; n to the next, its outcome.
+    void compareWindow()
+    {
+        const QString a = workspace(QStringLiteral("win-a"));
+        const QString b = workspace(QStringLiteral("win-b"), [](AnnotationStore& store, qint64 room) {
+            store.editCall(room, 6, Edit::Field::Arguments, QStringLiteral(R"({"order_id":"A-99999"})"), QStringLiteral("Ana"));
+            store.setOutcome(room, 16, QStringLiteral("failed"), QStringLiteral("Ana"));
+        });
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(a);
+        QVERIFY(shown.wait(30000));
+        qint64 room = 0;
+        for (const RoomSummary& r : window.roomModel()->rooms()) {
+            if (r.nativeId == QLatin1String("sup-duplicate-charge"))
+                room = r.id;
+        }
+        QVERIFY(window.roomList()->selectRoom(room));
+        QTRY_COMPARE(window.eventModel()->roomId(), room);
+        CompareWindow* compare = window.compareWith(b);
+        QVERIFY(compare);
+        QAbstractItemModelTester tester(compare->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_VERIFY2_WITH_TIMEOUT(compare->summaryText().contains(QLatin1String("2 changed")), qPrintable(compare->summaryText()), 20000);
+        QVERIFY2(compare->summaryText().contains(QStringLiteral("issue_refund refused → failed")), qPrintable(compare->summaryText()));
+        // The first difference, selected on open.
+        QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 6);
+        QVERIFY2(compare->detailsText().contains(QStringLiteral("~ order_id: \"A-10533\" → \"A-99999\"")), qPrintable(compare->detailsText()));
+        compare->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(compare));
+        QTest::keyClick(compare->view(), Qt::Key_N);
+        QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 16);
+        QVERIFY2(compare->detailsText().contains(QStringLiteral("Outcome: refused → failed")), qPrintable(compare->detailsText()));
+        QVERIFY(!compare->goToDifference(true)); // that was the last
+        QTest::keyClick(compare->view(), Qt::Key_P);
+        QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 6);
+        compare->close();
+    }
+
     // An AG-UI thread against a copy with one call taken out (its start, arguments, end and result): that call is
     // only in A; against itself, the same.
     void aCallTakenOutOfAThread()
@@ -257,5 +332,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCompare)
+QTEST_MAIN(TestCompare)
 #include "tst_compare.moc"

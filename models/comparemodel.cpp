@@ -1,0 +1,181 @@
+#include "comparemodel.h"
+
+#include "presentation.h"
+
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QBrush>
+#include <QColor>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPalette>
+
+CompareModel::CompareModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void CompareModel::setComparison(RunStepList a, RunStepList b, StepPairs pairs)
+{
+    beginResetModel();
+    m_a = std::move(a);
+    m_b = std::move(b);
+    m_pairs = std::move(pairs);
+    endResetModel();
+}
+
+const RunStep* CompareModel::stepA(int row) const
+{
+    if (row < 0 || row >= m_pairs.size() || !m_pairs.at(row).a)
+        return nullptr;
+    return &m_a.at(*m_pairs.at(row).a);
+}
+
+const RunStep* CompareModel::stepB(int row) const
+{
+    if (row < 0 || row >= m_pairs.size() || !m_pairs.at(row).b)
+        return nullptr;
+    return &m_b.at(*m_pairs.at(row).b);
+}
+
+int CompareModel::nextDifference(int from, bool forward) const
+{
+    for (int row = forward ? from + 1 : from - 1; row >= 0 && row < m_pairs.size(); row += forward ? 1 : -1) {
+        if (m_pairs.at(row).change != StepPair::Change::Same)
+            return row;
+    }
+    return -1;
+}
+
+QString CompareModel::summary() const
+{
+    int counts[4] = { 0, 0, 0, 0 };
+    QStringList outcomes;
+    for (int row = 0; row < m_pairs.size(); ++row) {
+        const StepPair& p = m_pairs.at(row);
+        ++counts[int(p.change)];
+        if (p.fields.contains(QLatin1String("outcome")))
+            outcomes << tr("%1 %2 → %3").arg(stepA(row)->tool, stepA(row)->outcome, stepB(row)->outcome);
+    }
+    qint64 msA = 0, msB = 0;
+    for (const RunStep& s : m_a)
+        msA += s.durationMs.value_or(0);
+    for (const RunStep& s : m_b)
+        msB += s.durationMs.value_or(0);
+    QString text = tr("%1 same, %2 changed, %3 only in A, %4 only in B; calls took %5 ms in A, %6 ms in B")
+                       .arg(counts[0])
+                       .arg(counts[1])
+                       .arg(counts[2])
+                       .arg(counts[3])
+                       .arg(msA)
+                       .arg(msB);
+    if (!outcomes.isEmpty())
+        text += tr("; outcomes: %1").arg(outcomes.join(QStringLiteral(", ")));
+    return text;
+}
+
+int CompareModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_pairs.size());
+}
+
+int CompareModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString CompareModel::described(const RunStep& s)
+{
+    if (s.kind == RunStep::Kind::ToolCall) {
+        return QStringLiteral("%1  %2%3").arg(s.index).arg(s.tool,
+            s.durationMs ? QStringLiteral("  %1 ms").arg(*s.durationMs) : QString());
+    }
+    QString text = s.text.simplified();
+    if (text.size() > 80)
+        text = text.left(79) + QStringLiteral("…");
+    return QStringLiteral("%1  %2: %3").arg(s.index).arg(s.role, text);
+}
+
+QVariant CompareModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_pairs.size())
+        return {};
+    const StepPair& p = m_pairs.at(index.row());
+    if (role == ChangeRole)
+        return int(p.change);
+    if (role == FieldsRole)
+        return p.fields;
+    if (role == Qt::DisplayRole) {
+        if (index.column() == AColumn)
+            return stepA(index.row()) ? described(*stepA(index.row())) : QString();
+        if (index.column() == BColumn)
+            return stepB(index.row()) ? described(*stepB(index.row())) : QString();
+        switch (p.change) {
+        case StepPair::Change::Same:
+            return QStringLiteral("=");
+        case StepPair::Change::Changed:
+            return QString(QStringLiteral("~ ") + p.fields.join(QStringLiteral(", ")));
+        case StepPair::Change::OnlyA:
+            return tr("only A");
+        case StepPair::Change::OnlyB:
+            return tr("only B");
+        }
+    }
+    if (role == Qt::ToolTipRole && p.change == StepPair::Change::Changed)
+        return tr("Differs in: %1").arg(p.fields.join(QStringLiteral(", ")));
+    if (role == Qt::BackgroundRole && p.change != StepPair::Change::Same) {
+        // Soft tints that read in light and dark themes alike: yellow changed, red only in A, green only in B.
+        const bool dark = Presentation::isDark(QGuiApplication::palette());
+        QColor c = p.change == StepPair::Change::Changed ? QColor(0xf5, 0xd7, 0x6e)
+            : p.change == StepPair::Change::OnlyA        ? QColor(0xf2, 0x8b, 0x82)
+                                                         : QColor(0x81, 0xc9, 0x95);
+        c.setAlpha(dark ? 70 : 90);
+        return QBrush(c);
+    }
+    return {};
+}
+
+QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case AColumn:
+        return tr("A");
+    case ChangeColumn:
+        return tr("Change");
+    case BColumn:
+        return tr("B");
+    }
+    return {};
+}
+
+QStringList CompareModel::jsonDiff(const QString& a, const QString& b)
+{
+    if (a == b)
+        return {};
+    const QJsonDocument x = QJsonDocument::fromJson(a.toUtf8());
+    const QJsonDocument y = QJsonDocument::fromJson(b.toUtf8());
+    const auto compact = [](const QJsonValue& v) {
+        if (v.isObject())
+            return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+        if (v.isArray())
+            return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+        return QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact).mid(1).chopped(1));
+    };
+    if (!x.isObject() || !y.isObject())
+        return { QStringLiteral("~ %1 → %2").arg(a, b) };
+    QStringList out;
+    const QJsonObject ox = x.object(), oy = y.object();
+    for (auto it = ox.begin(); it != ox.end(); ++it) {
+        if (!oy.contains(it.key()))
+            out << QStringLiteral("- %1: %2").arg(it.key(), compact(it.value()));
+        else if (oy.value(it.key()) != it.value())
+            out << QStringLiteral("~ %1: %2 → %3").arg(it.key(), compact(it.value()), compact(oy.value(it.key())));
+    }
+    for (auto it = oy.begin(); it != oy.end(); ++it) {
+        if (!ox.contains(it.key()))
+            out << QStringLiteral("+ %1: %2").arg(it.key(), compact(it.value()));
+    }
+    return out;
+}
