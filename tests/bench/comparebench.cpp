@@ -1,0 +1,111 @@
+// The comparison benchmark (issue 38): two runs of N tool calls each (the second with a call's arguments changed, a
+// call taken out and one put in every thousand) aligned by RunAlignment, against a baseline measured in the same run:
+// sorting the same number of 64-bit keys. Reports the time, the ratio, the changes found and the process's peak
+// memory. Nothing in it is a timed test; ctest runs it small to keep it working.
+//
+//   sightline_compare_bench --calls 100000
+#include "compare/runalignment.h"
+#include "compare/runsteps.h"
+
+#include <algorithm>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHashFunctions>
+#include <QTextStream>
+#include <random>
+#include <vector>
+
+namespace {
+
+RunStep call(const QString& tool, const QString& arguments)
+{
+    RunStep s;
+    s.tool = tool;
+    s.arguments = RunSteps::normalised(arguments);
+    s.result = QStringLiteral("ok");
+    s.outcome = QStringLiteral("served");
+    s.durationMs = 100;
+    s.weak = qHash(tool);
+    s.strong = qHashMulti(0, tool, s.arguments);
+    return s;
+}
+
+// The process's peak resident memory (VmHWM), in MB.
+double peakMb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addOption({ QStringLiteral("calls"), QStringLiteral("calls in each run (default 100000)"), QStringLiteral("N"),
+        QStringLiteral("100000") });
+    parser.process(app);
+    const int n = std::max(10, parser.value(QStringLiteral("calls")).toInt());
+    RunStepList a, b;
+    a.reserve(n);
+    b.reserve(n);
+    int expectedChanged = 0, expectedOnlyA = 0, expectedOnlyB = 0;
+    for (int i = 0; i < n; ++i) {
+        const RunStep s = call(QStringLiteral("tool_%1").arg(i % 50), QStringLiteral(R"({"n": %1, "q": "x"})").arg(i));
+        a.append(s);
+        if (i % 1000 == 300) {
+            ++expectedOnlyA;
+            continue;
+        }
+        if (i % 1000 == 600) {
+            ++expectedChanged;
+            b.append(call(s.tool, QStringLiteral(R"({"n": -1})")));
+        } else {
+            b.append(s);
+        }
+        if (i % 1000 == 900) {
+            ++expectedOnlyB;
+            b.append(call(QStringLiteral("extra"), QStringLiteral(R"({"i": %1})").arg(i)));
+        }
+    }
+    // The baseline: sorting as many keys (what any alignment must at least touch).
+    std::vector<quint64> keys;
+    for (const RunStep& s : a)
+        keys.push_back(s.strong);
+    for (const RunStep& s : b)
+        keys.push_back(s.strong);
+    QElapsedTimer t;
+    t.start();
+    std::sort(keys.begin(), keys.end());
+    const double baselineMs = double(t.nsecsElapsed()) / 1e6;
+    t.restart();
+    const StepPairs pairs = RunAlignment::align(a, b);
+    const double alignMs = double(t.nsecsElapsed()) / 1e6;
+    int counts[4] = { 0, 0, 0, 0 };
+    for (const StepPair& p : pairs)
+        ++counts[int(p.change)];
+    QTextStream(stdout) << "| calls each | work | Sightline | baseline | ratio | peak memory | found |\n"
+                        << "|---:|---|---:|---|---:|---:|---|\n"
+                        << "| " << n << " | align two runs (RunAlignment) | " << QString::number(alignMs, 'f', 1) << " ms | "
+                        << QString::number(baselineMs, 'f', 1) << " ms, std::sort of their " << keys.size() << " keys | "
+                        << QString::number(alignMs / std::max(0.001, baselineMs), 'f', 1) << " × | "
+                        << QString::number(peakMb(), 'f', 0) << " MB | " << counts[1] << " changed, " << counts[2]
+                        << " only A, " << counts[3] << " only B |" << Qt::endl;
+    // Wrong answers fail the run: the figures are only worth having for a right alignment.
+    if (counts[1] != expectedChanged || counts[2] != expectedOnlyA || counts[3] != expectedOnlyB) {
+        QTextStream(stderr) << "sightline_compare_bench: expected " << expectedChanged << " changed, " << expectedOnlyA
+                            << " only A, " << expectedOnlyB << " only B" << Qt::endl;
+        return 1;
+    }
+    return 0;
+}
