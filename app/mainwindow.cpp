@@ -1608,9 +1608,13 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
     }
     const QString titleA = tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), a->nativeId);
     const QString titleB = roomB != 0 ? tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), picked) : picked;
-    auto* window = new CompareWindow(titleA, titleB, this);
+    // The filter applied here applies to both sides (a filter of nothing compares every step).
+    const EventFilter filter = m_filterBar->filter();
+    const bool filtered = !FilterQuery::format(filter).isEmpty();
+    auto* window = new CompareWindow(titleA + (filtered ? tr(" — filter: %1").arg(FilterQuery::format(filter)) : QString()),
+        titleB, this);
     window->show();
-    window->compare(m_store, roomA, roomB, roomB != 0 ? QString() : picked);
+    window->compare(m_store, roomA, roomB, roomB != 0 ? QString() : picked, filtered ? std::optional(filter) : std::nullopt);
     return window;
 }
 

@@ -215,6 +215,15 @@ private slots:
         const QJsonObject moved = summary.value(QLatin1String("outcomes_changed")).toArray().first().toObject();
         QCOMPARE(moved.value(QLatin1String("a")).toString() + QStringLiteral(" → ") + moved.value(QLatin1String("b")).toString(),
             QStringLiteral("refused → failed"));
+        // A filter applies to both sides: the refunds alone, one of them changed.
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
+            QStringLiteral("duplicate"), QStringLiteral("--query"), QStringLiteral("tool:issue_refund"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 1);
+        const QJsonObject refunds = r.lines().last().value(QLatin1String("summary")).toObject();
+        QCOMPARE(refunds.value(QLatin1String("steps_a")).toInt(), 2);
+        QCOMPARE(refunds.value(QLatin1String("steps_b")).toInt(), 2);
+        QCOMPARE(refunds.value(QLatin1String("changed")).toInt(), 1);
+        QCOMPARE(run({ QStringLiteral("compare"), a, b, QStringLiteral("--query"), QStringLiteral("outcome:nonsense") }).code, 2);
         // Said as text too, a line a step.
         r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
             QStringLiteral("duplicate") });

@@ -63,7 +63,8 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
         [this](const QModelIndex& current) { showDetails(current.row()); });
 }
 
-void CompareWindow::compare(StoreClient* store, qint64 roomA, qint64 roomB, const QString& otherSource)
+void CompareWindow::compare(
+    StoreClient* store, qint64 roomA, qint64 roomB, const QString& otherSource, const std::optional<EventFilter>& filter)
 {
     struct Result
     {
@@ -73,10 +74,11 @@ void CompareWindow::compare(StoreClient* store, qint64 roomA, qint64 roomB, cons
     auto out = std::make_shared<Result>();
     store->run(
         StoreClient::Kind::Compare,
-        [out, roomA, roomB, otherSource](Workspace& ws, const CancelToken&) {
-            out->a = RunSteps::read(ws, roomA);
+        [out, roomA, roomB, otherSource, filter](Workspace& ws, const CancelToken&) {
+            const EventFilter* f = filter ? &*filter : nullptr;
+            out->a = RunSteps::read(ws, roomA, f);
             if (roomB != 0) {
-                out->b = RunSteps::read(ws, roomB);
+                out->b = RunSteps::read(ws, roomB, f);
             } else {
                 // A workspace is read as it is; a source is read into its cached workspace first.
                 const bool workspace = Importer::detect(otherSource) == Importer::Format::Workspace;
@@ -88,7 +90,7 @@ void CompareWindow::compare(StoreClient* store, qint64 roomA, qint64 roomB, cons
                 const RoomSummaries rooms = other.rooms();
                 if (same.isEmpty() && rooms.isEmpty())
                     throw StoreError(otherSource, {}, QStringLiteral("it holds no room to compare with"));
-                out->b = RunSteps::read(other, same.isEmpty() ? rooms.first().id : same.first());
+                out->b = RunSteps::read(other, same.isEmpty() ? rooms.first().id : same.first(), f);
             }
             out->pairs = RunAlignment::align(out->a, out->b);
         },

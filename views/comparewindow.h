@@ -1,5 +1,8 @@
 #pragma once
 
+#include "eventfilter.h"
+
+#include <optional>
 #include <QWidget>
 
 class CompareModel;
@@ -29,7 +32,9 @@ public:
     // Reads room `roomA` of the workspace `store` has open and the room B, aligns them on the store's worker, and
     // shows them: B is `roomB` of the same workspace, or (roomB 0) the room of the source `otherSource` with A's room
     // id, else its first (the source imported into its cached workspace first).
-    void compare(StoreClient* store, qint64 roomA, qint64 roomB, const QString& otherSource = {});
+    // `filter`: both sides show only what it keeps (none: every step).
+    void compare(StoreClient* store, qint64 roomA, qint64 roomB, const QString& otherSource = {},
+        const std::optional<EventFilter>& filter = std::nullopt);
 
 private:
     void showDetails(int row);

@@ -55,6 +55,9 @@ int Session::compare(const QStringList& args)
         usage(QStringLiteral("compare takes two SOURCEs, A and B (the same one twice for two of its rooms)"));
     const QString sourceA = positional.at(0), sourceB = positional.at(1);
     const QString roomA = parser.value(QStringLiteral("room-a")), roomB = parser.value(QStringLiteral("room-b"));
+    // --query: the same filter on both sides (tool:web_search compares those calls alone); checked before any reading.
+    const bool filtered = !parser.value(QStringLiteral("query")).trimmed().isEmpty();
+    const EventFilter filter = filterOf(parser);
     const bool same = sourceA == sourceB
         || (QFileInfo::exists(sourceA) && QFileInfo(sourceA).canonicalFilePath() == QFileInfo(sourceB).canonicalFilePath());
     if (same && (roomA.isEmpty() || roomB.isEmpty()))
@@ -68,8 +71,8 @@ int Session::compare(const QStringList& args)
     Workspace& wsB = same ? *wsA : *ownB;
     const qint64 idA = roomId(*wsA, sourceA, parser, roomA);
     const qint64 idB = roomId(wsB, sourceB, parser, roomB);
-    const RunStepList a = RunSteps::read(*wsA, idA);
-    const RunStepList b = RunSteps::read(wsB, idB);
+    const RunStepList a = RunSteps::read(*wsA, idA, filtered ? &filter : nullptr);
+    const RunStepList b = RunSteps::read(wsB, idB, filtered ? &filter : nullptr);
     const StepPairs pairs = RunAlignment::align(a, b);
 
     const bool json = parser.isSet(QStringLiteral("json"));
@@ -173,8 +176,10 @@ VerbSpec Session::compareSpec()
                        "summary. Exit 0 when the runs are the same, 1 when they differ, 2 on a usage error."),
         { { QStringLiteral("room-a"), QStringLiteral("the room of A (needed when A holds several)"), QStringLiteral("ID") },
             { QStringLiteral("room-b"), QStringLiteral("the room of B"), QStringLiteral("ID") },
+            { QStringLiteral("query"), QStringLiteral("compare only the steps this filter shows, on both sides (tool:web_search)"),
+                QStringLiteral("FILTER") },
             { QStringLiteral("json"), QStringLiteral("one JSON object per step, then {\"summary\": ...}") } },
-        QStringLiteral("A B [--room-a ID] [--room-b ID] [--json]"), QStringLiteral("compare two runs step by step"),
+        QStringLiteral("A B [--room-a ID] [--room-b ID] [--query FILTER] [--json]"), QStringLiteral("compare two runs step by step"),
         &Session::compare };
 }
 

@@ -1,11 +1,13 @@
 #include "runsteps.h"
 
+#include "../eventfilter.h"
 #include "../workspace.h"
 
 #include <algorithm>
 #include <climits>
 #include <QHashFunctions>
 #include <QJsonDocument>
+#include <QSet>
 
 namespace {
 
@@ -39,7 +41,7 @@ QString normalised(const QString& text)
     return trimmed;
 }
 
-RunStepList read(Workspace& workspace, qint64 roomId)
+RunStepList read(Workspace& workspace, qint64 roomId, const EventFilter* filter)
 {
     RunStepList steps;
     for (const ToolCallRecord& c : workspace.toolCalls(roomId)) {
@@ -62,6 +64,18 @@ RunStepList read(Workspace& workspace, qint64 roomId)
         s.text = e.text.trimmed();
         key(s);
         steps.append(s);
+    }
+    if (filter) {
+        // The timeline's items under the filter, by index: a call by its card, a message once.
+        EventFilter items = *filter;
+        items.timelineItems = true;
+        PageRequest all;
+        all.limit = INT_MAX;
+        QSet<qint64> shown;
+        for (const EventRecord& e : workspace.listEvents(roomId, items, all))
+            shown.insert(e.index);
+        steps.erase(std::remove_if(steps.begin(), steps.end(), [&](const RunStep& s) { return !shown.contains(s.index); }),
+            steps.end());
     }
     // In the order they show; a message and a call at one index (an AG-UI row that holds both): the message first.
     std::stable_sort(steps.begin(), steps.end(), [](const RunStep& x, const RunStep& y) {
