@@ -224,6 +224,33 @@ private slots:
         QCOMPARE(refunds.value(QLatin1String("steps_b")).toInt(), 2);
         QCOMPARE(refunds.value(QLatin1String("changed")).toInt(), 1);
         QCOMPARE(run({ QStringLiteral("compare"), a, b, QStringLiteral("--query"), QStringLiteral("outcome:nonsense") }).code, 2);
+        // Written as a report with its manifest, which verify checks, and which sees a change made to it since.
+        for (const QString& format : { QStringLiteral("md"), QStringLiteral("html") }) {
+            const QString report = m_dir.filePath(QStringLiteral("comparison.") + format);
+            r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
+                QStringLiteral("duplicate"), QStringLiteral("--format"), format, QStringLiteral("-o"), report });
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(QStringLiteral("manifest %1.manifest.json").arg(report)), qPrintable(r.err));
+            QFile written(report);
+            QVERIFY(written.open(QIODevice::ReadOnly));
+            const QString body = QString::fromUtf8(written.readAll());
+            written.close();
+            QVERIFY2(body.contains(QStringLiteral("outcome: refused → failed")), qPrintable(body.left(2000)));
+            // The arguments key by key (quotes escaped as each format writes them).
+            QVERIFY2(body.contains(QLatin1String("arguments ~ order_id:")) && body.contains(QLatin1String("A-99999")), qPrintable(format));
+            QCOMPARE(written.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+            QCOMPARE(run({ QStringLiteral("verify"), report }).code, 0);
+            QVERIFY(written.open(QIODevice::Append));
+            written.write("\n");
+            written.close();
+            const Run tampered = run({ QStringLiteral("verify"), report });
+            QCOMPARE(tampered.code, 1);
+            QVERIFY(tampered.out.contains(QLatin1String("changed: ")));
+        }
+        QCOMPARE(run({ QStringLiteral("compare"), a, b, QStringLiteral("--format"), QStringLiteral("pdf"), QStringLiteral("-o"),
+                     m_dir.filePath(QStringLiteral("x.pdf")) })
+                     .code,
+            2);
         // Said as text too, a line a step.
         r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
             QStringLiteral("duplicate") });

@@ -1,6 +1,9 @@
 #include "clisession.h"
 
+#include "comparereport.h"
 #include "compare/runalignment.h"
+#include "filterquery.h"
+#include "reviewer.h"
 #include "compare/runsteps.h"
 #include "workspace.h"
 
@@ -55,6 +58,12 @@ int Session::compare(const QStringList& args)
         usage(QStringLiteral("compare takes two SOURCEs, A and B (the same one twice for two of its rooms)"));
     const QString sourceA = positional.at(0), sourceB = positional.at(1);
     const QString roomA = parser.value(QStringLiteral("room-a")), roomB = parser.value(QStringLiteral("room-b"));
+    const QString reportFormat = parser.value(QStringLiteral("format")).toLower();
+    const QString reportPath = parser.value(QStringLiteral("output"));
+    if (!reportFormat.isEmpty() && !CompareReport::formats().contains(reportFormat))
+        usage(QStringLiteral("--format is md or html (a comparison's report), not '%1'").arg(reportFormat));
+    if (reportFormat.isEmpty() != reportPath.isEmpty())
+        usage(QStringLiteral("a comparison's report takes both --format md|html and -o PATH"));
     // --query: the same filter on both sides (tool:web_search compares those calls alone); checked before any reading.
     const bool filtered = !parser.value(QStringLiteral("query")).trimmed().isEmpty();
     const EventFilter filter = filterOf(parser);
@@ -162,6 +171,23 @@ int Session::compare(const QStringList& args)
         }
         m_out.flush();
     }
+    if (!reportFormat.isEmpty()) {
+        CompareReport::Input input;
+        input.titleA = QStringLiteral("%1, room %2").arg(sourceA, wsA->room(idA)->nativeId);
+        input.titleB = QStringLiteral("%1, room %2").arg(sourceB, wsB.room(idB)->nativeId);
+        input.roomA = wsA->room(idA)->nativeId;
+        input.roomB = wsB.room(idB)->nativeId;
+        input.filter = filtered ? FilterQuery::format(filter) : QString();
+        input.author = parser.value(QStringLiteral("author")).trimmed().isEmpty() ? Reviewer::name()
+                                                                                 : parser.value(QStringLiteral("author")).trimmed();
+        input.version = QStringLiteral(SIGHTLINE_VERSION);
+        input.a = a;
+        input.b = b;
+        input.pairs = pairs;
+        const CompareReport::Result written = CompareReport::write(input, reportFormat, reportPath, parser.value(QStringLiteral("sign")));
+        m_err << "wrote the comparison to " << reportPath << "; manifest " << written.manifest
+              << (written.signature.isEmpty() ? QString() : QStringLiteral(", signed: ") + written.signature) << Qt::endl;
+    }
     // As diff: 0 the same, 1 they differ (2: a usage error).
     return differ ? Cli::Error : Cli::Ok;
 }
@@ -178,8 +204,13 @@ VerbSpec Session::compareSpec()
             { QStringLiteral("room-b"), QStringLiteral("the room of B"), QStringLiteral("ID") },
             { QStringLiteral("query"), QStringLiteral("compare only the steps this filter shows, on both sides (tool:web_search)"),
                 QStringLiteral("FILTER") },
-            { QStringLiteral("json"), QStringLiteral("one JSON object per step, then {\"summary\": ...}") } },
-        QStringLiteral("A B [--room-a ID] [--room-b ID] [--query FILTER] [--json]"), QStringLiteral("compare two runs step by step"),
+            { QStringLiteral("json"), QStringLiteral("one JSON object per step, then {\"summary\": ...}") },
+            { QStringLiteral("format"), QStringLiteral("also write the comparison as a report: md or html (with -o)"), QStringLiteral("FORMAT") },
+            { { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("where the report goes (its manifest beside it)"),
+                QStringLiteral("PATH") },
+            { QStringLiteral("sign"), QStringLiteral("sign the report's manifest with this Ed25519 private key (PEM)"), QStringLiteral("KEY") },
+            { QStringLiteral("author"), QStringLiteral("who made the report (default: your name, or the login name)"), QStringLiteral("NAME") } },
+        QStringLiteral("A B [--room-a ID] [--room-b ID] [--query FILTER] [--json] [--format md|html -o PATH [--sign KEY]]"), QStringLiteral("compare two runs step by step"),
         &Session::compare };
 }
 
