@@ -326,6 +326,64 @@ private slots:
         compare->close();
     }
 
+    // One conversation written by two systems: an AG-UI thread and a CraftBot EVENT.md (their own spacing, their own
+    // way of giving a result): the same, step for step; the CraftBot log with another result: that call changed.
+    void anAguiThreadAgainstACraftBotLog()
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("across"));
+        QDir().mkpath(dir + QStringLiteral("/ag"));
+        QDir().mkpath(dir + QStringLiteral("/cb"));
+        QDir().mkpath(dir + QStringLiteral("/cb2"));
+        const qint64 t = 1777881547000;
+        QStringList thread;
+        // A record of key, value, key, value… (UTF-8), stamped `at`.
+        const auto record = [&](std::initializer_list<const char*> fields, qint64 at) {
+            QJsonObject o;
+            for (auto it = fields.begin(); it != fields.end() && std::next(it) != fields.end(); it += 2)
+                o.insert(QString::fromUtf8(*it), QString::fromUtf8(*std::next(it)));
+            o.insert(QStringLiteral("timestamp"), at);
+            thread << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+        };
+        record({ "type", "RUN_STARTED", "threadId", "th_weather", "runId", "run_1" }, t);
+        record({ "type", "TEXT_MESSAGE_START", "messageId", "m1", "role", "user" }, t);
+        record({ "type", "TEXT_MESSAGE_CONTENT", "messageId", "m1", "delta", "What's the weather in Oslo?" }, t);
+        record({ "type", "TEXT_MESSAGE_END", "messageId", "m1" }, t);
+        record({ "type", "TOOL_CALL_START", "toolCallId", "c1", "toolCallName", "get_weather" }, t + 1000);
+        record({ "type", "TOOL_CALL_ARGS", "toolCallId", "c1", "delta", "{\"city\": \"Oslo\"}" }, t + 1000);
+        record({ "type", "TOOL_CALL_END", "toolCallId", "c1" }, t + 1000);
+        record({ "type", "TOOL_CALL_RESULT", "toolCallId", "c1", "messageId", "r1", "content", "{\"temp_c\": 4}" }, t + 2000);
+        record({ "type", "TEXT_MESSAGE_START", "messageId", "m2", "role", "assistant" }, t + 3000);
+        record({ "type", "TEXT_MESSAGE_CONTENT", "messageId", "m2", "delta", "It is 4 °C in Oslo." }, t + 3000);
+        record({ "type", "TEXT_MESSAGE_END", "messageId", "m2" }, t + 3000);
+        record({ "type", "RUN_FINISHED", "threadId", "th_weather", "runId", "run_1" }, t + 3000);
+        const auto write = [](const QString& path, const QString& text) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.toUtf8());
+        };
+        const QString ag = dir + QStringLiteral("/ag/th_weather.jsonl");
+        write(ag, thread.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        const QString log = QStringLiteral("[2026/05/04 07:59:07] [user message]: What's the weather in Oslo?\n"
+                                           "[2026/05/04 07:59:08] [action_start]: Running action get_weather with input: {\n"
+                                           "  \"city\": \"Oslo\"\n}.\n"
+                                           "[2026/05/04 07:59:09] [action_end]: Action get_weather completed with output: {\n"
+                                           "  \"temp_c\": %1\n}.\n"
+                                           "[2026/05/04 07:59:10] [agent message to platform: CraftBot Interface]: It is 4 °C in Oslo.\n");
+        write(dir + QStringLiteral("/cb/EVENT.md"), log.arg(4));
+        write(dir + QStringLiteral("/cb2/EVENT.md"), log.arg(9));
+        Run r = run({ QStringLiteral("compare"), ag, dir + QStringLiteral("/cb/EVENT.md"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 0);
+        QStringList kinds;
+        for (const QJsonObject& o : r.lines()) {
+            if (!o.contains(QLatin1String("summary")))
+                kinds << o.value(QLatin1String("kind")).toString() + QLatin1Char(' ') + o.value(QLatin1String("change")).toString();
+        }
+        QCOMPARE(kinds, (QStringList { QStringLiteral("message same"), QStringLiteral("tool_call same"), QStringLiteral("message same") }));
+        r = run({ QStringLiteral("compare"), ag, dir + QStringLiteral("/cb2/EVENT.md"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.lines().at(1).value(QLatin1String("fields")).toVariant().toStringList(), QStringList { QStringLiteral("result") });
+    }
+
     // An AG-UI thread against a copy with one call taken out (its start, arguments, end and result): that call is
     // only in A; against itself, the same.
     void aCallTakenOutOfAThread()
