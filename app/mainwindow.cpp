@@ -263,6 +263,8 @@ void MainWindow::connectParts()
         menu->setAttribute(Qt::WA_DeleteOnClose);
         m_editor->addReviewMenu(menu->addMenu(tr("&Review Status")), index.data(RoomListModel::RoomIdRole).toLongLong());
         menu->addAction(m_editor->roomNoteAction());
+        // The room clicked is shown (setCurrentIndex above): it is side A.
+        menu->addAction(tr("Co&mpare With…"), this, [this] { compareWith(); });
         menu->popup(view->viewport()->mapToGlobal(at));
     });
     connect(m_editor, &Editor::message, this, [this](const QString& text) { say(text, 6000); });

@@ -8,7 +8,9 @@
 #include <QColor>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QPalette>
+#include <algorithm>
 
 CompareModel::CompareModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -72,6 +74,43 @@ QString CompareModel::summary() const
     if (!outcomes.isEmpty())
         text += tr("; outcomes: %1").arg(outcomes.join(QStringLiteral(", ")));
     return text;
+}
+
+QStringList CompareModel::perTool() const
+{
+    struct Figures
+    {
+        int callsA = 0, callsB = 0;
+        QVector<qint64> msA, msB;
+    };
+    QMap<QString, Figures> tools;
+    for (const RunStep& s : m_a) {
+        if (s.kind == RunStep::Kind::ToolCall) {
+            ++tools[s.tool].callsA;
+            if (s.durationMs)
+                tools[s.tool].msA << *s.durationMs;
+        }
+    }
+    for (const RunStep& s : m_b) {
+        if (s.kind == RunStep::Kind::ToolCall) {
+            ++tools[s.tool].callsB;
+            if (s.durationMs)
+                tools[s.tool].msB << *s.durationMs;
+        }
+    }
+    const auto median = [](QVector<qint64> v) -> QString {
+        if (v.isEmpty())
+            return QStringLiteral("–");
+        std::sort(v.begin(), v.end());
+        return QString::number(v.at(v.size() / 2));
+    };
+    QStringList out;
+    for (auto it = tools.cbegin(); it != tools.cend(); ++it) {
+        const QString ma = median(it->msA), mb = median(it->msB);
+        if (it->callsA != it->callsB || ma != mb)
+            out << tr("%1 %2 → %3 calls, median %4 → %5 ms").arg(it.key()).arg(it->callsA).arg(it->callsB).arg(ma, mb);
+    }
+    return out;
 }
 
 int CompareModel::rowCount(const QModelIndex& parent) const

@@ -25,6 +25,8 @@ public:
     // "12 same, 2 changed, 1 only in A, 0 only in B; calls took 415 ms in A, 331 ms in B; outcomes: issue_refund
     // refused → failed".
     QString summary() const;
+    // Per tool whose figures moved: "lookup_order 1 → 1 calls, median 243 → 53 ms"; empty when none did.
+    QStringList perTool() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

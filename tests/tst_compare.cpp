@@ -14,6 +14,7 @@
 #include "testsupport.h"
 #include "workspace.h"
 
+#include <iterator>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -279,6 +280,7 @@ private slots:
         QCOMPARE(model.nextDifference(3, true), -1);
         QCOMPARE(model.nextDifference(2, false), 1);
         QVERIFY(model.summary().startsWith(QLatin1String("1 same, 1 changed, 1 only in A, 1 only in B")));
+        QCOMPARE(model.perTool(), QStringList { QStringLiteral("refund 1 → 0 calls, median – → – ms") });
         QCOMPARE(CompareModel::jsonDiff(QStringLiteral(R"({"id":1,"keep":true})"), QStringLiteral(R"({"id":2,"new":"x"})")),
             (QStringList { QStringLiteral("~ id: 1 → 2"), QStringLiteral("- keep: true"), QStringLiteral("+ new: \"x\"") }));
         model.setComparison({}, {}, {});

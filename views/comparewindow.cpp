@@ -114,7 +114,8 @@ QString CompareWindow::detailsText() const
 
 void CompareWindow::shown()
 {
-    m_summary->setText(m_model->summary());
+    const QStringList tools = m_model->perTool();
+    m_summary->setText(m_model->summary() + (tools.isEmpty() ? QString() : tr("\nPer tool: %1").arg(tools.join(QStringLiteral("; ")))));
     const int first = m_model->nextDifference(-1, true);
     m_view->selectionModel()->setCurrentIndex(m_model->index(first >= 0 ? first : 0, 0),
         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
