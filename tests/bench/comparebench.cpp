@@ -6,10 +6,16 @@
 //   sightline_compare_bench --calls 100000
 #include "compare/runalignment.h"
 #include "compare/runsteps.h"
+#include "roomkitstoregenerator.h"
+#include "sources/importer.h"
+#include "workspace.h"
 
 #include <algorithm>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlQuery>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHashFunctions>
@@ -54,8 +60,50 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addOption({ QStringLiteral("calls"), QStringLiteral("calls in each run (default 100000)"), QStringLiteral("N"),
         QStringLiteral("100000") });
+    parser.addOption({ QStringLiteral("events"),
+        QStringLiteral("also read the steps of a generated store's biggest room of this many events (RoomKit), twice as "
+                       "a comparison does, and compare it with itself"),
+        QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("dir"), QStringLiteral("where the generated store and workspace go (kept)"), QStringLiteral("DIR"),
+        QStringLiteral("/tmp") });
     parser.process(app);
     const int n = std::max(10, parser.value(QStringLiteral("calls")).toInt());
+    if (parser.isSet(QStringLiteral("events"))) {
+        // Reading a room's steps from a workspace, as compare and the window do, against SELECT-ing its rows.
+        const qint64 events = parser.value(QStringLiteral("events")).toLongLong();
+        const QString store = QDir(parser.value(QStringLiteral("dir"))).filePath(QStringLiteral("compare-%1.sqlite").arg(events));
+        if (!QFileInfo::exists(store))
+            RoomKitStoreGenerator::write(store, events, 20, 0.9, 42);
+        Workspace ws(store + QStringLiteral(".sightline"));
+        if (ws.rooms().isEmpty() || ws.findRooms(QStringLiteral("room-big")).isEmpty())
+            Importer::import(ws, store);
+        const qint64 room = ws.findRooms(QStringLiteral("room-big")).first();
+        QElapsedTimer t;
+        t.start();
+        qint64 rows = 0;
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT seq, text FROM events WHERE room_id = ?"), { room });
+        while (q.next())
+            ++rows;
+        q.finish();
+        const double baselineMs = double(t.nsecsElapsed()) / 1e6;
+        t.restart();
+        const RunStepList a = RunSteps::read(ws, room);
+        const RunStepList b = RunSteps::read(ws, room);
+        const double readMs = double(t.nsecsElapsed()) / 1e6;
+        t.restart();
+        const StepPairs pairs = RunAlignment::align(a, b);
+        const double alignMs = double(t.nsecsElapsed()) / 1e6;
+        int calls = 0;
+        for (const RunStep& s : a)
+            calls += s.kind == RunStep::Kind::ToolCall;
+        QTextStream(stdout) << "| " << events << " events (" << calls << " calls, " << a.size() - calls
+                            << " messages) | read both sides' steps, then align | " << QString::number(readMs, 'f', 0)
+                            << " ms + " << QString::number(alignMs, 'f', 0) << " ms | " << QString::number(baselineMs, 'f', 0)
+                            << " ms, SELECT seq, text of its " << rows << " rows (once) | "
+                            << QString::number((readMs + alignMs) / std::max(0.001, baselineMs), 'f', 1) << " × | "
+                            << QString::number(peakMb(), 'f', 0) << " MB | " << pairs.size() << " steps, all same |" << Qt::endl;
+        return 0;
+    }
     RunStepList a, b;
     a.reserve(n);
     b.reserve(n);
