@@ -423,6 +423,40 @@ private slots:
         QCOMPARE(summary.value(QLatin1String("only_a")).toInt(), 1);
         QCOMPARE(summary.value(QLatin1String("only_b")).toInt(), 0);
         QCOMPARE(summary.value(QLatin1String("changed")).toInt(), 0);
+        // The same thread with its second call's records moved before its first's: calls reordered, said as diff says
+        // a moved line, one only in A and one only in B, the rest the same.
+        QStringList starts;
+        for (const QByteArray& line : records) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QLatin1String("type")).toString() == QLatin1String("TOOL_CALL_START"))
+                starts << o.value(QLatin1String("toolCallId")).toString();
+        }
+        QVERIFY(starts.size() >= 2);
+        QList<QByteArray> first, moved, rest;
+        bool seenFirst = false;
+        for (const QByteArray& line : records) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QString id = QJsonDocument::fromJson(line).object().value(QLatin1String("toolCallId")).toString();
+            seenFirst = seenFirst || id == starts.at(0);
+            (id == starts.at(1) ? moved : seenFirst ? rest : first) << line;
+        }
+        QDir().mkpath(m_dir.filePath(QStringLiteral("c")));
+        const QString reordered = m_dir.filePath(QStringLiteral("c/dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl"));
+        QFile swap(reordered);
+        QVERIFY(swap.open(QIODevice::WriteOnly));
+        for (const QList<QByteArray>& part : { first, moved, rest }) {
+            for (const QByteArray& line : part)
+                swap.write(line + '\n');
+        }
+        swap.close();
+        r = run({ QStringLiteral("compare"), thread, reordered, QStringLiteral("--json") });
+        QCOMPARE(r.code, 1);
+        const QJsonObject order = r.lines().last().value(QLatin1String("summary")).toObject();
+        QCOMPARE(order.value(QLatin1String("only_a")).toInt(), 1);
+        QCOMPARE(order.value(QLatin1String("only_b")).toInt(), 1);
+        QCOMPARE(order.value(QLatin1String("changed")).toInt(), 0);
+        QCOMPARE(order.value(QLatin1String("same")).toInt(), order.value(QLatin1String("steps_a")).toInt() - 1);
         // A usage error is 2, as diff's.
         QCOMPARE(run({ QStringLiteral("compare"), thread }).code, 2);
     }
