@@ -1,5 +1,6 @@
 #include "comparemodel.h"
 
+#include "compare/runsummary.h"
 #include "presentation.h"
 
 #include <QGuiApplication>
@@ -51,26 +52,17 @@ int CompareModel::nextDifference(int from, bool forward) const
 
 QString CompareModel::summary() const
 {
-    int counts[4] = { 0, 0, 0, 0 };
-    QStringList outcomes;
-    for (int row = 0; row < m_pairs.size(); ++row) {
-        const StepPair& p = m_pairs.at(row);
-        ++counts[int(p.change)];
-        if (p.fields.contains(QLatin1String("outcome")))
-            outcomes << tr("%1 %2 → %3").arg(stepA(row)->tool, stepA(row)->outcome, stepB(row)->outcome);
-    }
-    qint64 msA = 0, msB = 0;
-    for (const RunStep& s : m_a)
-        msA += s.durationMs.value_or(0);
-    for (const RunStep& s : m_b)
-        msB += s.durationMs.value_or(0);
+    const RunSummary s = RunSummary::of(m_a, m_b, m_pairs);
     QString text = tr("%1 same, %2 changed, %3 only in A, %4 only in B; calls took %5 ms in A, %6 ms in B")
-                       .arg(counts[0])
-                       .arg(counts[1])
-                       .arg(counts[2])
-                       .arg(counts[3])
-                       .arg(msA)
-                       .arg(msB);
+                       .arg(s.count(StepPair::Change::Same))
+                       .arg(s.count(StepPair::Change::Changed))
+                       .arg(s.count(StepPair::Change::OnlyA))
+                       .arg(s.count(StepPair::Change::OnlyB))
+                       .arg(s.totalMsA)
+                       .arg(s.totalMsB);
+    QStringList outcomes;
+    for (const RunSummary::OutcomeChange& o : s.outcomes)
+        outcomes << tr("%1 %2 → %3").arg(o.tool, o.a, o.b);
     if (!outcomes.isEmpty())
         text += tr("; outcomes: %1").arg(outcomes.join(QStringLiteral(", ")));
     return text;
@@ -78,37 +70,12 @@ QString CompareModel::summary() const
 
 QStringList CompareModel::perTool() const
 {
-    struct Figures
-    {
-        int callsA = 0, callsB = 0;
-        QVector<qint64> msA, msB;
-    };
-    QMap<QString, Figures> tools;
-    for (const RunStep& s : m_a) {
-        if (s.kind == RunStep::Kind::ToolCall) {
-            ++tools[s.tool].callsA;
-            if (s.durationMs)
-                tools[s.tool].msA << *s.durationMs;
-        }
-    }
-    for (const RunStep& s : m_b) {
-        if (s.kind == RunStep::Kind::ToolCall) {
-            ++tools[s.tool].callsB;
-            if (s.durationMs)
-                tools[s.tool].msB << *s.durationMs;
-        }
-    }
-    const auto median = [](QVector<qint64> v) -> QString {
-        if (v.isEmpty())
-            return QStringLiteral("–");
-        std::sort(v.begin(), v.end());
-        return QString::number(v.at(v.size() / 2));
-    };
+    const auto ms = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("–"); };
     QStringList out;
-    for (auto it = tools.cbegin(); it != tools.cend(); ++it) {
-        const QString ma = median(it->msA), mb = median(it->msB);
-        if (it->callsA != it->callsB || ma != mb)
-            out << tr("%1 %2 → %3 calls, median %4 → %5 ms").arg(it.key()).arg(it->callsA).arg(it->callsB).arg(ma, mb);
+    const RunSummary s = RunSummary::of(m_a, m_b, m_pairs);
+    for (auto it = s.tools.cbegin(); it != s.tools.cend(); ++it) {
+        if (it->moved())
+            out << tr("%1 %2 → %3 calls, median %4 → %5 ms").arg(it.key()).arg(it->callsA).arg(it->callsB).arg(ms(it->medianMsA), ms(it->medianMsB));
     }
     return out;
 }

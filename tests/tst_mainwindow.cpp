@@ -1415,7 +1415,7 @@ private slots:
     // background, the window in use all along; when the import ends the room is read again, whole.
     void firstScreenWhileImporting()
     {
-        const QString source = growSupportRoom(m_dir, 80000, QStringLiteral("importing.sqlite"));
+        const QString source = growSupportRoom(m_dir, 200000, QStringLiteral("importing.sqlite"));
         MainWindow window;
         window.resize(1200, 800);
         window.show();

@@ -5,6 +5,7 @@
 #include "filterquery.h"
 #include "reviewer.h"
 #include "compare/runsteps.h"
+#include "compare/runsummary.h"
 #include "workspace.h"
 
 #include <algorithm>
@@ -21,14 +22,6 @@ namespace {
 QJsonValue optionalValue(const std::optional<qint64>& v)
 {
     return v ? QJsonValue(*v) : QJsonValue();
-}
-
-std::optional<qint64> median(QVector<qint64> values)
-{
-    if (values.isEmpty())
-        return std::nullopt;
-    std::sort(values.begin(), values.end());
-    return values.at(values.size() / 2);
 }
 
 // A step as a line says it: "tool_call issue_refund" or "message assistant \"Let me look…\"".
@@ -85,42 +78,11 @@ int Session::compare(const QStringList& args)
     const StepPairs pairs = RunAlignment::align(a, b);
 
     const bool json = parser.isSet(QStringLiteral("json"));
-    int counts[4] = { 0, 0, 0, 0 };
-    QJsonArray outcomes;
-    qint64 totalA = 0, totalB = 0;
-    struct PerTool
-    {
-        int callsA = 0, callsB = 0;
-        QVector<qint64> msA, msB;
-    };
-    QMap<QString, PerTool> tools;
-    for (const RunStep& s : a) {
-        if (s.kind == RunStep::Kind::ToolCall) {
-            ++tools[s.tool].callsA;
-            if (s.durationMs) {
-                tools[s.tool].msA << *s.durationMs;
-                totalA += *s.durationMs;
-            }
-        }
-    }
-    for (const RunStep& s : b) {
-        if (s.kind == RunStep::Kind::ToolCall) {
-            ++tools[s.tool].callsB;
-            if (s.durationMs) {
-                tools[s.tool].msB << *s.durationMs;
-                totalB += *s.durationMs;
-            }
-        }
-    }
+    const RunSummary summary = RunSummary::of(a, b, pairs);
     for (const StepPair& p : pairs) {
-        ++counts[int(p.change)];
         const RunStep* x = p.a ? &a.at(*p.a) : nullptr;
         const RunStep* y = p.b ? &b.at(*p.b) : nullptr;
         const RunStep& s = x ? *x : *y;
-        if (p.fields.contains(QLatin1String("outcome"))) {
-            outcomes.append(QJsonObject { { QStringLiteral("tool"), s.tool }, { QStringLiteral("a_seq"), x->index },
-                { QStringLiteral("b_seq"), y->index }, { QStringLiteral("a"), x->outcome }, { QStringLiteral("b"), y->outcome } });
-        }
         if (json) {
             m_out << line({ { QStringLiteral("a_seq"), x ? QJsonValue(x->index) : QJsonValue() },
                          { QStringLiteral("b_seq"), y ? QJsonValue(y->index) : QJsonValue() },
@@ -144,29 +106,36 @@ int Session::compare(const QStringList& args)
             m_out << "  " << x->outcome << " → " << y->outcome;
         m_out << '\n';
     }
-    const bool differ = counts[1] + counts[2] + counts[3] > 0;
+    const bool differ = summary.differ();
     QJsonObject perTool;
-    for (auto it = tools.cbegin(); it != tools.cend(); ++it) {
+    for (auto it = summary.tools.cbegin(); it != summary.tools.cend(); ++it) {
         perTool.insert(it.key(), QJsonObject { { QStringLiteral("calls_a"), it->callsA }, { QStringLiteral("calls_b"), it->callsB },
-                                     { QStringLiteral("median_ms_a"), optionalValue(median(it->msA)) },
-                                     { QStringLiteral("median_ms_b"), optionalValue(median(it->msB)) } });
+                                     { QStringLiteral("median_ms_a"), optionalValue(it->medianMsA) },
+                                     { QStringLiteral("median_ms_b"), optionalValue(it->medianMsB) } });
     }
+    QJsonArray outcomes;
+    for (const RunSummary::OutcomeChange& o : summary.outcomes) {
+        outcomes.append(QJsonObject { { QStringLiteral("tool"), o.tool }, { QStringLiteral("a_seq"), o.indexA },
+            { QStringLiteral("b_seq"), o.indexB }, { QStringLiteral("a"), o.a }, { QStringLiteral("b"), o.b } });
+    }
+    const int sameSteps = summary.count(StepPair::Change::Same), changed = summary.count(StepPair::Change::Changed),
+              onlyA = summary.count(StepPair::Change::OnlyA), onlyB = summary.count(StepPair::Change::OnlyB);
     if (json) {
         m_out << line({ { QStringLiteral("summary"),
                           QJsonObject { { QStringLiteral("steps_a"), a.size() }, { QStringLiteral("steps_b"), b.size() },
-                              { QStringLiteral("same"), counts[0] }, { QStringLiteral("changed"), counts[1] },
-                              { QStringLiteral("only_a"), counts[2] }, { QStringLiteral("only_b"), counts[3] },
-                              { QStringLiteral("outcomes_changed"), outcomes }, { QStringLiteral("total_ms_a"), totalA },
-                              { QStringLiteral("total_ms_b"), totalB }, { QStringLiteral("per_tool"), perTool } } } })
+                              { QStringLiteral("same"), sameSteps }, { QStringLiteral("changed"), changed },
+                              { QStringLiteral("only_a"), onlyA }, { QStringLiteral("only_b"), onlyB },
+                              { QStringLiteral("outcomes_changed"), outcomes }, { QStringLiteral("total_ms_a"), summary.totalMsA },
+                              { QStringLiteral("total_ms_b"), summary.totalMsB }, { QStringLiteral("per_tool"), perTool } } } })
               << Qt::endl;
     } else {
-        m_out << "A: " << a.size() << " steps, B: " << b.size() << " steps: " << counts[0] << " same, " << counts[1]
-              << " changed, " << counts[2] << " only in A, " << counts[3] << " only in B; calls took " << totalA
-              << " ms in A, " << totalB << " ms in B" << Qt::endl;
-        for (auto it = tools.cbegin(); it != tools.cend(); ++it) {
-            if (it->callsA != it->callsB || median(it->msA) != median(it->msB)) {
+        m_out << "A: " << a.size() << " steps, B: " << b.size() << " steps: " << sameSteps << " same, " << changed
+              << " changed, " << onlyA << " only in A, " << onlyB << " only in B; calls took " << summary.totalMsA
+              << " ms in A, " << summary.totalMsB << " ms in B" << Qt::endl;
+        for (auto it = summary.tools.cbegin(); it != summary.tools.cend(); ++it) {
+            if (it->moved()) {
                 m_out << "  " << it.key() << ": " << it->callsA << " → " << it->callsB << " calls, median "
-                      << ms(median(it->msA)) << " → " << ms(median(it->msB)) << '\n';
+                      << ms(it->medianMsA) << " → " << ms(it->medianMsB) << '\n';
             }
         }
         m_out.flush();
