@@ -958,6 +958,11 @@ void MainWindow::createActions()
             completer->setCaseSensitivity(Qt::CaseInsensitive);
             completer->setFilterMode(Qt::MatchContains);
             edit->setCompleter(completer);
+            // A completion chosen (Return in its list) goes to that room at once: one Return, not two.
+            connect(completer, QOverload<const QString&>::of(&QCompleter::activated), dialog, [dialog](const QString& id) {
+                dialog->setTextValue(id);
+                dialog->accept();
+            });
         }
         connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& text) { goToRoom(text.trimmed()); });
     });

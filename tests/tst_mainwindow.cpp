@@ -60,6 +60,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QCompleter>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QListWidget>
@@ -290,6 +291,22 @@ private slots:
         QVERIFY(!window.goToRoom(QStringLiteral("EDGE-BLOCKED-INBOUND")));
         QVERIFY2(window.statusMessage().contains(QLatin1String("did you mean edge-blocked-inbound")),
             qPrintable(window.statusMessage()));
+        // Ctrl+G, a part of an id typed, its completion picked: one Return goes there (a second one was needed).
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_G, Qt::ControlModifier);
+        QPointer<QInputDialog> go;
+        QTRY_VERIFY((go = window.findChild<QInputDialog*>()) && go->isVisible());
+        QLineEdit* typed = go->findChild<QLineEdit*>();
+        QVERIFY(typed && typed->completer());
+        QTest::keyClicks(typed, QStringLiteral("tool-fail"));
+        QTRY_VERIFY(typed->completer()->popup()->isVisible());
+        QTest::keyClick(typed->completer()->popup(), Qt::Key_Down);
+        QTest::keyClick(typed->completer()->popup(), Qt::Key_Return);
+        QTRY_VERIFY(window.windowTitle().contains(QLatin1String("edge-tool-failed")));
+        QTRY_VERIFY(!go || !go->isVisible());
+        window.activateWindow(); // the keys below go to the window again, not to where the dialog left them
+        QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(window.goToRoom(QStringLiteral("edge-blocked-inbound")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
         QVERIFY(!window.isRawMode());
