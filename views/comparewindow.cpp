@@ -76,10 +76,10 @@ void CompareWindow::compare(
         StoreClient::Kind::Compare,
         [out, roomA, roomB, otherSource, filter](Workspace& ws, const CancelToken&) {
             const EventFilter* f = filter ? &*filter : nullptr;
-            out->a = RunSteps::read(ws, roomA, f);
             if (roomB != 0) {
-                out->b = RunSteps::read(ws, roomB, f);
+                std::tie(out->a, out->b) = RunSteps::readBoth(ws, roomA, ws.path(), roomB, f);
             } else {
+                out->a = RunSteps::read(ws, roomA, f);
                 // A workspace is read as it is; a source is read into its cached workspace first.
                 const bool workspace = Importer::detect(otherSource) == Importer::Format::Workspace;
                 Workspace other(workspace ? otherSource : Importer::cachedWorkspacePath(otherSource));

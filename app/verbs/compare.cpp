@@ -73,8 +73,8 @@ int Session::compare(const QStringList& args)
     Workspace& wsB = same ? *wsA : *ownB;
     const qint64 idA = roomId(*wsA, sourceA, parser, roomA);
     const qint64 idB = roomId(wsB, sourceB, parser, roomB);
-    const RunStepList a = RunSteps::read(*wsA, idA, filtered ? &filter : nullptr);
-    const RunStepList b = RunSteps::read(wsB, idB, filtered ? &filter : nullptr);
+    // Both sides at once, B's through a connection of its own.
+    const auto [a, b] = RunSteps::readBoth(*wsA, idA, wsB.path(), idB, filtered ? &filter : nullptr);
     const StepPairs pairs = RunAlignment::align(a, b);
 
     const bool json = parser.isSet(QStringLiteral("json"));

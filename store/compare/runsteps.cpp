@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <future>
+#include <optional>
 #include <QHashFunctions>
 #include <QJsonDocument>
 #include <QSet>
@@ -82,6 +84,19 @@ RunStepList read(Workspace& workspace, qint64 roomId, const EventFilter* filter)
         return x.index != y.index ? x.index < y.index : x.kind == RunStep::Kind::Message && y.kind != RunStep::Kind::Message;
     });
     return steps;
+}
+
+std::pair<RunStepList, RunStepList> readBoth(Workspace& a, qint64 roomA, const QString& pathB, qint64 roomB,
+    const EventFilter* filter)
+{
+    const std::optional<EventFilter> copy = filter ? std::optional<EventFilter>(*filter) : std::nullopt;
+    // A workspace's connection belongs to the thread that opened it: B's is opened, used and closed on its own.
+    auto b = std::async(std::launch::async, [pathB, roomB, copy] {
+        Workspace other(pathB);
+        return read(other, roomB, copy ? &*copy : nullptr);
+    });
+    RunStepList stepsA = read(a, roomA, filter);
+    return { std::move(stepsA), b.get() };
 }
 
 } // namespace RunSteps

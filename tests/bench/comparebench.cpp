@@ -87,8 +87,8 @@ int main(int argc, char** argv)
         q.finish();
         const double baselineMs = double(t.nsecsElapsed()) / 1e6;
         t.restart();
-        const RunStepList a = RunSteps::read(ws, room);
-        const RunStepList b = RunSteps::read(ws, room);
+        // As compare reads them: both sides at once, the second through a connection of its own.
+        const auto [a, b] = RunSteps::readBoth(ws, room, ws.path(), room);
         const double readMs = double(t.nsecsElapsed()) / 1e6;
         t.restart();
         const StepPairs pairs = RunAlignment::align(a, b);
@@ -97,7 +97,7 @@ int main(int argc, char** argv)
         for (const RunStep& s : a)
             calls += s.kind == RunStep::Kind::ToolCall;
         QTextStream(stdout) << "| " << events << " events (" << calls << " calls, " << a.size() - calls
-                            << " messages) | read both sides' steps, then align | " << QString::number(readMs, 'f', 0)
+                            << " messages) | read both sides' steps (at once), then align | " << QString::number(readMs, 'f', 0)
                             << " ms + " << QString::number(alignMs, 'f', 0) << " ms | " << QString::number(baselineMs, 'f', 0)
                             << " ms, SELECT seq, text of its " << rows << " rows (once) | "
                             << QString::number((readMs + alignMs) / std::max(0.001, baselineMs), 'f', 1) << " × | "
