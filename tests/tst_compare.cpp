@@ -225,6 +225,14 @@ private slots:
         QCOMPARE(refunds.value(QLatin1String("steps_b")).toInt(), 2);
         QCOMPARE(refunds.value(QLatin1String("changed")).toInt(), 1);
         QCOMPARE(run({ QStringLiteral("compare"), a, b, QStringLiteral("--query"), QStringLiteral("outcome:nonsense") }).code, 2);
+        // A filter that leaves nothing is said, not passed off as two runs the same.
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
+            QStringLiteral("duplicate"), QStringLiteral("--query"), QStringLiteral("tool:nosuch") });
+        QVERIFY2(r.err.contains(QLatin1String("leaves no step in either run")), qPrintable(r.err));
+        // A side of several rooms without its room named: the option it needs, by its name.
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate") });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("--room-b ID is required")), qPrintable(r.err));
         // Written as a report with its manifest, which verify checks, and which sees a change made to it since.
         for (const QString& format : { QStringLiteral("md"), QStringLiteral("html") }) {
             const QString report = m_dir.filePath(QStringLiteral("comparison.") + format);
@@ -417,6 +425,10 @@ private slots:
         Run r = run({ QStringLiteral("compare"), thread, thread, QStringLiteral("--room-a"), QStringLiteral("nmhryq4wy0xyvq373sbg"),
             QStringLiteral("--room-b"), QStringLiteral("nmhryq4wy0xyvq373sbg") });
         QCOMPARE(r.code, 0);
+        // A log of one room against itself needs no room named.
+        r = run({ QStringLiteral("compare"), thread, thread });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QLatin1String(" 0 changed, 0 only in A, 0 only in B")), qPrintable(r.out + r.err));
         r = run({ QStringLiteral("compare"), thread, copy, QStringLiteral("--json") });
         QCOMPARE(r.code, 1);
         const QJsonObject summary = r.lines().last().value(QLatin1String("summary")).toObject();

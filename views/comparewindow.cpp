@@ -29,8 +29,8 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Compare: %1 ↔ %2 — Sightline").arg(titleA, titleB));
     resize(1200, 800);
-    auto* sides = new QLabel(tr("<b>A</b>: %1<br><b>B</b>: %2").arg(titleA.toHtmlEscaped(), titleB.toHtmlEscaped()), this);
-    sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sides = new QLabel(tr("<b>A</b>: %1<br><b>B</b>: %2").arg(titleA.toHtmlEscaped(), titleB.toHtmlEscaped()), this);
+    m_sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     m_summary->setText(tr("Comparing…"));
     m_view->setModel(m_model);
@@ -47,7 +47,7 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(sides);
+    layout->addWidget(m_sides);
     layout->addWidget(m_summary);
     layout->addWidget(split);
     // n and p, as the timeline's own keys: the next and previous difference.
@@ -59,6 +59,10 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     connect(previous, &QAction::triggered, this, [this] { goToDifference(false); });
     addAction(next);
     addAction(previous);
+    auto* close = new QAction(tr("Close"), this);
+    close->setShortcuts({ QKeySequence(Qt::Key_Escape), QKeySequence::Close });
+    connect(close, &QAction::triggered, this, &QWidget::close);
+    addAction(close);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) { showDetails(current.row()); });
 }
@@ -70,6 +74,7 @@ void CompareWindow::compare(
     {
         RunStepList a, b;
         StepPairs pairs;
+        QString roomB; // the room of another source it chose
     };
     auto out = std::make_shared<Result>();
     store->run(
@@ -90,12 +95,18 @@ void CompareWindow::compare(
                 const RoomSummaries rooms = other.rooms();
                 if (same.isEmpty() && rooms.isEmpty())
                     throw StoreError(otherSource, {}, QStringLiteral("it holds no room to compare with"));
-                out->b = RunSteps::read(other, same.isEmpty() ? rooms.first().id : same.first(), f);
+                const qint64 chosen = same.isEmpty() ? rooms.first().id : same.first();
+                out->roomB = other.room(chosen) ? other.room(chosen)->nativeId : QString();
+                out->b = RunSteps::read(other, chosen, f);
             }
             out->pairs = RunAlignment::align(out->a, out->b);
         },
         this,
         [this, out] {
+            if (!out->roomB.isEmpty()) {
+                m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
+                                     .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), out->roomB.toHtmlEscaped()));
+            }
             m_model->setComparison(std::move(out->a), std::move(out->b), std::move(out->pairs));
             shown();
         },

@@ -41,6 +41,7 @@ private:
 
     CompareModel* m_model;
     QLabel* m_summary;
+    QLabel* m_sides; // what A and B are
     QTableView* m_view;
     QTextBrowser* m_details;
     QString m_titleA, m_titleB;

@@ -62,19 +62,37 @@ int Session::compare(const QStringList& args)
     const EventFilter filter = filterOf(parser);
     const bool same = sourceA == sourceB
         || (QFileInfo::exists(sourceA) && QFileInfo(sourceA).canonicalFilePath() == QFileInfo(sourceB).canonicalFilePath());
-    if (same && (roomA.isEmpty() || roomB.isEmpty()))
-        usage(QStringLiteral("one source twice: give the two rooms, --room-a ID and --room-b ID"));
     // Each source reads the room asked alone (all its rooms when none is: a source of one room).
     const auto asked = [](const QString& room) {
         return room.isEmpty() ? std::nullopt : std::optional<QStringList>(QStringList { room });
     };
-    auto wsA = openSource(sourceA, forcedFormat(parser), same ? std::optional<QStringList>(QStringList { roomA, roomB }) : asked(roomA));
+    auto wsA = openSource(sourceA, forcedFormat(parser),
+        !same ? asked(roomA)
+        : roomA.isEmpty() || roomB.isEmpty() ? std::nullopt
+                                             : std::optional<QStringList>(QStringList { roomA, roomB }));
     std::unique_ptr<Workspace> ownB = same ? nullptr : openSource(sourceB, forcedFormat(parser), asked(roomB));
     Workspace& wsB = same ? *wsA : *ownB;
+    // A side whose room is not named is its source's only room; a source of several needs its option named.
+    const auto needRoom = [&](Workspace& ws, const QString& source, const QString& room, const char* option) {
+        const qsizetype rooms = ws.rooms().size();
+        if (room.isEmpty() && rooms > 1) {
+            usage(QStringLiteral("--%1 ID is required: %2 holds %3 rooms (sightline rooms %2 lists them)")
+                      .arg(QLatin1String(option), source)
+                      .arg(rooms));
+        }
+    };
+    needRoom(*wsA, sourceA, roomA, "room-a");
+    needRoom(wsB, sourceB, roomB, "room-b");
     const qint64 idA = roomId(*wsA, sourceA, parser, roomA);
     const qint64 idB = roomId(wsB, sourceB, parser, roomB);
     // Both sides at once, B's through a connection of its own.
     const auto [a, b] = RunSteps::readBoth(*wsA, idA, wsB.path(), idB, filtered ? &filter : nullptr);
+    // A filter that leaves nothing (a tool misspelt) would say "the same" of nothing: said.
+    if (filtered && (a.isEmpty() || b.isEmpty())) {
+        m_err << "note: --query " << parser.value(QStringLiteral("query")) << " leaves no step in "
+              << (a.isEmpty() && b.isEmpty() ? QStringLiteral("either run") : a.isEmpty() ? QStringLiteral("A") : QStringLiteral("B"))
+              << Qt::endl;
+    }
     const StepPairs pairs = RunAlignment::align(a, b);
 
     const bool json = parser.isSet(QStringLiteral("json"));
@@ -129,7 +147,8 @@ int Session::compare(const QStringList& args)
                               { QStringLiteral("total_ms_b"), summary.totalMsB }, { QStringLiteral("per_tool"), perTool } } } })
               << Qt::endl;
     } else {
-        m_out << "A: " << a.size() << " steps, B: " << b.size() << " steps: " << sameSteps << " same, " << changed
+        const auto steps = [](qsizetype n) { return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? QStringLiteral("step") : QStringLiteral("steps")); };
+        m_out << "A: " << steps(a.size()) << ", B: " << steps(b.size()) << ": " << sameSteps << " same, " << changed
               << " changed, " << onlyA << " only in A, " << onlyB << " only in B; calls took " << summary.totalMsA
               << " ms in A, " << summary.totalMsB << " ms in B" << Qt::endl;
         for (auto it = summary.tools.cbegin(); it != summary.tools.cend(); ++it) {
