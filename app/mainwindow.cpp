@@ -725,7 +725,7 @@ void MainWindow::createActions()
         QIcon::fromTheme(QStringLiteral("document-open"), style()->standardIcon(QStyle::SP_DialogOpenButton)),
         tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
-    open->setStatusTip(tr("Open a RoomKit store or a Sightline workspace"));
+    open->setStatusTip(tr("Open a store, a log or a workspace: RoomKit, AG-UI, CraftBot, a JSON Lines report"));
     connect(open, &QAction::triggered, this, [this] {
         // Every format Sightline reads is offered by default: the logs too, not only the databases.
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a store, a log or a workspace"), QString(),
@@ -754,7 +754,7 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(QIcon::fromTheme(QStringLiteral("document-open-recent")), tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this,
         [this] { RecentFiles::fillMenu(m_recentMenu, [this](const QString& path) { openPath(path); }); });
-    QAction* demo = file->addAction(tr("Open &Demo Workspace"));
+    QAction* demo = file->addAction(tr("Open Demo &Workspace")); // D is Open Database…'s
     connect(demo, &QAction::triggered, this, &MainWindow::openDemo);
     file->addSeparator();
     file->addAction(m_editor->saveAction());

@@ -63,8 +63,11 @@ CompareReport::Result CompareReport::write(const Input& in, const QString& forma
         text += QStringLiteral("# Comparison of two runs\n\n- A: %1\n- B: %2\n- Filter: %3\n- Generated %4 by %5 with Sightline %6\n\n")
                     .arg(e(in.titleA), e(in.titleB), in.filter.isEmpty() ? QStringLiteral("none (every step)") : e(in.filter), generated,
                         e(in.author), in.version);
-        text += QStringLiteral("## Summary\n\n%1\n\n## Steps\n\n| # | change | A | B | what differs |\n|---:|---|---|---|---|\n")
-                    .arg(e(model.summary()));
+        QString perTool;
+        for (const QString& line : model.perTool())
+            perTool += QStringLiteral("- %1\n").arg(e(line));
+        text += QStringLiteral("## Summary\n\n%1\n\n%2\n## Steps\n\n| # | change | A | B | what differs |\n|---:|---|---|---|---|\n")
+                    .arg(e(model.summary()), perTool.isEmpty() ? QString() : QStringLiteral("Per tool:\n\n") + perTool);
     } else {
         text += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Comparison of two runs</title><style>"
                                "body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;width:100%} "
@@ -75,9 +78,12 @@ CompareReport::Result CompareReport::write(const Input& in, const QString& forma
                                "%5 with Sightline %6</li></ul>\n")
                     .arg(e(in.titleA), e(in.titleB), in.filter.isEmpty() ? QStringLiteral("none (every step)") : e(in.filter), generated,
                         e(in.author), in.version);
-        text += QStringLiteral("<h2>Summary</h2><p>%1</p><h2>Steps</h2><table><tr><th>#</th><th>change</th><th>A</th><th>B</th>"
+        QString perTool;
+        for (const QString& line : model.perTool())
+            perTool += QStringLiteral("<li>%1</li>").arg(e(line));
+        text += QStringLiteral("<h2>Summary</h2><p>%1</p>%2<h2>Steps</h2><table><tr><th>#</th><th>change</th><th>A</th><th>B</th>"
                                "<th>what differs</th></tr>\n")
-                    .arg(e(model.summary()));
+                    .arg(e(model.summary()), perTool.isEmpty() ? QString() : QStringLiteral("<p>Per tool:</p><ul>") + perTool + QStringLiteral("</ul>"));
     }
     // The steps as data too, digested for the manifest: what the report stands for, whatever its layout.
     Sha256 steps;

@@ -28,7 +28,7 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
 {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Compare: %1 ↔ %2 — Sightline").arg(titleA, titleB));
-    resize(1200, 800);
+    resize(1200, 720); // room for a desktop's panel on a 1000-pixel screen
     m_sides = new QLabel(tr("<b>A</b>: %1<br><b>B</b>: %2").arg(titleA.toHtmlEscaped(), titleB.toHtmlEscaped()), this);
     m_sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
