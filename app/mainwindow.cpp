@@ -1620,6 +1620,14 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
     const bool filtered = !FilterQuery::format(filter).isEmpty();
     auto* window = new CompareWindow(titleA + (filtered ? tr(" — filter: %1").arg(FilterQuery::format(filter)) : QString()),
         titleB, this);
+    // A's step double-clicked: shown here, in its room.
+    connect(window, &CompareWindow::goToEvent, this, [this](qint64 room, qint64 index) {
+        if (m_eventModel->roomId() != room)
+            m_roomList->selectRoom(room);
+        goToIndex(index);
+        raise();
+        activateWindow();
+    });
     window->show();
     window->compare(m_store, roomA, roomB, roomB != 0 ? QString() : picked, filtered ? std::optional(filter) : std::nullopt);
     return window;

@@ -330,7 +330,17 @@ private slots:
         QTest::keyClick(compare->view(), Qt::Key_N);
         QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 16);
         QVERIFY2(compare->detailsText().contains(QStringLiteral("Outcome: refused → failed")), qPrintable(compare->detailsText()));
-        QVERIFY(!compare->goToDifference(true)); // that was the last
+        QVERIFY(!compare->goToDifference(true)); // that was the last, and the window says so
+        QVERIFY2(compare->summaryText().endsWith(QStringLiteral(" — no difference after this one")), qPrintable(compare->summaryText()));
+        // A's step double-clicked: the main window shows that event.
+        const QModelIndex cell = compare->model()->index(compare->view()->currentIndex().row(), CompareModel::AColumn);
+        QSignalSpy asked(compare, &CompareWindow::goToEvent);
+        // (A press first: the view pairs a double-click with the index pressed, as a real one has it.)
+        QTest::mouseClick(compare->view()->viewport(), Qt::LeftButton, {}, compare->view()->visualRect(cell).center());
+        QTest::mouseDClick(compare->view()->viewport(), Qt::LeftButton, {}, compare->view()->visualRect(cell).center());
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.first().at(1).toLongLong(), 16);
+        QTRY_COMPARE(window.eventList()->currentIndex().data(EventListModel::EventIndexRole).toLongLong(), 16);
         QTest::keyClick(compare->view(), Qt::Key_P);
         QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 6);
         compare->close();

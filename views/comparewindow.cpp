@@ -65,6 +65,10 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     addAction(close);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) { showDetails(current.row()); });
+    connect(m_view, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (const RunStep* a = m_model->stepA(index.row()); a && m_roomA != 0)
+            emit goToEvent(m_roomA, a->index);
+    });
 }
 
 void CompareWindow::compare(
@@ -77,6 +81,7 @@ void CompareWindow::compare(
         QString roomB; // the room of another source it chose
     };
     auto out = std::make_shared<Result>();
+    m_roomA = roomA;
     store->run(
         StoreClient::Kind::Compare,
         [out, roomA, roomB, otherSource, filter](Workspace& ws, const CancelToken&) {
@@ -138,8 +143,14 @@ void CompareWindow::shown()
 bool CompareWindow::goToDifference(bool forward)
 {
     const int row = m_model->nextDifference(m_view->currentIndex().row(), forward);
-    if (row < 0)
+    if (row < 0) {
+        // Said where the eye is, rather than nothing happening.
+        const QString end = forward ? tr(" — no difference after this one") : tr(" — no difference before this one");
+        if (!m_summary->text().endsWith(end))
+            m_summary->setText(m_model->summary() + end);
         return false;
+    }
+    m_summary->setText(m_model->summary());
     m_view->selectionModel()->setCurrentIndex(m_model->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(m_view->currentIndex());
     return true;

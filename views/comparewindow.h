@@ -36,6 +36,10 @@ public:
     void compare(StoreClient* store, qint64 roomA, qint64 roomB, const QString& otherSource = {},
         const std::optional<EventFilter>& filter = std::nullopt);
 
+signals:
+    // A row of A's side double-clicked: its event in the room it came from (the main window shows it).
+    void goToEvent(qint64 roomId, qint64 index);
+
 private:
     void showDetails(int row);
 
@@ -45,4 +49,5 @@ private:
     QTableView* m_view;
     QTextBrowser* m_details;
     QString m_titleA, m_titleB;
+    qint64 m_roomA = 0;
 };
