@@ -326,16 +326,17 @@ qint64 Session::roomId(Workspace& ws, const QString& source, const QCommandLineP
     return roomId(ws, source, parser, parser.value(QStringLiteral("room")));
 }
 
-qint64 Session::roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser, const QString& nativeId)
+qint64 Session::roomId(
+    Workspace& ws, const QString& source, const QCommandLineParser& parser, const QString& nativeId, const QString& option)
 {
     if (nativeId.isEmpty()) {
         // A source of one room (an AG-UI thread's log, an EVENT.md) needs no --room: there is only it to mean.
         const RoomSummaries rooms = ws.rooms();
         if (rooms.size() == 1)
             return rooms.first().id;
-        usage(rooms.isEmpty() ? QStringLiteral("--room ID is required")
-                              : QStringLiteral("--room ID is required: %1 holds %2 rooms (sightline rooms %1 lists them)")
-                                    .arg(source, QString::number(rooms.size())));
+        usage(rooms.isEmpty() ? QStringLiteral("--%1 ID is required").arg(option)
+                              : QStringLiteral("--%1 ID is required: %2 holds %3 rooms (sightline rooms %2 lists them)")
+                                    .arg(option, source, QString::number(rooms.size())));
     }
     // The exact id by the workspace's own lookup; the rest of the rule (RoomMatch) over the room list.
     QVector<qint64> ids = ws.findRooms(nativeId);

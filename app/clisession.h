@@ -130,7 +130,9 @@ private:
     // its cached workspace).
     qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser);
     // The room `nativeId` names (its id, or a part of it that one room's id alone holds).
-    qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser, const QString& nativeId);
+    // `option`: what the verb calls the option that names it, for the message when one is needed (compare: room-a).
+    qint64 roomId(Workspace& ws, const QString& source, const QCommandLineParser& parser, const QString& nativeId,
+        const QString& option = QStringLiteral("room"));
     QString single(const QCommandLineParser& parser);
     static std::optional<qint64> indexOption(const QCommandLineParser& parser, const QString& name);
     static int countOption(const QCommandLineParser& parser, const QString& name, int fallback);

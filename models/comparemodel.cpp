@@ -24,6 +24,7 @@ void CompareModel::setComparison(RunStepList a, RunStepList b, StepPairs pairs)
     m_a = std::move(a);
     m_b = std::move(b);
     m_pairs = std::move(pairs);
+    m_totals = RunSummary::of(m_a, m_b, m_pairs);
     endResetModel();
 }
 
@@ -52,7 +53,7 @@ int CompareModel::nextDifference(int from, bool forward) const
 
 QString CompareModel::summary() const
 {
-    const RunSummary s = RunSummary::of(m_a, m_b, m_pairs);
+    const RunSummary& s = m_totals;
     QString text = tr("%1 same, %2 changed, %3 only in A, %4 only in B; calls took %5 ms in A, %6 ms in B")
                        .arg(s.count(StepPair::Change::Same))
                        .arg(s.count(StepPair::Change::Changed))
@@ -72,8 +73,7 @@ QStringList CompareModel::perTool() const
 {
     const auto ms = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("–"); };
     QStringList out;
-    const RunSummary s = RunSummary::of(m_a, m_b, m_pairs);
-    for (auto it = s.tools.cbegin(); it != s.tools.cend(); ++it) {
+    for (auto it = m_totals.tools.cbegin(); it != m_totals.tools.cend(); ++it) {
         if (it->moved())
             out << tr("%1 %2 → %3 calls, median %4 → %5 ms").arg(it.key()).arg(it->callsA).arg(it->callsB).arg(ms(it->medianMsA), ms(it->medianMsB));
     }

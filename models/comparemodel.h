@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compare/runstep.h"
+#include "compare/runsummary.h"
 #include "compare/steppair.h"
 
 #include <QAbstractTableModel>
@@ -43,4 +44,5 @@ private:
     RunStepList m_a;
     RunStepList m_b;
     StepPairs m_pairs;
+    RunSummary m_totals; // what the comparison comes to, counted once when it is set
 };

@@ -131,13 +131,14 @@ QString CompareWindow::detailsText() const
 void CompareWindow::shown()
 {
     const QStringList tools = m_model->perTool();
-    m_summary->setText(m_model->summary() + (tools.isEmpty() ? QString() : tr("\nPer tool: %1").arg(tools.join(QStringLiteral("; ")))));
+    m_header = m_model->summary() + (tools.isEmpty() ? QString() : tr("\nPer tool: %1").arg(tools.join(QStringLiteral("; "))));
+    m_summary->setText(m_header);
     const int first = m_model->nextDifference(-1, true);
     m_view->selectionModel()->setCurrentIndex(m_model->index(first >= 0 ? first : 0, 0),
         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(m_view->currentIndex(), QAbstractItemView::PositionAtCenter);
     if (first < 0)
-        m_summary->setText(m_model->summary() + tr(" — the runs are the same, step for step"));
+        m_summary->setText(m_header + tr(" — the runs are the same, step for step"));
 }
 
 bool CompareWindow::goToDifference(bool forward)
@@ -146,11 +147,10 @@ bool CompareWindow::goToDifference(bool forward)
     if (row < 0) {
         // Said where the eye is, rather than nothing happening.
         const QString end = forward ? tr(" — no difference after this one") : tr(" — no difference before this one");
-        if (!m_summary->text().endsWith(end))
-            m_summary->setText(m_model->summary() + end);
+        m_summary->setText(m_header + end);
         return false;
     }
-    m_summary->setText(m_model->summary());
+    m_summary->setText(m_header);
     m_view->selectionModel()->setCurrentIndex(m_model->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(m_view->currentIndex());
     return true;

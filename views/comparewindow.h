@@ -46,6 +46,7 @@ private:
     CompareModel* m_model;
     QLabel* m_summary;
     QLabel* m_sides; // what A and B are
+    QString m_header; // the summary and the per-tool figures, as shown once the comparison is made
     QTableView* m_view;
     QTextBrowser* m_details;
     QString m_titleA, m_titleB;

@@ -72,19 +72,9 @@ int Session::compare(const QStringList& args)
                                              : std::optional<QStringList>(QStringList { roomA, roomB }));
     std::unique_ptr<Workspace> ownB = same ? nullptr : openSource(sourceB, forcedFormat(parser), asked(roomB));
     Workspace& wsB = same ? *wsA : *ownB;
-    // A side whose room is not named is its source's only room; a source of several needs its option named.
-    const auto needRoom = [&](Workspace& ws, const QString& source, const QString& room, const char* option) {
-        const qsizetype rooms = ws.rooms().size();
-        if (room.isEmpty() && rooms > 1) {
-            usage(QStringLiteral("--%1 ID is required: %2 holds %3 rooms (sightline rooms %2 lists them)")
-                      .arg(QLatin1String(option), source)
-                      .arg(rooms));
-        }
-    };
-    needRoom(*wsA, sourceA, roomA, "room-a");
-    needRoom(wsB, sourceB, roomB, "room-b");
-    const qint64 idA = roomId(*wsA, sourceA, parser, roomA);
-    const qint64 idB = roomId(wsB, sourceB, parser, roomB);
+    // A side whose room is not named is its source's only room (a source of several says which option names it).
+    const qint64 idA = roomId(*wsA, sourceA, parser, roomA, QStringLiteral("room-a"));
+    const qint64 idB = roomId(wsB, sourceB, parser, roomB, QStringLiteral("room-b"));
     // Both sides at once, B's through a connection of its own.
     const auto [a, b] = RunSteps::readBoth(*wsA, idA, wsB.path(), idB, filtered ? &filter : nullptr);
     // A filter that leaves nothing (a tool misspelt) would say "the same" of nothing: said.

@@ -113,6 +113,20 @@ void link(Workspace& ws, qint64 roomId, qint64 localId, qint64 teamId)
         ws.exec(QStringLiteral("UPDATE annotations SET team_id = ? WHERE id = ?"), { teamId, localId });
 }
 
+// Teammates' changes waiting in `table` (team_redactions, team_edits), those of `roomId` alone when given, in the
+// order the store took them.
+QSqlQuery waitingIn(Workspace& ws, const char* table, const char* columns, std::optional<qint64> roomId)
+{
+    QString sql = QStringLiteral("SELECT %1 FROM %2 w").arg(QLatin1String(columns), QLatin1String(table));
+    QVariantList binds;
+    if (roomId) {
+        sql += QStringLiteral(" JOIN rooms r ON r.native_id = w.room AND r.id = ? JOIN sources s ON s.id = r.source_id AND "
+                              "s.system = w.system");
+        binds << *roomId;
+    }
+    return ws.exec(sql + QStringLiteral(" ORDER BY w.team_id"), binds);
+}
+
 // A copy of a room this workspace holds (one a source it read that room from), and whether it has read the row at the
 // index a teammate's change is at.
 struct Copy
@@ -169,6 +183,9 @@ void pushEdit(Workspace& ws, TeamStore& team, const Outgoing& e, const QString& 
         const std::optional<qint64> replaces = optionalInt(q.value(4));
         q.finish();
         change = team.edit(t, e.action, pair ? e.after : t.value, key, replaces);
+    }
+    // What went up, noted here in one transaction (a kill before it: sent again under the same key, taken once).
+    ws.writeTransaction([&] {
         if (change.id > 0) {
             ws.exec(QStringLiteral("UPDATE edits SET team_id = ? WHERE id = ?"), { change.id, *e.editId });
             // Taken back here since (not sent yet): that goes up as taking back this one.
@@ -176,8 +193,8 @@ void pushEdit(Workspace& ws, TeamStore& team, const Outgoing& e, const QString& 
                                    "team_annotation_id IS NULL"),
                 { change.id, *e.editId, editReverted });
         }
-    }
-    ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), e.id });
+        ws.exec(QStringLiteral("UPDATE journal SET team_id = ? WHERE id = ?"), { change.journalId.value_or(0), e.id });
+    });
 }
 
 } // namespace
@@ -500,17 +517,11 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
     const bool anyEdit = applyWaitingEdits(ws, roomId, unapplied);
     if (edited)
         *edited = *edited || anyEdit;
-    QString sql = QStringLiteral("SELECT w.team_id, w.system, w.room, w.seq, w.path, w.part, w.start, w.length, w.digest, "
-                                 "w.reason, w.author, w.at_ms FROM team_redactions w");
-    QVariantList binds;
-    if (roomId) {
-        sql += QStringLiteral(" JOIN rooms r ON r.native_id = w.room AND r.id = ? JOIN sources s ON s.id = r.source_id AND "
-                              "s.system = w.system");
-        binds << *roomId;
-    }
     TeamRedactions waiting;
     {
-        QSqlQuery q = ws.exec(sql + QStringLiteral(" ORDER BY w.team_id"), binds);
+        QSqlQuery q = waitingIn(ws, "team_redactions",
+            "w.team_id, w.system, w.room, w.seq, w.path, w.part, w.start, w.length, w.digest, w.reason, w.author, w.at_ms",
+            roomId);
         while (q.next()) {
             waiting.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
                 q.value(4).toString(), q.value(5).toInt(), q.value(6).toLongLong(), q.value(7).toLongLong(),
@@ -558,17 +569,10 @@ bool TeamSync::applyWaiting(Workspace& ws, std::optional<qint64> roomId, QString
 
 bool TeamSync::applyWaitingEdits(Workspace& ws, std::optional<qint64> roomId, QStringList* unapplied)
 {
-    QString sql = QStringLiteral("SELECT w.team_id, w.system, w.room, w.seq, w.other_seq, w.field, w.value, w.author, "
-                                 "w.at_ms FROM team_edits w");
-    QVariantList binds;
-    if (roomId) {
-        sql += QStringLiteral(" JOIN rooms r ON r.native_id = w.room AND r.id = ? JOIN sources s ON s.id = r.source_id AND "
-                              "s.system = w.system");
-        binds << *roomId;
-    }
     TeamEdits waiting;
     {
-        QSqlQuery q = ws.exec(sql + QStringLiteral(" ORDER BY w.team_id"), binds);
+        QSqlQuery q = waitingIn(ws, "team_edits",
+            "w.team_id, w.system, w.room, w.seq, w.other_seq, w.field, w.value, w.author, w.at_ms", roomId);
         while (q.next()) {
             waiting.append({ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
                 optionalInt(q.value(4)), q.value(5).toString(), text(q.value(6)), q.value(7).toString(),
