@@ -119,6 +119,17 @@ QString fixtureSource(const QString& storeName)
                                         : dataFile(QStringLiteral("roomkit/") + storeName);
 }
 
+CommandRun runCommand(const QString& program, const QStringList& args, const QProcessEnvironment& env)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(60000))
+        return {};
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+        QString::fromUtf8(p.readAllStandardError()) };
+}
+
 QList<QJsonObject> CommandRun::lines() const
 {
     QList<QJsonObject> objects;

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -65,6 +66,8 @@ struct CommandRun
     QString err;
     QList<QJsonObject> lines() const; // stdout, one JSON object a line
 };
+// Runs `program` with `args` in `env` until it ends (a minute at most): what it printed, and its exit code.
+CommandRun runCommand(const QString& program, const QStringList& args, const QProcessEnvironment& env);
 QString dataFile(const QString& relative); // a file under tests/data
 // Copies tests/data/<relative> into `dir` (writable) and returns the copy's path.
 QString copyFixture(const QTemporaryDir& dir, const QString& relative, const QString& name = {});

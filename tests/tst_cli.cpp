@@ -58,17 +58,11 @@ class TestCli : public QObject
 
     Run run(const QStringList& args)
     {
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM")); // the verbs need no display at all
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SIGHTLINE_BINARY), args);
-        if (!p.waitForFinished(60000))
-            return {};
-        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+        return runCommand(QStringLiteral(SIGHTLINE_BINARY), args, env);
     }
 
     // `sightline events ... --follow --json` started in the background, with a cache of its own.

@@ -75,16 +75,10 @@ class TestCompare : public QObject
 
     Run run(const QStringList& args)
     {
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
         env.remove(QStringLiteral("DISPLAY"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SIGHTLINE_BINARY), args);
-        if (!p.waitForFinished(60000))
-            return {};
-        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError()) };
+        return runCommand(QStringLiteral(SIGHTLINE_BINARY), args, env);
     }
 
     // The support store imported into a workspace of its own, and what `change` then did to it as a reviewer.

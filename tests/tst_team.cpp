@@ -102,13 +102,7 @@ class TestTeam : public QObject
 
     Run run(const Member& m, const QStringList& args)
     {
-        QProcess p;
-        p.setProcessEnvironment(m.env(m_serviceFile));
-        p.start(QStringLiteral(SIGHTLINE_BINARY), args);
-        if (!p.waitForFinished(60000))
-            return {};
-        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+        return runCommand(QStringLiteral(SIGHTLINE_BINARY), args, m.env(m_serviceFile));
     }
 
     Member member(const QString& login)
