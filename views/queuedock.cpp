@@ -51,12 +51,11 @@ QueueDock::QueueDock(TeamLink* link, QWidget* parent)
     });
     // Each sync that lands moves what the team did meanwhile (rooms taken, finished): read again while shown.
     connect(m_link, &TeamLink::synced, this, [this] { refresh(); });
+    // Next stays enabled: pressed with no team store connected, it says how to get one rather than nothing.
     connect(m_link, &TeamLink::statusChanged, this, [this] {
-        m_next->setEnabled(m_link->status().connected);
         m_done->setEnabled(m_link->status().connected && m_room.has_value());
         showHeld();
     });
-    m_next->setEnabled(false);
     m_done->setEnabled(false);
     showHeld();
 }
@@ -133,6 +132,12 @@ void QueueDock::showHeld()
 
 void QueueDock::takeNext()
 {
+    if (!m_link->status().connected) {
+        show();
+        emit message(m_link->isAttached() ? tr("Not connected to the team store: File ▸ Team… connects")
+                                          : tr("Queues are a team store's: attach this workspace to one with File ▸ Team…"));
+        return;
+    }
     const QString queue = selectedQueue();
     if (queue.isEmpty() && !m_takeWhenRead && m_queues.isEmpty()) {
         // Asked before the queues were read (the dock just shown): taken once they are.
