@@ -132,6 +132,11 @@ private slots:
         QVERIFY(window.roomList()->selectRoom(room));
         QTRY_VERIFY(window.eventModel()->roomId() == room && window.eventModel()->rowCount() > 5);
 
+        // A queue's key with no team store yet: the dock shows and says how to get one.
+        window.queueDock()->nextAction()->trigger();
+        QVERIFY(!window.queueDock()->isHidden());
+        QVERIFY2(window.statusMessage().contains(QLatin1String("attach this workspace to one with File")), qPrintable(window.statusMessage()));
+        QVERIFY(window.queueDock()->heldText().startsWith(QLatin1String("Attach the workspace to a team store")));
         // Attach through the dialog, as a reviewer would.
         TeamDialog* dialog = window.teamDialog();
         dialog->show();
