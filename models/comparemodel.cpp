@@ -92,14 +92,18 @@ int CompareModel::columnCount(const QModelIndex& parent) const
 
 QString CompareModel::described(const RunStep& s)
 {
+    // A step a snapshot brought (an AG-UI MESSAGES_SNAPSHOT, a run's input) says so: it can be in one run's snapshot
+    // and not in the other's events.
+    const QString snapshot = s.fromSnapshot ? tr("  (from a snapshot)") : QString();
     if (s.kind == RunStep::Kind::ToolCall) {
         return QStringLiteral("%1  %2%3").arg(s.index).arg(s.tool,
-            s.durationMs ? QStringLiteral("  %1 ms").arg(*s.durationMs) : QString());
+                   s.durationMs ? QStringLiteral("  %1 ms").arg(*s.durationMs) : QString())
+            + snapshot;
     }
-    QString text = s.text.simplified();
+    QString text = s.preview;
     if (text.size() > 80)
         text = text.left(79) + QStringLiteral("…");
-    return QStringLiteral("%1  %2: %3").arg(s.index).arg(s.role, text);
+    return QStringLiteral("%1  %2: %3").arg(s.index).arg(s.role, text) + snapshot;
 }
 
 QVariant CompareModel::data(const QModelIndex& index, int role) const
@@ -156,32 +160,65 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     return {};
 }
 
+namespace {
+
+QString compact(const QJsonValue& v)
+{
+    if (v.isObject())
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (v.isArray())
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    return QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact).mid(1).chopped(1));
+}
+
+// Two values at `path` ("order.items[2]"): into objects key by key and into arrays element by element, so that a
+// change deep inside says where it is and what it was, not the whole value around it.
+void diff(const QString& path, const QJsonValue& x, const QJsonValue& y, QStringList& out)
+{
+    if (x == y)
+        return;
+    const auto at = [&](const QString& key) { return path.isEmpty() ? key : path + QLatin1Char('.') + key; };
+    if (x.isObject() && y.isObject()) {
+        const QJsonObject ox = x.toObject(), oy = y.toObject();
+        for (auto it = ox.begin(); it != ox.end(); ++it) {
+            if (!oy.contains(it.key()))
+                out << QStringLiteral("- %1: %2").arg(at(it.key()), compact(it.value()));
+            else
+                diff(at(it.key()), it.value(), oy.value(it.key()), out);
+        }
+        for (auto it = oy.begin(); it != oy.end(); ++it) {
+            if (!ox.contains(it.key()))
+                out << QStringLiteral("+ %1: %2").arg(at(it.key()), compact(it.value()));
+        }
+        return;
+    }
+    if (x.isArray() && y.isArray()) {
+        const QJsonArray ax = x.toArray(), ay = y.toArray();
+        const qsizetype common = std::min(ax.size(), ay.size());
+        for (qsizetype i = 0; i < common; ++i)
+            diff(QStringLiteral("%1[%2]").arg(path).arg(i), ax.at(i), ay.at(i), out);
+        for (qsizetype i = common; i < ax.size(); ++i)
+            out << QStringLiteral("- %1[%2]: %3").arg(path).arg(i).arg(compact(ax.at(i)));
+        for (qsizetype i = common; i < ay.size(); ++i)
+            out << QStringLiteral("+ %1[%2]: %3").arg(path).arg(i).arg(compact(ay.at(i)));
+        return;
+    }
+    out << (path.isEmpty() ? QStringLiteral("~ %1 → %2").arg(compact(x), compact(y))
+                           : QStringLiteral("~ %1: %2 → %3").arg(path, compact(x), compact(y)));
+}
+
+} // namespace
+
 QStringList CompareModel::jsonDiff(const QString& a, const QString& b)
 {
     if (a == b)
         return {};
     const QJsonDocument x = QJsonDocument::fromJson(a.toUtf8());
     const QJsonDocument y = QJsonDocument::fromJson(b.toUtf8());
-    const auto compact = [](const QJsonValue& v) {
-        if (v.isObject())
-            return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-        if (v.isArray())
-            return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-        return QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact).mid(1).chopped(1));
-    };
-    if (!x.isObject() || !y.isObject())
-        return { QStringLiteral("~ %1 → %2").arg(a, b) };
+    const auto value = [](const QJsonDocument& d) { return d.isObject() ? QJsonValue(d.object()) : QJsonValue(d.array()); };
+    if (x.isNull() || y.isNull())
+        return { QStringLiteral("~ %1 → %2").arg(a, b) }; // not JSON, one of them: as a whole
     QStringList out;
-    const QJsonObject ox = x.object(), oy = y.object();
-    for (auto it = ox.begin(); it != ox.end(); ++it) {
-        if (!oy.contains(it.key()))
-            out << QStringLiteral("- %1: %2").arg(it.key(), compact(it.value()));
-        else if (oy.value(it.key()) != it.value())
-            out << QStringLiteral("~ %1: %2 → %3").arg(it.key(), compact(it.value()), compact(oy.value(it.key())));
-    }
-    for (auto it = oy.begin(); it != oy.end(); ++it) {
-        if (!ox.contains(it.key()))
-            out << QStringLiteral("+ %1: %2").arg(it.key(), compact(it.value()));
-    }
+    diff({}, value(x), value(y), out);
     return out;
 }

@@ -19,6 +19,8 @@ public:
 
     void setComparison(RunStepList a, RunStepList b, StepPairs pairs);
     const StepPairs& pairs() const { return m_pairs; }
+    const RunStepList& stepsA() const { return m_a; }
+    const RunStepList& stepsB() const { return m_b; }
     const RunStep* stepA(int row) const;
     const RunStep* stepB(int row) const;
     // The next row (after `from`, or before it) that is not the same; -1 when there is none that way.
@@ -36,8 +38,9 @@ public:
 
     // A step as a cell says it: "6  lookup_order  243 ms", "4  user: I was charged twice…".
     static QString described(const RunStep& step);
-    // Two JSON values key by key (an object's keys; anything else as a whole): a line a key added, removed or
-    // changed, "+ key: value", "- key: value", "~ key: a → b"; none when they are the same.
+    // Two JSON values key by key, into objects and arrays: a line a value added, removed or changed, named by its
+    // path, "+ key: value", "- items[3]: value", "~ order.total: a → b"; text that is not JSON as a whole,
+    // "~ a → b"; none when they are the same.
     static QStringList jsonDiff(const QString& a, const QString& b);
 
 private:

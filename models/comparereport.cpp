@@ -22,21 +22,26 @@ QString cell(const RunStep* s)
     return s ? CompareModel::described(*s) : QString();
 }
 
-// What differs between the two steps of a row, a line each (the key-by-key JSON diff of arguments and result).
-QStringList whatDiffers(const RunStep* a, const RunStep* b)
+// What differs between the two steps of a changed row, a line each (the key-by-key JSON diff of arguments and
+// result, a message's two texts, the outcome).
+QStringList whatDiffers(const CompareReport::Input& in, const StepPair& p, const RunStep* a, const RunStep* b)
 {
     QStringList out;
-    if (!a || !b)
+    if (!a || !b || p.change != StepPair::Change::Changed)
         return out;
+    const StepText x = in.textOf ? in.textOf(*a, false) : StepText();
+    const StepText y = in.textOf ? in.textOf(*b, true) : StepText();
     if (a->kind == RunStep::Kind::Message) {
-        if (a->text != b->text)
-            out << QStringLiteral("text: “%1” → “%2”").arg(a->text, b->text);
+        if (in.textOf)
+            out << QStringLiteral("text: “%1” → “%2”").arg(x.text, y.text);
         return out;
     }
-    for (const QString& l : CompareModel::jsonDiff(a->arguments, b->arguments))
-        out << QStringLiteral("arguments %1").arg(l);
-    for (const QString& l : CompareModel::jsonDiff(a->result, b->result))
-        out << QStringLiteral("result %1").arg(l);
+    if (in.textOf) {
+        for (const QString& l : CompareModel::jsonDiff(x.arguments, y.arguments))
+            out << QStringLiteral("arguments %1").arg(l);
+        for (const QString& l : CompareModel::jsonDiff(x.result, y.result))
+            out << QStringLiteral("result %1").arg(l);
+    }
     if (a->outcome != b->outcome)
         out << QStringLiteral("outcome: %1 → %2").arg(a->outcome, b->outcome);
     return out;
@@ -91,8 +96,12 @@ CompareReport::Result CompareReport::write(const Input& in, const QString& forma
         const StepPair& p = in.pairs.at(row);
         const RunStep* a = model.stepA(row);
         const RunStep* b = model.stepB(row);
-        const QStringList diff = whatDiffers(a, b);
+        const QStringList diff = whatDiffers(in, p, a, b);
         const QString change = StepPair::changeName(p.change);
+        // The table's words are the summary's ("only in A"); the manifest's digest keeps the data's names.
+        const QString said = p.change == StepPair::Change::OnlyA ? QStringLiteral("only in A")
+            : p.change == StepPair::Change::OnlyB                ? QStringLiteral("only in B")
+                                                                 : change;
         QByteArray line = QJsonDocument(QJsonObject { { QStringLiteral("a"), a ? QJsonValue(a->index) : QJsonValue() },
                                             { QStringLiteral("b"), b ? QJsonValue(b->index) : QJsonValue() },
                                             { QStringLiteral("change"), change },
@@ -106,15 +115,15 @@ CompareReport::Result CompareReport::write(const Input& in, const QString& forma
                 cells << MarkdownReport::escaped(d);
             text += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
                         .arg(row + 1)
-                        .arg(change, e(cell(a)), e(cell(b)), cells.join(QStringLiteral("<br>")));
+                        .arg(said, e(cell(a)), e(cell(b)), cells.join(QStringLiteral("<br>")));
         } else {
             QStringList cells;
             for (const QString& d : diff)
                 cells << QStringLiteral("<code>%1</code>").arg(html(d));
-            text += QStringLiteral("<tr class=\"%1\"><td>%2</td><td>%1</td><td>%3</td><td>%4</td><td>%5</td></tr>\n")
+            text += QStringLiteral("<tr class=\"%1\"><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>\n")
                         .arg(change)
                         .arg(row + 1)
-                        .arg(e(cell(a)), e(cell(b)), cells.join(QStringLiteral("<br>")));
+                        .arg(said, e(cell(a)), e(cell(b)), cells.join(QStringLiteral("<br>")));
         }
     }
     if (!md)

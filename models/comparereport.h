@@ -3,6 +3,7 @@
 #include "compare/runstep.h"
 #include "compare/steppair.h"
 
+#include <functional>
 #include <QString>
 
 // A comparison of two runs written as a report a person reads (Markdown or HTML), with a manifest beside it like
@@ -20,6 +21,9 @@ public:
         QString version;
         RunStepList a, b;
         StepPairs pairs;
+        // A step's texts (read again from its room: RunSteps::text), for what differs in a changed pair; `sideB`:
+        // the step is B's. None: the report names the fields that differ without spelling them out.
+        std::function<StepText(const RunStep& step, bool sideB)> textOf;
     };
     struct Result
     {

@@ -33,13 +33,15 @@ QJsonObject manifestOf(const QString& kind, const QStringList& files, const Repo
         written.append(QJsonObject { { QStringLiteral("name"), QFileInfo(file).fileName() },
             { QStringLiteral("sha256"), QString::fromLatin1(sha) }, { QStringLiteral("bytes"), QFileInfo(file).size() } });
     }
+    // A comparison's report stands for the aligned steps it lists, not for events: said by the field's name.
+    const QString unit = c.format.startsWith(QLatin1String("compare-")) ? QStringLiteral("steps") : QStringLiteral("events");
     QJsonObject manifest { { QStringLiteral("manifest"), kind }, { QStringLiteral("format"), c.format },
         { QStringLiteral("files"), written }, { QStringLiteral("rooms"), QJsonArray::fromStringList(c.rooms) },
-        { QStringLiteral("filter"), c.filter }, { QStringLiteral("events"), c.events },
+        { QStringLiteral("filter"), c.filter }, { unit, c.events },
         { QStringLiteral("generated_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
         { QStringLiteral("generated_by"), c.author }, { QStringLiteral("sightline"), c.version } };
     if (!c.eventsSha256.isEmpty())
-        manifest.insert(QStringLiteral("events_sha256"), QString::fromLatin1(c.eventsSha256));
+        manifest.insert(unit + QStringLiteral("_sha256"), QString::fromLatin1(c.eventsSha256));
     if (!c.keyId.isEmpty())
         manifest.insert(QStringLiteral("signing_key_sha256"), c.keyId);
     if (c.teamEntries >= 0) {

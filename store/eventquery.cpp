@@ -432,19 +432,23 @@ EventQuery EventQuery::count(qint64 roomId, const EventFilter& filter, const Pag
     return q;
 }
 
+QString EventQuery::messageRows(bool assembled)
+{
+    // RoomKit's get_conversation: its rows of type message. Elsewhere a message is assembled from several rows
+    // (AG-UI deltas): the rows that show one, and those that show messages a snapshot or a run's input brought.
+    return assembled ? QStringLiteral("(kind = 'message' OR (flags & %1) != 0) AND (flags & %2) = 0")
+                           .arg(int(EventFlags::FromSnapshot))
+                           .arg(int(EventFlags::Folded))
+                     : QStringLiteral("type = 'message'");
+}
+
 EventQuery EventQuery::conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex, bool assembled)
 {
     if (limit < 0)
         throw StoreError({}, {}, QStringLiteral("limit must not be negative"));
     EventQuery q;
     q.binds << roomId;
-    // RoomKit's get_conversation: its rows of type message. Elsewhere a message is assembled from several rows
-    // (AG-UI deltas): the rows that show one, and those that show messages a snapshot or a run's input brought.
-    const QString messages = assembled
-        ? QStringLiteral("(kind = 'message' OR (flags & %1) != 0) AND (flags & %2) = 0")
-              .arg(int(EventFlags::FromSnapshot))
-              .arg(int(EventFlags::Folded))
-        : QStringLiteral("type = 'message'");
+    const QString messages = messageRows(assembled);
     const QString base = QStringLiteral("SELECT ") + RecordReader::EventColumns
         + QStringLiteral(" FROM events WHERE room_id = ? AND ") + messages;
     if (afterIndex) {

@@ -24,6 +24,9 @@ struct EventQuery
     static EventQuery count(qint64 roomId, const EventFilter& filter, const PageRequest& page);
     // Messages only, blocked ones included: the newest `limit` ascending, or forward from afterIndex.
     static EventQuery conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex, bool assembled = false);
+    // The condition on a room's rows that makes them its messages (conversation()): `assembled` for the systems whose
+    // messages are put together from several rows (all but RoomKit).
+    static QString messageRows(bool assembled);
 
     // Every row of a room under `filter`, ascending: seq, whether it is a row of the list (a timeline item, or
     // any row in raw mode) and whether it is an event the filter lets through. For RowIndex.

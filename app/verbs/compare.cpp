@@ -1,7 +1,7 @@
 #include "clisession.h"
 
 #include "comparereport.h"
-#include "compare/runalignment.h"
+#include "compare/comparison.h"
 #include "filterquery.h"
 #include "reviewer.h"
 #include "compare/runsteps.h"
@@ -27,12 +27,14 @@ QJsonValue optionalValue(const std::optional<qint64>& v)
 // A step as a line says it: "tool_call issue_refund" or "message assistant \"Let me look…\"".
 QString described(const RunStep& s)
 {
+    // A step a snapshot brought (AG-UI) says so: it may be in one run's snapshot and not in the other's events.
+    const QString snapshot = s.fromSnapshot ? QStringLiteral(" (from a snapshot)") : QString();
     if (s.kind == RunStep::Kind::ToolCall)
-        return QStringLiteral("tool_call ") + s.tool;
-    QString text = s.text.simplified();
+        return QStringLiteral("tool_call ") + s.tool + snapshot;
+    QString text = s.preview;
     if (text.size() > 50)
         text = text.left(49) + QStringLiteral("…");
-    return QStringLiteral("message %1 \"%2\"").arg(s.role, text);
+    return QStringLiteral("message %1 \"%2\"").arg(s.role, text) + snapshot;
 }
 
 QString ms(const std::optional<qint64>& v)
@@ -76,14 +78,19 @@ int Session::compare(const QStringList& args)
     const qint64 idA = roomId(*wsA, sourceA, parser, roomA, QStringLiteral("room-a"));
     const qint64 idB = roomId(wsB, sourceB, parser, roomB, QStringLiteral("room-b"));
     // Both sides at once, B's through a connection of its own.
-    const auto [a, b] = RunSteps::readBoth(*wsA, idA, wsB.path(), idB, filtered ? &filter : nullptr);
-    // A filter that leaves nothing (a tool misspelt) would say "the same" of nothing: said.
-    if (filtered && (a.isEmpty() || b.isEmpty())) {
-        m_err << "note: --query " << parser.value(QStringLiteral("query")) << " leaves no step in "
-              << (a.isEmpty() && b.isEmpty() ? QStringLiteral("either run") : a.isEmpty() ? QStringLiteral("A") : QStringLiteral("B"))
+    const Comparison comparison = Comparison::make(*wsA, idA, wsB.path(), idB, filtered ? &filter : nullptr);
+    const RunStepList& a = comparison.a;
+    const RunStepList& b = comparison.b;
+    const StepPairs& pairs = comparison.pairs;
+    // A filter that shows nothing of a run (a tool misspelt) would say "the same" of nothing: said.
+    const auto shows = [](const RunStepList& steps) {
+        return std::any_of(steps.cbegin(), steps.cend(), [](const RunStep& s) { return s.shown; });
+    };
+    if (filtered && (!shows(a) || !shows(b))) {
+        m_err << "note: --query " << parser.value(QStringLiteral("query")) << " shows no step of "
+              << (!shows(a) && !shows(b) ? QStringLiteral("either run") : !shows(a) ? QStringLiteral("A") : QStringLiteral("B"))
               << Qt::endl;
     }
-    const StepPairs pairs = RunAlignment::align(a, b);
 
     const bool json = parser.isSet(QStringLiteral("json"));
     const RunSummary summary = RunSummary::of(a, b, pairs);
@@ -162,6 +169,9 @@ int Session::compare(const QStringList& args)
         input.a = a;
         input.b = b;
         input.pairs = pairs;
+        input.textOf = [&, idA, idB](const RunStep& step, bool sideB) {
+            return sideB ? RunSteps::text(wsB, idB, step) : RunSteps::text(*wsA, idA, step);
+        };
         const CompareReport::Result written = CompareReport::write(input, reportFormat, reportPath, parser.value(QStringLiteral("sign")));
         m_err << "wrote the comparison to " << reportPath << "; manifest " << written.manifest
               << (written.signature.isEmpty() ? QString() : QStringLiteral(", signed: ") + written.signature) << Qt::endl;

@@ -106,18 +106,19 @@ void patience(const Keys& a, const Keys& b, int a0, int a1, int b0, int b1, Matc
     out.insert(out.end(), tail.rbegin(), tail.rend());
 }
 
-// What differs between two steps aligned.
+// What differs between two steps aligned: the same name (or role) by then, so a strong key that differs is the
+// arguments (or text) that do.
 QStringList differences(const RunStep& x, const RunStep& y)
 {
     QStringList fields;
     if (x.kind == RunStep::Kind::Message) {
-        if (x.text != y.text)
+        if (x.strong != y.strong)
             fields << QStringLiteral("text");
         return fields;
     }
-    if (x.arguments != y.arguments)
+    if (x.strong != y.strong)
         fields << QStringLiteral("arguments");
-    if (x.result != y.result)
+    if (x.resultDigest != y.resultDigest)
         fields << QStringLiteral("result");
     if (x.outcome != y.outcome)
         fields << QStringLiteral("outcome");
