@@ -339,7 +339,8 @@ void MainWindow::connectImport()
             return;
         }
         // A block or the row index that failed says so in the timeline itself (EventListModel::blockFailed).
-        if (kind != StoreClient::Kind::Block)
+        // A comparison that failed says so in its own window (CompareWindow), the one the user is looking at.
+        if (kind != StoreClient::Kind::Block && kind != StoreClient::Kind::Compare && kind != StoreClient::Kind::CompareStep)
             showError(message);
     });
     connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {

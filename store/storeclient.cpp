@@ -130,6 +130,8 @@ QString StoreClient::describe(Kind kind)
         return tr("making the report's preview");
     case Kind::Compare:
         return tr("comparing the two runs");
+    case Kind::CompareStep:
+        return tr("reading the compared step");
     case Kind::Report:
         return tr("writing the report");
     case Kind::WorkspaceCopy:
@@ -148,6 +150,7 @@ bool StoreClient::supersedes(Kind kind)
 {
     switch (kind) {
     case Kind::Report:
+    case Kind::Compare:
     case Kind::WorkspaceCopy:
     case Kind::Compaction:
     case Kind::EditorRead:
@@ -570,8 +573,9 @@ quint64 StoreClient::run(Kind kind, Task work)
     // team store's connection, which lives on that thread, kept between syncs.
     const Connection connection = kind == Kind::Report || kind == Kind::ReportPreview || kind == Kind::WorkspaceCopy
         ? Reports
-        : kind == Kind::TeamSync ? Edits
-                                 : Count;
+        : kind == Kind::TeamSync  ? Edits
+        : kind == Kind::CompareStep ? Browse // a few seeks, not behind a comparison under way
+                                    : Count;
     send<bool>(
         id, kind, connection,
         [work = std::move(work), token](Workspace& ws) {

@@ -64,8 +64,9 @@ public:
         Waterfall, // the Waterfall dock's layout
         RedactionPreview, // Bulk Redact's matches
         ReportPreview, // the export dialog's preview
-        Compare, // two runs' steps read and aligned (the Compare window)
+        CompareStep, // the texts of the step the Compare window shows (on the browsing connection)
         // and these never do:
+        Compare, // two runs' steps read and aligned (a Compare window each: one never stops another's)
         Report, // an export, written to its file
         WorkspaceCopy, // File > Save a Copy
         Compaction, // the workspace written anew without what was redacted or deleted

@@ -6,6 +6,8 @@
 #include "comparewindow.h"
 #include "eventlistmodel.h"
 #include "mainwindow.h"
+#include "roomkitstoregenerator.h"
+#include "storeclient.h"
 #include "roomlistmodel.h"
 #include "roomlistview.h"
 #include "compare/runalignment.h"
@@ -37,11 +39,8 @@ RunStep call(const QString& tool, const QString& arguments, const QString& outco
     RunStep s;
     s.kind = RunStep::Kind::ToolCall;
     s.tool = tool;
-    s.arguments = RunSteps::normalised(arguments);
-    s.result = result;
     s.outcome = outcome;
-    s.weak = qHash(tool);
-    s.strong = qHashMulti(0, tool, s.arguments);
+    RunSteps::key(s, arguments.toUtf8(), result.toUtf8());
     return s;
 }
 
@@ -50,9 +49,8 @@ RunStep message(const QString& role, const QString& text)
     RunStep s;
     s.kind = RunStep::Kind::Message;
     s.role = role;
-    s.text = text;
-    s.weak = qHashMulti(7, role);
-    s.strong = qHashMulti(7, role, text);
+    s.preview = text;
+    RunSteps::key(s, text.toUtf8());
     return s;
 }
 
@@ -218,11 +216,22 @@ private slots:
         QCOMPARE(refunds.value(QLatin1String("steps_a")).toInt(), 2);
         QCOMPARE(refunds.value(QLatin1String("steps_b")).toInt(), 2);
         QCOMPARE(refunds.value(QLatin1String("changed")).toInt(), 1);
+        // A filter selects pairs, not each side apart: the refund refused in A and failed in B is one changed pair
+        // under outcome:failed (B's side matches), not a call only in B.
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
+            QStringLiteral("duplicate"), QStringLiteral("--query"), QStringLiteral("outcome:failed"), QStringLiteral("--json") });
+        QCOMPARE(r.code, 1);
+        lines = r.lines();
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines.first().value(QLatin1String("change")).toString(), QStringLiteral("changed"));
+        QCOMPARE(lines.first().value(QLatin1String("a_seq")).toInt(), 16);
+        QCOMPARE(lines.first().value(QLatin1String("fields")).toVariant().toStringList(), QStringList { QStringLiteral("outcome") });
+        QCOMPARE(lines.last().value(QLatin1String("summary")).toObject().value(QLatin1String("only_b")).toInt(), 0);
         QCOMPARE(run({ QStringLiteral("compare"), a, b, QStringLiteral("--query"), QStringLiteral("outcome:nonsense") }).code, 2);
         // A filter that leaves nothing is said, not passed off as two runs the same.
         r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
             QStringLiteral("duplicate"), QStringLiteral("--query"), QStringLiteral("tool:nosuch") });
-        QVERIFY2(r.err.contains(QLatin1String("leaves no step in either run")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("shows no step of either run")), qPrintable(r.err));
         // A side of several rooms without its room named: the option it needs, by its name.
         r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate") });
         QCOMPARE(r.code, 2);
@@ -242,6 +251,12 @@ private slots:
             // The arguments key by key (quotes escaped as each format writes them).
             QVERIFY2(body.contains(QLatin1String("arguments ~ order_id:")) && body.contains(QLatin1String("A-99999")), qPrintable(format));
             QCOMPARE(written.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+            // The manifest counts what the report lists: aligned steps, named so.
+            QFile manifest(report + QStringLiteral(".manifest.json"));
+            QVERIFY(manifest.open(QIODevice::ReadOnly));
+            const QJsonObject m = QJsonDocument::fromJson(manifest.readAll()).object();
+            QVERIFY2(m.value(QLatin1String("steps")).toInt() > 5 && !m.contains(QLatin1String("events")), qPrintable(format));
+            QCOMPARE(m.value(QLatin1String("steps_sha256")).toString().size(), 64);
             QCOMPARE(run({ QStringLiteral("verify"), report }).code, 0);
             QVERIFY(written.open(QIODevice::Append));
             written.write("\n");
@@ -285,6 +300,14 @@ private slots:
         QCOMPARE(model.perTool(), QStringList { QStringLiteral("refund 1 → 0 calls, median – → – ms") });
         QCOMPARE(CompareModel::jsonDiff(QStringLiteral(R"({"id":1,"keep":true})"), QStringLiteral(R"({"id":2,"new":"x"})")),
             (QStringList { QStringLiteral("~ id: 1 → 2"), QStringLiteral("- keep: true"), QStringLiteral("+ new: \"x\"") }));
+        // A change deep inside says where it is, not the whole value around it.
+        QCOMPARE(CompareModel::jsonDiff(QStringLiteral(R"({"q":{"series":[1,2,3],"unit":"ms"}})"),
+                     QStringLiteral(R"({"q":{"series":[1,5,3,4],"unit":"ms"}})")),
+            (QStringList { QStringLiteral("~ q.series[1]: 2 → 5"), QStringLiteral("+ q.series[3]: 4") }));
+        QCOMPARE(CompareModel::jsonDiff(QStringLiteral("[{\"a\":1}]"), QStringLiteral("[{\"a\":1},{\"b\":2}]")),
+            QStringList { QStringLiteral("+ [1]: {\"b\":2}") });
+        QCOMPARE(CompareModel::jsonDiff(QStringLiteral("ok"), QStringLiteral("error: timeout")),
+            QStringList { QStringLiteral("~ ok → error: timeout") });
         model.setComparison({}, {}, {});
         QCOMPARE(model.rowCount(), 0);
     }
@@ -318,12 +341,14 @@ private slots:
         QVERIFY2(compare->summaryText().contains(QStringLiteral("issue_refund refused → failed")), qPrintable(compare->summaryText()));
         // The first difference, selected on open.
         QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 6);
-        QVERIFY2(compare->detailsText().contains(QStringLiteral("~ order_id: \"A-10533\" → \"A-99999\"")), qPrintable(compare->detailsText()));
+        // Its arguments key by key, read when it is shown.
+        QTRY_VERIFY2(compare->detailsText().contains(QStringLiteral("~ order_id: \"A-10533\" → \"A-99999\"")), qPrintable(compare->detailsText()));
         compare->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(compare));
         QTest::keyClick(compare->view(), Qt::Key_N);
         QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 16);
         QVERIFY2(compare->detailsText().contains(QStringLiteral("Outcome: refused → failed")), qPrintable(compare->detailsText()));
+        QTRY_VERIFY2(compare->detailsText().contains(QStringLiteral("Result: the same.")), qPrintable(compare->detailsText()));
         QVERIFY(!compare->goToDifference(true)); // that was the last, and the window says so
         QVERIFY2(compare->summaryText().endsWith(QStringLiteral(" — no difference after this one")), qPrintable(compare->summaryText()));
         // A's step double-clicked: the main window shows that event.
@@ -338,6 +363,58 @@ private slots:
         QTest::keyClick(compare->view(), Qt::Key_P);
         QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 6);
         compare->close();
+    }
+
+    // A big room against itself in a Compare window: its first steps shown at once (at most 200, aligned by themselves),
+    // then the whole; the whole exported from the window as a report whose manifest verify accepts.
+    void compareWindowShowsTheFirstStepsThenTheWhole()
+    {
+        const QString store = m_dir.filePath(QStringLiteral("big.sqlite"));
+        RoomKitStoreGenerator::write(store, 6000, 2, 0.9, 5);
+        const QString path = m_dir.filePath(QStringLiteral("big.sightline"));
+        {
+            Workspace ws(path);
+            Importer::import(ws, store);
+        }
+        qint64 room = 0;
+        {
+            Workspace ws(path);
+            room = ws.findRooms(QStringLiteral("room-big")).value(0);
+        }
+        QVERIFY(room != 0);
+        StoreClient client;
+        QSignalSpy opened(&client, &StoreClient::workspaceOpened);
+        client.open(path);
+        QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1, 20000);
+        CompareWindow window(QStringLiteral("big.sqlite, room room-big"), QStringLiteral("big.sqlite, room room-big"));
+        QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVector<int> rowsAtReset;
+        QStringList summaryAtReset;
+        connect(window.model(), &QAbstractItemModel::modelReset, &window, [&] {
+            rowsAtReset << window.model()->rowCount();
+            summaryAtReset << window.summaryText();
+        });
+        window.show();
+        window.compare(&client, room, room);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
+        QCOMPARE(rowsAtReset.size(), 2);
+        QVERIFY2(rowsAtReset.first() > 0 && rowsAtReset.first() <= 200, qPrintable(QString::number(rowsAtReset.first())));
+        QVERIFY2(rowsAtReset.last() > 1000, qPrintable(QString::number(rowsAtReset.last())));
+        QVERIFY2(window.summaryText().endsWith(QStringLiteral(" — the runs are the same, step for step")), qPrintable(window.summaryText()));
+        // Exported from the window, as the command line writes it.
+        const QString report = m_dir.filePath(QStringLiteral("window-compare.md"));
+        QSignalSpy exported(&window, &CompareWindow::exported);
+        window.exportTo(QStringLiteral("md"), report);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 30000);
+        QCOMPARE(exported.first().at(1).toString(), QString());
+        QFile written(report);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(written.readAll().contains("# Comparison of two runs"));
+        QCOMPARE(run({ QStringLiteral("verify"), report }).code, 0);
+        // One that cannot be written says why, in the window.
+        window.exportTo(QStringLiteral("md"), m_dir.filePath(QStringLiteral("no/such/folder/x.md")));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 30000);
+        QVERIFY(!exported.last().at(1).toString().isEmpty());
     }
 
     // One conversation written by two systems: an AG-UI thread and a CraftBot EVENT.md (their own spacing, their own
@@ -475,6 +552,40 @@ private slots:
         QCOMPARE(order.value(QLatin1String("same")).toInt(), order.value(QLatin1String("steps_a")).toInt() - 1);
         // A usage error is 2, as diff's.
         QCOMPARE(run({ QStringLiteral("compare"), thread }).code, 2);
+    }
+
+    // A thread whose first call's records are taken out but whose MESSAGES_SNAPSHOT still holds it: the snapshot brings
+    // it back in B, where the snapshot is; the line says so (only in A, and only in B from a snapshot).
+    void aCallASnapshotBroughtSaysSo()
+    {
+        const QString thread = dataFile(QStringLiteral("agui/threads/sam.ng__th_z0ty1x96ffscr9je4q57.jsonl"));
+        QFile in(thread);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString dropped;
+        QByteArray kept;
+        for (const QByteArray& line : in.readAll().split('\n')) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString id = o.value(QLatin1String("toolCallId")).toString();
+            if (dropped.isEmpty() && o.value(QLatin1String("type")).toString() == QLatin1String("TOOL_CALL_START"))
+                dropped = id;
+            if (!id.isEmpty() && id == dropped)
+                continue;
+            kept += line + '\n';
+        }
+        QVERIFY(kept.contains("MESSAGES_SNAPSHOT") && kept.contains(dropped.toUtf8())); // the snapshot still names it
+        QDir().mkpath(m_dir.filePath(QStringLiteral("snap")));
+        const QString copy = m_dir.filePath(QStringLiteral("snap/sam.ng__th_z0ty1x96ffscr9je4q57.jsonl"));
+        QFile out(copy);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(kept);
+        out.close();
+        const Run r = run({ QStringLiteral("compare"), thread, copy });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("- only A   tool_call query_metrics  A 13")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("+ only B   tool_call query_metrics (from a snapshot)  B 164")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("1 only in A, 1 only in B")), qPrintable(r.out));
     }
 };
 

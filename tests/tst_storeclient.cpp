@@ -38,10 +38,11 @@ private slots:
     void kindsSayWhetherTheySupersede()
     {
         for (auto kind : { StoreClient::Kind::ToolStats, StoreClient::Kind::Waterfall, StoreClient::Kind::RedactionPreview,
-                 StoreClient::Kind::ReportPreview })
+                 StoreClient::Kind::ReportPreview, StoreClient::Kind::CompareStep })
             QVERIFY(StoreClient::supersedes(kind));
         for (auto kind : { StoreClient::Kind::Report, StoreClient::Kind::WorkspaceCopy, StoreClient::Kind::Compaction,
-                 StoreClient::Kind::EditorRead, StoreClient::Kind::Edit, StoreClient::Kind::TeamSync })
+                 StoreClient::Kind::EditorRead, StoreClient::Kind::Edit, StoreClient::Kind::TeamSync,
+                 StoreClient::Kind::Compare }) // two Compare windows: one never stops the other's comparison
             QVERIFY(!StoreClient::supersedes(kind));
         QVERIFY(!StoreClient::describe(StoreClient::Kind::ToolStats).isEmpty());
     }

@@ -1,14 +1,21 @@
 #include "comparewindow.h"
 
 #include "comparemodel.h"
-#include "compare/runalignment.h"
+#include "compare/comparison.h"
 #include "compare/runsteps.h"
+#include "compareexportdialog.h"
+#include "comparereport.h"
+#include "filterquery.h"
+#include "reviewer.h"
 #include "sources/importer.h"
 #include "storeclient.h"
 #include "storeerror.h"
 #include "workspace.h"
 
 #include <QAction>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -33,6 +40,13 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     m_sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     m_summary->setText(tr("Comparing…"));
+    m_status = new QLabel(this);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_export = new QPushButton(tr("&Export…"), this);
+    m_export->setToolTip(tr("Write the comparison as an HTML or Markdown report with a manifest (Ctrl+E)"));
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setEnabled(false); // until the whole comparison is made
+    connect(m_export, &QPushButton::clicked, this, &CompareWindow::askExport);
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -47,9 +61,13 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_sides);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_sides, 1);
+    top->addWidget(m_export, 0, Qt::AlignTop);
+    layout->addLayout(top);
     layout->addWidget(m_summary);
     layout->addWidget(split);
+    layout->addWidget(m_status);
     // n and p, as the timeline's own keys: the next and previous difference.
     auto* next = new QAction(tr("Next Difference"), this);
     next->setShortcut(QKeySequence(Qt::Key_N));
@@ -71,51 +89,112 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     });
 }
 
+namespace {
+
+// How many steps of each run the first screen shows while the whole is compared.
+constexpr int firstSteps = 200;
+
+// The workspace at `path` on this thread: `ws` itself when it is that one, else one opened for the work.
+template<typename Work>
+auto withWorkspace(Workspace& ws, const QString& path, Work work)
+{
+    if (path.isEmpty() || path == ws.path())
+        return work(ws);
+    Workspace other(path);
+    return work(other);
+}
+
+} // namespace
+
 void CompareWindow::compare(
     StoreClient* store, qint64 roomA, qint64 roomB, const QString& otherSource, const std::optional<EventFilter>& filter)
 {
-    struct Result
+    struct First
     {
-        RunStepList a, b;
-        StepPairs pairs;
-        QString roomB; // the room of another source it chose
+        Comparison c;
+        QString pathB; // where B's room is read from: empty, A's workspace
+        qint64 roomB = 0;
+        QString nameA, nameB;
     };
-    auto out = std::make_shared<Result>();
+    auto out = std::make_shared<First>();
+    m_store = store;
     m_roomA = roomA;
+    m_filter = filter;
+    m_complete = false;
+    // First the sides (the other source read into its cached workspace), and the first steps of each aligned alone,
+    // shown at once; then the whole.
     store->run(
         StoreClient::Kind::Compare,
         [out, roomA, roomB, otherSource, filter](Workspace& ws, const CancelToken&) {
-            const EventFilter* f = filter ? &*filter : nullptr;
-            if (roomB != 0) {
-                std::tie(out->a, out->b) = RunSteps::readBoth(ws, roomA, ws.path(), roomB, f);
-            } else {
-                out->a = RunSteps::read(ws, roomA, f);
+            out->nameA = ws.room(roomA) ? ws.room(roomA)->nativeId : QString();
+            out->roomB = roomB;
+            if (roomB == 0) {
                 // A workspace is read as it is; a source is read into its cached workspace first.
                 const bool workspace = Importer::detect(otherSource) == Importer::Format::Workspace;
-                Workspace other(workspace ? otherSource : Importer::cachedWorkspacePath(otherSource));
+                out->pathB = workspace ? otherSource : Importer::cachedWorkspacePath(otherSource);
+                Workspace other(out->pathB);
                 if (!workspace)
                     Importer::import(other, otherSource);
-                const QString name = ws.room(roomA) ? ws.room(roomA)->nativeId : QString();
-                const QVector<qint64> same = other.findRooms(name);
+                const QVector<qint64> same = other.findRooms(out->nameA);
                 const RoomSummaries rooms = other.rooms();
                 if (same.isEmpty() && rooms.isEmpty())
                     throw StoreError(otherSource, {}, QStringLiteral("it holds no room to compare with"));
-                const qint64 chosen = same.isEmpty() ? rooms.first().id : same.first();
-                out->roomB = other.room(chosen) ? other.room(chosen)->nativeId : QString();
-                out->b = RunSteps::read(other, chosen, f);
+                out->roomB = same.isEmpty() ? rooms.first().id : same.first();
+                out->nameB = other.room(out->roomB) ? other.room(out->roomB)->nativeId : QString();
+            } else {
+                out->nameB = ws.room(roomB) ? ws.room(roomB)->nativeId : QString();
             }
-            out->pairs = RunAlignment::align(out->a, out->b);
+            out->c = Comparison::make(ws, roomA, out->pathB.isEmpty() ? ws.path() : out->pathB, out->roomB,
+                filter ? &*filter : nullptr, firstSteps);
+        },
+        this,
+        [this, out, otherSource] {
+            m_pathB = out->pathB;
+            m_roomB = out->roomB;
+            m_roomNameA = out->nameA;
+            m_roomNameB = out->nameB;
+            if (!otherSource.isEmpty()) {
+                m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
+                                     .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), out->nameB.toHtmlEscaped()));
+            }
+            m_model->setComparison(std::move(out->c.a), std::move(out->c.b), std::move(out->c.pairs));
+            m_view->scrollToTop();
+            m_summary->setText(tr("Comparing… the first steps of each run are shown, aligned by themselves; the whole "
+                                  "comparison follows."));
+            compareAll();
+        },
+        [this](const QString& why) { failed(why); });
+}
+
+void CompareWindow::compareAll()
+{
+    auto out = std::make_shared<Comparison>();
+    const QString pathB = m_pathB;
+    const qint64 roomA = m_roomA, roomB = m_roomB;
+    const std::optional<EventFilter> filter = m_filter;
+    m_store->run(
+        StoreClient::Kind::Compare,
+        [out, roomA, roomB, pathB, filter](Workspace& ws, const CancelToken&) {
+            *out = Comparison::make(ws, roomA, pathB.isEmpty() ? ws.path() : pathB, roomB, filter ? &*filter : nullptr);
         },
         this,
         [this, out] {
-            if (!out->roomB.isEmpty()) {
-                m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
-                                     .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), out->roomB.toHtmlEscaped()));
-            }
+            m_complete = true;
             m_model->setComparison(std::move(out->a), std::move(out->b), std::move(out->pairs));
+            m_export->setEnabled(true);
             shown();
         },
-        [this](const QString& why) { m_summary->setText(tr("The runs were not compared: %1").arg(why)); });
+        [this](const QString& why) { failed(why); });
+}
+
+void CompareWindow::failed(const QString& why)
+{
+    // Said here, where the user looks, with nothing else in the way (the main window shows no box of its own).
+    m_summary->setText(tr("<b>The runs were not compared.</b> %1").arg(why.toHtmlEscaped()));
+    m_summary->setTextFormat(Qt::RichText);
+    m_model->setComparison({}, {}, {});
+    m_view->hide();
+    m_details->hide();
 }
 
 QString CompareWindow::summaryText() const
@@ -164,6 +243,43 @@ void CompareWindow::showDetails(int row)
         m_details->clear();
         return;
     }
+    // What the steps hold already (names, outcomes, durations) at once; their texts as they are read.
+    renderDetails(row, nullptr, nullptr);
+    if (!m_store)
+        return;
+    struct Texts
+    {
+        std::optional<StepText> a, b;
+    };
+    auto out = std::make_shared<Texts>();
+    const std::optional<RunStep> stepA = a ? std::optional<RunStep>(*a) : std::nullopt;
+    const std::optional<RunStep> stepB = b ? std::optional<RunStep>(*b) : std::nullopt;
+    const qint64 roomA = m_roomA, roomB = m_roomB;
+    const QString pathB = m_pathB;
+    m_store->run(
+        StoreClient::Kind::CompareStep,
+        [out, stepA, stepB, roomA, roomB, pathB](Workspace& ws, const CancelToken&) {
+            if (stepA)
+                out->a = RunSteps::text(ws, roomA, *stepA);
+            if (stepB)
+                out->b = withWorkspace(ws, pathB, [&](Workspace& w) { return RunSteps::text(w, roomB, *stepB); });
+        },
+        this,
+        [this, out, row] {
+            // Still the step selected (a comparison replaced meanwhile has other rows).
+            if (m_view->currentIndex().row() == row)
+                renderDetails(row, out->a ? &*out->a : nullptr, out->b ? &*out->b : nullptr);
+        },
+        [this](const QString& why) { m_details->append(tr("<p><i>Its texts were not read: %1</i></p>").arg(why.toHtmlEscaped())); });
+}
+
+void CompareWindow::renderDetails(int row, const StepText* textA, const StepText* textB)
+{
+    const RunStep* a = m_model->stepA(row);
+    const RunStep* b = m_model->stepB(row);
+    if (!a && !b)
+        return;
+    const bool read = (!a || textA) && (!b || textB);
     QString html;
     const auto lines = [](const QStringList& diff) {
         QString out;
@@ -175,10 +291,12 @@ void CompareWindow::showDetails(int row)
         }
         return out;
     };
+    const auto where = [](const RunStep* s) {
+        return s ? (s->fromSnapshot ? tr("event %1 (from a snapshot)").arg(s->index) : tr("event %1").arg(s->index)) : tr("none");
+    };
     const RunStep& s = a ? *a : *b;
     if (s.kind == RunStep::Kind::ToolCall) {
-        html += tr("<b>%1</b> — A: %2, B: %3").arg(s.tool.toHtmlEscaped(), a ? tr("event %1").arg(a->index) : tr("none"),
-            b ? tr("event %1").arg(b->index) : tr("none"));
+        html += tr("<b>%1</b> — A: %2, B: %3").arg(s.tool.toHtmlEscaped(), where(a), where(b));
         if (a && b) {
             html += tr("<p>Outcome: %1 → %2. Duration: %3 → %4%5</p>")
                         .arg(a->outcome, b->outcome, a->durationMs ? tr("%1 ms").arg(*a->durationMs) : tr("unknown"),
@@ -186,20 +304,81 @@ void CompareWindow::showDetails(int row)
                             a->durationMs && b->durationMs && *a->durationMs > 0
                                 ? tr(" (× %1)").arg(double(*b->durationMs) / double(*a->durationMs), 0, 'f', 2)
                                 : QString());
-            const QStringList args = CompareModel::jsonDiff(a->arguments, b->arguments);
-            html += args.isEmpty() ? tr("<p>Arguments: the same.</p>") : tr("<p><b>Arguments</b></p>") + lines(args);
-            const QStringList result = CompareModel::jsonDiff(a->result, b->result);
-            html += result.isEmpty() ? tr("<p>Result: the same.</p>") : tr("<p><b>Result</b></p>") + lines(result);
+            if (!read) {
+                html += tr("<p><i>Reading the arguments and results…</i></p>");
+            } else {
+                const QStringList args = CompareModel::jsonDiff(textA->arguments, textB->arguments);
+                html += args.isEmpty() ? tr("<p>Arguments: the same.</p>") : tr("<p><b>Arguments</b></p>") + lines(args);
+                const QStringList result = CompareModel::jsonDiff(textA->result, textB->result);
+                html += result.isEmpty() ? tr("<p>Result: the same.</p>") : tr("<p><b>Result</b></p>") + lines(result);
+            }
         } else {
-            html += tr("<p>Only in %1. Arguments: <code>%2</code></p>").arg(a ? tr("A") : tr("B"), s.arguments.toHtmlEscaped());
+            const StepText* t = a ? textA : textB;
+            html += tr("<p>Only in %1.</p>").arg(a ? tr("A") : tr("B"));
+            if (t) {
+                html += tr("<p>Arguments: <code>%1</code></p><p>Result: <code>%2</code></p>")
+                            .arg(t->arguments.toHtmlEscaped(), t->result.toHtmlEscaped());
+            }
         }
     } else {
-        html += tr("<b>%1's message</b> — A: %2, B: %3").arg(s.role.toHtmlEscaped(), a ? tr("event %1").arg(a->index) : tr("none"),
-            b ? tr("event %1").arg(b->index) : tr("none"));
+        html += tr("<b>%1's message</b> — A: %2, B: %3").arg(s.role.toHtmlEscaped(), where(a), where(b));
         if (a)
-            html += tr("<p><b>A</b>: %1</p>").arg(a->text.toHtmlEscaped());
+            html += tr("<p><b>A</b>: %1</p>").arg((textA ? textA->text : a->preview).toHtmlEscaped());
         if (b)
-            html += tr("<p><b>B</b>: %1</p>").arg(b->text.toHtmlEscaped());
+            html += tr("<p><b>B</b>: %1</p>").arg((textB ? textB->text : b->preview).toHtmlEscaped());
     }
     m_details->setHtml(html);
+}
+
+void CompareWindow::askExport()
+{
+    const QString name = m_roomNameA == m_roomNameB || m_roomNameB.isEmpty()
+        ? QStringLiteral("compare-%1").arg(m_roomNameA)
+        : QStringLiteral("compare-%1-%2").arg(m_roomNameA, m_roomNameB);
+    CompareExportDialog dialog(name.isEmpty() ? QStringLiteral("comparison") : name, this);
+    if (dialog.exec() == QDialog::Accepted)
+        exportTo(dialog.format(), dialog.path(), dialog.signingKey());
+}
+
+void CompareWindow::exportTo(const QString& format, const QString& path, const QString& signingKey)
+{
+    if (!m_store || !m_complete)
+        return;
+    CompareReport::Input input;
+    input.titleA = m_titleA;
+    input.titleB = m_roomNameB.isEmpty() || m_pathB.isEmpty() ? m_titleB : tr("%1, room %2").arg(m_titleB, m_roomNameB);
+    input.roomA = m_roomNameA;
+    input.roomB = m_roomNameB;
+    input.filter = m_filter ? FilterQuery::format(*m_filter) : QString();
+    input.author = Reviewer::name();
+    input.version = QStringLiteral(SIGHTLINE_VERSION);
+    input.a = m_model->stepsA();
+    input.b = m_model->stepsB();
+    input.pairs = m_model->pairs();
+    auto written = std::make_shared<CompareReport::Result>();
+    const qint64 roomA = m_roomA, roomB = m_roomB;
+    const QString pathB = m_pathB;
+    m_status->setText(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
+    m_store->run(
+        StoreClient::Kind::Report,
+        [input, format, path, signingKey, written, roomA, roomB, pathB](Workspace& ws, const CancelToken&) mutable {
+            withWorkspace(ws, pathB, [&](Workspace& other) {
+                input.textOf = [&](const RunStep& step, bool sideB) {
+                    return sideB ? RunSteps::text(other, roomB, step) : RunSteps::text(ws, roomA, step);
+                };
+                *written = CompareReport::write(input, format, path, signingKey);
+                return true;
+            });
+        },
+        this,
+        [this, path, written] {
+            m_status->setText(tr("Wrote %1 (manifest %2%3).")
+                                  .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(written->manifest),
+                                      written->signature.isEmpty() ? tr(", not signed") : tr(", signed")));
+            emit exported(path, {});
+        },
+        [this, path](const QString& why) {
+            m_status->setText(tr("The comparison was not written: %1").arg(why));
+            emit exported(path, why);
+        });
 }
