@@ -1619,8 +1619,7 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
     // The filter applied here applies to both sides (a filter of nothing compares every step).
     const EventFilter filter = m_filterBar->filter();
     const bool filtered = !FilterQuery::format(filter).isEmpty();
-    auto* window = new CompareWindow(titleA + (filtered ? tr(" — filter: %1").arg(FilterQuery::format(filter)) : QString()),
-        titleB, this);
+    auto* window = new CompareWindow(titleA, titleB, this); // the filter shows in its own filter field
     // A's step double-clicked: shown here, in its room.
     connect(window, &CompareWindow::goToEvent, this, [this](qint64 room, qint64 index) {
         if (m_eventModel->roomId() != room)

@@ -411,6 +411,15 @@ private slots:
         QVERIFY(written.open(QIODevice::ReadOnly));
         QVERIFY(written.readAll().contains("# Comparison of two runs"));
         QCOMPARE(run({ QStringLiteral("verify"), report }).code, 0);
+        // The window's own filter compares again under it: the calls alone; a filter that does not parse is said.
+        const int whole = rowsAtReset.last();
+        QVERIFY(!window.setFilterText(QStringLiteral("outcome:nonsense")));
+        QVERIFY(window.isComplete());
+        QVERIFY(window.setFilterText(QStringLiteral("kind:tool_call")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
+        QVERIFY2(window.model()->rowCount() > 100 && window.model()->rowCount() < whole, qPrintable(QStringLiteral("%1 of %2: %3").arg(window.model()->rowCount()).arg(whole).arg(window.summaryText())));
+        for (int row = 0; row < window.model()->rowCount(); ++row)
+            QCOMPARE(window.model()->stepA(row)->kind, RunStep::Kind::ToolCall);
         // One that cannot be written says why, in the window.
         window.exportTo(QStringLiteral("md"), m_dir.filePath(QStringLiteral("no/such/folder/x.md")));
         QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 30000);

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 
@@ -44,8 +45,13 @@ CompareExportDialog::CompareExportDialog(const QString& name, QWidget* parent)
     go->setDefault(true);
     auto* form = new QFormLayout(this);
     form->addRow(tr("&Format:"), m_format);
-    form->addRow(tr("&File:"), pathRow);
-    form->addRow(tr("&Sign with:"), keyRow);
+    // A row of a layout gets no buddy of its own: the label's is set, so that its Alt key reaches the field.
+    auto* pathLabel = new QLabel(tr("&File:"), this);
+    pathLabel->setBuddy(m_path);
+    auto* keyLabel = new QLabel(tr("&Sign with:"), this);
+    keyLabel->setBuddy(m_key);
+    form->addRow(pathLabel, pathRow);
+    form->addRow(keyLabel, keyRow);
     form->addRow(buttons);
 
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

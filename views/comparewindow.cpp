@@ -19,6 +19,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
@@ -39,7 +40,20 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     m_sides = new QLabel(tr("<b>A</b>: %1<br><b>B</b>: %2").arg(titleA.toHtmlEscaped(), titleB.toHtmlEscaped()), this);
     m_sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText); // a tool's name or a message is not markup
     m_summary->setText(tr("Comparing…"));
+    m_filterEdit = new QLineEdit(this);
+    m_filterEdit->setPlaceholderText(tr("Filter both runs, as the filter bar does: tool:web_search outcome:failed (Ctrl+L)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setToolTip(tr("A pair of steps is kept when either of them matches. Return compares again."));
+    connect(m_filterEdit, &QLineEdit::returnPressed, this, &CompareWindow::applyFilter);
+    auto* focusFilter = new QAction(tr("Filter"), this);
+    focusFilter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(focusFilter, &QAction::triggered, this, [this] {
+        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
+        m_filterEdit->selectAll();
+    });
+    addAction(focusFilter);
     m_status = new QLabel(this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_export = new QPushButton(tr("&Export…"), this);
@@ -65,6 +79,7 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     top->addWidget(m_sides, 1);
     top->addWidget(m_export, 0, Qt::AlignTop);
     layout->addLayout(top);
+    layout->addWidget(m_filterEdit);
     layout->addWidget(m_summary);
     layout->addWidget(split);
     layout->addWidget(m_status);
@@ -120,6 +135,7 @@ void CompareWindow::compare(
     m_store = store;
     m_roomA = roomA;
     m_filter = filter;
+    m_filterEdit->setText(filter ? FilterQuery::format(*filter) : QString());
     m_complete = false;
     // First the sides (the other source read into its cached workspace), and the first steps of each aligned alone,
     // shown at once; then the whole.
@@ -180,6 +196,8 @@ void CompareWindow::compareAll()
         this,
         [this, out] {
             m_complete = true;
+            m_view->show();
+            m_details->show();
             m_model->setComparison(std::move(out->a), std::move(out->b), std::move(out->pairs));
             m_export->setEnabled(true);
             shown();
@@ -187,11 +205,34 @@ void CompareWindow::compareAll()
         [this](const QString& why) { failed(why); });
 }
 
+void CompareWindow::applyFilter()
+{
+    setFilterText(m_filterEdit->text());
+}
+
+bool CompareWindow::setFilterText(const QString& text)
+{
+    m_filterEdit->setText(text);
+    const FilterQuery::Result parsed = FilterQuery::parse(text);
+    if (!parsed.ok()) {
+        m_status->setText(tr("The filter was not applied: %1").arg(parsed.error));
+        return false;
+    }
+    if (!m_store || m_roomB == 0)
+        return false; // the sides are not known yet: the comparison under way takes the filter it began with
+    m_status->clear();
+    m_filter = FilterQuery::format(parsed.filter).isEmpty() ? std::nullopt : std::optional<EventFilter>(parsed.filter);
+    m_complete = false;
+    m_export->setEnabled(false);
+    m_summary->setText(tr("Comparing…"));
+    compareAll();
+    return true;
+}
+
 void CompareWindow::failed(const QString& why)
 {
     // Said here, where the user looks, with nothing else in the way (the main window shows no box of its own).
-    m_summary->setText(tr("<b>The runs were not compared.</b> %1").arg(why.toHtmlEscaped()));
-    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setText(tr("The runs were not compared: %1").arg(why));
     m_model->setComparison({}, {}, {});
     m_view->hide();
     m_details->hide();

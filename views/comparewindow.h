@@ -10,6 +10,7 @@ class CompareModel;
 struct StepText;
 class StoreClient;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTableView;
 class QTextBrowser;
@@ -32,6 +33,9 @@ public:
     bool isComplete() const { return m_complete; } // the whole comparison shown, not the first steps alone
     // Shows a comparison once it is made (CompareModel::setComparison), selecting its first difference.
     void shown();
+    // Compares again under the filter `text` (the filter language; empty: every step); false, and said, when it does
+    // not parse.
+    bool setFilterText(const QString& text);
     // Selects the next (previous) difference; false when there is none that way.
     bool goToDifference(bool forward);
     // Reads room `roomA` of the workspace `store` has open and the room B, aligns them on the store's worker, and
@@ -56,11 +60,13 @@ private:
     void showDetails(int row);
     void renderDetails(int row, const StepText* textA, const StepText* textB);
     void askExport();
+    void applyFilter();
 
     CompareModel* m_model;
     QLabel* m_summary;
     QLabel* m_sides; // what A and B are
-    QLabel* m_status; // where an export went
+    QLabel* m_status; // where an export went, what was wrong with a filter
+    QLineEdit* m_filterEdit; // the filter both runs are compared under: Return compares again
     QPushButton* m_export;
     QString m_header; // the summary and the per-tool figures, as shown once the comparison is made
     QTableView* m_view;

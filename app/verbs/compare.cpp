@@ -190,7 +190,8 @@ VerbSpec Session::compareSpec()
                        "summary. Exit 0 when the runs are the same, 1 when they differ, 2 on a usage error."),
         { { QStringLiteral("room-a"), QStringLiteral("the room of A (needed when A holds several)"), QStringLiteral("ID") },
             { QStringLiteral("room-b"), QStringLiteral("the room of B"), QStringLiteral("ID") },
-            { QStringLiteral("query"), QStringLiteral("compare only the steps this filter shows, on both sides (tool:web_search)"),
+            { QStringLiteral("query"), QStringLiteral("keep the pairs of steps either of which this filter shows (tool:web_search; outcome:failed keeps a call "
+                               "that failed in one run only, beside the other's)"),
                 QStringLiteral("FILTER") },
             { QStringLiteral("json"), QStringLiteral("one JSON object per step, then {\"summary\": ...}") },
             { QStringLiteral("format"), QStringLiteral("also write the comparison as a report: md or html (with -o)"), QStringLiteral("FORMAT") },
