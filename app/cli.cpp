@@ -93,6 +93,7 @@ const QVector<VerbSpec>& verbSpecs()
         Session::teamSpec(),
         Session::queueSpec(),
         Session::compareSpec(),
+        Session::demoSpec(),
     };
     return specs;
 }
@@ -120,7 +121,7 @@ QString manPage()
         "never written.\n"
         ".SH VERBS\n");
     for (const VerbSpec& v : verbSpecs()) {
-        page += QStringLiteral(".SS \"sightline %1 %2\"\n%3\n").arg(v.name, roff(v.positional), roff(v.synopsis));
+        page += QStringLiteral(".SS \"sightline %1\"\n%2\n").arg(QString(v.name + QLatin1Char(' ') + roff(v.positional)).trimmed(), roff(v.synopsis));
         page += manOptions(v.options);
     }
     page += QStringLiteral(".SH COMMON OPTIONS\nEvery verb also takes these; \\fB\\-\\-format\\fR only a verb that reads a SOURCE "
@@ -134,12 +135,16 @@ QString manPage()
         ".TP\n\\fBXDG_CONFIG_HOME\\fR\nwhere the settings are kept (default \\fI~/.config\\fR)\n"
         ".TP\n\\fBPGPASSWORD\\fR, \\fBPGPASSFILE\\fR\nthe password of a \\fIpostgresql://\\fR source, as PostgreSQL's own "
         "tools read them (else \\fI~/.pgpass\\fR); Sightline never writes a password down\n"
+        ".TP\n\\fBPGSERVICEFILE\\fR\nwhere the connection services named by a URI's \\fIservice=\\fR are "
+        "(\\fIpostgresql:///?service=NAME\\fR; else \\fI~/.pg_service.conf\\fR), as libpq reads it\n"
         ".SH FILES\n.TP\n\\fI$XDG_CACHE_HOME/sightline/workspaces/\\fR\nthe cached workspace of each source (private to "
         "its owner)\n.TP\n\\fI$XDG_CONFIG_HOME/sightline/sightline.conf\\fR\nthe settings: the reviewer's name, the "
         "window's layout, the saved filters\n"
-        ".SH EXAMPLES\n.nf\nsightline rooms support.sqlite\n"
-        "sightline events support.sqlite \\-\\-room sup\\-late\\-delivery \\-\\-type tool_call_end \\-\\-json\n"
-        "sightline tools EVENT.md\n.fi\n");
+        ".SH EXAMPLES\n.nf\nDEMO=$(sightline demo)\nsightline rooms \"$DEMO\"\n"
+        "sightline events \"$DEMO\" \\-\\-room demo\\-refund\\-trouble \\-\\-type tool_call_end \\-\\-json\n"
+        "sightline tools \"$DEMO\" \\-\\-room demo\\-refund\\-trouble\n"
+        "sightline export \"$DEMO\" \\-\\-room demo\\-refund\\-trouble \\-\\-format html \\-o refund.html\n"
+        "sightline verify refund.html\n.fi\n");
     return page;
 }
 

@@ -188,9 +188,11 @@ void Session::parse(QCommandLineParser& parser, const QStringList& args, const Q
 {
     const VerbSpec& verbSpec = spec(verb);
     parser.setApplicationDescription(verbSpec.synopsis);
-    parser.addPositionalArgument(verbSpec.positional,
-        verbSpec.positional == QLatin1String("PATH") ? QStringLiteral("a report, or its manifest (REPORT.manifest.json)")
-                                                     : sourceHelp());
+    if (!verbSpec.positional.isEmpty()) { // demo takes none
+        parser.addPositionalArgument(verbSpec.positional,
+            verbSpec.positional == QLatin1String("PATH") ? QStringLiteral("a report, or its manifest (REPORT.manifest.json)")
+                                                         : sourceHelp());
+    }
     parser.addOptions(verbSpec.options);
     // A verb with a --format of its own (export: the report's) reads SOURCE's forced format from
     // --source-format instead.
@@ -200,8 +202,9 @@ void Session::parse(QCommandLineParser& parser, const QStringList& args, const Q
             m_formatOption = QStringLiteral("source-format");
     }
     for (const QCommandLineOption& option : commonOptions()) {
-        if (verbSpec.positional == QLatin1String("PATH") && option.names().contains(QLatin1String("format")))
-            continue; // a report is no source: it has no format to force
+        if ((verbSpec.positional == QLatin1String("PATH") || verbSpec.positional.isEmpty())
+            && option.names().contains(QLatin1String("format")))
+            continue; // a report, or nothing, is no source: it has no format to force
         if (!option.names().contains(QLatin1String("format")))
             parser.addOption(option);
         else if (m_formatOption == QLatin1String("format"))
@@ -223,7 +226,7 @@ void Session::parse(QCommandLineParser& parser, const QStringList& args, const Q
         m_out << "sightline " << SIGHTLINE_VERSION << Qt::endl;
         throw Failure { Cli::Ok, {} };
     }
-    if (verbSpec.positional != QLatin1String("PATH") && parser.isSet(m_formatOption)
+    if (!verbSpec.positional.isEmpty() && verbSpec.positional != QLatin1String("PATH") && parser.isSet(m_formatOption)
         && Importer::parseFormat(parser.value(m_formatOption)) == Importer::Format::Unknown)
         usage(QStringLiteral("unknown format '%1' (roomkit, agui, craftbot, craftbot-sessions, sightline-jsonl, workspace)")
                   .arg(parser.value(m_formatOption)));

@@ -102,12 +102,13 @@ private:
     int team(const QStringList& args);
     int queue(const QStringList& args);
     int compare(const QStringList& args);
+    int demo(const QStringList& args);
     // journal --verify: the team store's chain checked here, its first broken entry named.
     int verifyTeamJournal(Workspace& ws, const QCommandLineParser& parser, bool json);
     // Each verb's spec, in the verb's file: its options beside the code that reads them.
     static VerbSpec importSpec(), roomsSpec(), eventsSpec(), toolsSpec(), statsSpec(), facetsSpec(), notesSpec(),
         noteSpec(), reviewSpec(), journalSpec(), exportSpec(), verifySpec(), compactSpec(), redactSpec(), teamSpec(),
-        queueSpec(), compareSpec();
+        queueSpec(), compareSpec(), demoSpec();
 
     // What the verbs share.
     void parse(QCommandLineParser& parser, const QStringList& args, const QString& verb);

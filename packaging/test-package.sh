@@ -37,6 +37,8 @@ MANWIDTH=80 man -l "$man" 2>/dev/null | grep -q "sightline events SOURCE" || fai
 app="$(basename "$root"/usr/share/applications/*.desktop .desktop)"
 desktop-file-validate "$root/usr/share/applications/$app.desktop"
 appstreamcli validate --no-net "$root/usr/share/metainfo/$app.metainfo.xml" >/dev/null
+grep -q "<project_license>Apache-2.0</project_license>" "$root/usr/share/metainfo/$app.metainfo.xml" || fail "the metainfo names no licence"
+grep -q "Apache License" "$root/usr/share/doc/sightline/copyright" || fail "the package carries no licence"
 grep -q "^Icon=$app$" "$root/usr/share/applications/$app.desktop" || fail "the desktop file names another icon"
 for size in 16 22 24 32 48 64 128 256 512; do
   png="$root/usr/share/icons/hicolor/${size}x${size}/apps/$app.png"
