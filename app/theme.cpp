@@ -1,5 +1,6 @@
 #include "theme.h"
 
+#include "contraststyle.h"
 #include "settings.h"
 
 #include <QApplication>
@@ -53,7 +54,7 @@ void apply(Choice choice)
         QApplication::setPalette(QApplication::style()->standardPalette());
         break;
     case Choice::Dark:
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setStyle(new ContrastStyle); // Fusion, its unticked boxes seen on a dark field
         QApplication::setPalette(darkPalette());
         break;
     }

@@ -185,6 +185,27 @@ int Editor::unsavedCount() const
     return m_leftover + (clean < 0 ? m_stack->index() : std::abs(m_stack->index() - clean));
 }
 
+QStringList Editor::unsavedChanges(int most) const
+{
+    // The undo stack's own words for each step not saved ("Add Note to event 12"), the latest first; undone steps
+    // past the saved state are changes too (the save undoes them).
+    QStringList out;
+    const int clean = m_stack->cleanIndex();
+    const int now = m_stack->index();
+    const int from = clean < 0 ? 0 : std::min(clean, now), to = clean < 0 ? now : std::max(clean, now);
+    for (int i = to - 1; i >= from; --i) {
+        if (out.size() == most) {
+            out << tr("… and %1 more").arg(i - from + 1 + m_leftover);
+            return out;
+        }
+        const QString text = m_stack->command(i)->text();
+        out << (i >= now ? tr("• %1 (undone)").arg(text) : QStringLiteral("• ") + text);
+    }
+    if (m_leftover > 0)
+        out << (m_leftover == 1 ? tr("• 1 change made before, never saved") : tr("• %1 changes made before, never saved").arg(m_leftover));
+    return out;
+}
+
 bool Editor::isModified() const
 {
     return !m_stack->isClean() || m_leftover > 0;
@@ -416,10 +437,9 @@ bool Editor::confirmLeave(const std::function<void()>& proceed)
     if (!isModified())
         return true;
     const auto answer = QMessageBox::warning(m_window, tr("Unsaved Changes"),
-        tr("The workspace has %1 that %2 not saved (notes, labels, marks, review statuses, edits, redactions).\n"
-           "Save them? A redaction saved is final.")
+        tr("The workspace has %1 that %2 not saved:\n\n%3\n\nSave them? A redaction saved is final.")
             .arg(unsavedCount() == 1 ? tr("1 change") : tr("%1 changes").arg(unsavedCount()),
-                unsavedCount() == 1 ? tr("is") : tr("are")),
+                unsavedCount() == 1 ? tr("is") : tr("are"), unsavedChanges().join(QLatin1Char('\n'))),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) {
         save(proceed);

@@ -44,6 +44,9 @@ public:
     void setNameHint(const QString& name) { m_nameHint = name; }
     // Unsaved changes: this session's, or a session's that ended without saving.
     bool isModified() const;
+    // What is not saved, a line a change in the Edit menu's words, the latest first (at most `most`, then how many
+    // more): what the Unsaved Changes question lists.
+    QStringList unsavedChanges(int most = 12) const;
     int unsavedCount() const; // how many changes Save would keep
     int leftoverChanges() const { return m_leftover; }
 

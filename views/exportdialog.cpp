@@ -121,9 +121,16 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
                          "checks the report: sightline verify REPORT --key KEY.pub"));
     m_key->setClearButtonEnabled(true);
     m_note->setWordWrap(true);
-    m_note->setText(tr("Redactions always apply. A manifest goes beside each report (report.pdf.manifest.json "
-                       "beside report.pdf): `sightline verify` tells later whether anything in the report changed; "
-                       "signed with a key, whether the report and its manifest were changed together."));
+    // The manifest's name is the report's own: said with the file chosen, whatever its format.
+    const auto note = [this] {
+        const QString report = eachRoom() ? QStringLiteral("ROOM.") + m_format->currentData().toString()
+                                          : QFileInfo(path()).fileName();
+        m_note->setText(tr("Redactions always apply. A manifest goes beside each report (%1.manifest.json beside %1): "
+                           "`sightline verify` tells later whether anything in the report changed; signed with a key, "
+                           "whether the report and its manifest were changed together.")
+                            .arg(report.isEmpty() ? QStringLiteral("REPORT") : report));
+    };
+    connect(m_path, &QLineEdit::textChanged, this, note);
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Format:"), m_format);
