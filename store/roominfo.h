@@ -24,4 +24,8 @@ struct RoomInfo
     // The log its rows are read from, when they are read from one file: a log that did not only grow since the last
     // sync (cut back, rewritten) is read again from its start, in whatever process the sync runs.
     QString file;
+    // What else says the room's rows were read from this very source (a store's file by its device and inode): a
+    // mark that differs from the last import's means the source was replaced at its path, and the room is read again
+    // from its start.
+    QString mark;
 };

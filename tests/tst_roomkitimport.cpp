@@ -535,6 +535,55 @@ private slots:
         QCOMPARE(Importer::import(ws, source).added(), 0);
     }
 
+    // An agent run again into the same path: a store with the same rooms but other rows. Another file put there (its
+    // device and inode differ) and the same file written anew (the row read last has another id now) are each read
+    // again from the start, never taken for the old store with nothing new: a failed call there is failed here.
+    void aStoreReplacedAtItsPathIsReadAgain()
+    {
+        QTemporaryDir dir;
+        const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"));
+        Workspace ws(dir.filePath(QStringLiteral("replaced.sightline")));
+        Importer::import(ws, source);
+        const qint64 room = ws.findRooms(QStringLiteral("sup-duplicate-charge")).first();
+        const auto outcomeAt = [&](qint64 start) {
+            for (const ToolCallRecord& c : ws.toolCalls(room)) {
+                if (c.startIndex == start)
+                    return Outcomes::name(c.outcome);
+            }
+            return QString();
+        };
+        QCOMPARE(outcomeAt(16), QStringLiteral("refused"));
+        const qint64 events = ws.room(room)->eventCount;
+
+        // Another file moved over it: the same rooms and ids, the refusal now a failure.
+        const QString other = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("other.sqlite"));
+        execSql(other, QStringLiteral("UPDATE events SET data = json_set(data, '$.content.status', 'failed', '$.content.result', "
+                                      "'{\"error\": \"gateway timeout\"}') WHERE room_id = 'sup-duplicate-charge' AND idx = 17"));
+        QVERIFY(QFile::remove(source));
+        QVERIFY(QFile::rename(other, source));
+        const ImportReport moved = Importer::import(ws, source);
+        QVERIFY2(moved.problems.join(QLatin1Char('\n')).contains(QLatin1String("sup-duplicate-charge was rotated or rewritten")),
+            qPrintable(moved.problems.join(QLatin1Char('\n'))));
+        QCOMPARE(outcomeAt(16), QStringLiteral("failed"));
+        QCOMPARE(ws.room(room)->eventCount, events); // read again, not added to
+        QCOMPARE(Importer::import(ws, source).added(), 0); // and then it is the store the workspace holds
+
+        // The same file written anew in place (its inode kept): another run's rows, with ids of their own.
+        const QString rerun = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("rerun.sqlite"));
+        execSql(rerun, QStringLiteral("UPDATE events SET id = id || '-run2', data = json_set(data, '$.id', json_extract(data, '$.id') "
+                                      "|| '-run2')"));
+        QFile from(rerun);
+        QVERIFY(from.open(QIODevice::ReadOnly));
+        QFile to(source);
+        QVERIFY(to.open(QIODevice::WriteOnly | QIODevice::Truncate)); // the same inode, its bytes replaced
+        to.write(from.readAll());
+        to.close();
+        Importer::import(ws, source);
+        QCOMPARE(outcomeAt(16), QStringLiteral("refused"));
+        QVERIFY(ws.event(room, 0)->nativeId.endsWith(QLatin1String("-run2")));
+        QCOMPARE(ws.room(room)->eventCount, events);
+    }
+
     void readOnlyFileInReadOnlyFolder()
     {
         QTemporaryDir dir;

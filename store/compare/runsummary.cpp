@@ -1,15 +1,17 @@
 #include "runsummary.h"
 
+#include "../toolstats.h"
+
 #include <algorithm>
 
 namespace {
 
+// The median as the Tool Statistics dock and `stats` give it (the 50th percentile by nearest rank, the lower middle
+// of an even count): one figure for one tool's calls everywhere.
 std::optional<qint64> median(QVector<qint64> values)
 {
-    if (values.isEmpty())
-        return std::nullopt;
     std::sort(values.begin(), values.end());
-    return values.at(values.size() / 2);
+    return ToolStats::nearestRank(values, 50);
 }
 
 } // namespace
@@ -22,6 +24,7 @@ RunSummary RunSummary::of(const RunStepList& a, const RunStepList& b, const Step
         if (step.kind != RunStep::Kind::ToolCall)
             continue;
         ++s.tools[step.tool].callsA;
+        s.tools[step.tool].snapshotA += step.fromSnapshot ? 1 : 0;
         if (step.durationMs) {
             msA[step.tool] << *step.durationMs;
             s.totalMsA += *step.durationMs;
@@ -31,6 +34,7 @@ RunSummary RunSummary::of(const RunStepList& a, const RunStepList& b, const Step
         if (step.kind != RunStep::Kind::ToolCall)
             continue;
         ++s.tools[step.tool].callsB;
+        s.tools[step.tool].snapshotB += step.fromSnapshot ? 1 : 0;
         if (step.durationMs) {
             msB[step.tool] << *step.durationMs;
             s.totalMsB += *step.durationMs;
@@ -49,4 +53,16 @@ RunSummary RunSummary::of(const RunStepList& a, const RunStepList& b, const Step
         }
     }
     return s;
+}
+
+QString RunSummary::spoken(qint64 ms)
+{
+    if (ms < 1000)
+        return QStringLiteral("%1 ms").arg(ms);
+    if (ms < 60'000)
+        return QStringLiteral("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+    const qint64 s = ms / 1000;
+    if (s < 3600)
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
 }

@@ -15,8 +15,9 @@ struct RunSummary
     struct Tool
     {
         int callsA = 0, callsB = 0;
+        int snapshotA = 0, snapshotB = 0; // of those, the calls a snapshot brought rather than the run's own events
         std::optional<qint64> medianMsA, medianMsB;
-        bool moved() const { return callsA != callsB || medianMsA != medianMsB; }
+        bool moved() const { return callsA != callsB || medianMsA != medianMsB || snapshotA != snapshotB; }
     };
     struct OutcomeChange
     {
@@ -32,6 +33,8 @@ struct RunSummary
 
     int count(StepPair::Change c) const { return counts[int(c)]; }
     bool differ() const { return counts[1] + counts[2] + counts[3] > 0; }
+    // A total as people read it: "415 ms", "32.4 s", "32 min 17 s", "2 h 5 min".
+    static QString spoken(qint64 ms);
 
     static RunSummary of(const RunStepList& a, const RunStepList& b, const StepPairs& pairs);
 };

@@ -206,8 +206,12 @@ ImportReport run(Workspace& ws, SourceReader& reader, const QString& sourcePath,
         sourceId = writer.upsertSource(identity.system, identity.format, identity.schemaVersion);
         for (const RoomInfo& room : reader.rooms(notes)) {
             const auto stored = writer.storedRoom(sourceId, room.nativeId);
+            // Read again from the start: a log rotated or rewritten, a store replaced at its path (another file there:
+            // its mark; the same file written anew: the row read last is another row now).
             if (stored
-                && (reader.replacedSince(room, stored->nativeJson) || !FileTail::onlyGrewSince(room.file, stored->fileMark))) {
+                && (reader.replacedSince(room, stored->nativeJson) || !FileTail::onlyGrewSince(room.file, stored->fileMark)
+                    || (room.file.isEmpty() && !room.mark.isEmpty() && !stored->fileMark.isEmpty() && room.mark != stored->fileMark)
+                    || (stored->syncedSeq >= 0 && reader.cursorRowChanged(room, stored->syncedSeq, stored->cursorId)))) {
                 writer.note(QString(),
                     QStringLiteral("room %1 was rotated or rewritten since the last import: its rows were read "
                                    "again from the start")

@@ -152,7 +152,8 @@ RoomCursor ImportWriter::writeRoom(qint64 sourceId, const RoomInfo& r)
         r.updatedMicros ? QVariant(r.updatedMicros) : QVariant(),
         r.nativeJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.nativeJson)),
         r.detailsJson.isNull() ? QVariant() : QVariant(QString::fromUtf8(r.detailsJson)),
-        r.file.isEmpty() ? QVariant() : QVariant(FileTail::mark(r.file)), r.titleFromRows ? 1 : 0 });
+        !r.file.isEmpty() ? QVariant(FileTail::mark(r.file)) : !r.mark.isEmpty() ? QVariant(r.mark) : QVariant(),
+        r.titleFromRows ? 1 : 0 });
     write.step();
     const RoomCursor cursor { r.nativeId, write.int64(0), write.int64(1) };
     while (write.step()) { } // RETURNING: the row is written when the statement is run to its end
@@ -509,12 +510,13 @@ RoomCursor ImportWriter::cursor(const RoomCursor& room)
 std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
 {
     SqliteStatement& q = preparedOnce(m_storedRoom, m_ws.handle(),
-        "SELECT id, native_json, file_mark FROM rooms WHERE source_id = ? AND native_id = ?");
+        "SELECT r.id, r.native_json, r.file_mark, r.synced_seq, e.native_id FROM rooms r LEFT JOIN events e "
+        "ON e.room_id = r.id AND e.seq = r.synced_seq WHERE r.source_id = ? AND r.native_id = ?");
     q.bind(1, sourceId);
     q.bind(2, nativeId);
     if (!q.step())
         return std::nullopt;
-    StoredRoom stored { q.int64(0), q.text(1).toUtf8(), q.text(2) };
+    StoredRoom stored { q.int64(0), q.text(1).toUtf8(), q.text(2), q.isNull(3) ? -1 : q.int64(3), q.text(4) };
     q.reset();
     return stored;
 }

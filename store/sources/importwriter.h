@@ -24,7 +24,9 @@ struct StoredRoom
 {
     qint64 id = 0;
     QByteArray nativeJson;
-    QString fileMark; // FileTail::mark of its log at that import
+    QString fileMark; // FileTail::mark of its log at that import, or the reader's RoomInfo::mark
+    qint64 syncedSeq = -1; // the last row read then
+    QString cursorId; // that row's own id (events.native_id), to tell it is still the source's row there
 };
 
 // Where a room's import stands: its workspace id and the highest source index already imported.

@@ -1,5 +1,6 @@
 #include "roomkitreader.h"
 
+
 #include "../eventflags.h"
 #include "../eventkind.h"
 #include "../roomkitrowdecoder.h"
@@ -25,6 +26,7 @@
 #include <QSqlQuery>
 #include <atomic>
 #include <utility>
+#include <sys/stat.h>
 
 namespace {
 
@@ -107,6 +109,12 @@ SourceIdentity RoomKitReader::identity() const
 QVector<RoomInfo> RoomKitReader::rooms(const SourceNotes& notes)
 {
     QVector<RoomInfo> listed;
+    // The store's file by its device and inode: another file put at the path (a run's store copied or moved over the
+    // last one) is another store, whatever its rooms are called.
+    QString fileMark;
+    struct stat st;
+    if (::stat(QFile::encodeName(m_path).constData(), &st) == 0)
+        fileMark = QStringLiteral("file %1:%2").arg(quint64(st.st_dev)).arg(quint64(st.st_ino));
     const bool hasBindings = m_src.hasTable(QStringLiteral("bindings"));
     const bool hasParticipants = m_src.hasTable(QStringLiteral("participants"));
     const QHash<QString, QJsonArray> bindings = hasBindings
@@ -130,6 +138,7 @@ QVector<RoomInfo> RoomKitReader::rooms(const SourceNotes& notes)
             details.insert(QStringLiteral("participants"), participants.value(nativeId));
         RoomInfo room;
         room.nativeId = nativeId;
+        room.mark = fileMark;
         room.title = RoomKitReader::roomTitle(json);
         room.status = status;
         room.organizationId = organization;
@@ -190,6 +199,16 @@ qint64 countRows(SqliteStatement& after, SqliteStatement& all, const RoomCursor&
 }
 
 } // namespace
+
+bool RoomKitReader::cursorRowChanged(const RoomInfo& room, qint64 seq, const QString& id)
+{
+    if (seq < 0 || id.isEmpty())
+        return false; // a stand-in index (an odd idx), or a row without an id: nothing to tell by
+    SqliteStatement q(m_src.handle(), "SELECT id FROM events WHERE room_id = ?1 AND idx = ?2");
+    q.bind(1, room.nativeId);
+    q.bind(2, seq);
+    return !q.step() || q.text(0) != id;
+}
 
 qint64 RoomKitReader::rowsAfter(const RoomCursor& cursor)
 {

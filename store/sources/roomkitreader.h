@@ -30,6 +30,9 @@ public:
     void countApart(const QVector<RoomCursor>& rooms,
         const std::function<bool(const RoomCursor& room, qint64 rows)>& put) const override;
     void read(const RoomCursor& cursor, RoomFeed& feed) override;
+    // The room's row at `seq` has another id than the one read there last (or there is none): the store was written
+    // anew (an agent run again into the same file). One seek along RoomKit's index on (room_id, idx).
+    bool cursorRowChanged(const RoomInfo& room, qint64 seq, const QString& id) override;
 
     // Whether `path` is a RoomKit SQLite store (opened read-only to look at its tables).
     static bool detect(const QString& path);

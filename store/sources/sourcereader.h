@@ -42,6 +42,16 @@ public:
         Q_UNUSED(storedNativeJson);
         return false;
     }
+    // Whether the row the last import read last (index `seq`, its own id `id`) is no longer the source's row there:
+    // a store replaced at its path by another with the same rooms (an agent run again into the same file), read again
+    // from the start rather than taken for the old one with nothing new.
+    virtual bool cursorRowChanged(const RoomInfo& room, qint64 seq, const QString& id)
+    {
+        Q_UNUSED(room);
+        Q_UNUSED(seq);
+        Q_UNUSED(id);
+        return false;
+    }
     // How many rows the room has after `cursor`: the progress bar's total, and the biggest room goes first (a
     // store's own tally may answer for a room never read).
     virtual qint64 rowsAfter(const RoomCursor& cursor) = 0;
