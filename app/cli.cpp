@@ -179,6 +179,10 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
         out << "sightline " << SIGHTLINE_VERSION << Qt::endl;
         return Ok;
     }
+    // compare exits as diff does: 1 when the runs differ, so any trouble (a source that cannot be read, a room not
+    // there) is 2, never taken by a script for "they differ".
+    const bool diffLike = first == QLatin1String("compare");
+    const auto error = [diffLike] { return diffLike ? int(Usage) : int(Error); };
     try {
         return Session(out, err).run(arguments);
     } catch (const Failure& f) {
@@ -188,7 +192,7 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
                 err << "Run 'sightline --help' for usage.\n";
             err.flush();
         }
-        return f.code;
+        return f.code == Error ? error() : f.code;
     } catch (const StoreError& e) {
         // An error in the workspace cached for a source (an index the room does not have) names the source the user
         // gave, not a file in a cache folder they never saw.
@@ -196,17 +200,17 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
         if (!source.isEmpty() && !e.file().isEmpty() && !source.startsWith(QLatin1Char('-'))
             && e.file() != source && e.file() == Importer::cachedWorkspacePath(source)) {
             err << "sightline: " << StoreError(source, e.place(), e.message()).toString() << Qt::endl;
-            return Error;
+            return error();
         }
         err << "sightline: " << e.toString() << Qt::endl;
-        return Error;
+        return error();
     } catch (const std::bad_alloc&) {
         err << "sightline: there was not enough memory for this (a source may hold a record too big to read)"
             << Qt::endl;
-        return Error;
+        return error();
     } catch (const std::exception& e) {
         err << "sightline: unexpected error: " << e.what() << Qt::endl;
-        return Error;
+        return error();
     }
 }
 

@@ -1615,7 +1615,8 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
             roomB = r.id;
     }
     const QString titleA = tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), a->nativeId);
-    const QString titleB = roomB != 0 ? tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), picked) : picked;
+    // Each side by its file's name (the whole path is in the tooltip of the room list and the title bar).
+    const QString titleB = roomB != 0 ? tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), picked) : QFileInfo(picked).fileName();
     // The filter applied here applies to both sides (a filter of nothing compares every step).
     const EventFilter filter = m_filterBar->filter();
     const bool filtered = !FilterQuery::format(filter).isEmpty();

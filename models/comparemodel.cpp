@@ -54,13 +54,12 @@ int CompareModel::nextDifference(int from, bool forward) const
 QString CompareModel::summary() const
 {
     const RunSummary& s = m_totals;
-    QString text = tr("%1 same, %2 changed, %3 only in A, %4 only in B; calls took %5 ms in A, %6 ms in B")
+    QString text = tr("%1 same, %2 changed, %3 only in A, %4 only in B; calls took %5 in A, %6 in B")
                        .arg(s.count(StepPair::Change::Same))
                        .arg(s.count(StepPair::Change::Changed))
                        .arg(s.count(StepPair::Change::OnlyA))
                        .arg(s.count(StepPair::Change::OnlyB))
-                       .arg(s.totalMsA)
-                       .arg(s.totalMsB);
+                       .arg(RunSummary::spoken(s.totalMsA), RunSummary::spoken(s.totalMsB));
     QStringList outcomes;
     for (const RunSummary::OutcomeChange& o : s.outcomes)
         outcomes << tr("%1 %2 → %3").arg(o.tool, o.a, o.b);
@@ -74,8 +73,14 @@ QStringList CompareModel::perTool() const
     const auto ms = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QStringLiteral("–"); };
     QStringList out;
     for (auto it = m_totals.tools.cbegin(); it != m_totals.tools.cend(); ++it) {
-        if (it->moved())
-            out << tr("%1 %2 → %3 calls, median %4 → %5 ms").arg(it.key()).arg(it->callsA).arg(it->callsB).arg(ms(it->medianMsA), ms(it->medianMsB));
+        if (it->moved()) {
+            const auto calls = [](int n, int snapshot) {
+                return snapshot > 0 ? tr("%1 (%2 from a snapshot)").arg(n).arg(snapshot) : QString::number(n);
+            };
+            out << tr("%1 %2 → %3 calls, median %4 → %5 ms")
+                       .arg(it.key(), calls(it->callsA, it->snapshotA), calls(it->callsB, it->snapshotB), ms(it->medianMsA),
+                           ms(it->medianMsB));
+        }
     }
     return out;
 }
@@ -100,7 +105,7 @@ QString CompareModel::described(const RunStep& s)
                    s.durationMs ? QStringLiteral("  %1 ms").arg(*s.durationMs) : QString())
             + snapshot;
     }
-    QString text = s.preview;
+    QString text = s.preview.isEmpty() ? tr("(no text)") : s.preview;
     if (text.size() > 80)
         text = text.left(79) + QStringLiteral("…");
     return QStringLiteral("%1  %2: %3").arg(s.index).arg(s.role, text) + snapshot;

@@ -27,6 +27,13 @@ QString cell(const RunStep* s)
 QStringList whatDiffers(const CompareReport::Input& in, const StepPair& p, const RunStep* a, const RunStep* b)
 {
     QStringList out;
+    // A call in one run alone: what it was asked, so that two calls of one tool are told apart.
+    if ((a == nullptr) != (b == nullptr) && in.textOf) {
+        const RunStep& s = a ? *a : *b;
+        if (s.kind == RunStep::Kind::ToolCall)
+            out << QStringLiteral("arguments: %1").arg(in.textOf(s, b != nullptr).arguments);
+        return out;
+    }
     if (!a || !b || p.change != StepPair::Change::Changed)
         return out;
     const StepText x = in.textOf ? in.textOf(*a, false) : StepText();

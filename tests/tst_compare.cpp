@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QAbstractItemModelTester>
@@ -231,11 +232,23 @@ private slots:
         // A filter that leaves nothing is said, not passed off as two runs the same.
         r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate"), QStringLiteral("--room-b"),
             QStringLiteral("duplicate"), QStringLiteral("--query"), QStringLiteral("tool:nosuch") });
+        QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(QLatin1String("shows no step of either run")), qPrintable(r.err));
-        // A side of several rooms without its room named: the option it needs, by its name.
+        // --room-a alone: B's room is the one of the same id there (a store against its copy).
         r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("duplicate") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains(QLatin1String("~ changed  tool_call issue_refund [outcome]  A 16  B 16")), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("outcomes: issue_refund refused → failed (A 16, B 16)")), qPrintable(r.out));
+        // B of several rooms without that one: the option it needs, by its name.
+        const QString edge = dataFile(QStringLiteral("roomkit/edge_cases.sqlite"));
+        r = run({ QStringLiteral("compare"), a, edge, QStringLiteral("--room-a"), QStringLiteral("duplicate") });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(QLatin1String("--room-b ID is required")), qPrintable(r.err));
+        // Any trouble is 2, as diff's, never taken for "they differ" (1): a source that is not there, a room that is not.
+        QCOMPARE(run({ QStringLiteral("compare"), a, m_dir.filePath(QStringLiteral("missing.sqlite")) }).code, 2);
+        r = run({ QStringLiteral("compare"), a, b, QStringLiteral("--room-a"), QStringLiteral("sup-nosuch") });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("no room 'sup-nosuch'")), qPrintable(r.err));
         // Written as a report with its manifest, which verify checks, and which sees a change made to it since.
         for (const QString& format : { QStringLiteral("md"), QStringLiteral("html") }) {
             const QString report = m_dir.filePath(QStringLiteral("comparison.") + format);
@@ -415,11 +428,37 @@ private slots:
         const int whole = rowsAtReset.last();
         QVERIFY(!window.setFilterText(QStringLiteral("outcome:nonsense")));
         QVERIFY(window.isComplete());
+        // Said where the eye is, with what the rows still are.
+        QVERIFY2(window.summaryText().startsWith(QLatin1String("The filter was not applied: ")), qPrintable(window.summaryText()));
+        QVERIFY2(window.summaryText().endsWith(QLatin1String("still those of every step.")), qPrintable(window.summaryText()));
         QVERIFY(window.setFilterText(QStringLiteral("kind:tool_call")));
         QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
         QVERIFY2(window.model()->rowCount() > 100 && window.model()->rowCount() < whole, qPrintable(QStringLiteral("%1 of %2: %3").arg(window.model()->rowCount()).arg(whole).arg(window.summaryText())));
         for (int row = 0; row < window.model()->rowCount(); ++row)
             QCOMPARE(window.model()->stepA(row)->kind, RunStep::Kind::ToolCall);
+        QVERIFY2(window.summaryText().endsWith(QStringLiteral(" — the runs are the same under this filter, step for step")),
+            qPrintable(window.summaryText()));
+        // Typed in the field and Return: compared again, and the keys go to the table (n is the next difference, not
+        // a letter typed into the filter).
+        auto* field = window.findChild<QLineEdit*>();
+        QVERIFY(field);
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        field->setFocus();
+        field->setText(QString());
+        QTest::keyClick(field, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
+        QCOMPARE(window.model()->rowCount(), whole);
+        QVERIFY(window.view()->hasFocus());
+        // B's room, any of its source's: the other room chosen, compared again against A's.
+        QCOMPARE(window.roomsOfB().size(), 2);
+        const QString other = window.roomsOfB().at(window.roomsOfB().at(0) == QLatin1String("room-big") ? 1 : 0);
+        QVERIFY(window.setRoomB(other));
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
+        QVERIFY2(window.summaryText().contains(QLatin1String(" only in A")) && !window.summaryText().contains(QLatin1String("same, step for step")),
+            qPrintable(window.summaryText()));
+        QVERIFY(window.setRoomB(QStringLiteral("room-big")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
         // One that cannot be written says why, in the window.
         window.exportTo(QStringLiteral("md"), m_dir.filePath(QStringLiteral("no/such/folder/x.md")));
         QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 30000);
@@ -519,6 +558,10 @@ private slots:
         r = run({ QStringLiteral("compare"), thread, thread });
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains(QLatin1String(" 0 changed, 0 only in A, 0 only in B")), qPrintable(r.out + r.err));
+        r = run({ QStringLiteral("compare"), thread, copy });
+        QCOMPARE(r.code, 1);
+        // The call alone in A says what it was asked, so that it is told from the tool's other calls.
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("- only A   tool_call \\S+  A \\d+  \\d+ ms → –  \\{\""))), qPrintable(r.out));
         r = run({ QStringLiteral("compare"), thread, copy, QStringLiteral("--json") });
         QCOMPARE(r.code, 1);
         const QJsonObject summary = r.lines().last().value(QLatin1String("summary")).toObject();
@@ -595,6 +638,15 @@ private slots:
         QVERIFY2(r.out.contains(QLatin1String("- only A   tool_call query_metrics  A 13")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QLatin1String("+ only B   tool_call query_metrics (from a snapshot)  B 164")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QLatin1String("1 only in A, 1 only in B")), qPrintable(r.out));
+        // Counted apart in the per-tool figures, and said in JSON too.
+        QVERIFY2(r.out.contains(QStringLiteral("query_metrics: 2 → 2 (1 from a snapshot) calls")), qPrintable(r.out));
+        const Run json = run({ QStringLiteral("compare"), thread, copy, QStringLiteral("--json") });
+        bool flagged = false;
+        for (const QJsonObject& o : json.lines()) {
+            if (o.value(QLatin1String("change")).toString() == QLatin1String("only_b"))
+                flagged = o.value(QLatin1String("from_snapshot_b")).toBool() && !o.value(QLatin1String("from_snapshot_a")).toBool();
+        }
+        QVERIFY(flagged);
     }
 };
 

@@ -13,6 +13,8 @@
 #include "workspace.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QSignalBlocker>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QPushButton>
@@ -72,11 +74,36 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(m_details);
+    // The details hold a changed call's arguments and result key by key: room for a dozen lines of them.
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(m_sides, 1);
+    m_roomsB = new QComboBox(this);
+    m_roomsB->setToolTip(tr("B's room: any room of its source, compared with A's"));
+    m_roomsB->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_roomsB->hide(); // until B's rooms are known
+    m_roomsBLabel = new QLabel(tr("B's &room:"), this);
+    m_roomsBLabel->setBuddy(m_roomsB);
+    m_roomsBLabel->hide();
+    connect(m_roomsB, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index < 0)
+            return;
+        const qint64 id = m_roomsB->itemData(index).toLongLong();
+        if (id == m_roomB || id == 0)
+            return;
+        m_roomB = id;
+        m_roomNameB = m_roomsB->itemText(index);
+        m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
+                             .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), m_roomNameB.toHtmlEscaped()));
+        m_complete = false;
+        m_export->setEnabled(false);
+        m_summary->setText(tr("Comparing…"));
+        compareAll();
+    });
+    top->addWidget(m_roomsBLabel, 0, Qt::AlignTop);
+    top->addWidget(m_roomsB, 0, Qt::AlignTop);
     top->addWidget(m_export, 0, Qt::AlignTop);
     layout->addLayout(top);
     layout->addWidget(m_filterEdit);
@@ -130,6 +157,8 @@ void CompareWindow::compare(
         QString pathB; // where B's room is read from: empty, A's workspace
         qint64 roomB = 0;
         QString nameA, nameB;
+        bool fallback = false; // B holds no room of A's id: its first was taken
+        QVector<std::pair<qint64, QString>> roomsB; // every room of B's workspace, for the choice of another
     };
     auto out = std::make_shared<First>();
     m_store = store;
@@ -156,9 +185,14 @@ void CompareWindow::compare(
                 if (same.isEmpty() && rooms.isEmpty())
                     throw StoreError(otherSource, {}, QStringLiteral("it holds no room to compare with"));
                 out->roomB = same.isEmpty() ? rooms.first().id : same.first();
+                out->fallback = same.isEmpty();
                 out->nameB = other.room(out->roomB) ? other.room(out->roomB)->nativeId : QString();
+                for (const RoomSummary& r : rooms)
+                    out->roomsB.append({ r.id, r.nativeId });
             } else {
                 out->nameB = ws.room(roomB) ? ws.room(roomB)->nativeId : QString();
+                for (const RoomSummary& r : ws.rooms())
+                    out->roomsB.append({ r.id, r.nativeId });
             }
             out->c = Comparison::make(ws, roomA, out->pathB.isEmpty() ? ws.path() : out->pathB, out->roomB,
                 filter ? &*filter : nullptr, firstSteps);
@@ -170,8 +204,21 @@ void CompareWindow::compare(
             m_roomNameA = out->nameA;
             m_roomNameB = out->nameB;
             if (!otherSource.isEmpty()) {
-                m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
-                                     .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), out->nameB.toHtmlEscaped()));
+                // A room of another id than A's, taken because B has none of A's, says so: the choice is beside it.
+                m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3%4")
+                                     .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), out->nameB.toHtmlEscaped(),
+                                         out->fallback ? tr(" <i>(it has no room %1: its first room, or choose another)</i>")
+                                                             .arg(out->nameA.toHtmlEscaped())
+                                                       : QString()));
+            }
+            {
+                const QSignalBlocker quiet(m_roomsB);
+                m_roomsB->clear();
+                for (const auto& [id, name] : out->roomsB)
+                    m_roomsB->addItem(name, id);
+                m_roomsB->setCurrentIndex(m_roomsB->findData(out->roomB));
+                m_roomsB->setVisible(out->roomsB.size() > 1);
+                m_roomsBLabel->setVisible(out->roomsB.size() > 1);
             }
             m_model->setComparison(std::move(out->c.a), std::move(out->c.b), std::move(out->c.pairs));
             m_view->scrollToTop();
@@ -207,7 +254,26 @@ void CompareWindow::compareAll()
 
 void CompareWindow::applyFilter()
 {
-    setFilterText(m_filterEdit->text());
+    // Compared again: the keys (n, p, Ctrl+E) go to the table, not into the field.
+    if (setFilterText(m_filterEdit->text()))
+        m_view->setFocus(Qt::OtherFocusReason);
+}
+
+bool CompareWindow::setRoomB(const QString& nativeId)
+{
+    const int index = m_roomsB->findText(nativeId);
+    if (index < 0)
+        return false;
+    m_roomsB->setCurrentIndex(index);
+    return true;
+}
+
+QStringList CompareWindow::roomsOfB() const
+{
+    QStringList out;
+    for (int i = 0; i < m_roomsB->count(); ++i)
+        out << m_roomsB->itemText(i);
+    return out;
 }
 
 bool CompareWindow::setFilterText(const QString& text)
@@ -215,7 +281,10 @@ bool CompareWindow::setFilterText(const QString& text)
     m_filterEdit->setText(text);
     const FilterQuery::Result parsed = FilterQuery::parse(text);
     if (!parsed.ok()) {
-        m_status->setText(tr("The filter was not applied: %1").arg(parsed.error));
+        // Said where the eye is, and that the rows are still the last filter's.
+        m_summary->setText(tr("The filter was not applied: %1. The rows below are still those of %2.")
+                               .arg(parsed.error,
+                                   m_filter ? tr("the filter %1").arg(FilterQuery::format(*m_filter)) : tr("every step")));
         return false;
     }
     if (!m_store || m_roomB == 0)
@@ -257,8 +326,11 @@ void CompareWindow::shown()
     m_view->selectionModel()->setCurrentIndex(m_model->index(first >= 0 ? first : 0, 0),
         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(m_view->currentIndex(), QAbstractItemView::PositionAtCenter);
-    if (first < 0)
-        m_summary->setText(m_header + tr(" — the runs are the same, step for step"));
+    if (first < 0) {
+        m_summary->setText(m_header
+            + (m_filter ? tr(" — the runs are the same under this filter, step for step")
+                        : tr(" — the runs are the same, step for step")));
+    }
 }
 
 bool CompareWindow::goToDifference(bool forward)

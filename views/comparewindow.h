@@ -9,6 +9,7 @@
 class CompareModel;
 struct StepText;
 class StoreClient;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -33,6 +34,9 @@ public:
     bool isComplete() const { return m_complete; } // the whole comparison shown, not the first steps alone
     // Shows a comparison once it is made (CompareModel::setComparison), selecting its first difference.
     void shown();
+    // Compares A with another room of B's source (its id there); false when B has no such room.
+    bool setRoomB(const QString& nativeId);
+    QStringList roomsOfB() const; // what the B's room list offers
     // Compares again under the filter `text` (the filter language; empty: every step); false, and said, when it does
     // not parse.
     bool setFilterText(const QString& text);
@@ -67,6 +71,8 @@ private:
     QLabel* m_sides; // what A and B are
     QLabel* m_status; // where an export went, what was wrong with a filter
     QLineEdit* m_filterEdit; // the filter both runs are compared under: Return compares again
+    QComboBox* m_roomsB; // B's room, any of its source's: a choice compares again
+    QLabel* m_roomsBLabel;
     QPushButton* m_export;
     QString m_header; // the summary and the per-tool figures, as shown once the comparison is made
     QTableView* m_view;

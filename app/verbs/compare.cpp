@@ -31,7 +31,7 @@ QString described(const RunStep& s)
     const QString snapshot = s.fromSnapshot ? QStringLiteral(" (from a snapshot)") : QString();
     if (s.kind == RunStep::Kind::ToolCall)
         return QStringLiteral("tool_call ") + s.tool + snapshot;
-    QString text = s.preview;
+    QString text = s.preview.isEmpty() ? QStringLiteral("(no text)") : s.preview;
     if (text.size() > 50)
         text = text.left(49) + QStringLiteral("…");
     return QStringLiteral("message %1 \"%2\"").arg(s.role, text) + snapshot;
@@ -72,20 +72,32 @@ int Session::compare(const QStringList& args)
         !same ? asked(roomA)
         : roomA.isEmpty() || roomB.isEmpty() ? std::nullopt
                                              : std::optional<QStringList>(QStringList { roomA, roomB }));
-    std::unique_ptr<Workspace> ownB = same ? nullptr : openSource(sourceB, forcedFormat(parser), asked(roomB));
+    // Two sources and --room-a alone: B's room is the one of that id there, when there is one (a store against its
+    // copy, a run against the same room of another run), as the window picks it.
+    const qint64 idA = roomId(*wsA, sourceA, parser, roomA, QStringLiteral("room-a"));
+    const QString nameA = wsA->room(idA)->nativeId;
+    const bool guessB = !same && roomB.isEmpty() && !roomA.isEmpty();
+    std::unique_ptr<Workspace> ownB = same ? nullptr : openSource(sourceB, forcedFormat(parser), asked(guessB ? nameA : roomB));
+    // Not there: B is read as a source of one room is (its only room, else a usage error naming --room-b).
+    if (guessB && ownB->findRooms(nameA).isEmpty())
+        ownB = openSource(sourceB, forcedFormat(parser), std::nullopt);
     Workspace& wsB = same ? *wsA : *ownB;
     // A side whose room is not named is its source's only room (a source of several says which option names it).
-    const qint64 idA = roomId(*wsA, sourceA, parser, roomA, QStringLiteral("room-a"));
-    const qint64 idB = roomId(wsB, sourceB, parser, roomB, QStringLiteral("room-b"));
+    const bool sameRoomInB = guessB && !wsB.findRooms(nameA).isEmpty();
+    const qint64 idB = roomId(wsB, sourceB, parser, sameRoomInB ? nameA : roomB, QStringLiteral("room-b"));
     // Both sides at once, B's through a connection of its own.
     const Comparison comparison = Comparison::make(*wsA, idA, wsB.path(), idB, filtered ? &filter : nullptr);
     const RunStepList& a = comparison.a;
     const RunStepList& b = comparison.b;
     const StepPairs& pairs = comparison.pairs;
-    // A filter that shows nothing of a run (a tool misspelt) would say "the same" of nothing: said.
+    // A filter that shows nothing of a run (a tool misspelt) would say "the same" of nothing: of either run, a usage
+    // error; of one, said beside what differs.
     const auto shows = [](const RunStepList& steps) {
         return std::any_of(steps.cbegin(), steps.cend(), [](const RunStep& s) { return s.shown; });
     };
+    if (filtered && !shows(a) && !shows(b))
+        usage(QStringLiteral("--query %1 shows no step of either run (sightline stats and facets list what a room holds)")
+                  .arg(parser.value(QStringLiteral("query"))));
     if (filtered && (!shows(a) || !shows(b))) {
         m_err << "note: --query " << parser.value(QStringLiteral("query")) << " shows no step of "
               << (!shows(a) && !shows(b) ? QStringLiteral("either run") : !shows(a) ? QStringLiteral("A") : QStringLiteral("B"))
@@ -106,7 +118,10 @@ int Session::compare(const QStringList& args)
                          { QStringLiteral("change"), StepPair::changeName(p.change) },
                          { QStringLiteral("fields"), QJsonArray::fromStringList(p.fields) },
                          { QStringLiteral("duration_a_ms"), x ? optionalValue(x->durationMs) : QJsonValue() },
-                         { QStringLiteral("duration_b_ms"), y ? optionalValue(y->durationMs) : QJsonValue() } })
+                         { QStringLiteral("duration_b_ms"), y ? optionalValue(y->durationMs) : QJsonValue() },
+                         // A step an AG-UI snapshot (or a run's input) brought, not the run's own events.
+                         { QStringLiteral("from_snapshot_a"), x && x->fromSnapshot },
+                         { QStringLiteral("from_snapshot_b"), y && y->fromSnapshot } })
                   << '\n';
             continue;
         }
@@ -119,6 +134,13 @@ int Session::compare(const QStringList& args)
             m_out << "  " << (x ? ms(x->durationMs) : QStringLiteral("–")) << " → " << (y ? ms(y->durationMs) : QStringLiteral("–"));
         if (p.fields.contains(QLatin1String("outcome")))
             m_out << "  " << x->outcome << " → " << y->outcome;
+        // A call in one run alone: which one, by what it was asked (two calls of a tool are told apart so).
+        if (s.kind == RunStep::Kind::ToolCall && !(x && y)) {
+            QString asked = RunSteps::text(x ? *wsA : wsB, x ? idA : idB, s).arguments;
+            if (asked.size() > 70)
+                asked = asked.left(69) + QStringLiteral("…");
+            m_out << "  " << asked;
+        }
         m_out << '\n';
     }
     const bool differ = summary.differ();
@@ -146,12 +168,21 @@ int Session::compare(const QStringList& args)
     } else {
         const auto steps = [](qsizetype n) { return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? QStringLiteral("step") : QStringLiteral("steps")); };
         m_out << "A: " << steps(a.size()) << ", B: " << steps(b.size()) << ": " << sameSteps << " same, " << changed
-              << " changed, " << onlyA << " only in A, " << onlyB << " only in B; calls took " << summary.totalMsA
-              << " ms in A, " << summary.totalMsB << " ms in B" << Qt::endl;
+              << " changed, " << onlyA << " only in A, " << onlyB << " only in B; calls took " << RunSummary::spoken(summary.totalMsA)
+              << " in A, " << RunSummary::spoken(summary.totalMsB) << " in B"
+              << (filtered ? QStringLiteral(" (the steps --query %1 keeps)").arg(parser.value(QStringLiteral("query"))) : QString())
+              << Qt::endl;
+        if (!summary.outcomes.isEmpty()) {
+            QStringList moved;
+            for (const RunSummary::OutcomeChange& o : summary.outcomes)
+                moved << QStringLiteral("%1 %2 → %3 (A %4, B %5)").arg(o.tool, o.a, o.b).arg(o.indexA).arg(o.indexB);
+            m_out << "outcomes: " << moved.join(QStringLiteral(", ")) << '\n';
+        }
         for (auto it = summary.tools.cbegin(); it != summary.tools.cend(); ++it) {
             if (it->moved()) {
-                m_out << "  " << it.key() << ": " << it->callsA << " → " << it->callsB << " calls, median "
-                      << ms(it->medianMsA) << " → " << ms(it->medianMsB) << '\n';
+                const auto snapshot = [](int n) { return n > 0 ? QStringLiteral(" (%1 from a snapshot)").arg(n) : QString(); };
+                m_out << "  " << it.key() << ": " << it->callsA << snapshot(it->snapshotA) << " → " << it->callsB
+                      << snapshot(it->snapshotB) << " calls, median " << ms(it->medianMsA) << " → " << ms(it->medianMsB) << '\n';
             }
         }
         m_out.flush();
@@ -187,9 +218,11 @@ VerbSpec Session::compareSpec()
         QStringLiteral("Compare two runs, step by step: the tool calls (by name and arguments) and messages of a room of "
                        "A and a room of B, of any formats, aligned as a diff aligns lines. Each step is same, changed "
                        "(with the fields that differ: arguments, result, outcome, text), only in A or only in B; then a "
-                       "summary. Exit 0 when the runs are the same, 1 when they differ, 2 on a usage error."),
+                       "summary. Exit 0 when the runs are the same, 1 when they differ, 2 on any trouble (a usage "
+                       "error, a source that cannot be read, a room not there), as diff."),
         { { QStringLiteral("room-a"), QStringLiteral("the room of A (needed when A holds several)"), QStringLiteral("ID") },
-            { QStringLiteral("room-b"), QStringLiteral("the room of B"), QStringLiteral("ID") },
+            { QStringLiteral("room-b"), QStringLiteral("the room of B (default: the room of A's id, when B holds one)"),
+                QStringLiteral("ID") },
             { QStringLiteral("query"), QStringLiteral("keep the pairs of steps either of which this filter shows (tool:web_search; outcome:failed keeps a call "
                                "that failed in one run only, beside the other's)"),
                 QStringLiteral("FILTER") },
