@@ -52,7 +52,7 @@ QString generalHelp()
             verbs += QStringLiteral("  %1  %2\n").arg(usage.leftJustified(width), v.summary);
     }
     return QStringLiteral(
-               "Usage: sightline [FILE|DIR]            open the GUI (the demo workspace when no file is given)\n"
+               "Usage: sightline [FILE|DIR]            open the GUI (with nothing: the source opened last, the demo the first time)\n"
                "       sightline VERB [OPTIONS] ...    run without a display\n"
                "\n"
                "Verbs:\n")
@@ -64,8 +64,8 @@ QString generalHelp()
             "kaboo's PostgreSQL store; the format is detected from the content (--format\n"
             "roomkit|agui|craftbot|craftbot-sessions|sightline-jsonl|workspace forces one).\n"
             "A store is imported into a cached workspace first, and synced on every later run.\n"
-            "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' for "
-            "all.\n");
+            "Run 'sightline VERB --help' (or 'sightline help VERB') for the options of a verb; 'man sightline' (or\n"
+            "'sightline help --man | man -l -' from a build) for all.\n");
 }
 
 
@@ -111,7 +111,8 @@ QString manPage()
         ".SH DESCRIPTION\n"
         "Sightline opens the stored event logs of AI-agent frameworks and shows each conversation as a timeline of "
         "messages and tool calls, every call's start paired with its end, its outcome and its timing. With a FILE or "
-        "DIR it opens the window on it; with nothing, on a demo workspace. With a VERB it runs without a display.\n"
+        "DIR it opens the window on it; with nothing, on the source opened last (the demo workspace the first time). With a VERB it "
+        "runs without a display.\n"
         ".PP\n"
         "A SOURCE is a RoomKit SQLite store, an AG\\-UI (kaboo\\-runtime) JSON Lines log or a folder of them, a "
         "CraftBot "
@@ -140,6 +141,8 @@ QString manPage()
         ".SH FILES\n.TP\n\\fI$XDG_CACHE_HOME/sightline/workspaces/\\fR\nthe cached workspace of each source (private to "
         "its owner)\n.TP\n\\fI$XDG_CONFIG_HOME/sightline/sightline.conf\\fR\nthe settings: the reviewer's name, the "
         "window's layout, the saved filters\n"
+        ".TP\n\\fI$XDG_CACHE_HOME/sightline/sightline/demo/\\fR\nthe demo store Sightline writes itself (\\fBsightline demo\\fR prints "
+        "its path)\n"
         ".SH EXAMPLES\n.nf\nDEMO=$(sightline demo)\nsightline rooms \"$DEMO\"\n"
         "sightline events \"$DEMO\" \\-\\-room demo\\-refund\\-trouble \\-\\-type tool_call_end \\-\\-json\n"
         "sightline tools \"$DEMO\" \\-\\-room demo\\-refund\\-trouble\n"
@@ -188,8 +191,13 @@ int run(const QStringList& arguments, QTextStream& out, QTextStream& err)
     } catch (const Failure& f) {
         if (!f.message.isEmpty()) {
             err << "sightline: " << f.message << '\n';
-            if (f.code == Usage)
-                err << "Run 'sightline --help' for usage.\n";
+            if (f.code == Usage) {
+                // A verb's own help for a verb's mistake (its options); the general one otherwise.
+                if (isVerb(first))
+                    err << "Run 'sightline " << first << " --help' for its options.\n";
+                else
+                    err << "Run 'sightline --help' for usage.\n";
+            }
             err.flush();
         }
         return f.code == Error ? error() : f.code;

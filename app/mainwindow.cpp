@@ -47,6 +47,8 @@
 #include <QApplication>
 #include <QInputDialog>
 #include <QCompleter>
+#include <QAbstractItemView>
+#include <QKeyEvent>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDialog>
@@ -90,6 +92,38 @@ QAction* namedInMenu(QDockWidget* dock, const QString& name)
     QObject::connect(dock, &QDockWidget::windowTitleChanged, toggle, [toggle, name] { toggle->setText(name); });
     return toggle;
 }
+
+// Return in a completer's list with no completion highlighted accepts the dialog with what was typed: QCompleter
+// only closes its list then, and Go ▸ Room needed a second Return (a new user's trial, twice).
+class ReturnAccepts : public QObject
+{
+public:
+    ReturnAccepts(QCompleter* completer, QDialog* dialog)
+        : QObject(dialog)
+        , m_completer(completer)
+        , m_dialog(dialog)
+    {
+        completer->popup()->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::KeyPress) {
+            const int key = static_cast<QKeyEvent*>(event)->key();
+            if ((key == Qt::Key_Return || key == Qt::Key_Enter) && !m_completer->popup()->currentIndex().isValid()) {
+                m_completer->popup()->hide();
+                m_dialog->accept();
+                return true;
+            }
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QCompleter* m_completer;
+    QDialog* m_dialog;
+};
 
 } // namespace
 
@@ -760,7 +794,8 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(m_editor->saveAction());
     QAction* saveAs = file->addAction(tr("Save Workspace &As…"));
-    saveAs->setShortcut(QKeySequence::SaveAs);
+    // Spelled out: QKeySequence::SaveAs is no key at all outside KDE and GNOME (under openbox the key did nothing).
+    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     saveAs->setStatusTip(tr("A self-contained copy to hand on: every note, label, review and redaction, and none of "
                             "the text redacted"));
     connect(saveAs, &QAction::triggered, this, [this] {
@@ -964,6 +999,7 @@ void MainWindow::createActions()
                 dialog->setTextValue(id);
                 dialog->accept();
             });
+            new ReturnAccepts(completer, dialog); // and Return with none highlighted goes to what was typed
         }
         connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& text) { goToRoom(text.trimmed()); });
     });
@@ -1266,12 +1302,15 @@ void MainWindow::openDatabase(const QString& uri)
     m_databaseDialog->connectTo(uri, true);
 }
 
-void MainWindow::openPath(const QString& path)
+void MainWindow::openPath(const QString& given)
 {
-    if (PgConnection::isUri(path)) {
-        openDatabase(path);
+    if (PgConnection::isUri(given)) {
+        openDatabase(given);
         return;
     }
+    // A folder given with its trailing slash (`sightline threads/`) is the folder: its name titles the window and
+    // the status bar says it (they were empty), and it shares the cached workspace of the same folder without one.
+    const QString path = QDir::cleanPath(given);
     const QFileInfo info(path);
     if (!info.exists()) {
         showError(tr("%1: no such file").arg(path));

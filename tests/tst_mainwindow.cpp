@@ -306,6 +306,17 @@ private slots:
         QTest::keyClick(typed->completer()->popup(), Qt::Key_Return);
         QTRY_VERIFY(window.windowTitle().contains(QLatin1String("edge-tool-failed")));
         QTRY_VERIFY(!go || !go->isVisible());
+        // The same with no completion highlighted, the list still open: Return goes to what was typed, at once.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_G, Qt::ControlModifier);
+        QTRY_VERIFY((go = window.findChild<QInputDialog*>()) && go->isVisible());
+        typed = go->findChild<QLineEdit*>();
+        QTest::keyClicks(typed, QStringLiteral("blocked-inb"));
+        QTRY_VERIFY(typed->completer()->popup()->isVisible());
+        QTest::keyClick(typed->completer()->popup(), Qt::Key_Return);
+        QTRY_VERIFY(window.windowTitle().contains(QLatin1String("edge-blocked-inbound")));
+        QTRY_VERIFY(!go || !go->isVisible());
         window.activateWindow(); // the keys below go to the window again, not to where the dialog left them
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(window.goToRoom(QStringLiteral("edge-blocked-inbound")));

@@ -32,7 +32,11 @@ ShortcutsDialog::ShortcutsDialog(const QMenuBar* menus, QWidget* parent)
             add(keys.join(tr(" or ")), QString(action->text()).remove(QLatin1Char('&')));
         }
     }
+    // The keys of no menu: the event list's own, and the Compare window's.
+    add(QKeySequence(QKeySequence::Copy).toString(QKeySequence::NativeText),
+        tr("Copy the selected card's call as JSON, a message's text, another event as JSON"));
     add(tr("Up, Down, Page Up, Page Down, Home, End"), tr("Move in the room and event lists"));
+    add(tr("n, p"), tr("In a Compare window: the next, the previous difference (Ctrl+L its filter, Ctrl+E Export…)"));
     table->verticalHeader()->hide();
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->horizontalHeader()->setStretchLastSection(true);

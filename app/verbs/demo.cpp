@@ -1,6 +1,10 @@
 #include "clisession.h"
 
 #include "demo/demostore.h"
+#include "sources/importer.h"
+#include "sources/importlock.h"
+
+#include <QFile>
 
 #include <QCommandLineParser>
 
@@ -14,7 +18,16 @@ int Session::demo(const QStringList& args)
         usage(QStringLiteral("demo takes no SOURCE: it prints where the demo store is"));
     // The same store File ▸ Open Demo Workspace opens, written first when this version has not written it yet: so
     // that every example of the documentation runs on a machine with nothing else (sightline rooms "$(sightline demo)").
-    m_out << DemoStore::ensureStore() << Qt::endl;
+    const QString store = DemoStore::ensureStore();
+    if (parser.isSet(QStringLiteral("fresh"))) {
+        // The demo as it was first read: the review made on it (notes, statuses, redactions) is in its cached
+        // workspace, dropped here; the store itself was never written.
+        const QString workspace = Importer::cachedWorkspacePath(store);
+        const ImportLock lock(workspace); // not while an import (a window following it) holds it
+        for (const QString& suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
+            QFile::remove(workspace + suffix);
+    }
+    m_out << store << Qt::endl;
     return Cli::Ok;
 }
 
@@ -25,7 +38,10 @@ VerbSpec Session::demoSpec()
         QStringLiteral("Print the path of the demo store, a RoomKit store that Sightline writes itself (the one File ▸ "
                        "Open Demo Workspace opens), writing it first when it is not there yet. Every verb reads it as "
                        "a SOURCE: sightline rooms \"$(sightline demo)\"."),
-        {}, QString(), QStringLiteral("print the path of the demo store (written first if need be)"), &Session::demo };
+        { { QStringLiteral("fresh"),
+            QStringLiteral("drop the review made on the demo (its cached workspace), so that it reads as new; close a "
+                           "window open on it first") } },
+        QStringLiteral("[--fresh]"), QStringLiteral("print the path of the demo store (written first if need be)"), &Session::demo };
 }
 
 } // namespace Cli

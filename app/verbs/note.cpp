@@ -47,7 +47,7 @@ VerbSpec Session::noteSpec()
             { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             teamOption() },
-        QStringLiteral("SOURCE --room ID [--index N] --text TEXT [--team URI]"), QStringLiteral("add a note to a room or an event"),
+        QStringLiteral("SOURCE --room ID [--index N] --text TEXT [--author NAME] [--team URI]"), QStringLiteral("add a note to a room or an event"),
         &Session::note };
 }
 

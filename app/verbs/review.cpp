@@ -62,7 +62,7 @@ VerbSpec Session::reviewSpec()
             { QStringLiteral("author"), QStringLiteral("who signs it (default: the name the window asked for, else the team store's login, else the login name)"),
                 QStringLiteral("NAME") },
             teamOption() },
-        QStringLiteral("SOURCE --room ID --status S [--team URI]"), QStringLiteral("set a room's review status"), &Session::review };
+        QStringLiteral("SOURCE --room ID --status S [--author NAME] [--team URI]"), QStringLiteral("set a room's review status"), &Session::review };
 }
 
 } // namespace Cli
