@@ -72,10 +72,15 @@ DetailsPane::DetailsPane(QWidget* parent)
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_tree->header()->setSectionResizeMode(JsonTreeModel::KeyColumn, QHeaderView::ResizeToContents);
+    // The value has the width: the keys as wide as they need up to two fifths of the pane (a nested key sized to its
+    // contents took all a narrow pane had, and cut every value to a letter), the type as wide as its word.
+    m_tree->header()->setSectionResizeMode(JsonTreeModel::KeyColumn, QHeaderView::Interactive);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(JsonTreeModel::ValueColumn, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(JsonTreeModel::TypeColumn, QHeaderView::ResizeToContents);
+    m_tree->viewport()->installEventFilter(this); // its width: the keys' share again
+    connect(m_model, &QAbstractItemModel::modelReset, this, &DetailsPane::fitKeys);
+    connect(m_tree, &QTreeView::expanded, this, &DetailsPane::fitKeys);
     connect(m_tree, &QWidget::customContextMenuRequested, this, &DetailsPane::showMenu);
     connect(m_tree, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.data(JsonTreeModel::CutRole).toBool())
@@ -359,8 +364,18 @@ void DetailsPane::makeSelectable(QPlainTextEdit* edit)
     });
 }
 
+void DetailsPane::fitKeys()
+{
+    m_tree->resizeColumnToContents(JsonTreeModel::KeyColumn); // its keys' width, expanded ones with their indent
+    const int wanted = m_tree->header()->sectionSize(JsonTreeModel::KeyColumn);
+    const int most = std::max(80, m_tree->viewport()->width() * 2 / 5);
+    m_tree->header()->resizeSection(JsonTreeModel::KeyColumn, std::clamp(wanted, 40, most));
+}
+
 bool DetailsPane::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_tree->viewport() && event->type() == QEvent::Resize)
+        fitKeys();
     // The read-only text still claims Undo and Redo for itself, with nothing to undo: they are the window's.
     if ((watched == m_raw || watched == m_text) && event->type() == QEvent::ShortcutOverride) {
         auto* key = static_cast<QKeyEvent*>(event);

@@ -61,6 +61,7 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void fitKeys(); // the key column as wide as its keys, up to two fifths of the pane
 
 private:
     // Read-only, selectable by mouse and keyboard, with Redact Selection in its menu: the Raw and Text tabs.

@@ -3,6 +3,7 @@
 #include "annotation.h"
 #include "roomfilterproxy.h"
 #include "roomlistmodel.h"
+#include "roomtitledelegate.h"
 #include "settings.h"
 
 #include <QActionGroup>
@@ -64,6 +65,7 @@ RoomListView::RoomListView(RoomListModel* model, QWidget* parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setSectionResizeMode(RoomListModel::RoomColumn, QHeaderView::Stretch);
     m_view->setTextElideMode(Qt::ElideMiddle); // room ids differ at their ends as often as at their starts
+    m_view->setItemDelegateForColumn(RoomListModel::RoomColumn, new RoomTitleDelegate(m_view)); // titles at their end
     const QList<int> hidden = Settings::hiddenRoomColumns().value_or(QList<int> { RoomListModel::ReviewColumn,
         RoomListModel::ToolCallsColumn, RoomListModel::LastActivityColumn, RoomListModel::SystemColumn });
     for (int column : hidden) {
