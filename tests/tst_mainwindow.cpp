@@ -326,7 +326,9 @@ private slots:
         // items in a big room were 50 MB and a frame of most of a second).
         QVERIFY(!window.rawList()->model());
         // The keys go where a reader's are, in the timeline: where Qt put the focus when the window opened is not
-        // fixed (a line edit takes an R as text).
+        // fixed (a line edit takes an R as text). Wide enough for the columns' first widths.
+        window.resize(2200, 900);
+        QTRY_VERIFY(window.eventList()->width() > 1000);
         window.eventList()->setFocus();
         QTest::keyClick(&window, Qt::Key_R);
         QVERIFY(window.isRawMode());
@@ -348,6 +350,12 @@ private slots:
         QTest::keyClick(&window, Qt::Key_R);
         QVERIFY(window.isRawMode());
         QCOMPARE(window.rawList()->horizontalHeader()->sectionSize(EventListModel::TypeColumn), 211);
+        // Narrowed, the rows' text keeps two fifths of the view: the other columns give up width, not the text.
+        window.resize(1300, 800);
+        QTRY_VERIFY2(window.rawList()->columnViewportPosition(EventListModel::TextColumn)
+                <= window.rawList()->viewport()->width() * 3 / 5 + 1,
+            qPrintable(QStringLiteral("text at %1 of %2").arg(window.rawList()->columnViewportPosition(EventListModel::TextColumn)).arg(window.rawList()->viewport()->width())));
+        QVERIFY(window.rawList()->horizontalHeader()->sectionSize(EventListModel::TypeColumn) < 211);
         QTRY_VERIFY(window.eventModel()->loadedRecord(3));
         const qint64 fourth = window.eventModel()->loadedRecord(3)->index;
         window.eventList()->setCurrentIndex(window.eventModel()->index(3, 0));

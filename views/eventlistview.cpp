@@ -22,6 +22,41 @@ EventListView::EventListView(QWidget* parent)
     horizontalHeader()->setHighlightSections(false);
 }
 
+void EventListView::resizeEvent(QResizeEvent* event)
+{
+    QTableView::resizeEvent(event);
+    if (isVisible())
+        fitLastColumn();
+}
+
+void EventListView::showEvent(QShowEvent* event)
+{
+    QTableView::showEvent(event);
+    fitLastColumn();
+}
+
+void EventListView::fitLastColumn()
+{
+    QHeaderView* header = horizontalHeader();
+    const int count = header->count();
+    if (count < 2)
+        return;
+    int others = 0;
+    for (int visual = 0; visual < count - 1; ++visual) {
+        const int column = header->logicalIndex(visual);
+        if (!header->isSectionHidden(column))
+            others += header->sectionSize(column);
+    }
+    const int room = viewport()->width() * 3 / 5;
+    if (others <= room || room <= 0)
+        return;
+    for (int visual = 0; visual < count - 1; ++visual) {
+        const int column = header->logicalIndex(visual);
+        if (!header->isSectionHidden(column))
+            header->resizeSection(column, std::max(60, header->sectionSize(column) * room / others));
+    }
+}
+
 void EventListView::setSelectionModel(QItemSelectionModel* selectionModel)
 {
     QTableView::setSelectionModel(selectionModel);

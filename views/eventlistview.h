@@ -28,8 +28,15 @@ signals:
     // The current row of whichever selection model the view has: it gets a new one at each attach.
     void currentRowChanged(const QModelIndex& current, const QModelIndex& previous);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
 private:
     void replaceModel(QAbstractItemModel* model);
+    // The last column (the rows' text) keeps two fifths of the width at least: in a narrow view the others give up
+    // width in proportion (the index, time, type and channel at their first widths pushed the text off-screen).
+    void fitLastColumn();
 
     QPointer<QAbstractItemModel> m_attached;
     QByteArray m_columns; // the header's widths, kept while detached

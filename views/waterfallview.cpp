@@ -344,11 +344,25 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
         from = g.toUs;
     }
     stretches.append({ from, m_layout.lastUs });
-    // The breaks' labels first: a tick's label that would run into one is left out.
+    // The breaks' labels first, each clear of the one before it ("4 min idle", else "4 min", else none: breaks close
+    // together at Fit All wrote their labels over each other); a tick's label that would run into one is left out.
     QVector<QRectF> idleLabels;
+    QStringList idleTexts; // by gap, what its label says (empty: none)
     for (const WaterfallLayout::Gap& g : m_layout.gaps) {
         const double x0 = xOf(m_layout.axisOf(g.fromUs));
-        idleLabels << QRectF(x0, 0, fm.horizontalAdvance(tr("%1 idle").arg(durationText(g.toUs - g.fromUs))) + 8, AxisHeight);
+        QString text;
+        QRectF rect;
+        for (const QString& candidate : { tr("%1 idle").arg(durationText(g.toUs - g.fromUs)), durationText(g.toUs - g.fromUs) }) {
+            const QRectF r(x0, 0, fm.horizontalAdvance(candidate) + 8, AxisHeight);
+            if (idleLabels.isEmpty() || !idleLabels.last().intersects(r)) {
+                text = candidate;
+                rect = r;
+                break;
+            }
+        }
+        idleTexts << text;
+        if (!text.isEmpty())
+            idleLabels << rect;
     }
     QRectF lastLabel;
     const qint64 viewFrom = m_layout.timeOf(std::max(0.0, fromAxis));
@@ -371,14 +385,16 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
             p.drawText(label.adjusted(3, 0, 0, -4), Qt::AlignLeft | Qt::AlignVCenter, text);
         }
     }
-    for (const WaterfallLayout::Gap& g : m_layout.gaps) {
+    for (qsizetype i = 0; i < m_layout.gaps.size(); ++i) {
+        const WaterfallLayout::Gap& g = m_layout.gaps.at(i);
         const double x0 = xOf(m_layout.axisOf(g.fromUs));
         const double x1 = xOf(m_layout.axisOf(g.toUs));
         if (x1 < 0 || x0 > size.width())
             continue;
-        const QString idle = tr("%1 idle").arg(durationText(g.toUs - g.fromUs));
         p.fillRect(QRectF(x0, 0, std::max(3.0, x1 - x0), AxisHeight - 1), QBrush(pal.color(QPalette::Mid), Qt::BDiagPattern));
-        p.drawText(QRectF(x0 + 2, 0, fm.horizontalAdvance(idle) + 6, AxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter, idle);
+        const QString& idle = idleTexts.at(i);
+        if (!idle.isEmpty())
+            p.drawText(QRectF(x0 + 2, 0, fm.horizontalAdvance(idle) + 6, AxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter, idle);
     }
 }
 
