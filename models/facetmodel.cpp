@@ -420,8 +420,21 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
             return tr("%1 (the %2 most frequent)").arg(n->value, QString::number(n->children.size()));
         return n->value;
     case Qt::ToolTipRole: {
-        if (section)
-            return {};
+        if (section) {
+            // What the section's figures count: rows, which is not what the room list and Tool Statistics count.
+            const QString field = n->fields.value(0);
+            if (field == QLatin1String("tool"))
+                return tr("Rows of each tool's calls under the other filters: a call is its start, its end and any result "
+                          "(the room list and Tool Statistics count calls)");
+            if (field == QLatin1String("outcome"))
+                return tr("Rows that settled a call so (its end or result; its start when nothing answered it), under the "
+                          "other filters; the room list's Problems and Tool Statistics count calls");
+            if (field == QLatin1String("is"))
+                return tr("Rows reviewers marked, noted, labelled, redacted or edited, under the other filters: a "
+                          "redacted row a filter leaves out (a blocked one while blocked rows are hidden) is not counted, "
+                          "though its card may show the redaction");
+            return tr("Rows of the room under the other filters");
+        }
         if (!n->inRoom && !m_counts.fields.isEmpty())
             return tr("%1: this room has none; the filter names it (untick to clear)").arg(n->value);
         if (isExcluded(n))
@@ -498,7 +511,11 @@ Qt::ItemFlags FacetModel::flags(const QModelIndex& index) const
 
 QVariant FacetModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == CountColumn)
+        return tr("Events: rows of the room under the rest of the filter (a tool call is two rows or more)");
+    if (role != Qt::DisplayRole)
         return {};
     return section == ValueColumn ? tr("Value") : tr("Events");
 }

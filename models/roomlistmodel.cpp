@@ -256,8 +256,21 @@ QVariant RoomListModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal)
         return {};
-    if (role == Qt::ToolTipRole && section == ProblemsColumn)
-        return tr("Problem calls: tool calls that failed, were refused or were never answered");
+    // Each figure says what it counts (a room's events are rows; its problems and calls are calls).
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case EventsColumn:
+            return tr("Events: the rows the room holds (a tool call is two rows or more), blocked ones included");
+        case ProblemsColumn:
+            return tr("Problem calls: tool calls that failed, were refused or were never answered");
+        case BlockedColumn:
+            return tr("Blocked: rows a hook blocked");
+        case ToolCallsColumn:
+            return tr("Calls: the room's tool calls");
+        default:
+            return {};
+        }
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -268,7 +281,7 @@ QVariant RoomListModel::headerData(int section, Qt::Orientation orientation, int
     case EventsColumn:
         return tr("Events");
     case ToolCallsColumn:
-        return tr("Tools");
+        return tr("Calls");
     case ProblemsColumn:
         return tr("Problems");
     case BlockedColumn:

@@ -2606,9 +2606,13 @@ private slots:
                 below = b;
         }
         QVERIFY(below);
+        // In a strip of its own under the rows, not over the last of them.
+        QVERIFY(below->geometry().top() > timeline->viewport()->geometry().bottom());
+        const int rowsBottom = timeline->viewport()->geometry().bottom();
         below->click();
         QCOMPARE(timeline->newRowsBelow(), 0);
         QCOMPARE(timeline->lastVisibleRow(), 55);
+        QVERIFY(timeline->viewport()->geometry().bottom() > rowsBottom); // the strip given back to the rows
 
         // Paused: the status bar says so, and what is written waits.
         QAction* follow = nullptr;

@@ -212,15 +212,26 @@ void TimelineView::scrollToEnd()
 
 void TimelineView::showNewBelow()
 {
+    // The pill sits in a strip of its own under the rows, not over the last of them.
+    const auto strip = [this](int height) {
+        if (height == m_pillStrip)
+            return;
+        m_pillStrip = height;
+        setViewportMargins(0, 0, 0, height);
+        invalidate();
+        updateGeometries();
+        setTop(m_topRow, m_topOffset);
+    };
     if (m_newBelow == 0) {
         m_newBelowButton->hide();
+        strip(0);
         return;
     }
     m_newBelowButton->setText(tr("\u25BC New events below (%1)").arg(QLocale().toString(m_newBelow)));
     m_newBelowButton->adjustSize();
+    strip(m_newBelowButton->height() + 8);
     const QRect area = viewport()->geometry();
-    m_newBelowButton->move(area.center().x() - m_newBelowButton->width() / 2,
-        area.bottom() - m_newBelowButton->height() - 8);
+    m_newBelowButton->move(area.center().x() - m_newBelowButton->width() / 2, area.bottom() + 5);
     m_newBelowButton->show();
     m_newBelowButton->raise();
 }

@@ -79,6 +79,7 @@ private:
     TimelineDelegate* m_delegate;
     QPushButton* m_newBelowButton;
     int m_newBelow = 0;
+    int m_pillStrip = 0; // the strip below the rows the pill sits in while shown (it covered the text under it)
     bool m_sayNewRows = true;
     int m_topRow = 0;
     int m_topOffset = 0;
