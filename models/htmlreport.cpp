@@ -311,11 +311,14 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
                 scope.written();
                 return;
             }
-            put(QStringLiteral("<div class=\"event %1\"><div class=\"meta\">%2 · %3 · %4%5%6</div><div class=\"text\">%7</div>%8</div>\n")
-                    .arg(esc(e.role), QString::number(e.index), esc(when),
+            // On paper the header line is marked to keep with its text (an anchor QTextDocument keeps: PdfReport's pages
+            // move it to the next page rather than leave it alone at a page's foot).
+            put(QStringLiteral("<div class=\"event %1\"><div class=\"meta\">%2%3 · %4 · %5%6%7%8</div><div class=\"text\">%9</div>%10</div>\n")
+                    .arg(esc(e.role), options.printable ? QStringLiteral("<a name=\"keep\">") : QString(), QString::number(e.index),
+                        esc(when),
                         esc(e.participantId.isEmpty() ? e.type : e.participantId + QStringLiteral(" · ") + e.type),
                         e.channelId.isEmpty() ? QString() : QStringLiteral(" · ") + esc(e.channelId), pills,
-                        esc(onPaper(e.text, options.printable)), notes));
+                        options.printable ? QStringLiteral("</a>") : QString(), esc(onPaper(e.text, options.printable)), notes));
             scope.written();
         });
 

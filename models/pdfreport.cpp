@@ -40,20 +40,46 @@ public:
         // the rest of the document out again, and a report of a few hundred cards took half a minute. One layout a
         // pass; a pass checks what the last one's estimate left straddling (a table taller than a page, broken
         // across pages, moves what follows by more than its own shift).
+        // A heading, or an event's header line (HtmlReport anchors it "keep"), is kept with what follows it: one
+        // that would end a page with less than two lines of the next after it starts the next page.
+        const qreal line = QFontMetricsF(m_font, device).lineSpacing();
+        const auto keepsWithNext = [](const QTextBlock& block) {
+            if (block.blockFormat().headingLevel() > 0)
+                return true;
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                if (it.fragment().charFormat().anchorNames().contains(QLatin1String("keep")))
+                    return true;
+            }
+            return false;
+        };
         for (int pass = 0; pass < 4; ++pass) {
             QList<QTextFrame*> moved;
+            QList<QTextBlock> movedBlocks;
             qreal shift = 0;
-            for (QTextFrame* frame : m_doc.rootFrame()->childFrames()) {
-                const QRectF r = layout->frameBoundingRect(frame);
-                if (r.height() >= pageHeight || r.height() <= 0)
+            for (auto it = m_doc.rootFrame()->begin(); !it.atEnd(); ++it) {
+                if (QTextFrame* frame = it.currentFrame()) {
+                    const QRectF r = layout->frameBoundingRect(frame);
+                    if (r.height() >= pageHeight || r.height() <= 0)
+                        continue;
+                    const qreal top = r.top() + shift;
+                    if (int(top / pageHeight) != int((top + r.height() - 1) / pageHeight)) {
+                        shift += (int(top / pageHeight) + 1) * pageHeight - top;
+                        moved.append(frame);
+                    }
                     continue;
+                }
+                const QTextBlock block = it.currentBlock();
+                if (!block.isValid() || !keepsWithNext(block))
+                    continue;
+                const QRectF r = layout->blockBoundingRect(block);
                 const qreal top = r.top() + shift;
-                if (int(top / pageHeight) != int((top + r.height() - 1) / pageHeight)) {
+                const qreal needed = r.height() + 2 * line; // itself, and the first two lines of what follows
+                if (r.height() > 0 && needed < pageHeight && int(top / pageHeight) != int((top + needed - 1) / pageHeight)) {
                     shift += (int(top / pageHeight) + 1) * pageHeight - top;
-                    moved.append(frame);
+                    movedBlocks.append(block);
                 }
             }
-            if (moved.isEmpty())
+            if (moved.isEmpty() && movedBlocks.isEmpty())
                 break;
             QTextCursor edit(&m_doc);
             edit.beginEditBlock(); // laid out once, at its end
@@ -61,6 +87,12 @@ public:
                 QTextFrameFormat format = frame->frameFormat();
                 format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
                 frame->setFrameFormat(format);
+            }
+            for (const QTextBlock& block : std::as_const(movedBlocks)) {
+                QTextBlockFormat format = block.blockFormat();
+                format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                edit.setPosition(block.position()); // the same cursor: still one layout
+                edit.setBlockFormat(format);
             }
             edit.endEditBlock();
         }

@@ -12,6 +12,7 @@
 #include "journal.h"
 #include "markdownreport.h"
 #include "pdfreport.h"
+#include "roomkitstoregenerator.h"
 #include "reportexport.h"
 #include "reportpreview.h"
 #include "reportmanifest.h"
@@ -562,6 +563,48 @@ private slots:
                 ++cardsStarted;
         }
         QVERIFY(cardsStarted > 0); // cards that would have straddled a page start the next one
+    }
+
+    // A message's header line never ends a page with its text on the next, nor a heading its section's: each moves to
+    // the next page with what follows it. A generated room of a thousand events, some hundred pages.
+    void aPdfKeepsHeadersWithWhatFollows()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("pages.sqlite"));
+        RoomKitStoreGenerator::write(store, 2200, 2, 0.5, 11);
+        Workspace ws(dir.filePath(QStringLiteral("pages.sightline")));
+        Importer::import(ws, store);
+        ReportScope scope;
+        scope.roomIds << ws.findRooms(QStringLiteral("room-big")).first();
+        const QString pdf = dir.filePath(QStringLiteral("pages.pdf"));
+        QFile out(pdf);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        PdfReport::write(ws, scope, out);
+        out.close();
+        QProcess text;
+        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(60000));
+        QStringList pages = QString::fromUtf8(text.readAllStandardOutput()).split(QLatin1Char('\f'));
+        if (pages.last().trimmed().isEmpty())
+            pages.removeLast();
+        QVERIFY2(pages.size() > 20, qPrintable(QString::number(pages.size())));
+        // A message's header: "12 · 2026-03-02T06:03:03.259447Z · message · ai-assistant".
+        static const QRegularExpression header(QStringLiteral("^\\d+ · \\d{4}-\\d\\d-\\d\\dT"));
+        static const QStringList headings { QStringLiteral("Summary"), QStringLiteral("Timeline"), QStringLiteral("Notes on the room") };
+        int headersSeen = 0;
+        for (int i = 0; i + 1 < pages.size(); ++i) {
+            QStringList lines;
+            for (const QString& l : pages[i].split(QLatin1Char('\n'))) {
+                if (!l.trimmed().isEmpty() && !l.trimmed().startsWith(QLatin1String("Page ")))
+                    lines << l.trimmed();
+            }
+            for (const QString& l : lines)
+                headersSeen += header.match(l).hasMatch() ? 1 : 0;
+            const QString last = lines.last();
+            QVERIFY2(!header.match(last).hasMatch(), qPrintable(QStringLiteral("page %1 ends with a header: %2").arg(i + 1).arg(last)));
+            QVERIFY2(!headings.contains(last), qPrintable(QStringLiteral("page %1 ends with a heading: %2").arg(i + 1).arg(last)));
+        }
+        QVERIFY(headersSeen > 200);
     }
 
     void jsonLinesOpenAgainAsTheSameEvents_data()
