@@ -28,17 +28,21 @@ ReportPreview ReportPreview::make(Workspace& ws, const ReportScope& scope, const
             throw Enough {};
     };
     try {
-        if (format == QLatin1String("pdf"))
+        if (format == QLatin1String("pdf")) {
             HtmlReport::write(ws, until, out, PdfReport::options());
-        else
+        } else if (format == QLatin1String("html")) {
+            // The page as it prints (what QTextDocument lays out of it), its cards open or shut as chosen.
+            HtmlReport::Options printable = PdfReport::options();
+            printable.expanded = expanded;
+            HtmlReport::write(ws, until, out, printable);
+        } else {
             ReportExport::write(ws, until, format, expanded, out);
+        }
     } catch (const Enough&) {
     }
     ReportPreview preview;
-    if (format == QLatin1String("pdf")) {
+    if (format == QLatin1String("pdf") || format == QLatin1String("html")) {
         preview.page = PdfReport::firstPage(out.data(), width);
-    } else if (format == QLatin1String("html")) {
-        preview.html = QString::fromUtf8(out.data());
     } else {
         // Whole lines only, and never half a character.
         QByteArray text = out.data().left(enough);

@@ -23,7 +23,6 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QStandardPaths>
-#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -49,7 +48,6 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
     , m_preview(new QStackedWidget(this))
     , m_pageArea(new QScrollArea(this))
     , m_page(new QLabel(this))
-    , m_html(new QTextBrowser(this))
     , m_text(new QPlainTextEdit(this))
     , m_previewTimer(new QTimer(this))
 {
@@ -155,12 +153,10 @@ ExportDialog::ExportDialog(const Context& context, QWidget* parent)
     m_pageArea->setWidget(m_page);
     m_pageArea->setWidgetResizable(true);
     m_pageArea->setAlignment(Qt::AlignHCenter);
-    m_html->setOpenLinks(false);
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_preview->addWidget(m_pageArea);
-    m_preview->addWidget(m_html);
     m_preview->addWidget(m_text);
     m_preview->setMinimumWidth(previewWidth + 24);
     m_previewStatus->setWordWrap(true);
@@ -343,11 +339,9 @@ void ExportDialog::showPreview(quint64 ticket, const ReportPreview& preview)
         page.setDevicePixelRatio(qreal(preview.page.width()) / previewWidth);
         m_page->setPixmap(page);
         m_preview->setCurrentWidget(m_pageArea);
-        m_previewStatus->setText(tr("The first page, as it prints."));
-    } else if (!preview.html.isEmpty()) {
-        m_html->setHtml(preview.html);
-        m_preview->setCurrentWidget(m_html);
-        m_previewStatus->setText(tr("The page's beginning (a browser shows it with its style; cards open and close)."));
+        m_previewStatus->setText(format() == QLatin1String("html")
+                ? tr("The page's beginning as it prints (a browser shows it with its style; cards open and close).")
+                : tr("The first page, as it prints."));
     } else {
         m_text->setPlainText(preview.text);
         m_preview->setCurrentWidget(m_text);

@@ -14,7 +14,6 @@ class QPlainTextEdit;
 class QRadioButton;
 class QScrollArea;
 class QStackedWidget;
-class QTextBrowser;
 class QTimer;
 struct ReportPreview;
 
@@ -63,7 +62,6 @@ public:
     QCheckBox* eachRoomBox() const { return m_eachRoom; }
     QLabel* previewStatus() const { return m_previewStatus; }
     QLabel* previewPage() const { return m_page; }
-    QTextBrowser* previewHtml() const { return m_html; }
     QPlainTextEdit* previewText() const { return m_text; }
     void setScope(Scope scope);
     void setRooms(Rooms rooms);
@@ -101,7 +99,6 @@ private:
     QStackedWidget* m_preview;
     QScrollArea* m_pageArea;
     QLabel* m_page;
-    QTextBrowser* m_html;
     QPlainTextEdit* m_text;
     QTimer* m_previewTimer;
     quint64 m_ticket = 0;
