@@ -321,6 +321,13 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(window.goToRoom(QStringLiteral("edge-blocked-inbound")));
         QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
+        // A room with no events: the Filters pane's From and To are empty, not the last room's dates greyed out.
+        QTRY_VERIFY(!window.filterPane()->toEdit()->text().isEmpty());
+        QVERIFY(window.goToRoom(QStringLiteral("edge-empty-room")));
+        QTRY_VERIFY(window.filterPane()->toEdit()->text().isEmpty() && window.filterPane()->fromEdit()->text().isEmpty());
+        QVERIFY(window.goToRoom(QStringLiteral("edge-blocked-inbound")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
+        QTRY_VERIFY(!window.filterPane()->toEdit()->text().isEmpty());
         QVERIFY(!window.isRawMode());
         // The raw rows, not shown, do not hold the room (their header keeps an item a row: 6.4 million timeline
         // items in a big room were 50 MB and a frame of most of a second).

@@ -232,6 +232,8 @@ void FilterPane::clear()
     m_blockedCount->clear();
     m_from->setEnabled(false);
     m_to->setEnabled(false);
+    m_from->clear();
+    m_to->clear();
 }
 
 void FilterPane::setCounts(const FacetCounts& counts)
@@ -278,6 +280,11 @@ void FilterPane::showTime()
             fieldText(m_filter.beforeMicros ? *m_filter.beforeMicros - second : floorSecond(m_counts.lastMicros)));
         for (QLineEdit* e : { m_from, m_to })
             e->setStyleSheet(QString());
+    } else {
+        // A room with no time (none of its rows has one, or it has no rows): its fields are empty, not the last
+        // room's dates greyed out.
+        m_from->clear();
+        m_to->clear();
     }
     m_showing = false;
 }
