@@ -458,8 +458,8 @@ void Editor::askNote(qint64 roomId, std::optional<qint64> index)
     QInputDialog dialog(m_window);
     dialog.setWindowTitle(tr("Add Note"));
     dialog.setOption(QInputDialog::UsePlainTextEditForTextInput);
-    dialog.setLabelText((index ? tr("A note on event %1:").arg(*index) : tr("A note on the room:"))
-        + tr(" (Ctrl+Enter adds it)"));
+    dialog.setLabelText((index ? tr("A note on event %1").arg(*index) : tr("A note on the room"))
+        + tr(" (Enter starts a new line; Ctrl+Enter adds the note):"));
     dialog.setOkButtonText(tr("Add Note"));
     auto* accept = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), &dialog);
     connect(accept, &QShortcut::activated, &dialog, &QDialog::accept);
