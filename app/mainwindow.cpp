@@ -36,6 +36,7 @@
 #include "storeclient.h"
 #include "storeerror.h"
 #include "theme.h"
+#include "workspacewatcher.h"
 #include "timelinedelegate.h"
 #include "timelineview.h"
 #include "toolstatsdock.h"
@@ -161,6 +162,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_toolStatsDock(new ToolStatsDock(m_store, this))
     , m_waterfallDock(new WaterfallDock(m_store, this))
     , m_team(new TeamLink(m_store, this))
+    , m_watcher(new WorkspaceWatcher(m_store, this))
     , m_queueDock(new QueueDock(m_team, this))
 {
     // MainWindow composes: the parts are made above; here they are laid out and wired, an area at a time.
@@ -272,6 +274,8 @@ void MainWindow::connectParts()
     connect(m_exporter, &ReportExporter::message, this, [this](const QString& text) { say(text, 10000); });
     connect(m_details, &DetailsPane::showEditsRequested, this, [this] { m_contentEditor->showEdits(currentIndex()); });
     connect(m_editor, &Editor::changed, this, &MainWindow::reviewChanged);
+    // A note, a status or a redaction made with the command line meanwhile shows here as a teammate's does.
+    connect(m_watcher, &WorkspaceWatcher::changed, this, &MainWindow::reviewChanged);
     // Redacting: the text selected in the details' Raw tab (Ctrl+Shift+R), or a value of its tree.
     connect(m_editor->redactAction(), &QAction::triggered, this, [this] {
         const DetailsPane::RedactionTarget t = m_details->selectedText();
@@ -374,13 +378,16 @@ void MainWindow::connectImport()
         }
         // A block or the row index that failed says so in the timeline itself (EventListModel::blockFailed).
         // A comparison that failed says so in its own window (CompareWindow), the one the user is looking at.
-        if (kind != StoreClient::Kind::Block && kind != StoreClient::Kind::Compare && kind != StoreClient::Kind::CompareStep)
+        // The look for changes made elsewhere fails quietly: the next one, two seconds on, tries again.
+        if (kind != StoreClient::Kind::Block && kind != StoreClient::Kind::Compare && kind != StoreClient::Kind::CompareStep
+            && kind != StoreClient::Kind::JournalHead)
             showError(message);
     });
     connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
         m_editor->workspaceOpened();
         m_team->workspaceOpened();
+        m_watcher->workspaceOpened();
         if (!m_store->isImporting())
             m_store->loadRooms();
     });
@@ -1556,6 +1563,7 @@ void MainWindow::setImportRefreshInterval(int ms)
 
 void MainWindow::reviewChanged(bool content)
 {
+    m_watcher->acknowledge(); // what this window shows now is the workspace's
     m_contentEditor->updateActions();
     m_eventModel->reloadAnnotations();
     m_journalDock->reload();

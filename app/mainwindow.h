@@ -19,6 +19,7 @@ class QueueDock;
 class CompareWindow;
 class TeamDialog;
 class TeamLink;
+class WorkspaceWatcher;
 class ToolStatsDock;
 class WaterfallDock;
 class NotesPanel;
@@ -100,6 +101,7 @@ public:
     NotesPanel* notesPanel() const { return m_notes; }
     FilterBar* filterBar() const { return m_filterBar; }
     FilterPane* filterPane() const { return m_filterPane; }
+    WorkspaceWatcher* workspaceWatcher() const { return m_watcher; }
     QDockWidget* filterDock() const { return m_filterDock; }
     SearchBar* searchBar() const { return m_searchBar; }
     QTreeWidget* searchResults() const;
@@ -211,6 +213,7 @@ private:
     ToolStatsDock* m_toolStatsDock; // calls by tool, under the filter
     WaterfallDock* m_waterfallDock; // calls on a time line, under the filter
     TeamLink* m_team; // the review shared through a team store
+    WorkspaceWatcher* m_watcher; // what another process (the command line) changes in the workspace open here
     QueueDock* m_queueDock;
     TeamDialog* m_teamDialog = nullptr;
     QLabel* m_teamStatus = nullptr;

@@ -132,6 +132,8 @@ QString StoreClient::describe(Kind kind)
         return tr("comparing the two runs");
     case Kind::CompareStep:
         return tr("reading the compared step");
+    case Kind::JournalHead:
+        return tr("looking for changes made elsewhere");
     case Kind::Report:
         return tr("writing the report");
     case Kind::WorkspaceCopy:
@@ -574,7 +576,7 @@ quint64 StoreClient::run(Kind kind, Task work)
     const Connection connection = kind == Kind::Report || kind == Kind::ReportPreview || kind == Kind::WorkspaceCopy
         ? Reports
         : kind == Kind::TeamSync  ? Edits
-        : kind == Kind::CompareStep ? Browse // a few seeks, not behind a comparison under way
+        : kind == Kind::CompareStep || kind == Kind::JournalHead ? Browse // a few seeks, not behind a long count
                                     : Count;
     send<bool>(
         id, kind, connection,

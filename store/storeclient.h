@@ -65,6 +65,7 @@ public:
         RedactionPreview, // Bulk Redact's matches
         ReportPreview, // the export dialog's preview
         CompareStep, // the texts of the step the Compare window shows (on the browsing connection)
+        JournalHead, // the journal's size and newest entry: what another process changed (WorkspaceWatcher)
         // and these never do:
         Compare, // two runs' steps read and aligned (a Compare window each: one never stops another's)
         Report, // an export, written to its file

@@ -33,6 +33,7 @@
 #include "searchresultsdock.h"
 #include "storeclient.h"
 #include "sources/importer.h"
+#include "workspacewatcher.h"
 #include "sources/importlock.h"
 #include "eventactions.h"
 #include "testsupport.h"
@@ -2580,6 +2581,29 @@ private slots:
 
     // A RoomKit store that an agent writes while the window shows it: new events come within a second, the place
     // read stays where it was and the timeline says there is more below; paused, nothing comes until resumed.
+    // A note and a redaction made with the command line while the window is open on the workspace show in the window
+    // at once (the workspace's journal looked at every two seconds; here every 200 ms), not once the room is picked
+    // again.
+    void aChangeMadeElsewhereShows()
+    {
+        const QString store = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite"), QStringLiteral("elsewhere.sqlite"));
+        MainWindow window;
+        window.workspaceWatcher()->setInterval(200);
+        showAndOpen(window, store);
+        QVERIFY(selectRoomNamed(window, QStringLiteral("edge-blocked-inbound")));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 10 of 13 events as 9 items"));
+        const qint64 room = window.eventModel()->roomId();
+        QCOMPARE(window.roomModel()->room(room)->notes, 0);
+        {
+            // Another connection to the same workspace, as `sightline note` opens.
+            Workspace elsewhere(Importer::cachedWorkspacePath(store));
+            AnnotationStore review(elsewhere);
+            review.addNote(room, std::nullopt, QStringLiteral("from the command line"), QStringLiteral("Ana"));
+            review.save();
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(window.roomModel()->room(room)->notes, 1, 5000);
+    }
+
     void followsAStoreBeingWritten()
     {
         const QString store = copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("followed.sqlite"));
