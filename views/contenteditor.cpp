@@ -236,8 +236,8 @@ void ContentEditor::askLink(qint64 index)
             }
             bool ok = false;
             const QString chosen = QInputDialog::getItem(m_window, tr("Link Call"),
-                toStart ? tr("The start event %1 ends (nearest first):").arg(index)
-                        : tr("The end that closes event %1 (nearest first):").arg(index),
+                toStart ? tr("Which call's start does event %1 end? The nearest first:").arg(index)
+                        : tr("Which end closes the call started at event %1? The nearest first:").arg(index),
                 items, 0, false, &ok);
             if (!ok)
                 return;
