@@ -263,7 +263,7 @@ void MainWindow::connectParts()
     m_editor->setCurrent([this] { return std::pair<qint64, qint64>(m_eventModel->roomId(), currentIndex()); });
     m_editor->setRoomNames([this](qint64 id) {
         const RoomSummary* r = m_roomModel->room(id);
-        return r ? r->nativeId : QString();
+        return r ? r->name() : QString();
     });
     m_eventActions->setMoreItems([this](QMenu* menu, const QModelIndex& index) {
         m_editor->addEventItems(menu, index);
@@ -843,7 +843,7 @@ void MainWindow::createActions()
         for (const RoomSummary& r : m_roomModel->rooms()) {
             request.everyRoom << r.id;
             if (r.id == request.roomId) {
-                request.roomName = r.nativeId;
+                request.roomName = r.name(); // its title, else its id: the file's name and the dialog's words
                 request.source = r.sourcePath;
             }
         }

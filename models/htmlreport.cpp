@@ -207,8 +207,10 @@ qint64 HtmlReport::write(Workspace& ws, const ReportScope& scope, QIODevice& out
             scope.written();
         });
         total += count;
-        // The anchor names the room for the PDF's page headers (PdfReport finds where each room starts).
-        put(QStringLiteral("<section class=\"room\"><h1><a name=\"room:%1\">Room %1</a></h1>\n").arg(esc(r.room.nativeId)));
+        // The anchor names the room for the PDF's page headers (PdfReport finds where each room starts): by its title
+        // when it has one, as a person calls it.
+        put(QStringLiteral("<section class=\"room\"><h1><a name=\"room:%1\">Room %2</a></h1>\n")
+                .arg(esc(r.room.name()), esc(r.room.nativeId)));
         if (!r.room.title.isEmpty())
             put(QStringLiteral("<p>%1</p>\n").arg(esc(r.room.title)));
         put(QStringLiteral("<dl class=\"facts\">"));

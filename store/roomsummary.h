@@ -11,6 +11,9 @@ struct RoomSummary
     qint64 id = 0; // the workspace's own key
     QString nativeId; // the source's room id
     QString title;
+    // What a person calls the room: its title ("outage"), else its id. Names the export's file, the PDF's page
+    // headers and a redaction's scope.
+    QString name() const { return title.isEmpty() ? nativeId : title; }
     QString system; // roomkit | agui | craftbot
     QString sourcePath;
     QString status;

@@ -513,11 +513,13 @@ private slots:
         // Every room whose cards each fit on a page (the order history export's result runs over two pages,
         // and a card that long is cut where the page ends).
         QStringList headings;
+        QHash<QString, QString> names; // a heading, and what the page header calls its room: its title, else its id
         for (const RoomSummary& r : ws->rooms()) {
             if (r.nativeId == QLatin1String("sup-order-history-export"))
                 continue;
             scope.roomIds << r.id;
             headings << QStringLiteral("Room ") + r.nativeId;
+            names.insert(headings.last(), r.name().normalized(QString::NormalizationForm_KC));
         }
         const QString pdf = dir.filePath(QStringLiteral("all.pdf"));
         QFile out(pdf);
@@ -551,8 +553,8 @@ private slots:
                 expected << current;
             for (const QString& l : body) {
                 if (headings.contains(l)) {
-                    expected << l.mid(5);
-                    current = l.mid(5);
+                    expected << names.value(l);
+                    current = names.value(l);
                 }
             }
             QVERIFY2(named == expected, qPrintable(QStringLiteral("page %1: %2 / %3").arg(i + 1).arg(named.join(QLatin1Char('|')), expected.join(QLatin1Char('|')))));
@@ -563,6 +565,29 @@ private slots:
                 ++cardsStarted;
         }
         QVERIFY(cardsStarted > 0); // cards that would have straddled a page start the next one
+    }
+
+    // A room is named as a person calls it: a thread's pages say its title (its first user message), not its id.
+    void aPdfNamesItsRoomByItsTitle()
+    {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("titled.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("agui/threads/sam.ng__th_z0ty1x96ffscr9je4q57.jsonl")));
+        const RoomSummary room = ws.rooms().first();
+        QVERIFY(!room.title.isEmpty() && room.name() == room.title);
+        ReportScope scope;
+        scope.roomIds << room.id;
+        const QString pdf = dir.filePath(QStringLiteral("titled.pdf"));
+        QFile out(pdf);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        PdfReport::write(ws, scope, out);
+        out.close();
+        QProcess text;
+        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { QStringLiteral("-l"), QStringLiteral("1"), pdf, QStringLiteral("-") });
+        QVERIFY(text.waitForFinished(30000));
+        const QString first = QString::fromUtf8(text.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0);
+        QVERIFY2(first.startsWith(QStringLiteral("Sightline report · ") + room.title.left(20)), qPrintable(first));
+        QVERIFY2(!first.contains(room.nativeId), qPrintable(first));
     }
 
     // A message's header line never ends a page with its text on the next, nor a heading its section's: each moves to

@@ -22,6 +22,7 @@
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -268,8 +269,12 @@ void ExportDialog::suggestPath()
         m_path->setText(QDir(folder).filePath(QStringLiteral("sightline-reports")));
         return;
     }
-    QString name = m_context.room.isEmpty() ? QStringLiteral("report") : m_context.room;
-    name.replace(QLatin1Char('/'), QLatin1Char('_'));
+    // The room's name as a file's: what no file system takes out, and no longer than a file manager shows whole.
+    QString name = m_context.room.isEmpty() ? QStringLiteral("report") : m_context.room.simplified();
+    static const QRegularExpression unsafe(QStringLiteral("[/\\\\:*?\"<>|\\x00-\\x1f]"));
+    name.replace(unsafe, QStringLiteral("_"));
+    if (name.size() > 60)
+        name = name.left(60).trimmed();
     m_path->setText(QDir(folder).filePath(name + QLatin1Char('.') + format()));
 }
 
