@@ -55,6 +55,24 @@ RunStep message(const QString& role, const QString& text)
     return s;
 }
 
+// An AG-UI log's records without every record of its first call (by its toolCallId, which `dropped` gets).
+QByteArray withoutFirstCall(const QList<QByteArray>& records, QString* dropped)
+{
+    QByteArray kept;
+    for (const QByteArray& line : records) {
+        if (line.trimmed().isEmpty())
+            continue;
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        const QString id = o.value(QLatin1String("toolCallId")).toString();
+        if (dropped->isEmpty() && o.value(QLatin1String("type")).toString() == QLatin1String("TOOL_CALL_START"))
+            *dropped = id;
+        if (!id.isEmpty() && id == *dropped)
+            continue;
+        kept += line + '\n';
+    }
+    return kept;
+}
+
 // The alignment as letters: "=" same, "~" changed, "-" only in A, "+" only in B.
 QString shape(const StepPairs& pairs)
 {
@@ -532,18 +550,7 @@ private slots:
         QVERIFY(in.open(QIODevice::ReadOnly));
         const QList<QByteArray> records = in.readAll().split('\n');
         QString dropped;
-        QByteArray kept;
-        for (const QByteArray& line : records) {
-            if (line.trimmed().isEmpty())
-                continue;
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            const QString id = o.value(QLatin1String("toolCallId")).toString();
-            if (dropped.isEmpty() && o.value(QLatin1String("type")).toString() == QLatin1String("TOOL_CALL_START"))
-                dropped = id;
-            if (!id.isEmpty() && id == dropped)
-                continue;
-            kept += line + '\n';
-        }
+        const QByteArray kept = withoutFirstCall(records, &dropped);
         QVERIFY(!dropped.isEmpty());
         QDir().mkpath(m_dir.filePath(QStringLiteral("b")));
         const QString copy = m_dir.filePath(QStringLiteral("b/dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl"));
@@ -614,18 +621,7 @@ private slots:
         QFile in(thread);
         QVERIFY(in.open(QIODevice::ReadOnly));
         QString dropped;
-        QByteArray kept;
-        for (const QByteArray& line : in.readAll().split('\n')) {
-            if (line.trimmed().isEmpty())
-                continue;
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            const QString id = o.value(QLatin1String("toolCallId")).toString();
-            if (dropped.isEmpty() && o.value(QLatin1String("type")).toString() == QLatin1String("TOOL_CALL_START"))
-                dropped = id;
-            if (!id.isEmpty() && id == dropped)
-                continue;
-            kept += line + '\n';
-        }
+        const QByteArray kept = withoutFirstCall(in.readAll().split('\n'), &dropped);
         QVERIFY(kept.contains("MESSAGES_SNAPSHOT") && kept.contains(dropped.toUtf8())); // the snapshot still names it
         QDir().mkpath(m_dir.filePath(QStringLiteral("snap")));
         const QString copy = m_dir.filePath(QStringLiteral("snap/sam.ng__th_z0ty1x96ffscr9je4q57.jsonl"));

@@ -120,6 +120,20 @@ QMap<QString, QStringList> everything(Workspace& ws)
     return rooms;
 }
 
+// A PDF report of `scope` written to `path`, as pdftotext reads it with `options` (pages split by form feeds).
+QString pdfText(Workspace& ws, const ReportScope& scope, const QString& path, const QStringList& options)
+{
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        return {};
+    PdfReport::write(ws, scope, out);
+    out.close();
+    QProcess text;
+    text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), options + QStringList { path, QStringLiteral("-") });
+    text.waitForFinished(60000);
+    return QString::fromUtf8(text.readAllStandardOutput());
+}
+
 } // namespace
 
 class TestReports : public QObject
@@ -577,15 +591,8 @@ private slots:
         QVERIFY(!room.title.isEmpty() && room.name() == room.title);
         ReportScope scope;
         scope.roomIds << room.id;
-        const QString pdf = dir.filePath(QStringLiteral("titled.pdf"));
-        QFile out(pdf);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        PdfReport::write(ws, scope, out);
-        out.close();
-        QProcess text;
-        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { QStringLiteral("-l"), QStringLiteral("1"), pdf, QStringLiteral("-") });
-        QVERIFY(text.waitForFinished(30000));
-        const QString first = QString::fromUtf8(text.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0);
+        const QString first = pdfText(ws, scope, dir.filePath(QStringLiteral("titled.pdf")), { QStringLiteral("-l"), QStringLiteral("1") })
+                                  .section(QLatin1Char('\n'), 0, 0);
         QVERIFY2(first.startsWith(QStringLiteral("Sightline report · ") + room.title.left(20)), qPrintable(first));
         QVERIFY2(!first.contains(room.nativeId), qPrintable(first));
     }
@@ -601,15 +608,8 @@ private slots:
         Importer::import(ws, store);
         ReportScope scope;
         scope.roomIds << ws.findRooms(QStringLiteral("room-big")).first();
-        const QString pdf = dir.filePath(QStringLiteral("pages.pdf"));
-        QFile out(pdf);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        PdfReport::write(ws, scope, out);
-        out.close();
-        QProcess text;
-        text.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
-        QVERIFY(text.waitForFinished(60000));
-        QStringList pages = QString::fromUtf8(text.readAllStandardOutput()).split(QLatin1Char('\f'));
+        QStringList pages = pdfText(ws, scope, dir.filePath(QStringLiteral("pages.pdf")), { QStringLiteral("-layout") })
+                                .split(QLatin1Char('\f'));
         if (pages.last().trimmed().isEmpty())
             pages.removeLast();
         QVERIFY2(pages.size() > 20, qPrintable(QString::number(pages.size())));
