@@ -1761,7 +1761,14 @@ private slots:
         QAction* dark = window.findChild<QAction*>(QStringLiteral("theme-dark"));
         QAction* system = window.findChild<QAction*>(QStringLiteral("theme-system"));
         QVERIFY(dark && system);
+        // A filter in force tints the bar; the tint follows the theme chosen after it (it kept the old theme's, and
+        // white text on a pale field could not be read).
+        window.filterBar()->setText(QStringLiteral("outcome:failed"));
+        QTRY_VERIFY(window.filterBar()->edit()->palette().color(QPalette::Base) != QApplication::palette().color(QPalette::Base));
         dark->trigger();
+        QTRY_VERIFY(window.filterBar()->edit()->palette().color(QPalette::Base).lightness() < 128);
+        const QPalette bar = window.filterBar()->edit()->palette();
+        QVERIFY(std::abs(bar.color(QPalette::Text).lightness() - bar.color(QPalette::Base).lightness()) > 100);
         QVERIFY(QApplication::palette().color(QPalette::Base).lightness() < 128);
         // Fusion, through the proxy that gives its unticked boxes an outline a dark field shows (ContrastStyle).
         auto* proxy = qobject_cast<QProxyStyle*>(QApplication::style());

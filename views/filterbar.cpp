@@ -155,7 +155,9 @@ void FilterBar::updateTint()
 
 void FilterBar::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::ApplicationPaletteChange)
+    // A theme chosen: the palette reaches this bar as its own change (Qt 6 sends ApplicationPaletteChange to the
+    // application alone), and the field's tint is made again from the new one (it kept the old theme's colours).
+    if (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)
         updateTint();
     QWidget::changeEvent(event);
 }
