@@ -95,6 +95,36 @@ class TestCli : public QObject
     }
 
 private slots:
+    // `sightline demo` prints the demo store's path, written first, and every verb reads it; `--fresh` drops the review
+    // made on it, but not while another connection (a window) has its workspace open: the window would go on with a
+    // file no longer there, and lose what it saved after.
+    void demoAndItsFreshStart()
+    {
+        Run r = run({ QStringLiteral("demo") });
+        QCOMPARE(r.code, 0);
+        const QString demo = r.out.trimmed();
+        QVERIFY2(QFileInfo(demo).isFile() && demo.endsWith(QLatin1String(".sqlite")), qPrintable(demo));
+        r = run({ QStringLiteral("note"), demo, QStringLiteral("--room"), QStringLiteral("demo-refund-trouble"), QStringLiteral("--text"),
+            QStringLiteral("a first look"), QStringLiteral("--author"), QStringLiteral("Ana") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(run({ QStringLiteral("notes"), demo }).out.contains(QLatin1String("a first look")));
+        const QString workspace = m_dir.filePath(QStringLiteral("cache/sightline/workspaces/"))
+            + QDir(m_dir.filePath(QStringLiteral("cache/sightline/workspaces"))).entryList({ QStringLiteral("demo-*.sightline") }).value(0);
+        QVERIFY2(QFileInfo(workspace).isFile(), qPrintable(workspace));
+        {
+            Workspace open(workspace); // as a window holds it
+            r = run({ QStringLiteral("demo"), QStringLiteral("--fresh") });
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(QLatin1String("is open in a window or another command; close it first")), qPrintable(r.err));
+            QVERIFY(QFileInfo(workspace).isFile());
+        }
+        r = run({ QStringLiteral("demo"), QStringLiteral("--fresh") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), demo);
+        QVERIFY(!run({ QStringLiteral("notes"), demo }).out.contains(QLatin1String("a first look")));
+        QCOMPARE(run({ QStringLiteral("demo"), QStringLiteral("somewhere") }).code, 2); // it takes no SOURCE
+    }
+
     void initTestCase() { m_store = copyFixture(m_dir, QStringLiteral("roomkit/edge_cases.sqlite")); }
 
     // Ctrl+C on `import` cancels as the window's Cancel does: what was committed stays and is said, exit 130, and the

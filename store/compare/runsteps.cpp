@@ -146,8 +146,12 @@ RunStepList read(Workspace& workspace, qint64 roomId, const EventFilter* filter,
         }
     }
     {
+        // The messages a reader sees: a hook's blocked ones left out, as every verb leaves them out, unless the filter
+        // asks for them (blocked:include). A call whose end was blocked stays, as its card does in the timeline.
+        const bool blocked = filter && !filter->hidesBlocked();
         const QByteArray sql = "SELECT seq, role, unpack(text), flags FROM events WHERE room_id = ? AND "
-            + EventQuery::messageRows(assembled(workspace, roomId)).toUtf8() + (first > 0 ? " ORDER BY seq" : "") + " LIMIT " + limit;
+            + EventQuery::messageRows(assembled(workspace, roomId)).toUtf8() + (blocked ? "" : " AND blocked = 0")
+            + (first > 0 ? " ORDER BY seq" : "") + " LIMIT " + limit;
         SqliteStatement q(workspace.handle(), sql.constData());
         q.bind(1, roomId);
         while (q.step()) {

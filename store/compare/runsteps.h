@@ -9,7 +9,8 @@ class Workspace;
 
 // A room's steps, in the order they show: its tool calls (by their card) and its messages, from any source format.
 namespace RunSteps {
-// Every step of the room, read in one pass over its calls and one over its messages, each digested as it is read.
+// Every step of the room, read in one pass over its calls and one over its messages, each digested as it is read;
+// messages a hook blocked only when `filter` includes blocked rows (blocked:include), as every verb reads them.
 // With `filter`, each step is marked shown when the timeline shows its item under the filter (tool:web_search: those
 // calls alone). With `first` > 0, only the room's first `first` steps (what a window shows before the rest is read).
 RunStepList read(Workspace& workspace, qint64 roomId, const EventFilter* filter = nullptr, int first = 0);
