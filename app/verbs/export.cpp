@@ -115,9 +115,13 @@ int Session::exportReport(const QStringList& args)
         inRooms += r ? r->eventCount : 0;
         blocked += r ? r->blockedCount : 0;
     }
-    if (count < inRooms) {
+    const bool blockedLeftOut = blocked > 0 && !scope.filter.includeBlocked && !scope.filter.blockedOnly;
+    if (count < inRooms && blockedLeftOut && scope.filter.terms() == 0 && inRooms - count == blocked) {
+        // No filter given: what is left out is the blocked rows alone, left out by default, not by a filter.
+        m_err << " (" << blocked << " of the " << inRooms << " events left out: blocked rows, which --include-blocked keeps)";
+    } else if (count < inRooms) {
         m_err << " (" << inRooms - count << " of the " << inRooms << " events left out by the filter";
-        if (blocked > 0 && !scope.filter.includeBlocked && !scope.filter.blockedOnly)
+        if (blockedLeftOut)
             m_err << ", " << blocked << " of them blocked rows: --include-blocked keeps them";
         m_err << ")";
     }
