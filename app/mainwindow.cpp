@@ -4,6 +4,7 @@
 #include "demo/demostore.h"
 #include "detailspane.h"
 #include "editor.h"
+#include "elidedelegate.h"
 #include "eventactions.h"
 #include "eventlistmodel.h"
 #include "eventlistview.h"
@@ -58,6 +59,8 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QDir>
+#include <QStandardPaths>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -194,6 +197,8 @@ void MainWindow::layOut()
     m_eventList->horizontalHeader()->resizeSection(EventListModel::TimeColumn, 140);
     m_eventList->horizontalHeader()->resizeSection(EventListModel::TypeColumn, 170);
     m_eventList->horizontalHeader()->resizeSection(EventListModel::ChannelColumn, 120);
+    // A narrow time column keeps the time of day (the date is the room's): cut at its start.
+    m_eventList->setItemDelegateForColumn(EventListModel::TimeColumn, new ElideDelegate(Qt::ElideLeft, m_eventList));
     m_eventList->detach();
 
     // The events, under a banner for a room that starts with a summary of what came before it.
@@ -806,8 +811,14 @@ void MainWindow::createActions()
     saveAs->setStatusTip(tr("A self-contained copy to hand on: every note, label, review and redaction, and none of "
                             "the text redacted"));
     connect(saveAs, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Workspace As"), QString(),
-            tr("Sightline workspaces (*.sightline)"));
+        // A name offered: the source's, as a workspace, in the reports' last folder (else Documents).
+        QString folder = Settings::exportChoices().folder;
+        if (folder.isEmpty() || !QFileInfo(folder).isDir())
+            folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const RoomSummaries rooms = m_roomModel->rooms();
+        const QString base = rooms.isEmpty() ? QStringLiteral("review") : QFileInfo(rooms.first().sourcePath).completeBaseName();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Workspace As"),
+            QDir(folder).filePath(base + QStringLiteral(" review.sightline")), tr("Sightline workspaces (*.sightline)"));
         if (path.isEmpty())
             return;
         QStringList sources;
@@ -992,6 +1003,7 @@ void MainWindow::createActions()
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->setWindowTitle(tr("Go to Room"));
         dialog->setLabelText(tr("Room id, or a part of it:"));
+        dialog->resize(std::max(dialog->width(), 420), dialog->height()); // its title and the ids whole
         dialog->show(); // its line edit exists once shown
         if (auto* edit = dialog->findChild<QLineEdit*>()) {
             QStringList ids;

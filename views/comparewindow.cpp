@@ -16,7 +16,9 @@
 #include <QComboBox>
 #include <QSignalBlocker>
 #include <QDir>
+#include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QScreen>
 #include <QPushButton>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -38,7 +40,11 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
 {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Compare: %1 ↔ %2 — Sightline").arg(titleA, titleB));
-    resize(1200, 720); // room for a desktop's panel on a 1000-pixel screen
+    // As big as a screen lets it be (a desktop's panel left room), placed on the screen: at 1200 × 720 beside the main
+    // window it ran past the bottom of a 1000-pixel screen.
+    const QRect screen = (parent && parent->screen() ? parent->screen() : QGuiApplication::primaryScreen())->availableGeometry();
+    resize(std::min(1200, screen.width() - 40), std::min(720, screen.height() - 80));
+    move(screen.center() - rect().center());
     m_sides = new QLabel(tr("<b>A</b>: %1<br><b>B</b>: %2").arg(titleA.toHtmlEscaped(), titleB.toHtmlEscaped()), this);
     m_sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
