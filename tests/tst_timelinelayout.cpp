@@ -34,6 +34,40 @@ class TestTimelineLayout : public QObject
     QFontMetrics fm { QFont() };
 
 private slots:
+    // The waterfall's idle-break labels never run into each other: far apart each says "N idle"; close, the first says
+    // its time alone to leave room; on top of each other, the second says nothing.
+    void idleLabelsKeepClear()
+    {
+        const qint64 minute = 60'000'000;
+        const QVector<qint64> idle { 4 * minute, 60 * minute, 120 * minute };
+        const auto clear = [&](const QVector<double>& starts, const QStringList& labels) {
+            double end = -1;
+            for (qsizetype i = 0; i < labels.size(); ++i) {
+                if (labels.at(i).isEmpty())
+                    continue;
+                if (starts.at(i) < end)
+                    return false;
+                end = starts.at(i) + fm.horizontalAdvance(labels.at(i)) + 8;
+            }
+            return true;
+        };
+        const QVector<double> far { 10, 400, 900 };
+        const QStringList apart = WaterfallView::idleLabels(far, idle, fm);
+        QCOMPARE(apart.size(), 3);
+        for (const QString& l : apart)
+            QVERIFY2(l.endsWith(QLatin1String(" idle")), qPrintable(l));
+        const QString brief = WaterfallView::durationText(idle.at(0));
+        const QVector<double> near { 10, double(10 + fm.horizontalAdvance(brief) + 9), 900 };
+        const QStringList close = WaterfallView::idleLabels(near, idle, fm);
+        QCOMPARE(close.at(0), brief);
+        QVERIFY(close.at(1).endsWith(QLatin1String(" idle")) && close.at(2).endsWith(QLatin1String(" idle")));
+        QVERIFY(clear(near, close));
+        const QVector<double> onTop { 10, 12, 900 };
+        const QStringList stacked = WaterfallView::idleLabels(onTop, idle, fm);
+        QVERIFY(!stacked.at(0).isEmpty() && stacked.at(1).isEmpty() && !stacked.at(2).isEmpty());
+        QVERIFY(clear(onTop, stacked));
+    }
+
     void shapesAndSides_data()
     {
         QTest::addColumn<QString>("kind");

@@ -36,6 +36,30 @@ WaterfallView::WaterfallView(QWidget* parent)
     verticalScrollBar()->setSingleStep(RowHeight);
 }
 
+QStringList WaterfallView::idleLabels(const QVector<double>& starts, const QVector<qint64>& idleUs, const QFontMetrics& fm)
+{
+    const auto width = [&fm](const QString& text) { return fm.horizontalAdvance(text) + 8; };
+    QStringList out;
+    qsizetype last = -1; // the last break labelled
+    for (qsizetype i = 0; i < starts.size(); ++i) {
+        const QString full = tr("%1 idle").arg(durationText(idleUs.value(i)));
+        if (last >= 0 && starts.at(last) + width(out.at(last)) > starts.at(i)) {
+            // In the way of the one before: that one said shorter ("4 min") if that clears this one, else this one
+            // says nothing (its hatched break still shows, and its tooltip says it).
+            const QString brief = durationText(idleUs.value(last));
+            if (starts.at(last) + width(brief) <= starts.at(i)) {
+                out[last] = brief;
+            } else {
+                out << QString();
+                continue;
+            }
+        }
+        out << full;
+        last = i;
+    }
+    return out;
+}
+
 QString WaterfallView::durationText(qint64 us)
 {
     const bool negative = us < 0;
@@ -346,23 +370,17 @@ void WaterfallView::render(QPainter& p, const QSize& size) const
     stretches.append({ from, m_layout.lastUs });
     // The breaks' labels first, each clear of the one before it ("4 min idle", else "4 min", else none: breaks close
     // together at Fit All wrote their labels over each other); a tick's label that would run into one is left out.
-    QVector<QRectF> idleLabels;
-    QStringList idleTexts; // by gap, what its label says (empty: none)
+    QVector<double> starts;
+    QVector<qint64> idle;
     for (const WaterfallLayout::Gap& g : m_layout.gaps) {
-        const double x0 = xOf(m_layout.axisOf(g.fromUs));
-        QString text;
-        QRectF rect;
-        for (const QString& candidate : { tr("%1 idle").arg(durationText(g.toUs - g.fromUs)), durationText(g.toUs - g.fromUs) }) {
-            const QRectF r(x0, 0, fm.horizontalAdvance(candidate) + 8, AxisHeight);
-            if (idleLabels.isEmpty() || !idleLabels.last().intersects(r)) {
-                text = candidate;
-                rect = r;
-                break;
-            }
-        }
-        idleTexts << text;
-        if (!text.isEmpty())
-            idleLabels << rect;
+        starts << xOf(m_layout.axisOf(g.fromUs));
+        idle << g.toUs - g.fromUs;
+    }
+    const QStringList idleTexts = WaterfallView::idleLabels(starts, idle, fm); // by gap (empty: none)
+    QVector<QRectF> idleLabels;
+    for (qsizetype i = 0; i < idleTexts.size(); ++i) {
+        if (!idleTexts.at(i).isEmpty())
+            idleLabels << QRectF(starts.at(i), 0, fm.horizontalAdvance(idleTexts.at(i)) + 8, AxisHeight);
     }
     QRectF lastLabel;
     const qint64 viewFrom = m_layout.timeOf(std::max(0.0, fromAxis));

@@ -33,6 +33,10 @@ public:
     // Draws what is in view onto `painter` over `size` (the view itself, a PNG, an SVG).
     void render(QPainter& painter, const QSize& size) const;
     static QString durationText(qint64 us);
+    // What each idle break's label says on the axis, the breaks at `starts` (pixels, left to right) of `idleUs` each:
+    // "4 min idle", else "4 min", else nothing, each clear of the label before it (breaks close together at Fit All
+    // wrote theirs over each other).
+    static QStringList idleLabels(const QVector<double>& starts, const QVector<qint64>& idleUs, const QFontMetrics& fm);
     // An axis label: `us` from the first call, as precise as ticks `step` apart need.
     static QString axisLabel(qint64 us, qint64 step);
     static constexpr int RowHeight = 20;
