@@ -825,6 +825,19 @@ private slots:
         QCOMPARE(refused.lines().first().value(QLatin1String("calls")).toInteger(), 1);
         QCOMPARE(refused.lines().first().value(QLatin1String("refused")).toInteger(), 1);
         QCOMPARE(refused.lines().first().value(QLatin1String("max_ms")).toInteger(), 2);
+        // A tool none of whose calls has a duration (the demo's notify_warehouse, never answered) has no total, as the
+        // dock shows it, not a 0 that reads as "took no time".
+        const QString demo = run({ QStringLiteral("demo") }).out.trimmed();
+        bool seen = false;
+        for (const QJsonObject& o : run({ QStringLiteral("stats"), demo, QStringLiteral("--room"), QStringLiteral("demo-refund-trouble"),
+                                            QStringLiteral("--json") })
+                                        .lines()) {
+            if (o.value(QLatin1String("tool_name")).toString() == QLatin1String("notify_warehouse")) {
+                seen = true;
+                QVERIFY(o.value(QLatin1String("total_ms")).isNull() && o.value(QLatin1String("max_ms")).isNull());
+            }
+        }
+        QVERIFY(seen);
     }
 
     void toolsGiveArgumentsAndResults()

@@ -32,7 +32,11 @@ int Session::stats(const QStringList& args)
                 else
                     o.addNull(key); // no call of the tool has a duration
             }
-            o.add("total_ms", t.totalMs);
+            // As the dock says it: no total when no call of the tool has a duration (a 0 read as "took no time").
+            if (t.maxMs)
+                o.add("total_ms", t.totalMs);
+            else
+                o.addNull("total_ms");
             m_out << o.text() << '\n';
         }
         m_out.flush();
@@ -55,7 +59,7 @@ int Session::stats(const QStringList& args)
         for (const QString& v : { QString::number(t.calls), QString::number(t.served), QString::number(t.failed),
                  QString::number(t.refused), QString::number(t.blocked), QString::number(t.unserved),
                  QString::number(t.cancelled), figure(t.p50Ms), figure(t.p95Ms), figure(t.maxMs),
-                 QString::number(t.totalMs) })
+                 figure(t.maxMs ? std::optional<qint64>(t.totalMs) : std::nullopt) })
             m_out << "  " << v.rightJustified(9);
         m_out << '\n';
     }
