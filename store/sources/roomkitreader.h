@@ -52,4 +52,5 @@ private:
     std::unique_ptr<SqliteStatement> m_countAfter;
     std::unique_ptr<SqliteStatement> m_countAll;
     std::unique_ptr<SqliteStatement> m_highest;
+    std::unique_ptr<SqliteStatement> m_rowId; // cursorRowChanged: a seek a room, every sync
 };
