@@ -1028,7 +1028,24 @@ private slots:
         }
         QVERIFY2(killedMidway > 0, "no kill landed before the import's end");
         QCOMPARE(runImport(killedPath, -1), 0);
-        Workspace clean(cleanPath);
+        {
+            Workspace clean(cleanPath);
+            Workspace resumed(killedPath);
+            compareDerived(resumed, clean);
+        }
+
+        // The store replaced at its path by another run's (the same rooms, other events): the sync that reads it again
+        // from the start, killed at random moments, then run to its end, is the clean import of the new store.
+        const QString other = dir.filePath(QStringLiteral("rerun.sqlite"));
+        RoomKitStoreGenerator::write(other, 60000, 5, 0.9, 29);
+        QVERIFY(QFile::remove(source));
+        QVERIFY(QFile::rename(other, source));
+        const QString cleanAgain = dir.filePath(QStringLiteral("clean-again.sightline"));
+        QCOMPARE(runImport(cleanAgain, -1), 0);
+        for (int round = 0; round < 3; ++round)
+            runImport(killedPath, int(cleanMs * (0.1 + 0.6 * random.generateDouble())));
+        QCOMPARE(runImport(killedPath, -1), 0);
+        Workspace clean(cleanAgain);
         Workspace resumed(killedPath);
         compareDerived(resumed, clean);
     }
