@@ -103,10 +103,7 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
         m_roomNameB = m_roomsB->itemText(index);
         m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
                              .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), m_roomNameB.toHtmlEscaped()));
-        m_complete = false;
-        m_export->setEnabled(false);
-        m_summary->setText(tr("Comparing…"));
-        compareAll();
+        compareAgain();
     });
     top->addWidget(m_roomsBLabel, 0, Qt::AlignTop);
     top->addWidget(m_roomsB, 0, Qt::AlignTop);
@@ -297,11 +294,17 @@ bool CompareWindow::setFilterText(const QString& text)
         return false; // the sides are not known yet: the comparison under way takes the filter it began with
     m_status->clear();
     m_filter = FilterQuery::format(parsed.filter).isEmpty() ? std::nullopt : std::optional<EventFilter>(parsed.filter);
+    compareAgain();
+    return true;
+}
+
+void CompareWindow::compareAgain()
+{
+    // Another filter or another room of B: nothing to export until the whole is compared again.
     m_complete = false;
     m_export->setEnabled(false);
     m_summary->setText(tr("Comparing…"));
     compareAll();
-    return true;
 }
 
 void CompareWindow::failed(const QString& why)

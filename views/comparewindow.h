@@ -60,6 +60,7 @@ signals:
 
 private:
     void compareAll();
+    void compareAgain(); // compareAll() under a new filter or room of B, the window saying so
     void failed(const QString& why);
     void showDetails(int row);
     void renderDetails(int row, const StepText* textA, const StepText* textB);

@@ -20,26 +20,23 @@ RunSummary RunSummary::of(const RunStepList& a, const RunStepList& b, const Step
 {
     RunSummary s;
     QMap<QString, QVector<qint64>> msA, msB;
-    for (const RunStep& step : a) {
-        if (step.kind != RunStep::Kind::ToolCall)
-            continue;
-        ++s.tools[step.tool].callsA;
-        s.tools[step.tool].snapshotA += step.fromSnapshot ? 1 : 0;
-        if (step.durationMs) {
-            msA[step.tool] << *step.durationMs;
-            s.totalMsA += *step.durationMs;
+    // Each run's calls into its side of each tool's figures.
+    const auto count = [&s](const RunStepList& steps, int RunSummary::Tool::*calls, int RunSummary::Tool::*snapshot,
+                           QMap<QString, QVector<qint64>>& ms, qint64& total) {
+        for (const RunStep& step : steps) {
+            if (step.kind != RunStep::Kind::ToolCall)
+                continue;
+            RunSummary::Tool& tool = s.tools[step.tool];
+            ++(tool.*calls);
+            tool.*snapshot += step.fromSnapshot ? 1 : 0;
+            if (step.durationMs) {
+                ms[step.tool] << *step.durationMs;
+                total += *step.durationMs;
+            }
         }
-    }
-    for (const RunStep& step : b) {
-        if (step.kind != RunStep::Kind::ToolCall)
-            continue;
-        ++s.tools[step.tool].callsB;
-        s.tools[step.tool].snapshotB += step.fromSnapshot ? 1 : 0;
-        if (step.durationMs) {
-            msB[step.tool] << *step.durationMs;
-            s.totalMsB += *step.durationMs;
-        }
-    }
+    };
+    count(a, &Tool::callsA, &Tool::snapshotA, msA, s.totalMsA);
+    count(b, &Tool::callsB, &Tool::snapshotB, msB, s.totalMsB);
     for (auto it = s.tools.begin(); it != s.tools.end(); ++it) {
         it->medianMsA = median(msA.value(it.key()));
         it->medianMsB = median(msB.value(it.key()));
