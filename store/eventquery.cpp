@@ -25,34 +25,26 @@ const QString folded = QStringLiteral("(events.flags & %1)").arg(int(EventFlags:
 
 } // namespace
 
-QString EventQuery::outcomeOf(const QString& t, bool callOutcome)
+QString EventQuery::outcomeOf(const QString& t)
 {
-    // A card's start row stands for its call: its outcome is the call's, which only the end row holds. In the
-    // raw rows the row that settled a call carries its outcome; a call never answered has only its start, which
-    // then carries it (unserved): outcome:unserved found nothing there.
+    // A call's outcome is a fact of each of its rows: the row that settled it holds it, and its start takes it from
+    // the call. So a card (its start standing for the call) and the raw rows give one answer: a note or a label on
+    // the start meets outcome: there (`is:noted outcome:refused` showed the card while "showing 0 events" and the
+    // panes and `events --query` found none), and so do the words of its arguments.
     return QStringLiteral("coalesce(%1.outcome, CASE WHEN %1.kind = 'tool_call' THEN (SELECT c.outcome FROM "
-                          "tool_calls c WHERE c.room_id = %1.room_id AND c.start_seq = %1.seq%2) END)")
-        .arg(t, callOutcome ? QString() : QStringLiteral(" AND c.end_seq IS NULL AND c.result_seq IS NULL"));
+                          "tool_calls c WHERE c.room_id = %1.room_id AND c.start_seq = %1.seq) END)")
+        .arg(t);
 }
 
-QString EventQuery::callValue(const QString& t, const QString& expression, bool card)
+QString EventQuery::callValue(const QString& t, const QString& expression)
 {
-    // A card: at its start, or its end (result) when it has no start. A raw row: where the call's outcome is,
-    // its end or its result, or its start when nothing answered it, so that pairing:, duration: and outcome:
-    // meet on one row (on the start, duration:>100 outcome:failed found no row while the timeline showed two
-    // cards). Each a seek on an index of tool_calls (schema steps 1 and 6).
-    if (card) {
-        return QStringLiteral("(CASE WHEN %1.kind = 'tool_call' THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
-                              "c.room_id = %1.room_id AND c.start_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
-                              "c.room_id = %1.room_id AND c.start_seq IS NULL AND coalesce(c.end_seq, c.result_seq) = "
-                              "%1.seq)) END)")
-            .arg(t, expression);
-    }
+    // The call row `t` is one of: its start, end or result, so that pairing:, duration: and outcome: meet on every
+    // row of the call, and a card (its start, or its end when it has none) and the raw rows give one answer. Each
+    // a seek on an index of tool_calls (schema steps 1 and 6).
     return QStringLiteral("(CASE WHEN %1.kind = 'tool_call' THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
+                          "c.room_id = %1.room_id AND c.start_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
                           "c.room_id = %1.room_id AND c.end_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
-                          "c.room_id = %1.room_id AND c.result_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
-                          "c.room_id = %1.room_id AND c.start_seq = %1.seq AND c.end_seq IS NULL AND c.result_seq "
-                          "IS NULL)) END)")
+                          "c.room_id = %1.room_id AND c.result_seq = %1.seq)) END)")
         .arg(t, expression);
 }
 
@@ -149,7 +141,7 @@ QString EventQuery::scope(qint64 roomId, const EventFilter& f, QVariantList& bin
     }
     if (f.blockedOnly && f.timelineItems) {
         // A blocked call's card: its start is not a blocked row, its end (folded into the card) is.
-        sql += QStringLiteral(" AND (events.blocked = 1 OR ") + outcomeOf(QStringLiteral("events"), true)
+        sql += QStringLiteral(" AND (events.blocked = 1 OR ") + outcomeOf(QStringLiteral("events"))
             + QStringLiteral(" = 'blocked')");
     } else if (f.blockedOnly) {
         sql += QStringLiteral(" AND events.blocked = 1");
@@ -182,7 +174,7 @@ QString EventQuery::readable(const QString& t)
         .arg(int(EventFlags::Folded));
 }
 
-QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantList& binds, bool callOutcome)
+QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantList& binds)
 {
     QString sql;
     auto in = [&](const char* column, const QStringList& values, bool negate) {
@@ -195,9 +187,9 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         }
         QString c = t + QLatin1Char('.') + QLatin1String(column);
         if (qstrcmp(column, "outcome") == 0)
-            c = outcomeOf(t, callOutcome);
+            c = outcomeOf(t);
         else if (qstrcmp(column, "pairing") == 0)
-            c = callValue(t, QStringLiteral("c.pairing"), callOutcome);
+            c = callValue(t, QStringLiteral("c.pairing"));
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
         if (negate) {
             sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
@@ -211,7 +203,7 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         in(list.column, f.*list.any, false);
         in(list.column, f.*list.none, true);
     }
-    // Durations and indexes: one of the spans, none of the excluded ones; a row that is no call's card has no duration.
+    // Durations and indexes: one of the spans, none of the excluded ones; a row of no call has no duration.
     auto spans = [&](const QVector<NumberRange>& ranges, bool negate, const QString& d) {
         if (ranges.isEmpty())
             return;
@@ -226,7 +218,7 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         else
             sql += QStringLiteral(" AND ") + either;
     };
-    const QString duration = callValue(t, QStringLiteral("c.duration_ms"), callOutcome);
+    const QString duration = callValue(t, QStringLiteral("c.duration_ms"));
     spans(f.durations, false, duration);
     spans(f.excludeDurations, true, duration);
     // Indexes: the row's own (seq is never NULL, so an excluded range is a plain NOT).
@@ -262,28 +254,37 @@ QString EventQuery::itemMatch(const EventFilter& f, QVariantList& binds)
     // By its own row, a card's start standing for its call (its outcome is the call's); or, for a card or an
     // assembled message (AG-UI), by a row folded into it: its end or result, its deltas.
     const QString direct
-        = QStringLiteral("(1") + predicate(f, QStringLiteral("events"), binds, true) + QLatin1Char(')');
+        = QStringLiteral("(1") + predicate(f, QStringLiteral("events"), binds) + QLatin1Char(')');
     QVariantList inner;
     const QString p = predicate(f, QStringLiteral("f"), inner);
     if (p.isEmpty())
         return direct;
     binds += inner;
     binds += inner;
+    binds += inner;
     // CASE, not OR: in a select list SQLite evaluates both sides of AND and OR, and each EXISTS is a seek per
-    // row. A tool call names the message it answers in its message id (AG-UI parentMessageId): a message's own
-    // rows are those of its kind. INDEXED BY: without statistics SQLite would rather scan the room's covering
-    // index than seek the message's rows.
+    // row. A card holds its call's end and result when they are folded into it (a result a snapshot brought is a
+    // row of its own), and its streamed arguments (AG-UI TOOL_CALL_ARGS): between its start and its end (its run's
+    // end when nothing answered it), under its id, a range of the room's rows that is empty where the end follows
+    // the start (RoomKit, CraftBot). A tool call names the message it answers in its message id (AG-UI
+    // parentMessageId): a message's own rows are those of its kind. INDEXED BY: without statistics SQLite would
+    // rather scan the room's covering index than seek the message's rows.
+    const QString foldedF = QString(folded).replace(QLatin1String("events."), QLatin1String("f."));
     return QStringLiteral("(CASE WHEN ") + direct
-        + QStringLiteral(" THEN 1 WHEN events.kind = 'tool_call' THEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f "
+        + QStringLiteral(" THEN 1 WHEN events.kind = 'tool_call' THEN (CASE WHEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f "
                          "ON f.room_id = c.room_id AND f.seq IN (c.end_seq, c.result_seq) WHERE c.room_id = "
-                         "events.room_id AND c.start_seq = events.seq")
-        + p
-        + QStringLiteral(") WHEN events.kind IN ('message', 'reasoning') AND events.message_id IS NOT NULL THEN "
+                         "events.room_id AND c.start_seq = events.seq AND ")
+        + foldedF + QStringLiteral(" != 0") + p
+        + QStringLiteral(") THEN 1 ELSE EXISTS (SELECT 1 FROM tool_calls c JOIN events f ON f.room_id = c.room_id AND f.seq > "
+                         "c.start_seq AND f.seq < coalesce(c.end_seq, c.result_seq, (SELECT max(r.last_seq) + 1 FROM runs r WHERE "
+                         "r.room_id = c.room_id AND r.group_id = c.group_id), c.start_seq) WHERE c.room_id = events.room_id AND "
+                         "c.start_seq = events.seq AND f.kind = 'tool_call' AND f.tool_id = c.tool_id AND ")
+        + foldedF + QStringLiteral(" != 0") + p
+        + QStringLiteral(") END) WHEN events.kind IN ('message', 'reasoning') AND events.message_id IS NOT NULL THEN "
                          "EXISTS (SELECT 1 FROM events f INDEXED BY events_room_message WHERE f.room_id = "
                          "events.room_id AND f.message_id IS NOT NULL AND f.message_id = events.message_id AND "
                          "f.kind = events.kind AND ")
-        + QString(folded).replace(QLatin1String("events."), QLatin1String("f.")) + QStringLiteral(" != 0") + p
-        + QStringLiteral(") ELSE 0 END)");
+        + foldedF + QStringLiteral(" != 0") + p + QStringLiteral(") ELSE 0 END)");
 }
 
 EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
@@ -373,9 +374,8 @@ EventQuery EventQuery::facets(qint64 roomId, const EventFilter& f)
         add(QStringLiteral("(1") + other + QLatin1Char(')'), OtherBit);
     }
     q.binds << roomId;
-    // The outcome as stored: the start of a call never answered carries its call's (unserved), which the
-    // reader of this statement finds by seq among the room's open calls (a subquery per row here made every
-    // pane's count twice as slow).
+    // The outcome as stored: a call's start carries its call's, which the reader of this statement finds by seq
+    // among the room's calls (a subquery per row here made every pane's count twice as slow).
     q.sql = QStringLiteral("SELECT ")
         + FacetCounter::selectList(parts.isEmpty() ? QStringLiteral("0") : parts.join(QStringLiteral(" | ")))
         + QStringLiteral(" FROM events WHERE room_id = ?");

@@ -55,9 +55,8 @@ struct EventQuery
     // What applies to the row itself: blocked, top level, time, the span of a turn. " AND ..." on `events`.
     static QString scope(qint64 roomId, const EventFilter& filter, QVariantList& binds);
     // What says whether a row matches (types, channels, tools, outcomes, words...), on the table alias `t`.
-    // `callOutcome`: a tool call's start row matches outcomes by its call's outcome (a timeline card).
-    static QString predicate(
-        const EventFilter& filter, const QString& t, QVariantList& binds, bool callOutcome = false);
+    // A call's outcome, pairing and duration are facts of each of its rows (outcomeOf, callValue).
+    static QString predicate(const EventFilter& filter, const QString& t, QVariantList& binds);
     // Whether a timeline item matches: by its own row, or, for a card or a message, by its call's outcome or a
     // folded row.
     static QString itemMatch(const EventFilter& filter, QVariantList& binds);
@@ -69,10 +68,8 @@ struct EventQuery
     static QString readable(const QString& t);
     // An FTS5 MATCH expression of words and phrases: all of them, or `any`.
     static QString ftsMatch(const QStringList& words, bool any);
-    // The outcome of row `t`: its own, or for a call's start its call's (always when `callOutcome`, for a card;
-    // else only when the start is the call's one row).
-    static QString outcomeOf(const QString& t, bool callOutcome);
-    // `expression` of the call at row `t`, else NULL: a `card`'s call (at its start; its end when it has none),
-    // or, in the raw rows, the call the row settles (its end or result; its start when nothing answered it).
-    static QString callValue(const QString& t, const QString& expression, bool card);
+    // The outcome of row `t`: its own, or for a call's start its call's (a call's outcome is on each of its rows).
+    static QString outcomeOf(const QString& t);
+    // `expression` of the call row `t` is one of (its start, end or result), else NULL.
+    static QString callValue(const QString& t, const QString& expression);
 };

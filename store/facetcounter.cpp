@@ -63,8 +63,8 @@ void FacetCounter::add(sqlite3_stmt* st)
         // room holds under any filter (a filter carried over left them empty headers).
         const bool counted = passesBut(field.bit);
         QByteArray value = text(c);
-        if (value.isNull() && c == OutcomeOf && !m_loneStarts.isEmpty())
-            value = m_loneStarts.value(sqlite3_column_int64(st, Seq));
+        if (value.isNull() && c == OutcomeOf && !m_callStarts.isEmpty())
+            value = m_callStarts.value(sqlite3_column_int64(st, Seq));
         if (value.isNull())
             continue;
         auto it = field.counts.find(value);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QHash>
 #include <QString>
 #include <QVector>
@@ -27,8 +28,19 @@ public:
     // The room's span (from its first event to its last) cut into `bins` bins; no histogram when it has no time.
     FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins);
 
-    // The outcome a call that has only its start stands for, by its start row (its own row holds none).
-    void setLoneStart(qint64 seq, const QByteArray& outcome) { m_loneStarts.insert(seq, outcome); }
+    // The outcome of a call, by its start row (which holds none of its own but carries its call's). The few
+    // outcome names are shared, not copied for each of a quarter of a million calls.
+    void setCallStart(qint64 seq, const QByteArray& outcome)
+    {
+        for (const QByteArray& known : std::as_const(m_outcomeNames)) {
+            if (known == outcome) {
+                m_callStarts.insert(seq, known);
+                return;
+            }
+        }
+        m_outcomeNames << outcome;
+        m_callStarts.insert(seq, outcome);
+    }
     // What reviewers added to the row at `seq`: Added bits, and a label's name for Labelled.
     void addAdded(qint64 seq, Added what, const QByteArray& label = {});
 
@@ -50,7 +62,8 @@ private:
     FacetCounts m_out;
     double m_binWidth = 1;
     std::array<Field, 7> m_fields;
-    QHash<qint64, QByteArray> m_loneStarts;
+    QHash<qint64, QByteArray> m_callStarts;
+    QByteArrayList m_outcomeNames;
     QHash<qint64, QVector<QByteArray>> m_labelsAt;
     QHash<qint64, int> m_addedAt;
     QHash<QByteArray, qint64> m_labelCounts;

@@ -543,13 +543,13 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
             span = std::pair { q.value(0).toLongLong(), q.value(1).toLongLong() };
     }
     FacetCounter counter(roomId, span, bins);
-    // The outcomes of the calls that have only their start (unserved): the start row stands for them.
+    // The outcomes of the calls, at their starts: a start row carries its call's (EventQuery::outcomeOf).
     {
-        QSqlQuery open = exec(QStringLiteral("SELECT start_seq, outcome FROM tool_calls WHERE room_id = ? AND start_seq "
-                                             "IS NOT NULL AND end_seq IS NULL AND result_seq IS NULL"),
+        QSqlQuery starts = exec(QStringLiteral("SELECT start_seq, outcome FROM tool_calls INDEXED BY tool_calls_room WHERE "
+                                               "room_id = ? AND start_seq IS NOT NULL"),
             { roomId });
-        while (open.next())
-            counter.setLoneStart(open.value(0).toLongLong(), open.value(1).toString().toUtf8());
+        while (starts.next())
+            counter.setCallStart(starts.value(0).toLongLong(), starts.value(1).toString().toUtf8());
     }
     // What reviewers added to each row: its labels, and whether it is marked, noted or labelled (is:).
     {

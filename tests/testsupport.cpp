@@ -336,11 +336,15 @@ void copyRoomKitRow(const QString& store, const QString& room, int fromIndex, co
             .arg(id, idx, room, QString::number(fromIndex)));
 }
 
-QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name)
+QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name, bool inPlace)
 {
-    const QString source = copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), name);
+    // In place, as RoomKit appends: a copy made anew is another file at the path, which a sync reads again from its
+    // start (and which may or may not get the old file's inode).
+    const QString source = inPlace ? dir.filePath(name.isEmpty() ? QStringLiteral("support.sqlite") : name)
+                                   : copyFixture(dir, QStringLiteral("roomkit/support.sqlite"), name);
     execSql(source,
-        QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < %1) "
+        QStringLiteral("WITH RECURSIVE n(i) AS (SELECT max(100, (SELECT max(idx) + 1 FROM events WHERE room_id = "
+                       "'sup-late-delivery')) UNION ALL SELECT i + 1 FROM n WHERE i < %1) "
                        "INSERT INTO events SELECT 'gen' || i, room_id, i, type, visibility, source_channel_id, "
                        "source_channel_type, participant_id, NULL, NULL, NULL, created_ts + i, "
                        "json_set(data, '$.id', 'gen' || i, '$.index', i, '$.content.body', 'message ' || i) "

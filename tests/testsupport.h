@@ -86,7 +86,8 @@ QVector<qint64> indices(const EventRecords& events);
 QVector<qint64> toIndices(const QJsonArray& array);
 // A copy of the support fixture whose room sup-late-delivery runs on to index `lastIndex`: rows 100 on are copies
 // of its message at index 2 with ids, indexes, times and bodies of their own. For rooms bigger than a block.
-QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name = {});
+// `inPlace`: the copy made before grows on to `lastIndex`, appended to as RoomKit appends.
+QString growSupportRoom(const QTemporaryDir& dir, int lastIndex, const QString& name = {}, bool inPlace = false);
 // Rotates a CraftBot EVENT.md as CraftBot does: its first `records` records are gone, so every index moves
 // down by that many. False when the file cannot be rewritten.
 bool rotateLog(const QString& path, int records);

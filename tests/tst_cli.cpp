@@ -38,7 +38,10 @@ using Run = TestSupport::CommandRun;
 QString withoutDigests(QString text)
 {
     static const QRegularExpression digest(QStringLiteral("[0-9a-f]{16,}"));
-    return text.replace(digest, QStringLiteral("<digest>"));
+    // And times in milliseconds (a journal entry's at_ms): 1796564111… holds "4111" once in a few hundred runs. A card
+    // number written without spaces has 16 digits and stays.
+    static const QRegularExpression millis(QStringLiteral("(?<![0-9])1[0-9]{12}(?![0-9])"));
+    return text.replace(digest, QStringLiteral("<digest>")).replace(millis, QStringLiteral("<ms>"));
 }
 
 // The same for a file's bytes, read as Latin-1 so that every byte stays one character.
@@ -599,12 +602,14 @@ private slots:
                            QStringLiteral("events"), m_store, QStringLiteral("--room"), room, QStringLiteral("--json") }
                 + more);
         };
-        // The two calls whose ends failed (the manifest's ends at 4 and 10).
+        // The two calls whose ends failed (the manifest's ends at 4 and 10): an outcome is its call's, on each of its
+        // rows, as the timeline's card shows it.
         Run r = events({ QStringLiteral("--query"), QStringLiteral("outcome:failed") });
         QCOMPARE(r.code, 0);
-        QCOMPARE(indexes(r), (QVector<qint64> { 4, 10 }));
+        QCOMPARE(indexes(r), (QVector<qint64> { 3, 4, 8, 10 }));
+        // The lookup_order call that was not served (the one at 9..11 was: its start is not one of them).
         r = events({ QStringLiteral("--query"), QStringLiteral("tool:lookup_order -outcome:served") });
-        QCOMPARE(indexes(r), (QVector<qint64> { 9, 14, 15 }));
+        QCOMPARE(indexes(r), (QVector<qint64> { 14, 15 }));
         // Terms add to the options; the same field both ways means either value.
         r = events({ QStringLiteral("--type"), QStringLiteral("message"), QStringLiteral("--query"),
             QStringLiteral("type:tool_call_start A-404") });
@@ -725,10 +730,12 @@ private slots:
         };
         // edge-tool-failed: five calls, two failed, one refused, one never answered (the manifest).
         QMap<QString, qint64> f = facets(QStringLiteral("edge-tool-failed"), QStringLiteral("outcome:failed"));
-        QCOMPARE(f.value(QStringLiteral("outcome:failed")), 2);
-        QCOMPARE(f.value(QStringLiteral("outcome:refused")), 1);
-        QCOMPARE(f.value(QStringLiteral("shown")), 2);
-        QCOMPARE(f.value(QStringLiteral("type:tool_call_end")), 2); // the types of the two failed rows
+        // Counted in events: each failed call's start and end (an outcome is its call's, on each of its rows).
+        QCOMPARE(f.value(QStringLiteral("outcome:failed")), 4);
+        QCOMPARE(f.value(QStringLiteral("outcome:refused")), 2);
+        QCOMPARE(f.value(QStringLiteral("shown")), 4);
+        QCOMPARE(f.value(QStringLiteral("type:tool_call_start")), 2); // the types of the two failed calls' rows
+        QCOMPARE(f.value(QStringLiteral("type:tool_call_end")), 2);
         QVERIFY(!f.contains(QStringLiteral("type:message")));
         f = facets(QStringLiteral("edge-blocked-inbound"), QStringLiteral("blocked:only"));
         QCOMPARE(f.value(QStringLiteral("blocked")), 3);

@@ -169,10 +169,10 @@ private slots:
         QCOMPARE(Outcomes::name(ws->toolCallAt(room, 16)->outcome), QStringLiteral("failed"));
         QCOMPARE(ws->room(room)->refused, 0);
         QCOMPARE(ws->room(room)->failed, 1);
-        QCOMPARE(matching(*ws, room, QStringLiteral("outcome:failed")), failedBefore + 1);
+        QCOMPARE(matching(*ws, room, QStringLiteral("outcome:failed")), failedBefore + 2); // its start and end
         QCOMPARE(matching(*ws, room, QStringLiteral("outcome:refused")), 0);
-        // Edited, and failed: one filter meets both on the row that settles the call (its end), as the card does.
-        QCOMPARE(matching(*ws, room, QStringLiteral("is:edited outcome:failed")), 1);
+        // Edited, and failed: one filter meets both on each row of the call (its start and end), as on its card.
+        QCOMPARE(matching(*ws, room, QStringLiteral("is:edited outcome:failed")), 2);
         QVERIFY(isEdited(*ws, room, 17));
         QVERIFY_THROWS_EXCEPTION(StoreError, store.setOutcome(room, 16, QStringLiteral("exploded"), ana));
         QVERIFY_THROWS_EXCEPTION(StoreError, store.setOutcome(room, 4, QStringLiteral("failed"), ana)); // a message
@@ -180,7 +180,7 @@ private slots:
         // Undone, newest first: everything as the source said, to the byte.
         store.apply(outcome, false);
         QCOMPARE(ws->room(room)->refused, 1);
-        QCOMPARE(matching(*ws, room, QStringLiteral("outcome:refused")), 1);
+        QCOMPARE(matching(*ws, room, QStringLiteral("outcome:refused")), 2); // the call's start and end again
         store.discard();
         QCOMPARE(calls(*ws, room), before);
         QVERIFY(!isEdited(*ws, room, 11));
@@ -267,7 +267,7 @@ private slots:
         QCOMPARE(swapped.durationSource, DurationSource::Seconds);
         QVERIFY2(DurationText::full(swapped).contains(QStringLiteral("± 1 s")), qPrintable(DurationText::full(swapped)));
         QVERIFY(ws.event(room, 32)->flags & EventFlags::Folded);
-        QCOMPARE(matching(ws, room, QStringLiteral("pairing:manual")), 2);
+        QCOMPARE(matching(ws, room, QStringLiteral("pairing:manual")), 4); // the two calls' starts and ends
         QVERIFY(isEdited(ws, room, 29) && isEdited(ws, room, 32));
         QCOMPARE(Journal(ws).entries(room).last().action, QStringLiteral("linked"));
         QCOMPARE(Journal(ws).entries(room).last().after, QStringLiteral("start 30, end 31"));

@@ -32,7 +32,7 @@ private slots:
     void eachFieldCountsWhatTheRestOfTheFilterLetsThrough()
     {
         FacetCounter counter(7, std::pair<qint64, qint64> { 1000, 3000 }, 2);
-        counter.setLoneStart(1, "unserved");
+        counter.setCallStart(1, "unserved");
         counter.addAdded(2, FacetCounter::Marked);
         counter.addAdded(2, FacetCounter::Labelled, "pii");
         counter.addAdded(2, FacetCounter::Labelled, "pii"); // one label once, however often it was read
@@ -50,7 +50,7 @@ private slots:
         QCOMPARE(c.fields.value(QStringLiteral("kind")).size(), 2);
         QCOMPARE(c.count(QStringLiteral("kind"), QStringLiteral("tool_call")), 0);
         QCOMPARE(c.count(QStringLiteral("tool"), QStringLiteral("search")), 0);
-        // A call with only its start: its start row stands for its outcome.
+        // A call's start row carries its call's outcome.
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).size(), 1);
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).first().value, QStringLiteral("unserved"));
         // What a value sits under in the panes.

@@ -784,7 +784,8 @@ private slots:
         const QModelIndex refused = proxy->index(refundRow, ToolStatsModel::RefusedColumn);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(refused).center());
         QTRY_COMPARE(window.filterBar()->edit()->text(), QStringLiteral("tool:issue_refund outcome:refused"));
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 1 of 24 events")); // its card, at its refused end
+        // Its card, the call's start and refused end.
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 2 of 24 events as 1 item"));
         QTRY_COMPARE(dock->model()->totalCalls(), 1);
         QVERIFY(dock->summary()->text().contains(QLatin1String("under the filter")));
         // A double click on the tool: all of its calls.
@@ -1034,12 +1035,12 @@ private slots:
         QTRY_VERIFY(bar->edit()->hasFocus());
         QTest::keyClicks(bar->edit(), QStringLiteral("outcome:failed"));
         QTest::keyClick(bar->edit(), Qt::Key_Return);
-        // The two calls that failed, each one card at its start, matched by the outcome its end carries.
+        // The two calls that failed, each one card at its start, which carries its call's outcome.
         QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
         for (int row = 0; row < 2; ++row)
             QCOMPARE(model->index(row, 0).data(EventListModel::CallRole).value<ToolCallRecord>().outcome,
                 Outcome::Failed);
-        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 2 of 19 events"));
+        QTRY_COMPARE(window.statusText(), QStringLiteral("showing 4 of 19 events as 2 items")); // their starts and ends
         QVERIFY(bar->error().isEmpty());
 
         // Half a word, then a pause: the field is marked, the banner waits for Enter.

@@ -552,7 +552,7 @@ private slots:
         const qint64 at300 = model.loadedRecord(300)->index;
         QVERIFY(model.setData(model.index(300, 0), true, EventListModel::ExpandedRole));
 
-        growSupportRoom(dir, 1300, name); // the same rows and 701 more
+        growSupportRoom(dir, 1300, name, true); // the same store, 701 rows more
         QCOMPARE(Importer::import(ws, source).added(), 701);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
