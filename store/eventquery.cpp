@@ -246,10 +246,10 @@ QString EventQuery::where(qint64 roomId, const EventFilter& f, QVariantList& bin
     if (!f.timelineItems)
         return sql + predicate(f, QStringLiteral("events"), binds);
     // An item is a row not folded into another; it matches when it does, or when a row of its card does.
-    return sql + QStringLiteral(" AND ") + folded + QStringLiteral(" = 0 AND ") + itemMatch(f, binds);
+    return sql + QStringLiteral(" AND ") + folded + QStringLiteral(" = 0 AND ") + itemMatch(roomId, f, binds);
 }
 
-QString EventQuery::itemMatch(const EventFilter& f, QVariantList& binds)
+QString EventQuery::itemMatch(qint64 roomId, const EventFilter& f, QVariantList& binds)
 {
     // By its own row, a card's start standing for its call (its outcome is the call's); or, for a card or an
     // assembled message (AG-UI), by a row folded into it: its end or result, its deltas.
@@ -260,27 +260,31 @@ QString EventQuery::itemMatch(const EventFilter& f, QVariantList& binds)
     if (p.isEmpty())
         return direct;
     binds += inner;
+    binds << roomId;
     binds += inner;
     binds += inner;
     // CASE, not OR: in a select list SQLite evaluates both sides of AND and OR, and each EXISTS is a seek per
     // row. A card holds its call's end and result when they are folded into it (a result a snapshot brought is a
     // row of its own), and its streamed arguments (AG-UI TOOL_CALL_ARGS): between its start and its end (its run's
     // end when nothing answered it), under its id, a range of the room's rows that is empty where the end follows
-    // the start (RoomKit, CraftBot). A tool call names the message it answers in its message id (AG-UI
-    // parentMessageId): a message's own rows are those of its kind. INDEXED BY: without statistics SQLite would
-    // rather scan the room's covering index than seek the message's rows.
+    // the start. Only an AG-UI call streams its arguments: elsewhere the range is not read (a RoomKit card's range
+    // holds its parallel calls' rows, and its seeks made the tool statistics under a filter twice as slow at a
+    // million events; the room's system is read once, a subquery on no row's column). A tool call names the
+    // message it answers in its message id (AG-UI parentMessageId): a message's own rows are those of its kind.
+    // INDEXED BY: without statistics SQLite would rather scan the room's covering index than seek the message's rows.
     const QString foldedF = QString(folded).replace(QLatin1String("events."), QLatin1String("f."));
     return QStringLiteral("(CASE WHEN ") + direct
         + QStringLiteral(" THEN 1 WHEN events.kind = 'tool_call' THEN (CASE WHEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f "
                          "ON f.room_id = c.room_id AND f.seq IN (c.end_seq, c.result_seq) WHERE c.room_id = "
                          "events.room_id AND c.start_seq = events.seq AND ")
         + foldedF + QStringLiteral(" != 0") + p
-        + QStringLiteral(") THEN 1 ELSE EXISTS (SELECT 1 FROM tool_calls c JOIN events f ON f.room_id = c.room_id AND f.seq > "
+        + QStringLiteral(") THEN 1 WHEN (SELECT s.system FROM rooms r JOIN sources s ON s.id = r.source_id WHERE r.id = ?) "
+                         "= 'agui' THEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f ON f.room_id = c.room_id AND f.seq > "
                          "c.start_seq AND f.seq < coalesce(c.end_seq, c.result_seq, (SELECT max(r.last_seq) + 1 FROM runs r WHERE "
                          "r.room_id = c.room_id AND r.group_id = c.group_id), c.start_seq) WHERE c.room_id = events.room_id AND "
                          "c.start_seq = events.seq AND f.kind = 'tool_call' AND f.tool_id = c.tool_id AND ")
         + foldedF + QStringLiteral(" != 0") + p
-        + QStringLiteral(") END) WHEN events.kind IN ('message', 'reasoning') AND events.message_id IS NOT NULL THEN "
+        + QStringLiteral(") ELSE 0 END) WHEN events.kind IN ('message', 'reasoning') AND events.message_id IS NOT NULL THEN "
                          "EXISTS (SELECT 1 FROM events f INDEXED BY events_room_message WHERE f.room_id = "
                          "events.room_id AND f.message_id IS NOT NULL AND f.message_id = events.message_id AND "
                          "f.kind = events.kind AND ")
@@ -301,7 +305,7 @@ EventQuery EventQuery::rowIndex(qint64 roomId, const EventFilter& f)
             + (f.blockedOnly ? QStringLiteral(" AND events.blocked = 1") : QString()) + QLatin1Char(')');
     };
     auto item = [&](QVariantList& binds) -> QString {
-        return QStringLiteral("(CASE WHEN ") + folded + QStringLiteral(" != 0 THEN 0 ELSE ") + itemMatch(rows, binds)
+        return QStringLiteral("(CASE WHEN ") + folded + QStringLiteral(" != 0 THEN 0 ELSE ") + itemMatch(roomId, rows, binds)
             + QStringLiteral(" END)");
     };
     // Each part is made in its own statement: the operands of one `+` chain are evaluated in no set order, and

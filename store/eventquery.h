@@ -59,7 +59,7 @@ struct EventQuery
     static QString predicate(const EventFilter& filter, const QString& t, QVariantList& binds);
     // Whether a timeline item matches: by its own row, or, for a card or a message, by its call's outcome or a
     // folded row.
-    static QString itemMatch(const EventFilter& filter, QVariantList& binds);
+    static QString itemMatch(qint64 roomId, const EventFilter& filter, QVariantList& binds);
     // Whether row `t` has an annotation of `field` (label, note, is) with one of `values`: an EXISTS clause.
     static QString annotated(const QString& t, const QString& field, const QStringList& values, QVariantList& binds);
     // Whether row `t` is read although blocked rows are hidden: it is not blocked, or it is a blocked end or result

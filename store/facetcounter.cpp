@@ -45,6 +45,31 @@ void FacetCounter::addAdded(qint64 seq, Added what, const QByteArray& label)
         m_labelsAt[seq].append(label);
 }
 
+void FacetCounter::setCallStart(qint64 seq, const QByteArray& outcome)
+{
+    qsizetype name = m_outcomeNames.indexOf(outcome);
+    if (name < 0) {
+        name = m_outcomeNames.size();
+        m_outcomeNames << QByteArray(outcome.constData(), outcome.size()); // a deep copy: `outcome` may be a view
+    }
+    if (!m_startSeqs.isEmpty() && seq <= m_startSeqs.constLast())
+        qFatal("FacetCounter::setCallStart: starts out of order");
+    m_startSeqs << seq;
+    m_startOutcomes << quint8(name);
+}
+
+const QByteArray* FacetCounter::callOutcome(qint64 seq)
+{
+    // Forward along the rows; a row before the last one asked (rows in another order) is sought.
+    if (m_nextStart > 0 && m_startSeqs.at(m_nextStart - 1) >= seq)
+        m_nextStart = std::lower_bound(m_startSeqs.cbegin(), m_startSeqs.cend(), seq) - m_startSeqs.cbegin();
+    while (m_nextStart < m_startSeqs.size() && m_startSeqs.at(m_nextStart) < seq)
+        ++m_nextStart;
+    if (m_nextStart == m_startSeqs.size() || m_startSeqs.at(m_nextStart) != seq)
+        return nullptr;
+    return &m_outcomeNames.at(m_startOutcomes.at(m_nextStart++));
+}
+
 void FacetCounter::add(sqlite3_stmt* st)
 {
     auto text = [st](int column) {
@@ -63,8 +88,10 @@ void FacetCounter::add(sqlite3_stmt* st)
         // room holds under any filter (a filter carried over left them empty headers).
         const bool counted = passesBut(field.bit);
         QByteArray value = text(c);
-        if (value.isNull() && c == OutcomeOf && !m_callStarts.isEmpty())
-            value = m_callStarts.value(sqlite3_column_int64(st, Seq));
+        if (value.isNull() && c == OutcomeOf && !m_startSeqs.isEmpty() && text(KindOf) == "tool_call") {
+            if (const QByteArray* outcome = callOutcome(sqlite3_column_int64(st, Seq)))
+                value = *outcome;
+        }
         if (value.isNull())
             continue;
         auto it = field.counts.find(value);

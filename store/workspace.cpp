@@ -545,11 +545,14 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
     FacetCounter counter(roomId, span, bins);
     // The outcomes of the calls, at their starts: a start row carries its call's (EventQuery::outcomeOf).
     {
-        QSqlQuery starts = exec(QStringLiteral("SELECT start_seq, outcome FROM tool_calls INDEXED BY tool_calls_room WHERE "
-                                               "room_id = ? AND start_seq IS NOT NULL"),
-            { roomId });
-        while (starts.next())
-            counter.setCallStart(starts.value(0).toLongLong(), starts.value(1).toString().toUtf8());
+        // Through the C API: a quarter of a million calls through QSqlQuery's variants took a third of a second.
+        SqliteStatement starts(m_handle, "SELECT start_seq, outcome FROM tool_calls INDEXED BY tool_calls_room WHERE "
+                                         "room_id = ? AND start_seq IS NOT NULL AND outcome IS NOT NULL ORDER BY start_seq");
+        starts.bind(1, roomId);
+        while (starts.step()) {
+            const char* outcome = reinterpret_cast<const char*>(sqlite3_column_text(starts.handle(), 1));
+            counter.setCallStart(starts.int64(0), QByteArray::fromRawData(outcome, sqlite3_column_bytes(starts.handle(), 1)));
+        }
     }
     // What reviewers added to each row: its labels, and whether it is marked, noted or labelled (is:).
     {

@@ -66,6 +66,26 @@ private slots:
         QCOMPARE(c.count(QStringLiteral("is"), QStringLiteral("noted")), 0);
     }
 
+    // Each call's start carries its call's outcome, found by its index whether the rows come in order or not; a row
+    // of another kind at a start's index, or a start no call is known for, carries none.
+    void aStartCarriesItsCallsOutcome()
+    {
+        FacetCounter counter(1, std::nullopt, 10);
+        counter.setCallStart(2, "failed");
+        counter.setCallStart(5, "served");
+        counter.setCallStart(9, "failed");
+        const FacetCounts c = count("('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 9, 0), "
+                                    "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 2, 0), "
+                                    "('e', 'tool_call', NULL, NULL, NULL, 't', 'failed', 0, NULL, 0, 3, 0), "
+                                    "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 5, 0), "
+                                    "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 7, 0), "
+                                    "('m', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 9, 0)",
+            counter);
+        QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("failed")), 3); // 9, 2 and the end at 3
+        QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("served")), 1);
+        QCOMPARE(c.fields.value(QStringLiteral("outcome")).size(), 2);
+    }
+
     void valuesPastTheLimitAreSummed()
     {
         FacetCounter counter(1, std::nullopt, 10);
