@@ -589,6 +589,13 @@ void MainWindow::connectTimeline()
             showError(tr("This room's events could not be counted:\n%1").arg(message));
     });
     connect(m_eventModel, &EventListModel::indexReady, this, [this](qint64 index, int row) {
+        if (index == m_keepWhenLocated) {
+            m_keepWhenLocated = -1;
+            if (row < 0) { // the filter leaves the selected event out: nothing is selected, and nothing said
+                m_openWhenLocated = -1;
+                return;
+            }
+        }
         if (row < 0 && !isRawMode()) {
             // Folded into a card or a message in the timeline: the item that holds it is selected and opened
             // there (switching to the raw rows lost the reader's place).
@@ -624,7 +631,15 @@ void MainWindow::connectTimeline()
                 : filter.terms() == 1                     ? tr("Filters: 1 term active")
                                                           : tr("Filters: %1 terms active").arg(filter.terms()));
         if (m_eventModel->roomId() != 0) {
+            // The event selected stays selected (and open) when the new filter still shows it.
+            const qint64 selected = currentIndex();
+            const bool open = eventList()->currentIndex().data(EventListModel::ExpandedRole).toBool();
             m_eventModel->setRoom(m_eventModel->roomId(), filter);
+            if (selected >= 0) {
+                m_keepWhenLocated = selected;
+                m_openWhenLocated = open ? selected : -1;
+                m_eventModel->locate(selected);
+            }
             requestFacets();
             findMatches();
         }

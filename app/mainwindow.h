@@ -229,6 +229,7 @@ private:
     qint64 m_readingRoom = 0;
     QElapsedTimer m_importClock; // since the import under way started, for the message that ends it
     qint64 m_openWhenLocated = -1; // a card to open once it is located: it holds the row gone to
+    qint64 m_keepWhenLocated = -1; // the event selected before a filter changed, selected again if still shown
     bool m_splitFirstShown = false; // no split of the user's yet: the first show makes one by the window's width
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QString m_message; // what say() shows, whole, while it shows

@@ -1071,6 +1071,28 @@ private slots:
         QVERIFY(bar->note().isEmpty());
         QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
 
+        // The card selected and opened stays so under another filter that shows it, wherever it falls; a filter that
+        // leaves it out selects nothing, and says nothing.
+        auto selected = [&window, model] {
+            const QModelIndex current = window.timeline()->currentIndex();
+            const EventRecord* e = current.isValid() ? model->loadedRecord(current.row()) : nullptr;
+            return e ? e->index : -1;
+        };
+        window.timeline()->setCurrentIndex(model->index(1, 0));
+        QVERIFY(model->setData(model->index(1, 0), true, EventListModel::ExpandedRole));
+        QCOMPARE(selected(), 8);
+        window.filterBar()->setText(QStringLiteral("kind:tool_call"));
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8, 9, 14, 16 }));
+        QTRY_COMPARE(selected(), 8);
+        QVERIFY(window.timeline()->currentIndex().data(EventListModel::ExpandedRole).toBool());
+        window.filterBar()->setText(QStringLiteral("type:message"));
+        QTRY_VERIFY(!shownIndexes().contains(8) && !shownIndexes().isEmpty());
+        QTest::qWait(200);
+        QCOMPARE(selected(), -1);
+        QVERIFY(!window.statusBar()->currentMessage().contains(QLatin1String("not shown")));
+        window.filterBar()->setText(QStringLiteral("outcome:failed"));
+        QTRY_COMPARE(shownIndexes(), (QVector<qint64> { 3, 8 }));
+
         // Another filter, then back and forward through the ones applied.
         bar->edit()->selectAll();
         QTest::keyClicks(bar->edit(), QStringLiteral("tool:lookup_order -outcome:served"));
