@@ -309,14 +309,15 @@ void EditStore::settle(qint64 roomId, qint64 index, Edit::Field field)
                 setSearchText(*id, "result", value);
         } else if (field == Edit::Field::Outcome) {
             m_ws.exec(QStringLiteral("UPDATE tool_calls SET outcome = ? WHERE id = ?"), { value, call->id });
-            // The rows that settled the call carry its outcome (the filters' outcome: reads them).
+            // The rows that settled the call carry its outcome as stored; its start takes it from the call
+            // (EventQuery::outcomeOf).
             m_ws.exec(QStringLiteral("UPDATE events SET outcome = ? WHERE room_id = ? AND seq IN (?, ?) AND outcome IS "
                                      "NOT NULL"),
                 { value, roomId, orNull(call->end), orNull(call->result) });
             PairFixer(m_ws).recount(roomId);
         }
-        // Every row of the call says it was edited, so that is:edited meets outcome: and pairing: on the rows
-        // that settle it, as the timeline's card does.
+        // Every row of the call says it was edited, so that is:edited meets outcome: and pairing: on each of its
+        // rows, as the timeline's card does.
         for (const std::optional<qint64>& at : { call->start, call->end, call->result }) {
             if (at && *at != index)
                 markRevised(roomId, *at, index);
