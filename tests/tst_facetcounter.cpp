@@ -74,6 +74,7 @@ private slots:
         counter.setCallStart(2, "failed");
         counter.setCallStart(5, "served");
         counter.setCallStart(9, "failed");
+        counter.setCallStart(9, "served"); // a second call at the same start: the first's outcome stays
         const FacetCounts c = count("('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 9, 0), "
                                     "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 2, 0), "
                                     "('e', 'tool_call', NULL, NULL, NULL, 't', 'failed', 0, NULL, 0, 3, 0), "
