@@ -427,8 +427,8 @@ QVariant FacetModel::data(const QModelIndex& index, int role) const
                 return tr("Rows of each tool's calls under the other filters: a call is its start, its end and any result "
                           "(the room list and Tool Statistics count calls)");
             if (field == QLatin1String("outcome"))
-                return tr("Rows that settled a call so (its end or result; its start when nothing answered it), under the "
-                          "other filters; the room list's Problems and Tool Statistics count calls");
+                return tr("Rows of the calls that ended so (a call's outcome is on each of its rows: its start, its end "
+                          "and any result), under the other filters; the room list's Problems and Tool Statistics count calls");
             if (field == QLatin1String("is"))
                 return tr("Rows reviewers marked, noted, labelled, redacted or edited, under the other filters: a "
                           "redacted row a filter leaves out (a blocked one while blocked rows are hidden) is not counted, "
