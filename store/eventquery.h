@@ -60,6 +60,10 @@ struct EventQuery
     // Whether a timeline item matches: by its own row, or, for a card or a message, by its call's outcome or a
     // folded row.
     static QString itemMatch(qint64 roomId, const EventFilter& filter, QVariantList& binds);
+    // With words to find, the rows an item that holds them can be at (" AND events.seq IN (...)"), found from the
+    // hits; else nothing. A first cut for the timeline's items in a pass over the whole room (row index, count), where
+    // itemMatch still decides; a page reads on until its rows are found.
+    static QString wordCandidates(qint64 roomId, const EventFilter& filter, QVariantList& binds);
     // Whether row `t` has an annotation of `field` (label, note, is) with one of `values`: an EXISTS clause.
     static QString annotated(const QString& t, const QString& field, const QStringList& values, QVariantList& binds);
     // Whether row `t` is read although blocked rows are hidden: it is not blocked, or it is a blocked end or result
