@@ -12,8 +12,9 @@ namespace EventSerializer {
 
 QByteArray eventJson(const EventRecord& e)
 {
-    // Written by JsonLine, not QJsonObject: an export is a line per row of a room of a million.
-    JsonLine o;
+    // Written by JsonLine, not QJsonObject: an export is a line per row of a room of a million. One for every
+    // line of the thread, so that its buffers and the order of its keys are kept.
+    thread_local JsonLine o;
     // The report's fields (RecordFields), but the time written out, the flags as words and the call's fields on the
     // rows of calls alone; a parent is not said.
     JsonFields::write(o, e, RecordFields::events(),

@@ -114,16 +114,16 @@ void JsonLine::appendUtf8(QByteArray& out, const QByteArray& utf8)
 
 void JsonLine::addUtf8(const char* key, const QByteArray& utf8)
 {
-    QByteArray v;
-    appendUtf8(v, utf8);
-    m_members.push_back({ key, v });
+    const qsizetype begin = m_values.size();
+    appendUtf8(m_values, utf8);
+    pushMember(key, begin);
 }
 
 void JsonLine::add(const char* key, const QString& value)
 {
-    QByteArray v;
-    appendString(v, value);
-    m_members.push_back({ key, v });
+    const qsizetype begin = m_values.size();
+    appendString(m_values, value);
+    pushMember(key, begin);
 }
 
 void JsonLine::addOrNull(const char* key, const QString& value)
@@ -136,40 +136,82 @@ void JsonLine::addOrNull(const char* key, const QString& value)
 
 void JsonLine::add(const char* key, qint64 value)
 {
-    m_members.push_back({ key, QByteArray::number(value) });
+    char digits[24];
+    char* end = digits + sizeof digits;
+    char* p = end;
+    quint64 magnitude = value < 0 ? 0 - quint64(value) : quint64(value);
+    do {
+        *--p = char('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude != 0);
+    if (value < 0)
+        *--p = '-';
+    addJson(key, QByteArray::fromRawData(p, end - p));
 }
 
 void JsonLine::add(const char* key, bool value)
 {
-    m_members.push_back({ key, value ? QByteArrayLiteral("true") : QByteArrayLiteral("false") });
+    addJson(key, value ? QByteArrayLiteral("true") : QByteArrayLiteral("false"));
 }
 
 void JsonLine::addNull(const char* key)
 {
-    m_members.push_back({ key, QByteArrayLiteral("null") });
+    addJson(key, QByteArrayLiteral("null"));
 }
 
 void JsonLine::addJson(const char* key, const QByteArray& json)
 {
-    m_members.push_back({ key, json });
+    const qsizetype begin = m_values.size();
+    m_values.append(json);
+    pushMember(key, begin);
 }
 
 QByteArray JsonLine::text()
 {
-    // QJsonObject keeps its keys sorted; for ASCII keys that is byte order.
-    std::sort(m_members.begin(), m_members.end(),
-        [](const Member& a, const Member& b) { return std::strcmp(a.key, b.key) < 0; });
-    QByteArray out;
-    out += '{';
-    for (size_t i = 0; i < m_members.size(); ++i) {
-        if (i > 0)
-            out += ',';
-        out += '"';
-        out += m_members[i].key;
-        out += "\":";
-        out += m_members[i].value;
+    // QJsonObject keeps its keys sorted; for ASCII keys that is byte order. Lines of one kind give the same keys
+    // in the same order (the same literals), so their order is found once.
+    const size_t n = m_members.size();
+    bool same = m_sortedFor.size() == n;
+    for (size_t i = 0; same && i < n; ++i)
+        same = m_sortedFor[i] == m_members[i].key;
+    if (!same) {
+        m_sortedFor.resize(n);
+        m_order.resize(n);
+        m_keyLengths.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            m_sortedFor[i] = m_members[i].key;
+            m_order[i] = int(i);
+            m_keyLengths[i] = qsizetype(std::strlen(m_members[i].key));
+        }
+        std::stable_sort(m_order.begin(), m_order.end(),
+            [this](int a, int b) { return std::strcmp(m_sortedFor[a], m_sortedFor[b]) < 0; });
     }
-    out += '}';
+    // {"key":value,...}: each member's quotes, colon and comma.
+    qsizetype size = 2 + m_values.size();
+    for (size_t i = 0; i < n; ++i)
+        size += m_keyLengths[i] + 4;
+    QByteArray out(size, Qt::Uninitialized);
+    char* p = out.data();
+    *p++ = '{';
+    for (size_t i = 0; i < n; ++i) {
+        const int k = m_order[i];
+        const Member& m = m_members[k];
+        if (i > 0)
+            *p++ = ',';
+        *p++ = '"';
+        std::memcpy(p, m.key, m_keyLengths[k]);
+        p += m_keyLengths[k];
+        *p++ = '"';
+        *p++ = ':';
+        std::memcpy(p, m_values.constData() + m.begin, m.end - m.begin);
+        p += m.end - m.begin;
+    }
+    *p++ = '}';
+    out.resize(p - out.constData()); // one comma fewer than members
     m_members.clear();
+    if (m_values.capacity() > KeptRoom)
+        m_values = QByteArray(); // a big value's room is not kept for the lines after it
+    else
+        m_values.resize(0); // keeps its room for the next line
     return out;
 }

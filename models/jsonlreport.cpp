@@ -63,9 +63,8 @@ void writeRoom(Workspace& ws, qint64 roomId, QIODevice& out)
     put(out, o);
 }
 
-void writeEvent(const QString& room, const EventRecord& e, StoredTexts& stored, QIODevice& out)
+void writeEvent(const QString& room, const EventRecord& e, StoredTexts& stored, QIODevice& out, JsonLine& o)
 {
-    JsonLine o;
     o.add("record", QStringLiteral("event"));
     o.add("room", room);
     JsonFields::write(o, e, RecordFields::events());
@@ -145,8 +144,9 @@ qint64 write(Workspace& ws, const ReportScope& scope, QIODevice& out, Sha256* ev
         QSet<qint64> indexes; // the calls and annotations to keep, when a filter leaves some events out
         PageRequest all;
         all.limit = std::numeric_limits<int>::max();
+        JsonLine line; // one for every event: its buffers are kept
         ws.forEachEvent(roomId, scope.filter, all, [&](const EventRecord& e) {
-            writeEvent(room, e, stored, out);
+            writeEvent(room, e, stored, out, line);
             if (!whole)
                 indexes.insert(e.index);
             summary.digest(events, e);

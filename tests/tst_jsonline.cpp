@@ -4,6 +4,7 @@
 
 #include "jsonline.h"
 
+#include <limits>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -31,8 +32,10 @@ private slots:
                 s += QChar(pieces[random.bounded(int(std::size(pieces)))]);
             return s;
         };
+        JsonLine kept; // as a report writes: one JsonLine for every line, its buffers and key order kept
         for (int round = 0; round < 5000; ++round) {
-            JsonLine line;
+            JsonLine fresh;
+            JsonLine& line = round % 2 ? kept : fresh;
             QJsonObject object;
             const int members = int(random.bounded(int(std::size(keys))));
             QStringList used;
@@ -80,6 +83,38 @@ private slots:
                                      .arg(round)
                                      .arg(QString::fromUtf8(expected), QString::fromUtf8(actual))));
         }
+    }
+
+    void oneLineWritesManyLines()
+    {
+        // The same keys in the same order (the order found before is used), in another order, fewer of them, a
+        // value of 2 MB (its room is not kept) and the extreme integers: each line as QJsonDocument writes it.
+        JsonLine line;
+        auto check = [&](const QJsonObject& object) {
+            QCOMPARE(line.text(), QJsonDocument(object).toJson(QJsonDocument::Compact));
+        };
+        for (int i = 0; i < 3; ++i) {
+            line.add("type", QStringLiteral("message"));
+            line.add("index", qint64(i));
+            line.addNull("blocked_by");
+            check({ { QStringLiteral("type"), QStringLiteral("message") }, { QStringLiteral("index"), i },
+                { QStringLiteral("blocked_by"), QJsonValue::Null } });
+        }
+        line.add("index", qint64(7));
+        line.add("type", QStringLiteral("tool_call_start"));
+        line.add("blocked_by", QStringLiteral("hook"));
+        check({ { QStringLiteral("type"), QStringLiteral("tool_call_start") }, { QStringLiteral("index"), 7 },
+            { QStringLiteral("blocked_by"), QStringLiteral("hook") } });
+        const QString big(2 * 1024 * 1024, QLatin1Char('x'));
+        line.add("text", big);
+        line.add("index", std::numeric_limits<qint64>::min());
+        check({ { QStringLiteral("text"), big }, { QStringLiteral("index"), std::numeric_limits<qint64>::min() } });
+        line.add("index", std::numeric_limits<qint64>::max());
+        line.add("synthetic", false);
+        check({ { QStringLiteral("index"), std::numeric_limits<qint64>::max() }, { QStringLiteral("synthetic"), false } });
+        line.add("index", qint64(0));
+        check({ { QStringLiteral("index"), 0 } });
+        QCOMPARE(line.text(), QByteArray("{}"));
     }
 
     void emptyAfterText()
