@@ -1,5 +1,7 @@
 #pragma once
 
+#include "textpacker.h"
+
 #include "eventrecord.h"
 
 #include <optional>
@@ -32,6 +34,7 @@ struct DecodedRoomKitEvent
     QString error; // tool content.error, or the error inside the result
     std::optional<qint64> durationMs;
     QByteArray payload; // verbatim, byte for byte
+    PackedValue packedPayload; // as it is to be stored, when the reading thread packed it (RoomKitReader)
     QString problem; // empty when the row decoded cleanly
 };
 

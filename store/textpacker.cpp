@@ -166,6 +166,28 @@ QByteArray TextPacker::packBytes(const QByteArray& bytes)
     return compress(BytesTag, bytes);
 }
 
+PackedValue TextPacker::prepare(const QByteArray& value, bool bytes)
+{
+    PackedValue out;
+    out.of = value;
+    out.bytes = bytes;
+    if (bytes) {
+        out.stored = packBytes(value);
+        out.packed = true;
+    } else {
+        out.stored = pack(value, out.packed);
+    }
+    return out;
+}
+
+void TextPacker::bind(SqliteStatement& st, int column, const PackedValue& value)
+{
+    if (value.packed)
+        st.bindBlob(column, value.stored);
+    else
+        st.bindText(column, value.stored);
+}
+
 QByteArray TextPacker::unpack(const QByteArray& blob, bool* isText)
 {
     const auto damaged = [&](const QString& why) {

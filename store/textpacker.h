@@ -19,6 +19,22 @@ struct ZSTD_DCtx_s;
 // that would not shrink is stored as it is, as TEXT; what reviewers write (edits, redactions) is too. So the rule
 // for readers is one: TEXT is the text, a BLOB is packed, and `unpack(x)` (a SQL function on every connection a
 // Workspace opens) gives the text back for both.
+// A value packed ahead of its write, on another thread (an import's reading thread): the writer's thread is an
+// import's critical path, and packing the payloads was a quarter of its work. It keeps the value it was made from
+// (shared, not copied), so that the writer uses it only for that value (isFor), whatever happened on the way.
+struct PackedValue
+{
+    QByteArray of;
+    bool bytes = false; // made as bytes that are not UTF-8 (packBytes), else as text (pack)
+    QByteArray stored; // what to store: a packed BLOB when `packed`, else the text
+    bool packed = false;
+
+    bool isFor(const QByteArray& value, bool asBytes) const
+    {
+        return !of.isNull() && of.constData() == value.constData() && of.size() == value.size() && bytes == asBytes;
+    }
+};
+
 class TextPacker
 {
 public:
@@ -39,6 +55,10 @@ public:
     void bindOrNull(SqliteStatement& statement, int column, const QString& text);
     // Bytes that are not UTF-8 (a payload kept byte for byte): always packed, so that a BLOB is always packed.
     QByteArray packBytes(const QByteArray& bytes);
+    // What pack() or packBytes() (`bytes`) makes of `value`, to be bound later by bind(PackedValue).
+    PackedValue prepare(const QByteArray& value, bool bytes);
+    // Binds a value prepared before as it is to be stored.
+    static void bind(SqliteStatement& statement, int column, const PackedValue& value);
     // The value back from a packed BLOB (`isText` says whether it was text); throws StoreError, naming the
     // workspace, when it is damaged.
     QByteArray unpack(const QByteArray& blob, bool* isText = nullptr);

@@ -116,6 +116,38 @@ private slots:
         sqlite3_close(db);
     }
 
+    void aValuePackedAheadIsTheSameAndOnlyForItsValue()
+    {
+        // An import packs its payloads on the reading thread, with a packer of that thread's own: what the writer
+        // stores must be what its own packer would have made, and it must use it only for the value it was made from.
+        TextPacker reading(nullptr);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(":memory:", &db), SQLITE_OK);
+        {
+            TextPacker writing(db);
+            QByteArray result;
+            for (int i = 0; i < 100; ++i)
+                result += "{\"ticket\":" + QByteArray::number(i) + ",\"state\":\"open\"}";
+            const QByteArray bytes("\xff\xfe not UTF-8 \xc3", 15);
+            for (const auto& [value, asBytes] : { std::pair { result, false }, std::pair { QByteArray("short"), false },
+                     std::pair { bytes, true } }) {
+                const PackedValue ahead = reading.prepare(value, asBytes);
+                bool packed = false;
+                const QByteArray own = asBytes ? writing.packBytes(value) : writing.pack(value, packed);
+                QCOMPARE(ahead.stored, own);
+                QCOMPARE(ahead.packed, asBytes || packed);
+                QVERIFY(ahead.isFor(value, asBytes));
+                QVERIFY(!ahead.isFor(value, !asBytes)); // made as text, not bytes, or the other way
+                QVERIFY(!ahead.isFor(QByteArray(value.constData(), value.size()), asBytes)); // an equal copy: not it
+                QByteArray changed = value;
+                changed.append('x'); // the value changed on the way: the prepared one is not for it
+                QVERIFY(!ahead.isFor(changed, asBytes));
+            }
+            QVERIFY(!PackedValue().isFor(QByteArray(), false)); // nothing prepared
+        }
+        sqlite3_close(db);
+    }
+
     void sqlFunctionsReadBothKinds()
     {
         QTemporaryDir dir;

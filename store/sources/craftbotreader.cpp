@@ -530,6 +530,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
     {
         qint64 reading = from.index;
         RowPipe<ReadRow> rows([&](auto&& put) {
+            TextPacker packer(nullptr); // the payloads are packed here, beside the writer: its thread is the import's pace
             forEachRecord(
                 cursor.nativeId,
                 [&](EventMdRecord&& record, qint64) {
@@ -539,6 +540,7 @@ void CraftBotReader::read(const RoomCursor& cursor, RoomFeed& feed)
                     ReadRow r;
                     r.firstLine = record.firstLine;
                     r.row = CraftBotAssembler::rowAlone(shape, record, reading, &r.problems);
+                    r.row.preparePayload(packer);
                     ++reading;
                     return put(std::move(r));
                 },

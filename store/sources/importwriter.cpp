@@ -217,7 +217,10 @@ bool ImportWriter::insert(const StoredEvent& e)
     st.bind(1, m_room.id);
     const int next = FieldTable::bind(st, 2, r, RecordFields::events(), m_ws.packer());
     st.bind(next, qint64(r.isBlocked() ? 1 : 0));
-    if (r.flags & EventFlags::InvalidUtf8)
+    const bool bytes = r.flags & EventFlags::InvalidUtf8;
+    if (e.packedPayload.isFor(e.payload, bytes))
+        TextPacker::bind(st, next + 1, e.packedPayload); // packed on the reading thread
+    else if (bytes)
         st.bindBlob(next + 1, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
     else
         m_ws.packer().bind(st, next + 1, e.payload);

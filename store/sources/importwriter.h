@@ -1,9 +1,11 @@
 #pragma once
 
+#include "../eventflags.h"
 #include "../eventrecord.h"
 #include "../freedmemory.h"
 #include "../roominfo.h"
 #include "../runrecord.h"
+#include "../textpacker.h"
 #include "../toolcallrecord.h"
 #include "importreport.h"
 
@@ -45,6 +47,12 @@ struct StoredEvent
     QString body; // message text
     QString arguments; // tool arguments
     QString result; // tool result
+    PackedValue packedPayload; // the payload packed on the reading thread (preparePayload), when it was
+    // Packs the payload ahead, on the thread that reads the source (with that thread's own packer).
+    void preparePayload(TextPacker& packer)
+    {
+        packedPayload = packer.prepare(payload, record.flags & EventFlags::InvalidUtf8);
+    }
 };
 
 // What every importer writes through: sources, rooms, events (one transaction per batch, one reused

@@ -317,6 +317,7 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
     // The source is read and decoded on the pipe's thread; only this loop writes.
     std::optional<RowPipe<DecodedRoomKitEvent>> rows;
     rows.emplace([&oddRows, &wholeRows, &held, &unseen, firstImport, slowly](auto&& put) {
+        TextPacker packer(nullptr); // the payloads are packed here, beside the writer: its thread is the import's pace
         for (SqliteStatement* read : { &oddRows, &wholeRows }) {
             if (read == &oddRows && !firstImport)
                 continue;
@@ -337,7 +338,9 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
                 columns.correlationId = read->text(6);
                 columns.parentId = read->text(7);
                 columns.createdSeconds = read->real(8);
-                if (!put(RoomKitRowDecoder::decode(read->bytes(9), columns)))
+                DecodedRoomKitEvent decoded = RoomKitRowDecoder::decode(read->bytes(9), columns);
+                decoded.packedPayload = packer.prepare(decoded.payload, decoded.record.flags & EventFlags::InvalidUtf8);
+                if (!put(std::move(decoded)))
                     return;
             }
         }

@@ -160,7 +160,7 @@ void RoomKitRows::add(DecodedRoomKitEvent& e)
             r.flags |= EventFlags::Folded; // shown inside its call's card, at the start's place
     }
     m_responses->add(r);
-    if (!m_feed.add({ r, e.payload, e.body, e.arguments, e.result }))
+    if (!m_feed.add({ r, e.payload, e.body, e.arguments, e.result, e.packedPayload }))
         skipped(); // already in the workspace
 }
 
