@@ -117,6 +117,7 @@ private:
         r.sourceLine = line.lineNumber;
         r.flags = line.flags;
         stored.payload = line.raw;
+        stored.packedPayload = line.packedPayload;
         if (!line.problem.isEmpty())
             m_rows.problem(i, line.problem);
         const QJsonObject& e = line.event;

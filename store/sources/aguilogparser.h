@@ -1,5 +1,7 @@
 #pragma once
 
+#include "../textpacker.h"
+
 #include <functional>
 #include <QByteArray>
 #include <QIODevice>
@@ -16,6 +18,7 @@ struct AguiLine
     QString threadId; // from a {threadId, event} wrapper line; empty otherwise
     int flags = 0; // EventFlags::MalformedJson, InvalidUtf8
     QString problem; // empty when the line read cleanly
+    PackedValue packedPayload; // the line as it is to be stored, when the reading thread packed it (AguiReader)
 };
 
 // Splits a JSON Lines file into events. Never fails: a line that is not JSON (a truncated last line, a line

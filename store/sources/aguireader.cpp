@@ -1,5 +1,6 @@
 #include "aguireader.h"
 
+#include "../eventflags.h"
 #include "../eventkind.h"
 #include "../storeerror.h"
 #include "../timeutil.h"
@@ -8,6 +9,7 @@
 #include "filetail.h"
 #include "aguilogparser.h"
 #include "roomfeed.h"
+#include "rowpipe.h"
 
 #include <QDir>
 #include <QFile>
@@ -324,25 +326,46 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
     std::optional<std::pair<qint64, qint64>> kept; // where the thread was kept for the next sync: offset, lines before
     qint64 lastLine = point ? point->lineNumber : 0;
     // Read as it is assembled, a line at a time: a log of any length in bounded memory, its first rows stored
-    // while the rest is read.
-    AguiLogParser::forEachLine(
-        f,
-        [&](const QByteArray& raw, qint64 lineNumber, bool last, qint64 offset) {
-            if (feed.stopped())
-                return false;
-            if (last) {
+    // while the rest is read. The lines are split, parsed and their payloads packed on a thread of their own, ahead
+    // of this one, which assembles and writes them in order: the writer's thread is the import's pace.
+    struct ReadLine
+    {
+        AguiLine line;
+        bool last = false;
+        qint64 offset = 0;
+    };
+    qint64 readTo = 0;
+    {
+        RowPipe<ReadLine> lines([&](auto&& put) {
+            TextPacker packer(nullptr);
+            AguiLogParser::forEachLine(
+                f,
+                [&](const QByteArray& raw, qint64 lineNumber, bool last, qint64 offset) {
+                    ReadLine r { AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last), last,
+                        offset };
+                    const bool mine = r.line.threadId.isEmpty() ? thread.ofFile : r.line.threadId == thread.id;
+                    if (mine) // another thread's lines are passed over: not packed
+                        r.line.packedPayload = packer.prepare(r.line.raw, r.line.flags & EventFlags::InvalidUtf8);
+                    return put(std::move(r));
+                },
+                lastLine + 1, &lastLine);
+            readTo = f.pos(); // read by this thread once the pipe's thread is done (the pipe's end joins it)
+        }, 256, 2); // a parsed line is ten times its bytes: few lines wait, within the import's 200 MB
+        while (!feed.stopped()) {
+            ReadLine* next = lines.next();
+            if (!next)
+                break;
+            if (next->last) {
                 // A line its writer has not finished: the next sync reads it again, whole.
                 writer.keepForResume();
-                kept = { offset, lineNumber - 1 };
+                kept = { next->offset, next->line.lineNumber - 1 };
             }
-            const AguiLine line = AguiLogParser::readLine(QByteArray(raw.constData(), raw.size()), lineNumber, last);
+            const AguiLine& line = next->line;
             const bool mine = line.threadId.isEmpty() ? thread.ofFile : line.threadId == thread.id;
             if (mine)
                 writer.take(line, position++);
-            return true;
-        },
-        lastLine + 1, &lastLine);
-    const qint64 readTo = f.pos();
+        }
+    }
     if (!kept && !feed.stopped()) {
         writer.keepForResume();
         kept = { readTo, lastLine };
