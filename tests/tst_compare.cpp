@@ -20,6 +20,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -477,6 +479,30 @@ private slots:
             qPrintable(window.summaryText()));
         QVERIFY(window.setRoomB(QStringLiteral("room-big")));
         QTRY_VERIFY_WITH_TIMEOUT(window.isComplete(), 30000);
+        QVERIFY(window.summaryText().endsWith(QStringLiteral(" — the runs are the same, step for step")));
+        // Typed: a part of a name that one room holds, and Return, chooses it (a source may hold thousands of rooms).
+        auto* box = window.findChild<QComboBox*>();
+        QVERIFY(box && box->isEditable() && box->isVisible());
+        box->lineEdit()->setFocus();
+        box->lineEdit()->setText(other.right(3).toUpper());
+        QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete() && window.summaryText().contains(QLatin1String(" only in A")), 30000);
+        QCOMPARE(box->currentText(), other);
+        // A name no room holds: B stays, the box shows it again, and the status line says so.
+        box->lineEdit()->setText(QStringLiteral("no-such-room"));
+        QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+        QCOMPARE(box->currentText(), other);
+        QVERIFY(window.findChildren<QLabel*>().size() > 0);
+        bool said = false;
+        for (const QLabel* label : window.findChildren<QLabel*>())
+            said = said || label->text().contains(QStringLiteral("None of B's rooms is named “no-such-room”"));
+        QVERIFY(said);
+        // A part both rooms hold: which one is not guessed.
+        box->lineEdit()->setText(QStringLiteral("room"));
+        QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+        QCOMPARE(box->currentText(), other);
+        QVERIFY(window.setRoomB(QStringLiteral("room-big")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.isComplete() && window.summaryText().contains(QLatin1String("same, step for step")), 30000);
         // One that cannot be written says why, in the window.
         window.exportTo(QStringLiteral("md"), m_dir.filePath(QStringLiteral("no/such/folder/x.md")));
         QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 30000);

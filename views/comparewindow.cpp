@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QCompleter>
 #include <QSignalBlocker>
 #include <QDir>
 #include <QGuiApplication>
@@ -87,8 +88,18 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     auto* top = new QHBoxLayout;
     top->addWidget(m_sides, 1);
     m_roomsB = new QComboBox(this);
-    m_roomsB->setToolTip(tr("B's room: any room of its source, compared with A's"));
-    m_roomsB->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_roomsB->setToolTip(tr("B's room: any room of its source, compared with A's. Type a part of its name to find it "
+                            "among thousands, then Return."));
+    // A source may hold thousands of rooms: a part of a name finds one (the list pops up with the rooms that hold
+    // it), and the box is as wide as a name, not as the longest of ten thousand (measured at every fill).
+    m_roomsB->setEditable(true);
+    m_roomsB->setInsertPolicy(QComboBox::NoInsert);
+    m_roomsB->completer()->setFilterMode(Qt::MatchContains);
+    m_roomsB->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+    m_roomsB->completer()->setCompletionMode(QCompleter::PopupCompletion);
+    m_roomsB->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_roomsB->setMinimumContentsLength(24);
+    connect(m_roomsB->lineEdit(), &QLineEdit::returnPressed, this, [this] { chooseRoomB(m_roomsB->currentText()); });
     m_roomsB->hide(); // until B's rooms are known
     m_roomsBLabel = new QLabel(tr("B's &room:"), this);
     m_roomsBLabel->setBuddy(m_roomsB);
@@ -260,6 +271,34 @@ void CompareWindow::applyFilter()
     // Compared again: the keys (n, p, Ctrl+E) go to the table, not into the field.
     if (setFilterText(m_filterEdit->text()))
         m_view->setFocus(Qt::OtherFocusReason);
+}
+
+void CompareWindow::chooseRoomB(const QString& typed)
+{
+    // The room named, or the one room whose name holds what was typed; else the box shows B's room again and the
+    // status line says why.
+    const QString part = typed.trimmed();
+    int index = part.isEmpty() ? -1 : m_roomsB->findText(part, Qt::MatchFixedString);
+    int holding = 0;
+    if (index < 0 && !part.isEmpty()) {
+        for (int i = 0; i < m_roomsB->count(); ++i) {
+            if (m_roomsB->itemText(i).contains(part, Qt::CaseInsensitive)) {
+                index = i;
+                ++holding;
+            }
+        }
+        if (holding > 1)
+            index = -1;
+    }
+    if (index >= 0) {
+        m_roomsB->setCurrentIndex(index);
+        m_roomsB->setEditText(m_roomsB->itemText(index));
+        return;
+    }
+    m_roomsB->setEditText(m_roomsB->itemText(m_roomsB->currentIndex()));
+    m_status->setText(holding > 1 ? tr("%n of B's rooms hold “%1”: type more of the name, or choose one from the list.", "", holding)
+                                        .arg(part)
+                                  : tr("None of B's rooms is named “%1”; B is still room %2.").arg(part, m_roomNameB));
 }
 
 bool CompareWindow::setRoomB(const QString& nativeId)

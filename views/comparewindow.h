@@ -36,6 +36,9 @@ public:
     void shown();
     // Compares A with another room of B's source (its id there); false when B has no such room.
     bool setRoomB(const QString& nativeId);
+    // What a user typed into B's room box and Return: the room of that name, or the one whose name holds it; else
+    // B stays as it was and the status line says why.
+    void chooseRoomB(const QString& typed);
     QStringList roomsOfB() const; // what the B's room list offers
     // Compares again under the filter `text` (the filter language; empty: every step); false, and said, when it does
     // not parse.
