@@ -48,6 +48,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QInputDialog>
+#include <QComboBox>
 #include <QCompleter>
 #include <QAbstractItemView>
 #include <QKeyEvent>
@@ -1671,10 +1672,24 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
                 items << r.nativeId;
         }
         items << another;
-        bool ok = false;
-        picked = QInputDialog::getItem(this, tr("Compare With"), tr("Compare room %1 (A) with (B):").arg(a->nativeId), items, 0,
-            false, &ok);
-        if (!ok)
+        // A store may hold thousands of rooms: a part of a name finds one, the rooms that hold it in the list.
+        QInputDialog dialog(this);
+        dialog.setWindowTitle(tr("Compare With"));
+        dialog.setLabelText(tr("Compare room %1 (A) with (B), a room or another source (type a part of a room's name to "
+                               "find it):")
+                                .arg(a->nativeId));
+        dialog.setComboBoxItems(items);
+        dialog.setComboBoxEditable(true);
+        if (auto* box = dialog.findChild<QComboBox*>()) {
+            box->setInsertPolicy(QComboBox::NoInsert);
+            box->completer()->setFilterMode(Qt::MatchContains);
+            box->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+            box->completer()->setCompletionMode(QCompleter::PopupCompletion);
+        }
+        if (dialog.exec() != QDialog::Accepted)
+            return nullptr;
+        picked = dialog.textValue().trimmed();
+        if (picked.isEmpty())
             return nullptr;
         if (picked == another) {
             picked = QFileDialog::getOpenFileName(this, tr("Compare with a room of another source"), QString(),
@@ -1683,15 +1698,33 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
                 return nullptr;
         }
     }
-    // A room of this workspace by its id; anything else is another source.
+    // A room of this workspace by its id, or the one room whose id holds what was typed; a file is another source.
     qint64 roomB = 0;
+    QStringList holding;
     for (const RoomSummary& r : m_roomModel->rooms()) {
         if (r.nativeId == picked && r.id != roomA)
             roomB = r.id;
+        else if (r.id != roomA && r.nativeId.contains(picked, Qt::CaseInsensitive))
+            holding << r.nativeId;
+    }
+    if (roomB == 0 && !QFileInfo::exists(picked)) {
+        if (holding.size() != 1) {
+            say(holding.isEmpty() ? tr("No room is named “%1”, and no file is there: nothing compared").arg(picked)
+                                  : tr("%n rooms hold “%1” in their names (%2…): type more of it", "", int(holding.size()))
+                                        .arg(picked, holding.mid(0, 3).join(QStringLiteral(", "))),
+                8000);
+            return nullptr;
+        }
+        picked = holding.first();
+        for (const RoomSummary& r : m_roomModel->rooms()) {
+            if (r.nativeId == picked && r.id != roomA)
+                roomB = r.id;
+        }
     }
     const QString titleA = tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), a->nativeId);
-    // Each side by its file's name (the whole path is in the tooltip of the room list and the title bar).
-    const QString titleB = roomB != 0 ? tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), picked) : QFileInfo(picked).fileName();
+    // Each side by its file's name (the whole path is in the tooltip of the room list and the title bar); B's room is
+    // said by the window, which may compare another.
+    const QString titleB = QFileInfo(roomB != 0 ? a->sourcePath : picked).fileName();
     // The filter applied here applies to both sides (a filter of nothing compares every step).
     const EventFilter filter = m_filterBar->filter();
     const bool filtered = !FilterQuery::format(filter).isEmpty();

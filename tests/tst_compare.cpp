@@ -23,6 +23,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStatusBar>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QAbstractItemModelTester>
@@ -396,6 +397,36 @@ private slots:
         QTest::keyClick(compare->view(), Qt::Key_P);
         QCOMPARE(compare->model()->stepA(compare->view()->currentIndex().row())->index, 6);
         compare->close();
+        // Another room of this source, by a part of its name that it alone holds (a store may hold thousands).
+        QString other;
+        for (const RoomSummary& r : window.roomModel()->rooms()) {
+            if (r.id != room && other.isEmpty())
+                other = r.nativeId;
+        }
+        QString part;
+        for (int n = 4; n <= other.size() && part.isEmpty(); ++n) {
+            for (int at = 0; at + n <= other.size() && part.isEmpty(); ++at) {
+                const QString candidate = other.mid(at, n);
+                int holders = 0;
+                for (const RoomSummary& r : window.roomModel()->rooms())
+                    holders += r.id != room && r.nativeId.contains(candidate, Qt::CaseInsensitive) ? 1 : 0;
+                if (holders == 1)
+                    part = candidate;
+            }
+        }
+        QVERIFY2(!part.isEmpty(), qPrintable(other));
+        CompareWindow* byPart = window.compareWith(part.toUpper());
+        QVERIFY(byPart);
+        QTRY_VERIFY2_WITH_TIMEOUT(byPart->isComplete(), qPrintable(byPart->summaryText()), 20000);
+        QVERIFY2(byPart->roomsOfB().contains(other), qPrintable(byPart->roomsOfB().join(QLatin1Char(' '))));
+        byPart->close();
+        // A part several rooms hold, or none: nothing compared, and the status bar says why.
+        QVERIFY(!window.compareWith(QStringLiteral("sup-")));
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("rooms hold “sup-”")),
+            qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(!window.compareWith(QStringLiteral("no-room-is-called-this")));
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("No room is named “no-room-is-called-this”")),
+            qPrintable(window.statusBar()->currentMessage()));
     }
 
     // A big room against itself in a Compare window: its first steps shown at once (at most 200, aligned by themselves),
@@ -419,7 +450,7 @@ private slots:
         QSignalSpy opened(&client, &StoreClient::workspaceOpened);
         client.open(path);
         QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1, 20000);
-        CompareWindow window(QStringLiteral("big.sqlite, room room-big"), QStringLiteral("big.sqlite, room room-big"));
+        CompareWindow window(QStringLiteral("big.sqlite, room room-big"), QStringLiteral("big.sqlite"));
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVector<int> rowsAtReset;
         QStringList summaryAtReset;
@@ -488,6 +519,16 @@ private slots:
         QTest::keyClick(box->lineEdit(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(window.isComplete() && window.summaryText().contains(QLatin1String(" only in A")), 30000);
         QCOMPARE(box->currentText(), other);
+        // The window and the report name the room compared now (they named the first one).
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("big.sqlite, room ") + other), qPrintable(window.windowTitle()));
+        const QString otherReport = m_dir.filePath(QStringLiteral("window-compare-other.md"));
+        window.exportTo(QStringLiteral("md"), otherReport);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 30000);
+        QFile otherWritten(otherReport);
+        QVERIFY(otherWritten.open(QIODevice::ReadOnly));
+        const QByteArray otherText = otherWritten.readAll();
+        QVERIFY2(otherText.contains(QStringLiteral("big.sqlite, room %1").arg(other).toUtf8()), otherText.left(400).constData());
+        QVERIFY(!otherText.contains("big.sqlite, room room-big, room"));
         // A name no room holds: B stays, the box shows it again, and the status line says so.
         box->lineEdit()->setText(QStringLiteral("no-such-room"));
         QTest::keyClick(box->lineEdit(), Qt::Key_Return);
@@ -505,7 +546,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.isComplete() && window.summaryText().contains(QLatin1String("same, step for step")), 30000);
         // One that cannot be written says why, in the window.
         window.exportTo(QStringLiteral("md"), m_dir.filePath(QStringLiteral("no/such/folder/x.md")));
-        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 3, 30000);
         QVERIFY(!exported.last().at(1).toString().isEmpty());
     }
 

@@ -112,8 +112,7 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
             return;
         m_roomB = id;
         m_roomNameB = m_roomsB->itemText(index);
-        m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3")
-                             .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), m_roomNameB.toHtmlEscaped()));
+        showSides(false);
         compareAgain();
     });
     top->addWidget(m_roomsBLabel, 0, Qt::AlignTop);
@@ -217,14 +216,8 @@ void CompareWindow::compare(
             m_roomB = out->roomB;
             m_roomNameA = out->nameA;
             m_roomNameB = out->nameB;
-            if (!otherSource.isEmpty()) {
-                // A room of another id than A's, taken because B has none of A's, says so: the choice is beside it.
-                m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3%4")
-                                     .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), out->nameB.toHtmlEscaped(),
-                                         out->fallback ? tr(" <i>(it has no room %1: its first room, or choose another)</i>")
-                                                             .arg(out->nameA.toHtmlEscaped())
-                                                       : QString()));
-            }
+            // A room of another id than A's, taken because B has none of A's, says so: the choice is beside it.
+            showSides(!otherSource.isEmpty() && out->fallback);
             {
                 const QSignalBlocker quiet(m_roomsB);
                 m_roomsB->clear();
@@ -299,6 +292,17 @@ void CompareWindow::chooseRoomB(const QString& typed)
     m_status->setText(holding > 1 ? tr("%n of B's rooms hold “%1”: type more of the name, or choose one from the list.", "", holding)
                                         .arg(part)
                                   : tr("None of B's rooms is named “%1”; B is still room %2.").arg(part, m_roomNameB));
+}
+
+void CompareWindow::showSides(bool fallback)
+{
+    // B's source (its title) and the room of it compared, which the room box may change.
+    m_sides->setText(tr("<b>A</b>: %1<br><b>B</b>: %2, room %3%4")
+                         .arg(m_titleA.toHtmlEscaped(), m_titleB.toHtmlEscaped(), m_roomNameB.toHtmlEscaped(),
+                             fallback ? tr(" <i>(it has no room %1: its first room, or choose another)</i>")
+                                            .arg(m_roomNameA.toHtmlEscaped())
+                                      : QString()));
+    setWindowTitle(tr("Compare: %1 ↔ %2, room %3 — Sightline").arg(m_titleA, m_titleB, m_roomNameB));
 }
 
 bool CompareWindow::setRoomB(const QString& nativeId)
@@ -507,7 +511,8 @@ void CompareWindow::exportTo(const QString& format, const QString& path, const Q
         return;
     CompareReport::Input input;
     input.titleA = m_titleA;
-    input.titleB = m_roomNameB.isEmpty() || m_pathB.isEmpty() ? m_titleB : tr("%1, room %2").arg(m_titleB, m_roomNameB);
+    // B's room as it is now: chosen in the window, not the one it opened with.
+    input.titleB = m_roomNameB.isEmpty() ? m_titleB : tr("%1, room %2").arg(m_titleB, m_roomNameB);
     input.roomA = m_roomNameA;
     input.roomB = m_roomNameB;
     input.filter = m_filter ? FilterQuery::format(*m_filter) : QString();

@@ -62,6 +62,7 @@ signals:
     void exported(const QString& path, const QString& error);
 
 private:
+    void showSides(bool fallback); // A and B as compared now: B's source and its room
     void compareAll();
     void compareAgain(); // compareAll() under a new filter or room of B, the window saying so
     void failed(const QString& why);
