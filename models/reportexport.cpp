@@ -9,6 +9,7 @@
 #include "reportsignature.h"
 #include "storeerror.h"
 #include "workspace.h"
+#include "writebehind.h"
 
 #include "sha256.h"
 #include <QDir>
@@ -66,7 +67,16 @@ ReportExport::Result ReportExport::run(Workspace& ws, const ReportScope& scope, 
     out.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     Sha256 events;
     Result result;
-    result.events = write(ws, scope, format, expanded, out, &events);
+    if (format == QLatin1String("jsonl") || format == QLatin1String("csv")) {
+        // The formats of every row, a gigabyte and more: written to the file on a thread of their own, beside the
+        // reading of the rows and the making of the lines.
+        WriteBehind behind(out);
+        result.events = write(ws, scope, format, expanded, behind, &events);
+        if (!behind.finish())
+            throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + behind.errorString());
+    } else {
+        result.events = write(ws, scope, format, expanded, out, &events);
+    }
     if (!out.commit())
         throw StoreError(path, {}, QStringLiteral("cannot write the report: ") + out.errorString());
     ReportManifest::Content content;

@@ -20,6 +20,7 @@
 #include "sources/importer.h"
 #include "testsupport.h"
 #include "workspace.h"
+#include "writebehind.h"
 
 #include <QBuffer>
 #include <QColor>
@@ -136,11 +137,71 @@ QString pdfText(Workspace& ws, const ReportScope& scope, const QString& path, co
 
 } // namespace
 
+// A file that takes `room` bytes and then fails, as a full disk does.
+class FullDevice : public QIODevice
+{
+public:
+    explicit FullDevice(qint64 room)
+        : m_room(room)
+    {
+        open(QIODevice::WriteOnly);
+    }
+    QByteArray written;
+
+protected:
+    qint64 readData(char*, qint64) override { return -1; }
+    qint64 writeData(const char* data, qint64 size) override
+    {
+        if (written.size() + size > m_room) {
+            setErrorString(QStringLiteral("No space left on device"));
+            return -1;
+        }
+        written.append(data, size);
+        return size;
+    }
+
+private:
+    qint64 m_room;
+};
+
 class TestReports : public QObject
 {
     Q_OBJECT
 
 private slots:
+    void writeBehindWritesInOrderAndSaysAFailure()
+    {
+        // The report's bytes reach the file in order, whole, over many chunks and writes of every size.
+        QByteArray expected;
+        QBuffer file;
+        file.open(QIODevice::WriteOnly);
+        {
+            WriteBehind behind(file, 4096);
+            for (int i = 0; i < 20000; ++i) {
+                const QByteArray line = QByteArray::number(i).repeated(1 + i % 37) + '\n';
+                QCOMPARE(behind.write(line), qint64(line.size()));
+                expected += line;
+            }
+            QVERIFY(behind.finish());
+        }
+        QCOMPARE(file.data().size(), expected.size());
+        QCOMPARE(file.data(), expected);
+        // A file that fills up: the writes after it fail, nothing more is held, and finish() says why.
+        FullDevice full(100000);
+        WriteBehind behind(full, 4096);
+        const QByteArray block(1000, 'x');
+        int failedAt = -1;
+        for (int i = 0; i < 1000 && failedAt < 0; ++i) {
+            if (behind.write(block) < 0)
+                failedAt = i;
+        }
+        QVERIFY2(failedAt > 0, "a write after the file filled up said nothing");
+        QCOMPARE(behind.write(block), qint64(-1));
+        QVERIFY(!behind.finish());
+        QCOMPARE(behind.errorString(), QStringLiteral("No space left on device"));
+        QVERIFY(full.written.size() <= 100000);
+    }
+
     // What the report writers read beyond the read contract, in store/ (models/ writes no SQL): a room's calls by
     // each of their rows as the rows go by, an event's stored bytes and search text, a room's own fields.
     void callsAlongFindEachRowsCallInIndexOrder()
