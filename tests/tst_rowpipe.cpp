@@ -53,6 +53,39 @@ private slots:
     }
 
     // A source that fails at row 700 (a corrupt page, say): the writer gets rows 0..699, then the error.
+    void heavyRowsMakeSmallerBatches()
+    {
+        // Rows weighed (an AG-UI line of a megabyte): a batch ends at its weight, so few heavy rows are in flight,
+        // and every row still arrives once and in order.
+        std::atomic<int> read = 0;
+        int written = 0;
+        {
+            RowPipe<QByteArray> pipe(
+                [&read](auto&& put) {
+                    for (int i = 0; i < 200; ++i) {
+                        ++read;
+                        if (!put(QByteArray(i % 10 == 0 ? 1 << 20 : 100, char('a' + i % 26))))
+                            return;
+                    }
+                },
+                256, 1, [](const QByteArray& row) { return qint64(row.size()); }, qint64(1) << 20);
+            const QByteArray* first = pipe.next();
+            QVERIFY(first);
+            QCOMPARE(first->size(), 1 << 20);
+            // The reader is held by the one batch waiting: at most two batches past the one read, of ten rows each
+            // (a batch ends at the next megabyte row), are read.
+            QTest::qWait(200);
+            QVERIFY2(read.load() <= 40, qPrintable(QString::number(read.load())));
+            ++written;
+            while (const QByteArray* row = pipe.next()) {
+                QCOMPARE(row->at(0), char('a' + written % 26));
+                QCOMPARE(row->size(), written % 10 == 0 ? 1 << 20 : 100);
+                ++written;
+            }
+        }
+        QCOMPARE(written, 200);
+    }
+
     void anErrorComesAfterTheRowsBeforeIt()
     {
         RowPipe<int> pipe([](auto&& put) {

@@ -350,7 +350,10 @@ void AguiReader::read(const RoomCursor& cursor, RoomFeed& feed)
                 },
                 lastLine + 1, &lastLine);
             readTo = f.pos(); // read by this thread once the pipe's thread is done (the pipe's end joins it)
-        }, 256, 2); // a parsed line is ten times its bytes: few lines wait, within the import's 200 MB
+        },
+            // A parsed line is about ten times its bytes, and a snapshot line can be megabytes: a batch ends at 256
+            // lines or 1 MB of them, two wait, so what is in flight stays a few megabytes of lines.
+            256, 2, [](const ReadLine& r) { return qint64(r.line.raw.size()); }, qint64(1) << 20);
         while (!feed.stopped()) {
             ReadLine* next = lines.next();
             if (!next)

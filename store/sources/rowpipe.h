@@ -3,6 +3,8 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
+#include <QtGlobal>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -10,7 +12,9 @@
 
 // Rows read and decoded on a thread of their own, handed to the writer in batches: decoding a row's JSON is a
 // fifth of an import and the writer's SQLite work most of the rest, so on two cores the one hides the other.
-// At most `capacity` batches wait, so memory stays bounded however far the reader gets ahead.
+// At most `capacity` batches wait, so memory stays bounded however far the reader gets ahead. Rows of very
+// different sizes (an AG-UI snapshot line can be megabytes) are bounded by weight too: a batch also ends once its
+// rows weigh `batchWeight` (weigh(row), in bytes), so the rows in flight weigh a few batches' worth.
 //
 // `produce(put)` runs on the reading thread and calls put(Row&&) for each row, in order; it stops early when
 // put returns false (the writer stopped). What it throws is rethrown by next() on the writer's side, after
@@ -18,22 +22,27 @@
 template<typename Row> class RowPipe
 {
 public:
+    using Weigh = std::function<qint64(const Row&)>;
     template<typename Produce>
-    explicit RowPipe(Produce produce, int batchRows = 256, int capacity = 8)
+    explicit RowPipe(Produce produce, int batchRows = 256, int capacity = 8, Weigh weigh = {}, qint64 batchWeight = 0)
         : m_batchRows(batchRows)
         , m_capacity(capacity)
     {
-        m_thread = std::thread([this, produce = std::move(produce)]() mutable {
+        m_thread = std::thread([this, produce = std::move(produce), weigh = std::move(weigh), batchWeight]() mutable {
             std::vector<Row> batch;
             batch.reserve(m_batchRows);
+            qint64 weight = 0;
             try {
                 produce([&](Row&& row) {
+                    if (weigh)
+                        weight += weigh(row);
                     batch.push_back(std::move(row));
-                    if (int(batch.size()) < m_batchRows)
+                    if (int(batch.size()) < m_batchRows && (!weigh || weight < batchWeight))
                         return true;
                     const bool open = push(std::move(batch));
                     batch = {};
                     batch.reserve(m_batchRows);
+                    weight = 0;
                     return open;
                 });
             } catch (...) {
