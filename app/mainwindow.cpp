@@ -1707,7 +1707,8 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
         else if (r.id != roomA && r.nativeId.contains(picked, Qt::CaseInsensitive))
             holding << r.nativeId;
     }
-    if (roomB == 0 && !QFileInfo::exists(picked)) {
+    // A file is named by its whole path (the file dialog's, or a caller's); typed text is a room's name or part of one.
+    if (roomB == 0 && !(QFileInfo(picked).isAbsolute() && QFileInfo::exists(picked))) {
         if (holding.size() != 1) {
             say(holding.isEmpty() ? tr("No room is named “%1”, and no file is there: nothing compared").arg(picked)
                                   : tr("%n rooms hold “%1” in their names (%2…): type more of it", "", int(holding.size()))
@@ -1724,7 +1725,8 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
     const QString titleA = tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), a->nativeId);
     // Each side by its file's name (the whole path is in the tooltip of the room list and the title bar); B's room is
     // said by the window, which may compare another.
-    const QString titleB = QFileInfo(roomB != 0 ? a->sourcePath : picked).fileName();
+    const RoomSummary* b = roomB != 0 ? m_roomModel->room(roomB) : nullptr;
+    const QString titleB = QFileInfo(b ? b->sourcePath : picked).fileName();
     // The filter applied here applies to both sides (a filter of nothing compares every step).
     const EventFilter filter = m_filterBar->filter();
     const bool filtered = !FilterQuery::format(filter).isEmpty();

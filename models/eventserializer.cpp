@@ -15,6 +15,7 @@ QByteArray eventJson(const EventRecord& e)
     // Written by JsonLine, not QJsonObject: an export is a line per row of a room of a million. One for every
     // line of the thread, so that its buffers and the order of its keys are kept.
     thread_local JsonLine o;
+    o.clear(); // a line an exception left half made is not written into this one
     // The report's fields (RecordFields), but the time written out, the flags as words and the call's fields on the
     // rows of calls alone; a parent is not said.
     JsonFields::write(o, e, RecordFields::events(),

@@ -166,6 +166,12 @@ void JsonLine::addJson(const char* key, const QByteArray& json)
     pushMember(key, begin);
 }
 
+void JsonLine::clear()
+{
+    m_members.clear();
+    m_values.resize(0);
+}
+
 QByteArray JsonLine::text()
 {
     // QJsonObject keeps its keys sorted; for ASCII keys that is byte order. Lines of one kind give the same keys

@@ -19,6 +19,7 @@ public:
     void addNull(const char* key);
     void addJson(const char* key, const QByteArray& json); // a value already written as JSON
     QByteArray text(); // the object, keys sorted; the line is then empty again
+    void clear(); // empty again, what was added dropped (a line left half made)
 
     // A JSON string literal, quoted: UTF-8, with an unpaired surrogate escaped as QJsonDocument escapes it.
     static void appendString(QByteArray& out, const QString& value);

@@ -542,6 +542,12 @@ private slots:
         box->lineEdit()->setText(QStringLiteral("room"));
         QTest::keyClick(box->lineEdit(), Qt::Key_Return);
         QCOMPARE(box->currentText(), other);
+        // Typed into and left without Return: the box shows B's room again, not what was typed.
+        box->lineEdit()->setFocus();
+        QTest::keyClicks(box->lineEdit(), QStringLiteral("zz"));
+        QVERIFY(box->currentText() != other);
+        window.view()->setFocus();
+        QTRY_COMPARE(box->currentText(), other);
         QVERIFY(window.setRoomB(QStringLiteral("room-big")));
         QTRY_VERIFY_WITH_TIMEOUT(window.isComplete() && window.summaryText().contains(QLatin1String("same, step for step")), 30000);
         // One that cannot be written says why, in the window.

@@ -100,6 +100,11 @@ CompareWindow::CompareWindow(const QString& titleA, const QString& titleB, QWidg
     m_roomsB->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_roomsB->setMinimumContentsLength(24);
     connect(m_roomsB->lineEdit(), &QLineEdit::returnPressed, this, [this] { chooseRoomB(m_roomsB->currentText()); });
+    // Left without Return: the box shows B's room again, not a part of a name that was never chosen.
+    connect(m_roomsB->lineEdit(), &QLineEdit::editingFinished, this, [this] {
+        if (!m_roomsB->lineEdit()->hasFocus() && m_roomsB->currentIndex() >= 0)
+            m_roomsB->setEditText(m_roomsB->itemText(m_roomsB->currentIndex()));
+    });
     m_roomsB->hide(); // until B's rooms are known
     m_roomsBLabel = new QLabel(tr("B's &room:"), this);
     m_roomsBLabel->setBuddy(m_roomsB);
@@ -271,7 +276,9 @@ void CompareWindow::chooseRoomB(const QString& typed)
     // The room named, or the one room whose name holds what was typed; else the box shows B's room again and the
     // status line says why.
     const QString part = typed.trimmed();
-    int index = part.isEmpty() ? -1 : m_roomsB->findText(part, Qt::MatchFixedString);
+    int index = part.isEmpty() ? -1 : m_roomsB->findText(part, Qt::MatchExactly | Qt::MatchCaseSensitive);
+    if (index < 0 && !part.isEmpty())
+        index = m_roomsB->findText(part, Qt::MatchFixedString); // the name in another case
     int holding = 0;
     if (index < 0 && !part.isEmpty()) {
         for (int i = 0; i < m_roomsB->count(); ++i) {
