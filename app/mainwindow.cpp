@@ -1489,9 +1489,8 @@ QString MainWindow::statusText() const
     return m_status->text();
 }
 
-bool MainWindow::goToRoom(const QString& typed)
+bool MainWindow::roomNamed(const RoomMatch& match, const QString& typed)
 {
-    const RoomMatch match = RoomMatch::find(m_roomModel->rooms(), typed);
     if (!match.several.isEmpty()) {
         say(tr("“%1” is part of %L2 room ids (%3): give more of one.")
                 .arg(typed)
@@ -1508,6 +1507,14 @@ bool MainWindow::goToRoom(const QString& typed)
             6000);
         return false;
     }
+    return true;
+}
+
+bool MainWindow::goToRoom(const QString& typed)
+{
+    const RoomMatch match = RoomMatch::find(m_roomModel->rooms(), typed);
+    if (!roomNamed(match, typed))
+        return false;
     // A room the list's filter hides is shown all the same: the filter goes, so that the list shows it selected.
     if (!m_roomList->selectRoom(match.ids.first())) {
         m_roomList->showAllRooms();
@@ -1698,30 +1705,16 @@ CompareWindow* MainWindow::compareWith(const QString& choice)
                 return nullptr;
         }
     }
-    // A room of this workspace by its id, or the one room whose id holds what was typed; a file is another source.
-    qint64 roomB = 0;
-    QStringList holding;
-    for (const RoomSummary& r : m_roomModel->rooms()) {
-        if (r.nativeId == picked && r.id != roomA)
-            roomB = r.id;
-        else if (r.id != roomA && r.nativeId.contains(picked, Qt::CaseInsensitive))
-            holding << r.nativeId;
-    }
-    // A file is named by its whole path (the file dialog's, or a caller's); typed text is a room's name or part of one.
-    if (roomB == 0 && !(QFileInfo(picked).isAbsolute() && QFileInfo::exists(picked))) {
-        if (holding.size() != 1) {
-            say(holding.isEmpty() ? tr("No room is named “%1”, and no file is there: nothing compared").arg(picked)
-                                  : tr("%n rooms hold “%1” in their names (%2…): type more of it", "", int(holding.size()))
-                                        .arg(picked, holding.mid(0, 3).join(QStringLiteral(", "))),
-                8000);
-            return nullptr;
-        }
-        picked = holding.first();
-        for (const RoomSummary& r : m_roomModel->rooms()) {
-            if (r.nativeId == picked && r.id != roomA)
-                roomB = r.id;
-        }
-    }
+    // Another room of this workspace as Go ▸ Room… finds one (RoomMatch: its id, or the one id that holds what was
+    // typed); else a file, named by its whole path (the file dialog's, or a caller's), is another source.
+    RoomSummaries others = m_roomModel->rooms();
+    others.removeIf([roomA](const RoomSummary& r) { return r.id == roomA; });
+    const RoomMatch match = RoomMatch::find(others, picked);
+    const qint64 roomB = match.ids.value(0);
+    if (roomB != 0)
+        picked = m_roomModel->room(roomB)->nativeId;
+    else if (!(QFileInfo(picked).isAbsolute() && QFileInfo::exists(picked)) && !roomNamed(match, picked))
+        return nullptr;
     const QString titleA = tr("%1, room %2").arg(QFileInfo(a->sourcePath).fileName(), a->nativeId);
     // Each side by its file's name (the whole path is in the tooltip of the room list and the title bar); B's room is
     // said by the window, which may compare another.

@@ -51,6 +51,8 @@ struct ImportReport;
 
 // The main window: rooms on the left, the selected room's events on the right, and a status bar that
 // always says how many events are shown of how many there are.
+struct RoomMatch;
+
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -130,6 +132,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // Whether `match` names a room; else the status bar says why (several ids hold the text, or none).
+    bool roomNamed(const RoomMatch& match, const QString& typed);
     // The constructor's areas, in its order.
     void layOut();
     void connectParts();

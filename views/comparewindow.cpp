@@ -7,6 +7,7 @@
 #include "comparereport.h"
 #include "filterquery.h"
 #include "reviewer.h"
+#include "roommatch.h"
 #include "sources/importer.h"
 #include "storeclient.h"
 #include "storeerror.h"
@@ -273,32 +274,34 @@ void CompareWindow::applyFilter()
 
 void CompareWindow::chooseRoomB(const QString& typed)
 {
-    // The room named, or the one room whose name holds what was typed; else the box shows B's room again and the
-    // status line says why.
+    // B's room as Go ▸ Room… finds one (RoomMatch: its id, or the one id that holds the text); else the box shows
+    // B's room again and the status line says why.
     const QString part = typed.trimmed();
-    int index = part.isEmpty() ? -1 : m_roomsB->findText(part, Qt::MatchExactly | Qt::MatchCaseSensitive);
-    if (index < 0 && !part.isEmpty())
-        index = m_roomsB->findText(part, Qt::MatchFixedString); // the name in another case
-    int holding = 0;
-    if (index < 0 && !part.isEmpty()) {
-        for (int i = 0; i < m_roomsB->count(); ++i) {
-            if (m_roomsB->itemText(i).contains(part, Qt::CaseInsensitive)) {
-                index = i;
-                ++holding;
-            }
-        }
-        if (holding > 1)
-            index = -1;
+    RoomSummaries rooms;
+    for (int i = 0; i < m_roomsB->count(); ++i) {
+        RoomSummary r;
+        r.id = m_roomsB->itemData(i).toLongLong();
+        r.nativeId = m_roomsB->itemText(i);
+        rooms << r;
     }
-    if (index >= 0) {
+    const RoomMatch match = RoomMatch::find(rooms, part);
+    if (const int index = match.ids.isEmpty() ? -1 : m_roomsB->findData(match.ids.first()); index >= 0) {
         m_roomsB->setCurrentIndex(index);
         m_roomsB->setEditText(m_roomsB->itemText(index));
         return;
     }
     m_roomsB->setEditText(m_roomsB->itemText(m_roomsB->currentIndex()));
-    m_status->setText(holding > 1 ? tr("%n of B's rooms hold “%1”: type more of the name, or choose one from the list.", "", holding)
-                                        .arg(part)
-                                  : tr("None of B's rooms is named “%1”; B is still room %2.").arg(part, m_roomNameB));
+    if (!match.several.isEmpty())
+        m_status->setText(tr("“%1” is part of %n of B's room ids: type more of one, or choose it from the list.", "",
+            int(match.several.size()))
+                              .arg(part));
+    else
+        m_status->setText(tr("No room “%1” in B (room ids are matched as written%2); B is still room %3.")
+                              .arg(part,
+                                  match.otherCase.isEmpty() || match.otherCase.size() > 5
+                                      ? QString()
+                                      : tr(": did you mean %1?").arg(match.otherCase.join(tr(" or "))),
+                                  m_roomNameB));
 }
 
 void CompareWindow::showSides(bool fallback)
