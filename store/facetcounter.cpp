@@ -135,6 +135,27 @@ void FacetCounter::add(sqlite3_stmt* st)
     }
 }
 
+void FacetCounter::merge(const FacetCounter& other)
+{
+    for (size_t f = 0; f < m_fields.size(); ++f) {
+        Field& field = m_fields[f];
+        const Field& theirs = other.m_fields[f];
+        for (auto it = theirs.counts.cbegin(); it != theirs.counts.cend(); ++it)
+            field.counts[it.key()] += it.value();
+        for (auto it = theirs.groups.cbegin(); it != theirs.groups.cend(); ++it)
+            field.groups.insert(it.key(), it.value()); // a value's group is the same whoever saw it
+    }
+    for (auto it = other.m_labelCounts.cbegin(); it != other.m_labelCounts.cend(); ++it)
+        m_labelCounts[it.key()] += it.value();
+    for (auto it = other.m_stateCounts.cbegin(); it != other.m_stateCounts.cend(); ++it)
+        m_stateCounts[it.key()] += it.value();
+    m_out.shown += other.m_out.shown;
+    m_out.blocked += other.m_out.blocked;
+    m_out.unblocked += other.m_out.unblocked;
+    for (qsizetype i = 0; i < m_out.histogram.size() && i < other.m_out.histogram.size(); ++i)
+        m_out.histogram[i] += other.m_out.histogram.at(i);
+}
+
 FacetCounts FacetCounter::result(int limit) const
 {
     FacetCounts out = m_out;

@@ -25,6 +25,7 @@
 #include <type_traits>
 
 struct sqlite3;
+class SnapshotPartner;
 class SqliteStatement;
 class TextPacker;
 
@@ -177,6 +178,11 @@ public:
 
     // How long a statement waits for another connection's write lock before it fails.
     static constexpr int BusyTimeoutMs = 5000;
+    // A room of this many events or more has its panes' counts made on two threads (facets()) by default; the
+    // benchmark and the tests set it to compare the two ways. How many threads the last count used.
+    static constexpr qint64 SplitCountFrom = 20000;
+    void setSplitCountFrom(qint64 events) { m_splitCountFrom = events; }
+    int facetThreads() const { return m_facetThreads; }
 
 private:
     void enterWal();
@@ -185,6 +191,8 @@ private:
     // Runs `sql` on the native handle, calling `row` with each row (RecordReader makes records of them).
     void read(const QString& sql, const QVariantList& binds, const std::function<void(const SqliteStatement&)>& row);
     EventRecords readEvents(const QString& sql, const QVariantList& binds);
+    // The second reader of this workspace, opened on first use; nullptr when it cannot be opened.
+    SnapshotPartner* snapshotPartner();
     void readEvents(const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each);
 
     QString m_path;
@@ -192,5 +200,9 @@ private:
     QSqlDatabase m_db;
     sqlite3* m_handle = nullptr;
     std::unique_ptr<TextPacker> m_packer; // its SQL functions are the connection's: it outlives it
+    std::unique_ptr<SnapshotPartner> m_partner;
+    bool m_partnerFailed = false;
+    qint64 m_splitCountFrom = SplitCountFrom;
+    int m_facetThreads = 0;
     QByteArray m_secret; // read once found
 };

@@ -1,0 +1,170 @@
+// The panes' counts of a big room, made in two halves on two threads on one snapshot (Workspace::facets with a
+// SnapshotPartner): the same counts as one thread makes, never two moments of the workspace mixed, and one thread
+// whenever the halves could not share a snapshot.
+#include "annotationstore.h"
+#include "eventflags.h"
+#include "filterquery.h"
+#include "roomkitstoregenerator.h"
+#include "sources/importer.h"
+#include "testsupport.h"
+#include "workspace.h"
+
+#include <atomic>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <thread>
+
+class TestFacetSplit : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_workspace;
+    qint64 m_room = 0;
+    qint64 m_events = 0;
+
+    static QString describe(const FacetCounts& c)
+    {
+        QStringList out { QStringLiteral("shown %1 blocked %2 unblocked %3").arg(c.shown).arg(c.blocked).arg(c.unblocked) };
+        for (auto it = c.fields.cbegin(); it != c.fields.cend(); ++it) {
+            QStringList values;
+            for (const FacetValue& v : it.value())
+                values << QStringLiteral("%1=%2 (%3)").arg(v.value).arg(v.count).arg(v.group);
+            out << it.key() + QStringLiteral(": ") + values.join(QStringLiteral(", ")) + QStringLiteral(" more ")
+                    + QString::number(c.more.value(it.key()));
+        }
+        QStringList bins;
+        for (qint64 b : c.histogram)
+            bins << QString::number(b);
+        out << QStringLiteral("histogram ") + bins.join(QLatin1Char(' '));
+        return out.join(QLatin1Char('\n'));
+    }
+
+    qint64 redactedCount(Workspace& ws)
+    {
+        const FacetCounts c = ws.facets(m_room, {}, 8, 1000);
+        return c.count(QStringLiteral("is"), QStringLiteral("redacted"));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const QString source = m_dir.filePath(QStringLiteral("store.sqlite"));
+        RoomKitStoreGenerator::write(source, 30000, 3, 0.9, 17);
+        m_workspace = m_dir.filePath(QStringLiteral("split.sightline"));
+        Workspace ws(m_workspace);
+        Importer::import(ws, source);
+        m_room = ws.findRooms(QStringLiteral("room-big")).first();
+        m_events = ws.room(m_room)->eventCount;
+        QVERIFY(m_events >= Workspace::SplitCountFrom);
+        // What reviewers add, on rows of both halves: labels, notes and marks (counted from a table beside the rows).
+        AnnotationStore store(ws);
+        ws.exec(QStringLiteral("BEGIN"));
+        for (qint64 i = 0; i < m_events; i += 97) {
+            store.addLabel(m_room, i, i % 2 ? QStringLiteral("pii") : QStringLiteral("bug"), QStringLiteral("test"));
+            if (i % 3 == 0)
+                store.setMarked(m_room, i, true, QStringLiteral("test"));
+        }
+        ws.exec(QStringLiteral("COMMIT"));
+    }
+
+    void twoHalvesCountWhatOneThreadCounts_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::newRow("none") << QString();
+        QTest::newRow("a type") << QStringLiteral("type:tool_call_start");
+        QTest::newRow("two fields") << QStringLiteral("type:message outcome:failed");
+        QTest::newRow("outcome") << QStringLiteral("outcome:failed");
+        QTest::newRow("blocked only") << QStringLiteral("blocked:only");
+        QTest::newRow("a label") << QStringLiteral("label:pii");
+        QTest::newRow("marked") << QStringLiteral("is:marked");
+        QTest::newRow("a word") << QStringLiteral("refund");
+        QTest::newRow("not a tool") << QStringLiteral("-tool:search_orders");
+    }
+
+    void twoHalvesCountWhatOneThreadCounts()
+    {
+        QFETCH(QString, query);
+        const FilterQuery::Result parsed = FilterQuery::parse(query);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        Workspace ws(m_workspace);
+        const FacetCounts two = ws.facets(m_room, parsed.filter, 16, 5);
+        QCOMPARE(ws.facetThreads(), 2);
+        ws.setSplitCountFrom(std::numeric_limits<qint64>::max());
+        const FacetCounts one = ws.facets(m_room, parsed.filter, 16, 5);
+        QCOMPARE(ws.facetThreads(), 1);
+        QCOMPARE(describe(two), describe(one));
+        // And they count something: the room's rows, labels where the filter keeps them.
+        QVERIFY(one.blocked + one.unblocked > 0 || one.shown == 0);
+        if (query.isEmpty()) {
+            QCOMPARE(one.shown + one.blocked, m_events); // blocked rows are hidden unless asked for
+            QVERIFY(one.count(QStringLiteral("label"), QStringLiteral("pii")) > 0);
+        }
+    }
+
+    // A writer flips the redacted flag of one row of each half in one transaction while the panes count: a count made
+    // of two moments would see one flag flipped and not the other, an odd number of redacted rows.
+    void theHalvesShareOneSnapshot()
+    {
+        std::atomic<bool> stop = false;
+        std::atomic<int> flips = 0;
+        const qint64 low = 5, high = m_events - 5;
+        std::thread writer([&] {
+            Workspace ws(m_workspace);
+            while (!stop) {
+                ws.exec(QStringLiteral("BEGIN IMMEDIATE"));
+                ws.exec(QStringLiteral("UPDATE events SET flags = (flags | ?) - (flags & ?) WHERE room_id = ? AND seq IN (?, ?)"),
+                    { int(EventFlags::Redacted), int(EventFlags::Redacted), m_room, low, high });
+                ws.exec(QStringLiteral("COMMIT"));
+                ++flips;
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        });
+        Workspace ws(m_workspace);
+        int split = 0, alone = 0;
+        for (int i = 0; i < 150 && !QTest::currentTestFailed(); ++i) {
+            const qint64 redacted = redactedCount(ws);
+            (ws.facetThreads() == 2 ? split : alone) += 1;
+            QVERIFY2(redacted % 2 == 0, qPrintable(QStringLiteral("count %1 saw %2 redacted rows").arg(i).arg(redacted)));
+        }
+        stop = true;
+        writer.join();
+        qInfo("%d counts on two threads, %d alone, %d commits by the writer", split, alone, int(flips));
+        QVERIFY(flips > 10);
+        QVERIFY(split > 0);
+    }
+
+    // Inside a transaction of its own the workspace's connection sees rows nobody else can: counted alone.
+    void aTransactionsOwnRowsAreCounted()
+    {
+        Workspace ws(m_workspace);
+        const qint64 before = redactedCount(ws);
+        QCOMPARE(ws.facetThreads(), 2);
+        ws.exec(QStringLiteral("BEGIN"));
+        ws.exec(QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq IN (?, ?) AND flags & ? = 0"),
+            { int(EventFlags::Redacted), m_room, 100, m_events - 100, int(EventFlags::Redacted) });
+        QCOMPARE(redactedCount(ws), before + 2);
+        QCOMPARE(ws.facetThreads(), 1);
+        ws.exec(QStringLiteral("ROLLBACK"));
+        QCOMPARE(redactedCount(ws), before);
+    }
+
+    // Another connection holding the write lock (an import at work): the count does not wait for it, it counts alone.
+    void aBusyWriterMeansCountingAlone()
+    {
+        Workspace writer(m_workspace);
+        Workspace ws(m_workspace);
+        const FacetCounts free = ws.facets(m_room, {}, 8, 1000);
+        QCOMPARE(ws.facetThreads(), 2);
+        writer.exec(QStringLiteral("BEGIN IMMEDIATE"));
+        const FacetCounts busy = ws.facets(m_room, {}, 8, 1000);
+        QCOMPARE(ws.facetThreads(), 1);
+        writer.exec(QStringLiteral("ROLLBACK"));
+        QCOMPARE(describe(busy), describe(free));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFacetSplit)
+#include "tst_facetsplit.moc"
