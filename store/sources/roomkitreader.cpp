@@ -314,7 +314,10 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
     // written folded into its card exactly when it closes a start, and only the calls still open stay in memory.
     RoomKitRows out(feed);
     std::atomic_bool unseen = false; // a positive idx that is not whole, and not read with the odd rows
-    // The source is read and decoded on the pipe's thread; only this loop writes.
+    // The source is read and decoded on the pipe's thread; only this loop writes. 32 batches of 256 rows ahead: with
+    // the default 8 the reading thread stopped, its queue full, through each commit of the writer (its full-text
+    // index, the log, a checkpoint), and a million events took 28 s; 24 s with these, for 17 MB more at the peak
+    // (EVENT.md and AG-UI logs, whose writer is the pace throughout, gained nothing from a longer queue).
     std::optional<RowPipe<DecodedRoomKitEvent>> rows;
     rows.emplace([&oddRows, &wholeRows, &held, &unseen, firstImport, slowly](auto&& put) {
         TextPacker packer(nullptr); // the payloads are packed here, beside the writer: its thread is the import's pace
@@ -344,7 +347,7 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
                     return;
             }
         }
-    });
+    }, 256, 32);
     const auto stop = qScopeGuard([&] { rows.reset(); }); // its thread stops before the statement it steps is finalized
     bool ended = false; // every row the pipe read is written: a stop (a cancel, another room) leaves some unread
     while (!feed.stopped()) {
