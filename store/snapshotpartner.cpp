@@ -24,6 +24,17 @@ sqlite3* openConnection(const QString& path)
 }
 
 // Begins a read transaction: BEGIN alone takes no snapshot in WAL mode, the first read does.
+// True when a statement of `db` is part-way through its rows: its read, and so the connection's snapshot, began
+// before any gate (a QSqlQuery not finished keeps one), and a BEGIN would not move it.
+bool reading(sqlite3* db)
+{
+    for (sqlite3_stmt* st = sqlite3_next_stmt(db, nullptr); st; st = sqlite3_next_stmt(db, st)) {
+        if (sqlite3_stmt_busy(st))
+            return true;
+    }
+    return false;
+}
+
 bool beginRead(sqlite3* db)
 {
     if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
@@ -69,7 +80,7 @@ SnapshotPartner::~SnapshotPartner()
 SnapshotPartner::Pin::Pin(SnapshotPartner& partner, sqlite3* own)
     : m_partner(partner)
 {
-    if (!sqlite3_get_autocommit(own) || !sqlite3_get_autocommit(partner.m_reader))
+    if (!sqlite3_get_autocommit(own) || !sqlite3_get_autocommit(partner.m_reader) || reading(own))
         return;
     if (sqlite3_exec(partner.m_gate, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK)
         return;

@@ -27,8 +27,8 @@ public:
     sqlite3* handle() const { return m_reader; }
 
     // Read transactions on `own` and on the partner, on one snapshot, ended when the Pin goes. Not pinned (and
-    // nothing begun) when `own` is in a transaction already (its rows may not be committed) or the gate could not
-    // have the write lock at once.
+    // nothing begun) when `own` is in a transaction already (its rows may not be committed) or part-way through a
+    // statement's rows (its snapshot is older than the gate), or when the gate could not have the write lock at once.
     class Pin
     {
     public:

@@ -578,7 +578,11 @@ SnapshotPartner* Workspace::snapshotPartner()
 {
     if (!m_partner && !m_partnerFailed) {
         try {
-            m_partner = std::make_unique<SnapshotPartner>(m_path);
+            // The file SQLite has open: a database with none (in memory, temporary) has no second reader.
+            const char* file = sqlite3_db_filename(m_handle, "main");
+            if (!file || !*file)
+                throw StoreError(m_path, {}, QStringLiteral("no file to open a second reader of"));
+            m_partner = std::make_unique<SnapshotPartner>(QFile::decodeName(file));
         } catch (const StoreError&) {
             m_partnerFailed = true; // counted on one thread then, as before there was a partner
         }

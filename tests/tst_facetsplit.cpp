@@ -151,6 +151,32 @@ private slots:
         QCOMPARE(redactedCount(ws), before);
     }
 
+    // A statement of the connection part-way through its rows holds an older snapshot than any gate: counted alone,
+    // on that snapshot.
+    void aStatementPartWayMeansCountingAlone()
+    {
+        Workspace ws(m_workspace);
+        const FacetCounts before = ws.facets(m_room, {}, 8, 1000);
+        QCOMPARE(ws.facetThreads(), 2);
+        QSqlQuery open = ws.exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ?"), { m_room });
+        QVERIFY(open.next());
+        {
+            Workspace writer(m_workspace);
+            writer.exec(QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq = ?"),
+                { int(EventFlags::Redacted), m_room, m_events - 3 });
+        }
+        const FacetCounts during = ws.facets(m_room, {}, 8, 1000);
+        QCOMPARE(ws.facetThreads(), 1);
+        QCOMPARE(describe(during), describe(before)); // the open statement's snapshot: the flag came after it
+        open.finish();
+        const FacetCounts after = ws.facets(m_room, {}, 8, 1000);
+        QCOMPARE(ws.facetThreads(), 2);
+        QCOMPARE(after.count(QStringLiteral("is"), QStringLiteral("redacted")),
+            before.count(QStringLiteral("is"), QStringLiteral("redacted")) + 1);
+        Workspace(m_workspace).exec(QStringLiteral("UPDATE events SET flags = flags & ~? WHERE room_id = ? AND seq = ?"),
+            { int(EventFlags::Redacted), m_room, m_events - 3 });
+    }
+
     // Another connection holding the write lock (an import at work): the count does not wait for it, it counts alone.
     void aBusyWriterMeansCountingAlone()
     {
