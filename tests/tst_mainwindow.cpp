@@ -1594,6 +1594,10 @@ private slots:
             return q.next() ? q.value(0).toLongLong() : -1;
         };
         const qint64 atClick = written();
+        // A reviewer drags the Problems column wider: it keeps that width whatever the import does to the others.
+        QHeaderView* header = window.roomList()->view()->header();
+        const int dragged = header->sectionSize(RoomListModel::ProblemsColumn) + 60;
+        header->resizeSection(RoomListModel::ProblemsColumn, dragged);
         QVERIFY(window.roomList()->selectRoom(target->id));
         QTRY_VERIFY_WITH_TIMEOUT(window.eventModel()->roomId() == target->id && window.eventModel()->rowCount() > 0, 30000);
         QVERIFY2(window.isImporting(), "the room came only after the whole import");
@@ -1623,6 +1627,17 @@ private slots:
             return sum == inSource;
         }());
         QTRY_COMPARE(window.eventModel()->totalCount(), target->sourceEvents());
+        // The Events column, sized for "reading… N of M" while a room was read, fits the counts again: left that wide,
+        // it cut every title of the list to "Support room-…".
+        const QFontMetrics fm = window.roomList()->view()->fontMetrics();
+        qint64 widest = 0;
+        for (const RoomSummary& r : window.roomModel()->rooms())
+            widest = std::max(widest, r.eventCount);
+        const QString reading = QStringLiteral("reading… %1 of %1").arg(QLocale().toString(widest));
+        QTRY_VERIFY2(header->sectionSize(RoomListModel::EventsColumn) < fm.horizontalAdvance(reading),
+            qPrintable(QStringLiteral("%1 px").arg(header->sectionSize(RoomListModel::EventsColumn))));
+        QVERIFY(header->sectionSize(RoomListModel::EventsColumn) >= fm.horizontalAdvance(QLocale().toString(widest)) + 8);
+        QCOMPARE(header->sectionSize(RoomListModel::ProblemsColumn), dragged);
     }
 
     // The Search Results dock holds nothing at a start: it does not come back empty, taking a third of the

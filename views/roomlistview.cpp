@@ -307,9 +307,15 @@ void RoomListView::fitWidth()
     };
     int counts = 0;
     for (const auto& [column, w] : columns) {
-        // Never narrower than a reviewer dragged it; wider when a figure needs it.
-        if (header->sectionSize(column) < w || !m_sized)
+        // Wider when a figure needs it; narrower again when it no longer does (the Events column once a room's
+        // "reading… N of M" is gone: left wide, it cut every title of the list to "Support room-…"), unless a
+        // reviewer dragged it to a width of their own, which is never taken from them.
+        const int now = header->sectionSize(column);
+        const bool dragged = m_sized && now != m_fittedWidths.value(column, now);
+        if (!m_sized || now < w || (!dragged && now != w)) {
             header->resizeSection(column, w);
+            m_fittedWidths.insert(column, w);
+        }
         if (!header->isSectionHidden(column))
             counts += header->sectionSize(column);
     }

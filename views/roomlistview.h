@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <QHash>
 
 #include <QVector>
 #include <QWidget>
@@ -45,6 +46,7 @@ private:
     // biggest room read in part and the room being read (its source count).
     std::array<qint64, 6> m_fitted { -1, -1, -1, -1, -1, -1 };
     bool m_sized = false;
+    QHash<int, int> m_fittedWidths; // by column, the width fitWidth() last gave it
     QTimer* m_fit = nullptr;
     void clearConditions(); // every condition of Show, not the filter text
 
