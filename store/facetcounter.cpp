@@ -142,8 +142,12 @@ void FacetCounter::merge(const FacetCounter& other)
         const Field& theirs = other.m_fields[f];
         for (auto it = theirs.counts.cbegin(); it != theirs.counts.cend(); ++it)
             field.counts[it.key()] += it.value();
-        for (auto it = theirs.groups.cbegin(); it != theirs.groups.cend(); ++it)
-            field.groups.insert(it.key(), it.value()); // a value's group is the same whoever saw it
+        // A value's group is that of the first row holding it, as one thread counting both halves in turn keeps it:
+        // this counter's rows come first.
+        for (auto it = theirs.groups.cbegin(); it != theirs.groups.cend(); ++it) {
+            if (!field.groups.contains(it.key()))
+                field.groups.insert(it.key(), it.value());
+        }
     }
     for (auto it = other.m_labelCounts.cbegin(); it != other.m_labelCounts.cend(); ++it)
         m_labelCounts[it.key()] += it.value();

@@ -37,8 +37,9 @@ public:
 
     // One row of EventQuery::facets, as the statement stands on it.
     void add(sqlite3_stmt* row);
-    // Adds the counts of `other`, which counted other rows of the same room with the same calls and additions (a
-    // copy of this one made before any row, Workspace::facets' second thread).
+    // Adds the counts of `other`, which counted the rows after this one's, of the same room, with the same additions
+    // (a copy of this one made before any row, Workspace::facets' second thread): the result is what one counter
+    // given both in turn makes.
     void merge(const FacetCounter& other);
     // The counts, at most `limit` values a field (the others summed in FacetCounts::more), most rows first.
     FacetCounts result(int limit) const;

@@ -23,7 +23,6 @@ sqlite3* openConnection(const QString& path)
     return db;
 }
 
-// Begins a read transaction: BEGIN alone takes no snapshot in WAL mode, the first read does.
 // True when a statement of `db` is part-way through its rows: its read, and so the connection's snapshot, began
 // before any gate (a QSqlQuery not finished keeps one), and a BEGIN would not move it.
 bool reading(sqlite3* db)
@@ -35,6 +34,7 @@ bool reading(sqlite3* db)
     return false;
 }
 
+// Begins a read transaction: BEGIN alone takes no snapshot in WAL mode, the first read does.
 bool beginRead(sqlite3* db)
 {
     if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
@@ -65,10 +65,11 @@ SnapshotPartner::SnapshotPartner(const QString& path)
     }
     // The gate never waits: a writer at work means reading alone now, not stalling the panes behind it.
     sqlite3_busy_timeout(m_gate, 0);
-    // The reader does wait, as the workspace's connection does, for a checkpoint's brief lock.
-    sqlite3_busy_timeout(m_reader, 5000);
     m_packer = std::make_unique<TextPacker>(m_reader);
     m_packer->registerFunctions();
+    // Each reads the schema now, not while the gate holds every writer off.
+    for (sqlite3* db : { m_reader, m_gate })
+        sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", nullptr, nullptr, nullptr);
 }
 
 SnapshotPartner::~SnapshotPartner()
@@ -77,17 +78,22 @@ SnapshotPartner::~SnapshotPartner()
     sqlite3_close(m_reader);
 }
 
-SnapshotPartner::Pin::Pin(SnapshotPartner& partner, sqlite3* own)
+SnapshotPartner::Pin::Pin(SnapshotPartner& partner, sqlite3* own, int busyTimeoutMs)
     : m_partner(partner)
 {
     if (!sqlite3_get_autocommit(own) || !sqlite3_get_autocommit(partner.m_reader) || reading(own))
         return;
     if (sqlite3_exec(partner.m_gate, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK)
         return;
-    // While the gate holds the write lock nothing commits: both reads begin on the last commit.
+    // While the gate holds the write lock nothing commits: both reads begin on the last commit. Neither waits
+    // meanwhile (every writer would wait behind them): a read that cannot begin at once means counting alone.
+    sqlite3_busy_timeout(own, 0);
+    sqlite3_busy_timeout(partner.m_reader, 0);
     const bool ownBegun = beginRead(own);
     const bool partnerBegun = ownBegun && beginRead(partner.m_reader);
     sqlite3_exec(partner.m_gate, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_busy_timeout(own, busyTimeoutMs);
+    sqlite3_busy_timeout(partner.m_reader, busyTimeoutMs);
     if (partnerBegun) {
         m_own = own;
     } else if (ownBegun) {

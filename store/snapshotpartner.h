@@ -32,7 +32,9 @@ public:
     class Pin
     {
     public:
-        Pin(SnapshotPartner& partner, sqlite3* own);
+        // `busyTimeoutMs`: how long `own` waits for a lock, as it did before (SQLite gives no way to read it back);
+        // the partner's reads wait as long.
+        Pin(SnapshotPartner& partner, sqlite3* own, int busyTimeoutMs);
         ~Pin();
         Pin(const Pin&) = delete;
         Pin& operator=(const Pin&) = delete;

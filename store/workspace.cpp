@@ -601,7 +601,7 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         if (q.next() && q.value(0).toLongLong() >= m_splitCountFrom) {
             q.finish();
             if (SnapshotPartner* partner = snapshotPartner())
-                pinned.emplace(*partner, m_handle);
+                pinned.emplace(*partner, m_handle, BusyTimeoutMs);
         }
     }
     const ReadSnapshot snapshot(m_handle); // nothing to do when pinned: the pin's read is this connection's
@@ -629,9 +629,11 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
     const EventQuery eq = EventQuery::facets(roomId, filter);
     std::optional<qint64> middle;
     if (pinned && *pinned) {
-        // Each its own subquery: SQLite seeks one end of the index for a min() or a max() alone, and reads every
-        // row of the room for the two together.
-        SqliteStatement bounds(m_handle, "SELECT (SELECT min(seq) FROM events WHERE room_id = ?1), "
+        // The halves split the source's indexes 0, 1, 2…; a row without a whole one is kept far below them
+        // (RoomKitReader) and goes with the first half, so that one such row does not leave it empty. Each bound its
+        // own subquery: SQLite seeks one end of the index for a min() or a max() alone, and reads every row of the
+        // room for the two together.
+        SqliteStatement bounds(m_handle, "SELECT (SELECT min(seq) FROM events WHERE room_id = ?1 AND seq >= 0), "
                                          "(SELECT max(seq) FROM events WHERE room_id = ?1)");
         bounds.bind(1, roomId);
         if (bounds.step() && !bounds.isNull(0) && bounds.int64(1) > bounds.int64(0))
@@ -644,24 +646,30 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
     }
     // The second half on the partner's connection, its own counter a copy of this one with the additions in it;
     // this thread counts the first half meanwhile, then adds the second's counts to its own.
-    FacetCounter second = counter;
-    std::exception_ptr failed;
+    const FacetCounter fresh = counter;
+    FacetCounter second = fresh;
+    bool partnerFailed = false;
     std::thread other([&] {
         try {
             countFacetRows(m_partner->handle(), roomId, eq, middle, std::nullopt, second);
         } catch (...) {
-            failed = std::current_exception();
+            partnerFailed = true;
         }
     });
     try {
         countFacetRows(m_handle, roomId, eq, std::nullopt, middle, counter);
     } catch (...) {
+        sqlite3_interrupt(m_partner->handle()); // its half is of no use now: not waited for to its end
         other.join();
         throw;
     }
     other.join();
-    if (failed)
-        std::rethrow_exception(failed);
+    if (partnerFailed) {
+        // What the partner met (an I/O error, a damaged page) this connection meets too and says, on the same
+        // snapshot; or it reads the half itself.
+        second = fresh;
+        countFacetRows(m_handle, roomId, eq, middle, std::nullopt, second);
+    }
     counter.merge(second);
     return counter.result(limit);
 }
