@@ -308,14 +308,16 @@ void RoomListView::fitWidth()
     int counts = 0;
     for (const auto& [column, w] : columns) {
         // Wider when a figure needs it; narrower again when it no longer does (the Events column once a room's
-        // "reading… N of M" is gone: left wide, it cut every title of the list to "Support room-…"), unless a
-        // reviewer dragged it to a width of their own, which is never taken from them.
+        // "reading… N of M" is gone: left wide, it cut every title of the list to "Support room-…"), but never
+        // narrower than a reviewer dragged it. A width that is not the one given here last was a reviewer's (a
+        // hidden column says 0: not a drag).
         const int now = header->sectionSize(column);
-        const bool dragged = m_sized && now != m_fittedWidths.value(column, now);
-        if (!m_sized || now < w || (!dragged && now != w)) {
-            header->resizeSection(column, w);
-            m_fittedWidths.insert(column, w);
-        }
+        if (m_sized && !header->isSectionHidden(column) && now != m_fittedWidths.value(column, now))
+            m_draggedWidths.insert(column, now);
+        const int want = std::max(w, m_draggedWidths.value(column, 0));
+        if (!m_sized || now != want)
+            header->resizeSection(column, want);
+        m_fittedWidths.insert(column, want);
         if (!header->isSectionHidden(column))
             counts += header->sectionSize(column);
     }

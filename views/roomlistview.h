@@ -47,6 +47,7 @@ private:
     std::array<qint64, 6> m_fitted { -1, -1, -1, -1, -1, -1 };
     bool m_sized = false;
     QHash<int, int> m_fittedWidths; // by column, the width fitWidth() last gave it
+    QHash<int, int> m_draggedWidths; // by column, the width a reviewer last dragged it to
     QTimer* m_fit = nullptr;
     void clearConditions(); // every condition of Show, not the filter text
 

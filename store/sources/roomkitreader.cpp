@@ -317,7 +317,8 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
     // The source is read and decoded on the pipe's thread; only this loop writes. 32 batches of 256 rows ahead: with
     // the default 8 the reading thread stopped, its queue full, through each commit of the writer (its full-text
     // index, the log, a checkpoint), and a million events took 28 s; 24 s with these, for 17 MB more at the peak
-    // (EVENT.md and AG-UI logs, whose writer is the pace throughout, gained nothing from a longer queue).
+    // (EVENT.md and AG-UI logs, whose writer is the pace throughout, gained nothing from a longer queue). A batch
+    // also ends at a megabyte, so that rows holding big results (a fetched page) keep the queue to tens of MB.
     std::optional<RowPipe<DecodedRoomKitEvent>> rows;
     rows.emplace([&oddRows, &wholeRows, &held, &unseen, firstImport, slowly](auto&& put) {
         TextPacker packer(nullptr); // the payloads are packed here, beside the writer: its thread is the import's pace
@@ -347,7 +348,11 @@ void RoomKitReader::read(const RoomCursor& room, RoomFeed& feed)
                     return;
             }
         }
-    }, 256, 32);
+    }, 256, 32, [](const DecodedRoomKitEvent& e) {
+        // A row's weight: its payload, as read and as packed, and its texts (a tool's result is both), in bytes.
+        return qint64(e.payload.size() + e.packedPayload.stored.size())
+            + 2 * qint64(e.body.size() + e.arguments.size() + e.result.size());
+    }, qint64(1) << 20);
     const auto stop = qScopeGuard([&] { rows.reset(); }); // its thread stops before the statement it steps is finalized
     bool ended = false; // every row the pipe read is written: a stop (a cancel, another room) leaves some unread
     while (!feed.stopped()) {
