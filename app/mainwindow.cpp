@@ -480,6 +480,10 @@ void MainWindow::connectImport()
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
+        // No room is being read now (the list's columns may narrow again: RoomListView::fitWidth).
+        m_readingShown->stop();
+        m_readingRoom = 0;
+        m_roomModel->setReading(0);
         // A search across rooms shown while rooms were still being read says so: asked again when the import ends
         // (read them all, or cancelled: then it says which are not read, and offers to read them).
         const QString searchAgain = !m_searchWhenRead.isEmpty() ? std::exchange(m_searchWhenRead, QString())

@@ -1598,6 +1598,14 @@ private slots:
         QHeaderView* header = window.roomList()->view()->header();
         const int dragged = header->sectionSize(RoomListModel::ProblemsColumn) + 60;
         header->resizeSection(RoomListModel::ProblemsColumn, dragged);
+        // While rooms are read the Events column only grows: it does not jump back and forth from room to room.
+        QVector<int> eventsWidths;
+        QTimer sample;
+        connect(&sample, &QTimer::timeout, this, [&] {
+            if (window.isImporting())
+                eventsWidths << header->sectionSize(RoomListModel::EventsColumn);
+        });
+        sample.start(5);
         QVERIFY(window.roomList()->selectRoom(target->id));
         QTRY_VERIFY_WITH_TIMEOUT(window.eventModel()->roomId() == target->id && window.eventModel()->rowCount() > 0, 30000);
         QVERIFY2(window.isImporting(), "the room came only after the whole import");
@@ -1627,6 +1635,11 @@ private slots:
             return sum == inSource;
         }());
         QTRY_COMPARE(window.eventModel()->totalCount(), target->sourceEvents());
+        sample.stop();
+        QVERIFY(eventsWidths.size() > 10);
+        for (qsizetype i = 1; i < eventsWidths.size(); ++i)
+            QVERIFY2(eventsWidths.at(i) >= eventsWidths.at(i - 1),
+                qPrintable(QStringLiteral("%1 px after %2 px").arg(eventsWidths.at(i)).arg(eventsWidths.at(i - 1))));
         // The Events column, sized for "reading… N of M" while a room was read, fits the counts again: left that wide,
         // it cut every title of the list to "Support room-…".
         const QFontMetrics fm = window.roomList()->view()->fontMetrics();

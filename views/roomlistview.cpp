@@ -271,7 +271,10 @@ void RoomListView::fitWidth()
             tools = std::max(tools, r.toolCalls);
         }
     }
-    const std::array<qint64, 6> fitted { events, problems, blocked, tools, partly, reading };
+    // While an import reads rooms the columns only grow: narrowed between two rooms (one read to its end, the next
+    // not yet said), the Events column went back and forth twice a second.
+    const bool importing = m_model->reading() != 0;
+    const std::array<qint64, 7> fitted { events, problems, blocked, tools, partly, reading, importing };
     if (fitted == std::exchange(m_fitted, fitted))
         return; // a refresh that moved no widest figure: nothing is measured
     const QLocale locale;
@@ -314,7 +317,7 @@ void RoomListView::fitWidth()
         const int now = header->sectionSize(column);
         if (m_sized && !header->isSectionHidden(column) && now != m_fittedWidths.value(column, now))
             m_draggedWidths.insert(column, now);
-        const int want = std::max(w, m_draggedWidths.value(column, 0));
+        const int want = std::max({ w, m_draggedWidths.value(column, 0), importing ? now : 0 });
         if (!m_sized || now != want)
             header->resizeSection(column, want);
         m_fittedWidths.insert(column, want);

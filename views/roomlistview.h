@@ -43,8 +43,8 @@ private:
     // As narrow as the counts allow, wider while a room is read ("reading… N of M" beside a readable title).
     void fitWidth();
     // The figures the columns were last sized for: the widest events, problems, blocked rows and tool calls, the
-    // biggest room read in part and the room being read (its source count).
-    std::array<qint64, 6> m_fitted { -1, -1, -1, -1, -1, -1 };
+    // biggest room read in part, the room being read (its source count), and whether an import is reading rooms.
+    std::array<qint64, 7> m_fitted { -1, -1, -1, -1, -1, -1, -1 };
     bool m_sized = false;
     QHash<int, int> m_fittedWidths; // by column, the width fitWidth() last gave it
     QHash<int, int> m_draggedWidths; // by column, the width a reviewer last dragged it to
