@@ -7,6 +7,7 @@
 #include "rowindex.h"
 #include "runrecord.h"
 #include "searchhit.h"
+#include "snapshotpartner.h"
 #include "toolcallrecord.h"
 #include "toolstats.h"
 
@@ -25,7 +26,6 @@
 #include <type_traits>
 
 struct sqlite3;
-class SnapshotPartner;
 class SqliteStatement;
 class TextPacker;
 
@@ -178,11 +178,12 @@ public:
 
     // How long a statement waits for another connection's write lock before it fails.
     static constexpr int BusyTimeoutMs = 5000;
-    // A room of this many events or more has its panes' counts made on two threads (facets()) by default; the
-    // benchmark and the tests set it to compare the two ways. How many threads the last count used.
+    // A room of this many events or more has its panes' counts and its waterfall's calls read on two threads
+    // (facets(), toolCallsShown()) by default; the benchmark and the tests set it to compare the two ways. How many
+    // threads the last such pass used.
     static constexpr qint64 SplitCountFrom = 20000;
     void setSplitCountFrom(qint64 events) { m_splitCountFrom = events; }
-    int facetThreads() const { return m_facetThreads; }
+    int passThreads() const { return m_passThreads; }
 
 private:
     void enterWal();
@@ -193,6 +194,14 @@ private:
     EventRecords readEvents(const QString& sql, const QVariantList& binds);
     // The second reader of this workspace, opened on first use; nullptr when it cannot be opened.
     SnapshotPartner* snapshotPartner();
+    // For a pass over a big room split in two (facets(), the waterfall's calls): pins this connection and the
+    // partner's to one snapshot (`pinned`) and gives the first index of the second half; nothing when the room is
+    // small or the two could not be pinned (then read on one thread).
+    std::optional<qint64> pinHalves(qint64 roomId, std::optional<SnapshotPartner::Pin>& pinned);
+    // The two halves at once: `first` on this connection, `second` on the partner's. When the partner's half fails,
+    // `second` runs again here, on the same snapshot, after `again` drops what it made.
+    void bothHalves(const std::function<void(sqlite3*)>& first, const std::function<void(sqlite3*)>& second,
+        const std::function<void()>& again);
     void readEvents(const QString& sql, const QVariantList& binds, const std::function<void(const EventRecord&)>& each);
 
     QString m_path;
@@ -203,6 +212,6 @@ private:
     std::unique_ptr<SnapshotPartner> m_partner;
     bool m_partnerFailed = false;
     qint64 m_splitCountFrom = SplitCountFrom;
-    int m_facetThreads = 0;
+    int m_passThreads = 0;
     QByteArray m_secret; // read once found
 };

@@ -74,6 +74,17 @@ private slots:
                                "room_id = ? AND channel_id = (SELECT channel_id FROM events WHERE room_id = ? AND "
                                "channel_type = 'websocket' LIMIT 1)"),
             { m_events / 8, m_room, m_room });
+        // A call whose start the source lost (its end alone, paired as such, a row of its own), late in the room:
+        // the first half reads it.
+        QSqlQuery lost = ws.exec(QStringLiteral("SELECT id, end_seq FROM tool_calls WHERE room_id = ? AND end_seq IS NOT "
+                                                "NULL AND start_seq IS NOT NULL ORDER BY end_seq DESC LIMIT 1"),
+            { m_room });
+        QVERIFY(lost.next());
+        const qint64 lostCall = lost.value(0).toLongLong(), lostEnd = lost.value(1).toLongLong();
+        lost.finish();
+        ws.exec(QStringLiteral("UPDATE tool_calls SET start_seq = NULL, pairing = 'end_only' WHERE id = ?"), { lostCall });
+        ws.exec(QStringLiteral("UPDATE events SET flags = flags & ~? WHERE room_id = ? AND seq = ?"),
+            { int(EventFlags::Folded), m_room, lostEnd });
         ws.exec(QStringLiteral("UPDATE events SET seq = ? + id WHERE room_id = ? AND seq = (SELECT min(seq) FROM events "
                                "WHERE room_id = ? AND kind = 'message' AND seq % 97 != 0)"),
             { -(qint64(1) << 40), m_room, m_room });
@@ -101,10 +112,10 @@ private slots:
         QVERIFY2(parsed.ok(), qPrintable(parsed.error));
         Workspace ws(m_workspace);
         const FacetCounts two = ws.facets(m_room, parsed.filter, 16, 5);
-        QCOMPARE(ws.facetThreads(), 2);
+        QCOMPARE(ws.passThreads(), 2);
         ws.setSplitCountFrom(std::numeric_limits<qint64>::max());
         const FacetCounts one = ws.facets(m_room, parsed.filter, 16, 5);
-        QCOMPARE(ws.facetThreads(), 1);
+        QCOMPARE(ws.passThreads(), 1);
         QCOMPARE(describe(two), describe(one));
         // And they count something: the room's rows, labels where the filter keeps them.
         QVERIFY(one.blocked + one.unblocked > 0 || one.shown == 0);
@@ -113,6 +124,48 @@ private slots:
             QVERIFY(one.count(QStringLiteral("label"), QStringLiteral("pii")) > 0);
             QVERIFY(describe(one).contains(QLatin1String("(early)"))); // the changed channel, under its first type
         }
+    }
+
+    // The waterfall's calls (and the tool statistics, which read them) in two halves by start: the very calls one
+    // thread reads, in the same order, a call that never started among the first.
+    void theCallsReadInHalvesAreTheCallsReadAlone_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::newRow("none") << QString();
+        QTest::newRow("failed") << QStringLiteral("outcome:failed");
+        QTest::newRow("a tool") << QStringLiteral("tool:search_orders");
+        QTest::newRow("a word") << QStringLiteral("refund");
+    }
+
+    void theCallsReadInHalvesAreTheCallsReadAlone()
+    {
+        QFETCH(QString, query);
+        const FilterQuery::Result parsed = FilterQuery::parse(query);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        const auto describeCalls = [](const ToolCallRecords& calls) {
+            QStringList out;
+            for (const ToolCallRecord& c : calls) {
+                out << QStringLiteral("%1 %2 %3-%4 %5 %6 %7 %8")
+                           .arg(c.toolName, c.toolId)
+                           .arg(c.startIndex.value_or(-1))
+                           .arg(c.endIndex.value_or(-1))
+                           .arg(c.durationMs.value_or(-1))
+                           .arg(int(c.outcome))
+                           .arg(c.arguments)
+                           .arg(c.resultIndex.value_or(-1));
+            }
+            return out;
+        };
+        Workspace ws(m_workspace);
+        const ToolCallRecords two = ws.toolCallsShown(m_room, parsed.filter, false);
+        QCOMPARE(ws.passThreads(), 2);
+        ws.setSplitCountFrom(std::numeric_limits<qint64>::max());
+        const ToolCallRecords one = ws.toolCallsShown(m_room, parsed.filter, false);
+        QCOMPARE(ws.passThreads(), 1);
+        QVERIFY(!one.isEmpty());
+        QCOMPARE(describeCalls(two), describeCalls(one));
+        if (query.isEmpty())
+            QVERIFY(!one.constFirst().startIndex); // the call without a start, first
     }
 
     // A writer flips the redacted flag of one row of each half in one transaction while the panes count: a count made
@@ -137,7 +190,7 @@ private slots:
         int split = 0, alone = 0;
         for (int i = 0; i < 150 && !QTest::currentTestFailed(); ++i) {
             const qint64 redacted = redactedCount(ws);
-            (ws.facetThreads() == 2 ? split : alone) += 1;
+            (ws.passThreads() == 2 ? split : alone) += 1;
             QVERIFY2(redacted % 2 == 0, qPrintable(QStringLiteral("count %1 saw %2 redacted rows").arg(i).arg(redacted)));
         }
         stop = true;
@@ -152,12 +205,12 @@ private slots:
     {
         Workspace ws(m_workspace);
         const qint64 before = redactedCount(ws);
-        QCOMPARE(ws.facetThreads(), 2);
+        QCOMPARE(ws.passThreads(), 2);
         ws.exec(QStringLiteral("BEGIN"));
         ws.exec(QStringLiteral("UPDATE events SET flags = flags | ? WHERE room_id = ? AND seq IN (?, ?) AND flags & ? = 0"),
             { int(EventFlags::Redacted), m_room, 100, m_events - 100, int(EventFlags::Redacted) });
         QCOMPARE(redactedCount(ws), before + 2);
-        QCOMPARE(ws.facetThreads(), 1);
+        QCOMPARE(ws.passThreads(), 1);
         ws.exec(QStringLiteral("ROLLBACK"));
         QCOMPARE(redactedCount(ws), before);
     }
@@ -168,7 +221,7 @@ private slots:
     {
         Workspace ws(m_workspace);
         const FacetCounts before = ws.facets(m_room, {}, 8, 1000);
-        QCOMPARE(ws.facetThreads(), 2);
+        QCOMPARE(ws.passThreads(), 2);
         QSqlQuery open = ws.exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ?"), { m_room });
         QVERIFY(open.next());
         {
@@ -177,11 +230,11 @@ private slots:
                 { int(EventFlags::Redacted), m_room, m_events - 3 });
         }
         const FacetCounts during = ws.facets(m_room, {}, 8, 1000);
-        QCOMPARE(ws.facetThreads(), 1);
+        QCOMPARE(ws.passThreads(), 1);
         QCOMPARE(describe(during), describe(before)); // the open statement's snapshot: the flag came after it
         open.finish();
         const FacetCounts after = ws.facets(m_room, {}, 8, 1000);
-        QCOMPARE(ws.facetThreads(), 2);
+        QCOMPARE(ws.passThreads(), 2);
         QCOMPARE(after.count(QStringLiteral("is"), QStringLiteral("redacted")),
             before.count(QStringLiteral("is"), QStringLiteral("redacted")) + 1);
         Workspace(m_workspace).exec(QStringLiteral("UPDATE events SET flags = flags & ~? WHERE room_id = ? AND seq = ?"),
@@ -194,10 +247,10 @@ private slots:
         Workspace writer(m_workspace);
         Workspace ws(m_workspace);
         const FacetCounts free = ws.facets(m_room, {}, 8, 1000);
-        QCOMPARE(ws.facetThreads(), 2);
+        QCOMPARE(ws.passThreads(), 2);
         writer.exec(QStringLiteral("BEGIN IMMEDIATE"));
         const FacetCounts busy = ws.facets(m_room, {}, 8, 1000);
-        QCOMPARE(ws.facetThreads(), 1);
+        QCOMPARE(ws.passThreads(), 1);
         writer.exec(QStringLiteral("ROLLBACK"));
         QCOMPARE(describe(busy), describe(free));
     }
