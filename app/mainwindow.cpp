@@ -480,10 +480,6 @@ void MainWindow::connectImport()
     });
     connect(m_store, &StoreClient::importFinished, this, [this](bool cancelled) {
         hideImportStatus();
-        // No room is being read now (the list's columns may narrow again: RoomListView::fitWidth).
-        m_readingShown->stop();
-        m_readingRoom = 0;
-        m_roomModel->setReading(0);
         // A search across rooms shown while rooms were still being read says so: asked again when the import ends
         // (read them all, or cancelled: then it says which are not read, and offers to read them).
         const QString searchAgain = !m_searchWhenRead.isEmpty() ? std::exchange(m_searchWhenRead, QString())
@@ -1461,6 +1457,11 @@ void MainWindow::hideImportStatus()
     m_roomsRefresh->stop();
     m_roomsWaiting = false;
     m_importTick->stop();
+    // No room is being read now, whether the import ended or another workspace is opened (whose import says its
+    // own): the room list's columns may narrow again (RoomListView::fitWidth).
+    m_readingShown->stop();
+    m_readingRoom = 0;
+    m_roomModel->setReading(0);
 }
 
 bool MainWindow::isImporting() const

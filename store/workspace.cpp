@@ -611,8 +611,11 @@ std::optional<qint64> Workspace::pinHalves(qint64 roomId, std::optional<Snapshot
     SqliteStatement bounds(m_handle, "SELECT (SELECT min(seq) FROM events WHERE room_id = ?1 AND seq >= 0), "
                                      "(SELECT max(seq) FROM events WHERE room_id = ?1)");
     bounds.bind(1, roomId);
-    if (!bounds.step() || bounds.isNull(0) || bounds.int64(1) <= bounds.int64(0))
+    if (!bounds.step() || bounds.isNull(0) || bounds.int64(1) <= bounds.int64(0)) {
+        bounds.reset();
+        pinned.reset(); // nothing to split: the reads are let go
         return std::nullopt;
+    }
     m_passThreads = 2;
     return bounds.int64(0) + (bounds.int64(1) - bounds.int64(0)) / 2 + 1;
 }
@@ -725,7 +728,8 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
                             "AND events.seq = coalesce(c.start_seq, c.end_seq, c.result_seq) WHERE c.room_id = ?")
             + whereLight;
         const auto readCalls = [&](sqlite3* db, const QString& range, const QVariantList& rangeBinds, ToolCallRecords& into) {
-            const QByteArray utf8 = (sql + range + QStringLiteral(" ORDER BY c.start_seq")).toUtf8();
+            // The index's own order (its rowid last): ties in one order whichever statement reads them.
+            const QByteArray utf8 = (sql + range + QStringLiteral(" ORDER BY c.start_seq, c.id")).toUtf8();
             SqliteStatement q(db, utf8.constData());
             q.bindAll(light + rangeBinds);
             while (q.step())
@@ -740,10 +744,16 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
             QSqlQuery q = exec(QStringLiteral("SELECT tool_calls FROM rooms WHERE id = ?"), { roomId });
             calls = q.next() ? q.value(0).toLongLong() : 0;
         }
+        // A filter that leaves a few calls gives back what it did not use.
+        const auto fitted = [&] {
+            if (out.size() < out.capacity() / 2)
+                out.squeeze();
+            return out;
+        };
         if (!middle) {
             out.reserve(calls);
             readCalls(m_handle, {}, {}, out);
-            return out;
+            return fitted();
         }
         // The calls without a start come first, with the first half; the second half's follow its, moved in.
         ToolCallRecords second;
@@ -759,7 +769,7 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
             [&] { second.clear(); });
         for (ToolCallRecord& c : second)
             out.append(std::move(c));
-        return out;
+        return fitted();
     }
     // The calls' own columns share names with the events' (tool_name, outcome): the join picks ids only.
     QVariantList binds { roomId, roomId };
