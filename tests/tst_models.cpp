@@ -768,7 +768,9 @@ private slots:
         QVERIFY(finished.wait(20000));
         QVERIFY(!store.isImporting());
         QCOMPARE(finished.first().first().toBool(), false);
-        QCOMPARE(opened.count(), 1);
+        // The browse connection opens beside the import, and may wait for its write lock on a new workspace: on a
+        // busy machine a small import ends first.
+        QTRY_COMPARE(opened.count(), 1);
         QStringList failures;
         for (const QList<QVariant>& f : std::as_const(failed))
             failures << f.at(2).toString();
@@ -877,8 +879,9 @@ private slots:
         store.open(b, { dataFile(QStringLiteral("roomkit/edge_cases.sqlite")) });
         QCOMPARE(store.workspacePath(), b);
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 20000);
+        QTRY_COMPARE(opened.count(), 1); // B's opening may come after its import's end (clientImportsWithProgress)
         QTest::qWait(100);
-        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.count(), 1); // A's never comes
         QCOMPARE(opened.first().first().toString(), b);
         // B's import said nothing but its end once in CI, under load: what failed, if anything did, is said.
         QVERIFY2(imported.count() == 1,
