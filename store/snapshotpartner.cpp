@@ -54,7 +54,6 @@ void endRead(sqlite3* db)
 } // namespace
 
 SnapshotPartner::SnapshotPartner(const QString& path)
-    : m_path(path)
 {
     m_reader = openConnection(path);
     try {

@@ -46,7 +46,6 @@ public:
     };
 
 private:
-    QString m_path;
     sqlite3* m_reader = nullptr;
     sqlite3* m_gate = nullptr;
     std::unique_ptr<TextPacker> m_packer; // the workspace's SQL functions on the reader, as on its own connection

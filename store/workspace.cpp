@@ -442,8 +442,14 @@ QJsonObject Workspace::roomDetails(qint64 roomId)
 
 void Workspace::read(const QString& sql, const QVariantList& binds, const std::function<void(const SqliteStatement&)>& row)
 {
+    read(m_handle, sql, binds, row);
+}
+
+void Workspace::read(sqlite3* db, const QString& sql, const QVariantList& binds,
+    const std::function<void(const SqliteStatement&)>& row)
+{
     const QByteArray utf8 = sql.toUtf8();
-    SqliteStatement q(m_handle, utf8.constData());
+    SqliteStatement q(db, utf8.constData());
     q.bindAll(binds);
     while (q.step())
         row(q);
@@ -729,11 +735,8 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
             + whereLight;
         const auto readCalls = [&](sqlite3* db, const QString& range, const QVariantList& rangeBinds, ToolCallRecords& into) {
             // The index's own order (its rowid last): ties in one order whichever statement reads them.
-            const QByteArray utf8 = (sql + range + QStringLiteral(" ORDER BY c.start_seq, c.id")).toUtf8();
-            SqliteStatement q(db, utf8.constData());
-            q.bindAll(light + rangeBinds);
-            while (q.step())
-                into.append(RecordReader::call(q));
+            read(db, sql + range + QStringLiteral(" ORDER BY c.start_seq, c.id"), light + rangeBinds,
+                [&](const SqliteStatement& q) { into.append(RecordReader::call(q)); });
         };
         std::optional<SnapshotPartner::Pin> pinned;
         const std::optional<qint64> middle = pinHalves(roomId, pinned);

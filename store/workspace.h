@@ -191,6 +191,9 @@ private:
     void refuseForeignObjects();
     // Runs `sql` on the native handle, calling `row` with each row (RecordReader makes records of them).
     void read(const QString& sql, const QVariantList& binds, const std::function<void(const SqliteStatement&)>& row);
+    // The same on another connection of this workspace (SnapshotPartner's, for a pass split in two).
+    static void read(sqlite3* db, const QString& sql, const QVariantList& binds,
+        const std::function<void(const SqliteStatement&)>& row);
     EventRecords readEvents(const QString& sql, const QVariantList& binds);
     // The second reader of this workspace, opened on first use; nullptr when it cannot be opened.
     SnapshotPartner* snapshotPartner();
