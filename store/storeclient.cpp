@@ -17,18 +17,22 @@ const char* const threadNames[]
     = { "sightline-store", "sightline-counts", "sightline-import", "sightline-edits", "sightline-reports" };
 
 // A task's SQLite work stopped once its token is cancelled: SQLite asks every thousand steps of a statement, which
-// then fails as interrupted (a query over ten million rows stops within a millisecond, not at its end).
+// then fails as interrupted (a query over ten million rows stops within a millisecond, not at its end). The second
+// reader of a pass split in two asks the same (Workspace::setCancelled).
 class Interruption
 {
 public:
-    Interruption(sqlite3* db, const CancelToken& token)
-        : m_db(db)
+    Interruption(Workspace& ws, const CancelToken& token)
+        : m_ws(ws)
+        , m_db(ws.handle())
         , m_token(token)
     {
         sqlite3_progress_handler(m_db, 1000, &Interruption::ask, this);
+        m_ws.setCancelled([token] { return token.isCancelled(); });
     }
     ~Interruption()
     {
+        m_ws.setCancelled({});
         sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
         // A statement stopped inside a transaction of its own leaves the connection as the next task expects it.
         if (m_token.isCancelled() && !sqlite3_get_autocommit(m_db))
@@ -39,6 +43,7 @@ public:
 
 private:
     static int ask(void* self) { return static_cast<Interruption*>(self)->m_token.isCancelled() ? 1 : 0; }
+    Workspace& m_ws;
     sqlite3* m_db;
     CancelToken m_token;
 };
@@ -209,7 +214,7 @@ void StoreClient::send(quint64 id, Kind kind, Connection connection, std::functi
                 Workspace& ws = worker->workspace();
                 std::optional<Interruption> stop;
                 if (token)
-                    stop.emplace(ws.handle(), *token);
+                    stop.emplace(ws, *token);
                 result->emplace(work(ws));
             });
             // Back on the GUI thread; a client destroyed meanwhile drops the event with it.

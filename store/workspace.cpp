@@ -17,6 +17,7 @@
 #include <thread>
 #include <cstdio>
 #include <QAtomicInteger>
+#include <QScopeGuard>
 #include <QElapsedTimer>
 #include <QThread>
 #include <QFile>
@@ -596,15 +597,12 @@ SnapshotPartner* Workspace::snapshotPartner()
     return m_partner.get();
 }
 
-std::optional<qint64> Workspace::pinHalves(qint64 roomId, std::optional<SnapshotPartner::Pin>& pinned)
+std::optional<qint64> Workspace::pinHalves(qint64 roomId, qint64 rows, std::optional<SnapshotPartner::Pin>& pinned)
 {
     m_passThreads = 1;
-    // A small room is not worth the second connection's lock and thread.
-    {
-        QSqlQuery q = exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { roomId });
-        if (!q.next() || q.value(0).toLongLong() < m_splitCountFrom)
-            return std::nullopt;
-    }
+    // A small pass is not worth the second connection's lock and thread.
+    if (rows < m_splitCountFrom)
+        return std::nullopt;
     SnapshotPartner* partner = snapshotPartner();
     if (!partner)
         return std::nullopt;
@@ -630,9 +628,17 @@ void Workspace::bothHalves(const std::function<void(sqlite3*)>& first, const std
     const std::function<void()>& again)
 {
     bool partnerFailed = false;
+    sqlite3* const partner = m_partner->handle();
+    // The task's cancellation reaches the partner's half too: stopped half-way, the own half throws and the
+    // partner's is interrupted (below), but a partner still reading after the own half ended read on to its end.
+    if (m_cancelled) {
+        sqlite3_progress_handler(
+            partner, 1000, [](void* self) { return static_cast<Workspace*>(self)->m_cancelled() ? 1 : 0; }, this);
+    }
+    const auto noHandler = qScopeGuard([partner] { sqlite3_progress_handler(partner, 0, nullptr, nullptr); });
     std::thread other([&] {
         try {
-            second(m_partner->handle());
+            second(partner);
         } catch (...) {
             partnerFailed = true;
         }
@@ -640,12 +646,14 @@ void Workspace::bothHalves(const std::function<void(sqlite3*)>& first, const std
     try {
         first(m_handle);
     } catch (...) {
-        sqlite3_interrupt(m_partner->handle()); // its half is of no use now: not waited for to its end
+        sqlite3_interrupt(partner); // its half is of no use now: not waited for to its end
         other.join();
         throw;
     }
     other.join();
     if (partnerFailed) {
+        if (m_cancelled && m_cancelled())
+            throw StoreError(m_path, {}, QStringLiteral("interrupted"));
         // What the partner met (an I/O error, a damaged page) this connection meets too and says, on the same
         // snapshot; or it reads the half itself.
         again();
@@ -658,8 +666,13 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
     // A big room is counted in two halves on two threads, on one snapshot (SnapshotPartner): the pass is SQLite
     // stepping the scan index and reading each row's columns, and at a million events it was half a second on one
     // core.
+    qint64 events = 0;
+    {
+        QSqlQuery q = exec(QStringLiteral("SELECT event_count FROM rooms WHERE id = ?"), { roomId });
+        events = q.next() ? q.value(0).toLongLong() : 0;
+    }
     std::optional<SnapshotPartner::Pin> pinned;
-    const std::optional<qint64> middle = pinHalves(roomId, pinned);
+    const std::optional<qint64> middle = pinHalves(roomId, events, pinned);
     const ReadSnapshot snapshot(m_handle); // nothing to do when pinned: the pin's read is this connection's
     std::optional<std::pair<qint64, qint64>> span;
     {
@@ -738,15 +751,16 @@ ToolCallRecords Workspace::toolCallsShown(qint64 roomId, const EventFilter& filt
             read(db, sql + range + QStringLiteral(" ORDER BY c.start_seq, c.id"), light + rangeBinds,
                 [&](const SqliteStatement& q) { into.append(RecordReader::call(q)); });
         };
-        std::optional<SnapshotPartner::Pin> pinned;
-        const std::optional<qint64> middle = pinHalves(roomId, pinned);
         // Room made for every call of the room at once: grown as they came, the list was copied a dozen times and
-        // its pages faulted in anew each time (a fifth of the read at a quarter of a million calls).
+        // its pages faulted in anew each time (a fifth of the read at a quarter of a million calls). Split by its
+        // calls, not its events: a big room of few calls is read on one thread.
         qint64 calls = 0;
         {
             QSqlQuery q = exec(QStringLiteral("SELECT tool_calls FROM rooms WHERE id = ?"), { roomId });
             calls = q.next() ? q.value(0).toLongLong() : 0;
         }
+        std::optional<SnapshotPartner::Pin> pinned;
+        const std::optional<qint64> middle = pinHalves(roomId, calls, pinned);
         // A filter that leaves a few calls gives back what it did not use.
         const auto fitted = [&] {
             if (out.size() < out.capacity() / 2)

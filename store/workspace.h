@@ -184,6 +184,9 @@ public:
     static constexpr qint64 SplitCountFrom = 20000;
     void setSplitCountFrom(qint64 events) { m_splitCountFrom = events; }
     int passThreads() const { return m_passThreads; }
+    // Asked by the second reader of a pass split in two, as SQLite's progress handler asks the task's own connection
+    // (StoreClient's Interruption): a superseded task's other half stops with it, not at its end. Empty: never.
+    void setCancelled(std::function<bool()> cancelled) { m_cancelled = std::move(cancelled); }
 
 private:
     void enterWal();
@@ -200,7 +203,8 @@ private:
     // For a pass over a big room split in two (facets(), the waterfall's calls): pins this connection and the
     // partner's to one snapshot (`pinned`) and gives the first index of the second half; nothing when the room is
     // small or the two could not be pinned (then read on one thread).
-    std::optional<qint64> pinHalves(qint64 roomId, std::optional<SnapshotPartner::Pin>& pinned);
+    // `rows`: how many rows the pass reads (the room's events, or its calls).
+    std::optional<qint64> pinHalves(qint64 roomId, qint64 rows, std::optional<SnapshotPartner::Pin>& pinned);
     // The two halves at once: `first` on this connection, `second` on the partner's. When the partner's half fails,
     // `second` runs again here, on the same snapshot, after `again` drops what it made.
     void bothHalves(const std::function<void(sqlite3*)>& first, const std::function<void(sqlite3*)>& second,
@@ -216,5 +220,6 @@ private:
     bool m_partnerFailed = false;
     qint64 m_splitCountFrom = SplitCountFrom;
     int m_passThreads = 0;
+    std::function<bool()> m_cancelled;
     QByteArray m_secret; // read once found
 };

@@ -6,6 +6,7 @@
 #include "filterquery.h"
 #include "roomkitstoregenerator.h"
 #include "sources/importer.h"
+#include "storeerror.h"
 #include "testsupport.h"
 #include "workspace.h"
 
@@ -157,6 +158,7 @@ private slots:
             return out;
         };
         Workspace ws(m_workspace);
+        ws.setSplitCountFrom(100); // split by calls: the room has thousands
         const ToolCallRecords two = ws.toolCallsShown(m_room, parsed.filter, false);
         QCOMPARE(ws.passThreads(), 2);
         ws.setSplitCountFrom(std::numeric_limits<qint64>::max());
@@ -166,6 +168,48 @@ private slots:
         QCOMPARE(describeCalls(two), describeCalls(one));
         if (query.isEmpty())
             QVERIFY(!one.constFirst().startIndex); // the call without a start, first
+    }
+
+    // Whether a pass is split is decided by the rows it reads: the room's events for its panes, its calls for the
+    // waterfall. A big room of a few thousand calls has its calls read on one thread, without the second
+    // connection's lock.
+    void aBigRoomOfFewCallsReadsItsCallsAlone()
+    {
+        Workspace ws(m_workspace);
+        const qint64 calls = ws.room(m_room)->toolCalls;
+        QVERIFY(calls > 100);
+        QVERIFY(calls < Workspace::SplitCountFrom);
+        ws.facets(m_room, {}, 8, 10);
+        QCOMPARE(ws.passThreads(), 2);
+        QCOMPARE(ws.toolCallsShown(m_room, {}, false).size(), calls);
+        QCOMPARE(ws.passThreads(), 1);
+        ws.setSplitCountFrom(calls);
+        QCOMPARE(ws.toolCallsShown(m_room, {}, false).size(), calls);
+        QCOMPARE(ws.passThreads(), 2);
+    }
+
+    // A superseded task (StoreClient cancels it) stops on both halves: the second reader asks the same question as
+    // the task's own connection. Here only the second reader is asked, so the pass fails only if its half stopped.
+    void aCancelledPassStopsItsSecondHalf()
+    {
+        Workspace ws(m_workspace);
+        ws.setSplitCountFrom(100);
+        int asked = 0;
+        ws.setCancelled([&asked] {
+            ++asked;
+            return true;
+        });
+        QVERIFY_THROWS_EXCEPTION(StoreError, ws.facets(m_room, {}, 8, 10));
+        QCOMPARE(ws.passThreads(), 2);
+        QVERIFY(asked > 0);
+        QVERIFY_THROWS_EXCEPTION(StoreError, ws.toolCallsShown(m_room, {}, false));
+        QCOMPARE(ws.passThreads(), 2);
+        // Not cancelled: the same passes answer, and the handler is gone from the second reader.
+        ws.setCancelled({});
+        asked = 0;
+        QCOMPARE(ws.facets(m_room, {}, 8, 10).shown + ws.facets(m_room, {}, 8, 10).blocked, m_events);
+        QVERIFY(!ws.toolCallsShown(m_room, {}, false).isEmpty());
+        QCOMPARE(asked, 0);
     }
 
     // A writer flips the redacted flag of one row of each half in one transaction while the panes count: a count made
