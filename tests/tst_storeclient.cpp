@@ -6,6 +6,9 @@
 #include "workspace.h"
 
 #include <atomic>
+#include <QDir>
+#include <QFile>
+#include <QMap>
 #include <QSemaphore>
 #include <QSqlQuery>
 #include <QSignalSpy>
@@ -34,6 +37,23 @@ class TestStoreClient : public QObject
         QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1 && finished.count() == 1, 30000);
     }
 
+    // Each thread of this process by its name (Linux: /proc/self/task), with its nice value.
+    static QMap<QString, int> threadNiceValues()
+    {
+        QMap<QString, int> out;
+        for (const QString& tid : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile comm(QStringLiteral("/proc/self/task/%1/comm").arg(tid));
+            QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
+            if (!comm.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly))
+                continue;
+            // After the name in parentheses (which may hold spaces): state is field 3, nice field 19.
+            const QByteArray line = stat.readAll();
+            const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+            out.insert(QString::fromUtf8(comm.readAll().trimmed()), fields.value(19 - 3).toInt());
+        }
+        return out;
+    }
+
 private slots:
     void kindsSayWhetherTheySupersede()
     {
@@ -45,6 +65,24 @@ private slots:
                  StoreClient::Kind::Compare }) // two Compare windows: one never stops the other's comparison
             QVERIFY(!StoreClient::supersedes(kind));
         QVERIFY(!StoreClient::describe(StoreClient::Kind::ToolStats).isEmpty());
+    }
+
+    // The import yields the cores to the window's threads (a frame waits on Qt's fill threads, which waited behind
+    // the import's two threads on two cores): its thread runs at a higher nice value, the threads that answer the
+    // window (pages, counts, edits) at the process's own.
+    void theImportYieldsToTheWindow()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("nice values per thread are Linux's");
+#endif
+        QTemporaryDir dir;
+        StoreClient store;
+        openIn(store, dir);
+        const QMap<QString, int> nice = threadNiceValues();
+        QVERIFY2(nice.contains(QStringLiteral("sightline-impor")), qPrintable(nice.keys().join(QLatin1Char(' '))));
+        QCOMPARE(nice.value(QStringLiteral("sightline-impor")), StoreClient::ImportNice);
+        for (const char* name : { "sightline-store", "sightline-count", "sightline-edits" })
+            QCOMPARE(nice.value(QLatin1String(name), -100), 0);
     }
 
     // The statistics of one room asked, then of another: the first stops in its statement (it would run for minutes)

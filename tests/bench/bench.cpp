@@ -374,6 +374,8 @@ int backgroundRead(const QString& source, bool screensOnly)
         return stat.open(QIODevice::ReadOnly) ? stat.readAll().split(' ').value(1).toLongLong() : 0;
     };
     qint64 waitedBefore = waitedNs();
+    qint64 waitedInAll = 0; // over the whole read, and how many frames waited more than one
+    int framesThatWaited = 0;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const qint64 waited = waitedNs();
         if (frame.isValid()) {
@@ -383,6 +385,10 @@ int backgroundRead(const QString& source, bool screensOnly)
                                     << window.eventModel()->rowCount() << " rows, "
                                     << (window.isImporting() ? "importing" : "done") << ", waiting for a core "
                                     << (waited - waitedBefore) / 1000000 << " ms of it" << Qt::endl;
+        }
+        if (frame.isValid()) {
+            waitedInAll += waited - waitedBefore;
+            framesThatWaited += waited - waitedBefore > 16000000 ? 1 : 0;
         }
         waitedBefore = waited;
         frame.start();
@@ -401,6 +407,8 @@ int backgroundRead(const QString& source, bool screensOnly)
     const double readMs = whole.nsecsElapsed() / 1e6;
     std::sort(frames.begin(), frames.end());
     const auto over = std::count_if(frames.begin(), frames.end(), [](double ms) { return ms > 50; });
+    QTextStream(stderr) << "the window's thread waited for a core " << waitedInAll / 1000000 << " ms in all, "
+                        << framesThatWaited << " frames over 16 ms of it" << Qt::endl;
     QTextStream(stdout) << firstMs << ' ' << roomMs << ' ' << target->nativeId << ' '
                         << (frames.isEmpty() ? 0.0 : frames.last()) << ' ' << over << ' ' << frames.size() << ' '
                         << readMs << ' ' << residentKb("VmHWM:") << Qt::endl;
@@ -1265,11 +1273,12 @@ QVector<Row> roomsOnDemandRows(qint64 events, int rooms, const QString& dir, QTe
     // The window in a process of its own (its peak memory is the figure), the baselines after it.
     ::sync();
     QProcess window;
+    window.setProcessChannelMode(QProcess::ForwardedErrorChannel); // where each long frame fell, as it falls
     window.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--background-read"), store });
     window.waitForFinished(-1);
     const QList<QByteArray> figures = window.readAllStandardOutput().trimmed().split(' ');
     if (window.exitCode() != 0 || figures.size() != 8) {
-        log << "sightline_bench: the window's process failed: " << window.readAllStandardError() << Qt::endl;
+        log << "sightline_bench: the window's process failed (its errors above)" << Qt::endl;
         std::exit(1);
     }
     const QString requested = QString::fromUtf8(figures[2]);
