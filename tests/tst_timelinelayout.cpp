@@ -2,6 +2,7 @@
 
 #include "timelinedelegate.h"
 #include "timelinelayout.h"
+#include "textheights.h"
 #include "eventflags.h"
 #include "toolcallrecord.h"
 #include "waterfallview.h"
@@ -296,6 +297,53 @@ private slots:
         QCOMPARE(TimelineDelegate::highlightSpans(QStringLiteral("prerefund refund_id"), words), (Spans { { 10, 16 } }));
         QCOMPARE(TimelineDelegate::highlightSpans(QStringLiteral("refund"), { QStringLiteral("refund"), QString() }),
             (Spans { { 0, 6 } }));
+    }
+
+    // What a text measured is remembered (TextHeights): the same heights as measuring it, every text measured once
+    // however often its row is laid out and painted, and anew when its content, the width or the font differs.
+    void textHeightsAreRememberedNotGuessed()
+    {
+        TextHeights heights(64);
+        const QStringList texts { QStringLiteral("hi"), QStringLiteral("word ").repeated(300),
+            QStringLiteral("a\nb\nc"), QStringLiteral("emoji 🙏😊 and accents é ü"), QString() };
+        for (const QString& text : texts) {
+            for (int width : { 120, 400, 900 }) {
+                const int measured = fm.boundingRect(QRect(0, 0, width, 1 << 24), Qt::TextWordWrap, text).height();
+                QCOMPARE(heights.of(fm, width, text), measured);
+                const int before = heights.measured();
+                QCOMPARE(heights.of(fm, width, QString(text)), measured); // a copy: the same text, found
+                QCOMPARE(heights.measured(), before);
+            }
+        }
+        // The same length, other words: measured anew (one line against many).
+        const QString shortWords = QStringLiteral("a ").repeated(200);
+        const QString oneWord = QStringLiteral("x").repeated(400);
+        const int before = heights.measured();
+        QCOMPARE(heights.of(fm, 200, shortWords),
+            fm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, shortWords).height());
+        QCOMPARE(heights.of(fm, 200, oneWord), fm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, oneWord).height());
+        QCOMPARE(heights.measured(), before + 2);
+        // Another font: measured in that font.
+        QFont big;
+        big.setPointSize(big.pointSize() * 2);
+        const QFontMetrics bigFm(big);
+        QCOMPARE(heights.of(bigFm, 200, shortWords),
+            bigFm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, shortWords).height());
+        QVERIFY(heights.of(bigFm, 200, shortWords) > heights.of(fm, 200, shortWords));
+        // A layout through it is the layout without it.
+        for (bool expanded : { false, true }) {
+            for (auto shape : { TimelineLayout::Shape::Bubble, TimelineLayout::Shape::Compact }) {
+                for (const QString& text : texts) {
+                    const auto plain
+                        = TimelineLayout::layout(shape, TimelineLayout::Side::Left, 700, fm, text, expanded);
+                    const auto remembered = TimelineLayout::layout(
+                        shape, TimelineLayout::Side::Left, 700, fm, text, expanded, 0, &heights);
+                    QCOMPARE(remembered.frame, plain.frame);
+                    QCOMPARE(remembered.body, plain.body);
+                    QCOMPARE(remembered.height, plain.height);
+                }
+            }
+        }
     }
 
     void compact()

@@ -396,7 +396,7 @@ QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem& option, const QMode
         openLines = int(cachedOpenLines(e, callValue.value<ToolCallRecord>()).size());
     // A closed card never measures text: its height is the same for every call.
     const auto g = TimelineLayout::layout(
-        shape, TimelineLayout::sideOf(e), width, option.fontMetrics, e.text, expanded, openLines);
+        shape, TimelineLayout::sideOf(e), width, option.fontMetrics, e.text, expanded, openLines, &m_heights);
     return QSize(width, g.height);
 }
 
@@ -422,8 +422,8 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         = callValue.isValid() ? std::optional(callValue.value<ToolCallRecord>()) : std::nullopt;
     const int openCount
         = shape == TimelineLayout::Shape::Card && expanded && call ? int(cachedOpenLines(e, *call).size()) : 0;
-    const auto g
-        = TimelineLayout::layout(shape, side, option.rect.width(), option.fontMetrics, e.text, expanded, openCount);
+    const auto g = TimelineLayout::layout(
+        shape, side, option.rect.width(), option.fontMetrics, e.text, expanded, openCount, &m_heights);
 
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
@@ -503,8 +503,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         QRect textRect = g.body;
         const int line = option.fontMetrics.lineSpacing();
         const bool cut = !expanded
-            && option.fontMetrics.boundingRect(QRect(0, 0, g.body.width(), 1 << 24), Qt::TextWordWrap, body).height()
-                > g.body.height();
+            && TimelineLayout::textHeight(option.fontMetrics, g.body.width(), body, &m_heights) > g.body.height();
         if (cut)
             textRect.setHeight(std::max(1, g.body.height() / line - 1) * line);
         p->save();

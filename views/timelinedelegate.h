@@ -1,5 +1,7 @@
 #pragma once
 
+#include "textheights.h"
+
 #include "toolcallrecord.h"
 
 #include <QHash>
@@ -78,6 +80,7 @@ private:
         CardLines lines;
     };
     mutable QHash<qint64, OpenLines> m_open;
+    mutable TextHeights m_heights; // what bubbles' texts measured, for the rows' heights and their paint alike
     QStringList m_highlights;
     bool m_pairsGuessedByDesign = false;
 };

@@ -3,6 +3,7 @@
 #include "eventflags.h"
 #include "eventkind.h"
 #include "reporttext.h"
+#include "textheights.h"
 
 #include <algorithm>
 
@@ -38,8 +39,14 @@ QString TimelineLayout::shownText(const QString& whole)
         + QStringLiteral(" more characters in the details");
 }
 
-TimelineLayout::Geometry TimelineLayout::layout(
-    Shape shape, Side side, int width, const QFontMetrics& fm, const QString& whole, bool expanded, int openLines)
+int TimelineLayout::textHeight(const QFontMetrics& fm, int width, const QString& text, TextHeights* heights)
+{
+    return heights ? heights->of(fm, width, text)
+                   : fm.boundingRect(QRect(0, 0, width, 1 << 24), Qt::TextWordWrap, text).height();
+}
+
+TimelineLayout::Geometry TimelineLayout::layout(Shape shape, Side side, int width, const QFontMetrics& fm,
+    const QString& whole, bool expanded, int openLines, TextHeights* heights)
 {
     const QString text = shownText(whole);
     Geometry g;
@@ -57,24 +64,23 @@ TimelineLayout::Geometry TimelineLayout::layout(
     case Shape::Bubble: {
         const int bubble = side == Side::Centre ? available : std::max(80, available * BubbleWidthPercent / 100);
         const int textWidth = bubble - 2 * Padding;
-        int textHeight = fm.boundingRect(QRect(0, 0, textWidth, 1 << 24), Qt::TextWordWrap, text).height();
+        int height = textHeight(fm, textWidth, text, heights);
         if (!expanded)
-            textHeight = std::min(textHeight, CollapsedBubbleLines * line);
-        textHeight = std::max(textHeight, line);
+            height = std::min(height, CollapsedBubbleLines * line);
+        height = std::max(height, line);
         const int x = side == Side::Right ? left + available - bubble : side == Side::Centre ? left : left;
-        g.frame = QRect(x, Margin, bubble, 2 * Padding + line + textHeight);
+        g.frame = QRect(x, Margin, bubble, 2 * Padding + line + height);
         g.header = QRect(x + Padding, Margin + Padding, textWidth, line);
-        g.body = QRect(x + Padding, Margin + Padding + line, textWidth, textHeight);
+        g.body = QRect(x + Padding, Margin + Padding + line, textWidth, height);
         break;
     }
     case Shape::Compact: {
-        int textHeight = line;
+        int height = line;
         if (expanded)
-            textHeight
-                = std::max(line, fm.boundingRect(QRect(0, 0, available, 1 << 24), Qt::TextWordWrap, text).height());
-        g.frame = QRect(left, Margin, available, textHeight + 2);
+            height = std::max(line, textHeight(fm, available, text, heights));
+        g.frame = QRect(left, Margin, available, height + 2);
         g.header = QRect(left, Margin + 1, available, line);
-        g.body = QRect(left, Margin + 1, available, textHeight);
+        g.body = QRect(left, Margin + 1, available, height);
         break;
     }
     }

@@ -6,6 +6,8 @@
 #include <QRect>
 #include <QString>
 
+class TextHeights;
+
 // Where everything of one timeline item goes, as plain arithmetic a test can check without a view.
 //
 // A tool call is a card whose collapsed height is constant (two lines), so the view never measures text to
@@ -39,6 +41,9 @@ struct TimelineLayout
     };
 
     // `openLines` is how many lines an open card shows below its two lines (its arguments, result and facts).
+    // `heights`, when given, remembers what the text measured (the view's delegate keeps one).
     static Geometry layout(Shape shape, Side side, int width, const QFontMetrics& fm, const QString& text,
-        bool expanded, int openLines = 0);
+        bool expanded, int openLines = 0, TextHeights* heights = nullptr);
+    // The height of `text` wrapped at `width`: through `heights` when given.
+    static int textHeight(const QFontMetrics& fm, int width, const QString& text, TextHeights* heights);
 };

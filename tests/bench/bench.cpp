@@ -369,10 +369,12 @@ int backgroundRead(const QString& source, bool screensOnly)
     quint32 seed = 7;
     // How long the window's thread waited for a core, in nanoseconds (Linux's schedstat: run time, run delay, slices):
     // a long frame the thread spent waiting is the machine's, not the window's work.
-    const auto waitedNs = [] {
+    const auto schedstat = [](int field) {
         QFile stat(QStringLiteral("/proc/thread-self/schedstat"));
-        return stat.open(QIODevice::ReadOnly) ? stat.readAll().split(' ').value(1).toLongLong() : 0;
+        return stat.open(QIODevice::ReadOnly) ? stat.readAll().split(' ').value(field).toLongLong() : 0;
     };
+    const auto waitedNs = [&schedstat] { return schedstat(1); };
+    const qint64 ranBefore = schedstat(0); // and how long it ran, for what a frame's work is on average
     qint64 waitedBefore = waitedNs();
     qint64 waitedInAll = 0; // over the whole read, and how many frames waited more than one
     int framesThatWaited = 0;
@@ -408,7 +410,9 @@ int backgroundRead(const QString& source, bool screensOnly)
     std::sort(frames.begin(), frames.end());
     const auto over = std::count_if(frames.begin(), frames.end(), [](double ms) { return ms > 50; });
     QTextStream(stderr) << "the window's thread waited for a core " << waitedInAll / 1000000 << " ms in all, "
-                        << framesThatWaited << " frames over 16 ms of it" << Qt::endl;
+                        << framesThatWaited << " frames over 16 ms of it; it ran " << (schedstat(0) - ranBefore) / 1000000
+                        << " ms, " << (frames.isEmpty() ? 0.0 : (schedstat(0) - ranBefore) / 1e6 / frames.size())
+                        << " ms a frame" << Qt::endl;
     QTextStream(stdout) << firstMs << ' ' << roomMs << ' ' << target->nativeId << ' '
                         << (frames.isEmpty() ? 0.0 : frames.last()) << ' ' << over << ' ' << frames.size() << ' '
                         << readMs << ' ' << residentKb("VmHWM:") << Qt::endl;
