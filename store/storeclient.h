@@ -43,7 +43,8 @@ class StoreClient : public QObject
 {
     Q_OBJECT
 public:
-    // The import's threads' nice value (Linux): the window's threads come first when both want a core.
+    // How much nicer than the process the import's threads run (Linux): the window's threads come first when both
+    // want a core.
     static constexpr int ImportNice = 5;
     enum class Kind {
         Open,

@@ -304,6 +304,7 @@ private slots:
     void textHeightsAreRememberedNotGuessed()
     {
         TextHeights heights(64);
+        heights.forFont(QFont());
         const QStringList texts { QStringLiteral("hi"), QStringLiteral("word ").repeated(300),
             QStringLiteral("a\nb\nc"), QStringLiteral("emoji 🙏😊 and accents é ü"), QString() };
         for (const QString& text : texts) {
@@ -311,7 +312,8 @@ private slots:
                 const int measured = fm.boundingRect(QRect(0, 0, width, 1 << 24), Qt::TextWordWrap, text).height();
                 QCOMPARE(heights.of(fm, width, text), measured);
                 const int before = heights.measured();
-                QCOMPARE(heights.of(fm, width, QString(text)), measured); // a copy: the same text, found
+                // A copy of its own (not a shared one): the same text is found by its content.
+                QCOMPARE(heights.of(fm, width, QString(text.constData(), text.size())), measured);
                 QCOMPARE(heights.measured(), before);
             }
         }
@@ -323,12 +325,22 @@ private slots:
             fm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, shortWords).height());
         QCOMPARE(heights.of(fm, 200, oneWord), fm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, oneWord).height());
         QCOMPARE(heights.measured(), before + 2);
-        // Another font: measured in that font.
+        // Another font, even one of the same line spacing (italic): measured anew, in that font.
+        QFont italic;
+        italic.setItalic(true);
+        heights.forFont(italic);
+        const QFontMetrics italicFm(italic);
+        const int italicBefore = heights.measured();
+        QCOMPARE(heights.of(italicFm, 200, shortWords),
+            italicFm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, shortWords).height());
+        QCOMPARE(heights.measured(), italicBefore + 1);
         QFont big;
         big.setPointSize(big.pointSize() * 2);
+        heights.forFont(big);
         const QFontMetrics bigFm(big);
         QCOMPARE(heights.of(bigFm, 200, shortWords),
             bigFm.boundingRect(QRect(0, 0, 200, 1 << 24), Qt::TextWordWrap, shortWords).height());
+        heights.forFont(QFont());
         QVERIFY(heights.of(bigFm, 200, shortWords) > heights.of(fm, 200, shortWords));
         // A layout through it is the layout without it.
         for (bool expanded : { false, true }) {

@@ -5,9 +5,17 @@ TextHeights::TextHeights(int capacity)
 {
 }
 
+void TextHeights::forFont(const QFont& font)
+{
+    if (font == m_font)
+        return;
+    m_font = font;
+    m_heights.clear();
+}
+
 int TextHeights::of(const QFontMetrics& fm, int width, const QString& text)
 {
-    const Key key { qHash(text), text.size(), width, fm.lineSpacing(), fm.averageCharWidth() };
+    const Key key { qHash(text, QHashSeed::globalSeed()), text.size(), width, fm.lineSpacing() };
     if (const int* known = m_heights.object(key))
         return *known;
     ++m_measured;

@@ -395,6 +395,7 @@ QSize TimelineDelegate::sizeHint(const QStyleOptionViewItem& option, const QMode
     if (shape == TimelineLayout::Shape::Card && expanded && callValue.isValid())
         openLines = int(cachedOpenLines(e, callValue.value<ToolCallRecord>()).size());
     // A closed card never measures text: its height is the same for every call.
+    m_heights.forFont(option.font);
     const auto g = TimelineLayout::layout(
         shape, TimelineLayout::sideOf(e), width, option.fontMetrics, e.text, expanded, openLines, &m_heights);
     return QSize(width, g.height);
@@ -422,6 +423,7 @@ void TimelineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, co
         = callValue.isValid() ? std::optional(callValue.value<ToolCallRecord>()) : std::nullopt;
     const int openCount
         = shape == TimelineLayout::Shape::Card && expanded && call ? int(cachedOpenLines(e, *call).size()) : 0;
+    m_heights.forFont(option.font);
     const auto g = TimelineLayout::layout(
         shape, side, option.rect.width(), option.fontMetrics, e.text, expanded, openCount, &m_heights);
 

@@ -376,7 +376,7 @@ int backgroundRead(const QString& source, bool screensOnly)
     const auto waitedNs = [&schedstat] { return schedstat(1); };
     const qint64 ranBefore = schedstat(0); // and how long it ran, for what a frame's work is on average
     qint64 waitedBefore = waitedNs();
-    qint64 waitedInAll = 0; // over the whole read, and how many frames waited more than one
+    qint64 waitedInAll = 0; // over the whole read, and how many frames waited more than 16 ms (a frame at 60 Hz)
     int framesThatWaited = 0;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const qint64 waited = waitedNs();
@@ -387,8 +387,6 @@ int backgroundRead(const QString& source, bool screensOnly)
                                     << window.eventModel()->rowCount() << " rows, "
                                     << (window.isImporting() ? "importing" : "done") << ", waiting for a core "
                                     << (waited - waitedBefore) / 1000000 << " ms of it" << Qt::endl;
-        }
-        if (frame.isValid()) {
             waitedInAll += waited - waitedBefore;
             framesThatWaited += waited - waitedBefore > 16000000 ? 1 : 0;
         }
@@ -409,10 +407,10 @@ int backgroundRead(const QString& source, bool screensOnly)
     const double readMs = whole.nsecsElapsed() / 1e6;
     std::sort(frames.begin(), frames.end());
     const auto over = std::count_if(frames.begin(), frames.end(), [](double ms) { return ms > 50; });
+    const qint64 ranNs = schedstat(0) - ranBefore;
     QTextStream(stderr) << "the window's thread waited for a core " << waitedInAll / 1000000 << " ms in all, "
-                        << framesThatWaited << " frames over 16 ms of it; it ran " << (schedstat(0) - ranBefore) / 1000000
-                        << " ms, " << (frames.isEmpty() ? 0.0 : (schedstat(0) - ranBefore) / 1e6 / frames.size())
-                        << " ms a frame" << Qt::endl;
+                        << framesThatWaited << " frames over 16 ms of it; it ran " << ranNs / 1000000 << " ms, "
+                        << (frames.isEmpty() ? 0.0 : ranNs / 1e6 / frames.size()) << " ms a frame" << Qt::endl;
     QTextStream(stdout) << firstMs << ' ' << roomMs << ' ' << target->nativeId << ' '
                         << (frames.isEmpty() ? 0.0 : frames.last()) << ' ' << over << ' ' << frames.size() << ' '
                         << readMs << ' ' << residentKb("VmHWM:") << Qt::endl;
