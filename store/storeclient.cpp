@@ -21,35 +21,30 @@ namespace {
 const char* const threadNames[]
     = { "sightline-store", "sightline-counts", "sightline-import", "sightline-edits", "sightline-reports" };
 
-// A task's SQLite work stopped once its token is cancelled: SQLite asks every thousand steps of a statement, which
-// then fails as interrupted (a query over ten million rows stops within a millisecond, not at its end). The second
-// reader of a pass split in two asks the same (Workspace::setCancelled).
+// A task's SQLite work stopped once its token is cancelled: the workspace asks it every thousand steps of a
+// statement, on its connection and on the second reader of a pass split in two (Workspace::setCancelled), and the
+// statement then fails as interrupted (a query over ten million rows stops within a millisecond, not at its end).
 class Interruption
 {
 public:
     Interruption(Workspace& ws, const CancelToken& token)
         : m_ws(ws)
-        , m_db(ws.handle())
         , m_token(token)
     {
-        sqlite3_progress_handler(m_db, 1000, &Interruption::ask, this);
         m_ws.setCancelled([token] { return token.isCancelled(); });
     }
     ~Interruption()
     {
         m_ws.setCancelled({});
-        sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
         // A statement stopped inside a transaction of its own leaves the connection as the next task expects it.
-        if (m_token.isCancelled() && !sqlite3_get_autocommit(m_db))
-            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+        if (m_token.isCancelled() && !sqlite3_get_autocommit(m_ws.handle()))
+            sqlite3_exec(m_ws.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
     }
     Interruption(const Interruption&) = delete;
     Interruption& operator=(const Interruption&) = delete;
 
 private:
-    static int ask(void* self) { return static_cast<Interruption*>(self)->m_token.isCancelled() ? 1 : 0; }
     Workspace& m_ws;
-    sqlite3* m_db;
     CancelToken m_token;
 };
 

@@ -597,6 +597,17 @@ SnapshotPartner* Workspace::snapshotPartner()
     return m_partner.get();
 }
 
+void Workspace::setCancelled(std::function<bool()> cancelled)
+{
+    m_cancelled = std::move(cancelled);
+    sqlite3_progress_handler(m_handle, m_cancelled ? 1000 : 0, m_cancelled ? &Workspace::askCancelled : nullptr, this);
+}
+
+int Workspace::askCancelled(void* self)
+{
+    return static_cast<Workspace*>(self)->m_cancelled() ? 1 : 0;
+}
+
 std::optional<qint64> Workspace::pinHalves(qint64 roomId, qint64 rows, std::optional<SnapshotPartner::Pin>& pinned)
 {
     m_passThreads = 1;
@@ -631,10 +642,8 @@ void Workspace::bothHalves(const std::function<void(sqlite3*)>& first, const std
     sqlite3* const partner = m_partner->handle();
     // The task's cancellation reaches the partner's half too: stopped half-way, the own half throws and the
     // partner's is interrupted (below), but a partner still reading after the own half ended read on to its end.
-    if (m_cancelled) {
-        sqlite3_progress_handler(
-            partner, 1000, [](void* self) { return static_cast<Workspace*>(self)->m_cancelled() ? 1 : 0; }, this);
-    }
+    if (m_cancelled)
+        sqlite3_progress_handler(partner, 1000, &Workspace::askCancelled, this);
     const auto noHandler = qScopeGuard([partner] { sqlite3_progress_handler(partner, 0, nullptr, nullptr); });
     std::thread other([&] {
         try {

@@ -184,12 +184,15 @@ public:
     static constexpr qint64 SplitCountFrom = 20000;
     void setSplitCountFrom(qint64 events) { m_splitCountFrom = events; }
     int passThreads() const { return m_passThreads; }
-    // Asked by the second reader of a pass split in two, as SQLite's progress handler asks the task's own connection
-    // (StoreClient's Interruption): a superseded task's other half stops with it, not at its end. Empty: never.
-    void setCancelled(std::function<bool()> cancelled) { m_cancelled = std::move(cancelled); }
+    // Whether the task under way is no longer wanted (StoreClient's Interruption sets it for a task): SQLite asks it
+    // every thousand steps of a statement on this connection, and on the second reader of a pass split in two, and
+    // the statement then fails as interrupted. Empty: never.
+    void setCancelled(std::function<bool()> cancelled);
 
 private:
     void enterWal();
+    // The progress handler of setCancelled, on this connection and the partner's.
+    static int askCancelled(void* self);
     // Throws StoreError naming a schema object (a trigger, a view, a table) the migrations do not make.
     void refuseForeignObjects();
     // Runs `sql` on the native handle, calling `row` with each row (RecordReader makes records of them).
