@@ -1,6 +1,7 @@
 // The workspace's own schema (user_version, application_id, forward migrations) and RoomKit's schema
 // versions 1 to 3 as sources.
 
+#include "eventquery.h"
 #include "schema.h"
 #include "sqlitelibrary.h"
 #include "sqlitestatement.h"
@@ -181,9 +182,10 @@ private slots:
             Importer::import(ws, dataFile(QStringLiteral("craftbot/EVENT.md")));
             Importer::import(ws, dataFile(QStringLiteral("craftbot/sessions.db")));
         }
-        // Back to the workspace as schema 10 wrote it (steps 12, 14, 17, 19, 20 and 21 added columns).
+        // Back to the workspace as schema 10 wrote it (steps 12, 14, 17, 19, 20 and 21 added columns, 22 made two
+        // indexes partial).
         execSql(path, QStringLiteral("UPDATE tool_calls SET duration_source = 'timestamps' WHERE duration_source = "
-                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; ALTER TABLE rooms DROP COLUMN counted_through; ALTER TABLE rooms DROP COLUMN unread; DROP INDEX events_room_warned; ALTER TABLE events DROP COLUMN warning; DROP TABLE team; DROP INDEX annotations_team; DROP INDEX journal_team; ALTER TABLE annotations DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN annotation_id; ALTER TABLE journal DROP COLUMN team_annotation_id; ALTER TABLE journal DROP COLUMN came_down; DROP TABLE team_redactions; ALTER TABLE redactions DROP COLUMN team_id; ALTER TABLE redactions DROP COLUMN team_digest; ALTER TABLE redactions DROP COLUMN came_down; ALTER TABLE journal DROP COLUMN edit_id; ALTER TABLE journal DROP COLUMN replaces_edit_id; DROP INDEX edits_team; ALTER TABLE edits DROP COLUMN team_id; ALTER TABLE edits DROP COLUMN came_down; DROP TABLE team_edits; PRAGMA user_version = 10;"));
+                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; ALTER TABLE rooms DROP COLUMN counted_through; ALTER TABLE rooms DROP COLUMN unread; DROP INDEX events_room_warned; ALTER TABLE events DROP COLUMN warning; DROP TABLE team; DROP INDEX annotations_team; DROP INDEX journal_team; ALTER TABLE annotations DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN annotation_id; ALTER TABLE journal DROP COLUMN team_annotation_id; ALTER TABLE journal DROP COLUMN came_down; DROP TABLE team_redactions; ALTER TABLE redactions DROP COLUMN team_id; ALTER TABLE redactions DROP COLUMN team_digest; ALTER TABLE redactions DROP COLUMN came_down; ALTER TABLE journal DROP COLUMN edit_id; ALTER TABLE journal DROP COLUMN replaces_edit_id; DROP INDEX edits_team; ALTER TABLE edits DROP COLUMN team_id; ALTER TABLE edits DROP COLUMN came_down; DROP TABLE team_edits; DROP INDEX events_room_blocked; DROP INDEX events_room_channel; CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); PRAGMA user_version = 10;"));
         Workspace ws(path);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QSqlQuery q = ws.exec(QStringLiteral("SELECT s.format, c.duration_source, count(*) FROM tool_calls c JOIN rooms r "
@@ -194,6 +196,82 @@ private slots:
             got << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString();
         QCOMPARE(got, QStringList({ QStringLiteral("craftbot.event_md seconds"),
                           QStringLiteral("craftbot.sessions_db timestamps") }));
+    }
+
+    // Step 22: the blocked rows and the rows on a channel are alone in their indexes, and every filter answers as
+    // before. Blocked rows only and a channel are still sought through them (SQLite, without statistics, would as
+    // soon read the whole room's scan index), and an AG-UI thread, which has no channels, adds nothing to either.
+    void blockedAndChannelIndexesHoldTheirRowsAlone()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        EventFilter blocked;
+        blocked.blockedOnly = true;
+        EventFilter shown; // blocked rows hidden: every room's default
+        struct Answers
+        {
+            QList<qint64> blocked, shown, channel;
+            bool operator==(const Answers&) const = default;
+        };
+        qint64 room = 0;
+        QString channel;
+        const auto answers = [&](Workspace& ws) {
+            Answers a;
+            for (const EventRecord& e : ws.listEvents(room, blocked, { 1000, 0 }))
+                a.blocked << e.index;
+            for (const EventRecord& e : ws.listEvents(room, shown, { 1000, 0 }))
+                a.shown << e.index;
+            EventFilter on;
+            on.channels = { channel };
+            for (const EventRecord& e : ws.listEvents(room, on, { 1000, 0 }))
+                a.channel << e.index;
+            return a;
+        };
+        Answers before;
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+            Importer::import(ws, dataFile(QStringLiteral("agui/threads/th_985v8nrjgmpy2gn91679.jsonl")));
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, max(channel_id) FROM events WHERE blocked = 1 "
+                                                 "GROUP BY room_id ORDER BY count(*) DESC LIMIT 1"));
+            QVERIFY(q.next());
+            room = q.value(0).toLongLong();
+            channel = q.value(1).toString();
+            before = answers(ws);
+            QVERIFY(!before.blocked.isEmpty() && !before.channel.isEmpty());
+            QVERIFY(before.shown.size() > before.blocked.size());
+        }
+        // Back to schema 21's indexes over the same rows.
+        execSql(path, QStringLiteral("DROP INDEX events_room_blocked; DROP INDEX events_room_channel; "
+                                     "CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); "
+                                     "CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); "
+                                     "PRAGMA user_version = 21;"));
+        Workspace ws(path);
+        QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+        QVERIFY(answers(ws) == before);
+        const auto count = [&](const QString& sql) {
+            QSqlQuery q = ws.exec(sql);
+            return q.next() ? q.value(0).toLongLong() : -1;
+        };
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM events INDEXED BY events_room_blocked WHERE blocked = 1")),
+            count(QStringLiteral("SELECT count(*) FROM events WHERE blocked = 1")));
+        QCOMPARE(count(QStringLiteral("SELECT count(*) FROM events INDEXED BY events_room_channel WHERE channel_id "
+                                      "IS NOT NULL")),
+            count(QStringLiteral("SELECT count(channel_id) FROM events")));
+        QVERIFY(count(QStringLiteral("SELECT count(*) FROM events WHERE channel_id IS NULL")) > 0); // the thread's
+        const auto plan = [&](const EventQuery& eq) {
+            QSqlQuery q = ws.exec(QStringLiteral("EXPLAIN QUERY PLAN ") + eq.sql, eq.binds);
+            QStringList steps;
+            while (q.next())
+                steps << q.value(3).toString();
+            return steps.join(QLatin1Char('\n'));
+        };
+        EventFilter on;
+        on.channels = { channel };
+        QVERIFY2(plan(EventQuery::rowIndex(room, blocked)).contains(QLatin1String("events_room_blocked")),
+            qPrintable(plan(EventQuery::rowIndex(room, blocked))));
+        QVERIFY2(plan(EventQuery::page(room, on, { 200, 0 })).contains(QLatin1String("events_room_channel")),
+            qPrintable(plan(EventQuery::page(room, on, { 200, 0 }))));
     }
 
     // Statements are read as SQLite reads them: a trigger's body with its ';', a '--' and a ';' inside

@@ -553,21 +553,15 @@ Row schemaFloorRow(const QString& what, double importMs, const QString& workspac
         QStringLiteral("≤ 1.5 ×") };
 }
 
-// What each index of the rows costs and what it buys (issue "Rooms on demand": every index earns its place). On a
-// copy of WORKSPACE without the index, each figure a user waits for in the window is timed on its biggest room, next
-// to the same figure with every index; the figure it slows most is the one that needs it. Its bytes are dbstat's;
-// its share of the import is what copying the rows with it alone costs over copying them with none, over the import's time (IMPORT_MS). Prints a
-// Markdown table. A unique index is a rule, not a speed-up (the import writes ON CONFLICT(room_id, seq)): not
-// listed.
-int indexTable(const QString& workspace, double importMs)
+struct Figure
 {
-    const QString dir = QFileInfo(workspace).path();
-    const QString copy = dir + QStringLiteral("/without-index.sightline");
-    struct Figure
-    {
-        QString name;
-        std::function<void(Workspace&, qint64)> run;
-    };
+    QString name;
+    std::function<void(Workspace&, qint64)> run;
+};
+
+// The figures a user waits for in the window that an index of the rows may serve, each run on a room.
+QVector<Figure> indexFigures()
+{
     EventFilter calls;
     calls.types = { QStringLiteral("tool_call_start") };
     EventFilter channel;
@@ -581,7 +575,7 @@ int indexTable(const QString& workspace, double importMs)
     find.timelineItems = true;
     EventFilter messages;
     messages.kinds = { QStringLiteral("message") };
-    const QVector<Figure> figures {
+    return {
         { QStringLiteral("first screen"), [](Workspace& ws, qint64 room) { ws.listEvents(room, {}, { 200, 0 }); } },
         { QStringLiteral("row index"),
             [](Workspace& ws, qint64 room) { ws.indexRows(room, {}, EventListModel::BlockSize); } },
@@ -650,51 +644,87 @@ int indexTable(const QString& workspace, double importMs)
             [](Workspace& ws, qint64 room) { ws.nextProblemCall(room, ws.room(room)->eventCount / 2, true); } },
         { QStringLiteral("the room list"), [](Workspace& ws, qint64) { ws.rooms(); } },
     };
-    const auto timeAll = [&](const QString& path) {
-        QVector<double> out;
-        Workspace ws(path);
-        qint64 biggest = 0, most = -1;
-        for (const RoomSummary& r : ws.rooms()) {
-            if (r.eventCount > most) {
-                most = r.eventCount;
-                biggest = r.id;
-            }
+}
+
+// Each figure's median of three on WORKSPACE's biggest room, in ms; -1: it failed (its query names an index that is
+// not there), -2: stopped after a minute.
+QVector<double> timeFigures(const QString& path, const QVector<Figure>& figures)
+{
+    QVector<double> out;
+    Workspace ws(path);
+    qint64 biggest = 0, most = -1;
+    for (const RoomSummary& r : ws.rooms()) {
+        if (r.eventCount > most) {
+            most = r.eventCount;
+            biggest = r.id;
         }
-        // A figure is stopped after a minute (SQLite's progress handler interrupts its statement): without
-        // tool_calls_room the failed calls' row index ran past eight minutes, and the table's last indexes were
-        // never reached.
-        struct Limit
-        {
-            QElapsedTimer clock;
-            qint64 ms = 60000;
-            bool hit = false;
-        } limit;
-        sqlite3_progress_handler(
-            ws.handle(), 10000,
-            [](void* context) {
-                auto* l = static_cast<Limit*>(context);
-                l->hit = l->hit || l->clock.elapsed() > l->ms;
-                return l->hit ? 1 : 0;
-            },
-            &limit);
-        for (const Figure& f : figures) {
-            // A query that names an index (INDEXED BY) fails without it: the figure needs it, whatever its time.
-            limit.hit = false;
-            limit.clock.start();
-            try {
-                out << medianMs(3, [&] {
-                    if (!limit.hit)
-                        f.run(ws, biggest);
-                });
-                if (limit.hit)
-                    out.last() = -2;
-            } catch (const StoreError&) {
-                out << (limit.hit ? -2 : -1);
-            }
+    }
+    // A figure is stopped after a minute (SQLite's progress handler interrupts its statement): without
+    // tool_calls_room the failed calls' row index ran past eight minutes, and the table's last indexes were
+    // never reached.
+    struct Limit
+    {
+        QElapsedTimer clock;
+        qint64 ms = 60000;
+        bool hit = false;
+    } limit;
+    sqlite3_progress_handler(
+        ws.handle(), 10000,
+        [](void* context) {
+            auto* l = static_cast<Limit*>(context);
+            l->hit = l->hit || l->clock.elapsed() > l->ms;
+            return l->hit ? 1 : 0;
+        },
+        &limit);
+    for (const Figure& f : figures) {
+        // A query that names an index (INDEXED BY) fails without it: the figure needs it, whatever its time.
+        limit.hit = false;
+        limit.clock.start();
+        try {
+            out << medianMs(3, [&] {
+                if (!limit.hit)
+                    f.run(ws, biggest);
+            });
+            if (limit.hit)
+                out.last() = -2;
+        } catch (const StoreError&) {
+            out << (limit.hit ? -2 : -1);
         }
-        sqlite3_progress_handler(ws.handle(), 0, nullptr, nullptr);
-        return out;
-    };
+    }
+    sqlite3_progress_handler(ws.handle(), 0, nullptr, nullptr);
+    return out;
+}
+
+// Every figure of indexFigures() on WORKSPACE's biggest room, a Markdown row each (`--figures`): the same list on a
+// workspace of another schema, run by another build, says what a change of the indexes did to each.
+int figuresTable(const QString& workspace)
+{
+    const QVector<Figure> figures = indexFigures();
+    const QVector<double> ms = timeFigures(workspace, figures);
+    QTextStream out(stdout);
+    out << "| figure | ms |\n|---|---:|\n";
+    for (int i = 0; i < figures.size(); ++i) {
+        out << "| " << figures[i].name << " | "
+            << (ms[i] == -1       ? QStringLiteral("fails: its query names a missing index")
+                   : ms[i] == -2 ? QStringLiteral("over a minute (stopped)")
+                                 : QString::number(ms[i], 'f', 1))
+            << " |\n";
+    }
+    return 0;
+}
+
+// What each index of the rows costs and what it buys (issue "Rooms on demand": every index earns its place). On a
+// copy of WORKSPACE without the index, each figure a user waits for in the window is timed on its biggest room, next
+// to the same figure with every index; the figure it slows most is the one that needs it. Its bytes are dbstat's;
+// its share of the import is what copying the rows with it alone costs over copying them with none, over the import's time (IMPORT_MS). Prints a
+// Markdown table. A unique index is a rule, not a speed-up (the import writes ON CONFLICT(room_id, seq)): not
+// listed.
+int indexTable(const QString& workspace, double importMs)
+{
+    const QString dir = QFileInfo(workspace).path();
+    const QString copy = dir + QStringLiteral("/without-index.sightline");
+    const QVector<Figure> figures = indexFigures();
+    const auto timeAll = [&](const QString& path) { return timeFigures(path, figures); };
     const QVector<double> with = timeAll(workspace);
     QTextStream out(stdout);
     QTextStream log(stderr);
@@ -1617,6 +1647,9 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("indexes"),
         QStringLiteral("what each index of WORKSPACE costs and which figure needs it, against an import of --import-ms"),
         QStringLiteral("WORKSPACE") });
+    parser.addOption({ QStringLiteral("figures"),
+        QStringLiteral("time every figure an index may serve on WORKSPACE's biggest room (it is migrated first)"),
+        QStringLiteral("WORKSPACE") });
     parser.addOption({ QStringLiteral("import-ms"), QStringLiteral("the import's time, for --indexes"), QStringLiteral("MS") });
     parser.addOption({ QStringLiteral("background-read"),
         QStringLiteral("(internal) open SOURCE in the window, click a room, scroll while the rest is read; print figures"),
@@ -1642,6 +1675,8 @@ int main(int argc, char** argv)
         return importPeak(parser.value(QStringLiteral("import")), parser.positionalArguments().value(0));
     if (parser.isSet(QStringLiteral("indexes")))
         return indexTable(parser.value(QStringLiteral("indexes")), parser.value(QStringLiteral("import-ms")).toDouble());
+    if (parser.isSet(QStringLiteral("figures")))
+        return figuresTable(parser.value(QStringLiteral("figures")));
     if (parser.isSet(QStringLiteral("background-read")))
         return backgroundRead(parser.value(QStringLiteral("background-read")), parser.isSet(QStringLiteral("screens-only")));
     if (parser.isSet(QStringLiteral("scroll")))
