@@ -6,7 +6,9 @@
 #include "sqlitestatement.h"
 #include "textpacker.h"
 
+#include <functional>
 #include <optional>
+#include <stdexcept>
 #include <QHash>
 #include <QJsonObject>
 #include <QString>
@@ -22,6 +24,8 @@ enum : int {
     ZeroIsNull = 4, // 0 is NULL in the workspace and null in JSON (a time or a line the source did not give)
     Packed = 8, // big text, kept packed (TextPacker): read through unpack()
     NullIsNone = 16, // text whose "" differs from none: NULL only for a null QString (a call's arguments, result)
+    Numbered = 32, // text kept once per room elsewhere (a message id): the column holds the room's number for it,
+                   // which bind() asks its `number` for; the field's `select` reads the text back
 };
 }
 
@@ -145,9 +149,11 @@ void read(const SqliteStatement& q, int first, Record& r, const Fields<Record>& 
     }
 }
 
-// Binds the stored fields from parameter `first` on, in storedColumns()' order; returns the next parameter.
+// Binds the stored fields from parameter `first` on, in storedColumns()' order; returns the next parameter. A
+// Numbered field is bound as the number `number` gives for its text.
 template <class Record>
-int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& fields, TextPacker& packer)
+int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& fields, TextPacker& packer,
+    const std::function<qint64(const QString&)>& number = {})
 {
     int p = first;
     for (const Field<Record>& f : fields) {
@@ -158,7 +164,11 @@ int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& 
                 using T = std::remove_cvref_t<decltype(r.*member)>;
                 const T& v = r.*member;
                 if constexpr (std::is_same_v<T, QString>) {
-                    if (f.rules & FieldRule::Packed) {
+                    if ((f.rules & FieldRule::Numbered) && !v.isEmpty()) {
+                        if (!number)
+                            throw std::logic_error("a numbered field bound without its numbers");
+                        st.bind(p, number(v));
+                    } else if (f.rules & FieldRule::Packed) {
                         if (f.rules & FieldRule::NullIsNone)
                             packer.bind(st, p, v);
                         else

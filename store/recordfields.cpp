@@ -21,7 +21,10 @@ const Fields<EventRecord>& events()
         { "correlationId", &E::correlationId, "correlation_id", "correlation_id" },
         { "parentId", &E::parentId, "parent_id", "parent_id" },
         { "groupId", &E::groupId, "group_id", "group_id" },
-        { "messageId", &E::messageId, "message_id", "message_id" },
+        // Kept once per room (schema step 23, MessageNumbers): the row holds the room's number for it.
+        { "messageId", &E::messageId, "message_id", "message_id", Numbered,
+            "CASE WHEN events.message_id IS NOT NULL THEN (SELECT m.native FROM messages m WHERE m.room_id = "
+            "events.room_id AND m.number = events.message_id) END" },
         { "sourceLine", &E::sourceLine, "source_line", "line", ZeroIsNull },
         { "createdMicros", &E::createdMicros, "created_us", "created_us", ZeroIsNull },
         { "role", &E::role, "role", "role" },

@@ -394,6 +394,24 @@ CREATE INDEX events_room_blocked ON events(room_id, blocked, seq) WHERE blocked 
 DROP INDEX IF EXISTS events_room_channel_seq;
 CREATE INDEX events_room_channel ON events(room_id, channel_id, seq) WHERE channel_id IS NOT NULL;
 )SQL",
+    // 23: a message's id kept once per room. An AG-UI message's id (some 30 characters) was on every one of its rows,
+    // in the table, the scan index (step 3) and the message index: 8 % of a thread's workspace. A row now holds its
+    // room's number for it (MessageNumbers: 1, 2, ... in the order the room's messages first came), still in
+    // message_id, so that every query that matches rows of one message by that column reads as before; what shows
+    // the id (a record, a report) reads it from here (RecordFields).
+    R"SQL(
+CREATE TABLE messages(
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  native TEXT NOT NULL,                 -- the id as the source gave it
+  PRIMARY KEY(room_id, number)) WITHOUT ROWID;
+CREATE UNIQUE INDEX messages_native ON messages(room_id, native);
+INSERT INTO messages(room_id, number, native)
+  SELECT room_id, row_number() OVER (PARTITION BY room_id ORDER BY min(seq)), message_id
+  FROM events WHERE message_id IS NOT NULL GROUP BY room_id, message_id;
+UPDATE events SET message_id = (SELECT m.number FROM messages m WHERE m.room_id = events.room_id
+  AND m.native = events.message_id) WHERE message_id IS NOT NULL;
+)SQL",
 };
 
 // Runs one statement on the native handle; throws StoreError naming the file and the step.

@@ -955,9 +955,9 @@ std::optional<qint64> Workspace::itemHolding(qint64 roomId, qint64 index)
         ? exec(QStringLiteral("SELECT start_seq FROM tool_calls WHERE room_id = ? AND (end_seq = ? OR result_seq = ?) "
                               "AND start_seq IS NOT NULL LIMIT 1"),
               { roomId, index, index })
-        : exec(QStringLiteral("SELECT min(seq) FROM events WHERE room_id = ? AND message_id = ? AND kind = ? AND "
-                              "(flags & ?) = 0"),
-              { roomId, row->messageId, EventKinds::name(row->kind), int(EventFlags::Folded) });
+        : exec(QStringLiteral("SELECT min(seq) FROM events WHERE room_id = ? AND message_id = (SELECT message_id FROM "
+                              "events WHERE room_id = ? AND seq = ?) AND kind = ? AND (flags & ?) = 0"),
+              { roomId, roomId, index, EventKinds::name(row->kind), int(EventFlags::Folded) });
     if (!q.next() || q.value(0).isNull())
         return std::nullopt;
     return q.value(0).toLongLong();

@@ -225,7 +225,8 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
                        "participants, channel_types FROM rooms WHERE id = %1")
             .arg(id));
     out << dump(ws,
-        QStringLiteral("SELECT type, kind, status, flags, role, message_id, group_id, tool_name, tool_id, outcome, unpack(text), "
+        QStringLiteral("SELECT type, kind, status, flags, role, (SELECT native FROM messages m WHERE m.room_id = "
+                       "events.room_id AND m.number = events.message_id), group_id, tool_name, tool_id, outcome, unpack(text), "
                        "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
             .arg(id));
     out << dump(ws,

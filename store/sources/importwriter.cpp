@@ -46,6 +46,7 @@ ImportWriter::ImportWriter(Workspace& workspace, const QString& sourcePath, cons
     , m_origin(origin)
     , m_options(options)
     , m_report(report)
+    , m_messages(workspace.handle())
 {
     m_report.source = sourcePath;
     // A cancel asked before the import began: no room is started.
@@ -92,6 +93,7 @@ void ImportWriter::rollback()
 {
     m_ws.db().rollback();
     m_inTransaction = false;
+    m_messages.forget();
 }
 
 qint64 ImportWriter::upsertSource(const QString& system, const QString& format, const QString& schemaVersion)
@@ -215,7 +217,8 @@ bool ImportWriter::insert(const StoredEvent& e)
     const EventRecord& r = e.record;
     SqliteStatement& st = *m_insert;
     st.bind(1, m_room.id);
-    const int next = FieldTable::bind(st, 2, r, RecordFields::events(), m_ws.packer());
+    const int next = FieldTable::bind(st, 2, r, RecordFields::events(), m_ws.packer(),
+        [this](const QString& id) { return m_messages.number(m_room.id, id); });
     st.bind(next, qint64(r.isBlocked() ? 1 : 0));
     const bool bytes = r.flags & EventFlags::InvalidUtf8;
     if (e.packedPayload.isFor(e.payload, bytes))
@@ -393,7 +396,10 @@ void ImportWriter::rewrite(const StoredEvent& e)
     bindText(st, 4, r.toolId);
     bindText(st, 5, r.toolName);
     bindText(st, 6, r.groupId);
-    bindText(st, 7, r.messageId);
+    if (r.messageId.isEmpty())
+        st.bindNull(7);
+    else
+        st.bind(7, m_messages.number(m_room.id, r.messageId));
     bindText(st, 8, r.role);
     m_ws.packer().bindOrNull(st, 9, r.text);
     st.bind(10, m_room.id);
@@ -828,6 +834,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
             m_ws.exec(QStringLiteral("COMMIT"));
         } catch (...) {
             m_ws.rollbackQuietly("ROLLBACK");
+            m_messages.forget();
             throw;
         }
         if (again) {

@@ -8,6 +8,7 @@
 #include "../textpacker.h"
 #include "../toolcallrecord.h"
 #include "importreport.h"
+#include "messagenumbers.h"
 
 #include <functional>
 #include <memory>
@@ -196,6 +197,7 @@ private:
     ImportOptions m_options;
     ImportReport& m_report;
     std::unique_ptr<SqliteStatement> m_insert;
+    MessageNumbers m_messages;
     std::unique_ptr<SearchIndex> m_search;
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;
