@@ -188,6 +188,9 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         QString c = t + QLatin1Char('.') + QLatin1String(column);
         if (qstrcmp(column, "outcome") == 0)
             c = outcomeOf(t);
+        else if (qstrcmp(column, "group_id") == 0) // the room's number for it (schema step 24)
+            c = QStringLiteral("(SELECT g.native FROM turns g WHERE g.room_id = %1.room_id AND g.number = %1.group_id)")
+                    .arg(t);
         else if (qstrcmp(column, "pairing") == 0)
             c = callValue(t, QStringLiteral("c.pairing"));
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.

@@ -24,7 +24,7 @@ enum : int {
     ZeroIsNull = 4, // 0 is NULL in the workspace and null in JSON (a time or a line the source did not give)
     Packed = 8, // big text, kept packed (TextPacker): read through unpack()
     NullIsNone = 16, // text whose "" differs from none: NULL only for a null QString (a call's arguments, result)
-    Numbered = 32, // text kept once per room elsewhere (a message id): the column holds the room's number for it,
+    Numbered = 32, // text kept once per room elsewhere (a message or group id): the column holds the room's number,
                    // which bind() asks its `number` for; the field's `select` reads the text back
 };
 }
@@ -150,10 +150,10 @@ void read(const SqliteStatement& q, int first, Record& r, const Fields<Record>& 
 }
 
 // Binds the stored fields from parameter `first` on, in storedColumns()' order; returns the next parameter. A
-// Numbered field is bound as the number `number` gives for its text.
+// Numbered field is bound as the number `number` gives for its column and text.
 template <class Record>
 int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& fields, TextPacker& packer,
-    const std::function<qint64(const QString&)>& number = {})
+    const std::function<qint64(const char* column, const QString& text)>& number = {})
 {
     int p = first;
     for (const Field<Record>& f : fields) {
@@ -167,7 +167,7 @@ int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& 
                     if ((f.rules & FieldRule::Numbered) && !v.isEmpty()) {
                         if (!number)
                             throw std::logic_error("a numbered field bound without its numbers");
-                        st.bind(p, number(v));
+                        st.bind(p, number(f.column, v));
                     } else if (f.rules & FieldRule::Packed) {
                         if (f.rules & FieldRule::NullIsNone)
                             packer.bind(st, p, v);

@@ -20,8 +20,11 @@ const Fields<EventRecord>& events()
         { "participantId", &E::participantId, "participant_id", "participant_id" },
         { "correlationId", &E::correlationId, "correlation_id", "correlation_id" },
         { "parentId", &E::parentId, "parent_id", "parent_id" },
-        { "groupId", &E::groupId, "group_id", "group_id" },
-        // Kept once per room (schema step 23, MessageNumbers): the row holds the room's number for it.
+        // Kept once per room (schema step 24, RoomNumbers): the row holds the room's number for it.
+        { "groupId", &E::groupId, "group_id", "group_id", Numbered,
+            "CASE WHEN events.group_id IS NOT NULL THEN (SELECT t.native FROM turns t WHERE t.room_id = "
+            "events.room_id AND t.number = events.group_id) END" },
+        // Kept once per room (schema step 23, RoomNumbers): the row holds the room's number for it.
         { "messageId", &E::messageId, "message_id", "message_id", Numbered,
             "CASE WHEN events.message_id IS NOT NULL THEN (SELECT m.native FROM messages m WHERE m.room_id = "
             "events.room_id AND m.number = events.message_id) END" },

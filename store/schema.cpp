@@ -396,7 +396,7 @@ CREATE INDEX events_room_channel ON events(room_id, channel_id, seq) WHERE chann
 )SQL",
     // 23: a message's id kept once per room. An AG-UI message's id (some 30 characters) was on every one of its rows,
     // in the table, the scan index (step 3) and the message index: 8 % of a thread's workspace. A row now holds its
-    // room's number for it (MessageNumbers: 1, 2, ... in the order the room's messages first came), still in
+    // room's number for it (RoomNumbers: 1, 2, ... in the order the room's messages first came), still in
     // message_id, so that every query that matches rows of one message by that column reads as before; what shows
     // the id (a record, a report) reads it from here (RecordFields).
     R"SQL(
@@ -411,6 +411,22 @@ INSERT INTO messages(room_id, number, native)
   FROM events WHERE message_id IS NOT NULL GROUP BY room_id, message_id;
 UPDATE events SET message_id = (SELECT m.number FROM messages m WHERE m.room_id = events.room_id
   AND m.native = events.message_id) WHERE message_id IS NOT NULL;
+)SQL",
+    // 24: a row's group (its turn: a RoomKit correlation id, an AG-UI run id, a CraftBot task) kept once per room as
+    // well, as step 23 keeps message ids: a run id was on every row of its run, a RoomKit correlation id (36
+    // characters) on every row of its AI response. Calls and runs keep theirs as text (one a call or a run).
+    R"SQL(
+CREATE TABLE turns(
+  room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  native TEXT NOT NULL,                 -- the group id as the rows gave it
+  PRIMARY KEY(room_id, number)) WITHOUT ROWID;
+CREATE UNIQUE INDEX turns_native ON turns(room_id, native);
+INSERT INTO turns(room_id, number, native)
+  SELECT room_id, row_number() OVER (PARTITION BY room_id ORDER BY min(seq)), group_id
+  FROM events WHERE group_id IS NOT NULL GROUP BY room_id, group_id;
+UPDATE events SET group_id = (SELECT t.number FROM turns t WHERE t.room_id = events.room_id
+  AND t.native = events.group_id) WHERE group_id IS NOT NULL;
 )SQL",
 };
 

@@ -226,7 +226,8 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
             .arg(id));
     out << dump(ws,
         QStringLiteral("SELECT type, kind, status, flags, role, (SELECT native FROM messages m WHERE m.room_id = "
-                       "events.room_id AND m.number = events.message_id), group_id, tool_name, tool_id, outcome, unpack(text), "
+                       "events.room_id AND m.number = events.message_id), (SELECT native FROM turns t WHERE t.room_id = "
+                       "events.room_id AND t.number = events.group_id), tool_name, tool_id, outcome, unpack(text), "
                        "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
             .arg(id));
     out << dump(ws,
@@ -238,6 +239,18 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
                        "synthetic, usage_json FROM runs WHERE room_id = %1 ORDER BY 4, 1")
             .arg(id, at("first_seq"), at("last_seq")));
     return out;
+}
+
+QString undoStepsFrom22()
+{
+    return QStringLiteral(
+        "DROP INDEX events_room_blocked; DROP INDEX events_room_channel; "
+        "CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); "
+        "CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); "
+        "UPDATE events SET message_id = (SELECT native FROM messages m WHERE m.room_id = events.room_id AND m.number = "
+        "events.message_id) WHERE message_id IS NOT NULL; DROP TABLE messages; "
+        "UPDATE events SET group_id = (SELECT native FROM turns t WHERE t.room_id = events.room_id AND t.number = "
+        "events.group_id) WHERE group_id IS NOT NULL; DROP TABLE turns; ");
 }
 
 QStringList dump(Workspace& ws, const QString& sql)

@@ -166,8 +166,9 @@ private slots:
         Importer::import(ws, path);
         Workspace once(dir.filePath(QStringLiteral("once.sightline")));
         Importer::import(once, path);
-        QCOMPARE(dump(ws, QStringLiteral("SELECT seq, type, group_id, tool_id, flags, unpack(text) FROM events ORDER BY seq")),
-            dump(once, QStringLiteral("SELECT seq, type, group_id, tool_id, flags, unpack(text) FROM events ORDER BY seq")));
+        const QString rows = QStringLiteral("SELECT seq, type, (SELECT t.native FROM turns t WHERE t.room_id = events.room_id "
+                                            "AND t.number = events.group_id), tool_id, flags, unpack(text) FROM events ORDER BY seq");
+        QCOMPARE(dump(ws, rows), dump(once, rows));
     }
 
     // A log is read a megabyte at a time: a record as long as several of those (an agent's long answer), and records
@@ -600,7 +601,8 @@ private slots:
     // Everything a sync makes of one log: rows, calls, tasks and the room's counts.
     static QStringList roomState(Workspace& ws)
     {
-        return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, group_id, tool_id, tool_name, outcome, "
+        return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, (SELECT t.native FROM turns t WHERE t.room_id = "
+                                       "events.room_id AND t.number = events.group_id), tool_id, tool_name, outcome, "
                                        "source_line, unpack(text), length(unpack(payload)) FROM events ORDER BY seq"))
             + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, unpack(arguments), "
                                       "unpack(result) FROM tool_calls ORDER BY start_seq, end_seq"))

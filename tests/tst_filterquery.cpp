@@ -531,8 +531,9 @@ private slots:
         Workspace ws(dir.filePath(QStringLiteral("turns.sightline")));
         Importer::import(ws,
             source.startsWith(QLatin1String("roomkit/")) ? fixtureSource(source.mid(8)) : dataFile(source));
-        QSqlQuery groups = ws.exec(QStringLiteral("SELECT room_id, group_id, count(*) FROM events "
-                                                  "WHERE group_id IS NOT NULL GROUP BY room_id, group_id"));
+        QSqlQuery groups = ws.exec(QStringLiteral("SELECT e.room_id, t.native, count(*) FROM events e JOIN turns t ON "
+                                                  "t.room_id = e.room_id AND t.number = e.group_id GROUP BY e.room_id, "
+                                                  "e.group_id"));
         int turns = 0;
         while (groups.next()) {
             EventFilter f = FilterQuery::parse(

@@ -5,7 +5,7 @@
 #include "eventserializer.h"
 #include "jsonfields.h"
 #include "recordfields.h"
-#include "sources/messagenumbers.h"
+#include "sources/roomnumbers.h"
 #include "workspace.h"
 
 #include <QFile>
@@ -244,18 +244,22 @@ private slots:
                 .arg(columns.join(QStringLiteral(", ")), QStringLiteral(", ?").repeated(columns.size()))
                 .toUtf8()
                 .constData());
-        MessageNumbers numbers(m_ws->handle());
-        const int next = FieldTable::bind(
-            insert, 1, e, fields, m_ws->packer(), [&](const QString& id) { return numbers.number(7, id); });
+        RoomNumbers messages(m_ws->handle(), "messages"), turns(m_ws->handle(), "turns");
+        const int next = FieldTable::bind(insert, 1, e, fields, m_ws->packer(), [&](const char* column, const QString& id) {
+            return (qstrcmp(column, "group_id") == 0 ? turns : messages).number(7, id);
+        });
         QCOMPARE(next, int(columns.size()) + 1);
         insert.step();
         e.rowId = sqlite3_last_insert_rowid(m_ws->handle());
-        // The message's id is kept once for the room; the row holds the room's number for it.
-        QSqlQuery numbered = m_ws->exec(QStringLiteral("SELECT e.message_id, m.native FROM events e JOIN messages m ON "
-                                                       "m.room_id = e.room_id AND m.number = e.message_id"));
+        // The message's and the group's ids are kept once for the room; the row holds the room's number for each.
+        QSqlQuery numbered = m_ws->exec(QStringLiteral("SELECT e.message_id, m.native, e.group_id, t.native FROM events e "
+                                                       "JOIN messages m ON m.room_id = e.room_id AND m.number = e.message_id "
+                                                       "JOIN turns t ON t.room_id = e.room_id AND t.number = e.group_id"));
         QVERIFY(numbered.next());
         QCOMPARE(numbered.value(0).toString(), QStringLiteral("1"));
         QCOMPARE(numbered.value(1).toString(), e.messageId);
+        QCOMPARE(numbered.value(2).toString(), QStringLiteral("1"));
+        QCOMPARE(numbered.value(3).toString(), e.groupId);
         numbered.finish();
         // The long text is kept packed, and read back as text.
         QSqlQuery packed = m_ws->exec(QStringLiteral("SELECT typeof(text) FROM events"));

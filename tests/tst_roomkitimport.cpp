@@ -447,8 +447,9 @@ private slots:
         const QString source = dir.filePath(QStringLiteral("s.sqlite"));
         RoomKitStoreGenerator::write(source, 60000, 1, 1.0, 5);
         const QString expected = QStringLiteral(
-            "SELECT group_id, min(seq), max(seq), min(created_us), max(created_us) FROM events "
-            "WHERE group_id IS NOT NULL GROUP BY group_id ORDER BY group_id");
+            "SELECT (SELECT t.native FROM turns t WHERE t.room_id = events.room_id AND t.number = events.group_id), "
+            "min(seq), max(seq), min(created_us), max(created_us) FROM events "
+            "WHERE group_id IS NOT NULL GROUP BY group_id ORDER BY 1");
         const QString stored = QStringLiteral("SELECT group_id, first_seq, last_seq, started_us, ended_us FROM runs "
                                               "WHERE kind = 'ai_response' ORDER BY group_id");
         for (const int batchRows : { 20000, 100 }) {
@@ -476,7 +477,8 @@ private slots:
         QCOMPARE(dump(ws, stored), groups);
         QSqlQuery first = ws.exec(QStringLiteral(
             "SELECT first_seq, last_seq, (SELECT seq FROM events WHERE native_id = 'late') FROM runs "
-            "WHERE group_id = (SELECT group_id FROM events WHERE native_id = 'late')"));
+            "WHERE group_id = (SELECT t.native FROM events e JOIN turns t ON t.room_id = e.room_id AND t.number = "
+            "e.group_id WHERE e.native_id = 'late')"));
         QVERIFY(first.next());
         QVERIFY(first.value(2).toLongLong() >= 60000);
         QCOMPARE(first.value(1).toLongLong(), first.value(2).toLongLong());
@@ -526,9 +528,11 @@ private slots:
         // The late end folds into its card, and the room's AI response stretches to it.
         QVERIFY(ws.event(room, 12)->flags & EventFlags::Folded);
         QSqlQuery span
-            = ws.exec(QStringLiteral("SELECT u.last_seq = (SELECT max(seq) FROM events WHERE room_id = ? "
-                                     "AND group_id = u.group_id) FROM runs u WHERE u.room_id = ? AND "
-                                     "u.group_id = (SELECT group_id FROM events WHERE room_id = ? AND seq = 12)"),
+            = ws.exec(QStringLiteral("SELECT u.last_seq = (SELECT max(e.seq) FROM events e JOIN turns t ON t.room_id = "
+                                     "e.room_id AND t.number = e.group_id WHERE e.room_id = ? AND t.native = u.group_id) "
+                                     "FROM runs u WHERE u.room_id = ? AND u.group_id = (SELECT t.native FROM events e "
+                                     "JOIN turns t ON t.room_id = e.room_id AND t.number = e.group_id WHERE e.room_id = ? "
+                                     "AND e.seq = 12)"),
                 { room, room, room });
         QVERIFY(span.next());
         QVERIFY(span.value(0).toBool());
@@ -729,9 +733,10 @@ private slots:
         // The responses are what a GROUP BY over the rows says.
         QCOMPARE(dump(batched, runs),
             dump(batched,
-                QStringLiteral("SELECT r.native_id, e.group_id, 'ai_response', min(e.seq), max(e.seq), "
+                QStringLiteral("SELECT r.native_id, t.native, 'ai_response', min(e.seq), max(e.seq), "
                                "min(e.created_us), max(e.created_us) FROM events e JOIN rooms r ON r.id = e.room_id "
-                               "WHERE e.group_id IS NOT NULL GROUP BY e.room_id, e.group_id ORDER BY 1, 4")));
+                               "JOIN turns t ON t.room_id = e.room_id AND t.number = e.group_id "
+                               "GROUP BY e.room_id, e.group_id ORDER BY 1, 4")));
     }
 
     // What a kill leaves: the workspace as it is on disk after any commit of an import. Each such state, copied

@@ -25,6 +25,7 @@
 
 using namespace TestSupport;
 
+
 class TestSchema : public QObject
 {
     Q_OBJECT
@@ -185,8 +186,8 @@ private slots:
         }
         // Back to the workspace as schema 10 wrote it (steps 12, 14, 17, 19, 20 and 21 added columns, 22 made two
         // indexes partial, 23 numbered message ids).
-        execSql(path, QStringLiteral("UPDATE tool_calls SET duration_source = 'timestamps' WHERE duration_source = "
-                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; ALTER TABLE rooms DROP COLUMN counted_through; ALTER TABLE rooms DROP COLUMN unread; DROP INDEX events_room_warned; ALTER TABLE events DROP COLUMN warning; DROP TABLE team; DROP INDEX annotations_team; DROP INDEX journal_team; ALTER TABLE annotations DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN annotation_id; ALTER TABLE journal DROP COLUMN team_annotation_id; ALTER TABLE journal DROP COLUMN came_down; DROP TABLE team_redactions; ALTER TABLE redactions DROP COLUMN team_id; ALTER TABLE redactions DROP COLUMN team_digest; ALTER TABLE redactions DROP COLUMN came_down; ALTER TABLE journal DROP COLUMN edit_id; ALTER TABLE journal DROP COLUMN replaces_edit_id; DROP INDEX edits_team; ALTER TABLE edits DROP COLUMN team_id; ALTER TABLE edits DROP COLUMN came_down; DROP TABLE team_edits; DROP INDEX events_room_blocked; DROP INDEX events_room_channel; CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); UPDATE events SET message_id = (SELECT native FROM messages m WHERE m.room_id = events.room_id AND m.number = events.message_id) WHERE message_id IS NOT NULL; DROP TABLE messages; PRAGMA user_version = 10;"));
+        execSql(path, undoStepsFrom22() + QStringLiteral("UPDATE tool_calls SET duration_source = 'timestamps' WHERE duration_source = "
+                                     "'seconds'; ALTER TABLE rooms DROP COLUMN file_mark; ALTER TABLE rooms DROP COLUMN counted_through; ALTER TABLE rooms DROP COLUMN unread; DROP INDEX events_room_warned; ALTER TABLE events DROP COLUMN warning; DROP TABLE team; DROP INDEX annotations_team; DROP INDEX journal_team; ALTER TABLE annotations DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN team_id; ALTER TABLE journal DROP COLUMN annotation_id; ALTER TABLE journal DROP COLUMN team_annotation_id; ALTER TABLE journal DROP COLUMN came_down; DROP TABLE team_redactions; ALTER TABLE redactions DROP COLUMN team_id; ALTER TABLE redactions DROP COLUMN team_digest; ALTER TABLE redactions DROP COLUMN came_down; ALTER TABLE journal DROP COLUMN edit_id; ALTER TABLE journal DROP COLUMN replaces_edit_id; DROP INDEX edits_team; ALTER TABLE edits DROP COLUMN team_id; ALTER TABLE edits DROP COLUMN came_down; DROP TABLE team_edits; PRAGMA user_version = 10;"));
         Workspace ws(path);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QSqlQuery q = ws.exec(QStringLiteral("SELECT s.format, c.duration_source, count(*) FROM tool_calls c JOIN rooms r "
@@ -243,12 +244,7 @@ private slots:
             QVERIFY(before.shown.size() > before.blocked.size());
         }
         // Back to schema 21's indexes over the same rows (and 22's message ids).
-        execSql(path, QStringLiteral("DROP INDEX events_room_blocked; DROP INDEX events_room_channel; "
-                                     "CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); "
-                                     "CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); "
-                                     "UPDATE events SET message_id = (SELECT native FROM messages m WHERE m.room_id = "
-                                     "events.room_id AND m.number = events.message_id) WHERE message_id IS NOT NULL; "
-                                     "DROP TABLE messages; PRAGMA user_version = 21;"));
+        execSql(path, undoStepsFrom22() + QStringLiteral("PRAGMA user_version = 21;"));
         Workspace ws(path);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QVERIFY(answers(ws) == before);
@@ -277,10 +273,10 @@ private slots:
             qPrintable(plan(EventQuery::page(room, on, { 200, 0 }))));
     }
 
-    // Step 23: a message's id is kept once per room and its rows hold the room's number for it. A workspace written
-    // before reads the same ids after its migration, and its rows hold the numbers a new import gives: 1, 2, ... in
-    // the order the room's messages first came.
-    void messageIdsAreKeptOncePerRoom()
+    // Steps 23 and 24: a message's id and a group's are kept once per room and its rows hold the room's number for
+    // each. A workspace written before reads the same ids after its migration, and its rows hold the numbers a new
+    // import gives: 1, 2, ... in the order the room's messages and groups first came.
+    void messageAndGroupIdsAreKeptOncePerRoom()
     {
         QTemporaryDir dir;
         const QString fresh = dir.filePath(QStringLiteral("fresh.sightline"));
@@ -293,15 +289,17 @@ private slots:
             all.includeBlocked = true;
             for (const RoomSummary& r : ws.rooms()) {
                 for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
-                    out << QStringLiteral("%1 %2 %3").arg(r.nativeId).arg(e.index).arg(e.messageId);
+                    out << QStringLiteral("%1 %2 %3 %4").arg(r.nativeId).arg(e.index).arg(e.messageId, e.groupId);
             }
             return out;
         };
         const auto numbers = [](Workspace& ws) {
             QStringList out;
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, message_id FROM events ORDER BY room_id, seq"));
-            while (q.next())
-                out << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString() + QLatin1Char(' ') + q.value(2).toString();
+            QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, message_id, group_id FROM events ORDER BY room_id, seq"));
+            while (q.next()) {
+                out << QStringLiteral("%1 %2 %3 %4").arg(q.value(0).toString(), q.value(1).toString(),
+                           q.value(2).toString(), q.value(3).toString());
+            }
             return out;
         };
         QStringList freshRows, freshNumbers;
@@ -311,23 +309,26 @@ private slots:
                 Importer::import(ws, thread);
             freshRows = rows(ws);
             freshNumbers = numbers(ws);
-            // Each room numbers its own messages from 1.
-            QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*), count(DISTINCT native), min(number), max(number), "
-                                                 "(SELECT count(DISTINCT message_id) FROM events e WHERE e.room_id = "
-                                                 "m.room_id) FROM messages m GROUP BY room_id"));
-            int rooms = 0;
-            while (q.next()) {
-                ++rooms;
-                QVERIFY(q.value(0).toInt() > 10);
-                QCOMPARE(q.value(1).toInt(), q.value(0).toInt());
-                QCOMPARE(q.value(2).toInt(), 1);
-                QCOMPARE(q.value(3).toInt(), q.value(0).toInt());
-                QCOMPARE(q.value(4).toInt(), q.value(0).toInt());
+            // Each room numbers its own messages and groups from 1.
+            for (const auto& [table, column] : { std::pair { "messages", "message_id" }, std::pair { "turns", "group_id" } }) {
+                QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*), count(DISTINCT native), min(number), max(number), "
+                                                     "(SELECT count(DISTINCT %2) FROM events e WHERE e.room_id = "
+                                                     "m.room_id) FROM %1 m GROUP BY room_id")
+                                          .arg(QLatin1String(table), QLatin1String(column)));
+                int rooms = 0;
+                while (q.next()) {
+                    ++rooms;
+                    QVERIFY2(q.value(0).toInt() > 1, table);
+                    QCOMPARE(q.value(1).toInt(), q.value(0).toInt());
+                    QCOMPARE(q.value(2).toInt(), 1);
+                    QCOMPARE(q.value(3).toInt(), q.value(0).toInt());
+                    QCOMPARE(q.value(4).toInt(), q.value(0).toInt());
+                }
+                QCOMPARE(rooms, 2);
+                q = ws.exec(QStringLiteral("SELECT max(length(%1)) FROM events").arg(QLatin1String(column)));
+                QVERIFY(q.next());
+                QVERIFY(q.value(0).toInt() <= 3);
             }
-            QCOMPARE(rooms, 2);
-            q = ws.exec(QStringLiteral("SELECT max(length(message_id)) FROM events"));
-            QVERIFY(q.next());
-            QVERIFY(q.value(0).toInt() <= 3);
         }
         QVERIFY(freshRows.filter(QRegularExpression(QStringLiteral(" \\S+ \\S+$"))).size() > 10);
         {
@@ -335,10 +336,9 @@ private slots:
             for (const QString& thread : threads)
                 Importer::import(ws, thread);
         }
-        // As schema 22 kept them: the id itself on every row.
-        execSql(old, QStringLiteral("UPDATE events SET message_id = (SELECT native FROM messages m WHERE m.room_id = "
-                                    "events.room_id AND m.number = events.message_id) WHERE message_id IS NOT NULL; "
-                                    "DROP TABLE messages; PRAGMA user_version = 22;"));
+        // As schema 22 kept them: the ids themselves on every row.
+        // Step 22 undone too: what a step does not touch is as a workspace of 21 would have it.
+        execSql(old, undoStepsFrom22() + QStringLiteral("PRAGMA user_version = 21;"));
         Workspace ws(old);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QCOMPARE(rows(ws), freshRows);

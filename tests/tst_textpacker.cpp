@@ -354,7 +354,7 @@ private slots:
             id = q.value(0).toLongLong();
             q.finish();
             ws.exec(QStringLiteral("UPDATE events SET payload = CAST(? AS BLOB) WHERE id = ?"), { bytes, id });
-            // Back to schema 12 (steps 14, 17, 19, 20 and 21 added columns).
+            // Back to schema 12 (steps 14, 17, 19, 20 and 21 added columns; 22 to 24 changed indexes and ids).
             for (const char* later : { "DROP TABLE team_edits", "DROP INDEX edits_team", "ALTER TABLE edits DROP COLUMN team_id",
                      "ALTER TABLE edits DROP COLUMN came_down", "ALTER TABLE journal DROP COLUMN edit_id", "ALTER TABLE journal DROP COLUMN replaces_edit_id",
                      "DROP TABLE team", "DROP INDEX annotations_team", "DROP INDEX journal_team",
@@ -368,6 +368,8 @@ private slots:
             ws.exec(QStringLiteral("ALTER TABLE rooms DROP COLUMN unread"));
             ws.exec(QStringLiteral("DROP INDEX events_room_warned"));
             ws.exec(QStringLiteral("ALTER TABLE events DROP COLUMN warning"));
+            for (const QString& statement : undoStepsFrom22().split(QStringLiteral("; "), Qt::SkipEmptyParts))
+                ws.exec(statement);
             ws.exec(QStringLiteral("PRAGMA user_version = 12"));
         }
         Workspace ws(path);

@@ -46,7 +46,8 @@ ImportWriter::ImportWriter(Workspace& workspace, const QString& sourcePath, cons
     , m_origin(origin)
     , m_options(options)
     , m_report(report)
-    , m_messages(workspace.handle())
+    , m_messages(workspace.handle(), "messages")
+    , m_turns(workspace.handle(), "turns")
 {
     m_report.source = sourcePath;
     // A cancel asked before the import began: no room is started.
@@ -94,6 +95,7 @@ void ImportWriter::rollback()
     m_ws.db().rollback();
     m_inTransaction = false;
     m_messages.forget();
+    m_turns.forget();
 }
 
 qint64 ImportWriter::upsertSource(const QString& system, const QString& format, const QString& schemaVersion)
@@ -179,6 +181,15 @@ void ImportWriter::bindText(SqliteStatement& st, int column, const QString& valu
         st.bind(column, value);
 }
 
+qint64 ImportWriter::numbered(const char* column, const QString& text)
+{
+    if (qstrcmp(column, "message_id") == 0)
+        return m_messages.number(m_room.id, text);
+    if (qstrcmp(column, "group_id") == 0)
+        return m_turns.number(m_room.id, text);
+    throw std::logic_error("no numbers for this column");
+}
+
 void ImportWriter::beginRoom(const RoomCursor& room)
 {
     m_room = room;
@@ -218,7 +229,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     SqliteStatement& st = *m_insert;
     st.bind(1, m_room.id);
     const int next = FieldTable::bind(st, 2, r, RecordFields::events(), m_ws.packer(),
-        [this](const QString& id) { return m_messages.number(m_room.id, id); });
+        [this](const char* column, const QString& id) { return numbered(column, id); });
     st.bind(next, qint64(r.isBlocked() ? 1 : 0));
     const bool bytes = r.flags & EventFlags::InvalidUtf8;
     if (e.packedPayload.isFor(e.payload, bytes))
@@ -395,11 +406,14 @@ void ImportWriter::rewrite(const StoredEvent& e)
     bindText(st, 3, Outcomes::name(r.outcome));
     bindText(st, 4, r.toolId);
     bindText(st, 5, r.toolName);
-    bindText(st, 6, r.groupId);
+    if (r.groupId.isEmpty())
+        st.bindNull(6);
+    else
+        st.bind(6, numbered("group_id", r.groupId));
     if (r.messageId.isEmpty())
         st.bindNull(7);
     else
-        st.bind(7, m_messages.number(m_room.id, r.messageId));
+        st.bind(7, numbered("message_id", r.messageId));
     bindText(st, 8, r.role);
     m_ws.packer().bindOrNull(st, 9, r.text);
     st.bind(10, m_room.id);
@@ -835,6 +849,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
         } catch (...) {
             m_ws.rollbackQuietly("ROLLBACK");
             m_messages.forget();
+    m_turns.forget();
             throw;
         }
         if (again) {

@@ -8,7 +8,7 @@
 #include "../textpacker.h"
 #include "../toolcallrecord.h"
 #include "importreport.h"
-#include "messagenumbers.h"
+#include "roomnumbers.h"
 
 #include <functional>
 #include <memory>
@@ -190,6 +190,7 @@ private:
     void commit();
     void rollback();
     void bindText(SqliteStatement& statement, int column, const QString& value);
+    qint64 numbered(const char* column, const QString& text); // the room's number for a Numbered field's text
 
     Workspace& m_ws;
     QString m_source;
@@ -197,7 +198,8 @@ private:
     ImportOptions m_options;
     ImportReport& m_report;
     std::unique_ptr<SqliteStatement> m_insert;
-    MessageNumbers m_messages;
+    RoomNumbers m_messages; // message_id
+    RoomNumbers m_turns; // group_id
     std::unique_ptr<SearchIndex> m_search;
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;

@@ -1,20 +1,21 @@
-#include "messagenumbers.h"
+#include "roomnumbers.h"
 
 #include "sqlitestatement.h"
 
 namespace {
-// A thread of a million rows has some 60,000 messages; past this many the room's ids are read again as they come.
+// A thread of a million rows has some 60,000 messages; past this many the room's texts are read again as they come.
 constexpr qsizetype MaxRemembered = 200000;
 }
 
-MessageNumbers::MessageNumbers(sqlite3* db)
+RoomNumbers::RoomNumbers(sqlite3* db, const char* table)
     : m_db(db)
+    , m_table(table)
 {
 }
 
-MessageNumbers::~MessageNumbers() = default;
+RoomNumbers::~RoomNumbers() = default;
 
-qint64 MessageNumbers::number(qint64 roomId, const QString& native)
+qint64 RoomNumbers::number(qint64 roomId, const QString& native)
 {
     if (roomId != m_room || m_numbers.size() > MaxRemembered) {
         m_numbers.clear();
@@ -24,7 +25,7 @@ qint64 MessageNumbers::number(qint64 roomId, const QString& native)
     if (const auto it = m_numbers.constFind(native); it != m_numbers.constEnd())
         return *it;
     SqliteStatement& find
-        = preparedOnce(m_find, m_db, "SELECT number FROM messages WHERE room_id = ? AND native = ?");
+        = preparedOnce(m_find, m_db, QByteArray("SELECT number FROM " + m_table + " WHERE room_id = ? AND native = ?").constData());
     find.bind(1, roomId);
     find.bind(2, native);
     qint64 number = find.step() ? find.int64(0) : 0;
@@ -32,14 +33,14 @@ qint64 MessageNumbers::number(qint64 roomId, const QString& native)
     if (number == 0) {
         if (m_highest < 0) {
             SqliteStatement& last
-                = preparedOnce(m_last, m_db, "SELECT coalesce(max(number), 0) FROM messages WHERE room_id = ?");
+                = preparedOnce(m_last, m_db, QByteArray("SELECT coalesce(max(number), 0) FROM " + m_table + " WHERE room_id = ?").constData());
             last.bind(1, roomId);
             m_highest = last.step() ? last.int64(0) : 0;
             last.reset();
         }
         number = ++m_highest;
         SqliteStatement& add
-            = preparedOnce(m_add, m_db, "INSERT INTO messages(room_id, number, native) VALUES (?, ?, ?)");
+            = preparedOnce(m_add, m_db, QByteArray("INSERT INTO " + m_table + "(room_id, number, native) VALUES (?, ?, ?)").constData());
         add.bind(1, roomId);
         add.bind(2, number);
         add.bind(3, native);
@@ -50,7 +51,7 @@ qint64 MessageNumbers::number(qint64 roomId, const QString& native)
     return number;
 }
 
-void MessageNumbers::forget()
+void RoomNumbers::forget()
 {
     m_numbers.clear();
     m_highest = -1;
