@@ -185,12 +185,23 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
                 + annotated(t, QLatin1String(column), values, binds);
             return;
         }
+        if (qstrcmp(column, "group_id") == 0) {
+            // A row holds its room's number for its group (schema step 24): the numbers of the ids asked for, of
+            // every room, are found once (the subquery does not depend on the row), where reading each row's id
+            // was a seek a row (a filter over 900,000 rows 0.15 -> 0.5 s).
+            const QString numbered = QStringLiteral("(%1.room_id, %1.group_id) %2 (SELECT g.room_id, g.number FROM turns g "
+                                                    "WHERE g.native IN (")
+                                         .arg(t, negate ? QStringLiteral("NOT IN") : QStringLiteral("IN"))
+                + placeholders(values, binds) + QStringLiteral("))");
+            if (negate)
+                sql += QStringLiteral(" AND (%1.group_id IS NULL OR ").arg(t) + numbered + QLatin1Char(')');
+            else
+                sql += QStringLiteral(" AND ") + numbered;
+            return;
+        }
         QString c = t + QLatin1Char('.') + QLatin1String(column);
         if (qstrcmp(column, "outcome") == 0)
             c = outcomeOf(t);
-        else if (qstrcmp(column, "group_id") == 0) // the room's number for it (schema step 24)
-            c = QStringLiteral("(SELECT g.native FROM turns g WHERE g.room_id = %1.room_id AND g.number = %1.group_id)")
-                    .arg(t);
         else if (qstrcmp(column, "pairing") == 0)
             c = callValue(t, QStringLiteral("c.pairing"));
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.

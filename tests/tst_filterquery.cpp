@@ -535,6 +535,8 @@ private slots:
                                                   "t.room_id = e.room_id AND t.number = e.group_id GROUP BY e.room_id, "
                                                   "e.group_id"));
         int turns = 0;
+        EventFilter everything;
+        everything.includeBlocked = true;
         while (groups.next()) {
             EventFilter f = FilterQuery::parse(
                 QStringLiteral("correlation:\"%1\" blocked:include").arg(groups.value(1).toString()))
@@ -546,6 +548,15 @@ private slots:
             QCOMPARE(qint64(rows.size()), groups.value(2).toLongLong());
             for (const EventRecord& r : rows)
                 QCOMPARE(r.groupId, f.groups.first());
+            // And leaving the turn out leaves every other row of the room, those of no turn included.
+            EventFilter others = FilterQuery::parse(
+                QStringLiteral("-correlation:\"%1\" blocked:include").arg(groups.value(1).toString()))
+                                     .filter;
+            QCOMPARE(others.excludeGroups, f.groups);
+            const EventRecords rest = ws.listEvents(groups.value(0).toLongLong(), others, all);
+            QCOMPARE(qint64(rest.size() + rows.size()), ws.countEvents(groups.value(0).toLongLong(), &everything));
+            for (const EventRecord& r : rest)
+                QVERIFY(r.groupId != f.groups.first());
             ++turns;
         }
         QVERIFY2(turns > 0, qPrintable(source + QStringLiteral(" has no turns")));

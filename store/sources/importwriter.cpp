@@ -848,8 +848,8 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
             m_ws.exec(QStringLiteral("COMMIT"));
         } catch (...) {
             m_ws.rollbackQuietly("ROLLBACK");
-            m_messages.forget();
-    m_turns.forget();
+            m_messages.forget(); // a number handed out before in this transaction is gone with it
+            m_turns.forget();
             throw;
         }
         if (again) {

@@ -643,6 +643,8 @@ QVector<Figure> indexFigures()
         { QStringLiteral("next problem call"),
             [](Workspace& ws, qint64 room) { ws.nextProblemCall(room, ws.room(room)->eventCount / 2, true); } },
         { QStringLiteral("the room list"), [](Workspace& ws, qint64) { ws.rooms(); } },
+        { QStringLiteral("the filter bar's values of the room (completion)"),
+            [](Workspace& ws, qint64 room) { ws.roomValues(room, 200); } },
     };
 }
 
