@@ -1652,6 +1652,10 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("figures"),
         QStringLiteral("time every figure an index may serve on WORKSPACE's biggest room (it is migrated first)"),
         QStringLiteral("WORKSPACE") });
+    parser.addOption({ QStringLiteral("schema-floor"),
+        QStringLiteral("the schema floor of WORKSPACE: its events and calls copied by sqlite3 into an empty workspace "
+                       "(ms, the median of three)"),
+        QStringLiteral("WORKSPACE") });
     parser.addOption({ QStringLiteral("import-ms"), QStringLiteral("the import's time, for --indexes"), QStringLiteral("MS") });
     parser.addOption({ QStringLiteral("background-read"),
         QStringLiteral("(internal) open SOURCE in the window, click a room, scroll while the rest is read; print figures"),
@@ -1677,6 +1681,15 @@ int main(int argc, char** argv)
         return importPeak(parser.value(QStringLiteral("import")), parser.positionalArguments().value(0));
     if (parser.isSet(QStringLiteral("indexes")))
         return indexTable(parser.value(QStringLiteral("indexes")), parser.value(QStringLiteral("import-ms")).toDouble());
+    if (parser.isSet(QStringLiteral("schema-floor"))) {
+        const QString workspace = parser.value(QStringLiteral("schema-floor"));
+        QVector<double> ms;
+        for (int run = 0; run < 3; ++run)
+            ms << schemaFloorMs(workspace, QFileInfo(workspace).path());
+        std::sort(ms.begin(), ms.end());
+        QTextStream(stdout) << ms[1] << Qt::endl;
+        return 0;
+    }
     if (parser.isSet(QStringLiteral("figures")))
         return figuresTable(parser.value(QStringLiteral("figures")));
     if (parser.isSet(QStringLiteral("background-read")))
