@@ -104,7 +104,7 @@ CREATE TABLE runs(
 CREATE INDEX runs_room ON runs(room_id, first_seq);
 INSERT INTO runs(room_id, group_id, kind, first_seq, last_seq, started_us, ended_us)
   SELECT room_id, group_id, 'ai_response', min(seq), max(seq), min(created_us), max(created_us)
-  FROM events WHERE group_id IS NOT NULL GROUP BY room_id, group_id;
+  FROM events WHERE group_id IS NOT NULL AND room_id IN (SELECT id FROM rooms) GROUP BY room_id, group_id;
 )SQL",
     // 3: the small columns of every row in room order, so that the passes over a whole room (the row index
     // under a filter, the facet counts) read this index alone and never a table row (payload and text make a
@@ -398,7 +398,8 @@ CREATE INDEX events_room_channel ON events(room_id, channel_id, seq) WHERE chann
     // in the table, the scan index (step 3) and the message index: 8 % of a thread's workspace. A row now holds its
     // room's number for it (RoomNumbers: 1, 2, ... in the order the room's messages first came), still in
     // message_id, so that every query that matches rows of one message by that column reads as before; what shows
-    // the id (a record, a report) reads it from here (RecordFields).
+    // the id (a record, a report) reads it from here (RecordFields). A row whose room is gone (only a hand's edit
+    // leaves one) keeps no id rather than failing the migration on the table's foreign key.
     R"SQL(
 CREATE TABLE messages(
   room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
@@ -408,7 +409,7 @@ CREATE TABLE messages(
 CREATE UNIQUE INDEX messages_native ON messages(room_id, native);
 INSERT INTO messages(room_id, number, native)
   SELECT room_id, row_number() OVER (PARTITION BY room_id ORDER BY min(seq)), message_id
-  FROM events WHERE message_id IS NOT NULL GROUP BY room_id, message_id;
+  FROM events WHERE message_id IS NOT NULL AND room_id IN (SELECT id FROM rooms) GROUP BY room_id, message_id;
 UPDATE events SET message_id = (SELECT m.number FROM messages m WHERE m.room_id = events.room_id
   AND m.native = events.message_id) WHERE message_id IS NOT NULL;
 )SQL",

@@ -86,7 +86,11 @@ QStringList workspaceState(Workspace& ws)
                                   "u.synthetic, u.usage_json FROM runs u JOIN rooms r ON r.id = u.room_id "
                                   "ORDER BY r.native_id, u.first_seq, u.group_id"))
         + dump(ws, QStringLiteral("SELECT native_id, title, status, event_count, tool_calls, failed, unserved "
-                                  "FROM rooms ORDER BY native_id"));
+                                  "FROM rooms ORDER BY native_id"))
+        // The ids kept once per room, with the numbers the rows hold (schema steps 23 and 24).
+        + dump(ws, QStringLiteral("SELECT r.native_id, 'message', m.number, m.native FROM messages m JOIN rooms r ON "
+                                  "r.id = m.room_id UNION ALL SELECT r.native_id, 'turn', t.number, t.native FROM turns t "
+                                  "JOIN rooms r ON r.id = t.room_id ORDER BY 1, 2, 3"));
 }
 
 // An assembly as lines of text, for a comparison that names what differs.

@@ -547,8 +547,11 @@ std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QStrin
 void ImportWriter::clearRoom(qint64 roomId)
 {
     m_readAgain.insert(roomId);
-    for (const char* table : { "events", "tool_calls", "runs" })
+    // The room's ids go with its rows: read again, it numbers them from 1 as a first import does.
+    for (const char* table : { "events", "tool_calls", "runs", "messages", "turns" })
         m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE room_id = ?").arg(QLatin1String(table)), { roomId });
+    m_messages.forget();
+    m_turns.forget();
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = -1, counted_through = NULL WHERE id = ?"), { roomId });
 }
 
