@@ -15,6 +15,7 @@
 #include "journaldock.h"
 #include "comparewindow.h"
 #include "queuedock.h"
+#include "schema.h"
 #include "teamdialog.h"
 #include "teamlink.h"
 #include "notespanel.h"
@@ -391,6 +392,8 @@ void MainWindow::connectImport()
     });
     connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
+        if (!m_upgrading.isEmpty() && m_message == std::exchange(m_upgrading, QString()))
+            statusBar()->clearMessage(); // unless something else was said since
         m_editor->workspaceOpened();
         m_team->workspaceOpened();
         m_watcher->workspaceOpened();
@@ -1436,6 +1439,15 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     // The title names what is open: the source, or the workspace opened as it is.
     m_openName = Importer::displayName(importSources.isEmpty() ? workspacePath : importSources.first());
     updateTitle();
+    // A workspace of an older Sightline is upgraded as it opens (Schema::migrate), once: at millions of events that
+    // takes a minute, with nothing else in the window to say why it waits.
+    const int version = Schema::fileVersion(workspacePath);
+    m_upgrading.clear();
+    if (version >= 0 && version < Schema::latestVersion()) {
+        m_upgrading = tr("Upgrading %1 for this version of Sightline (once; a minute for millions of events)…")
+                          .arg(Importer::displayName(workspacePath));
+        say(m_upgrading, 0);
+    }
     m_firstRoom = firstRoom;
     m_followSync = false;
     m_store->open(workspacePath, importSources, firstRoom);

@@ -237,5 +237,6 @@ private:
     bool m_splitFirstShown = false; // no split of the user's yet: the first show makes one by the window's width
     bool m_keepingRoom = false; // the room list is reloading: the room shown is selected again, not re-read
     QString m_message; // what say() shows, whole, while it shows
+    QString m_upgrading; // what say() says while a workspace of an older schema is upgraded as it opens
     QStringList m_importProblems;
 };

@@ -3,6 +3,8 @@
 #include "sqlitestatement.h"
 #include "storeerror.h"
 
+#include <QFileInfo>
+
 
 namespace {
 
@@ -457,6 +459,27 @@ namespace Schema {
 int latestVersion()
 {
     return static_cast<int>(std::size(steps));
+}
+
+int fileVersion(const QString& path)
+{
+    if (!QFileInfo(path).isFile())
+        return -1;
+    sqlite3* db = nullptr;
+    int version = -1;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, "PRAGMA application_id; ", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW
+            && sqlite3_column_int(st, 0) == ApplicationId) {
+            sqlite3_finalize(st);
+            st = nullptr;
+            if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+                version = sqlite3_column_int(st, 0);
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return version;
 }
 
 void runScript(sqlite3* db, const char* script, const QString& file, int step)

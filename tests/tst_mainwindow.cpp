@@ -25,6 +25,7 @@
 #include "filterpane.h"
 #include "jsontreemodel.h"
 #include "mainwindow.h"
+#include "schema.h"
 #include "settings.h"
 #include "roomkitstoregenerator.h"
 #include "roomlistmodel.h"
@@ -242,6 +243,37 @@ private slots:
         pool->setMaxThreadCount(threads);
         QVERIFY(!shot.isNull());
         QVERIFY2(ms < 1000, qPrintable(QStringLiteral("the paint waited %1 ms").arg(ms)));
+    }
+
+    // A workspace of an older Sightline is upgraded as it opens (a minute at millions of events): the status bar says
+    // so at once, and no more once it is open; its rooms show as before.
+    void anOlderWorkspaceSaysItIsUpgraded()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("older.sightline"));
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        }
+        execSql(path, undoStepsFrom22() + QStringLiteral("PRAGMA user_version = 21;"));
+        QCOMPARE(Schema::fileVersion(path), 21);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy opened(window.store(), &StoreClient::workspaceOpened);
+        QSignalSpy shown(&window, &MainWindow::roomsShown);
+        window.openPath(path);
+        QVERIFY2(window.statusMessage().startsWith(QLatin1String("Upgrading older.sightline for this version of Sightline")),
+            qPrintable(window.statusMessage()));
+        QVERIFY(opened.wait(10000));
+        QVERIFY2(window.statusMessage().isEmpty(), qPrintable(window.statusMessage()));
+        QVERIFY(shown.count() > 0 || shown.wait(10000));
+        QCOMPARE(window.roomModel()->rowCount(), 8);
+        QCOMPARE(Schema::fileVersion(path), Schema::latestVersion());
+        // Opened again, it is this version's: nothing to say.
+        window.openPath(path);
+        QVERIFY2(!window.statusMessage().startsWith(QLatin1String("Upgrading")), qPrintable(window.statusMessage()));
+        QCOMPARE(Schema::fileVersion(m_dir.filePath(QStringLiteral("no-such.sightline"))), -1);
+        QCOMPARE(Schema::fileVersion(dataFile(QStringLiteral("roomkit/support.sqlite"))), -1); // not a workspace
     }
 
     void opensAStoreAndShowsARoom()
