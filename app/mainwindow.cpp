@@ -1442,15 +1442,17 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     // A workspace of an older Sightline is upgraded as it opens (Schema::migrate), once: at millions of events that
     // takes a minute, with nothing else in the window to say why it waits.
     const int version = Schema::fileVersion(workspacePath);
-    m_upgrading.clear();
-    if (version >= 0 && version < Schema::latestVersion()) {
-        m_upgrading = tr("Upgrading %1 for this version of Sightline (once; a minute for millions of events)…")
-                          .arg(Importer::displayName(workspacePath));
-        say(m_upgrading, 0);
-    }
+    if (!m_upgrading.isEmpty() && m_message == std::exchange(m_upgrading, QString()))
+        statusBar()->clearMessage(); // the workspace opened before this one said it was upgraded, and is not shown
     m_firstRoom = firstRoom;
     m_followSync = false;
     m_store->open(workspacePath, importSources, firstRoom);
+    // Said after the open, which ends what was asked of the workspace before (and may say so).
+    if (version >= 0 && version < Schema::latestVersion()) {
+        m_upgrading = tr("Upgrading %1 for this version of Sightline (once; a minute for millions of events)…")
+                          .arg(m_openName);
+        say(m_upgrading, 0);
+    }
     m_follower->follow(importSources);
 }
 

@@ -3,7 +3,8 @@
 #include "sqlitestatement.h"
 #include "storeerror.h"
 
-#include <QFileInfo>
+#include <QFile>
+#include <QtEndian>
 
 
 namespace {
@@ -106,7 +107,7 @@ CREATE TABLE runs(
 CREATE INDEX runs_room ON runs(room_id, first_seq);
 INSERT INTO runs(room_id, group_id, kind, first_seq, last_seq, started_us, ended_us)
   SELECT room_id, group_id, 'ai_response', min(seq), max(seq), min(created_us), max(created_us)
-  FROM events WHERE group_id IS NOT NULL AND room_id IN (SELECT id FROM rooms) GROUP BY room_id, group_id;
+  FROM events WHERE group_id IS NOT NULL GROUP BY room_id, group_id;
 )SQL",
     // 3: the small columns of every row in room order, so that the passes over a whole room (the row index
     // under a filter, the facet counts) read this index alone and never a table row (payload and text make a
@@ -427,7 +428,7 @@ CREATE TABLE turns(
 CREATE UNIQUE INDEX turns_native ON turns(room_id, native);
 INSERT INTO turns(room_id, number, native)
   SELECT room_id, row_number() OVER (PARTITION BY room_id ORDER BY min(seq)), group_id
-  FROM events WHERE group_id IS NOT NULL GROUP BY room_id, group_id;
+  FROM events WHERE group_id IS NOT NULL AND room_id IN (SELECT id FROM rooms) GROUP BY room_id, group_id;
 UPDATE events SET group_id = (SELECT t.number FROM turns t WHERE t.room_id = events.room_id
   AND t.native = events.group_id) WHERE group_id IS NOT NULL;
 )SQL",
@@ -463,23 +464,18 @@ int latestVersion()
 
 int fileVersion(const QString& path)
 {
-    if (!QFileInfo(path).isFile())
+    // The database header itself (SQLite's file format: the magic string, user_version at byte 60, application_id at
+    // 68, big-endian), read as a file: opening the database, even read-only, takes a lock, recovers a log a crash
+    // left, and makes -wal and -shm files beside a workspace that has none, on the window's thread. A version that a
+    // log not yet written back holds is not seen: the window then says "upgrading" of an open that only recovers.
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
         return -1;
-    sqlite3* db = nullptr;
-    int version = -1;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, "PRAGMA application_id; ", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW
-            && sqlite3_column_int(st, 0) == ApplicationId) {
-            sqlite3_finalize(st);
-            st = nullptr;
-            if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-                version = sqlite3_column_int(st, 0);
-        }
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return version;
+    const QByteArray header = file.read(100);
+    if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3")))
+        return -1;
+    const auto at = [&header](int offset) { return qFromBigEndian<qint32>(header.constData() + offset); };
+    return at(68) == ApplicationId ? at(60) : -1;
 }
 
 void runScript(sqlite3* db, const char* script, const QString& file, int step)

@@ -12,8 +12,9 @@ namespace Schema {
 // 'SGLN': PRAGMA application_id marks a file as a Sightline workspace for format detection.
 constexpr int ApplicationId = 0x53474c4e;
 int latestVersion();
-// The schema version of the workspace at `path`, read without a lock or a write; -1 when there is no such file or it
-// is not a Sightline workspace. An older one is migrated when it opens, which can take a minute at millions of rows.
+// The schema version of the workspace at `path`, from its file's header (no lock, no file made or written); -1 when
+// there is no such file or it is not a Sightline workspace. An older one is migrated as it opens, which can take a
+// minute at millions of rows.
 int fileVersion(const QString& path);
 // Brings the database up to latestVersion(); `upTo` stops earlier (tests build older workspaces with it).
 // Throws StoreError naming `file` when a step fails.
