@@ -282,20 +282,28 @@ void StoreClient::open(const QString& workspacePath, const QStringList& sources,
     m_viewRoom = 0;
     m_wantedRoom.store(0);
     m_facetsNext.reset();
-    // Every connection opens at once: two of them making a new workspace take turns under its write lock. The
-    // browse connection answers for the open (the others would only say the same again); a count connection
-    // that could not open fails its own requests, each named.
+    // The browse connection opens first and answers for the open (the others would only say the same again); a
+    // count connection that could not open fails its own requests, each named. The others open once it has: a
+    // workspace of an older Sightline is upgraded by the first connection to open it (Schema::migrate, under the
+    // write lock), which at millions of events takes longer than another connection waits for that lock.
+    auto opened = std::make_shared<std::promise<void>>();
+    m_upgraded = opened->get_future().share();
     for (Connection c : { Count, Edits, Reports }) {
         StoreWorker* worker = m_workers[c];
         QMetaObject::invokeMethod(
-            worker, [worker, workspacePath] { StoreWorker::guarded([&] { worker->open(workspacePath); }); },
+            worker,
+            [worker, workspacePath, ready = m_upgraded] {
+                ready.wait();
+                StoreWorker::guarded([&] { worker->open(workspacePath); });
+            },
             Qt::QueuedConnection);
     }
     StoreWorker* browser = m_workers[Browse];
     QMetaObject::invokeMethod(
         browser,
-        [this, browser, workspacePath, openId] {
+        [this, browser, workspacePath, openId, opened] {
             const QString error = StoreWorker::guarded([&] { browser->open(workspacePath); });
+            opened->set_value();
             QMetaObject::invokeMethod(
                 this,
                 [this, openId, workspacePath, error] {
@@ -347,8 +355,10 @@ void StoreClient::runImport(
     };
     QMetaObject::invokeMethod(
         worker,
-        [this, worker, workspacePath, sources, firstRoom, ticket, report] {
+        [this, worker, workspacePath, sources, firstRoom, ticket, report, ready = m_upgraded] {
             auto cancelled = [this, ticket] { return m_closing.load() || ticket <= m_cancelledThrough.load(); };
+            if (ready.valid())
+                ready.wait(); // the browse connection's open, which upgrades an older workspace
             bool stopped = cancelled();
             if (!stopped) {
                 const QString error = StoreWorker::guarded([&] { worker->open(workspacePath); });

@@ -17,6 +17,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <QHash>
@@ -214,6 +215,9 @@ private:
     std::atomic<quint64> m_currentView { 1 };
     void want(Kind kind, quint64 request);
     quint64 m_openId = 0;
+    // Ready once the browse connection has opened the workspace (and upgraded it, if it was older): the other
+    // connections open after it (StoreClient::open).
+    std::shared_future<void> m_upgraded;
     QString m_workspacePath;
     bool m_opened = false;
     bool m_importing = false;
