@@ -392,8 +392,7 @@ void MainWindow::connectImport()
     });
     connect(m_store, &StoreClient::workspaceOpened, this, [this](const QString& path) {
         setWindowFilePath(path);
-        if (!m_upgrading.isEmpty() && m_message == std::exchange(m_upgrading, QString()))
-            statusBar()->clearMessage(); // unless something else was said since
+        endUpgradeMessage();
         m_editor->workspaceOpened();
         m_team->workspaceOpened();
         m_watcher->workspaceOpened();
@@ -1442,8 +1441,7 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
     // A workspace of an older Sightline is upgraded as it opens (Schema::migrate), once: at millions of events that
     // takes a minute, with nothing else in the window to say why it waits.
     const int version = Schema::fileVersion(workspacePath);
-    if (!m_upgrading.isEmpty() && m_message == std::exchange(m_upgrading, QString()))
-        statusBar()->clearMessage(); // the workspace opened before this one said it was upgraded, and is not shown
+    endUpgradeMessage(); // of the workspace opened before this one, if it is still upgrading
     m_firstRoom = firstRoom;
     m_followSync = false;
     m_store->open(workspacePath, importSources, firstRoom);
@@ -1454,6 +1452,12 @@ void MainWindow::openWorkspace(const QString& workspacePath, const QStringList& 
         say(m_upgrading, 0);
     }
     m_follower->follow(importSources);
+}
+
+void MainWindow::endUpgradeMessage()
+{
+    if (!m_upgrading.isEmpty() && m_message == std::exchange(m_upgrading, QString()))
+        statusBar()->clearMessage(); // unless something else was said since
 }
 
 void MainWindow::searchAllRooms(const QString& text)

@@ -147,6 +147,7 @@ private:
     void showAbout();
     void openWorkspace(const QString& workspacePath, const QStringList& importSources, const QString& firstRoom = {});
     void hideImportStatus();
+    void endUpgradeMessage(); // takes down "Upgrading …" unless something else was said since
     void searchAllRooms(const QString& text); // the Search Results dock's search, across every room
     void showError(const QString& message);
     void updateStatus();
