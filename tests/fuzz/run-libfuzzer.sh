@@ -18,6 +18,13 @@ for entry in "${targets[@]}"; do
   corpus="${entry##*:}"
   mkdir -p "build/fuzz/corpus/$corpus"
   echo "== $target, ${seconds}s"
-  build/fuzz/tests/fuzz/"$target" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
-    "build/fuzz/corpus/$corpus" "tests/fuzz/corpus/$corpus" 2>&1 | tail -n 6
+  # libFuzzer exits 77 on a crash by default, which ctest reads as "skipped": a crash must fail the test.
+  log="build/fuzz/$target.log"
+  if ! build/fuzz/tests/fuzz/"$target" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+    -error_exitcode=1 -timeout_exitcode=1 -artifact_prefix=build/fuzz/ "build/fuzz/corpus/$corpus" "tests/fuzz/corpus/$corpus" >"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "$target failed: the input is in build/fuzz (crash-*, timeout-*, oom-*)"
+    exit 1
+  fi
+  tail -n 6 "$log"
 done
