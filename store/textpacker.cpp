@@ -1,15 +1,42 @@
 #include "textpacker.h"
 
+#include "payloadvocabulary.h"
 #include "sqlitestatement.h"
 #include "storeerror.h"
 
 #include <sqlite3.h>
 #include <zstd.h>
 
+#include <cstring>
+
 namespace {
 
 // zstd's fastest level: an import packs every row once, and level 3 packed the same rows only 5 % smaller.
 constexpr int Level = 1;
+
+// The first 4 bytes of every zstd frame: a payload packed against the vocabulary is stored without them (at a
+// million rows of 60 bytes, 4 MB of the same bytes) and gets them back to be read.
+constexpr char FrameMagic[4] = { '\x28', '\xB5', '\x2F', '\xFD' };
+
+// The vocabulary, made ready once for the whole process: zstd's dictionaries are read-only once made, and every
+// packer on every thread may use them at once.
+const ZSTD_CDict* vocabularyToPack()
+{
+    static const ZSTD_CDict* const dict = [] {
+        const QByteArrayView v = payloadVocabulary();
+        return ZSTD_createCDict(v.data(), size_t(v.size()), Level);
+    }();
+    return dict;
+}
+
+const ZSTD_DDict* vocabularyToUnpack()
+{
+    static const ZSTD_DDict* const dict = [] {
+        const QByteArrayView v = payloadVocabulary();
+        return ZSTD_createDDict(v.data(), size_t(v.size()));
+    }();
+    return dict;
+}
 
 QString fileOf(sqlite3* db)
 {
@@ -59,10 +86,10 @@ void unpackFunction(sqlite3_context* context, int, sqlite3_value** argv)
     });
 }
 
-// pack(x): text that shrinks packed, bytes always; for migrations, which run in SQL.
-void packFunction(sqlite3_context* context, int, sqlite3_value** argv)
+// pack(x): text that shrinks packed, bytes always; packpayload(x): a payload's text against the vocabulary, bytes
+// as pack(). For migrations and compaction, which run in SQL.
+void packValue(sqlite3_context* context, sqlite3_value* value, bool payload)
 {
-    sqlite3_value* value = argv[0];
     auto* packer = static_cast<TextPacker*>(sqlite3_user_data(context));
     const int type = sqlite3_value_type(value);
     if (type != SQLITE_BLOB && type != SQLITE_TEXT) {
@@ -74,9 +101,21 @@ void packFunction(sqlite3_context* context, int, sqlite3_value** argv)
         sqlite3_value_bytes(value));
     guarded(context, "pack() failed", [&] {
         bool packed = true;
-        const QByteArray out = type == SQLITE_BLOB ? packer->packBytes(in) : packer->pack(in, packed);
+        const QByteArray out = type == SQLITE_BLOB ? packer->packBytes(in)
+            : payload                              ? packer->packPayload(in, packed)
+                                                   : packer->pack(in, packed);
         result(context, out, !packed);
     });
+}
+
+void packFunction(sqlite3_context* context, int, sqlite3_value** argv)
+{
+    packValue(context, argv[0], false);
+}
+
+void packPayloadFunction(sqlite3_context* context, int, sqlite3_value** argv)
+{
+    packValue(context, argv[0], true);
 }
 
 } // namespace
@@ -101,6 +140,7 @@ void TextPacker::registerFunctions()
     constexpr int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     sqlite3_create_function_v2(m_db, "unpack", 1, flags, this, unpackFunction, nullptr, nullptr, nullptr);
     sqlite3_create_function_v2(m_db, "pack", 1, flags, this, packFunction, nullptr, nullptr, nullptr);
+    sqlite3_create_function_v2(m_db, "packpayload", 1, flags, this, packPayloadFunction, nullptr, nullptr, nullptr);
 }
 
 QByteArray TextPacker::compress(char tag, const QByteArray& data)
@@ -114,6 +154,22 @@ QByteArray TextPacker::compress(char tag, const QByteArray& data)
     return out;
 }
 
+const TextPacker::Recent* TextPacker::recent(const QByteArray& value, bool payload) const
+{
+    for (const Recent& r : m_recent) {
+        if (r.payload == payload && r.value.size() == value.size() && r.value == value)
+            return &r;
+    }
+    return nullptr;
+}
+
+void TextPacker::remember(const QByteArray& value, const QByteArray& stored, bool packed, bool payload)
+{
+    // A copy: `value` may be raw data an SQL value lends (pack() in SQL), gone after the call.
+    m_recent[m_nextRecent] = { QByteArray(value.constData(), value.size()), stored, packed, payload };
+    m_nextRecent = (m_nextRecent + 1) % int(m_recent.size());
+}
+
 QByteArray TextPacker::pack(const QByteArray& utf8, bool& packed)
 {
     packed = false;
@@ -121,17 +177,13 @@ QByteArray TextPacker::pack(const QByteArray& utf8, bool& packed)
         return utf8;
     // An import packs many values twice in a row's time: a message's text and its search text, a call's result and
     // the result row's search text. The last few are kept, and packed once.
-    for (const Recent& r : m_recent) {
-        if (r.value.size() == utf8.size() && r.value == utf8) {
-            packed = r.packed;
-            return r.packed ? r.stored : utf8;
-        }
+    if (const Recent* r = recent(utf8, false)) {
+        packed = r->packed;
+        return r->packed ? r->stored : utf8;
     }
     QByteArray out = compress(TextTag, utf8);
     packed = out.size() < utf8.size();
-    // A copy: `utf8` may be raw data an SQL value lends (pack() in SQL), gone after the call.
-    m_recent[m_nextRecent] = { QByteArray(utf8.constData(), utf8.size()), out, packed };
-    m_nextRecent = (m_nextRecent + 1) % int(m_recent.size());
+    remember(utf8, out, packed, false);
     return packed ? out : utf8;
 }
 
@@ -161,6 +213,41 @@ void TextPacker::bindOrNull(SqliteStatement& st, int column, const QString& text
         bind(st, column, text.toUtf8());
 }
 
+QByteArray TextPacker::packPayload(const QByteArray& utf8, bool& packed)
+{
+    packed = false;
+    // Shorter than the smallest frame with its tag (a byte of header, one of size, three of block): nothing to gain.
+    if (utf8.size() < 8)
+        return utf8;
+    if (const Recent* r = recent(utf8, true)) { // compaction's statement asks twice: whether it shrinks, and for it
+        packed = r->packed;
+        return r->packed ? r->stored : utf8;
+    }
+    QByteArray out(1 + qsizetype(ZSTD_compressBound(size_t(utf8.size()))), Qt::Uninitialized);
+    out[0] = VocabularyTag;
+    const size_t n = ZSTD_compress_usingCDict(m_cctx, out.data() + 1, size_t(out.size() - 1), utf8.constData(),
+        size_t(utf8.size()), vocabularyToPack());
+    if (ZSTD_isError(n))
+        throw StoreError(fileOf(m_db), {}, QStringLiteral("cannot pack a value: ") + QString::fromUtf8(ZSTD_getErrorName(n)));
+    if (n < sizeof(FrameMagic) || memcmp(out.constData() + 1, FrameMagic, sizeof(FrameMagic)) != 0)
+        throw StoreError(fileOf(m_db), {}, QStringLiteral("cannot pack a value: zstd wrote no frame"));
+    out.remove(1, sizeof(FrameMagic));
+    out.truncate(1 + qsizetype(n - sizeof(FrameMagic)));
+    packed = out.size() < utf8.size();
+    remember(utf8, out, packed, true);
+    return packed ? out : utf8;
+}
+
+void TextPacker::bindPayload(SqliteStatement& st, int column, const QByteArray& utf8)
+{
+    bool packed = false;
+    const QByteArray stored = packPayload(utf8, packed);
+    if (packed)
+        st.bindBlob(column, stored);
+    else
+        st.bindText(column, stored);
+}
+
 QByteArray TextPacker::packBytes(const QByteArray& bytes)
 {
     return compress(BytesTag, bytes);
@@ -175,7 +262,7 @@ PackedValue TextPacker::prepare(const QByteArray& value, bool bytes)
         out.stored = packBytes(value);
         out.packed = true;
     } else {
-        out.stored = pack(value, out.packed);
+        out.stored = packPayload(value, out.packed);
     }
     return out;
 }
@@ -193,22 +280,29 @@ QByteArray TextPacker::unpack(const QByteArray& blob, bool* isText)
     const auto damaged = [&](const QString& why) {
         return StoreError(fileOf(m_db), {}, QStringLiteral("a packed value cannot be read: ") + why);
     };
-    if (blob.size() < 2 || (blob[0] != TextTag && blob[0] != BytesTag))
+    if (blob.size() < 2 || (blob[0] != TextTag && blob[0] != BytesTag && blob[0] != VocabularyTag))
         throw damaged(QStringLiteral("it is not one Sightline packed"));
     if (isText)
-        *isText = blob[0] == TextTag;
-    const char* frame = blob.constData() + 1;
-    const size_t frameSize = size_t(blob.size() - 1);
+        *isText = blob[0] != BytesTag;
+    const bool vocabulary = blob[0] == VocabularyTag;
+    QByteArray whole; // the frame with its magic again, for a payload packed against the vocabulary
+    if (vocabulary)
+        whole = QByteArray(FrameMagic, sizeof(FrameMagic)) + blob.mid(1);
+    const char* frame = vocabulary ? whole.constData() : blob.constData() + 1;
+    const size_t frameSize = vocabulary ? size_t(whole.size()) : size_t(blob.size() - 1);
     const unsigned long long size = ZSTD_getFrameContentSize(frame, frameSize);
     // A frame unpacks to at most 32,768 times its size (a 4-byte block of one repeated byte is 128 KB): a size it
-    // claims past that, or past 2 GB, is damage, and is not allocated.
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31)
-        || size > frameSize * 32768ull)
+    // claims past that, or past 2 GB, is damage, and is not allocated. Against the vocabulary a few bytes may stand
+    // for a long stretch of it: its length is allowed besides.
+    const unsigned long long most = frameSize * 32768ull + (vocabulary ? 32768ull * 4 : 0);
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31) || size > most)
         throw damaged(QStringLiteral("its frame is damaged"));
     if (ZSTD_getDictID_fromFrame(frame, frameSize) != 0)
         throw damaged(QStringLiteral("its frame names a dictionary"));
     QByteArray out(qsizetype(size), Qt::Uninitialized);
-    const size_t n = ZSTD_decompressDCtx(m_dctx, out.data(), size_t(out.size()), frame, frameSize);
+    const size_t n = vocabulary
+        ? ZSTD_decompress_usingDDict(m_dctx, out.data(), size_t(out.size()), frame, frameSize, vocabularyToUnpack())
+        : ZSTD_decompressDCtx(m_dctx, out.data(), size_t(out.size()), frame, frameSize);
     if (ZSTD_isError(n) || n != size)
         throw damaged(QString::fromUtf8(ZSTD_isError(n) ? ZSTD_getErrorName(n) : "it is shorter than it says"));
     return out;

@@ -14,7 +14,8 @@ struct ZSTD_DCtx_s;
 // result and as the words the index must be told again to forget them; a workspace took four times its log's size.
 //
 // A packed value is a BLOB: one byte saying what it was (text, or bytes that are not UTF-8), then a zstd frame of
-// it alone. Not against a dictionary trained on the source's rows, though that packs a short row about twice as
+// it alone; or, for a payload's text, a frame of it against the formats' own words (payloadVocabulary(): keys and
+// type names, nothing a row said), with the 4 bytes every zstd frame starts with left off. Not against a dictionary trained on the source's rows, though that packs a short row about twice as
 // well: a dictionary is made of the rows' own words, so a redacted secret would stay in the file inside it. A value
 // that would not shrink is stored as it is, as TEXT; what reviewers write (edits, redactions) is too. So the rule
 // for readers is one: TEXT is the text, a BLOB is packed, and `unpack(x)` (a SQL function on every connection a
@@ -43,7 +44,7 @@ public:
     TextPacker(const TextPacker&) = delete;
     TextPacker& operator=(const TextPacker&) = delete;
 
-    // unpack(x) and pack(x) on the connection, bound to this packer (which must outlive it).
+    // unpack(x), pack(x) and packpayload(x) on the connection, bound to this packer (which must outlive it).
     void registerFunctions();
 
     // What to store for `utf8`: a packed BLOB when that is smaller, else the text itself (`packed` says which).
@@ -53,9 +54,13 @@ public:
     void bind(SqliteStatement& statement, int column, const QByteArray& utf8);
     void bind(SqliteStatement& statement, int column, const QString& text);
     void bindOrNull(SqliteStatement& statement, int column, const QString& text);
+    // A payload's text, packed against the formats' words whatever its length: an AG-UI line of 120 bytes, mostly
+    // keys, packs to half; a RoomKit row's 600 bytes of keys to a few.
+    QByteArray packPayload(const QByteArray& utf8, bool& packed);
+    void bindPayload(SqliteStatement& statement, int column, const QByteArray& utf8);
     // Bytes that are not UTF-8 (a payload kept byte for byte): always packed, so that a BLOB is always packed.
     QByteArray packBytes(const QByteArray& bytes);
-    // What pack() or packBytes() (`bytes`) makes of `value`, to be bound later by bind(PackedValue).
+    // What packPayload() or packBytes() (`bytes`) makes of `value`, to be bound later by bind(PackedValue).
     PackedValue prepare(const QByteArray& value, bool bytes);
     // Binds a value prepared before as it is to be stored.
     static void bind(SqliteStatement& statement, int column, const PackedValue& value);
@@ -69,6 +74,7 @@ public:
     static constexpr int MinPacked = 256;
     static constexpr char TextTag = 1;
     static constexpr char BytesTag = 2;
+    static constexpr char VocabularyTag = 3; // text against payloadVocabulary(), the frame's magic left off
 
 private:
     QByteArray compress(char tag, const QByteArray& data);
@@ -77,7 +83,11 @@ private:
     {
         QByteArray value, stored;
         bool packed = false;
+        bool payload = false; // by packPayload(), against the vocabulary
     };
+    // The value packed before, if it is one of the last few (an SQL statement may ask for one value's packing twice).
+    const Recent* recent(const QByteArray& value, bool payload) const;
+    void remember(const QByteArray& value, const QByteArray& stored, bool packed, bool payload);
     std::array<Recent, 4> m_recent; // the last values packed (pack()), oldest replaced first
     int m_nextRecent = 0;
     sqlite3* m_db;

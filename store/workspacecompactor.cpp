@@ -23,6 +23,27 @@ QString packable(const QString& column)
     return QStringLiteral("(typeof(%1) = 'text' AND length(%1) >= 64 AND typeof(pack(%1)) = 'blob')").arg(column);
 }
 
+// A payload is packed against the formats' words (packpayload) whatever its length: one still text that would
+// shrink, and one packed alone before there was a vocabulary (its first byte TextPacker::TextTag), are packed so.
+QString payloadPackable()
+{
+    return QStringLiteral("((typeof(payload) = 'text' AND typeof(packpayload(payload)) = 'blob') OR "
+                          "(typeof(payload) = 'blob' AND substr(payload, 1, 1) = x'01' AND "
+                          "typeof(packpayload(unpack(payload))) = 'blob'))");
+}
+
+QString packing(const QString& column)
+{
+    if (column == QLatin1String("payload"))
+        return QStringLiteral("payload = CASE WHEN %1 THEN packpayload(unpack(payload)) ELSE payload END").arg(payloadPackable());
+    return QStringLiteral("%1 = CASE WHEN %2 THEN pack(%1) ELSE %1 END").arg(column, packable(column));
+}
+
+QString shrinks(const QString& column)
+{
+    return column == QLatin1String("payload") ? payloadPackable() : packable(column);
+}
+
 } // namespace
 
 WorkspaceCompactor::WorkspaceCompactor(Workspace& ws)
@@ -65,8 +86,8 @@ WorkspaceCompactor::Result WorkspaceCompactor::run(const Progress& progress)
         QStringList sets;
         QStringList any;
         for (const QString& c : t.columns) {
-            sets << QStringLiteral("%1 = CASE WHEN %2 THEN pack(%1) ELSE %1 END").arg(c, packable(c));
-            any << packable(c);
+            sets << packing(c);
+            any << shrinks(c);
         }
         const QString update = QStringLiteral("UPDATE %1 SET %2 WHERE %3 BETWEEN ? AND ? AND (%4)")
                                    .arg(QLatin1String(t.table), sets.join(QStringLiteral(", ")), QLatin1String(t.key),

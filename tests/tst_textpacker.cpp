@@ -26,6 +26,12 @@ using namespace TestSupport;
 
 namespace {
 
+// An AG-UI line, and what TextPacker::packPayload made of it when the vocabulary was made (aPayloadPackedEarlierStillReads).
+constexpr char EarlierLine[] = "{\"type\":\"TOOL_CALL_ARGS\",\"delta\":\"{\\\"order_id\\\": \\\"A-10482\",\"timestamp\":"
+                               "1784362366959,\"toolCallId\":\"call_rT0aXk2\"}";
+constexpr char EarlierFrame[] = "032072e50100c4027b5c226f726465725f69645c223a205c22412d3130343832383433363233363639353972543061586b3222"
+                                "7d0400392380b4b3f334880cc57956";
+
 qint64 count(Workspace& ws, const QString& sql)
 {
     QSqlQuery q = ws.exec(sql);
@@ -116,6 +122,59 @@ private slots:
         sqlite3_close(db);
     }
 
+    // A payload is packed against the formats' own words: a short AG-UI line, which alone would not pack, packs to
+    // well under its size; a RoomKit row to well under what it packs to alone. Both come back byte for byte.
+    void payloadsPackAgainstTheFormatsWords()
+    {
+        TextPacker packer(nullptr);
+        bool packed = false;
+        const QByteArray line = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"delta\":\" the refund\",\"messageId\":"
+                                "\"msg_GpJHePUrYZR8fGBbcHilVc\",\"timestamp\":1784362366959}";
+        QVERIFY(line.size() < TextPacker::MinPacked);
+        QCOMPARE(packer.pack(line, packed), line); // alone: too short to try
+        const QByteArray stored = packer.packPayload(line, packed);
+        QVERIFY(packed);
+        QCOMPARE(stored.at(0), TextPacker::VocabularyTag);
+        QVERIFY2(stored.size() * 10 < line.size() * 6, QByteArray::number(stored.size()).constData());
+        bool isText = false;
+        QCOMPARE(packer.unpack(stored, &isText), line);
+        QVERIFY(isText);
+        // A RoomKit row as RoomKit wrote it: a tool call's end.
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
+        Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT CAST(unpack(payload) AS BLOB) FROM events WHERE type = 'tool_call_end' LIMIT 1"));
+        QVERIFY(q.next());
+        const QByteArray row = q.value(0).toByteArray();
+        QVERIFY(row.size() > 600);
+        const QByteArray alone = packer.pack(row, packed);
+        QVERIFY(packed);
+        const QByteArray against = packer.packPayload(row, packed);
+        QVERIFY(packed);
+        QVERIFY2(against.size() * 3 < alone.size() * 2, qPrintable(QStringLiteral("%1 / %2").arg(against.size()).arg(alone.size())));
+        QCOMPARE(packer.unpack(against), row);
+        // Text the formats never write (a random token) does not shrink: kept as it is. So are the shortest.
+        QByteArray noise(48, Qt::Uninitialized);
+        QRandomGenerator random(11);
+        for (char& c : noise)
+            c = char(random.bounded(256));
+        noise = noise.toBase64();
+        QCOMPARE(packer.packPayload(noise, packed), noise);
+        QVERIFY(!packed);
+        QCOMPARE(packer.packPayload("{}", packed), QByteArray("{}"));
+        QVERIFY(!packed);
+    }
+
+    // The vocabulary is part of the file format: a payload packed by an earlier build reads the same in this one.
+    // (This frame was made when the vocabulary was; a change to payloadVocabulary() makes it read wrong or fail.)
+    void aPayloadPackedEarlierStillReads()
+    {
+        TextPacker packer(nullptr);
+        const QByteArray earlier = QByteArray::fromHex(EarlierFrame);
+        QCOMPARE(earlier.at(0), TextPacker::VocabularyTag);
+        QCOMPARE(packer.unpack(earlier), QByteArray(EarlierLine));
+    }
+
     void aValuePackedAheadIsTheSameAndOnlyForItsValue()
     {
         // An import packs its payloads on the reading thread, with a packer of that thread's own: what the writer
@@ -133,7 +192,7 @@ private slots:
                      std::pair { bytes, true } }) {
                 const PackedValue ahead = reading.prepare(value, asBytes);
                 bool packed = false;
-                const QByteArray own = asBytes ? writing.packBytes(value) : writing.pack(value, packed);
+                const QByteArray own = asBytes ? writing.packBytes(value) : writing.packPayload(value, packed);
                 QCOMPARE(ahead.stored, own);
                 QCOMPARE(ahead.packed, asBytes || packed);
                 QVERIFY(ahead.isFor(value, asBytes));
@@ -154,8 +213,10 @@ private slots:
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         const QString text = QStringLiteral("the refund of order A-10482 was issued twice; ").repeated(10);
         QSqlQuery q = ws.exec(QStringLiteral("SELECT typeof(pack(?)), unpack(pack(?)) = ?, unpack(?) = ?, "
-                                             "unpack(NULL) IS NULL, typeof(pack('short')), length(pack(?)) < length(?)"),
-            { text, text, text, text, text, text, text });
+                                             "unpack(NULL) IS NULL, typeof(pack('short')), length(pack(?)) < length(?), "
+                                             "unpack(packpayload(?)) = ?, typeof(packpayload(?))"),
+            { text, text, text, text, text, text, text, QString::fromLatin1(EarlierLine), QString::fromLatin1(EarlierLine),
+                QString::fromLatin1(EarlierLine) });
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("blob"));
         QVERIFY(q.value(1).toBool());
@@ -163,6 +224,8 @@ private slots:
         QVERIFY(q.value(3).toBool());
         QCOMPARE(q.value(4).toString(), QStringLiteral("text"));
         QVERIFY(q.value(5).toBool());
+        QVERIFY(q.value(6).toBool());
+        QCOMPARE(q.value(7).toString(), QStringLiteral("blob"));
     }
 
     // A BLOB that is not one of ours, or one cut short: a clear error naming the workspace, never a crash or a text.
@@ -178,7 +241,8 @@ private slots:
         const QByteArray packed = row.value(1).toByteArray();
         row.finish();
         const QByteArrayList damaged { packed.left(packed.size() / 2), QByteArray("\x07garbage"), QByteArray("\x01"),
-            QByteArray(1, TextPacker::TextTag) + QByteArray(40, '\0') };
+            QByteArray(1, TextPacker::TextTag) + QByteArray(40, '\0'), QByteArray(1, TextPacker::VocabularyTag) + QByteArray(40, '\0'),
+            QByteArray(1, TextPacker::VocabularyTag) + QByteArray::fromHex(EarlierFrame).mid(1, 6) };
         for (const QByteArray& bad : damaged) {
             QVERIFY_THROWS_EXCEPTION(StoreError, ws.packer().unpack(bad));
             ws.exec(QStringLiteral("UPDATE events SET payload = ? WHERE id = ?"), { bad, id });
@@ -296,6 +360,39 @@ private slots:
         // The trigger that keeps the index in step with a row's text is back: an edit still reaches the index.
         QCOMPARE(count(ws, QStringLiteral("SELECT count(*) FROM sqlite_schema WHERE name = 'search_text_updated'")), 1);
         // Compacting again finds nothing more to pack.
+        QCOMPARE(WorkspaceCompactor(ws).run().packed, 0);
+    }
+
+    // A workspace whose payloads were packed alone, before there was a vocabulary (schema 24 and older): compaction
+    // packs them against it, the file shrinks, and a reviewer sees the same rows, calls and hits.
+    void compactingRepacksPayloadsPackedAlone()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("alone.sightline"));
+        const QStringList words { QStringLiteral("refund"), QStringLiteral("charged") };
+        const QString alone = QStringLiteral("SELECT count(*) FROM events WHERE typeof(payload) = 'blob' AND substr(payload, 1, 1) = x'01'");
+        const QString against = QStringLiteral("SELECT count(*) FROM events WHERE typeof(payload) = 'blob' AND substr(payload, 1, 1) = x'03'");
+        QStringList before;
+        {
+            Workspace ws(path);
+            Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
+            QVERIFY(count(ws, against) > 0);
+            // As the last schema's import packed them: each of 256 bytes and more alone, the shorter as text.
+            ws.exec(QStringLiteral("UPDATE events SET payload = pack(CAST(unpack(payload) AS TEXT)) WHERE typeof(payload) = 'blob' "
+                                   "AND substr(payload, 1, 1) = x'03'"));
+            QCOMPARE(count(ws, against), 0);
+            QVERIFY(count(ws, alone) > 0);
+            ws.exec(QStringLiteral("VACUUM"));
+            before = seen(ws, words);
+        }
+        const qint64 sizeBefore = QFileInfo(path).size();
+        Workspace ws(path);
+        const WorkspaceCompactor::Result done = WorkspaceCompactor(ws).run();
+        QVERIFY(done.packed > 0);
+        QCOMPARE(count(ws, alone), 0);
+        QVERIFY(count(ws, against) > 0);
+        QVERIFY2(QFileInfo(path).size() < sizeBefore, qPrintable(QStringLiteral("%1 -> %2").arg(sizeBefore).arg(QFileInfo(path).size())));
+        QCOMPARE(seen(ws, words), before);
         QCOMPARE(WorkspaceCompactor(ws).run().packed, 0);
     }
 

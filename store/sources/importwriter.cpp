@@ -237,7 +237,7 @@ bool ImportWriter::insert(const StoredEvent& e)
     else if (bytes)
         st.bindBlob(next + 1, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
     else
-        m_ws.packer().bind(st, next + 1, e.payload);
+        m_ws.packer().bindPayload(st, next + 1, e.payload);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
     bool broken = false;
     try {

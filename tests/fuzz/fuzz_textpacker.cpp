@@ -1,5 +1,6 @@
 // libFuzzer target for TextPacker: any bytes as a stored BLOB must unpack or be refused with a StoreError, never
-// crash or read out of bounds; and any bytes packed (as text or as bytes) must come back as they were.
+// crash or read out of bounds; and any bytes packed (as text, as a payload against the vocabulary, or as bytes)
+// must come back as they were.
 
 #include "storeerror.h"
 #include "textpacker.h"
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         bool isText = false;
         const QByteArray out = packer.unpack(bytes, &isText);
-        if (isText != (bytes.at(0) == TextPacker::TextTag))
+        if (isText != (bytes.at(0) != TextPacker::BytesTag))
             std::abort();
         (void)out;
     } catch (const StoreError&) {
@@ -31,6 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if ((packed ? packer.unpack(stored) : stored) != bytes)
         std::abort();
     if (packer.unpack(packer.packBytes(bytes)) != bytes)
+        std::abort();
+    const QByteArray payload = packer.packPayload(bytes, packed);
+    if ((packed ? packer.unpack(payload) : payload) != bytes)
         std::abort();
     return 0;
 }
