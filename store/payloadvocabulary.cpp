@@ -2,32 +2,23 @@
 
 namespace {
 
-// zstd finds a match anywhere in it and codes a near one in fewer bits: the commonest rows come last. Lines are
-// joined without a separator (the raw string's line breaks are part of it: they match the multi-line JSON of
-// CraftBot's action records).
+// zstd finds a match anywhere in it and codes a near one in fewer bits: the commonest rows come last. The pieces
+// are joined without a separator; the line breaks of CraftBot's multi-line action records are written as escapes, so
+// that no editor's or checkout's line endings can change a byte.
 constexpr char Vocabulary[] =
     // CraftBot EVENT.md records: "[YYYY/MM/DD HH:MM:SS] [kind]: message", the kinds its agent logs, and the
     // fixed sentences of its action, task and limit records.
     R"([2026/01/01 00:00:00] [screen_description]: [loop_detection_warning]: [waiting_for_user]: Agent is waiting for )"
-    R"([internal]: [system]: [todos]: [error]: [REACT] Traceback (most recent call last):
-  File ")"
+    "[internal]: [system]: [todos]: [error]: [REACT] Traceback (most recent call last):\n  File \""
     R"([warning]: Action limit reached. [warning]: Token limit reached. [action_error]: )"
     R"([GUI action end]: Action  completed with output: [GUI action start]: Running action )"
     R"([task_start]: Created task: ' [task_end]: Task ended with status 'completed'. Task ended with status 'error'. )"
     R"(Task ended with status 'cancelled'. {"error": "Action cancelled", "error_code": "cancelled"})"
     R"([user message from platform: CraftBot Interface]: [agent message to platform: CraftBot Interface]: )"
     R"([user message]: [agent message]: [agent reasoning]: )"
-    R"([action_end]: Action send_message completed with output: {
-  "status": "ok",
-  "error": null,
-  "wait_for_user_reply": false
-}.
-)"
-    R"([action_start]: Running action send_message with input: {
-  "message": ",
-  "_session_id": "
-}.
-)"
+    "[action_end]: Action send_message completed with output: {\n  \"status\": \"ok\",\n  \"error\": null,\n"
+    "  \"wait_for_user_reply\": false\n}.\n"
+    "[action_start]: Running action send_message with input: {\n  \"message\": \",\n  \"_session_id\": \"\n}.\n"
     // RoomKit rows (pydantic's model_dump_json of a RoomEvent): the content types but text and tool calls first,
     // then the two that most rows are, whole but for their values.
     R"({"type":"rich","body":"","format":"markdown","plain_text":"","buttons":[],"cards":[],"quick_replies":[]})"

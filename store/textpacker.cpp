@@ -291,11 +291,10 @@ QByteArray TextPacker::unpack(const QByteArray& blob, bool* isText)
     const char* frame = vocabulary ? whole.constData() : blob.constData() + 1;
     const size_t frameSize = vocabulary ? size_t(whole.size()) : size_t(blob.size() - 1);
     const unsigned long long size = ZSTD_getFrameContentSize(frame, frameSize);
-    // A frame unpacks to at most 32,768 times its size (a 4-byte block of one repeated byte is 128 KB): a size it
-    // claims past that, or past 2 GB, is damage, and is not allocated. Against the vocabulary a few bytes may stand
-    // for a long stretch of it: its length is allowed besides.
-    const unsigned long long most = frameSize * 32768ull + (vocabulary ? 32768ull * 4 : 0);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31) || size > most)
+    // A frame unpacks to at most 32,768 times its size (a 4-byte block of one repeated byte is 128 KB), with a
+    // dictionary or without: a size it claims past that, or past 2 GB, is damage, and is not allocated.
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 31)
+        || size > frameSize * 32768ull)
         throw damaged(QStringLiteral("its frame is damaged"));
     if (ZSTD_getDictID_fromFrame(frame, frameSize) != 0)
         throw damaged(QStringLiteral("its frame names a dictionary"));

@@ -24,12 +24,13 @@ QString packable(const QString& column)
 }
 
 // A payload is packed against the formats' words (packpayload) whatever its length: one still text that would
-// shrink, and one packed alone before there was a vocabulary (its first byte TextPacker::TextTag), are packed so.
+// shrink, and one packed alone before there was a vocabulary (its first byte TextPacker::TextTag) that would
+// shrink further, are packed so. packpayload() keeps its last values: the SET packs each once.
 QString payloadPackable()
 {
     return QStringLiteral("((typeof(payload) = 'text' AND typeof(packpayload(payload)) = 'blob') OR "
                           "(typeof(payload) = 'blob' AND substr(payload, 1, 1) = x'01' AND "
-                          "typeof(packpayload(unpack(payload))) = 'blob'))");
+                          "length(packpayload(unpack(payload))) < length(payload)))");
 }
 
 QString packing(const QString& column)

@@ -3,12 +3,14 @@
 #include "storeerror.h"
 
 #include "sources/importer.h"
+#include "textpacker.h"
 #include "workspace.h"
 
 #include <csignal>
 #include <QCryptographicHash>
 #include <QRandomGenerator>
 #include <cstdio>
+#include <cstring>
 #include <QFile>
 #include <QProcess>
 #include <QSqlQuery>
@@ -18,6 +20,7 @@
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 const QStringList& FixtureWorkspaces::stores()
 {
@@ -270,6 +273,38 @@ QByteArray fileBytes(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool fileHolds(const QString& path, const QByteArray& text)
+{
+    const QByteArray bytes = fileBytes(path);
+    if (bytes.contains(text))
+        return true;
+    static const char magic[4] = { '\x28', '\xB5', '\x2F', '\xFD' };
+    TextPacker packer(nullptr);
+    // Each byte that may start a packed value: a tag, then a frame (with its magic, or against the vocabulary
+    // without). Its frame's length is what zstd finds; a start that is no frame reads as none.
+    for (qsizetype at = 0; at + 2 < bytes.size(); ++at) {
+        const char tag = bytes.at(at);
+        if (tag != TextPacker::TextTag && tag != TextPacker::BytesTag && tag != TextPacker::VocabularyTag)
+            continue;
+        const bool vocabulary = tag == TextPacker::VocabularyTag;
+        if (!vocabulary && (bytes.size() - at < 5 || memcmp(bytes.constData() + at + 1, magic, 4) != 0))
+            continue;
+        const qsizetype window = std::min<qsizetype>(bytes.size() - at - 1, 1 << 20);
+        const QByteArray frame = vocabulary ? QByteArray(magic, 4) + bytes.mid(at + 1, window) : bytes.mid(at + 1, window);
+        const size_t length = ZSTD_findFrameCompressedSize(frame.constData(), size_t(frame.size()));
+        if (ZSTD_isError(length))
+            continue;
+        try {
+            const QByteArray value = QByteArray(1, tag) + (vocabulary ? frame.mid(4, qsizetype(length) - 4) : frame.left(qsizetype(length)));
+            if (packer.unpack(value).contains(text))
+                return true;
+        } catch (const StoreError&) {
+            // not a value (a byte that looked like a tag)
+        }
+    }
+    return false;
 }
 
 QByteArray sha256(const QString& path)

@@ -80,6 +80,10 @@ QJsonObject manifestRoom(const QString& storeName, const QString& roomId);
 QByteArray sha256(const QString& path);
 // A file's bytes (none when it cannot be read).
 QByteArray fileBytes(const QString& path);
+// Whether a file (a workspace, its log, a copy) still holds `text` anywhere: as it is, or inside a value
+// TextPacker packed (a frame alone, or against the vocabulary with its magic left off), in a row or in a free
+// page. What a redaction removed must be in neither: a packed payload hides its words from a plain search.
+bool fileHolds(const QString& path, const QByteArray& text);
 // A new workspace in `dir` with the fixture store imported.
 std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName);
 QVector<qint64> indices(const EventRecords& events);

@@ -2177,9 +2177,7 @@ private slots:
         QTRY_VERIFY(!window.editor()->undoAction()->isEnabled());
         const QString workspace = Importer::cachedWorkspacePath(store);
         for (const QString& file : QStringList { workspace, workspace + QStringLiteral("-wal") }) {
-            QFile f(file);
-            if (f.open(QIODevice::ReadOnly))
-                QVERIFY2(!f.readAll().contains("charged twice"), qPrintable(file));
+            QVERIFY2(!fileHolds(file, "charged twice"), qPrintable(file));
         }
         QFile main(workspace);
         QVERIFY(main.open(QIODevice::ReadOnly));

@@ -1,7 +1,8 @@
 // The workspace's big text, packed (TextPacker): what a user reads is the same as unpacked, the file is smaller,
-// and a damaged value is an error naming the workspace, not a crash or a wrong text.
+// and a value zstd cannot read is an error naming the workspace, not a crash.
 
 #include "eventserializer.h"
+#include "payloadvocabulary.h"
 #include "schema.h"
 #include "sources/importer.h"
 #include "sqlitestatement.h"
@@ -11,6 +12,7 @@
 #include "workspace.h"
 #include "workspacecompactor.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -165,14 +167,75 @@ private slots:
         QVERIFY(!packed);
     }
 
+    // The tests' check that a redacted word is gone from a file (TestSupport::fileHolds) sees it inside a packed
+    // value, where a plain search of the bytes does not: a payload against the vocabulary, and a text packed alone.
+    void aWordInsideAPackedValueIsFoundInTheFile()
+    {
+        TextPacker packer(nullptr);
+        const QByteArray word = "zoe.quist@example.org";
+        QByteArray body;
+        for (int i = 0; i < 12; ++i)
+            body += "the customer wrote on ticket " + QByteArray::number(4711 + i * 37) + " about a refund; ";
+        const QByteArray line = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"delta\":\"" + body + word + body
+            + "\",\"messageId\":\"msg_GpJHePUrYZR8fGBbcHilVc\",\"timestamp\":1784362366959}";
+        bool packed = false;
+        const QByteArray payload = packer.packPayload(line, packed);
+        QVERIFY(packed);
+        const QByteArray text = packer.pack(body + word + body, packed);
+        QVERIFY(packed);
+        QTemporaryDir dir;
+        QRandomGenerator random(5);
+        for (const QByteArray& value : { payload, text }) {
+            QByteArray around(3000, Qt::Uninitialized);
+            for (char& c : around)
+                c = char(random.bounded(256));
+            const QString path = dir.filePath(QStringLiteral("page"));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(around.left(1500) + value + around.mid(1500));
+            f.close();
+            QVERIFY2(!fileBytes(path).contains(word), "the word is plain in the frame: this test proves nothing");
+            QVERIFY(fileHolds(path, word));
+            QVERIFY(!fileHolds(path, "bo.lind@example.org"));
+        }
+    }
+
     // The vocabulary is part of the file format: a payload packed by an earlier build reads the same in this one.
-    // (This frame was made when the vocabulary was; a change to payloadVocabulary() makes it read wrong or fail.)
+    // Its bytes are pinned whole (a frame uses only the stretches it matched: zstd finds them by their distance
+    // from the vocabulary's end, so one format's frame would not see a change in another's part), and a frame of
+    // each format made when it was made still reads.
     void aPayloadPackedEarlierStillReads()
     {
+        const QByteArrayView vocabulary = payloadVocabulary();
+        QCOMPARE(vocabulary.size(), 6304);
+        QCOMPARE(QCryptographicHash::hash(vocabulary, QCryptographicHash::Sha256).toHex(),
+            QByteArray("ae7d524a7608257546f170db63cc5ef983354504d6f05dd7f2f97cf3b336d074"));
         TextPacker packer(nullptr);
         const QByteArray earlier = QByteArray::fromHex(EarlierFrame);
         QCOMPARE(earlier.at(0), TextPacker::VocabularyTag);
         QCOMPARE(packer.unpack(earlier), QByteArray(EarlierLine));
+        // A CraftBot action record (its multi-line output) and a RoomKit message row (680 bytes): their length and
+        // SHA-256 as they were packed.
+        const struct
+        {
+            const char* frame;
+            qsizetype size;
+            const char* sha256;
+        } formats[] {
+            { "03209a450200f0352f30342030373a35393a3161666972655f61745f64656c6179223a20300c00ee7504f85f47d8f43a154cef3c"
+              "48ab83a149b080af3a07e4ef6470b993e00da72f58398aee0102",
+                154, "49f3ec67f68318ab277e842a45f0b4e17721d8151f8b15a518c96339524a810b" },
+            { "0360a801ed0400a284101680276e00548d81b7347519d4e6bef4962c1f0ccc280c3bc8e01c340b664904fcc44f038bc00ae8a8"
+              "2658fb9d10ac3530a85593358bd7f49fe6d4ebb9914ac8bc011b002848f9f30182051d0080874eb83169d81e9e134e88c86930"
+              "3ae8e0434e0cf5700e14d5b990990f5114126228934300d12081c0cb88f83084aa381c46e218801b4e524785167808076c09c8"
+              "b6872fe0ea2c7eef2c0301",
+                680, "a6ecdf0ee3249b4ae3b1c2cfa5a82e74f5a3e78426322f2ece12b4a33605d399" },
+        };
+        for (const auto& f : formats) {
+            const QByteArray text = packer.unpack(QByteArray::fromHex(f.frame));
+            QCOMPARE(text.size(), f.size);
+            QCOMPARE(QCryptographicHash::hash(text, QCryptographicHash::Sha256).toHex(), QByteArray(f.sha256));
+        }
     }
 
     void aValuePackedAheadIsTheSameAndOnlyForItsValue()
