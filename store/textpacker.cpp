@@ -175,26 +175,29 @@ QByteArray TextPacker::pack(const QByteArray& utf8, bool& packed)
     packed = false;
     if (utf8.size() < MinPacked)
         return utf8;
+    return packOnce(utf8, false, packed);
+}
+
+QByteArray TextPacker::packOnce(const QByteArray& utf8, bool payload, bool& packed)
+{
     // An import packs many values twice in a row's time: a message's text and its search text, a call's result and
-    // the result row's search text. The last few are kept, and packed once.
-    if (const Recent* r = recent(utf8, false)) {
+    // the result row's search text; compaction's statement asks whether a value shrinks, then for it. The last few
+    // are kept, and packed once.
+    if (const Recent* r = recent(utf8, payload)) {
         packed = r->packed;
         return r->packed ? r->stored : utf8;
     }
-    QByteArray out = compress(TextTag, utf8);
+    const QByteArray out = payload ? compressPayload(utf8) : compress(TextTag, utf8);
     packed = out.size() < utf8.size();
-    remember(utf8, out, packed, false);
+    remember(utf8, out, packed, payload);
     return packed ? out : utf8;
 }
 
 void TextPacker::bind(SqliteStatement& st, int column, const QByteArray& utf8)
 {
-    bool packed = false;
-    const QByteArray stored = pack(utf8, packed);
-    if (packed)
-        st.bindBlob(column, stored);
-    else
-        st.bindText(column, stored);
+    PackedValue value;
+    value.stored = pack(utf8, value.packed);
+    bind(st, column, value);
 }
 
 void TextPacker::bind(SqliteStatement& st, int column, const QString& text)
@@ -219,10 +222,11 @@ QByteArray TextPacker::packPayload(const QByteArray& utf8, bool& packed)
     // Shorter than the smallest frame with its tag (a byte of header, one of size, three of block): nothing to gain.
     if (utf8.size() < 8)
         return utf8;
-    if (const Recent* r = recent(utf8, true)) { // compaction's statement asks twice: whether it shrinks, and for it
-        packed = r->packed;
-        return r->packed ? r->stored : utf8;
-    }
+    return packOnce(utf8, true, packed);
+}
+
+QByteArray TextPacker::compressPayload(const QByteArray& utf8)
+{
     QByteArray out(1 + qsizetype(ZSTD_compressBound(size_t(utf8.size()))), Qt::Uninitialized);
     out[0] = VocabularyTag;
     const size_t n = ZSTD_compress_usingCDict(m_cctx, out.data() + 1, size_t(out.size() - 1), utf8.constData(),
@@ -233,19 +237,14 @@ QByteArray TextPacker::packPayload(const QByteArray& utf8, bool& packed)
         throw StoreError(fileOf(m_db), {}, QStringLiteral("cannot pack a value: zstd wrote no frame"));
     out.remove(1, sizeof(FrameMagic));
     out.truncate(1 + qsizetype(n - sizeof(FrameMagic)));
-    packed = out.size() < utf8.size();
-    remember(utf8, out, packed, true);
-    return packed ? out : utf8;
+    return out;
 }
 
 void TextPacker::bindPayload(SqliteStatement& st, int column, const QByteArray& utf8)
 {
-    bool packed = false;
-    const QByteArray stored = packPayload(utf8, packed);
-    if (packed)
-        st.bindBlob(column, stored);
-    else
-        st.bindText(column, stored);
+    PackedValue value;
+    value.stored = packPayload(utf8, value.packed);
+    bind(st, column, value);
 }
 
 QByteArray TextPacker::packBytes(const QByteArray& bytes)

@@ -78,6 +78,10 @@ public:
 
 private:
     QByteArray compress(char tag, const QByteArray& data);
+    // A payload's frame against the vocabulary, its magic left off (the tag first).
+    QByteArray compressPayload(const QByteArray& utf8);
+    // What pack() (alone) or packPayload() stores for `utf8`, packed once for the last few values asked.
+    QByteArray packOnce(const QByteArray& utf8, bool payload, bool& packed);
 
     struct Recent
     {

@@ -34,6 +34,16 @@ constexpr char EarlierLine[] = "{\"type\":\"TOOL_CALL_ARGS\",\"delta\":\"{\\\"or
 constexpr char EarlierFrame[] = "032072e50100c4027b5c226f726465725f69645c223a205c22412d3130343832383433363233363639353972543061586b3222"
                                 "7d0400392380b4b3f334880cc57956";
 
+// A short random token, as a key or a hash is written: 48 random bytes in base64.
+QByteArray randomToken(quint32 seed)
+{
+    QByteArray bytes(48, Qt::Uninitialized);
+    QRandomGenerator random(seed);
+    for (char& c : bytes)
+        c = char(random.bounded(256));
+    return bytes.toBase64();
+}
+
 qint64 count(Workspace& ws, const QString& sql)
 {
     QSqlQuery q = ws.exec(sql);
@@ -105,11 +115,7 @@ private slots:
             QCOMPARE(packer.unpack(stored, &isText), result);
             QVERIFY(isText);
             // A short random token (a key, a hash) does not shrink: kept as it is.
-            QByteArray noise(48, Qt::Uninitialized);
-            QRandomGenerator random(7);
-            for (char& c : noise)
-                c = char(random.bounded(256));
-            noise = noise.toBase64();
+            const QByteArray noise = randomToken(7);
             QCOMPARE(packer.pack(noise, packed), noise);
             QVERIFY(!packed);
             // Bytes that are not UTF-8: always packed, and said to be bytes.
@@ -156,11 +162,7 @@ private slots:
         QVERIFY2(against.size() * 3 < alone.size() * 2, qPrintable(QStringLiteral("%1 / %2").arg(against.size()).arg(alone.size())));
         QCOMPARE(packer.unpack(against), row);
         // Text the formats never write (a random token) does not shrink: kept as it is. So are the shortest.
-        QByteArray noise(48, Qt::Uninitialized);
-        QRandomGenerator random(11);
-        for (char& c : noise)
-            c = char(random.bounded(256));
-        noise = noise.toBase64();
+        const QByteArray noise = randomToken(11);
         QCOMPARE(packer.packPayload(noise, packed), noise);
         QVERIFY(!packed);
         QCOMPARE(packer.packPayload("{}", packed), QByteArray("{}"));
