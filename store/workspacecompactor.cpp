@@ -30,6 +30,7 @@ QString payloadPackable()
 {
     return QStringLiteral("((typeof(payload) = 'text' AND typeof(packpayload(payload)) = 'blob') OR "
                           "(typeof(payload) = 'blob' AND substr(payload, 1, 1) = x'01' AND "
+                          "typeof(packpayload(unpack(payload))) = 'blob' AND "
                           "length(packpayload(unpack(payload))) < length(payload)))");
 }
 

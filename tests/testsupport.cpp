@@ -294,7 +294,9 @@ bool fileHolds(const QString& path, const QByteArray& text)
         const qsizetype window = std::min<qsizetype>(bytes.size() - at - 1, 1 << 20);
         const QByteArray frame = vocabulary ? QByteArray(magic, 4) + bytes.mid(at + 1, window) : bytes.mid(at + 1, window);
         const size_t length = ZSTD_findFrameCompressedSize(frame.constData(), size_t(frame.size()));
-        if (ZSTD_isError(length))
+        // Leftover bytes that happen to look like a frame may claim any size: a test's values are far smaller.
+        const unsigned long long claimed = ZSTD_getFrameContentSize(frame.constData(), size_t(frame.size()));
+        if (ZSTD_isError(length) || claimed == ZSTD_CONTENTSIZE_ERROR || claimed > (16ull << 20))
             continue;
         try {
             const QByteArray value = QByteArray(1, tag) + (vocabulary ? frame.mid(4, qsizetype(length) - 4) : frame.left(qsizetype(length)));
@@ -302,6 +304,8 @@ bool fileHolds(const QString& path, const QByteArray& text)
                 return true;
         } catch (const StoreError&) {
             // not a value (a byte that looked like a tag)
+        } catch (const std::bad_alloc&) {
+            // nor one that claims more than there is memory for
         }
     }
     return false;

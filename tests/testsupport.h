@@ -83,6 +83,8 @@ QByteArray fileBytes(const QString& path);
 // Whether a file (a workspace, its log, a copy) still holds `text` anywhere: as it is, or inside a value
 // TextPacker packed (a frame alone, or against the vocabulary with its magic left off), in a row or in a free
 // page. What a redaction removed must be in neither: a packed payload hides its words from a plain search.
+// Blind to a packed value too big for one page (over 16 KB packed: SQLite splits it over overflow pages, each
+// with a pointer of its own): the tests' secrets are in short rows, and each test also reads the rows themselves.
 bool fileHolds(const QString& path, const QByteArray& text);
 // A new workspace in `dir` with the fixture store imported.
 std::unique_ptr<Workspace> importFixture(const QTemporaryDir& dir, const QString& storeName);
