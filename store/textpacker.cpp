@@ -284,9 +284,11 @@ QByteArray TextPacker::unpack(const QByteArray& blob, bool* isText)
     if (isText)
         *isText = blob[0] != BytesTag;
     const bool vocabulary = blob[0] == VocabularyTag;
-    QByteArray whole; // the frame with its magic again, for a payload packed against the vocabulary
-    if (vocabulary)
-        whole = QByteArray(FrameMagic, sizeof(FrameMagic)) + blob.mid(1);
+    QByteArray whole; // the frame with its magic again, for a payload packed against the vocabulary: one copy
+    if (vocabulary) {
+        whole.reserve(qsizetype(sizeof(FrameMagic)) + blob.size() - 1);
+        whole.append(FrameMagic, sizeof(FrameMagic)).append(blob.constData() + 1, blob.size() - 1);
+    }
     const char* frame = vocabulary ? whole.constData() : blob.constData() + 1;
     const size_t frameSize = vocabulary ? size_t(whole.size()) : size_t(blob.size() - 1);
     const unsigned long long size = ZSTD_getFrameContentSize(frame, frameSize);

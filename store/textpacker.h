@@ -15,8 +15,9 @@ struct ZSTD_DCtx_s;
 //
 // A packed value is a BLOB: one byte saying what it was (text, or bytes that are not UTF-8), then a zstd frame of
 // it alone; or, for a payload's text, a frame of it against the formats' own words (payloadVocabulary(): keys and
-// type names, nothing a row said), with the 4 bytes every zstd frame starts with left off. Not against a dictionary trained on the source's rows, though that packs a short row about twice as
-// well: a dictionary is made of the rows' own words, so a redacted secret would stay in the file inside it. A value
+// type names, nothing a row said), with the 4 bytes every zstd frame starts with left off. Not against a
+// dictionary trained on the source's rows, though that packs a short row about twice as well: a dictionary is
+// made of the rows' own words, so a redacted secret would stay in the file inside it. A value
 // that would not shrink is stored as it is, as TEXT; what reviewers write (edits, redactions) is too. So the rule
 // for readers is one: TEXT is the text, a BLOB is packed, and `unpack(x)` (a SQL function on every connection a
 // Workspace opens) gives the text back for both.
