@@ -133,10 +133,10 @@ std::optional<Edit> EditStore::editText(qint64 roomId, qint64 index, const QStri
     QSqlQuery q = m_ws.exec(QStringLiteral("SELECT kind, unpack(text) FROM events WHERE room_id = ? AND seq = ?"), { roomId, index });
     if (!q.next())
         throw StoreError(m_ws.path(), {}, QStringLiteral("the room has no event at index %1").arg(index));
-    const QString kind = q.value(0).toString();
+    const EventKind kind = EventKinds::fromCode(q.value(0).toLongLong());
     const QString now = q.value(1).toString();
     q.finish();
-    if (kind == EventKinds::name(EventKind::ToolCall)) {
+    if (kind == EventKind::ToolCall) {
         throw StoreError(m_ws.path(), QStringLiteral("event %1").arg(index),
             QStringLiteral("it is a tool call: edit its arguments or its result"));
     }
@@ -300,8 +300,9 @@ void EditStore::settle(qint64 roomId, qint64 index, Edit::Field field)
             // The call's rows show them in their text ("issue_refund({...})"), which every list and verb prints.
             if (!call->arguments.isEmpty() && call->arguments != value) {
                 m_ws.exec(QStringLiteral("UPDATE events SET text = replace(unpack(text), ?, ?) WHERE room_id = ? AND seq IN (?, ?, ?) "
-                                         "AND kind = 'tool_call'"),
-                    { call->arguments, value, roomId, orNull(call->start), orNull(call->end), orNull(call->result) });
+                                         "AND kind = ?"),
+                    { call->arguments, value, roomId, orNull(call->start), orNull(call->end), orNull(call->result),
+                        EventKinds::code(EventKind::ToolCall) });
             }
         } else if (field == Edit::Field::Result) {
             m_ws.exec(QStringLiteral("UPDATE tool_calls SET result = ? WHERE id = ?"), { value, call->id });

@@ -25,6 +25,21 @@ QStringList names()
     return EnumNames::all(Names);
 }
 
+qint64 code(EventKind kind)
+{
+    return qint64(kind);
+}
+
+QString literal(EventKind kind)
+{
+    return QLatin1Char('\'') + QString::number(code(kind)) + QLatin1Char('\'');
+}
+
+EventKind fromCode(qint64 code)
+{
+    return code >= 0 && code < qint64(Names.size()) ? EventKind(code) : EventKind::Custom;
+}
+
 EventKind forRoomKitType(const QString& type)
 {
     if (type == QLatin1String("message") || type == QLatin1String("edit") || type == QLatin1String("delete")

@@ -1,6 +1,7 @@
 #include "eventquery.h"
 
 #include "eventflags.h"
+#include "eventkind.h"
 #include "facetcounter.h"
 #include "recordreader.h"
 #include "storeerror.h"
@@ -31,9 +32,9 @@ QString EventQuery::outcomeOf(const QString& t)
     // the call. So a card (its start standing for the call) and the raw rows give one answer: a note or a label on
     // the start meets outcome: there (`is:noted outcome:refused` showed the card while "showing 0 events" and the
     // panes and `events --query` found none), and so do the words of its arguments.
-    return QStringLiteral("coalesce(%1.outcome, CASE WHEN %1.kind = 'tool_call' THEN (SELECT c.outcome FROM "
+    return QStringLiteral("coalesce(%1.outcome, CASE WHEN %1.kind = %2 THEN (SELECT c.outcome FROM "
                           "tool_calls c WHERE c.room_id = %1.room_id AND c.start_seq = %1.seq) END)")
-        .arg(t);
+        .arg(t, EventKinds::literal(EventKind::ToolCall));
 }
 
 QString EventQuery::callValue(const QString& t, const QString& expression)
@@ -41,11 +42,11 @@ QString EventQuery::callValue(const QString& t, const QString& expression)
     // The call row `t` is one of: its start, end or result, so that pairing:, duration: and outcome: meet on every
     // row of the call, and a card (its start, or its end when it has none) and the raw rows give one answer. Each
     // a seek on an index of tool_calls (schema steps 1 and 6).
-    return QStringLiteral("(CASE WHEN %1.kind = 'tool_call' THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
+    return QStringLiteral("(CASE WHEN %1.kind = %3 THEN coalesce((SELECT %2 FROM tool_calls c WHERE "
                           "c.room_id = %1.room_id AND c.start_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
                           "c.room_id = %1.room_id AND c.end_seq = %1.seq), (SELECT %2 FROM tool_calls c WHERE "
                           "c.room_id = %1.room_id AND c.result_seq = %1.seq)) END)")
-        .arg(t, expression);
+        .arg(t, expression, EventKinds::literal(EventKind::ToolCall));
 }
 
 QString EventQuery::annotated(const QString& t, const QString& field, const QStringList& values, QVariantList& binds)
@@ -204,13 +205,16 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
             c = outcomeOf(t);
         else if (qstrcmp(column, "pairing") == 0)
             c = callValue(t, QStringLiteral("c.pairing"));
+        // A type or a kind is kept as its word's code (schema step 26): the codes of the names asked for, found once.
+        QString list = placeholders(values, binds);
+        if (qstrcmp(column, "type") == 0 || qstrcmp(column, "kind") == 0)
+            list = QStringLiteral("SELECT code FROM words WHERE name IN (") + list + QLatin1Char(')');
         // NOT IN is unknown on NULL: a row without the column is not one of the excluded values.
         if (negate) {
             sql += QStringLiteral(" AND (") + c + QStringLiteral(" IS NULL OR ") + c + QStringLiteral(" NOT IN (")
-                + placeholders(values, binds) + QStringLiteral("))");
+                + list + QStringLiteral("))");
         } else {
-            sql += QStringLiteral(" AND ") + c + QStringLiteral(" IN (") + placeholders(values, binds)
-                + QLatin1Char(')');
+            sql += QStringLiteral(" AND ") + c + QStringLiteral(" IN (") + list + QLatin1Char(')');
         }
     };
     for (const EventFilterList& list : eventFilterLists()) {
@@ -287,8 +291,9 @@ QString EventQuery::wordCandidates(qint64 roomId, const EventFilter& f, QVariant
         "m.message_id = h.message_id AND m.kind = h.kind WHERE h.message_id IS NOT NULL AND (m.flags & %1) = 0 "
         "UNION ALL SELECT c.start_seq FROM tool_calls c WHERE (SELECT s.system FROM rooms r JOIN sources s ON s.id = "
         "r.source_id WHERE r.id = ?) = 'agui' AND c.room_id = ? AND c.tool_id IN (SELECT tool_id FROM h WHERE kind = "
-        "'tool_call' AND tool_id IS NOT NULL))")
-        .arg(int(EventFlags::Folded));
+        "%2 AND tool_id IS NOT NULL))")
+        .arg(int(EventFlags::Folded))
+        .arg(EventKinds::literal(EventKind::ToolCall));
 }
 
 QString EventQuery::itemMatch(qint64 roomId, const EventFilter& f, QVariantList& binds)
@@ -315,8 +320,9 @@ QString EventQuery::itemMatch(qint64 roomId, const EventFilter& f, QVariantList&
     // message it answers in its message id (AG-UI parentMessageId): a message's own rows are those of its kind.
     // INDEXED BY: without statistics SQLite would rather scan the room's covering index than seek the message's rows.
     const QString foldedF = QString(folded).replace(QLatin1String("events."), QLatin1String("f."));
+    const QString toolCall = EventKinds::literal(EventKind::ToolCall);
     return QStringLiteral("(CASE WHEN ") + direct
-        + QStringLiteral(" THEN 1 WHEN events.kind = 'tool_call' THEN (CASE WHEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f "
+        + QStringLiteral(" THEN 1 WHEN events.kind = ") + toolCall + QStringLiteral(" THEN (CASE WHEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f "
                          "ON f.room_id = c.room_id AND f.seq IN (c.end_seq, c.result_seq) WHERE c.room_id = "
                          "events.room_id AND c.start_seq = events.seq AND ")
         + foldedF + QStringLiteral(" != 0") + p
@@ -324,10 +330,11 @@ QString EventQuery::itemMatch(qint64 roomId, const EventFilter& f, QVariantList&
                          "= 'agui' THEN EXISTS (SELECT 1 FROM tool_calls c JOIN events f ON f.room_id = c.room_id AND f.seq > "
                          "c.start_seq AND f.seq < coalesce(c.end_seq, c.result_seq, (SELECT max(r.last_seq) + 1 FROM runs r WHERE "
                          "r.room_id = c.room_id AND r.group_id = c.group_id), c.start_seq) WHERE c.room_id = events.room_id AND "
-                         "c.start_seq = events.seq AND f.kind = 'tool_call' AND f.tool_id = c.tool_id AND ")
+                         "c.start_seq = events.seq AND f.kind = ") + toolCall + QStringLiteral(" AND f.tool_id = c.tool_id AND ")
         + foldedF + QStringLiteral(" != 0") + p
-        + QStringLiteral(") ELSE 0 END) WHEN events.kind IN ('message', 'reasoning') AND events.message_id IS NOT NULL THEN "
-                         "EXISTS (SELECT 1 FROM events f INDEXED BY events_room_message WHERE f.room_id = "
+        + QStringLiteral(") ELSE 0 END) WHEN events.kind IN (%1, %2) AND events.message_id IS NOT NULL THEN ")
+              .arg(EventKinds::literal(EventKind::Message), EventKinds::literal(EventKind::Reasoning))
+        + QStringLiteral("EXISTS (SELECT 1 FROM events f INDEXED BY events_room_message WHERE f.room_id = "
                          "events.room_id AND f.message_id IS NOT NULL AND f.message_id = events.message_id AND "
                          "f.kind = events.kind AND ")
         + foldedF + QStringLiteral(" != 0") + p + QStringLiteral(") ELSE 0 END)");
@@ -486,10 +493,11 @@ QString EventQuery::messageRows(bool assembled)
 {
     // RoomKit's get_conversation: its rows of type message. Elsewhere a message is assembled from several rows
     // (AG-UI deltas): the rows that show one, and those that show messages a snapshot or a run's input brought.
-    return assembled ? QStringLiteral("(kind = 'message' OR (flags & %1) != 0) AND (flags & %2) = 0")
+    return assembled ? QStringLiteral("(kind = %3 OR (flags & %1) != 0) AND (flags & %2) = 0")
                            .arg(int(EventFlags::FromSnapshot))
                            .arg(int(EventFlags::Folded))
-                     : QStringLiteral("type = 'message'");
+                           .arg(EventKinds::literal(EventKind::Message))
+                     : QStringLiteral("type = (SELECT code FROM words WHERE name = 'message')");
 }
 
 EventQuery EventQuery::conversation(qint64 roomId, int limit, std::optional<qint64> afterIndex, bool assembled)

@@ -1,6 +1,7 @@
 #include "facetcounter.h"
 
 #include "eventflags.h"
+#include "eventkind.h"
 #include "eventquery.h"
 
 #include <algorithm>
@@ -18,8 +19,11 @@ QString FacetCounter::selectList(const QString& failed)
     return out.join(QStringLiteral(", "));
 }
 
-FacetCounter::FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins)
-    : m_fields { {
+FacetCounter::FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins,
+    const QHash<QByteArray, QString>& words)
+    : m_words(words)
+    , m_toolCall(QByteArray::number(EventKinds::code(EventKind::ToolCall)))
+    , m_fields { {
           { "type", EventQuery::TypeBit, KindOf, {}, {} },
           { "kind", EventQuery::KindBit, -1, {}, {} },
           { "channel", EventQuery::ChannelBit, ChannelType, {}, {} },
@@ -90,7 +94,7 @@ void FacetCounter::add(sqlite3_stmt* st)
         // room holds under any filter (a filter carried over left them empty headers).
         const bool counted = passesBut(field.bit);
         QByteArray value = text(c);
-        if (value.isNull() && c == OutcomeOf && !m_startSeqs.isEmpty() && text(KindOf) == "tool_call") {
+        if (value.isNull() && c == OutcomeOf && !m_startSeqs.isEmpty() && text(KindOf) == m_toolCall) {
             if (const QByteArray* outcome = callOutcome(sqlite3_column_int64(st, Seq)))
                 value = *outcome;
         }
@@ -163,12 +167,18 @@ void FacetCounter::merge(const FacetCounter& other)
 FacetCounts FacetCounter::result(int limit) const
 {
     FacetCounts out = m_out;
+    // A type and a kind were counted by their words' codes (schema step 26): named here, once a value.
+    auto named = [this](const QByteArray& code) { return m_words.value(code, QString::fromUtf8(code)); };
     auto emitField = [&](const char* name, const QHash<QByteArray, qint64>& counts,
                          const QHash<QByteArray, QByteArray>& groups) {
+        const bool coded = qstrcmp(name, "type") == 0 || qstrcmp(name, "kind") == 0;
         QVector<FacetValue> values;
         values.reserve(counts.size());
-        for (auto it = counts.cbegin(); it != counts.cend(); ++it)
-            values.append({ QString::fromUtf8(it.key()), it.value(), QString::fromUtf8(groups.value(it.key())) });
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+            const QByteArray group = groups.value(it.key());
+            values.append({ coded ? named(it.key()) : QString::fromUtf8(it.key()), it.value(),
+                coded && !group.isNull() ? named(group) : QString::fromUtf8(group) });
+        }
         std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
             return a.count != b.count ? a.count > b.count : a.value < b.value;
         });

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QString>
 #include <QVector>
+#include <optional>
 
 struct sqlite3_stmt;
 
@@ -26,7 +27,9 @@ public:
     enum Added { Marked = 1, Noted = 2, Labelled = 4 };
 
     // The room's span (from its first event to its last) cut into `bins` bins; no histogram when it has no time.
-    FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins);
+    // `words`: the workspace's words by code (WordCodes::all), whose codes the rows hold for a type and a kind.
+    FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins,
+        const QHash<QByteArray, QString>& words);
 
     // The outcome of a call, by its start row (which holds none of its own but carries its call's), given in the
     // order of their start rows. Kept as two arrays walked along with the rows (which come in that order): a hash of
@@ -54,6 +57,8 @@ private:
         QHash<QByteArray, QByteArray> groups;
     };
 
+    QHash<QByteArray, QString> m_words; // code -> name
+    QByteArray m_toolCall; // the kind's code
     FacetCounts m_out;
     double m_binWidth = 1;
     std::array<Field, 7> m_fields;

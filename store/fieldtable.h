@@ -26,6 +26,8 @@ enum : int {
     NullIsNone = 16, // text whose "" differs from none: NULL only for a null QString (a call's arguments, result)
     Numbered = 32, // text kept once per room elsewhere (a message or group id): the column holds the room's number,
                    // which bind() asks its `number` for; the field's `select` reads the text back
+    Coded = 64, // a word kept once per workspace (WordCodes: a type, a role): the column holds its code, which bind()
+                // asks its `number` for, "" included when Always; the field's `select` reads the name back
 };
 }
 
@@ -138,7 +140,7 @@ void read(const SqliteStatement& q, int first, Record& r, const Fields<Record>& 
                 else if constexpr (std::is_same_v<T, std::optional<bool>>)
                     v = q.isNull(c) ? std::nullopt : std::optional<bool>(q.int64(c) != 0);
                 else if constexpr (std::is_same_v<T, EventKind>)
-                    v = EventKinds::fromName(q.text(c));
+                    v = EventKinds::fromCode(q.int64(c)); // schema step 26
                 else if constexpr (std::is_same_v<T, Outcome>)
                     v = Outcomes::fromName(q.text(c));
                 else
@@ -150,7 +152,7 @@ void read(const SqliteStatement& q, int first, Record& r, const Fields<Record>& 
 }
 
 // Binds the stored fields from parameter `first` on, in storedColumns()' order; returns the next parameter. A
-// Numbered field is bound as the number `number` gives for its column and text.
+// Numbered or Coded field is bound as the number `number` gives for its column and text.
 template <class Record>
 int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& fields, TextPacker& packer,
     const std::function<qint64(const char* column, const QString& text)>& number = {})
@@ -164,9 +166,10 @@ int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& 
                 using T = std::remove_cvref_t<decltype(r.*member)>;
                 const T& v = r.*member;
                 if constexpr (std::is_same_v<T, QString>) {
-                    if ((f.rules & FieldRule::Numbered) && !v.isEmpty()) {
+                    const bool coded = f.rules & FieldRule::Coded;
+                    if (((f.rules & FieldRule::Numbered) || coded) && (!v.isEmpty() || (coded && (f.rules & FieldRule::Always)))) {
                         if (!number)
-                            throw std::logic_error("a numbered field bound without its numbers");
+                            throw std::logic_error("a numbered or coded field bound without its numbers");
                         st.bind(p, number(f.column, v));
                     } else if (f.rules & FieldRule::Packed) {
                         if (f.rules & FieldRule::NullIsNone)
@@ -190,7 +193,7 @@ int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& 
                 } else if constexpr (std::is_same_v<T, std::optional<bool>>) {
                     st.bind(p, v ? std::optional<qint64>(*v ? 1 : 0) : std::nullopt);
                 } else if constexpr (std::is_same_v<T, EventKind>) {
-                    st.bind(p, EventKinds::name(v));
+                    st.bind(p, EventKinds::code(v));
                 } else if constexpr (std::is_same_v<T, Outcome>) {
                     const QString name = Outcomes::name(v);
                     if (name.isEmpty())

@@ -204,7 +204,8 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
     // One argument delta redacted alone (its raw row): the call's arguments are its deltas' sum again, and so is
     // what its start row shows and is found by.
     if (part == Part::Whole && path == QLatin1String("$.delta")) {
-        QSqlQuery call = m_ws.exec(QStringLiteral("SELECT tool_id FROM events WHERE id = ? AND type = 'TOOL_CALL_ARGS' AND tool_id IS NOT NULL"),
+        QSqlQuery call = m_ws.exec(QStringLiteral("SELECT tool_id FROM events WHERE id = ? AND type = (SELECT code FROM words WHERE "
+                                                  "name = 'TOOL_CALL_ARGS') AND tool_id IS NOT NULL"),
             { eventId });
         if (call.next()) {
             const QString toolId = call.value(0).toString();
@@ -212,7 +213,8 @@ Redaction RedactionStore::redact(qint64 roomId, qint64 index, const QString& pat
             QString joined;
             pieces(roomId, {},
                 QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND tool_id = ? AND type = "
-                               "'TOOL_CALL_ARGS' AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
+                               "(SELECT code FROM words WHERE name = 'TOOL_CALL_ARGS') AND typeof(unpack(payload)) = "
+                               "'text' ORDER BY seq"),
                 { roomId, toolId }, &joined);
             reassembleArguments(r.id, roomId, toolId, joined);
         }
@@ -475,7 +477,8 @@ Redactions RedactionStore::redactArguments(qint64 roomId, qint64 index, qint64 s
     QString joined;
     const QVector<Piece> found = pieces(roomId, parts,
         QStringLiteral("SELECT seq, unpack(payload) FROM events WHERE room_id = ? AND tool_id = ? AND type IN "
-                       "('TOOL_CALL_ARGS', 'TOOL_CALL_CHUNK') AND typeof(unpack(payload)) = 'text' ORDER BY seq"),
+                       "(SELECT code FROM words WHERE name IN ('TOOL_CALL_ARGS', 'TOOL_CALL_CHUNK')) AND "
+                       "typeof(unpack(payload)) = 'text' ORDER BY seq"),
         { roomId, toolId }, &joined);
     if (found.isEmpty() || joined != arguments) {
         throw StoreError(m_ws.path(), place,
@@ -507,7 +510,8 @@ bool RedactionStore::reassemble(qint64 roomId)
 {
     // The messages and calls whose deltas a redaction cut. Their rows' flags say which of them still show what
     // the deltas held: a row read again from the source comes without the Redacted flag.
-    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT DISTINCT e.message_id, e.tool_id, e.type FROM redactions x JOIN events e ON "
+    QSqlQuery q = m_ws.exec(QStringLiteral("SELECT DISTINCT e.message_id, e.tool_id, (SELECT w.name FROM words w WHERE w.code = e.type) "
+                                           "FROM redactions x JOIN events e ON "
                                            "e.room_id = x.room_id AND e.seq = x.seq WHERE x.room_id = ? AND x.present = 1 "
                                            "AND x.path = '$.delta'"),
         { roomId });
@@ -529,11 +533,12 @@ bool RedactionStore::reassemble(qint64 roomId)
         return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
     };
     // One pass over the room's rows of those messages and calls.
-    QSqlQuery rows = m_ws.exec(QStringLiteral("SELECT e.id, e.seq, e.type, e.kind, e.message_id, e.tool_id, e.flags, unpack(e.payload), "
+    QSqlQuery rows = m_ws.exec(QStringLiteral("SELECT e.id, e.seq, (SELECT w.name FROM words w WHERE w.code = e.type), e.kind, e.message_id, "
+                                              "e.tool_id, e.flags, unpack(e.payload), "
                                               "unpack(e.text), unpack(s.body) FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
                                               "WHERE e.room_id = ? AND (e.message_id IN (SELECT value FROM json_each(?)) OR "
-                                              "(e.tool_id IN (SELECT value FROM json_each(?)) AND e.type IN ('TOOL_CALL_ARGS', "
-                                              "'TOOL_CALL_CHUNK'))) AND typeof(unpack(e.payload)) = 'text' ORDER BY e.seq"),
+                                              "(e.tool_id IN (SELECT value FROM json_each(?)) AND e.type IN (SELECT code FROM "
+                                              "words WHERE name IN ('TOOL_CALL_ARGS', 'TOOL_CALL_CHUNK')))) AND typeof(unpack(e.payload)) = 'text' ORDER BY e.seq"),
         { roomId, list(messages), list(calls) });
     struct Item
     {
@@ -1020,7 +1025,8 @@ void RedactionStore::forget()
 
 RedactionMatches RedactionStore::find(qint64 roomId, const QVector<RedactionPatterns::Pattern>& patterns, int limit)
 {
-    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, unpack(e.payload), e.type, e.kind, e.message_id, "
+    QString sql = QStringLiteral("SELECT e.room_id, r.native_id, e.seq, unpack(e.payload), (SELECT w.name FROM words w "
+                                 "WHERE w.code = e.type), e.kind, e.message_id, "
                                  "e.tool_id, unpack(e.text) FROM events e JOIN rooms r ON r.id = e.room_id WHERE "
                                  "typeof(unpack(e.payload)) = 'text'");
     QVariantList binds;

@@ -12,6 +12,7 @@
 #include "sqlitestatement.h"
 #include "storeerror.h"
 #include "textpacker.h"
+#include "wordcodes.h"
 
 #include <array>
 #include <thread>
@@ -409,13 +410,17 @@ QMap<QString, QStringList> Workspace::roomValues(qint64 roomId, int limit)
     // Each indexed column by a loose index scan: one seek per distinct value, not a step per row, so a room
     // of a million events with twenty types costs twenty seeks. "IS NOT NULL" lets SQLite seek the channel index,
     // which holds only the rows on a channel (schema step 22): without it the first min() read the whole room.
+    // A type is kept as its word's code (schema step 26): the room's codes, then their names in order.
     const std::pair<const char*, const char*> indexed[] = { { "type", "type" }, { "channel", "channel_id" } };
     for (const auto& [field, column] : indexed) {
+        const bool coded = qstrcmp(column, "type") == 0;
         read(QLatin1String(field),
             QStringLiteral("WITH RECURSIVE v(x) AS (SELECT min(%1) FROM events WHERE room_id = ? AND %1 IS NOT NULL UNION ALL "
                            "SELECT (SELECT min(%1) FROM events WHERE room_id = ? AND %1 > v.x) FROM v "
-                           "WHERE v.x IS NOT NULL) SELECT x FROM v WHERE x IS NOT NULL AND x <> '' LIMIT ?")
-                .arg(QLatin1String(column)),
+                           "WHERE v.x IS NOT NULL) SELECT %2 AS n FROM v WHERE x IS NOT NULL AND n <> '' %3 LIMIT ?")
+                .arg(QLatin1String(column),
+                    coded ? QStringLiteral("(SELECT w.name FROM words w WHERE w.code = x)") : QStringLiteral("x"),
+                    coded ? QStringLiteral("ORDER BY n") : QString()),
             { roomId, roomId, limit });
     }
     // Participants have no index of their own (schema step 4): the room keeps their list.
@@ -690,7 +695,7 @@ FacetCounts Workspace::facets(qint64 roomId, const EventFilter& filter, int bins
         if (q.next() && !q.isNull(0))
             span = std::pair { q.value(0).toLongLong(), q.value(1).toLongLong() };
     }
-    FacetCounter counter(roomId, span, bins);
+    FacetCounter counter(roomId, span, bins, WordCodes::all(m_handle));
     // What reviewers added to each row: its labels, and whether it is marked, noted or labelled (is:).
     {
         QSqlQuery added = exec(QStringLiteral("SELECT seq, kind, value FROM annotations WHERE room_id = ? AND present = 1 "
@@ -855,8 +860,8 @@ QVector<qint64> Workspace::earlierResults(qint64 roomId, const ToolCallRecord& c
     const std::optional<qint64> from = call.startIndex ? call.startIndex : call.endIndex;
     if (!from || !call.resultIndex || *call.resultIndex <= *from)
         return at;
-    QSqlQuery q = exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ? AND tool_id = ? AND type = 'TOOL_CALL_RESULT' "
-                                      "AND seq >= ? AND seq < ? ORDER BY seq"),
+    QSqlQuery q = exec(QStringLiteral("SELECT seq FROM events WHERE room_id = ? AND tool_id = ? AND type = (SELECT code FROM "
+                                      "words WHERE name = 'TOOL_CALL_RESULT') AND seq >= ? AND seq < ? ORDER BY seq"),
         { roomId, call.toolId, *from, *call.resultIndex });
     while (q.next())
         at << q.value(0).toLongLong();
@@ -870,7 +875,8 @@ QStringList Workspace::callResults(qint64 roomId, const ToolCallRecord& call)
     if (from && call.resultIndex && *call.resultIndex > *from) {
         // A result row with an empty result has no search text: its result is "", not left out.
         QSqlQuery earlier = exec(QStringLiteral("SELECT coalesce(unpack(s.result), '') FROM events e LEFT JOIN search_text s ON s.event_id = e.id "
-                                                "WHERE e.room_id = ? AND e.tool_id = ? AND e.type = 'TOOL_CALL_RESULT' "
+                                                "WHERE e.room_id = ? AND e.tool_id = ? AND e.type = (SELECT code FROM words "
+                                                "WHERE name = 'TOOL_CALL_RESULT') "
                                                 "AND e.seq >= ? AND e.seq < ? ORDER BY e.seq"),
             { roomId, call.toolId, *from, *call.resultIndex });
         while (earlier.next())
@@ -958,7 +964,7 @@ std::optional<qint64> Workspace::itemHolding(qint64 roomId, qint64 index)
               { roomId, index, index })
         : exec(QStringLiteral("SELECT min(seq) FROM events WHERE room_id = ? AND message_id = (SELECT message_id FROM "
                               "events WHERE room_id = ? AND seq = ?) AND kind = ? AND (flags & ?) = 0"),
-              { roomId, roomId, index, EventKinds::name(row->kind), int(EventFlags::Folded) });
+              { roomId, roomId, index, EventKinds::code(row->kind), int(EventFlags::Folded) });
     if (!q.next() || q.value(0).isNull())
         return std::nullopt;
     return q.value(0).toLongLong();
@@ -1005,7 +1011,8 @@ SearchHits Workspace::searchRooms(const QString& text, int limit, bool includeBl
     if (text.trimmed().isEmpty())
         return hits;
     QSqlQuery q
-        = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, e.type, e.created_us, "
+        = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, (SELECT w.name FROM words w WHERE w.code = e.type), "
+                              "e.created_us, "
                               "coalesce(unpack(e.text), e.tool_name, ''), r.title FROM events e JOIN rooms r ON r.id = e.room_id "
                               "WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
                 + (includeBlocked ? QString() : QStringLiteral(" AND ") + EventQuery::readable(QStringLiteral("e")))

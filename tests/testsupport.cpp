@@ -228,7 +228,8 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
                        "participants, channel_types FROM rooms WHERE id = %1")
             .arg(id));
     out << dump(ws,
-        QStringLiteral("SELECT type, kind, status, flags, role, (SELECT native FROM messages m WHERE m.room_id = "
+        QStringLiteral("SELECT (SELECT name FROM words WHERE code = type), (SELECT name FROM words WHERE code = kind), "
+                       "status, flags, (SELECT name FROM words WHERE code = role), (SELECT native FROM messages m WHERE m.room_id = "
                        "events.room_id AND m.number = events.message_id), (SELECT native FROM turns t WHERE t.room_id = "
                        "events.room_id AND t.number = events.group_id), tool_name, tool_id, outcome, unpack(text), "
                        "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
@@ -247,6 +248,8 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
 QString undoStepsFrom22()
 {
     return QStringLiteral(
+        "UPDATE events SET type = (SELECT name FROM words WHERE code = events.type), kind = (SELECT name FROM words "
+        "WHERE code = events.kind), role = (SELECT name FROM words WHERE code = events.role); DROP TABLE words; "
         "DROP INDEX events_room_blocked; DROP INDEX events_room_channel; "
         "CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); "
         "CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); "

@@ -72,7 +72,8 @@ QString outcomeOf(const QString& status)
 // Everything an import wrote of the rooms: rows with their derived columns and search text, calls, runs and counts.
 QStringList workspaceState(Workspace& ws)
 {
-    return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.role, e.flags, (SELECT native FROM messages m "
+    return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, (SELECT name FROM words WHERE code = e.type), "
+                                   "(SELECT name FROM words WHERE code = e.kind), (SELECT name FROM words WHERE code = e.role), e.flags, (SELECT native FROM messages m "
                                    "WHERE m.room_id = e.room_id AND m.number = e.message_id), e.tool_id, "
                                    "e.tool_name, e.outcome, (SELECT native FROM turns t WHERE t.room_id = e.room_id AND t.number = "
                                    "e.group_id), unpack(e.text), unpack(s.body), unpack(s.arguments), unpack(s.result) "

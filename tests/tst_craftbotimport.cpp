@@ -168,7 +168,7 @@ private slots:
         Importer::import(once, path);
         // The room's rows and ids as one import of the rotated log makes them: its ids numbered anew, not on from
         // those of the log before the rotation.
-        const QString rows = QStringLiteral("SELECT seq, type, group_id, (SELECT t.native FROM turns t WHERE t.room_id = "
+        const QString rows = QStringLiteral("SELECT seq, (SELECT name FROM words WHERE code = type), group_id, (SELECT t.native FROM turns t WHERE t.room_id = "
                                             "events.room_id AND t.number = events.group_id), tool_id, flags, unpack(text) "
                                             "FROM events ORDER BY seq");
         QCOMPARE(dump(ws, rows), dump(once, rows));
@@ -606,7 +606,8 @@ private slots:
     // Everything a sync makes of one log: rows, calls, tasks and the room's counts.
     static QStringList roomState(Workspace& ws)
     {
-        return dump(ws, QStringLiteral("SELECT seq, type, kind, role, flags, (SELECT t.native FROM turns t WHERE t.room_id = "
+        return dump(ws, QStringLiteral("SELECT seq, (SELECT name FROM words WHERE code = type), (SELECT name FROM words WHERE code = kind), "
+                                       "(SELECT name FROM words WHERE code = role), flags, (SELECT t.native FROM turns t WHERE t.room_id = "
                                        "events.room_id AND t.number = events.group_id), tool_id, tool_name, outcome, "
                                        "source_line, unpack(text), length(unpack(payload)) FROM events ORDER BY seq"))
             + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, unpack(arguments), "
@@ -622,7 +623,8 @@ private slots:
         const QString path = dataFile(QStringLiteral("craftbot/sessions.db"));
         QTemporaryDir dir;
         const auto state = [](Workspace& ws) {
-            return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.flags, e.tool_id, e.outcome, "
+            return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, (SELECT name FROM words WHERE code = e.type), (SELECT name FROM words WHERE code = e.kind), "
+                                           "e.flags, e.tool_id, e.outcome, "
                                            "unpack(e.text) FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY 1, 2"))
                 + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.start_seq, c.end_seq, c.outcome, c.pairing, "
                                           "unpack(c.result) FROM tool_calls c JOIN rooms r ON r.id = c.room_id ORDER BY 1, 3, 4"))

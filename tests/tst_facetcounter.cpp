@@ -15,7 +15,12 @@ class TestFacetCounter : public QObject
     sqlite3* m_db = nullptr;
 
     // Rows as EventQuery::facets gives them: type, kind, channel, channel type, participant, tool, outcome, blocked,
-    // created, the mask of the filter's parts the row fails, seq, flags.
+    // created, the mask of the filter's parts the row fails, seq, flags. A type and a kind as the workspace keeps
+    // them, their words' codes (schema step 26): these.
+    const QHash<QByteArray, QString> m_words { { "0", QStringLiteral("message") }, { "2", QStringLiteral("tool_call") },
+        { "16", QStringLiteral("tool_call_start") }, { "17", QStringLiteral("s") }, { "18", QStringLiteral("e") },
+        { "19", QStringLiteral("m") }, { "20", QStringLiteral("a") }, { "21", QStringLiteral("c") },
+        { "22", QStringLiteral("b") } };
     FacetCounts count(const QByteArray& values, FacetCounter& counter, int limit = 1000)
     {
         const QByteArray sql = "SELECT * FROM (VALUES " + values + ")";
@@ -31,16 +36,16 @@ private slots:
 
     void eachFieldCountsWhatTheRestOfTheFilterLetsThrough()
     {
-        FacetCounter counter(7, std::pair<qint64, qint64> { 1000, 3000 }, 2);
+        FacetCounter counter(7, std::pair<qint64, qint64> { 1000, 3000 }, 2, m_words);
         counter.setCallStart(1, "unserved");
         counter.addAdded(2, FacetCounter::Marked);
         counter.addAdded(2, FacetCounter::Labelled, "pii");
         counter.addAdded(2, FacetCounter::Labelled, "pii"); // one label once, however often it was read
         const QByteArray redacted = QByteArray::number(EventFlags::Redacted);
         const QByteArray failsType = QByteArray::number(1 << EventQuery::TypeBit);
-        const FacetCounts c = count("('message', 'message', 'ch1', 'websocket', 'p1', NULL, NULL, 0, 1000, 0, 0, 0), "
-                                    "('tool_call_start', 'tool_call', 'ch2', 'ai', 'p2', 'search', NULL, 0, 2000, "
-            + failsType + ", 1, 0), ('message', 'message', 'ch1', 'websocket', 'p1', NULL, NULL, 1, 3000, 0, 2, " + redacted + ")",
+        const FacetCounts c = count("('0', '0', 'ch1', 'websocket', 'p1', NULL, NULL, 0, 1000, 0, 0, 0), "
+                                    "('16', '2', 'ch2', 'ai', 'p2', 'search', NULL, 0, 2000, "
+            + failsType + ", 1, 0), ('0', '0', 'ch1', 'websocket', 'p1', NULL, NULL, 1, 3000, 0, 2, " + redacted + ")",
             counter);
         QCOMPARE(c.roomId, 7);
         QCOMPARE(c.shown, 2); // the rows that fail nothing
@@ -70,17 +75,17 @@ private slots:
     // of another kind at a start's index, or a start no call is known for, carries none.
     void aStartCarriesItsCallsOutcome()
     {
-        FacetCounter counter(1, std::nullopt, 10);
+        FacetCounter counter(1, std::nullopt, 10, m_words);
         counter.setCallStart(2, "failed");
         counter.setCallStart(5, "served");
         counter.setCallStart(9, "failed");
         counter.setCallStart(9, "served"); // a second call at the same start: the first's outcome stays
-        const FacetCounts c = count("('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 9, 0), "
-                                    "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 2, 0), "
-                                    "('e', 'tool_call', NULL, NULL, NULL, 't', 'failed', 0, NULL, 0, 3, 0), "
-                                    "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 5, 0), "
-                                    "('s', 'tool_call', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 7, 0), "
-                                    "('m', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 9, 0)",
+        const FacetCounts c = count("('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 9, 0), "
+                                    "('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 2, 0), "
+                                    "('18', '2', NULL, NULL, NULL, 't', 'failed', 0, NULL, 0, 3, 0), "
+                                    "('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 5, 0), "
+                                    "('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 7, 0), "
+                                    "('19', '0', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 9, 0)",
             counter);
         QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("failed")), 3); // 9, 2 and the end at 3
         QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("served")), 1);
@@ -89,11 +94,12 @@ private slots:
 
     void valuesPastTheLimitAreSummed()
     {
-        FacetCounter counter(1, std::nullopt, 10);
-        const FacetCounts c = count("('a', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0), "
-                                    "('a', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 1, 0), "
-                                    "('b', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 2, 0), "
-                                    "('c', 'message', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 3, 0)",
+        FacetCounter counter(1, std::nullopt, 10, m_words);
+        // Most rows first, then by name, not by code ("21" is c, "22" b).
+        const FacetCounts c = count("('20', '0', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0), "
+                                    "('20', '0', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 1, 0), "
+                                    "('21', '0', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 2, 0), "
+                                    "('22', '0', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 3, 0)",
             counter, 2);
         const QVector<FacetValue> types = c.fields.value(QStringLiteral("type"));
         QCOMPARE(types.size(), 2);

@@ -87,7 +87,7 @@ private slots:
         ws.exec(QStringLiteral("UPDATE events SET flags = flags & ~? WHERE room_id = ? AND seq = ?"),
             { int(EventFlags::Folded), m_room, lostEnd });
         ws.exec(QStringLiteral("UPDATE events SET seq = ? + id WHERE room_id = ? AND seq = (SELECT min(seq) FROM events "
-                               "WHERE room_id = ? AND kind = 'message' AND seq % 97 != 0)"),
+                               "WHERE room_id = ? AND kind = (SELECT code FROM words WHERE name = 'message') AND seq % 97 != 0)"),
             { -(qint64(1) << 40), m_room, m_room });
         ws.exec(QStringLiteral("COMMIT"));
     }

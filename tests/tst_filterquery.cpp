@@ -400,7 +400,7 @@ private slots:
             // The types pane still offers every type with its count; the others count this type's rows.
             for (auto t = byType.begin(); t != byType.end(); ++t)
                 QCOMPARE(one.count(QStringLiteral("type"), t.key()), t.value().toInteger());
-            QSqlQuery typed = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND type = ? "
+            QSqlQuery typed = ws.exec(QStringLiteral("SELECT count(*) FROM events WHERE room_id = ? AND type = (SELECT code FROM words WHERE name = ?) "
                                                      "AND channel_type IS NOT NULL"),
                 { id, it.key() });
             QVERIFY(typed.next());

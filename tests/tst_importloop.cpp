@@ -117,7 +117,7 @@ private:
 QStringList state(Workspace& ws)
 {
     return dump(ws, QStringLiteral("SELECT native_id, title, event_count, tool_calls, failed, unserved, synced_seq FROM rooms ORDER BY 1"))
-        + dump(ws, QStringLiteral("SELECT r.native_id, e.seq, e.type, e.kind, e.outcome, e.flags FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY 1, 2"))
+        + dump(ws, QStringLiteral("SELECT r.native_id, e.seq, (SELECT name FROM words WHERE code = e.type), (SELECT name FROM words WHERE code = e.kind), e.outcome, e.flags FROM events e JOIN rooms r ON r.id = e.room_id ORDER BY 1, 2"))
         + dump(ws, QStringLiteral("SELECT r.native_id, c.tool_id, c.start_seq, c.end_seq, c.outcome, c.pairing, c.duration_ms FROM tool_calls c JOIN rooms r ON r.id = c.room_id ORDER BY 1, 3, 4"));
 }
 

@@ -45,7 +45,8 @@ struct AssembledMessage
 
 AssembledMessage assembledMessage(Workspace& ws)
 {
-    QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, unpack(text), message_id FROM events WHERE type = 'TEXT_MESSAGE_START' "
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT room_id, seq, unpack(text), message_id FROM events WHERE type = (SELECT code FROM words "
+                                         "WHERE name = 'TEXT_MESSAGE_START') "
                                          "AND unpack(text) LIKE 'Let me read the test file%'"));
     if (!q.next())
         return {};

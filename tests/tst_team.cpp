@@ -353,7 +353,7 @@ private slots:
         const QString roomName = QStringLiteral("sup-warranty-claim");
         const qint64 roomA = a.findRooms(roomName).value(0);
         const qint64 roomB = b.findRooms(roomName).value(0);
-        const qint64 message = dump(a, QStringLiteral("SELECT seq FROM events WHERE room_id = %1 AND kind = 'message' ORDER BY "
+        const qint64 message = dump(a, QStringLiteral("SELECT seq FROM events WHERE room_id = %1 AND kind = (SELECT code FROM words WHERE name = 'message') ORDER BY "
                                                       "seq LIMIT 1 OFFSET 1").arg(roomA)).value(0).toLongLong();
         const QStringList call = dump(a, QStringLiteral("SELECT start_seq || ',' || end_seq FROM tool_calls WHERE room_id = %1 AND "
                                                         "start_seq IS NOT NULL AND end_seq IS NOT NULL ORDER BY start_seq LIMIT 1")

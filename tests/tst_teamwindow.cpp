@@ -281,7 +281,7 @@ private slots:
             Workspace probe(m_dir.filePath(QStringLiteral("probe.sightline")));
             Importer::import(probe, copyFixture(m_dir, QStringLiteral("roomkit/support.sqlite"), QStringLiteral("probe.sqlite")));
             QSqlQuery q = probe.exec(QStringLiteral("SELECT e.seq FROM events e JOIN rooms r ON r.id = e.room_id WHERE "
-                                                    "r.native_id = ? AND e.kind = 'message' ORDER BY e.seq LIMIT 1"),
+                                                    "r.native_id = ? AND e.kind = (SELECT code FROM words WHERE name = 'message') ORDER BY e.seq LIMIT 1"),
                 { other });
             QVERIFY(q.next());
             message = q.value(0).toLongLong();

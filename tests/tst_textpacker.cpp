@@ -151,7 +151,7 @@ private slots:
         QTemporaryDir dir;
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         Importer::import(ws, dataFile(QStringLiteral("roomkit/support.sqlite")));
-        QSqlQuery q = ws.exec(QStringLiteral("SELECT CAST(unpack(payload) AS BLOB) FROM events WHERE type = 'tool_call_end' LIMIT 1"));
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT CAST(unpack(payload) AS BLOB) FROM events WHERE type = (SELECT code FROM words WHERE name = 'tool_call_end') LIMIT 1"));
         QVERIFY(q.next());
         const QByteArray row = q.value(0).toByteArray();
         QVERIFY(row.size() > 600);

@@ -124,7 +124,8 @@ RunStepList read(Workspace& workspace, qint64 roomId, const EventFilter* filter,
     // (or the run's start whose input brought it), not a call's own.
     {
         const QByteArray sql = "SELECT c.id, coalesce(c.start_seq, c.end_seq, c.result_seq), c.tool_name, unpack(c.arguments), "
-                               "unpack(c.result), c.outcome, c.duration_ms, e.type IN ('MESSAGES_SNAPSHOT', 'RUN_STARTED') "
+                               "unpack(c.result), c.outcome, c.duration_ms, e.type IN (SELECT code FROM words WHERE name "
+                               "IN ('MESSAGES_SNAPSHOT', 'RUN_STARTED')) "
                                "FROM tool_calls c LEFT JOIN events e "
                                "ON e.room_id = c.room_id AND e.seq = coalesce(c.start_seq, c.end_seq, c.result_seq) "
                                "WHERE c.room_id = ? "
@@ -149,7 +150,8 @@ RunStepList read(Workspace& workspace, qint64 roomId, const EventFilter* filter,
         // The messages a reader sees: a hook's blocked ones left out, as every verb leaves them out, unless the filter
         // asks for them (blocked:include). A call whose end was blocked stays, as its card does in the timeline.
         const bool blocked = filter && !filter->hidesBlocked();
-        const QByteArray sql = "SELECT seq, role, unpack(text), flags FROM events WHERE room_id = ? AND "
+        const QByteArray sql = "SELECT seq, CASE WHEN role IS NOT NULL THEN (SELECT w.name FROM words w WHERE w.code = "
+                               "events.role) END, unpack(text), flags FROM events WHERE room_id = ? AND "
             + EventQuery::messageRows(assembled(workspace, roomId)).toUtf8() + (blocked ? "" : " AND blocked = 0")
             + (first > 0 ? " ORDER BY seq" : "") + " LIMIT " + limit;
         SqliteStatement q(workspace.handle(), sql.constData());

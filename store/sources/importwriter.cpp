@@ -48,6 +48,7 @@ ImportWriter::ImportWriter(Workspace& workspace, const QString& sourcePath, cons
     , m_report(report)
     , m_messages(workspace.handle(), "messages")
     , m_turns(workspace.handle(), "turns")
+    , m_words(workspace.handle())
 {
     m_report.source = sourcePath;
     // A cancel asked before the import began: no room is started.
@@ -96,6 +97,7 @@ void ImportWriter::rollback()
     m_inTransaction = false;
     m_messages.forget();
     m_turns.forget();
+    m_words.forget();
 }
 
 qint64 ImportWriter::upsertSource(const QString& system, const QString& format, const QString& schemaVersion)
@@ -187,6 +189,8 @@ qint64 ImportWriter::numbered(const char* column, const QString& text)
         return m_messages.number(m_room.id, text);
     if (qstrcmp(column, "group_id") == 0)
         return m_turns.number(m_room.id, text);
+    if (qstrcmp(column, "type") == 0 || qstrcmp(column, "role") == 0)
+        return m_words.code(text);
     throw std::logic_error("no numbers for this column");
 }
 
@@ -414,7 +418,10 @@ void ImportWriter::rewrite(const StoredEvent& e)
         st.bindNull(7);
     else
         st.bind(7, numbered("message_id", r.messageId));
-    bindText(st, 8, r.role);
+    if (r.role.isEmpty())
+        st.bindNull(8);
+    else
+        st.bind(8, numbered("role", r.role));
     m_ws.packer().bindOrNull(st, 9, r.text);
     st.bind(10, m_room.id);
     st.bind(11, r.index);
@@ -552,6 +559,7 @@ void ImportWriter::clearRoom(qint64 roomId)
         m_ws.exec(QStringLiteral("DELETE FROM %1 WHERE room_id = ?").arg(QLatin1String(table)), { roomId });
     m_messages.forget();
     m_turns.forget();
+    m_words.forget();
     m_ws.exec(QStringLiteral("UPDATE rooms SET synced_seq = -1, counted_through = NULL WHERE id = ?"), { roomId });
 }
 
@@ -853,6 +861,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
             m_ws.rollbackQuietly("ROLLBACK");
             m_messages.forget(); // a number handed out before in this transaction is gone with it
             m_turns.forget();
+            m_words.forget();
             throw;
         }
         if (again) {

@@ -9,6 +9,7 @@
 #include "../toolcallrecord.h"
 #include "importreport.h"
 #include "roomnumbers.h"
+#include "wordcodes.h"
 
 #include <functional>
 #include <memory>
@@ -200,6 +201,7 @@ private:
     std::unique_ptr<SqliteStatement> m_insert;
     RoomNumbers m_messages; // message_id
     RoomNumbers m_turns; // group_id
+    WordCodes m_words; // type, role
     std::unique_ptr<SearchIndex> m_search;
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;
