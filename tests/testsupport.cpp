@@ -245,11 +245,16 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
     return out;
 }
 
-QString undoStepsFrom22()
+QString undoStep26()
 {
     return QStringLiteral(
         "UPDATE events SET type = (SELECT name FROM words WHERE code = events.type), kind = (SELECT name FROM words "
-        "WHERE code = events.kind), role = (SELECT name FROM words WHERE code = events.role); DROP TABLE words; "
+        "WHERE code = events.kind), role = (SELECT name FROM words WHERE code = events.role); DROP TABLE words; ");
+}
+
+QString undoStepsFrom22()
+{
+    return undoStep26() + QStringLiteral(
         "DROP INDEX events_room_blocked; DROP INDEX events_room_channel; "
         "CREATE INDEX events_room_blocked_seq ON events(room_id, blocked, seq); "
         "CREATE INDEX events_room_channel_seq ON events(room_id, channel_id, seq); "

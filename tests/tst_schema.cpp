@@ -350,6 +350,99 @@ private slots:
         QCOMPARE(numbers(ws), freshNumbers);
     }
 
+    // Step 26: an event's type, kind and role are kept as codes of one table of words. The kinds' codes are fixed
+    // (EventKinds::code); each type and role is a word once however many rows say it. A workspace written before
+    // reads the same records after its migration, a filter by type still seeks the type index, and a type no row
+    // has finds nothing and excludes nothing.
+    void typesKindsAndRolesAreKeptOnceAsWords()
+    {
+        QTemporaryDir dir;
+        const QStringList sources { dataFile(QStringLiteral("roomkit/support.sqlite")),
+            dataFile(QStringLiteral("agui/threads/maya.okafor__th_qh7rhj416fnzjz5q3vyw.jsonl")),
+            dataFile(QStringLiteral("craftbot/EVENT.md")) };
+        EventFilter all;
+        all.includeBlocked = true;
+        const auto records = [&](Workspace& ws) {
+            QStringList out;
+            for (const RoomSummary& r : ws.rooms()) {
+                for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
+                    out << QStringLiteral("%1 %2 %3 %4 %5").arg(r.nativeId).arg(e.index).arg(e.type, EventKinds::name(e.kind), e.role);
+            }
+            return out;
+        };
+        const auto one = [](Workspace& ws, const QString& sql) {
+            QSqlQuery q = ws.exec(sql);
+            return q.next() ? q.value(0).toString() : QStringLiteral("(none)");
+        };
+        const QString fresh = dir.filePath(QStringLiteral("fresh.sightline"));
+        QStringList freshRecords;
+        {
+            Workspace ws(fresh);
+            for (const QString& source : sources)
+                Importer::import(ws, source);
+            freshRecords = records(ws);
+            QVERIFY(freshRecords.size() > 200);
+            for (const EventKind kind : { EventKind::Message, EventKind::ToolCall, EventKind::Custom }) {
+                QCOMPARE(one(ws, QStringLiteral("SELECT name FROM words WHERE code = '%1'").arg(EventKinds::code(kind))),
+                    EventKinds::name(kind));
+            }
+            // Every row holds codes, each a word of the table; types and roles from 16 on.
+            QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type NOT IN (SELECT code FROM words) OR kind "
+                                            "NOT IN (SELECT code FROM words) OR role NOT IN (SELECT code FROM words)")),
+                QStringLiteral("0"));
+            // (A type named as a kind is, CraftBot's "error", shares its word.)
+            QCOMPARE(one(ws, QStringLiteral("SELECT min(CAST(code AS INTEGER)) FROM words WHERE CAST(code AS INTEGER) > 8")),
+                QStringLiteral("16"));
+            QVERIFY(one(ws, QStringLiteral("SELECT max(length(type) + length(kind) + coalesce(length(role), 0)) FROM events")).toInt() <= 6);
+            QCOMPARE(one(ws, QStringLiteral("SELECT count(*) = count(DISTINCT name) FROM words")), QStringLiteral("1"));
+        }
+        const QString old = dir.filePath(QStringLiteral("old.sightline"));
+        {
+            Workspace ws(old);
+            for (const QString& source : sources)
+                Importer::import(ws, source);
+        }
+        execSql(old, undoStep26() + QStringLiteral("PRAGMA user_version = 25;"));
+        QCOMPARE(Schema::fileVersion(old), 25);
+        Workspace ws(old);
+        QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+        QCOMPARE(records(ws), freshRecords);
+        QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type GLOB '*[^0-9]*' OR kind GLOB '*[^0-9]*'")),
+            QStringLiteral("0"));
+        // Read again, a source changes nothing: the writer finds the words where the migration put them.
+        Importer::import(ws, sources.at(1));
+        QCOMPARE(records(ws), freshRecords);
+        // A filter by type seeks the type index; a type no row has finds nothing, and excluding it excludes nothing.
+        const qint64 room = ws.findRooms(QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw")).value(0);
+        QVERIFY(room > 0);
+        EventFilter typed;
+        typed.types = { QStringLiteral("TOOL_CALL_RESULT") };
+        const EventQuery eq = EventQuery::page(room, typed, { 200, 0 });
+        QSqlQuery plan = ws.exec(QStringLiteral("EXPLAIN QUERY PLAN ") + eq.sql, eq.binds);
+        QStringList steps;
+        while (plan.next())
+            steps << plan.value(3).toString();
+        QVERIFY2(steps.join(QLatin1Char('\n')).contains(QLatin1String("events_room_type_seq")), qPrintable(steps.join(QLatin1Char('\n'))));
+        const EventRecords results = ws.listEvents(room, typed, { 1000, 0 });
+        QVERIFY(!results.isEmpty());
+        for (const EventRecord& e : results)
+            QCOMPARE(e.type, QStringLiteral("TOOL_CALL_RESULT"));
+        EventFilter none;
+        none.types = { QStringLiteral("NO_SUCH_TYPE") };
+        QVERIFY(ws.listEvents(room, none, { 10, 0 }).isEmpty());
+        EventFilter notNone;
+        notNone.excludeTypes = { QStringLiteral("NO_SUCH_TYPE") };
+        EventFilter plain;
+        QCOMPARE(ws.listEvents(room, notNone, { 100000, 0 }).size(), ws.listEvents(room, plain, { 100000, 0 }).size());
+        EventFilter twoKinds;
+        twoKinds.kinds = { QStringLiteral("tool_call"), QStringLiteral("message") };
+        twoKinds.excludeTypes = { QStringLiteral("TOOL_CALL_RESULT") };
+        for (const EventRecord& e : ws.listEvents(room, twoKinds, { 100000, 0 })) {
+            QVERIFY(e.kind == EventKind::ToolCall || e.kind == EventKind::Message);
+            QVERIFY(e.type != QLatin1String("TOOL_CALL_RESULT"));
+        }
+    }
+
     // A row whose room is gone (a workspace edited by hand: the rows of a room go with it otherwise) does not stop
     // steps 23 and 24, whose tables refer to the room: the workspace opens, that row without its ids.
     void aRowWithoutItsRoomDoesNotStopTheMigration()
