@@ -4,6 +4,7 @@
 #include "journal.h"
 #include "jsonstrings.h"
 #include "eventflags.h"
+#include "eventkind.h"
 #include "redactionstore.h"
 #include "storeerror.h"
 #include "team/teamannotation.h"
@@ -429,7 +430,7 @@ EditSteps AnnotationStore::redactAll(
             call.finish();
             QSqlQuery row = m_ws.exec(QStringLiteral("SELECT unpack(text), message_id, kind, flags FROM events WHERE room_id = ? AND seq = ?"),
                 { roomId, index });
-            if (row.next() && !row.value(1).toString().isEmpty() && row.value(2).toString() != QLatin1String("tool_call")
+            if (row.next() && !row.value(1).toString().isEmpty() && EventKinds::fromCode(row.value(2).toLongLong()) != EventKind::ToolCall
                 && !(row.value(3).toInt() & EventFlags::Folded) && !row.value(0).toString().isEmpty()) {
                 const qint64 length = row.value(0).toString().size();
                 row.finish();

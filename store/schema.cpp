@@ -442,7 +442,8 @@ UPDATE events SET group_id = (SELECT t.number FROM turns t WHERE t.room_id = eve
     // 26: an event's type, kind and role kept as codes of one table of words (WordCodes, EventKinds::code): an AG-UI
     // type is some 20 characters on every row, three times a row (the table, the scan index, the type index), and
     // with the kind and the role they were a fifth of a thread's workspace. The kinds' codes are fixed (below 16);
-    // types and roles take theirs from 16 on, here in their names' order, later as they come. A code is TEXT, as the
+    // types and roles take theirs from 16 on, here in their names' order, later as they come (one named as a kind,
+    // CraftBot's "error", is that word). A code is TEXT, as the
     // columns hold it, so that `type = (SELECT code FROM words WHERE name = ...)` keeps the column's index. The
     // indexes holding these columns are made again after the rows rather than updated row by row.
     R"SQL(
@@ -455,9 +456,9 @@ INSERT INTO words(code, name)
   SELECT 15 + row_number() OVER (ORDER BY name), name
   FROM (SELECT type AS name FROM events UNION SELECT role FROM events WHERE role <> '')
   WHERE name NOT IN (SELECT name FROM words);
-DROP INDEX events_room_scan;
-DROP INDEX events_room_type_seq;
-DROP INDEX events_room_kind_seq;
+DROP INDEX IF EXISTS events_room_scan;
+DROP INDEX IF EXISTS events_room_type_seq;
+DROP INDEX IF EXISTS events_room_kind_seq;
 UPDATE events SET type = (SELECT code FROM words WHERE name = events.type),
   kind = coalesce((SELECT code FROM words WHERE name = events.kind AND CAST(code AS INTEGER) < 16), '8'),
   role = CASE WHEN role <> '' THEN (SELECT code FROM words WHERE name = events.role) END;

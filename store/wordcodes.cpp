@@ -10,8 +10,10 @@ WordCodes::WordCodes(sqlite3* db)
 
 WordCodes::~WordCodes() = default;
 
-qint64 WordCodes::code(const QString& name)
+qint64 WordCodes::code(const QString& given)
 {
+    // No type at all is the empty word, as the column (NOT NULL) has always held it: a row is never lost for it.
+    const QString name = given.isNull() ? QStringLiteral("") : given;
     if (const auto it = m_codes.constFind(name); it != m_codes.constEnd())
         return *it;
     SqliteStatement& find = preparedOnce(m_find, m_db, "SELECT code FROM words WHERE name = ?");

@@ -23,7 +23,8 @@ public:
     explicit WordCodes(sqlite3* db);
     ~WordCodes();
 
-    // The code of `name`, given it now (in the caller's transaction) when the workspace has none for it.
+    // The code of `name`, given it now (in the caller's transaction) when the workspace has none for it; a null
+    // name is the empty word.
     qint64 code(const QString& name);
     void forget(); // after a rollback
 

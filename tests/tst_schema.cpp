@@ -114,9 +114,11 @@ private slots:
                 "details_json, synced_seq, event_count, blocked_count, tool_calls, failed, refused, unserved, "
                 "first_us, "
                 "last_us FROM fresh.rooms",
-                "INSERT INTO events SELECT id, room_id, seq, native_id, type, kind, status, blocked, blocked_by, "
-                "channel_id, "
-                "channel_type, participant_id, correlation_id, parent_id, created_us, role, tool_name, tool_id, "
+                // Types, kinds and roles as names, as schema 1 kept them (step 26 keeps them as words' codes).
+                "INSERT INTO events SELECT id, room_id, seq, native_id, (SELECT name FROM fresh.words WHERE code = type), "
+                "(SELECT name FROM fresh.words WHERE code = kind), status, blocked, blocked_by, channel_id, "
+                "channel_type, participant_id, correlation_id, parent_id, created_us, (SELECT name FROM fresh.words WHERE "
+                "code = role), tool_name, tool_id, "
                 "outcome, "
                 "text, flags, unpack(payload) FROM fresh.events",
                 "INSERT INTO tool_calls SELECT id, room_id, tool_name, tool_id, group_id, start_seq, end_seq, "
@@ -158,8 +160,12 @@ private slots:
             const EventRecords a = migrated.listEvents(room.id, all, PageRequest { 100000, 0, false, {}, {} });
             const EventRecords b = expected.listEvents(room.id, all, PageRequest { 100000, 0, false, {}, {} });
             QCOMPARE(a.size(), b.size());
-            for (int i = 0; i < a.size(); ++i)
+            for (int i = 0; i < a.size(); ++i) {
                 QCOMPARE(a[i].groupId, b[i].groupId);
+                QCOMPARE(a[i].type, b[i].type);
+                QCOMPARE(a[i].kind, b[i].kind);
+                QCOMPARE(a[i].role, b[i].role);
+            }
         }
         // The search index came along unchanged.
         // The search index came along (moved by schema step 5 from the contentless index as its tokens, in order):
@@ -409,9 +415,22 @@ private slots:
         QCOMPARE(records(ws), freshRecords);
         QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type GLOB '*[^0-9]*' OR kind GLOB '*[^0-9]*'")),
             QStringLiteral("0"));
-        // Read again, a source changes nothing: the writer finds the words where the migration put them.
+        // Read again, a source changes nothing; a thread read for the first time after the migration finds the words
+        // where the migration put them: no word twice, and a type the migration numbered keeps its code.
         Importer::import(ws, sources.at(1));
         QCOMPARE(records(ws), freshRecords);
+        const QString resultCode = one(ws, QStringLiteral("SELECT code FROM words WHERE name = 'TOOL_CALL_RESULT'"));
+        const int wordsBefore = one(ws, QStringLiteral("SELECT count(*) FROM words")).toInt();
+        Importer::import(ws, dataFile(QStringLiteral("agui/threads/dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl")));
+        QVERIFY(one(ws, QStringLiteral("SELECT count(*) FROM rooms")).toInt() > 10);
+        QCOMPARE(one(ws, QStringLiteral("SELECT code FROM words WHERE name = 'TOOL_CALL_RESULT'")), resultCode);
+        QCOMPARE(one(ws, QStringLiteral("SELECT count(*) = count(DISTINCT name) FROM words")), QStringLiteral("1"));
+        QVERIFY(one(ws, QStringLiteral("SELECT count(*) FROM words")).toInt() >= wordsBefore);
+        const qint64 other = ws.findRooms(QStringLiteral("dev.lindqvist__th_nmhryq4wy0xyvq373sbg")).value(0);
+        QVERIFY(other > 0);
+        EventFilter answers;
+        answers.types = { QStringLiteral("TOOL_CALL_RESULT") };
+        QVERIFY(!ws.listEvents(other, answers, { 10, 0 }).isEmpty());
         // A filter by type seeks the type index; a type no row has finds nothing, and excluding it excludes nothing.
         const qint64 room = ws.findRooms(QStringLiteral("maya.okafor__th_qh7rhj416fnzjz5q3vyw")).value(0);
         QVERIFY(room > 0);
@@ -437,7 +456,9 @@ private slots:
         EventFilter twoKinds;
         twoKinds.kinds = { QStringLiteral("tool_call"), QStringLiteral("message") };
         twoKinds.excludeTypes = { QStringLiteral("TOOL_CALL_RESULT") };
-        for (const EventRecord& e : ws.listEvents(room, twoKinds, { 100000, 0 })) {
+        const EventRecords kindsShown = ws.listEvents(room, twoKinds, { 100000, 0 });
+        QVERIFY(!kindsShown.isEmpty());
+        for (const EventRecord& e : kindsShown) {
             QVERIFY(e.kind == EventKind::ToolCall || e.kind == EventKind::Message);
             QVERIFY(e.type != QLatin1String("TOOL_CALL_RESULT"));
         }
