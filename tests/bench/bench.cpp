@@ -374,23 +374,37 @@ int backgroundRead(const QString& source, bool screensOnly)
         return stat.open(QIODevice::ReadOnly) ? stat.readAll().split(' ').value(field).toLongLong() : 0;
     };
     const auto waitedNs = [&schedstat] { return schedstat(1); };
+    // And how often it had to read a page back from the disk (its major page faults, /proc/thread-self/stat's twelfth
+    // field, after the command's parentheses): a frame stalled on one is the page cache's, which the import's
+    // gigabytes churn, not the window's work either.
+    const auto majorFaults = [] {
+        QFile stat(QStringLiteral("/proc/thread-self/stat"));
+        if (!stat.open(QIODevice::ReadOnly))
+            return qint64(0);
+        const QByteArray line = stat.readAll();
+        return line.mid(line.lastIndexOf(')') + 2).split(' ').value(9).toLongLong();
+    };
+    qint64 faultsBefore = majorFaults();
     const qint64 ranBefore = schedstat(0); // and how long it ran, for what a frame's work is on average
     qint64 waitedBefore = waitedNs();
     qint64 waitedInAll = 0; // over the whole read, and how many frames waited more than 16 ms (a frame at 60 Hz)
     int framesThatWaited = 0;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const qint64 waited = waitedNs();
+        const qint64 faults = majorFaults();
         if (frame.isValid()) {
             frames << frame.nsecsElapsed() / 1e6;
             if (frames.last() > 50) // where a long frame falls: the run's time, the room's rows, the import's state
                 QTextStream(stderr) << "long frame " << frames.last() << " ms at " << whole.elapsed() << " ms, "
                                     << window.eventModel()->rowCount() << " rows, "
                                     << (window.isImporting() ? "importing" : "done") << ", waiting for a core "
-                                    << (waited - waitedBefore) / 1000000 << " ms of it" << Qt::endl;
+                                    << (waited - waitedBefore) / 1000000 << " ms of it, " << faults - faultsBefore
+                                    << " pages read back from the disk" << Qt::endl;
             waitedInAll += waited - waitedBefore;
             framesThatWaited += waited - waitedBefore > 16000000 ? 1 : 0;
         }
         waitedBefore = waited;
+        faultsBefore = faults;
         frame.start();
         if (frames.size() % 125 == 124) {
             seed = seed * 1103515245u + 12345u;
