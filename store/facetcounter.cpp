@@ -167,11 +167,11 @@ void FacetCounter::merge(const FacetCounter& other)
 FacetCounts FacetCounter::result(int limit) const
 {
     FacetCounts out = m_out;
-    // A type and a kind were counted by their words' codes (schema step 26): named here, once a value.
+    // A type, a kind and a tool were counted by their words' codes (schema step 26): named here, once a value.
     auto named = [this](const QByteArray& code) { return m_words.value(code, QString::fromUtf8(code)); };
     auto emitField = [&](const char* name, const QHash<QByteArray, qint64>& counts,
                          const QHash<QByteArray, QByteArray>& groups) {
-        const bool coded = qstrcmp(name, "type") == 0 || qstrcmp(name, "kind") == 0;
+        const bool coded = qstrcmp(name, "type") == 0 || qstrcmp(name, "kind") == 0 || qstrcmp(name, "tool") == 0;
         QVector<FacetValue> values;
         values.reserve(counts.size());
         for (auto it = counts.cbegin(); it != counts.cend(); ++it) {

@@ -27,7 +27,7 @@ public:
     enum Added { Marked = 1, Noted = 2, Labelled = 4 };
 
     // The room's span (from its first event to its last) cut into `bins` bins; no histogram when it has no time.
-    // `words`: the workspace's words by code (WordCodes::all), whose codes the rows hold for a type and a kind.
+    // `words`: the workspace's words by code (WordCodes::all), whose codes the rows hold for a type, a kind and a tool.
     FacetCounter(qint64 roomId, std::optional<std::pair<qint64, qint64>> span, int bins,
         const QHash<QByteArray, QString>& words);
 

@@ -11,7 +11,8 @@ const Fields<EventRecord>& events()
         { "rowId", &E::rowId, "id", nullptr, Key },
         { "index", &E::index, "seq", "index" },
         { "nativeId", &E::nativeId, "native_id", "id" },
-        // Kept once per workspace (schema step 26, WordCodes): the row holds the word's code. A kind is its code.
+        // Kept once per workspace (schema step 26, WordCodes): the row holds the word's code (as for a role and a
+        // tool's name). A kind is its code.
         { "type", &E::type, "type", "type", Always | Coded, "(SELECT w.name FROM words w WHERE w.code = events.type)" },
         { "kind", &E::kind, "kind", "kind" },
         { "status", &E::status, "status", "status" },
@@ -33,7 +34,8 @@ const Fields<EventRecord>& events()
         { "createdMicros", &E::createdMicros, "created_us", "created_us", ZeroIsNull },
         { "role", &E::role, "role", "role", Coded,
             "CASE WHEN events.role IS NOT NULL THEN (SELECT w.name FROM words w WHERE w.code = events.role) END" },
-        { "toolName", &E::toolName, "tool_name", "tool_name" },
+        { "toolName", &E::toolName, "tool_name", "tool_name", Coded,
+            "CASE WHEN events.tool_name IS NOT NULL THEN (SELECT w.name FROM words w WHERE w.code = events.tool_name) END" },
         { "toolId", &E::toolId, "tool_id", "tool_id" },
         { "outcome", &E::outcome, "outcome", "outcome" },
         // Packed when it is long: an EVENT.md tool result's row holds it whole.

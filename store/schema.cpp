@@ -439,11 +439,11 @@ UPDATE events SET group_id = (SELECT t.number FROM turns t WHERE t.room_id = eve
     R"SQL(
 -- nothing to change: see above
 )SQL",
-    // 26: an event's type, kind and role kept as codes of one table of words (WordCodes, EventKinds::code): an AG-UI
-    // type is some 20 characters on every row, three times a row (the table, the scan index, the type index), and
-    // with the kind and the role they were a fifth of a thread's workspace. The kinds' codes are fixed (below 16);
-    // types and roles take theirs from 16 on, here in their names' order, later as they come (one named as a kind,
-    // CraftBot's "error", is that word). A code is TEXT, as the
+    // 26: an event's type, kind, role and tool's name kept as codes of one table of words (WordCodes,
+    // EventKinds::code): an AG-UI type is some 20 characters on every row, three times a row (the table, the scan
+    // index, the type index), and with the kind, the role and the tool's name they were a fifth of a thread's
+    // workspace. The kinds' codes are fixed (below 16); the other words take theirs from 16 on, here in their names'
+    // order, later as they come (a word named as a kind, CraftBot's "error", is that word). A code is TEXT, as the
     // columns hold it, so that `type = (SELECT code FROM words WHERE name = ...)` keeps the column's index. The
     // indexes holding these columns are made again after the rows rather than updated row by row.
     R"SQL(
@@ -454,14 +454,16 @@ INSERT INTO words(code, name) VALUES ('0', 'message'), ('1', 'reasoning'), ('2',
   ('4', 'state'), ('5', 'lifecycle'), ('6', 'system'), ('7', 'error'), ('8', 'custom');
 INSERT INTO words(code, name)
   SELECT 15 + row_number() OVER (ORDER BY name), name
-  FROM (SELECT type AS name FROM events UNION SELECT role FROM events WHERE role <> '')
+  FROM (SELECT type AS name FROM events UNION SELECT role FROM events WHERE role <> ''
+    UNION SELECT tool_name FROM events WHERE tool_name <> '')
   WHERE name NOT IN (SELECT name FROM words);
 DROP INDEX IF EXISTS events_room_scan;
 DROP INDEX IF EXISTS events_room_type_seq;
 DROP INDEX IF EXISTS events_room_kind_seq;
 UPDATE events SET type = (SELECT code FROM words WHERE name = events.type),
   kind = coalesce((SELECT code FROM words WHERE name = events.kind AND CAST(code AS INTEGER) < 16), '8'),
-  role = CASE WHEN role <> '' THEN (SELECT code FROM words WHERE name = events.role) END;
+  role = CASE WHEN role <> '' THEN (SELECT code FROM words WHERE name = events.role) END,
+  tool_name = CASE WHEN tool_name <> '' THEN (SELECT code FROM words WHERE name = events.tool_name) END;
 CREATE INDEX events_room_scan ON events(room_id, seq, blocked, flags, kind, type, channel_id, channel_type,
   participant_id, tool_name, outcome, created_us, message_id);
 CREATE INDEX events_room_type_seq ON events(room_id, type, seq);

@@ -1013,7 +1013,8 @@ SearchHits Workspace::searchRooms(const QString& text, int limit, bool includeBl
     QSqlQuery q
         = exec(QStringLiteral("SELECT e.room_id, r.native_id, e.seq, (SELECT w.name FROM words w WHERE w.code = e.type), "
                               "e.created_us, "
-                              "coalesce(unpack(e.text), e.tool_name, ''), r.title FROM events e JOIN rooms r ON r.id = e.room_id "
+                              "coalesce(unpack(e.text), (SELECT w.name FROM words w WHERE w.code = e.tool_name), ''), r.title "
+                              "FROM events e JOIN rooms r ON r.id = e.room_id "
                               "WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
                 + (includeBlocked ? QString() : QStringLiteral(" AND ") + EventQuery::readable(QStringLiteral("e")))
                 + QStringLiteral(" ORDER BY e.room_id, e.seq LIMIT ?"),

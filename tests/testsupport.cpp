@@ -231,7 +231,8 @@ QStringList roomByPosition(Workspace& ws, const QString& room)
         QStringLiteral("SELECT (SELECT name FROM words WHERE code = type), (SELECT name FROM words WHERE code = kind), "
                        "status, flags, (SELECT name FROM words WHERE code = role), (SELECT native FROM messages m WHERE m.room_id = "
                        "events.room_id AND m.number = events.message_id), (SELECT native FROM turns t WHERE t.room_id = "
-                       "events.room_id AND t.number = events.group_id), tool_name, tool_id, outcome, unpack(text), "
+                       "events.room_id AND t.number = events.group_id), (SELECT name FROM words WHERE code = tool_name), "
+                       "tool_id, outcome, unpack(text), "
                        "created_us, payload IS NOT NULL FROM events WHERE room_id = %1 ORDER BY seq")
             .arg(id));
     out << dump(ws,
@@ -249,7 +250,8 @@ QString undoStep26()
 {
     return QStringLiteral(
         "UPDATE events SET type = (SELECT name FROM words WHERE code = events.type), kind = (SELECT name FROM words "
-        "WHERE code = events.kind), role = (SELECT name FROM words WHERE code = events.role); DROP TABLE words; ");
+        "WHERE code = events.kind), role = (SELECT name FROM words WHERE code = events.role), tool_name = (SELECT name "
+        "FROM words WHERE code = events.tool_name); DROP TABLE words; ");
 }
 
 QString undoStepsFrom22()

@@ -117,7 +117,7 @@ QStringList dump(Workspace& ws, const QString& sql);
 // SQL that takes a workspace's rows back from schema steps 22 to 26 (for a test of an older workspace): the blocked
 // and channel indexes whole, message and group ids on every row again, and types, kinds and roles as names.
 QString undoStepsFrom22();
-// Step 26 alone: types, kinds and roles as names on every row again, no table of words.
+// Step 26 alone: types, kinds, roles and tools' names as names on every row again, no table of words.
 QString undoStep26();
 // A room's figures, rows, calls and runs (room: its native id) with every index replaced by the row's position in the
 // room: two rooms read different ways (a file and a database, one import and many syncs) compare equal.

@@ -75,7 +75,7 @@ QStringList workspaceState(Workspace& ws)
     return dump(ws, QStringLiteral("SELECT r.native_id, e.seq, (SELECT name FROM words WHERE code = e.type), "
                                    "(SELECT name FROM words WHERE code = e.kind), (SELECT name FROM words WHERE code = e.role), e.flags, (SELECT native FROM messages m "
                                    "WHERE m.room_id = e.room_id AND m.number = e.message_id), e.tool_id, "
-                                   "e.tool_name, e.outcome, (SELECT native FROM turns t WHERE t.room_id = e.room_id AND t.number = "
+                                   "(SELECT name FROM words WHERE code = e.tool_name), e.outcome, (SELECT native FROM turns t WHERE t.room_id = e.room_id AND t.number = "
                                    "e.group_id), unpack(e.text), unpack(s.body), unpack(s.arguments), unpack(s.result) "
                                    "FROM events e JOIN rooms r ON r.id = e.room_id "
                                    "LEFT JOIN search_text s ON s.event_id = e.id ORDER BY r.native_id, e.seq"))

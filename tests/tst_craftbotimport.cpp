@@ -608,7 +608,8 @@ private slots:
     {
         return dump(ws, QStringLiteral("SELECT seq, (SELECT name FROM words WHERE code = type), (SELECT name FROM words WHERE code = kind), "
                                        "(SELECT name FROM words WHERE code = role), flags, (SELECT t.native FROM turns t WHERE t.room_id = "
-                                       "events.room_id AND t.number = events.group_id), tool_id, tool_name, outcome, "
+                                       "events.room_id AND t.number = events.group_id), tool_id, (SELECT name FROM words "
+                                       "WHERE code = tool_name), outcome, "
                                        "source_line, unpack(text), length(unpack(payload)) FROM events ORDER BY seq"))
             + dump(ws, QStringLiteral("SELECT tool_id, start_seq, end_seq, outcome, pairing, ambiguous, unpack(arguments), "
                                       "unpack(result) FROM tool_calls ORDER BY start_seq, end_seq"))

@@ -15,12 +15,12 @@ class TestFacetCounter : public QObject
     sqlite3* m_db = nullptr;
 
     // Rows as EventQuery::facets gives them: type, kind, channel, channel type, participant, tool, outcome, blocked,
-    // created, the mask of the filter's parts the row fails, seq, flags. A type and a kind as the workspace keeps
-    // them, their words' codes (schema step 26): these.
+    // created, the mask of the filter's parts the row fails, seq, flags. A type, a kind and a tool as the workspace
+    // keeps them, their words' codes (schema step 26): these.
     const QHash<QByteArray, QString> m_words { { "0", QStringLiteral("message") }, { "2", QStringLiteral("tool_call") },
         { "16", QStringLiteral("tool_call_start") }, { "17", QStringLiteral("s") }, { "18", QStringLiteral("e") },
         { "19", QStringLiteral("m") }, { "20", QStringLiteral("a") }, { "21", QStringLiteral("c") },
-        { "22", QStringLiteral("b") } };
+        { "22", QStringLiteral("b") }, { "23", QStringLiteral("search") }, { "24", QStringLiteral("t") } };
     FacetCounts count(const QByteArray& values, FacetCounter& counter, int limit = 1000)
     {
         const QByteArray sql = "SELECT * FROM (VALUES " + values + ")";
@@ -44,7 +44,7 @@ private slots:
         const QByteArray redacted = QByteArray::number(EventFlags::Redacted);
         const QByteArray failsType = QByteArray::number(1 << EventQuery::TypeBit);
         const FacetCounts c = count("('0', '0', 'ch1', 'websocket', 'p1', NULL, NULL, 0, 1000, 0, 0, 0), "
-                                    "('16', '2', 'ch2', 'ai', 'p2', 'search', NULL, 0, 2000, "
+                                    "('16', '2', 'ch2', 'ai', 'p2', '23', NULL, 0, 2000, "
             + failsType + ", 1, 0), ('0', '0', 'ch1', 'websocket', 'p1', NULL, NULL, 1, 3000, 0, 2, " + redacted + ")",
             counter);
         QCOMPARE(c.roomId, 7);
@@ -55,6 +55,7 @@ private slots:
         QCOMPARE(c.fields.value(QStringLiteral("kind")).size(), 2);
         QCOMPARE(c.count(QStringLiteral("kind"), QStringLiteral("tool_call")), 0);
         QCOMPARE(c.count(QStringLiteral("tool"), QStringLiteral("search")), 0);
+        QCOMPARE(c.fields.value(QStringLiteral("tool")).size(), 1); // named, not listed by its code
         // A call's start row carries its call's outcome.
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).size(), 1);
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).first().value, QStringLiteral("unserved"));
@@ -80,11 +81,11 @@ private slots:
         counter.setCallStart(5, "served");
         counter.setCallStart(9, "failed");
         counter.setCallStart(9, "served"); // a second call at the same start: the first's outcome stays
-        const FacetCounts c = count("('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 9, 0), "
-                                    "('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 2, 0), "
-                                    "('18', '2', NULL, NULL, NULL, 't', 'failed', 0, NULL, 0, 3, 0), "
-                                    "('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 5, 0), "
-                                    "('17', '2', NULL, NULL, NULL, 't', NULL, 0, NULL, 0, 7, 0), "
+        const FacetCounts c = count("('17', '2', NULL, NULL, NULL, '24', NULL, 0, NULL, 0, 9, 0), "
+                                    "('17', '2', NULL, NULL, NULL, '24', NULL, 0, NULL, 0, 2, 0), "
+                                    "('18', '2', NULL, NULL, NULL, '24', 'failed', 0, NULL, 0, 3, 0), "
+                                    "('17', '2', NULL, NULL, NULL, '24', NULL, 0, NULL, 0, 5, 0), "
+                                    "('17', '2', NULL, NULL, NULL, '24', NULL, 0, NULL, 0, 7, 0), "
                                     "('19', '0', NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, 9, 0)",
             counter);
         QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("failed")), 3); // 9, 2 and the end at 3

@@ -248,7 +248,7 @@ private slots:
         RoomNumbers messages(m_ws->handle(), "messages"), turns(m_ws->handle(), "turns");
         WordCodes words(m_ws->handle());
         const int next = FieldTable::bind(insert, 1, e, fields, m_ws->packer(), [&](const char* column, const QString& id) {
-            if (qstrcmp(column, "type") == 0 || qstrcmp(column, "role") == 0)
+            if (qstrcmp(column, "type") == 0 || qstrcmp(column, "role") == 0 || qstrcmp(column, "tool_name") == 0)
                 return words.code(id);
             return (qstrcmp(column, "group_id") == 0 ? turns : messages).number(7, id);
         });
@@ -266,9 +266,9 @@ private slots:
         QCOMPARE(numbered.value(3).toString(), e.groupId);
         numbered.finish();
         // The type, kind and role are kept as their words' codes: the kind's fixed, the others' given from 16 on.
-        QSqlQuery coded = m_ws->exec(QStringLiteral("SELECT e.type, t.name, e.kind, k.name, e.role, r.name FROM events e "
+        QSqlQuery coded = m_ws->exec(QStringLiteral("SELECT e.type, t.name, e.kind, k.name, e.role, r.name, n.name FROM events e "
                                                     "JOIN words t ON t.code = e.type JOIN words k ON k.code = e.kind "
-                                                    "JOIN words r ON r.code = e.role"));
+                                                    "JOIN words r ON r.code = e.role JOIN words n ON n.code = e.tool_name"));
         QVERIFY(coded.next());
         QVERIFY(coded.value(0).toInt() >= EventKinds::FirstWord);
         QCOMPARE(coded.value(1).toString(), e.type);
@@ -276,6 +276,7 @@ private slots:
         QCOMPARE(coded.value(3).toString(), EventKinds::name(e.kind));
         QVERIFY(coded.value(4).toInt() >= EventKinds::FirstWord);
         QCOMPARE(coded.value(5).toString(), e.role);
+        QCOMPARE(coded.value(6).toString(), e.toolName);
         coded.finish();
         // The long text is kept packed, and read back as text.
         QSqlQuery packed = m_ws->exec(QStringLiteral("SELECT typeof(text) FROM events"));

@@ -118,7 +118,7 @@ private slots:
                 "INSERT INTO events SELECT id, room_id, seq, native_id, (SELECT name FROM fresh.words WHERE code = type), "
                 "(SELECT name FROM fresh.words WHERE code = kind), status, blocked, blocked_by, channel_id, "
                 "channel_type, participant_id, correlation_id, parent_id, created_us, (SELECT name FROM fresh.words WHERE "
-                "code = role), tool_name, tool_id, "
+                "code = role), (SELECT name FROM fresh.words WHERE code = tool_name), tool_id, "
                 "outcome, "
                 "text, flags, unpack(payload) FROM fresh.events",
                 "INSERT INTO tool_calls SELECT id, room_id, tool_name, tool_id, group_id, start_seq, end_seq, "
@@ -165,6 +165,7 @@ private slots:
                 QCOMPARE(a[i].type, b[i].type);
                 QCOMPARE(a[i].kind, b[i].kind);
                 QCOMPARE(a[i].role, b[i].role);
+                QCOMPARE(a[i].toolName, b[i].toolName);
             }
         }
         // The search index came along unchanged.
@@ -372,7 +373,7 @@ private slots:
             QStringList out;
             for (const RoomSummary& r : ws.rooms()) {
                 for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
-                    out << QStringLiteral("%1 %2 %3 %4 %5").arg(r.nativeId).arg(e.index).arg(e.type, EventKinds::name(e.kind), e.role);
+                    out << QStringLiteral("%1 %2 %3 %4 %5 %6").arg(r.nativeId).arg(e.index).arg(e.type, EventKinds::name(e.kind), e.role, e.toolName);
             }
             return out;
         };
@@ -394,12 +395,15 @@ private slots:
             }
             // Every row holds codes, each a word of the table; types and roles from 16 on.
             QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type NOT IN (SELECT code FROM words) OR kind "
-                                            "NOT IN (SELECT code FROM words) OR role NOT IN (SELECT code FROM words)")),
+                                            "NOT IN (SELECT code FROM words) OR role NOT IN (SELECT code FROM words) OR "
+                                            "tool_name NOT IN (SELECT code FROM words)")),
                 QStringLiteral("0"));
             // (A type named as a kind is, CraftBot's "error", shares its word.)
             QCOMPARE(one(ws, QStringLiteral("SELECT min(CAST(code AS INTEGER)) FROM words WHERE CAST(code AS INTEGER) > 8")),
                 QStringLiteral("16"));
-            QVERIFY(one(ws, QStringLiteral("SELECT max(length(type) + length(kind) + coalesce(length(role), 0)) FROM events")).toInt() <= 6);
+            QVERIFY(one(ws, QStringLiteral("SELECT max(length(type) + length(kind) + coalesce(length(role), 0) + "
+                                           "coalesce(length(tool_name), 0)) FROM events")).toInt() <= 8);
+            QVERIFY(one(ws, QStringLiteral("SELECT count(tool_name) FROM events")).toInt() > 50);
             QCOMPARE(one(ws, QStringLiteral("SELECT count(*) = count(DISTINCT name) FROM words")), QStringLiteral("1"));
         }
         const QString old = dir.filePath(QStringLiteral("old.sightline"));
@@ -462,6 +466,20 @@ private slots:
             QVERIFY(e.kind == EventKind::ToolCall || e.kind == EventKind::Message);
             QVERIFY(e.type != QLatin1String("TOOL_CALL_RESULT"));
         }
+        // A tool by its name, and the panes' tools named.
+        EventFilter tooled;
+        tooled.tools = { QStringLiteral("fetch_url") };
+        const EventRecords fetches = ws.listEvents(room, tooled, { 100000, 0 });
+        QVERIFY(!fetches.isEmpty());
+        for (const EventRecord& e : fetches)
+            QCOMPARE(e.toolName, QStringLiteral("fetch_url"));
+        const FacetCounts panes = ws.facets(room, {}, 10, 100);
+        QVERIFY(panes.count(QStringLiteral("tool"), QStringLiteral("fetch_url")) > 0);
+        QCOMPARE(panes.count(QStringLiteral("kind"), QStringLiteral("tool_call")), ws.listEvents(room, [] {
+            EventFilter calls;
+            calls.kinds = { QStringLiteral("tool_call") };
+            return calls;
+        }(), { 100000, 0 }).size());
     }
 
     // A row whose room is gone (a workspace edited by hand: the rows of a room go with it otherwise) does not stop

@@ -189,7 +189,7 @@ qint64 ImportWriter::numbered(const char* column, const QString& text)
         return m_messages.number(m_room.id, text);
     if (qstrcmp(column, "group_id") == 0)
         return m_turns.number(m_room.id, text);
-    if (qstrcmp(column, "type") == 0 || qstrcmp(column, "role") == 0)
+    if (qstrcmp(column, "type") == 0 || qstrcmp(column, "role") == 0 || qstrcmp(column, "tool_name") == 0)
         return m_words.code(text);
     throw std::logic_error("no numbers for this column");
 }
@@ -409,7 +409,10 @@ void ImportWriter::rewrite(const StoredEvent& e)
     st.bind(2, qint64(ReviewerFlags));
     bindText(st, 3, Outcomes::name(r.outcome));
     bindText(st, 4, r.toolId);
-    bindText(st, 5, r.toolName);
+    if (r.toolName.isEmpty())
+        st.bindNull(5);
+    else
+        st.bind(5, numbered("tool_name", r.toolName));
     if (r.groupId.isEmpty())
         st.bindNull(6);
     else

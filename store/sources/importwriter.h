@@ -201,7 +201,7 @@ private:
     std::unique_ptr<SqliteStatement> m_insert;
     RoomNumbers m_messages; // message_id
     RoomNumbers m_turns; // group_id
-    WordCodes m_words; // type, role
+    WordCodes m_words; // type, role, tool_name
     std::unique_ptr<SearchIndex> m_search;
     std::unique_ptr<SqliteStatement> m_deleteOpen;
     std::unique_ptr<SqliteStatement> m_insertRun;
