@@ -26,7 +26,7 @@ enum : int {
     NullIsNone = 16, // text whose "" differs from none: NULL only for a null QString (a call's arguments, result)
     Numbered = 32, // text kept once per room elsewhere (a message or group id): the column holds the room's number,
                    // which bind() asks its `number` for; the field's `select` reads the text back
-    Coded = 64, // a word kept once per workspace (WordCodes: a type, a role): the column holds its code, which bind()
+    Coded = 64, // a word kept once per workspace (WordCodes: a type, a role, a tool's name): the column holds its code, which bind()
                 // asks its `number` for, "" included when Always; the field's `select` reads the name back
 };
 }

@@ -9,7 +9,7 @@ class SqliteStatement;
 struct sqlite3;
 
 // The words that every row repeats from a small set, kept once per workspace in the `words` table (schema step 26):
-// an event's type and role. A row holds the word's code, as digits ("17"), where it held the name: an AG-UI type is
+// an event's type, role and tool's name. A row holds the word's code, as digits ("17"), where it held the name: an AG-UI type is
 // some 20 characters on every row, three times a row (the table, the scan index, the type index), and with the kind
 // (EventKinds::code, codes below EventKinds::FirstWord) and the role they were a fifth of a thread's workspace.
 //

@@ -115,7 +115,8 @@ void clickRoomsInTurn(ImportOptions& options, Workspace& ws, const QStringList& 
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
 // SQL that takes a workspace's rows back from schema steps 22 to 26 (for a test of an older workspace): the blocked
-// and channel indexes whole, message and group ids on every row again, and types, kinds and roles as names.
+// and channel indexes whole, message and group ids on every row again, and types, kinds, roles and tools' names as
+// names.
 QString undoStepsFrom22();
 // Step 26 alone: types, kinds, roles and tools' names as names on every row again, no table of words.
 QString undoStep26();

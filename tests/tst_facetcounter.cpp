@@ -55,7 +55,7 @@ private slots:
         QCOMPARE(c.fields.value(QStringLiteral("kind")).size(), 2);
         QCOMPARE(c.count(QStringLiteral("kind"), QStringLiteral("tool_call")), 0);
         QCOMPARE(c.count(QStringLiteral("tool"), QStringLiteral("search")), 0);
-        QCOMPARE(c.fields.value(QStringLiteral("tool")).size(), 1); // named, not listed by its code
+        QCOMPARE(c.fields.value(QStringLiteral("tool")).first().value, QStringLiteral("search")); // named, not its code
         // A call's start row carries its call's outcome.
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).size(), 1);
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).first().value, QStringLiteral("unserved"));
@@ -91,6 +91,7 @@ private slots:
         QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("failed")), 3); // 9, 2 and the end at 3
         QCOMPARE(c.count(QStringLiteral("outcome"), QStringLiteral("served")), 1);
         QCOMPARE(c.fields.value(QStringLiteral("outcome")).size(), 2);
+        QCOMPARE(c.count(QStringLiteral("tool"), QStringLiteral("t")), 5);
     }
 
     void valuesPastTheLimitAreSummed()

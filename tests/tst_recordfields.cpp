@@ -265,7 +265,8 @@ private slots:
         QCOMPARE(numbered.value(2).toString(), QStringLiteral("1"));
         QCOMPARE(numbered.value(3).toString(), e.groupId);
         numbered.finish();
-        // The type, kind and role are kept as their words' codes: the kind's fixed, the others' given from 16 on.
+        // The type, kind, role and tool's name are kept as their words' codes: the kind's fixed, the others' given
+        // from 16 on.
         QSqlQuery coded = m_ws->exec(QStringLiteral("SELECT e.type, t.name, e.kind, k.name, e.role, r.name, n.name FROM events e "
                                                     "JOIN words t ON t.code = e.type JOIN words k ON k.code = e.kind "
                                                     "JOIN words r ON r.code = e.role JOIN words n ON n.code = e.tool_name"));

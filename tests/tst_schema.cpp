@@ -357,8 +357,8 @@ private slots:
         QCOMPARE(numbers(ws), freshNumbers);
     }
 
-    // Step 26: an event's type, kind and role are kept as codes of one table of words. The kinds' codes are fixed
-    // (EventKinds::code); each type and role is a word once however many rows say it. A workspace written before
+    // Step 26: an event's type, kind, role and tool's name are kept as codes of one table of words. The kinds' codes
+    // are fixed (EventKinds::code); each other word is one once however many rows say it. A workspace written before
     // reads the same records after its migration, a filter by type still seeks the type index, and a type no row
     // has finds nothing and excludes nothing.
     void typesKindsAndRolesAreKeptOnceAsWords()
@@ -393,7 +393,7 @@ private slots:
                 QCOMPARE(one(ws, QStringLiteral("SELECT name FROM words WHERE code = '%1'").arg(EventKinds::code(kind))),
                     EventKinds::name(kind));
             }
-            // Every row holds codes, each a word of the table; types and roles from 16 on.
+            // Every row holds codes, each a word of the table; the words not kinds from 16 on.
             QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type NOT IN (SELECT code FROM words) OR kind "
                                             "NOT IN (SELECT code FROM words) OR role NOT IN (SELECT code FROM words) OR "
                                             "tool_name NOT IN (SELECT code FROM words)")),
@@ -412,13 +412,18 @@ private slots:
             for (const QString& source : sources)
                 Importer::import(ws, source);
         }
-        execSql(old, undoStep26() + QStringLiteral("PRAGMA user_version = 25;"));
+        // An empty role or tool's name (none that an import of this build writes: it writes NULL) becomes no word.
+        execSql(old, undoStep26()
+                + QStringLiteral("UPDATE events SET role = '', tool_name = '' WHERE id = (SELECT min(id) FROM events WHERE "
+                                 "role IS NULL AND tool_name IS NULL); PRAGMA user_version = 25;"));
         QCOMPARE(Schema::fileVersion(old), 25);
         Workspace ws(old);
         QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
         QCOMPARE(records(ws), freshRecords);
-        QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type GLOB '*[^0-9]*' OR kind GLOB '*[^0-9]*'")),
+        QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM events WHERE type GLOB '*[^0-9]*' OR kind GLOB '*[^0-9]*' OR "
+                                        "role GLOB '*[^0-9]*' OR tool_name GLOB '*[^0-9]*' OR role = '' OR tool_name = ''")),
             QStringLiteral("0"));
+        QCOMPARE(one(ws, QStringLiteral("SELECT count(*) FROM words WHERE name = ''")), QStringLiteral("0"));
         // Read again, a source changes nothing; a thread read for the first time after the migration finds the words
         // where the migration put them: no word twice, and a type the migration numbered keeps its code.
         Importer::import(ws, sources.at(1));
@@ -466,6 +471,20 @@ private slots:
             QVERIFY(e.kind == EventKind::ToolCall || e.kind == EventKind::Message);
             QVERIFY(e.type != QLatin1String("TOOL_CALL_RESULT"));
         }
+        // A search hit on a row without text says its tool's name.
+        const qint64 quiet = one(ws, QStringLiteral("SELECT min(e.seq) FROM events e JOIN search_text s ON s.event_id = e.id "
+                                                    "WHERE e.room_id = %1 AND e.tool_name = (SELECT code FROM words WHERE "
+                                                    "name = 'fetch_url') AND unpack(s.arguments) LIKE '%https%'").arg(room)).toLongLong();
+        QVERIFY(quiet > 0);
+        ws.exec(QStringLiteral("UPDATE events SET text = NULL WHERE room_id = ? AND seq = ?"), { room, quiet });
+        bool found = false;
+        for (const SearchHit& hit : ws.searchRooms(QStringLiteral("https"), 100000, true)) {
+            if (hit.roomId == room && hit.index == quiet) {
+                QCOMPARE(hit.text, QStringLiteral("fetch_url"));
+                found = true;
+            }
+        }
+        QVERIFY(found);
         // A tool by its name, and the panes' tools named.
         EventFilter tooled;
         tooled.tools = { QStringLiteral("fetch_url") };
