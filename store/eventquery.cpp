@@ -5,6 +5,7 @@
 #include "facetcounter.h"
 #include "recordreader.h"
 #include "storeerror.h"
+#include "wordcodes.h"
 
 #include <climits>
 #include <QStringList>
@@ -206,7 +207,7 @@ QString EventQuery::predicate(const EventFilter& f, const QString& t, QVariantLi
         else if (qstrcmp(column, "pairing") == 0)
             c = callValue(t, QStringLiteral("c.pairing"));
         QString list = placeholders(values, binds);
-        if (qstrcmp(column, "type") == 0 || qstrcmp(column, "kind") == 0 || qstrcmp(column, "tool_name") == 0) {
+        if (WordCodes::holdsWords(column)) {
             // Kept as its word's code (schema step 26): the code of each name asked for, found once a statement. As
             // a list of values, one subquery each, as the names were: SQLite seeks the type index for one of them
             // (`=`), where a list made by one subquery read the whole room for a type it lacks (0 -> 170 ms at a

@@ -3,16 +3,20 @@
 #include "eventflags.h"
 #include "eventkind.h"
 #include "eventquery.h"
+#include "wordcodes.h"
 
 #include <algorithm>
 #include <sqlite3.h>
 
+namespace {
+// By Column: a column added to one and not the other reads another field's values.
+const char* const columns[] = { "type", "kind", "channel_id", "channel_type", "participant_id", "tool_name", "outcome",
+    "blocked", "created_us", nullptr, "seq", "flags" };
+static_assert(std::size(columns) == FacetCounter::Flags + 1);
+} // namespace
+
 QString FacetCounter::selectList(const QString& failed)
 {
-    // By Column: a column added to one and not the other reads another field's values.
-    static const char* const columns[] = { "type", "kind", "channel_id", "channel_type", "participant_id", "tool_name",
-        "outcome", "blocked", "created_us", nullptr, "seq", "flags" };
-    static_assert(std::size(columns) == Flags + 1);
     QStringList out;
     for (int c = Type; c <= Flags; ++c)
         out << (c == Failed ? failed : QLatin1String(columns[c]));
@@ -170,14 +174,13 @@ FacetCounts FacetCounter::result(int limit) const
     // A type, a kind and a tool were counted by their words' codes (schema step 26): named here, once a value.
     auto named = [this](const QByteArray& code) { return m_words.value(code, QString::fromUtf8(code)); };
     auto emitField = [&](const char* name, const QHash<QByteArray, qint64>& counts,
-                         const QHash<QByteArray, QByteArray>& groups) {
-        const bool coded = qstrcmp(name, "type") == 0 || qstrcmp(name, "kind") == 0 || qstrcmp(name, "tool") == 0;
+                         const QHash<QByteArray, QByteArray>& groups, bool coded, bool codedGroups) {
         QVector<FacetValue> values;
         values.reserve(counts.size());
         for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
             const QByteArray group = groups.value(it.key());
             values.append({ coded ? named(it.key()) : QString::fromUtf8(it.key()), it.value(),
-                coded && !group.isNull() ? named(group) : QString::fromUtf8(group) });
+                codedGroups && !group.isNull() ? named(group) : QString::fromUtf8(group) });
         }
         std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
             return a.count != b.count ? a.count > b.count : a.value < b.value;
@@ -191,9 +194,13 @@ FacetCounts FacetCounter::result(int limit) const
         if (more > 0)
             out.more.insert(QString::fromLatin1(name), more);
     };
-    for (const Field& field : m_fields)
-        emitField(field.name, field.counts, field.groups);
-    emitField("label", m_labelCounts, {});
-    emitField("is", m_stateCounts, {});
+    // A field's place is its column's (add() reads field c from column c).
+    for (size_t c = 0; c < m_fields.size(); ++c) {
+        const Field& field = m_fields[c];
+        emitField(field.name, field.counts, field.groups, WordCodes::holdsWords(columns[c]),
+            field.groupColumn >= 0 && WordCodes::holdsWords(columns[field.groupColumn]));
+    }
+    emitField("label", m_labelCounts, {}, false, false);
+    emitField("is", m_stateCounts, {}, false, false);
     return out;
 }

@@ -45,6 +45,15 @@ void WordCodes::forget()
     m_codes.clear();
 }
 
+bool WordCodes::holdsWords(const char* column)
+{
+    for (const char* coded : { "type", "kind", "role", "tool_name" }) {
+        if (qstrcmp(column, coded) == 0)
+            return true;
+    }
+    return false;
+}
+
 QHash<QByteArray, QString> WordCodes::all(sqlite3* db)
 {
     QHash<QByteArray, QString> out;

@@ -30,6 +30,9 @@ public:
 
     // Every word of the workspace, code to name, for a pass that counts rows by code (the facets).
     static QHash<QByteArray, QString> all(sqlite3* db);
+    // Whether the events column holds words' codes (type, kind, role, tool_name): the one list the writer, the
+    // filters and the panes go by.
+    static bool holdsWords(const char* column);
 
 private:
     sqlite3* m_db;

@@ -189,7 +189,7 @@ qint64 ImportWriter::numbered(const char* column, const QString& text)
         return m_messages.number(m_room.id, text);
     if (qstrcmp(column, "group_id") == 0)
         return m_turns.number(m_room.id, text);
-    if (qstrcmp(column, "type") == 0 || qstrcmp(column, "role") == 0 || qstrcmp(column, "tool_name") == 0)
+    if (WordCodes::holdsWords(column))
         return m_words.code(text);
     throw std::logic_error("no numbers for this column");
 }
