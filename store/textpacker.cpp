@@ -154,22 +154,6 @@ QByteArray TextPacker::compress(char tag, const QByteArray& data)
     return out;
 }
 
-const TextPacker::Recent* TextPacker::recent(const QByteArray& value, bool payload) const
-{
-    for (const Recent& r : m_recent) {
-        if (r.payload == payload && r.value.size() == value.size() && r.value == value)
-            return &r;
-    }
-    return nullptr;
-}
-
-void TextPacker::remember(const QByteArray& value, const QByteArray& stored, bool packed, bool payload)
-{
-    // A copy: `value` may be raw data an SQL value lends (pack() in SQL), gone after the call.
-    m_recent[m_nextRecent] = { QByteArray(value.constData(), value.size()), stored, packed, payload };
-    m_nextRecent = (m_nextRecent + 1) % int(m_recent.size());
-}
-
 QByteArray TextPacker::pack(const QByteArray& utf8, bool& packed)
 {
     packed = false;
@@ -183,13 +167,17 @@ QByteArray TextPacker::packOnce(const QByteArray& utf8, bool payload, bool& pack
     // An import packs many values twice in a row's time: a message's text and its search text, a call's result and
     // the result row's search text; compaction's statement asks whether a value shrinks, then for it. The last few
     // are kept, and packed once.
-    if (const Recent* r = recent(utf8, payload)) {
-        packed = r->packed;
-        return r->packed ? r->stored : utf8;
+    for (const Recent& r : m_recent) {
+        if (r.payload == payload && r.value.size() == utf8.size() && r.value == utf8) {
+            packed = r.packed;
+            return r.packed ? r.stored : utf8;
+        }
     }
     const QByteArray out = payload ? compressPayload(utf8) : compress(TextTag, utf8);
     packed = out.size() < utf8.size();
-    remember(utf8, out, packed, payload);
+    // A copy: `utf8` may be raw data an SQL value lends (pack() in SQL), gone after the call.
+    m_recent[m_nextRecent] = { QByteArray(utf8.constData(), utf8.size()), out, packed, payload };
+    m_nextRecent = (m_nextRecent + 1) % int(m_recent.size());
     return packed ? out : utf8;
 }
 

@@ -90,9 +90,6 @@ private:
         bool packed = false;
         bool payload = false; // by packPayload(), against the vocabulary
     };
-    // The value packed before, if it is one of the last few (an SQL statement may ask for one value's packing twice).
-    const Recent* recent(const QByteArray& value, bool payload) const;
-    void remember(const QByteArray& value, const QByteArray& stored, bool packed, bool payload);
     std::array<Recent, 4> m_recent; // the last values packed (pack()), oldest replaced first
     int m_nextRecent = 0;
     sqlite3* m_db;
