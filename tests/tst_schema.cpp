@@ -22,6 +22,11 @@
 #include <QRegularExpression>
 #include <QSqlQuery>
 #include <QTest>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <csignal>
+#include <QRandomGenerator>
+#include <QElapsedTimer>
 
 using namespace TestSupport;
 
@@ -499,6 +504,81 @@ private slots:
             calls.kinds = { QStringLiteral("tool_call") };
             return calls;
         }(), { 100000, 0 }).size());
+    }
+
+    // An upgrade killed at any moment (SIGKILL, while step 26 rewrites every row of a workspace of schema 25) leaves
+    // the workspace as it was, and the next open upgrades it to what an uninterrupted upgrade makes: every step runs in
+    // one transaction.
+    void anUpgradeKilledAtAnyMomentIsNothingOrWhole()
+    {
+        QTemporaryDir dir;
+        const QString old = dir.filePath(QStringLiteral("old.sightline"));
+        {
+            Workspace ws(old);
+            for (const char* source : { "roomkit/support.sqlite", "craftbot/EVENT.md",
+                     "agui/threads/maya.okafor__th_qh7rhj416fnzjz5q3vyw.jsonl" })
+                Importer::import(ws, dataFile(QLatin1String(source)));
+        }
+        execSql(old, undoStep26() + QStringLiteral("PRAGMA user_version = 25;"));
+        const auto records = [](Workspace& ws) {
+            QStringList out;
+            EventFilter all;
+            all.includeBlocked = true;
+            for (const RoomSummary& r : ws.rooms()) {
+                for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
+                    out << QStringLiteral("%1 %2 %3 %4 %5 %6").arg(r.nativeId).arg(e.index).arg(e.type, EventKinds::name(e.kind), e.role, e.toolName);
+            }
+            return out;
+        };
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        const auto copyOld = [&] {
+            for (const char* suffix : { "", "-wal", "-shm" })
+                QFile::remove(path + QLatin1String(suffix));
+            QVERIFY(QFile::copy(old, path));
+        };
+        // An upgrade left alone: what every killed one must come to, and how long it takes (the kills fall around it).
+        copyOld();
+        QStringList whole;
+        qint64 upgradeMs = 0;
+        {
+            QElapsedTimer took;
+            took.start();
+            Workspace ws(path);
+            upgradeMs = took.elapsed();
+            QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+            whole = records(ws);
+            QVERIFY(whole.size() > 300);
+        }
+        int killed = 0;
+        int leftOld = 0;
+        for (int round = 0; round < 10; ++round) {
+            copyOld();
+            const pid_t child = fork();
+            if (child == 0) {
+                try { // never back into the test (see importKilledMidway)
+                    Workspace ws(path);
+                } catch (...) {
+                    _exit(1);
+                }
+                _exit(0);
+            }
+            // Every other round within the upgrade's own time, the others around it (killed after its commit too).
+            const qint64 within = round % 2 == 0 ? upgradeMs + 1 : 3 * upgradeMs + 10;
+            QTest::qWait(int(QRandomGenerator::global()->bounded(qint64(0), within)));
+            kill(child, SIGKILL);
+            int status = 0;
+            waitpid(child, &status, 0);
+            killed += WIFSIGNALED(status) ? 1 : 0;
+            leftOld += Schema::fileVersion(path) == 25 ? 1 : 0;
+            Workspace ws(path);
+            QCOMPARE(ws.schemaVersion(), Schema::latestVersion());
+            QCOMPARE(records(ws), whole);
+            QSqlQuery check = ws.exec(QStringLiteral("PRAGMA integrity_check"));
+            QVERIFY(check.next());
+            QCOMPARE(check.value(0).toString(), QStringLiteral("ok"));
+        }
+        QVERIFY2(killed > 0, "no upgrade was killed before it was done");
+        qInfo("an upgrade alone %lld ms; %d of 10 killed, %d of them before their commit", upgradeMs, killed, leftOld);
     }
 
     // A row whose room is gone (a workspace edited by hand: the rows of a room go with it otherwise) does not stop
