@@ -34,16 +34,16 @@ QString payloadPackable()
                           "length(packpayload(unpack(payload))) < length(payload)))");
 }
 
-QString packing(const QString& column)
-{
-    if (column == QLatin1String("payload"))
-        return QStringLiteral("payload = CASE WHEN %1 THEN packpayload(unpack(payload)) ELSE payload END").arg(payloadPackable());
-    return QStringLiteral("%1 = CASE WHEN %2 THEN pack(%1) ELSE %1 END").arg(column, packable(column));
-}
-
 QString shrinks(const QString& column)
 {
     return column == QLatin1String("payload") ? payloadPackable() : packable(column);
+}
+
+QString packing(const QString& column)
+{
+    const QString packed = column == QLatin1String("payload") ? QStringLiteral("packpayload(unpack(payload))")
+                                                              : QStringLiteral("pack(%1)").arg(column);
+    return QStringLiteral("%1 = CASE WHEN %2 THEN %3 ELSE %1 END").arg(column, shrinks(column), packed);
 }
 
 } // namespace
