@@ -11,6 +11,7 @@
 #include "textpacker.h"
 #include "workspace.h"
 
+#include <functional>
 #include <QDate>
 #include <QFile>
 #include <QSemaphore>
@@ -30,6 +31,30 @@
 
 using namespace TestSupport;
 
+
+namespace {
+
+// Every row of every room, blocked ones too, as "room index " and what `fields` says of it: what a test compares of
+// two workspaces.
+QStringList everyRow(Workspace& ws, const std::function<QString(const EventRecord&)>& fields)
+{
+    QStringList out;
+    EventFilter all;
+    all.includeBlocked = true;
+    for (const RoomSummary& r : ws.rooms()) {
+        for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
+            out << QStringLiteral("%1 %2 ").arg(r.nativeId).arg(e.index) + fields(e);
+    }
+    return out;
+}
+
+// A row's words (schema step 26).
+QString words(const EventRecord& e)
+{
+    return QStringList { e.type, EventKinds::name(e.kind), e.role, e.toolName }.join(QLatin1Char(' '));
+}
+
+} // namespace
 
 class TestSchema : public QObject
 {
@@ -296,14 +321,7 @@ private slots:
         const QStringList threads { dataFile(QStringLiteral("agui/threads/maya.okafor__th_qh7rhj416fnzjz5q3vyw.jsonl")),
             dataFile(QStringLiteral("agui/threads/dev.lindqvist__th_nmhryq4wy0xyvq373sbg.jsonl")) };
         const auto rows = [](Workspace& ws) {
-            QStringList out;
-            EventFilter all;
-            all.includeBlocked = true;
-            for (const RoomSummary& r : ws.rooms()) {
-                for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
-                    out << QStringLiteral("%1 %2 %3 %4").arg(r.nativeId).arg(e.index).arg(e.messageId, e.groupId);
-            }
-            return out;
+            return everyRow(ws, [](const EventRecord& e) -> QString { return e.messageId + QLatin1Char(' ') + e.groupId; });
         };
         const auto numbers = [](Workspace& ws) {
             QStringList out;
@@ -372,16 +390,7 @@ private slots:
         const QStringList sources { dataFile(QStringLiteral("roomkit/support.sqlite")),
             dataFile(QStringLiteral("agui/threads/maya.okafor__th_qh7rhj416fnzjz5q3vyw.jsonl")),
             dataFile(QStringLiteral("craftbot/EVENT.md")) };
-        EventFilter all;
-        all.includeBlocked = true;
-        const auto records = [&](Workspace& ws) {
-            QStringList out;
-            for (const RoomSummary& r : ws.rooms()) {
-                for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
-                    out << QStringLiteral("%1 %2 %3 %4 %5 %6").arg(r.nativeId).arg(e.index).arg(e.type, EventKinds::name(e.kind), e.role, e.toolName);
-            }
-            return out;
-        };
+        const auto records = [](Workspace& ws) { return everyRow(ws, words); };
         const auto one = [](Workspace& ws, const QString& sql) {
             QSqlQuery q = ws.exec(sql);
             return q.next() ? q.value(0).toString() : QStringLiteral("(none)");
@@ -520,16 +529,7 @@ private slots:
                 Importer::import(ws, dataFile(QLatin1String(source)));
         }
         execSql(old, undoStep26() + QStringLiteral("PRAGMA user_version = 25;"));
-        const auto records = [](Workspace& ws) {
-            QStringList out;
-            EventFilter all;
-            all.includeBlocked = true;
-            for (const RoomSummary& r : ws.rooms()) {
-                for (const EventRecord& e : ws.listEvents(r.id, all, { 100000, 0 }))
-                    out << QStringLiteral("%1 %2 %3 %4 %5 %6").arg(r.nativeId).arg(e.index).arg(e.type, EventKinds::name(e.kind), e.role, e.toolName);
-            }
-            return out;
-        };
+        const auto records = [](Workspace& ws) { return everyRow(ws, words); };
         const QString path = dir.filePath(QStringLiteral("w.sightline"));
         const auto copyOld = [&] {
             for (const char* suffix : { "", "-wal", "-shm" })
