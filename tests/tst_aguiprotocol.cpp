@@ -523,6 +523,61 @@ private slots:
         QCOMPARE(later.messages[1].text, QStringLiteral("Two"));
     }
 
+    // A reasoning phase's START and END (their own id names the phase) show in the reasoning messages they frame: the
+    // START in the first, the END in the last, so that each is in an item. A phase with no message shows as lines of
+    // its own; the deprecated THINKING_START/END frame thinking messages the same way.
+    void aReasoningPhaseShowsInItsMessages()
+    {
+        const AguiAssembly a = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'REASONING_START','messageId':'phase1'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'m1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_CONTENT','messageId':'m1','delta':'First'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'m1'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'m2','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_CONTENT','messageId':'m2','delta':'Second'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'m2'}",
+            "{'type':'REASONING_END','messageId':'phase1'}",
+            "{'type':'REASONING_START','messageId':'phase2'}",
+            "{'type':'REASONING_END','messageId':'phase2'}",
+            "{'type':'THINKING_START','title':'Planning'}",
+            "{'type':'THINKING_TEXT_MESSAGE_START'}",
+            "{'type':'THINKING_TEXT_MESSAGE_CONTENT','delta':'Think'}",
+            "{'type':'THINKING_TEXT_MESSAGE_END'}",
+            "{'type':'THINKING_END'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+        })));
+        auto folded = [&](int k) { return bool(a.rows[k].record.flags & EventFlags::Folded); };
+        QCOMPARE(a.rows[1].record.messageId, QStringLiteral("m1"));
+        QVERIFY(folded(1));
+        QVERIFY(!folded(2)); // the message's own row: its item
+        QCOMPARE(a.rows[8].record.messageId, QStringLiteral("m2"));
+        QVERIFY(folded(8));
+        QVERIFY(!folded(5));
+        // The empty phase: two lines of its own.
+        QCOMPARE(a.rows[9].record.messageId, QStringLiteral("phase2"));
+        QCOMPARE(a.rows[10].record.messageId, QStringLiteral("phase2"));
+        QVERIFY(!folded(9) && !folded(10));
+        // THINKING_*: the phase's title stays its row's text; both ends in the thinking message.
+        QCOMPARE(a.rows[11].record.text, QStringLiteral("Planning"));
+        QCOMPARE(a.rows[11].record.messageId, a.rows[12].record.messageId);
+        QCOMPARE(a.rows[15].record.messageId, a.rows[12].record.messageId);
+        QVERIFY(folded(11) && folded(15) && !folded(12));
+        QVERIFY(a.problems.isEmpty());
+        // A phase its run left open frames no message of the next run.
+        const AguiAssembly open = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'REASONING_START','messageId':'phase1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'m1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'m1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+        })));
+        QCOMPARE(open.rows[1].record.messageId, QStringLiteral("phase1"));
+        QVERIFY(!(open.rows[1].record.flags & EventFlags::Folded));
+    }
+
     // A START while the same id still streams its arguments: the protocol refuses it; said, and kept apart.
     void aSecondStartWhileTheFirstIsOpen()
     {

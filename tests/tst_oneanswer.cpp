@@ -602,12 +602,14 @@ private slots:
                 // One answer between the two: the timeline shows an item when, and only when, the raw rows show a row
                 // of it (so that "showing N events as M items" never says 0 events as 1 item). Time bounds apply to
                 // an item's own row, so a card that starts before after: and ends after it shows its end alone.
-                // (An AG-UI reasoning phase's START and END are folded into no item that names them: left out.)
+                // Every row is in an item (an AG-UI reasoning phase's START and END in the messages they frame).
                 if (!f.afterMicros && !f.beforeMicros) {
                     QSet<qint64> owners;
                     for (qint64 row : raw) {
-                        if (const std::optional<qint64> item = ref.itemOf(row))
-                            owners.insert(*item);
+                        const std::optional<qint64> item = ref.itemOf(row);
+                        QVERIFY2(item, qPrintable(summary.nativeId + QStringLiteral(" | ") + text
+                                + QStringLiteral(": row %1 is in no timeline item").arg(row)));
+                        owners.insert(*item);
                     }
                     const QSet<qint64> shown(items.cbegin(), items.cend());
                     if (shown != owners) {

@@ -29,6 +29,7 @@ AguiMessage& AguiMessageAssembler::startMessage(
             before->complete = false;
             before->lastIndex = i;
             rows.rec(i).flags |= EventFlags::Folded;
+            joinPhase(rows, runs, before->messageId);
             return *before;
         }
         // The protocol lets an id be used again once its message ended, or its run did: a new message.
@@ -48,7 +49,25 @@ AguiMessage& AguiMessageAssembler::startMessage(
     m_messages.append(m);
     m_messageAt.insert(id, m_messages.size() - 1);
     m_messageByFirst.insert(i, m_messages.size() - 1);
+    if (reasoning)
+        joinPhase(rows, runs, id);
     return m_messages.last();
+}
+
+void AguiMessageAssembler::joinPhase(AguiRows& rows, const AguiRunTracker& runs, const QString& id)
+{
+    if (m_phase && runs.runEndedSince(m_phase->start))
+        m_phase.reset(); // a phase its run left open frames nothing after it
+    if (!m_phase)
+        return;
+    // The phase's START shows in its first message: its own id names the phase, not a message, and under it the row
+    // was folded into no item (a filter on it showed "1 event as 0 items").
+    if (m_phase->message.isEmpty()) {
+        EventRecord& start = rows.rec(m_phase->start);
+        start.messageId = id;
+        start.flags |= EventFlags::Folded;
+    }
+    m_phase->message = id;
 }
 
 // The message a delta or end belongs to; one is started when the log never opened it.
@@ -149,11 +168,19 @@ void AguiMessageAssembler::takeReasoning(AguiRows& rows, const AguiRunTracker& r
         takeText(rows, runs, i, e, true);
     } else if (t == QLatin1String("REASONING_ENCRYPTED_VALUE")) {
         r.text = QStringLiteral("(encrypted %1 %2)").arg(str(e, "subtype"), str(e, "entityId"));
-    } else {
-        // REASONING_START/END and THINKING_START/END only frame the reasoning messages inside them.
+    } else if (t == QLatin1String("REASONING_START") || t == QLatin1String("THINKING_START")) {
+        // A phase frames the reasoning messages inside it: its START shows in the first (joinPhase), its END in the
+        // last. A phase with no message shows as lines of its own, under its own id.
         r.messageId = str(e, "messageId");
         r.text = str(e, "title");
-        r.flags |= EventFlags::Folded;
+        m_phase = ReasoningPhase { i, {} };
+    } else if (t == QLatin1String("REASONING_END") || t == QLatin1String("THINKING_END")) {
+        r.messageId = str(e, "messageId");
+        if (m_phase && !m_phase->message.isEmpty()) {
+            r.messageId = m_phase->message;
+            r.flags |= EventFlags::Folded;
+        }
+        m_phase.reset();
     }
 }
 

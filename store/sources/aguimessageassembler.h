@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <optional>
 
 class AguiRows;
 class AguiRunTracker;
@@ -48,6 +49,8 @@ private:
         bool reasoning);
     AguiMessage& messageFor(AguiRows& rows, const AguiRunTracker& runs, qint64 i, const QString& id, bool reasoning);
     void addDelta(AguiRows& rows, qint64 i, AguiMessage& m, const QString& delta);
+    // A reasoning message `id` started (or started again) in the phase open, if one is.
+    void joinPhase(AguiRows& rows, const AguiRunTracker& runs, const QString& id);
 
     QVector<AguiMessage> m_messages;
     QHash<QString, qsizetype> m_messageAt;
@@ -59,5 +62,13 @@ private:
     QSet<QString> m_streamed; // the ids of messages the log streamed (text, reasoning, results, activity)
     QString m_chunkMessage;
     QString m_thinking;
+    // The reasoning phase open (REASONING_START or THINKING_START to its END): its START's row, and the last
+    // reasoning message started in it.
+    struct ReasoningPhase
+    {
+        qint64 start = 0;
+        QString message;
+    };
+    std::optional<ReasoningPhase> m_phase;
     QString m_firstStreamedUserText;
 };
