@@ -351,8 +351,8 @@ private slots:
                 if (e.messageId != id || e.type.startsWith(QLatin1String("TOOL_CALL"))
                     || e.type == QLatin1String("CUSTOM"))
                     continue;
-                if (!first)
-                    first = &e;
+                if (!first && !(e.flags & EventFlags::Folded)) // the row that shows it (a reasoning phase's START
+                    first = &e; // comes before it, under its id)
                 if (e.type.endsWith(QLatin1String("_CONTENT")) || e.type.endsWith(QLatin1String("_CHUNK")))
                     ++deltas;
             }
