@@ -154,7 +154,7 @@ void read(const SqliteStatement& q, int first, Record& r, const Fields<Record>& 
 // Binds the stored fields from parameter `first` on, in storedColumns()' order; returns the next parameter. A
 // Numbered or Coded field is bound as the number `number` gives for its column and text.
 template <class Record>
-int bind(SqliteStatement& st, int first, const Record& r, const Fields<Record>& fields, TextPacker& packer,
+int bind(SqlBinder& st, int first, const Record& r, const Fields<Record>& fields, TextPacker& packer,
     const std::function<qint64(const char* column, const QString& text)>& number = {})
 {
     int p = first;

@@ -36,22 +36,6 @@ void SqliteStatement::bind(int column, qint64 value)
     bound(sqlite3_bind_int64(m_stmt, column, value), column);
 }
 
-void SqliteStatement::bind(int column, const std::optional<qint64>& value)
-{
-    if (value)
-        bind(column, *value);
-    else
-        bindNull(column);
-}
-
-void SqliteStatement::bind(int column, const QString& text)
-{
-    if (text.isNull())
-        bound(sqlite3_bind_null(m_stmt, column), column);
-    else
-        bindText(column, text.toUtf8());
-}
-
 const QByteArray& SqliteStatement::keep(int column, const QByteArray& bytes)
 {
     if (column > m_kept.size())

@@ -1,9 +1,8 @@
 #pragma once
 
+#include "sqlbinder.h"
+
 #include <memory>
-#include <optional>
-#include <QByteArray>
-#include <QString>
 #include <QVariant>
 #include <QVector>
 #include <sqlite3.h>
@@ -11,20 +10,19 @@
 // A prepared statement on the native handle of a QtSql SQLite connection, for the hot paths (bulk import,
 // windows of rows) where QSqlQuery's per-value QVariant work costs several times the read itself.
 // Reused: bind, step, reset.
-class SqliteStatement
+class SqliteStatement final : public SqlBinder
 {
 public:
     SqliteStatement(sqlite3* db, const char* sql);
-    ~SqliteStatement();
+    ~SqliteStatement() override;
     SqliteStatement(const SqliteStatement&) = delete;
     SqliteStatement& operator=(const SqliteStatement&) = delete;
 
-    void bind(int column, qint64 value);
-    void bind(int column, const std::optional<qint64>& value); // NULL when there is none
-    void bind(int column, const QString& text); // NULL for a null QString
-    void bindText(int column, const QByteArray& utf8);
-    void bindBlob(int column, const QByteArray& bytes);
-    void bindNull(int column);
+    using SqlBinder::bind;
+    void bind(int column, qint64 value) override;
+    void bindText(int column, const QByteArray& utf8) override;
+    void bindBlob(int column, const QByteArray& bytes) override;
+    void bindNull(int column) override;
     // Positional: a null QVariant as NULL, strings as text, byte arrays as blobs, floating point as real, the
     // integer types and bool as integers; any other type throws StoreError.
     void bindAll(const QVariantList& binds);

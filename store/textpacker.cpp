@@ -181,14 +181,14 @@ QByteArray TextPacker::packOnce(const QByteArray& utf8, bool payload, bool& pack
     return packed ? out : utf8;
 }
 
-void TextPacker::bind(SqliteStatement& st, int column, const QByteArray& utf8)
+void TextPacker::bind(SqlBinder& st, int column, const QByteArray& utf8)
 {
     PackedValue value;
     value.stored = pack(utf8, value.packed);
     bind(st, column, value);
 }
 
-void TextPacker::bind(SqliteStatement& st, int column, const QString& text)
+void TextPacker::bind(SqlBinder& st, int column, const QString& text)
 {
     if (text.isNull())
         st.bindNull(column);
@@ -196,7 +196,7 @@ void TextPacker::bind(SqliteStatement& st, int column, const QString& text)
         bind(st, column, text.toUtf8());
 }
 
-void TextPacker::bindOrNull(SqliteStatement& st, int column, const QString& text)
+void TextPacker::bindOrNull(SqlBinder& st, int column, const QString& text)
 {
     if (text.isEmpty())
         st.bindNull(column);
@@ -228,7 +228,7 @@ QByteArray TextPacker::compressPayload(const QByteArray& utf8)
     return out;
 }
 
-void TextPacker::bindPayload(SqliteStatement& st, int column, const QByteArray& utf8)
+void TextPacker::bindPayload(SqlBinder& st, int column, const QByteArray& utf8)
 {
     PackedValue value;
     value.stored = packPayload(utf8, value.packed);
@@ -254,7 +254,7 @@ PackedValue TextPacker::prepare(const QByteArray& value, bool bytes)
     return out;
 }
 
-void TextPacker::bind(SqliteStatement& st, int column, const PackedValue& value)
+void TextPacker::bind(SqlBinder& st, int column, const PackedValue& value)
 {
     if (value.packed)
         st.bindBlob(column, value.stored);

@@ -5,7 +5,7 @@
 #include <QString>
 
 struct sqlite3;
-class SqliteStatement;
+class SqlBinder;
 struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
 
@@ -52,19 +52,19 @@ public:
     QByteArray pack(const QByteArray& utf8, bool& packed);
     // Binds a value to a statement's parameter as it is to be stored: a packed BLOB when that is smaller, else the
     // text; NULL for a null string (bind) or an empty one (bindOrNull, as the workspace keeps a row's absent text).
-    void bind(SqliteStatement& statement, int column, const QByteArray& utf8);
-    void bind(SqliteStatement& statement, int column, const QString& text);
-    void bindOrNull(SqliteStatement& statement, int column, const QString& text);
+    void bind(SqlBinder& statement, int column, const QByteArray& utf8);
+    void bind(SqlBinder& statement, int column, const QString& text);
+    void bindOrNull(SqlBinder& statement, int column, const QString& text);
     // A payload's text, packed against the formats' words whatever its length: an AG-UI line of 120 bytes, mostly
     // keys, packs to half; a RoomKit row's 600 bytes of keys to a few.
     QByteArray packPayload(const QByteArray& utf8, bool& packed);
-    void bindPayload(SqliteStatement& statement, int column, const QByteArray& utf8);
+    void bindPayload(SqlBinder& statement, int column, const QByteArray& utf8);
     // Bytes that are not UTF-8 (a payload kept byte for byte): always packed, so that a BLOB is always packed.
     QByteArray packBytes(const QByteArray& bytes);
     // What packPayload() or packBytes() (`bytes`) makes of `value`, to be bound later by bind(PackedValue).
     PackedValue prepare(const QByteArray& value, bool bytes);
     // Binds a value prepared before as it is to be stored.
-    static void bind(SqliteStatement& statement, int column, const PackedValue& value);
+    static void bind(SqlBinder& statement, int column, const PackedValue& value);
     // The value back from a packed BLOB (`isText` says whether it was text); throws StoreError, naming the
     // workspace, when it is damaged.
     QByteArray unpack(const QByteArray& blob, bool* isText = nullptr);

@@ -46,6 +46,7 @@ ImportWriter::ImportWriter(Workspace& workspace, const QString& sourcePath, cons
     , m_origin(origin)
     , m_options(options)
     , m_report(report)
+    , m_given(int(FieldTable::storedColumns(RecordFields::events()).size()) + 3) // room_id, ..., blocked, payload
     , m_messages(workspace.handle(), "messages")
     , m_turns(workspace.handle(), "turns")
     , m_words(workspace.handle())
@@ -65,6 +66,7 @@ ImportWriter::ImportWriter(Workspace& workspace, const QString& sourcePath, cons
 ImportWriter::~ImportWriter()
 {
     m_insert.reset();
+    m_insertRows.reset();
     m_search.reset();
     m_deleteOpen.reset();
     m_insertRun.reset();
@@ -85,6 +87,7 @@ void ImportWriter::begin()
 
 void ImportWriter::commit()
 {
+    flushRows();
     if (!m_ws.db().commit())
         throw StoreError(m_ws.path(), {}, QStringLiteral("cannot commit: ") + m_ws.db().lastError().text());
     m_inTransaction = false;
@@ -93,6 +96,8 @@ void ImportWriter::commit()
 
 void ImportWriter::rollback()
 {
+    m_given.clear();
+    m_givenRows.clear();
     m_ws.db().rollback();
     m_inTransaction = false;
     m_messages.forget();
@@ -222,57 +227,39 @@ void ImportWriter::beginRoom(const RoomCursor& room)
                                            "ON CONFLICT(room_id, seq) DO NOTHING")
                                 .arg(columns.join(QStringLiteral(", ")), QStringLiteral(", ?").repeated(columns.size() + 2));
         m_insert = std::make_unique<SqliteStatement>(m_ws.handle(), sql.toUtf8().constData());
+        PendingRows::install(m_ws.handle(), m_given.columns());
+        // WHERE true: an upsert's ON after a SELECT would be read as a join's.
+        const QString rows = QStringLiteral("INSERT INTO events(room_id, %1, blocked, payload) SELECT * FROM "
+                                            "sightline_rows(?) WHERE true ON CONFLICT(room_id, seq) DO NOTHING")
+                                 .arg(columns.join(QStringLiteral(", ")));
+        m_insertRows = std::make_unique<SqliteStatement>(m_ws.handle(), rows.toUtf8().constData());
         m_search = std::make_unique<SearchIndex>(m_ws.handle(), m_ws.packer());
     }
     begin();
 }
 
-bool ImportWriter::insert(const StoredEvent& e)
+void ImportWriter::insert(const StoredEvent& e, bool noteIfSkipped)
 {
     const EventRecord& r = e.record;
-    SqliteStatement& st = *m_insert;
-    st.bind(1, m_room.id);
-    const int next = FieldTable::bind(st, 2, r, RecordFields::events(), m_ws.packer(),
+    RowValues& row = m_given.add();
+    row.bind(1, m_room.id);
+    const int next = FieldTable::bind(row, 2, r, RecordFields::events(), m_ws.packer(),
         [this](const char* column, const QString& id) { return numbered(column, id); });
-    st.bind(next, qint64(r.isBlocked() ? 1 : 0));
+    row.bind(next, qint64(r.isBlocked() ? 1 : 0));
     const bool bytes = r.flags & EventFlags::InvalidUtf8;
     if (e.packedPayload.isFor(e.payload, bytes))
-        TextPacker::bind(st, next + 1, e.packedPayload); // packed on the reading thread
+        TextPacker::bind(row, next + 1, e.packedPayload); // packed on the reading thread
     else if (bytes)
-        st.bindBlob(next + 1, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
+        row.bindBlob(next + 1, m_ws.packer().packBytes(e.payload)); // the bytes as they were; TEXT must be UTF-8
     else
-        m_ws.packer().bindPayload(st, next + 1, e.payload);
+        m_ws.packer().bindPayload(row, next + 1, e.payload);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
-    bool broken = false;
-    try {
-        st.step();
-    } catch (const StoreError& e) {
-        // A row the workspace cannot hold (a column it needs is missing): named, and the rest goes on. Anything
-        // else (a full disk, a lock) ends the import as before.
-        if (sqlite3_errcode(m_ws.handle()) != SQLITE_CONSTRAINT) {
-            st.reset();
-            throw;
-        }
-        note(QStringLiteral("room ") + m_room.nativeId + QStringLiteral(", index ") + QString::number(r.index),
-            QStringLiteral("not imported: ") + e.message());
-        broken = true;
-    }
-    st.reset();
+    m_givenRows.push_back({ r.index, r.createdMicros, searchable ? e.body : QString(),
+        searchable ? e.arguments : QString(), searchable ? e.result : QString(),
+        noteIfSkipped ? r.nativeId : QString(), noteIfSkipped });
     m_lastSeq = std::max(m_lastSeq, r.index);
-    const bool inserted = !broken && sqlite3_changes(m_ws.handle()) > 0;
-    if (inserted) {
-        if (r.index <= m_countedThrough)
-            forgetCounted();
-        wrote(r.index);
-        ++m_counted.added;
-        ++m_batchAdded;
-        if (r.createdMicros != 0) {
-            m_batchFirstUs = m_batchFirstUs ? std::min(m_batchFirstUs, r.createdMicros) : r.createdMicros;
-            m_batchLastUs = std::max(m_batchLastUs, r.createdMicros);
-        }
-        if (searchable)
-            m_search->add(sqlite3_last_insert_rowid(m_ws.handle()), e.body, e.arguments, e.result);
-    }
+    if (m_given.size() >= FlushRows)
+        flushRows();
     // A room's first batch is small: a big room shows after it (see checkpointRoom), and sooner is better.
     const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
     ++m_inBatch;
@@ -288,11 +275,97 @@ bool ImportWriter::insert(const StoredEvent& e)
         heedRequests();
         begin();
     }
-    return inserted;
+}
+
+void ImportWriter::flushRows()
+{
+    if (m_given.empty())
+        return;
+    sqlite3* db = m_ws.handle();
+    // The rows' ids: one after another from the table's last when every row was written (SQLite gives a new row the
+    // largest rowid plus one), else read back for those written.
+    SqliteStatement& last = preparedOnce(m_lastRowId, db, "SELECT coalesce(max(id), 0) FROM events");
+    last.step();
+    const qint64 before = last.int64(0);
+    last.reset();
+    std::vector<qint64> ids(m_given.size(), 0);
+    SqliteStatement& write = *m_insertRows;
+    m_given.bind(write.handle(), 1);
+    bool oneByOne = false;
+    try {
+        write.step();
+        write.reset();
+    } catch (const StoreError&) {
+        // A row the workspace cannot hold stops the statement, which undoes its rows: they are written one by one,
+        // that row named (insertOne). Anything else (a full disk, a lock) ends the import as before.
+        const bool constraint = (sqlite3_errcode(db) & 0xff) == SQLITE_CONSTRAINT;
+        write.reset();
+        if (!constraint)
+            throw;
+        oneByOne = true;
+    }
+    if (oneByOne) {
+        for (std::size_t k = 0; k < m_given.size(); ++k)
+            ids[k] = insertOne(m_given.at(k), m_givenRows[k].index);
+    } else if (const qint64 added = sqlite3_changes64(db); added == qint64(m_given.size())) {
+        const qint64 first = sqlite3_last_insert_rowid(db) - added + 1;
+        for (std::size_t k = 0; k < ids.size(); ++k)
+            ids[k] = first + qint64(k);
+    } else if (added > 0) {
+        QHash<qint64, qint64> idOf;
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT seq, id FROM events WHERE id > ?"), { before });
+        while (q.next())
+            idOf.insert(q.value(0).toLongLong(), q.value(1).toLongLong());
+        for (std::size_t k = 0; k < ids.size(); ++k)
+            ids[k] = idOf.value(m_givenRows[k].index, 0);
+    }
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        const Given& g = m_givenRows[k];
+        if (ids[k] <= 0) {
+            if (ids[k] == 0 && g.noteIfSkipped)
+                note(QStringLiteral("room ") + m_room.nativeId + QStringLiteral(", index ") + QString::number(g.index),
+                    skippedRow(g.skippedId));
+            continue;
+        }
+        if (g.index <= m_countedThrough)
+            forgetCounted();
+        wrote(g.index);
+        ++m_counted.added;
+        ++m_batchAdded;
+        if (g.createdMicros != 0) {
+            m_batchFirstUs = m_batchFirstUs ? std::min(m_batchFirstUs, g.createdMicros) : g.createdMicros;
+            m_batchLastUs = std::max(m_batchLastUs, g.createdMicros);
+        }
+        if (!g.body.isEmpty() || !g.arguments.isEmpty() || !g.result.isEmpty())
+            m_search->add(ids[k], g.body, g.arguments, g.result);
+    }
+    m_given.clear();
+    m_givenRows.clear();
+}
+
+qint64 ImportWriter::insertOne(const RowValues& row, qint64 index)
+{
+    SqliteStatement& st = *m_insert;
+    row.bindTo(st);
+    try {
+        st.step();
+    } catch (const StoreError& e) {
+        // A row the workspace cannot hold (a column it needs is missing): named, and the rest goes on.
+        const bool constraint = (sqlite3_errcode(m_ws.handle()) & 0xff) == SQLITE_CONSTRAINT;
+        st.reset();
+        if (!constraint)
+            throw;
+        note(QStringLiteral("room ") + m_room.nativeId + QStringLiteral(", index ") + QString::number(index),
+            QStringLiteral("not imported: ") + e.message());
+        return -1;
+    }
+    st.reset();
+    return sqlite3_changes(m_ws.handle()) > 0 ? sqlite3_last_insert_rowid(m_ws.handle()) : 0;
 }
 
 void ImportWriter::commitBatch(qint64 syncedSeq)
 {
+    flushRows(); // the batch's counts, below, are of its rows written
     if (m_beforeCommit)
         m_beforeCommit();
     redactWritten();
@@ -329,6 +402,7 @@ void ImportWriter::pauseRoom(qint64 syncedSeq)
 
 void ImportWriter::readRoomAgain()
 {
+    flushRows();
     // The rows of the room read so far, committed or not, are read again: the progress's total grows by them.
     m_total += m_counted.added;
     m_ws.exec(QStringLiteral("UPDATE rooms SET unread = unread + event_count WHERE id = ?"), { m_room.id });
@@ -375,6 +449,7 @@ constexpr int ReviewerFlags = EventFlags::Redacted | EventFlags::Revised;
 
 QVector<StoredEvent> ImportWriter::storedRows(qint64 from, qint64 to)
 {
+    flushRows();
     if (!m_storedRows)
         m_storedRows = std::make_unique<SqliteStatement>(m_ws.handle(), storedRowSql().constData());
     SqliteStatement& q = *m_storedRows;
@@ -397,6 +472,7 @@ QVector<StoredEvent> ImportWriter::storedRows(qint64 from, qint64 to)
 
 void ImportWriter::rewrite(const StoredEvent& e)
 {
+    flushRows();
     if (!m_rewrite) {
         m_rewrite = std::make_unique<SqliteStatement>(m_ws.handle(),
             "UPDATE events SET flags = (?1 & ~?2) | (flags & ?2), outcome = ?3, tool_id = ?4, tool_name = ?5, "
@@ -475,6 +551,7 @@ void ImportWriter::compareStored(const QVector<StoredEvent>& rows)
 
 void ImportWriter::renew(const StoredEvent& e)
 {
+    flushRows();
     QSqlQuery q = m_ws.exec(QStringLiteral("SELECT id, CAST(unpack(payload) AS BLOB) FROM events WHERE room_id = ? AND seq = ?"),
         { m_room.id, e.record.index });
     // Only what the writer went on writing: the stored bytes the start of the source's now, or (the first half of
@@ -542,6 +619,7 @@ RoomCursor ImportWriter::cursor(const RoomCursor& room)
 
 std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QString& nativeId)
 {
+    flushRows();
     SqliteStatement& q = preparedOnce(m_storedRoom, m_ws.handle(),
         "SELECT r.id, r.native_json, r.file_mark, r.synced_seq, e.native_id FROM rooms r LEFT JOIN events e "
         "ON e.room_id = r.id AND e.seq = r.synced_seq WHERE r.source_id = ? AND r.native_id = ?");
@@ -556,6 +634,7 @@ std::optional<StoredRoom> ImportWriter::storedRoom(qint64 sourceId, const QStrin
 
 void ImportWriter::clearRoom(qint64 roomId)
 {
+    flushRows();
     m_readAgain.insert(roomId);
     // The room's ids go with its rows: read again, it numbers them from 1 as a first import does.
     for (const char* table : { "events", "tool_calls", "runs", "messages", "turns" })
@@ -715,6 +794,7 @@ qint64 ImportWriter::writeRun(const RunRecord& r, qint64 rowId)
 
 void ImportWriter::updateRoom(qint64 syncedSeq)
 {
+    flushRows();
     if (m_beforeCommit)
         m_beforeCommit();
     redactWritten();
@@ -745,6 +825,7 @@ void ImportWriter::updateRoom(qint64 syncedSeq)
 
 void ImportWriter::countParticipants()
 {
+    flushRows();
     // The participants and channel types, each in the order of its first row, take a pass over the room's scan index:
     // 0.2 s at a million rows, most of a followed room's sync. The rows counted before that no row at or before
     // them has changed since are not read again (rooms.counted_through): only those after them, whose values new to
@@ -809,12 +890,14 @@ void ImportWriter::heedRequests()
 
 void ImportWriter::checkpointRoom(qint64 syncedSeq)
 {
+    flushRows();
     updateRoom(syncedSeq);
     begin();
 }
 
 void ImportWriter::finishRoom(qint64 syncedSeq)
 {
+    flushRows();
     // A read that ended at the source's end leaves nothing unread, whatever the count before it foresaw.
     if (!stopped())
         m_ws.exec(QStringLiteral("UPDATE rooms SET unread = 0 WHERE id = ?"), { m_room.id });
@@ -882,6 +965,7 @@ void ImportWriter::finishRoom(qint64 syncedSeq)
 
 void ImportWriter::finish()
 {
+    flushRows();
     if (m_unlisted > 0)
         m_report.problems
             << StoreError(m_source, {}, QStringLiteral("and %1 more problems").arg(m_unlisted)).toString();

@@ -13,16 +13,15 @@ RoomFeed::~RoomFeed()
     m_writer.setBeforeCommit({}); // it calls into this feed
 }
 
-bool RoomFeed::add(const StoredEvent& row)
+void RoomFeed::add(const StoredEvent& row, bool noteIfSkipped)
 {
-    const bool added = m_writer.insert(row);
+    m_writer.insert(row, noteIfSkipped);
     if (m_streamed && !m_checkpointed && m_writer.roomCommits() > 0) {
         // After a big room's first batch (its calls and turns committed with it), the room is counted for a
         // reader: the first screen of a source never opened before shows while the rest of it imports.
         m_checkpointed = true;
         m_writer.checkpointRoom(std::max(m_synced, row.record.index));
     }
-    return added;
 }
 
 void RoomFeed::addAfterCursor(const QVector<StoredEvent>& rows)

@@ -32,8 +32,8 @@ public:
     // Says that what the rows derive is written as they stream by (pair(), the beforeCommit hook): the room is
     // then counted and shown whole after its first batch, while the rest of it imports.
     void setStreamed() { m_streamed = true; }
-    // Stores a row; false when the room already holds a row at its index.
-    bool add(const StoredEvent& row);
+    // Stores a row; one the room already holds at its index is passed over (and noted, `noteIfSkipped`).
+    void add(const StoredEvent& row, bool noteIfSkipped = false);
     // The import was cancelled, or another room is wanted first: the reader stops handing rows over (what it
     // committed stays, and the room is read on from there later).
     bool stopped() const { return m_writer.stopped(); }

@@ -130,12 +130,8 @@ void RoomKitRows::add(DecodedRoomKitEvent& e)
     m_synced = std::max(m_synced, r.index);
     // Rows come in index order: a second row at the same index (a store without its unique index) is
     // left out before it can open or close a call.
-    auto skipped = [&] {
-        m_feed.note(
-            place(), QStringLiteral("a second row with the same index (event %1) was skipped").arg(r.nativeId));
-    };
     if (r.index == m_lastIndex) {
-        skipped();
+        m_feed.note(place(), ImportWriter::skippedRow(r.nativeId));
         return;
     }
     m_lastIndex = r.index;
@@ -160,8 +156,7 @@ void RoomKitRows::add(DecodedRoomKitEvent& e)
             r.flags |= EventFlags::Folded; // shown inside its call's card, at the start's place
     }
     m_responses->add(r);
-    if (!m_feed.add({ r, e.payload, e.body, e.arguments, e.result, e.packedPayload }))
-        skipped(); // already in the workspace
+    m_feed.add({ r, e.payload, e.body, e.arguments, e.result, e.packedPayload }, true); // noted if already there
 }
 
 void RoomKitRows::finish()
