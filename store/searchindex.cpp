@@ -35,6 +35,9 @@ SearchIndex::SearchIndex(sqlite3* db, TextPacker& packer)
           db, "INSERT INTO search_text(body, arguments, result, event_id) VALUES (?, ?, ?, ?)"))
     , m_insertWords(std::make_unique<SqliteStatement>(
           db, "INSERT INTO events_fts(body, arguments, result, rowid) VALUES (?, ?, ?, ?)"))
+    , m_indexWords(std::make_unique<SqliteStatement>(db,
+          "INSERT INTO events_fts(rowid, body, arguments, result) SELECT event_id, unpack(body), unpack(arguments), "
+          "unpack(result) FROM search_text WHERE event_id BETWEEN ? AND ?"))
     , m_update(std::make_unique<SqliteStatement>(db,
           "UPDATE search_text SET body = ?1, arguments = ?2, result = ?3 WHERE event_id = ?4 AND (unpack(body) IS NOT ?5 "
           "OR unpack(arguments) IS NOT ?6 OR unpack(result) IS NOT ?7)"))
@@ -51,6 +54,21 @@ void SearchIndex::add(qint64 rowId, const QString& body, const QString& argument
         return;
     run(*m_insertText, rowId, body, arguments, result, &m_packer);
     run(*m_insertWords, rowId, body, arguments, result);
+}
+
+void SearchIndex::addText(qint64 rowId, const QString& body, const QString& arguments, const QString& result)
+{
+    if (body.isEmpty() && arguments.isEmpty() && result.isEmpty())
+        return;
+    run(*m_insertText, rowId, body, arguments, result, &m_packer);
+}
+
+void SearchIndex::indexWords(qint64 fromId, qint64 toId)
+{
+    m_indexWords->bind(1, fromId);
+    m_indexWords->bind(2, toId);
+    m_indexWords->step();
+    m_indexWords->reset();
 }
 
 void SearchIndex::set(qint64 rowId, const QString& body, const QString& arguments, const QString& result)

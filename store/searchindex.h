@@ -20,6 +20,10 @@ public:
 
     // A new row's text (nothing when all three are empty).
     void add(qint64 rowId, const QString& body, const QString& arguments, const QString& result);
+    // add() in two halves, for an import: the text kept now, its words indexed later for every row from `fromId` to
+    // `toId` at once (indexWords). Until then the index must not be asked, nor a row's text set or removed.
+    void addText(qint64 rowId, const QString& body, const QString& arguments, const QString& result);
+    void indexWords(qint64 fromId, qint64 toId);
     // A row whose text may have changed: the index forgets its old words and learns the new ones; a row that
     // had none is added, one that has none now leaves the index.
     void set(qint64 rowId, const QString& body, const QString& arguments, const QString& result);
@@ -29,6 +33,7 @@ private:
     TextPacker& m_packer;
     std::unique_ptr<SqliteStatement> m_insertText;
     std::unique_ptr<SqliteStatement> m_insertWords;
+    std::unique_ptr<SqliteStatement> m_indexWords; // indexWords()'s
     std::unique_ptr<SqliteStatement> m_update; // its trigger deletes the old words and adds the new
     std::unique_ptr<SqliteStatement> m_delete; // its trigger deletes the old words
     std::unique_ptr<SqliteStatement> m_has;

@@ -98,6 +98,7 @@ void ImportWriter::rollback()
 {
     m_given.clear();
     m_givenRows.clear();
+    m_wordsFrom = m_wordsTo = 0;
     m_ws.db().rollback();
     m_inTransaction = false;
     m_messages.forget();
@@ -259,7 +260,7 @@ void ImportWriter::insert(const StoredEvent& e, bool noteIfSkipped)
         noteIfSkipped ? r.nativeId : QString(), noteIfSkipped });
     m_lastSeq = std::max(m_lastSeq, r.index);
     if (m_given.size() >= FlushRows)
-        flushRows();
+        writeGiven();
     // A room's first batch is small: a big room shows after it (see checkpointRoom), and sooner is better.
     const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
     ++m_inBatch;
@@ -278,6 +279,20 @@ void ImportWriter::insert(const StoredEvent& e, bool noteIfSkipped)
 }
 
 void ImportWriter::flushRows()
+{
+    writeGiven();
+    indexWords();
+}
+
+void ImportWriter::indexWords()
+{
+    if (m_wordsFrom == 0)
+        return;
+    m_search->indexWords(m_wordsFrom, m_wordsTo);
+    m_wordsFrom = m_wordsTo = 0;
+}
+
+void ImportWriter::writeGiven()
 {
     if (m_given.empty())
         return;
@@ -336,8 +351,11 @@ void ImportWriter::flushRows()
             m_batchFirstUs = m_batchFirstUs ? std::min(m_batchFirstUs, g.createdMicros) : g.createdMicros;
             m_batchLastUs = std::max(m_batchLastUs, g.createdMicros);
         }
-        if (!g.body.isEmpty() || !g.arguments.isEmpty() || !g.result.isEmpty())
-            m_search->add(ids[k], g.body, g.arguments, g.result);
+        if (!g.body.isEmpty() || !g.arguments.isEmpty() || !g.result.isEmpty()) {
+            m_search->addText(ids[k], g.body, g.arguments, g.result);
+            m_wordsFrom = m_wordsFrom ? std::min(m_wordsFrom, ids[k]) : ids[k];
+            m_wordsTo = std::max(m_wordsTo, ids[k]);
+        }
     }
     m_given.clear();
     m_givenRows.clear();
