@@ -563,7 +563,8 @@ bool RedactionStore::reassemble(qint64 roomId)
         if (delta) {
             item.joined += delta->value;
             item.redactedPart = item.redactedPart || redacted;
-        } else if (item.id == 0) {
+        } else if (item.id == 0 && !(rows.value(6).toLongLong() & EventFlags::Folded)) {
+            // The row that shows the message: not its END, nor a reasoning phase's START shown in it.
             item.id = rows.value(0).toLongLong();
             item.flags = rows.value(6).toLongLong();
             item.text = rows.value(8).toString();

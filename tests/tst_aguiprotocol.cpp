@@ -576,6 +576,20 @@ private slots:
         })));
         QCOMPARE(open.rows[1].record.messageId, QStringLiteral("phase1"));
         QVERIFY(!(open.rows[1].record.flags & EventFlags::Folded));
+        // ... nor does its END, come in a later run, show in the message of the run that ended.
+        const AguiAssembly late = AguiAssembler::assemble(AguiLogParser::parse(log({
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r1'}",
+            "{'type':'REASONING_START','messageId':'phase1'}",
+            "{'type':'REASONING_MESSAGE_START','messageId':'m1','role':'reasoning'}",
+            "{'type':'REASONING_MESSAGE_END','messageId':'m1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r1'}",
+            "{'type':'RUN_STARTED','threadId':'t','runId':'r2'}",
+            "{'type':'REASONING_END','messageId':'phase1'}",
+            "{'type':'RUN_FINISHED','threadId':'t','runId':'r2'}",
+        })));
+        QVERIFY(late.rows[1].record.flags & EventFlags::Folded);
+        QCOMPARE(late.rows[6].record.messageId, QStringLiteral("phase1"));
+        QVERIFY(!(late.rows[6].record.flags & EventFlags::Folded));
     }
 
     // A START while the same id still streams its arguments: the protocol refuses it; said, and kept apart.

@@ -688,6 +688,49 @@ private slots:
         nothingLeft("after the log was read again");
     }
 
+    // A delta of a reasoning message redacted, inside a reasoning phase whose START shows in that message: read
+    // again, the message's own row shows the redacted text, and the phase's START keeps none of it.
+    void aRedactedReasoningDeltaIsMetInItsMessageNotItsPhase()
+    {
+        QTemporaryDir dir;
+        const QString thread = dir.filePath(QStringLiteral("th_think.jsonl"));
+        const QByteArray log = "{\"type\":\"RUN_STARTED\",\"runId\":\"r1\",\"threadId\":\"th_think\",\"timestamp\":1784016877000}\n"
+                               "{\"type\":\"REASONING_START\",\"messageId\":\"phase_1\",\"timestamp\":1784016877100}\n"
+                               "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"rs_1\",\"role\":\"reasoning\",\"timestamp\":1784016877200}\n"
+                               "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"rs_1\",\"delta\":\"Mail ana.perez@example.com\",\"timestamp\":1784016877300}\n"
+                               "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"rs_1\",\"delta\":\" about the refund.\",\"timestamp\":1784016877400}\n"
+                               "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"rs_1\",\"timestamp\":1784016877500}\n"
+                               "{\"type\":\"REASONING_END\",\"messageId\":\"phase_1\",\"timestamp\":1784016877600}\n"
+                               "{\"type\":\"RUN_FINISHED\",\"runId\":\"r1\",\"threadId\":\"th_think\",\"timestamp\":1784016878000}\n";
+        auto write = [&](const QByteArray& bytes) {
+            QFile f(thread);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(bytes);
+        };
+        write(log);
+        const QString path = dir.filePath(QStringLiteral("w.sightline"));
+        Workspace ws(path);
+        Importer::import(ws, thread);
+        const qint64 room = ws.findRooms(QStringLiteral("th_think")).first();
+        QVERIFY(ws.event(room, 1)->flags & EventFlags::Folded); // the phase's START, in the message at 2
+        QCOMPARE(ws.event(room, 2)->text, QStringLiteral("Mail ana.perez@example.com about the refund."));
+        AnnotationStore store(ws);
+        store.redact(room, 3, QStringLiteral("$.delta"), 5, 21, QStringLiteral("pii"), QStringLiteral("ana"));
+        store.save();
+        QCOMPARE(ws.event(room, 2)->text, QStringLiteral("Mail [redacted: pii] about the refund."));
+        // Read again from its start (one byte of the first line changed).
+        QByteArray again = log;
+        again.replace("1784016877000", "1784016877001");
+        write(again);
+        Importer::import(ws, thread);
+        QCOMPARE(ws.event(room, 2)->text, QStringLiteral("Mail [redacted: pii] about the refund."));
+        QVERIFY2(ws.event(room, 1)->text.isEmpty(), qPrintable(ws.event(room, 1)->text));
+        QVERIFY(!(ws.event(room, 1)->flags & EventFlags::Redacted));
+        QSqlQuery q = ws.exec(QStringLiteral("SELECT count(*) FROM events_fts WHERE events_fts MATCH 'perez'"));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+    }
+
     // A bulk redaction over a store of a few thousand events (rows rewritten longer and shorter, pages laid out
     // anew): saved, no byte of the workspace, its log or its shared memory holds any of the texts, and neither
     // does the full-text index's vocabulary. (secure_delete alone left a copy in the unused middle of a live page.)

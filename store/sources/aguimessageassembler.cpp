@@ -176,7 +176,7 @@ void AguiMessageAssembler::takeReasoning(AguiRows& rows, const AguiRunTracker& r
         m_phase = ReasoningPhase { i, {} };
     } else if (t == QLatin1String("REASONING_END") || t == QLatin1String("THINKING_END")) {
         r.messageId = str(e, "messageId");
-        if (m_phase && !m_phase->message.isEmpty()) {
+        if (m_phase && !m_phase->message.isEmpty() && !runs.runEndedSince(m_phase->start)) {
             r.messageId = m_phase->message;
             r.flags |= EventFlags::Folded;
         }
