@@ -134,7 +134,8 @@ DROP INDEX events_room_participant_seq;
     // given the exact text it indexed, which nothing kept, so a row whose text changed (an edit, a redaction, a
     // message still streaming at the last sync) could never be indexed again. search_text now keeps what each row
     // has in the index; triggers on it forget the old words whenever a row's text is updated or deleted (a room's
-    // rows deleted take theirs with them). A new row goes into both by SearchIndex::add, not by a trigger: a
+    // rows deleted take theirs with them). A new row goes into both by SearchIndex::add (an import's, its text first and
+    // the words of a commit's rows at once before it: ImportWriter::indexWords), not by a trigger: a
     // trigger makes every insert a statement with a savepoint, at which FTS5 writes out its pending words, one
     // tiny segment per row (it doubled a whole import). The index stays contentless because an external-content
     // index costs a tenth more to import into. The text of the rows indexed so far is what the index holds of

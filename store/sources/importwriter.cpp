@@ -98,6 +98,7 @@ void ImportWriter::rollback()
 {
     m_given.clear();
     m_givenRows.clear();
+    m_givenWeight = 0;
     m_wordsFrom = m_wordsTo = 0;
     m_ws.db().rollback();
     m_inTransaction = false;
@@ -222,7 +223,7 @@ void ImportWriter::beginRoom(const RoomCursor& room)
         // The record's columns from its field table, then what the record does not hold: whether it is blocked (said
         // by its status) and its payload.
         // Only a row the room has already (a sync reading again from a record's start) is passed over: any other
-        // constraint a row breaks is an error, named by insert(), never a row dropped without a word.
+        // constraint a row breaks is an error, named by insertOne(), never a row dropped without a word.
         const QStringList columns = FieldTable::storedColumns(RecordFields::events());
         const QString sql = QStringLiteral("INSERT INTO events(room_id, %1, blocked, payload) VALUES (?%2) "
                                            "ON CONFLICT(room_id, seq) DO NOTHING")
@@ -242,7 +243,7 @@ void ImportWriter::beginRoom(const RoomCursor& room)
 void ImportWriter::insert(const StoredEvent& e, bool noteIfSkipped)
 {
     const EventRecord& r = e.record;
-    RowValues& row = m_given.add();
+    RowValues row(m_given.columns());
     row.bind(1, m_room.id);
     const int next = FieldTable::bind(row, 2, r, RecordFields::events(), m_ws.packer(),
         [this](const char* column, const QString& id) { return numbered(column, id); });
@@ -255,11 +256,13 @@ void ImportWriter::insert(const StoredEvent& e, bool noteIfSkipped)
     else
         m_ws.packer().bindPayload(row, next + 1, e.payload);
     const bool searchable = !e.body.isEmpty() || !e.arguments.isEmpty() || !e.result.isEmpty();
+    m_given.add(std::move(row));
+    m_givenWeight += e.payload.size() + 2 * (e.body.size() + e.arguments.size() + e.result.size());
     m_givenRows.push_back({ r.index, r.createdMicros, searchable ? e.body : QString(),
         searchable ? e.arguments : QString(), searchable ? e.result : QString(),
         noteIfSkipped ? r.nativeId : QString(), noteIfSkipped });
     m_lastSeq = std::max(m_lastSeq, r.index);
-    if (m_given.size() >= FlushRows)
+    if (m_given.size() >= GivenRows || m_givenWeight >= GivenWeight)
         writeGiven();
     // A room's first batch is small: a big room shows after it (see checkpointRoom), and sooner is better.
     const int batch = m_roomCommits == 0 ? std::min(m_options.batchRows, FirstBatchRows) : m_options.batchRows;
@@ -304,6 +307,15 @@ void ImportWriter::writeGiven()
     const qint64 before = last.int64(0);
     last.reset();
     std::vector<qint64> ids(m_given.size(), 0);
+    // The rows written, by their index, read back: each index's id goes to its first row given (a second row at the
+    // same index was passed over).
+    const auto readBack = [&] {
+        QHash<qint64, qint64> idOf;
+        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT seq, id FROM events WHERE id > ?"), { before });
+        while (q.next())
+            idOf.insert(q.value(0).toLongLong(), q.value(1).toLongLong());
+        return idOf;
+    };
     SqliteStatement& write = *m_insertRows;
     m_given.bind(write.handle(), 1);
     bool oneByOne = false;
@@ -311,7 +323,7 @@ void ImportWriter::writeGiven()
         write.step();
         write.reset();
     } catch (const StoreError&) {
-        // A row the workspace cannot hold stops the statement, which undoes its rows: they are written one by one,
+        // A row the workspace cannot hold stops the statement: the rows it did not write are written one by one,
         // that row named (insertOne). Anything else (a full disk, a lock) ends the import as before.
         const bool constraint = (sqlite3_errcode(db) & 0xff) == SQLITE_CONSTRAINT;
         write.reset();
@@ -320,19 +332,19 @@ void ImportWriter::writeGiven()
         oneByOne = true;
     }
     if (oneByOne) {
+        // An ABORT undid the statement's rows; a FAIL keeps those before the row refused.
+        QHash<qint64, qint64> idOf = readBack();
         for (std::size_t k = 0; k < m_given.size(); ++k)
-            ids[k] = insertOne(m_given.at(k), m_givenRows[k].index);
+            ids[k] = idOf.contains(m_givenRows[k].index) ? idOf.take(m_givenRows[k].index)
+                                                         : insertOne(m_given.at(k), m_givenRows[k].index);
     } else if (const qint64 added = sqlite3_changes64(db); added == qint64(m_given.size())) {
         const qint64 first = sqlite3_last_insert_rowid(db) - added + 1;
         for (std::size_t k = 0; k < ids.size(); ++k)
             ids[k] = first + qint64(k);
     } else if (added > 0) {
-        QHash<qint64, qint64> idOf;
-        QSqlQuery q = m_ws.exec(QStringLiteral("SELECT seq, id FROM events WHERE id > ?"), { before });
-        while (q.next())
-            idOf.insert(q.value(0).toLongLong(), q.value(1).toLongLong());
+        QHash<qint64, qint64> idOf = readBack();
         for (std::size_t k = 0; k < ids.size(); ++k)
-            ids[k] = idOf.value(m_givenRows[k].index, 0);
+            ids[k] = idOf.take(m_givenRows[k].index);
     }
     for (std::size_t k = 0; k < ids.size(); ++k) {
         const Given& g = m_givenRows[k];
@@ -359,6 +371,7 @@ void ImportWriter::writeGiven()
     }
     m_given.clear();
     m_givenRows.clear();
+    m_givenWeight = 0;
 }
 
 qint64 ImportWriter::insertOne(const RowValues& row, qint64 index)

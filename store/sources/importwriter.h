@@ -58,7 +58,7 @@ struct StoredEvent
     }
 };
 
-// What every importer writes through: sources, rooms, events (one transaction per batch, one reused
+// What every importer writes through: sources, rooms, events (one transaction per batch, a few hundred rows a
 // statement on the native handle), search text, paired tool calls, runs, and a room's counts. The sync
 // cursor moves with each batch, so a cancelled or failed import resumes where it stopped.
 class ImportWriter
@@ -188,7 +188,6 @@ public:
     void finish();
 
 private:
-    // Before every commit of a room's rows: what they hold of a redacted text is redacted in the same transaction.
     // The rows given to insert() since the last write, written now (SQLite keeps its cursors on the table and its
     // indexes from row to row of one statement: PendingRows), with each one's count and search text; then the words
     // of the search texts written since the last time, indexed.
@@ -199,6 +198,7 @@ private:
     // at the start of every statement over many rows (SQLite 3.40's FTS5 writes out what it holds at each statement's
     // savepoint): an EVENT.md of 100,000 records imported 7 % slower than row by row.
     void indexWords();
+    // Before every commit of a room's rows: what they hold of a redacted text is redacted in the same transaction.
     qint64 insertOne(const RowValues& row, qint64 index); // its rowid; 0 when passed over, -1 refused (noted)
     void redactWritten();
     void wrote(qint64 index);
@@ -224,7 +224,11 @@ private:
     std::unique_ptr<SqliteStatement> m_insert;
     std::unique_ptr<SqliteStatement> m_insertRows; // the same, of PendingRows
     std::unique_ptr<SqliteStatement> m_lastRowId;
-    static constexpr std::size_t FlushRows = 256; // 100,000 rows: 527 ms in 200s, 522 in 500s, 512 in 1,000s
+    // Rows given are written (writeGiven) 256 at a time (100,000 rows: 527 ms in 200s, 522 in 500s, 512 in 1,000s), or
+    // sooner once they weigh 4 MB (payloads and texts: a RoomKit row can hold a fetched page).
+    static constexpr std::size_t GivenRows = 256;
+    static constexpr qint64 GivenWeight = 4 << 20;
+    qint64 m_givenWeight = 0;
     // The rows given and not written yet, and what their writing needs of each beyond its values.
     struct Given
     {

@@ -129,10 +129,14 @@ void PendingRows::install(sqlite3* db, int columns)
 {
     // Once a connection: made again, the module would take its table from under a statement prepared with it.
     sqlite3_stmt* probe = nullptr;
-    const bool known = sqlite3_prepare_v2(db, "SELECT 1 FROM sightline_rows(NULL)", -1, &probe, nullptr) == SQLITE_OK;
+    const int known = sqlite3_prepare_v2(db, "SELECT 1 FROM sightline_rows(NULL)", -1, &probe, nullptr);
+    const QString why = QString::fromUtf8(sqlite3_errmsg(db));
     sqlite3_finalize(probe);
-    if (known)
+    if (known == SQLITE_OK)
         return;
+    if (!why.startsWith(QLatin1String("no such table")))
+        throw StoreError(QString::fromUtf8(sqlite3_db_filename(db, "main")), {},
+            QStringLiteral("cannot make the table of rows to write: ") + why);
     const int rc = sqlite3_create_module_v2(
         db, "sightline_rows", &module, reinterpret_cast<void*>(quintptr(columns)), nullptr);
     if (rc != SQLITE_OK)
@@ -142,5 +146,11 @@ void PendingRows::install(sqlite3* db, int columns)
 
 void PendingRows::bind(sqlite3_stmt* statement, int column) const
 {
-    sqlite3_bind_pointer(statement, column, const_cast<PendingRows*>(this), PointerType, nullptr);
+    // Unbound, the table would be empty: every row passed over as one the room has.
+    if (const int rc = sqlite3_bind_pointer(statement, column, const_cast<PendingRows*>(this), PointerType, nullptr);
+        rc != SQLITE_OK) {
+        sqlite3* db = sqlite3_db_handle(statement);
+        throw StoreError(QString::fromUtf8(sqlite3_db_filename(db, "main")), {},
+            QStringLiteral("cannot give the rows to write: ") + QString::fromUtf8(sqlite3_errstr(rc)));
+    }
 }

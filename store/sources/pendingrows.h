@@ -18,12 +18,8 @@ public:
     static void install(sqlite3* db, int columns);
 
     explicit PendingRows(int columns) : m_columns(columns) { }
-    // A new row at the end, to bind its values into.
-    RowValues& add()
-    {
-        m_rows.emplace_back(m_columns);
-        return m_rows.back();
-    }
+    // A row at the end (bound in full: `columns()` values).
+    void add(RowValues&& row) { m_rows.push_back(std::move(row)); }
     int columns() const { return m_columns; }
     std::size_t size() const { return m_rows.size(); }
     bool empty() const { return m_rows.empty(); }
