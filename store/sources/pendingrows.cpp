@@ -32,6 +32,7 @@ int connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
     sql += "rows HIDDEN)";
     if (const int rc = sqlite3_declare_vtab(db, sql.constData()); rc != SQLITE_OK)
         return rc;
+    sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY); // never from a workspace's own triggers or views
     auto* table = new Table;
     table->columns = columns;
     *out = &table->base;
@@ -64,13 +65,13 @@ int bestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info)
     return SQLITE_CONSTRAINT;
 }
 
-int open(sqlite3_vtab*, sqlite3_vtab_cursor** out)
+int openCursor(sqlite3_vtab*, sqlite3_vtab_cursor** out)
 {
     *out = &(new Cursor)->base;
     return SQLITE_OK;
 }
 
-int close(sqlite3_vtab_cursor* cursor)
+int closeCursor(sqlite3_vtab_cursor* cursor)
 {
     delete reinterpret_cast<Cursor*>(cursor);
     return SQLITE_OK;
@@ -120,7 +121,7 @@ const sqlite3_module module = {
     nullptr, // xCreate: eponymous only
     connect, bestIndex, disconnect,
     nullptr, // xDestroy
-    open, close, filter, next, eof, column, rowid,
+    openCursor, closeCursor, filter, next, eof, column, rowid,
 };
 
 } // namespace
