@@ -56,6 +56,13 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <execinfo.h>
+#include <pthread.h>
+#include <thread>
+
 namespace {
 
 struct Row
@@ -316,6 +323,44 @@ std::pair<double, QString> roomOnRequestMs(const QString& source)
     return out;
 }
 
+// What the window's thread is doing 40 ms into a frame: a watchdog thread signals it, and the signal's handler takes
+// its stack (backtrace(), through the unwinder's tables: the build keeps no frame pointers). Printed with the long
+// frame, so that a frame neither a core nor the disk explains says where its time went.
+namespace StackSample {
+std::atomic<qint64> frameStartNs { 0 }; // when the frame being served began (a steady clock's ns), 0: none
+std::atomic<bool> taken { false };
+void* frames[48];
+int depth = 0;
+pthread_t window;
+
+void take(int)
+{
+    if (!taken.load()) {
+        depth = backtrace(frames, 48);
+        taken.store(true);
+    }
+}
+
+qint64 nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs until `stop`: every 5 ms, a frame 40 ms old whose stack is not taken yet is sampled once.
+void watch(const std::atomic<bool>& stop)
+{
+    qint64 sampled = 0;
+    while (!stop.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        const qint64 start = frameStartNs.load();
+        if (start != 0 && start != sampled && nowNs() - start > 40000000) {
+            sampled = start;
+            pthread_kill(window, SIGPROF);
+        }
+    }
+}
+} // namespace StackSample
+
 // A store never seen, opened in the window and worked in while the rest is read, as by a user who opens last month's
 // store for one customer: the biggest room's first screen; the smallest room not read yet clicked, and its first
 // screen; then, until the import ends, the biggest room scrolled a wheel step a frame (a 16 ms timer) with a drag of
@@ -386,25 +431,47 @@ int backgroundRead(const QString& source, bool screensOnly)
     };
     qint64 faultsBefore = majorFaults();
     const qint64 ranBefore = schedstat(0); // and how long it ran, for what a frame's work is on average
+    qint64 ranFrameBefore = ranBefore; // and in each frame: a long frame it did not run through was blocked
+    {
+        void* warm[4];
+        backtrace(warm, 4); // the unwinder loaded now, not in the signal's handler
+    }
+    StackSample::window = pthread_self();
+    struct sigaction sample = {};
+    sample.sa_handler = StackSample::take;
+    sample.sa_flags = SA_RESTART; // the window's system calls go on after it
+    sigaction(SIGPROF, &sample, nullptr);
+    std::atomic<bool> stopWatching { false };
+    std::thread watchdog(StackSample::watch, std::cref(stopWatching));
     qint64 waitedBefore = waitedNs();
     qint64 waitedInAll = 0; // over the whole read, and how many frames waited more than 16 ms (a frame at 60 Hz)
     int framesThatWaited = 0;
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const qint64 waited = waitedNs();
         const qint64 faults = majorFaults();
+        const qint64 ran = schedstat(0);
         if (frame.isValid()) {
             frames << frame.nsecsElapsed() / 1e6;
-            if (frames.last() > 50) // where a long frame falls: the run's time, the room's rows, the import's state
+            if (frames.last() > 50) { // where a long frame falls: the run's time, the room's rows, the import's state
                 QTextStream(stderr) << "long frame " << frames.last() << " ms at " << whole.elapsed() << " ms, "
                                     << window.eventModel()->rowCount() << " rows, "
                                     << (window.isImporting() ? "importing" : "done") << ", waiting for a core "
-                                    << (waited - waitedBefore) / 1000000 << " ms of it, " << faults - faultsBefore
+                                    << (waited - waitedBefore) / 1000000 << " ms of it, running "
+                                    << (ran - ranFrameBefore) / 1000000 << " ms, " << faults - faultsBefore
                                     << " pages read back from the disk" << Qt::endl;
+                if (StackSample::taken.load()) { // its stack 40 ms in
+                    QTextStream(stderr) << "  its stack 40 ms in:" << Qt::endl;
+                    backtrace_symbols_fd(StackSample::frames, StackSample::depth, STDERR_FILENO);
+                }
+            }
             waitedInAll += waited - waitedBefore;
             framesThatWaited += waited - waitedBefore > 16000000 ? 1 : 0;
         }
         waitedBefore = waited;
         faultsBefore = faults;
+        ranFrameBefore = ran;
+        StackSample::taken.store(false);
+        StackSample::frameStartNs.store(StackSample::nowNs());
         frame.start();
         if (frames.size() % 125 == 124) {
             seed = seed * 1103515245u + 12345u;
@@ -418,6 +485,9 @@ int backgroundRead(const QString& source, bool screensOnly)
     tick.start();
     waitFor([&] { return !window.isImporting(); }, 3600000);
     tick.stop();
+    stopWatching.store(true);
+    watchdog.join();
+    StackSample::frameStartNs.store(0);
     const double readMs = whole.nsecsElapsed() / 1e6;
     std::sort(frames.begin(), frames.end());
     const auto over = std::count_if(frames.begin(), frames.end(), [](double ms) { return ms > 50; });
