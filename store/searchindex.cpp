@@ -52,7 +52,7 @@ void SearchIndex::add(qint64 rowId, const QString& body, const QString& argument
 {
     if (body.isEmpty() && arguments.isEmpty() && result.isEmpty())
         return;
-    run(*m_insertText, rowId, body, arguments, result, &m_packer);
+    addText(rowId, body, arguments, result);
     run(*m_insertWords, rowId, body, arguments, result);
 }
 
