@@ -279,6 +279,25 @@ QStringList dump(Workspace& ws, const QString& sql)
     return rows;
 }
 
+QStringList indexedWords(Workspace& ws)
+{
+    ws.exec(QStringLiteral("CREATE VIRTUAL TABLE IF NOT EXISTS temp.words_at USING fts5vocab(main, 'events_fts', 'instance')"));
+    QSqlQuery q = ws.exec(QStringLiteral("SELECT r.native_id || '|' || e.seq, v.col, v.offset, v.term FROM temp.words_at v "
+                                         "JOIN events e ON e.id = v.doc JOIN rooms r ON r.id = e.room_id"));
+    // The words of a row in any order: a sum of their digests.
+    QMap<QString, std::pair<qint64, quint64>> rows;
+    while (q.next()) {
+        auto& [count, digest] = rows[q.value(0).toString()];
+        ++count;
+        digest += qHash(q.value(1).toString() + QLatin1Char(':') + q.value(2).toString() + QLatin1Char(':')
+            + q.value(3).toString(), 20261207u);
+    }
+    QStringList out;
+    for (auto it = rows.cbegin(); it != rows.cend(); ++it)
+        out << QStringLiteral("%1|%2|%3").arg(it.key()).arg(it->first).arg(it->second);
+    return out;
+}
+
 QByteArray fileBytes(const QString& path)
 {
     QFile f(path);

@@ -114,6 +114,10 @@ struct RoomClicks
 void clickRoomsInTurn(ImportOptions& options, Workspace& ws, const QStringList& rooms, RoomClicks& clicks);
 // The rows a query gives, each as its values joined by '|': what a test compares of a workspace.
 QStringList dump(Workspace& ws, const QString& sql);
+// Every word the full-text index holds, by the row it finds (its rowids are the rows' ids): a line per row, sorted,
+// with its room, its index, how many words and a digest of each word with its column and place. Two workspaces whose
+// ids differ compare equal when their rows are indexed alike.
+QStringList indexedWords(Workspace& ws);
 // SQL that takes a workspace's rows back from schema steps 22 to 26 (for a test of an older workspace): the blocked
 // and channel indexes whole, message and group ids on every row again, and types, kinds, roles and tools' names as
 // names.

@@ -91,7 +91,8 @@ QStringList workspaceState(Workspace& ws)
         // The ids kept once per room, with the numbers the rows hold (schema steps 23 and 24).
         + dump(ws, QStringLiteral("SELECT r.native_id, 'message', m.number, m.native FROM messages m JOIN rooms r ON "
                                   "r.id = m.room_id UNION ALL SELECT r.native_id, 'turn', t.number, t.native FROM turns t "
-                                  "JOIN rooms r ON r.id = t.room_id ORDER BY 1, 2, 3"));
+                                  "JOIN rooms r ON r.id = t.room_id ORDER BY 1, 2, 3"))
+        + indexedWords(ws); // what the full-text index holds of each row
 }
 
 // An assembly as lines of text, for a comparison that names what differs.

@@ -45,10 +45,16 @@ EventRecords everything(Workspace& ws, qint64 room)
 }
 
 // Everything an import derives, as rows to compare: rooms with their counts and cursor, every call, every row's
-// index and flags, every turn.
+// index and flags, every turn, every row's search text and the words the full-text index holds of it.
 QMap<QString, QStringList> derived(Workspace& ws)
 {
     return {
+        { QStringLiteral("search"),
+            dump(ws,
+                QStringLiteral("SELECT r.native_id, e.seq, unpack(s.body), unpack(s.arguments), unpack(s.result) FROM "
+                               "search_text s JOIN events e ON e.id = s.event_id JOIN rooms r ON r.id = e.room_id "
+                               "ORDER BY 1, 2")) },
+        { QStringLiteral("words"), indexedWords(ws) },
         { QStringLiteral("rooms"),
             dump(ws,
                 QStringLiteral("SELECT native_id, event_count, blocked_count, tool_calls, failed, refused, unserved, "
@@ -498,28 +504,23 @@ private slots:
         const QString searchable = QStringLiteral(
             "SELECT e.seq, unpack(s.body), unpack(s.arguments), unpack(s.result) FROM events e JOIN search_text s ON "
             "s.event_id = e.id ORDER BY e.seq");
-        // Every word the full-text index holds, by the row it finds (its rowids are the rows' ids), column and place.
-        const auto indexed = [](Workspace& w) {
-            w.exec(QStringLiteral("CREATE VIRTUAL TABLE IF NOT EXISTS temp.words_at USING fts5vocab(main, 'events_fts', "
-                                  "'instance')"));
-            return dump(w, QStringLiteral("SELECT e.seq, v.term, v.col, v.offset FROM temp.words_at v JOIN events e ON "
-                                          "e.id = v.doc ORDER BY 1, 3, 4"));
-        };
         Workspace clean(dir.filePath(QStringLiteral("clean.sightline")));
         QVERIFY(Importer::import(clean, source).problems.isEmpty());
         const QStringList cleanRows = dump(clean, searchable);
-        const QStringList cleanWords = indexed(clean);
+        const QStringList cleanWords = indexedWords(clean);
         QVERIFY(cleanRows.size() > 1000);
-        QVERIFY(cleanWords.size() > cleanRows.size());
+        QVERIFY(cleanWords.size() > 1000); // a line for each row the index finds
         const qint64 room = clean.rooms().first().id;
         const qint64 total = clean.room(room)->eventCount;
 
         const qint64 refused = 1234;
-        const auto without = [&](QStringList rows) {
-            rows.removeIf([&](const QString& row) { return row.startsWith(QString::number(refused) + QLatin1Char('|')); });
+        // The lines of every row but the refused one (its index is the line's `field`th value).
+        const auto without = [&](QStringList rows, int field = 0) {
+            rows.removeIf([&](const QString& row) { return row.section(QLatin1Char('|'), field, field) == QString::number(refused); });
             return rows;
         };
         QVERIFY(without(cleanRows).size() < cleanRows.size()); // the row refused has search text
+        QVERIFY(without(cleanWords, 1).size() < cleanWords.size()); // and words in the index
         Workspace ws(dir.filePath(QStringLiteral("w.sightline")));
         ws.exec(QStringLiteral("CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.seq = %1 BEGIN "
                                "SELECT RAISE(ABORT, 'refused by the test'); END")
@@ -534,7 +535,7 @@ private slots:
         QCOMPARE(ws.room(wsRoom)->eventCount, total - 1);
         QVERIFY(!ws.event(wsRoom, refused));
         QCOMPARE(dump(ws, searchable), without(cleanRows));
-        QCOMPARE(indexed(ws), without(cleanWords));
+        QCOMPARE(indexedWords(ws), without(cleanWords, 1));
 
         // Two rows gone from the clean workspace, and the room read again from index 2: those two are written among
         // rows it has, each with its own search text, and the rest passed over (each noted, as before).
@@ -545,7 +546,7 @@ private slots:
         QCOMPARE(again.added(), 2);
         QCOMPARE(clean.room(room)->eventCount, total);
         QCOMPARE(dump(clean, searchable), cleanRows);
-        QCOMPARE(indexed(clean), cleanWords);
+        QCOMPARE(indexedWords(clean), cleanWords);
         QVERIFY2(again.problems.first().contains(QLatin1String("was skipped")), qPrintable(again.problems.first()));
     }
 
